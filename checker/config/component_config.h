@@ -1,0 +1,25 @@
+// A model-parallel component configuration (vLLM-on-Neuron or NxD Inference
+// neuron_config.json), as located data.
+#ifndef TOPOLINT_CHECKER_CONFIG_COMPONENT_CONFIG_H_
+#define TOPOLINT_CHECKER_CONFIG_COMPONENT_CONFIG_H_
+
+#include <string>
+
+#include "checker/json/json_value.h"
+
+namespace topolint::config {
+
+// The whole document is kept (configs are small); accessors and the derived
+// parallel layout live in component_config.cc / the model layer.
+struct ComponentConfig {
+  std::string file;  // display name
+  json::Value root;
+};
+
+// True when `root`, or its "neuron_config" object, has any of tp_degree,
+// tensor_parallel_size, *_dp_size, *_dp_degree.
+bool LooksLikeComponentConfig(const json::Value& root);
+
+}  // namespace topolint::config
+
+#endif  // TOPOLINT_CHECKER_CONFIG_COMPONENT_CONFIG_H_

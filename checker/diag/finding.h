@@ -1,0 +1,46 @@
+// A finding: what a rule reports, with where and why.
+#ifndef TOPOLINT_CHECKER_DIAG_FINDING_H_
+#define TOPOLINT_CHECKER_DIAG_FINDING_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/location.h"
+
+namespace topolint {
+
+enum class Severity { kNote = 0, kWarning = 1, kError = 2 };
+
+// "note", "warning", "error".
+std::string_view SeverityName(Severity s);
+// Parses "note" / "warning" / "error" (also "off" is NOT a severity: callers
+// handle it). Returns false when `name` is none of them.
+bool ParseSeverity(std::string_view name, Severity* out);
+
+// A related location that explains a finding ("topology[0] is declared here").
+struct Note {
+  Location loc;
+  std::string message;
+};
+
+struct Finding {
+  std::string rule;        // stable rule id, e.g. "xref-topology-mismatch"
+  Severity severity = Severity::kError;
+  std::string message;     // one line, no trailing period needed
+  Location loc;            // primary location
+  std::vector<Note> notes; // related locations, in display order
+  // A location-independent identity for baselines and SARIF fingerprints:
+  // what the finding is about (an HLO op name like "%ar", a JSON path like
+  // "CCInfo.replica_groups[1]"), never a line number. Empty means "use the
+  // message".
+  std::string anchor;
+};
+
+// Orders findings by file, line, column, rule, message: the deterministic
+// order every renderer prints in.
+bool FindingLess(const Finding& a, const Finding& b);
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_DIAG_FINDING_H_

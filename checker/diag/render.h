@@ -1,0 +1,51 @@
+// Renderers: findings -> text, json, sarif, github. Nothing else prints.
+#ifndef TOPOLINT_CHECKER_DIAG_RENDER_H_
+#define TOPOLINT_CHECKER_DIAG_RENDER_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/finding.h"
+#include "checker/diag/source_cache.h"
+
+namespace topolint {
+
+// What a renderer needs to know about a rule (diag does not depend on the
+// rule registry; the CLI fills these from it).
+struct RuleDescriptor {
+  std::string id;
+  Severity default_severity = Severity::kError;
+  std::string summary;      // one line
+  std::string description;  // longer text (the docs page's "What it checks")
+  std::string help_uri;     // "docs/rules/<id>.md" (or an absolute URL)
+};
+
+// GCC style, as SPEC §3: `file:line:col: severity: message [rule]`, then the
+// source line and a caret under the column, then one `note:` line per note.
+// Findings must already be sorted (FindingLess). `color` adds ANSI colours.
+std::string RenderText(const std::vector<Finding>& findings,
+                       SourceCache& sources, bool color);
+
+// One JSON array of {rule, severity, message, file, line, column,
+// notes:[{message, file, line, column}]}.
+std::string RenderJson(const std::vector<Finding>& findings);
+
+// SARIF 2.1.0, one run, tool.driver.name "topolint". `rules` lists every
+// rule the run knows (all registered rules).
+std::string RenderSarif(const std::vector<Finding>& findings,
+                        const std::vector<RuleDescriptor>& rules,
+                        std::string_view tool_version);
+
+// GitHub Actions workflow commands:
+// `::error file=F,line=L,col=C,title=RULE::message`.
+std::string RenderGithub(const std::vector<Finding>& findings);
+
+// A stable fingerprint of a finding that survives unrelated edits: hashes
+// rule, file and anchor (or message when there is no anchor), never the
+// line. Used by SARIF partialFingerprints and baselines.
+std::string Fingerprint(const Finding& finding);
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_DIAG_RENDER_H_

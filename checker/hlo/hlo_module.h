@@ -1,0 +1,163 @@
+// The HLO model topolint checks: a module's header counts and every
+// cross-device collective, each value with its source position. Nothing else
+// of the module is kept (memory grows with the collectives, not the file).
+#ifndef TOPOLINT_CHECKER_HLO_HLO_MODULE_H_
+#define TOPOLINT_CHECKER_HLO_HLO_MODULE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker/diag/location.h"
+
+namespace topolint::hlo {
+
+// The collective an instruction performs. Native and generic async `-start`
+// forms map to the kind they start (`is_async_start` is set); `-done` and
+// `-update` carry no groups and are not recorded.
+enum class CollectiveKind {
+  kAllReduce,
+  kAllGather,
+  kReduceScatter,
+  kAllToAll,
+  kRaggedAllToAll,
+  kCollectivePermute,
+  kCollectiveBroadcast,
+  kSend,  // send / recv with `_xla_send_recv_source_target_pairs`
+  kRecv,
+};
+
+// "all-reduce", "all-gather", ... (the base opcode, without "-start").
+const char* CollectiveKindName(CollectiveKind kind);
+
+// `[G,S]<=[d0,d1,...]T(p0,p1,...)`.
+struct IotaSpec {
+  int64_t num_groups = 0;
+  int64_t group_size = 0;
+  std::vector<int64_t> reshape_dims;
+  std::vector<int64_t> perm;  // empty when no T(...) was written
+};
+
+// `mesh['x'=2,'y'=2, device_ids=(...)] {'x', 'y':(2)2}`.
+struct MeshAxis {
+  std::string name;
+  int64_t size = 0;
+};
+struct MeshAxisRef {
+  std::string name;
+  int64_t pre_size = 0;  // 0: the whole axis; else `name:(pre_size)size`
+  int64_t size = 0;
+};
+struct MeshSpec {
+  std::vector<MeshAxis> axes;
+  std::vector<MeshAxisRef> grouped;  // axes listed in `{...}`, in order
+  // device_ids: either an explicit list, or an iota `[dims]T(perm)`; both
+  // empty means the plain iota over the mesh.
+  std::vector<int64_t> device_ids;
+  std::vector<int64_t> device_ids_dims;
+  std::vector<int64_t> device_ids_perm;
+};
+
+struct ReplicaGroups {
+  enum class Form { kAbsent, kExplicit, kIota, kMesh };
+  Form form = Form::kAbsent;
+  TextPos pos;  // first byte of the value (after `replica_groups=`)
+  // kExplicit: the groups as written, with the position of each group's '{'
+  // and of each id.
+  std::vector<std::vector<int64_t>> groups;
+  std::vector<TextPos> group_pos;
+  std::vector<std::vector<TextPos>> id_pos;
+  IotaSpec iota;  // kIota
+  MeshSpec mesh;  // kMesh
+  std::string text;  // the value as written (truncated to 256 bytes)
+};
+
+struct SourceTargetPairs {
+  bool present = false;
+  TextPos pos;  // first byte of the value
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  std::vector<TextPos> pair_pos;  // '{' of each pair
+};
+
+// An array or tuple shape. `known` is false when the text elided it.
+struct Shape {
+  bool known = false;
+  bool is_tuple = false;
+  std::string element_type;   // "f32", "token", ... (arrays)
+  std::vector<int64_t> dims;  // arrays; dynamic `?` is -1, `<=8` is 8
+  std::vector<Shape> tuple;   // tuples
+};
+
+struct Collective {
+  std::string name;         // as written, with '%' when written so
+  std::string computation;  // enclosing computation's name
+  CollectiveKind kind = CollectiveKind::kAllReduce;
+  std::string opcode;       // as written: "all-gather-start", "async-start"
+  bool is_async_start = false;
+  TextPos pos;              // first byte of the instruction (ROOT or name)
+  TextPos opcode_pos;
+
+  bool has_channel_id = false;
+  int64_t channel_id = 0;
+  TextPos channel_id_pos;
+
+  bool has_use_global_device_ids = false;
+  bool use_global_device_ids = false;
+  TextPos use_global_device_ids_pos;
+
+  ReplicaGroups replica_groups;
+  // collective-permute `source_target_pairs`, or the send/recv frontend
+  // attribute `_xla_send_recv_source_target_pairs`.
+  SourceTargetPairs source_target_pairs;
+  // In-place collective-permute: number of offset tuples in `slice_sizes`
+  // (0 when absent).
+  int64_t slice_sizes_count = 0;
+
+  bool has_dimensions = false;
+  std::vector<int64_t> dimensions;
+  TextPos dimensions_pos;
+
+  Shape result_shape;
+  std::vector<Shape> operand_shapes;  // one per operand, resolved by name
+  int64_t operand_count = 0;
+
+  // metadata={... source_file="..." source_line=N}
+  std::string source_file;
+  int64_t source_line = 0;
+};
+
+// `// topolint: disable=a,b` (applies to its own line) or
+// `// topolint: disable-next-line=a,b` (the next line that holds code).
+struct Suppression {
+  TextPos pos;              // the comment
+  int64_t target_line = 0;  // the line it silences
+  std::vector<std::string> rules;  // ids or globs as written
+};
+
+struct SyntaxError {
+  TextPos pos;
+  std::string message;  // says what was expected, e.g. "expected ']' ..."
+};
+
+struct Module {
+  std::string file;  // display name
+  std::string name;  // HloModule name ("" when the header is absent)
+  bool has_header = false;
+  TextPos header_pos;
+  std::optional<int64_t> replica_count;  // header attribute, when written
+  TextPos replica_count_pos;
+  std::optional<int64_t> num_partitions;
+  TextPos num_partitions_pos;
+
+  std::vector<Collective> collectives;  // in source order
+  std::vector<Suppression> suppressions;
+  // Syntax errors. After an error the parser resynchronises at the next
+  // instruction line when it can, so one file may report several.
+  std::vector<SyntaxError> syntax_errors;
+};
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_HLO_MODULE_H_

@@ -1,0 +1,61 @@
+// A JSON document with a source position on every value and key.
+#ifndef TOPOLINT_CHECKER_JSON_JSON_VALUE_H_
+#define TOPOLINT_CHECKER_JSON_JSON_VALUE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/location.h"
+
+namespace topolint::json {
+
+enum class Type { kNull, kBool, kInt, kUInt, kFloat, kString, kArray, kObject };
+
+struct Member;
+
+// One JSON value. Numbers keep their kind: an integer literal that fits
+// int64 is kInt, a non-negative one that only fits uint64 is kUInt, anything
+// else (fractions, exponents, Infinity/NaN, integers beyond uint64) is kFloat
+// with `number_text` holding the literal as written.
+struct Value {
+  Type type = Type::kNull;
+  TextPos pos;  // first byte of the value ('[' '{' '"' or the literal)
+  bool bool_value = false;
+  int64_t int_value = 0;     // kInt
+  uint64_t uint_value = 0;   // kUInt
+  double float_value = 0;    // kFloat
+  std::string string_value;  // kString
+  std::string number_text;   // kInt / kUInt / kFloat: the literal as written
+  std::vector<Value> array;  // kArray
+  std::vector<Member> object;  // kObject, in document order (duplicates kept)
+
+  bool is_null() const { return type == Type::kNull; }
+  bool is_array() const { return type == Type::kArray; }
+  bool is_object() const { return type == Type::kObject; }
+  bool is_string() const { return type == Type::kString; }
+  bool is_bool() const { return type == Type::kBool; }
+  bool is_number() const {
+    return type == Type::kInt || type == Type::kUInt || type == Type::kFloat;
+  }
+  bool is_integer() const { return type == Type::kInt || type == Type::kUInt; }
+
+  // First member named `key`, or nullptr (objects only; nullptr otherwise).
+  const Value* Find(std::string_view key) const;
+  const Member* FindMember(std::string_view key) const;
+
+  // "null", "boolean", "integer", "number", "string", "array", "object".
+  std::string_view TypeName() const;
+};
+
+struct Member {
+  std::string key;
+  TextPos key_pos;  // the opening quote of the key
+  Value value;
+};
+
+}  // namespace topolint::json
+
+#endif  // TOPOLINT_CHECKER_JSON_JSON_VALUE_H_

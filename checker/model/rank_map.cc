@@ -1,0 +1,1 @@
+#include "checker/model/rank_map.h"

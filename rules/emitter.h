@@ -1,0 +1,42 @@
+// The emitter: the one way rules report findings.
+#ifndef TOPOLINT_RULES_EMITTER_H_
+#define TOPOLINT_RULES_EMITTER_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/finding.h"
+
+namespace topolint {
+
+// Collects findings. The severity is filled in from the registry (or the
+// user's override); a rule that is not enabled is dropped here, so rules do
+// not need to ask. Not thread-safe: one emitter per unit.
+class Emitter {
+ public:
+  // `enabled(rule)` says whether a rule is selected; `severity(rule)` gives
+  // its effective severity.
+  Emitter(std::function<bool(std::string_view)> enabled,
+          std::function<Severity(std::string_view)> severity);
+
+  // Reports `message` at `loc` for `rule` (which must be a registered id).
+  // `anchor` is the location-independent identity (op name, JSON path).
+  void Report(std::string_view rule, Location loc, std::string message,
+              std::vector<Note> notes = {}, std::string anchor = {});
+
+  bool Enabled(std::string_view rule) const { return enabled_(rule); }
+
+  std::vector<Finding>& findings() { return findings_; }
+  const std::vector<Finding>& findings() const { return findings_; }
+
+ private:
+  std::function<bool(std::string_view)> enabled_;
+  std::function<Severity(std::string_view)> severity_;
+  std::vector<Finding> findings_;
+};
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_RULES_EMITTER_H_

@@ -1,0 +1,9 @@
+// PLACEHOLDER: to be implemented by its owner; must not remain empty.
+#include "rules/families.h"
+
+namespace topolint {
+
+void CheckLnc(const Unit& /*unit*/, const CheckOptions& /*options*/,
+         Emitter& /*emit*/) {}
+
+}  // namespace topolint

@@ -1,0 +1,19 @@
+// hlo-syntax and json-syntax: parse failures recorded by the loaders.
+#include "rules/families.h"
+
+namespace topolint {
+
+void CheckSyntax(const Unit& unit, const CheckOptions& /*options*/,
+                 Emitter& emit) {
+  for (const hlo::Module& m : unit.hlo_modules) {
+    for (const hlo::SyntaxError& e : m.syntax_errors) {
+      emit.Report("hlo-syntax", At(m.file, e.pos), e.message, {},
+                  "syntax:" + e.message);
+    }
+  }
+  for (const JsonSyntaxProblem& p : unit.json_syntax) {
+    emit.Report("json-syntax", p.loc, p.message, {}, "syntax:" + p.message);
+  }
+}
+
+}  // namespace topolint

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs topolint's build and test dependencies from Debian packages.
+# Idempotent: when every package is already installed it does nothing and
+# takes well under a second. Must run as root (or with sudo available).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libabsl-dev libre2-dev nlohmann-json3-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libarchive-dev zlib1g-dev
+  python3 python3-jsonschema
+)
+if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then
+  # Extras for the integration and reliability jobs.
+  PACKAGES+=(pre-commit clang-14 libclang-rt-14-dev time)
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: installing ${missing[*]}" >&2
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
