@@ -1,9 +1,64 @@
-// PLACEHOLDER: to be implemented by its owner; must not remain empty.
+// config-schema, config-unknown-key, and the CheckConfig family entry point.
+#include <string>
+#include <vector>
+
+#include "checker/config/known_keys.h"
+#include "checker/config/parallel_config.h"
+#include "fmt/format.h"
+#include "rules/config_rule_util.h"
 #include "rules/families.h"
 
 namespace topolint {
+namespace config_rules {
+namespace {
 
-void CheckConfig(const Unit& /*unit*/, const CheckOptions& /*options*/,
-         Emitter& /*emit*/) {}
+constexpr size_t kMaxKeyShown = 64;
+
+}  // namespace
+
+void CheckSchema(const config::ParallelConfig& cfg, Emitter& emit) {
+  for (const config::SchemaProblem& p : cfg.problems) {
+    emit.Report("config-schema", At(cfg.file, p.pos), p.message, {}, p.path);
+  }
+}
+
+void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
+  // Only a real neuron_config object: in the flat form the top level also
+  // holds model and engine fields that belong to neither NeuronConfig.
+  if (cfg.neuron_config == nullptr) return;
+  for (const json::Member& m : cfg.neuron_config->object) {
+    if (config::IsKnownNeuronConfigKey(m.key)) continue;
+    const std::string suggestion = config::SuggestNeuronConfigKey(m.key);
+    // Keys come from the input: keep the message one short line.
+    const std::string key = m.key.size() > kMaxKeyShown
+                                ? m.key.substr(0, kMaxKeyShown) + "..."
+                                : m.key;
+    std::string message =
+        suggestion.empty()
+            ? fmt::format("unknown {} key '{}': neither the vLLM-on-Neuron "
+                          "nor the NxD Inference NeuronConfig has it, so it "
+                          "is ignored",
+                          cfg.neuron_config_path, key)
+            : fmt::format("unknown {} key '{}'; did you mean '{}'?",
+                          cfg.neuron_config_path, key, suggestion);
+    emit.Report("config-unknown-key", At(cfg.file, m.key_pos),
+                std::move(message), {},
+                cfg.neuron_config_path + "." + key);
+  }
+}
+
+}  // namespace config_rules
+
+void CheckConfig(const Unit& unit, const CheckOptions& /*options*/,
+                 Emitter& emit) {
+  for (const config::ComponentConfig& c : unit.configs) {
+    const config::ParallelConfig cfg = config::ReadParallelConfig(c);
+    config_rules::CheckSchema(cfg, emit);
+    config_rules::CheckUnknownKeys(cfg, emit);
+    config_rules::CheckDpDivides(cfg, emit);
+    config_rules::CheckMlpDpWithEp(cfg, emit);
+    config_rules::CheckDiRecommended(cfg, emit);
+  }
+}
 
 }  // namespace topolint

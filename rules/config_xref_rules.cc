@@ -1,9 +1,217 @@
-// PLACEHOLDER: to be implemented by its owner; must not remain empty.
+// config-world-size and xref-config-groups: a component config against the
+// HLO modules of the same unit.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "checker/config/parallel_config.h"
+#include "checker/hlo/hlo_module.h"
+#include "checker/model/component_groups.h"
+#include "checker/model/flattened_groups.h"
+#include "checker/model/group_list.h"
+#include "checker/model/module_params.h"
+#include "fmt/format.h"
 #include "rules/families.h"
 
 namespace topolint {
+namespace {
 
-void CheckConfigXref(const Unit& /*unit*/, const CheckOptions& /*options*/,
-         Emitter& /*emit*/) {}
+using config::ParallelConfig;
+
+constexpr int64_t kMaxIdsShown = 16;
+
+// Where a finding about the whole config points: the world-size field's
+// value, else the neuron_config object, else the whole file.
+Location ConfigLoc(const ParallelConfig& cfg) {
+  if (const config::IntField* f = cfg.WorldSizeField()) {
+    return At(cfg.file, f->value_pos);
+  }
+  if (cfg.neuron_config != nullptr) {
+    return At(cfg.file, cfg.neuron_config->pos);
+  }
+  return Location{cfg.file, 0, 0};
+}
+
+// The header attribute that fixed the module's device count, for the note.
+Note HeaderNote(const hlo::Module& m, const model::ModuleParams& p) {
+  TextPos pos = m.header_pos;
+  if (m.num_partitions.has_value()) {
+    pos = m.num_partitions_pos;
+  } else if (m.replica_count.has_value()) {
+    pos = m.replica_count_pos;
+  }
+  std::string where = m.has_header ? "" : " (no HloModule header)";
+  return {At(m.file, pos),
+          fmt::format("HLO module '{}' runs on replica_count {} x "
+                      "num_partitions {} = {} devices{}",
+                      m.name, p.replica_count, p.num_partitions,
+                      p.replica_count * p.num_partitions, where)};
+}
+
+// Returns true when the sizes agree (so the groups can be compared).
+bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
+                    const model::ModuleParams& p, Emitter& emit) {
+  const std::optional<int64_t> world = cfg.WorldSize();
+  int64_t devices = 0;
+  if (__builtin_mul_overflow(p.replica_count, p.num_partitions, &devices)) {
+    return false;
+  }
+  if (world.has_value() && *world == devices) return true;
+  const std::string config_world =
+      world.has_value() ? fmt::format("{}", *world) : "too large to compute";
+  emit.Report("config-world-size", ConfigLoc(cfg),
+              fmt::format("the config's world size is {} ({}), but HLO module "
+                          "'{}' runs on {} devices (replica_count {} x "
+                          "num_partitions {})",
+                          config_world, cfg.WorldSizeExplanation(), m.name,
+                          devices, p.replica_count, p.num_partitions),
+              {HeaderNote(m, p)}, fmt::format("world_size:{}", m.name));
+  return false;
+}
+
+bool RankOrderMatters(hlo::CollectiveKind kind) {
+  return kind != hlo::CollectiveKind::kAllReduce;
+}
+
+std::string GroupsSummary(const model::GroupList& g) {
+  if (g.num_groups() > 0 && g.is_uniform()) {
+    return fmt::format("{} groups of {}", g.num_groups(), g.group_size(0));
+  }
+  return fmt::format("{} groups of unequal sizes", g.num_groups());
+}
+
+// How `groups` differ from the nearest family, as a clause.
+std::string Difference(const model::FamilyMatcher& matcher,
+                       const model::FamilyMatch& match,
+                       const model::GroupList& groups) {
+  const int f = match.nearest;
+  const model::GroupFamily& fam = matcher.families()[static_cast<size_t>(f)];
+  for (int64_t g = 0; g < groups.num_groups(); ++g) {
+    if (matcher.FindGroup(f, groups.group(g)) >= 0) continue;
+    std::string clause = fmt::format("group {} is {} here", g,
+                                     groups.GroupToString(g, kMaxIdsShown));
+    if (groups.group_size(g) > 0) {
+      const int64_t rank = groups.group(g)[0];
+      const int64_t fg = matcher.GroupContaining(f, rank);
+      if (fg >= 0) {
+        clause += fmt::format(", but the family's group holding rank {} is {}",
+                              rank, fam.groups.GroupToString(fg, kMaxIdsShown));
+      }
+    }
+    return clause;
+  }
+  // Every group is one of the family's, but not all of them are there.
+  return fmt::format("the family has {} groups but the op lists {}",
+                     fam.groups.num_groups(), groups.num_groups());
+}
+
+// The first group whose rank order differs from the family's.
+std::string OrderDifference(const model::FamilyMatcher& matcher, int f,
+                            const model::GroupList& groups) {
+  const model::GroupFamily& fam = matcher.families()[static_cast<size_t>(f)];
+  for (int64_t g = 0; g < groups.num_groups(); ++g) {
+    const int64_t fg = matcher.FindGroup(f, groups.group(g));
+    if (fg < 0) continue;
+    absl::Span<const int64_t> want = fam.groups.group(fg);
+    absl::Span<const int64_t> have = groups.group(g);
+    if (std::equal(want.begin(), want.end(), have.begin(), have.end())) {
+      continue;
+    }
+    return fmt::format("group {} lists its ranks as {} where the family has {}",
+                       g, groups.GroupToString(g, kMaxIdsShown),
+                       fam.groups.GroupToString(fg, kMaxIdsShown));
+  }
+  return "the rank order differs";
+}
+
+void CheckGroups(const ParallelConfig& cfg,
+                 const model::FamilyMatcher& matcher, const hlo::Module& m,
+                 const model::ModuleParams& p, Emitter& emit) {
+  absl::flat_hash_map<model::GroupList, model::FamilyMatch> cache;
+  const Location config_loc = ConfigLoc(cfg);
+  for (const hlo::Collective& op : m.collectives) {
+    if (op.kind == hlo::CollectiveKind::kCollectivePermute ||
+        op.kind == hlo::CollectiveKind::kSend ||
+        op.kind == hlo::CollectiveKind::kRecv) {
+      continue;  // pairs, not groups
+    }
+    absl::StatusOr<model::GroupList> groups = model::FlattenedIdGroupsOf(op, p);
+    if (!groups.ok() || groups->num_groups() == 0) continue;  // hlo-* rules
+    auto [it, inserted] = cache.try_emplace(*groups);
+    if (inserted) it->second = matcher.Match(*groups);
+    const model::FamilyMatch& match = it->second;
+    if (match.exact >= 0) continue;
+    if (match.same_partition >= 0 && !RankOrderMatters(op.kind)) continue;
+
+    const TextPos pos = op.replica_groups.form == hlo::ReplicaGroups::Form::kAbsent
+                            ? op.opcode_pos
+                            : op.replica_groups.pos;
+    const char* kind = hlo::CollectiveKindName(op.kind);
+    std::string message;
+    if (match.same_partition >= 0) {
+      const model::GroupFamily& fam =
+          matcher.families()[static_cast<size_t>(match.same_partition)];
+      message = fmt::format(
+          "{} {}: its groups are those of the config's '{}' family, but {}; "
+          "the rank order inside a group decides which shard each rank "
+          "holds",
+          kind, op.name, fam.DisplayName(),
+          OrderDifference(matcher, match.same_partition, *groups));
+    } else if (match.nearest >= 0) {
+      const model::GroupFamily& fam =
+          matcher.families()[static_cast<size_t>(match.nearest)];
+      message = fmt::format(
+          "{} {}: groups {} ({}, as global device ids) are none of the "
+          "config's group families; nearest is '{}' ({} of {} groups in "
+          "common): {}",
+          kind, op.name, groups->ToString(kMaxIdsShown),
+          GroupsSummary(*groups), fam.DisplayName(), match.groups_in_common,
+          groups->num_groups(), Difference(matcher, match, *groups));
+    } else {
+      continue;
+    }
+    std::vector<Note> notes;
+    notes.push_back(
+        {config_loc,
+         fmt::format("the {} config defines {} group families over {} "
+                     "ranks ({})",
+                     config::ConfigFormName(cfg.form),
+                     matcher.families().size(), cfg.WorldSize().value_or(0),
+                     cfg.WorldSizeExplanation())});
+    emit.Report("xref-config-groups", At(m.file, pos), std::move(message),
+                std::move(notes), op.name);
+  }
+}
+
+}  // namespace
+
+void CheckConfigXref(const Unit& unit, const CheckOptions& options,
+                     Emitter& emit) {
+  if (unit.configs.empty() || unit.hlo_modules.empty()) return;
+  const bool want_groups = emit.Enabled("xref-config-groups");
+  for (const config::ComponentConfig& c : unit.configs) {
+    const ParallelConfig cfg = config::ReadParallelConfig(c);
+    // A layout field that could not be read is config-schema's finding;
+    // comparing a half-read layout would only add noise.
+    if (!cfg.LayoutFieldsOk()) continue;
+    std::optional<model::FamilyMatcher> matcher;
+    if (want_groups) {
+      absl::StatusOr<std::vector<model::GroupFamily>> families =
+          model::GroupFamiliesOf(cfg);
+      // A layout that does not divide is config-dp-divides' finding.
+      if (families.ok()) matcher.emplace(*std::move(families));
+    }
+    for (const hlo::Module& m : unit.hlo_modules) {
+      const model::ModuleParams p = model::EffectiveModuleParams(
+          m, options.replica_count, options.num_partitions);
+      if (!CheckWorldSize(cfg, m, p, emit)) continue;
+      if (matcher.has_value()) CheckGroups(cfg, *matcher, m, p, emit);
+    }
+  }
+}
 
 }  // namespace topolint

@@ -1,9 +1,124 @@
-// PLACEHOLDER: to be implemented by its owner; must not remain empty.
+// lnc-rank-range: with --num-cores, every rank must name a logical core that
+// exists, i.e. be below num_cores / lnc (rank = physical_core / lnc). Checks
+// NEFF ranks (replica_groups and src_target_pairs) and the ids written
+// explicitly in HLO replica_groups and source_target_pairs. Each rank value
+// is reported once per def.json and once per HLO instruction.
+#include "absl/container/flat_hash_set.h"
+#include "checker/model/rank_map.h"
+#include "fmt/format.h"
 #include "rules/families.h"
 
 namespace topolint {
+namespace {
 
-void CheckLnc(const Unit& /*unit*/, const CheckOptions& /*options*/,
-         Emitter& /*emit*/) {}
+class RankRange {
+ public:
+  RankRange(int64_t num_cores, int64_t lnc)
+      : num_cores_(num_cores),
+        lnc_(lnc),
+        ranks_(model::RanksOfCores(num_cores, lnc)) {}
+
+  bool Contains(int64_t rank) const { return rank >= 0 && rank < ranks_; }
+
+  // "rank 9 (where) is not below num_cores / lnc = 16 / 2 = 8 (physical
+  // cores 18..19 do not exist)"
+  std::string Message(int64_t rank, std::string_view where) const {
+    const int64_t first = rank * lnc_;
+    const std::string cores =
+        lnc_ == 1 ? fmt::format("physical core {} does not exist", first)
+                  : fmt::format("physical cores {}..{} do not exist", first,
+                                first + lnc_ - 1);
+    return fmt::format(
+        "rank {} {} is not below num_cores / lnc = {} / {} = "
+        "{} ({})",
+        rank, where, num_cores_, lnc_, ranks_, cores);
+  }
+
+ private:
+  int64_t num_cores_;
+  int64_t lnc_;
+  int64_t ranks_;
+};
+
+void CheckDefJson(const neff::DefJson& d, const RankRange& range,
+                  Emitter& emit) {
+  absl::flat_hash_set<int64_t> reported;
+  for (const neff::Topology& t : d.topologies) {
+    for (size_t g = 0; g < t.groups.size(); ++g) {
+      const std::vector<neff::Rank>& ranks = t.groups[g].ranks;
+      for (size_t r = 0; r < ranks.size(); ++r) {
+        const int64_t v = ranks[r].value;
+        if (range.Contains(v) || !reported.insert(v).second) continue;
+        const std::string path =
+            fmt::format("replica_groups[{}][{}][{}]", t.index, g, r);
+        emit.Report("lnc-rank-range", At(d.file, ranks[r].pos),
+                    range.Message(v, "(" + path + ")"), {}, "CCInfo." + path);
+      }
+    }
+  }
+  for (const neff::Pair& p : d.pairs) {
+    const neff::Rank* ends[] = {&p.src, &p.dst};
+    for (int k = 0; k < 2; ++k) {
+      const int64_t v = ends[k]->value;
+      if (range.Contains(v) || !reported.insert(v).second) continue;
+      const std::string path =
+          fmt::format("src_target_pairs[{}][{}]", p.index, k);
+      emit.Report("lnc-rank-range", At(d.file, ends[k]->pos),
+                  range.Message(v, "(" + path + ")"), {}, "CCInfo." + path);
+    }
+  }
+}
+
+void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
+                     const RankRange& range, Emitter& emit) {
+  absl::flat_hash_set<int64_t> reported;
+  const hlo::ReplicaGroups& rg = op.replica_groups;
+  if (rg.form == hlo::ReplicaGroups::Form::kExplicit) {
+    for (size_t g = 0; g < rg.groups.size(); ++g) {
+      for (size_t i = 0; i < rg.groups[g].size(); ++i) {
+        const int64_t v = rg.groups[g][i];
+        if (range.Contains(v) || v < 0 || !reported.insert(v).second) continue;
+        TextPos pos = op.pos;
+        if (g < rg.id_pos.size() && i < rg.id_pos[g].size()) {
+          pos = rg.id_pos[g][i];
+        }
+        emit.Report("lnc-rank-range", At(m.file, pos),
+                    range.Message(v, fmt::format("in replica group {} of {}", g,
+                                                 op.name)),
+                    {}, op.name);
+      }
+    }
+  }
+  const hlo::SourceTargetPairs& stp = op.source_target_pairs;
+  for (size_t k = 0; k < stp.pairs.size(); ++k) {
+    for (int64_t v : {stp.pairs[k].first, stp.pairs[k].second}) {
+      if (range.Contains(v) || v < 0 || !reported.insert(v).second) continue;
+      const TextPos pos = k < stp.pair_pos.size() ? stp.pair_pos[k] : op.pos;
+      emit.Report("lnc-rank-range", At(m.file, pos),
+                  range.Message(v, fmt::format("in source-target pair {} of {}",
+                                               k, op.name)),
+                  {}, op.name);
+    }
+  }
+}
+
+}  // namespace
+
+void CheckLnc(const Unit& unit, const CheckOptions& options, Emitter& emit) {
+  if (!options.num_cores.has_value() || *options.num_cores < 1 ||
+      options.lnc < 1) {
+    return;
+  }
+  const RankRange range(*options.num_cores, options.lnc);
+  for (const neff::DefJson& d : unit.def_jsons) CheckDefJson(d, range, emit);
+  for (const neff::NeffArchive& a : unit.neff_archives) {
+    for (const neff::DefJson& d : a.graphs) CheckDefJson(d, range, emit);
+  }
+  for (const hlo::Module& m : unit.hlo_modules) {
+    for (const hlo::Collective& op : m.collectives) {
+      CheckCollective(m, op, range, emit);
+    }
+  }
+}
 
 }  // namespace topolint

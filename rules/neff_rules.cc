@@ -1,9 +1,52 @@
-// PLACEHOLDER: to be implemented by its owner; must not remain empty.
+// The neff-* family: the CCInfo of every loose def.json and of every graph
+// of every .neff archive in the unit. The reader's contract is refuse, not
+// reconcile: every inconsistency is reported, none is averaged away.
+#include "fmt/format.h"
 #include "rules/families.h"
+#include "rules/neff_checks.h"
 
 namespace topolint {
+namespace neff_rules {
 
-void CheckNeff(const Unit& /*unit*/, const CheckOptions& /*options*/,
-         Emitter& /*emit*/) {}
+std::string TopologyPath(int64_t t) {
+  return fmt::format("CCInfo.replica_groups[{}]", t);
+}
+std::string GroupPath(int64_t t, int64_t g) {
+  return fmt::format("CCInfo.replica_groups[{}][{}]", t, g);
+}
+std::string RankPath(int64_t t, int64_t g, int64_t r) {
+  return fmt::format("CCInfo.replica_groups[{}][{}][{}]", t, g, r);
+}
+
+namespace {
+
+void CheckDefJson(const neff::DefJson& d, Emitter& emit) {
+  for (const neff::SchemaProblem& p : d.schema_problems) {
+    emit.Report("neff-schema", At(d.file, p.pos), p.message, {}, p.anchor);
+  }
+  const model::WorldSize ws = model::ComputeWorldSize(d);
+  CheckTopologies(d, ws, emit);
+  CheckRaggedGroups(d, emit);
+  CheckDuplicateRanks(d, emit);
+  CheckExplicitWorldSize(d, emit);
+}
+
+}  // namespace
+}  // namespace neff_rules
+
+void CheckNeff(const Unit& unit, const CheckOptions& /*options*/,
+               Emitter& emit) {
+  for (const neff::DefJson& d : unit.def_jsons) {
+    neff_rules::CheckDefJson(d, emit);
+  }
+  for (const neff::NeffArchive& archive : unit.neff_archives) {
+    for (const neff::ArchiveProblem& p : archive.problems) {
+      emit.Report("neff-schema", p.loc, p.message, {}, p.message);
+    }
+    for (const neff::DefJson& graph : archive.graphs) {
+      neff_rules::CheckDefJson(graph, emit);
+    }
+  }
+}
 
 }  // namespace topolint

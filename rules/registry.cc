@@ -7,6 +7,7 @@ namespace {
 
 constexpr Severity E = Severity::kError;
 constexpr Severity W = Severity::kWarning;
+constexpr Severity N = Severity::kNote;
 
 // SPEC §4, in order. Ids, severities and meanings are a contract.
 constexpr RuleInfo kRules[] = {
@@ -71,6 +72,9 @@ constexpr RuleInfo kRules[] = {
     {"neff-lnc-mismatch", E,
      "NEFF lnc_size, --lnc, the config's LNC and the graph count disagree"},
     {"neff-graphs-disagree", E, "the graphs of one .neff carry different CCInfo"},
+    // Beyond SPEC §4: reports suppression comments that silence nothing.
+    {"unused-suppression", N,
+     "a topolint suppression comment silences no finding"},
 };
 
 constexpr CheckFamily kFamilies[] = {

@@ -14,6 +14,12 @@ void CheckSyntax(const Unit& unit, const CheckOptions& /*options*/,
   for (const JsonSyntaxProblem& p : unit.json_syntax) {
     emit.Report("json-syntax", p.loc, p.message, {}, "syntax:" + p.message);
   }
+  // Members of .neff archives (x.neff:sg00/def.json) that do not parse.
+  for (const neff::NeffArchive& a : unit.neff_archives) {
+    for (const neff::ArchiveProblem& p : a.json_syntax) {
+      emit.Report("json-syntax", p.loc, p.message, {}, "syntax:" + p.message);
+    }
+  }
 }
 
 }  // namespace topolint

@@ -22,6 +22,9 @@ bool HasParallelKey(const json::Value& obj) {
 bool LooksLikeComponentConfig(const json::Value& root) {
   if (HasParallelKey(root)) return true;
   const json::Value* nc = root.Find("neuron_config");
+  if (nc != nullptr && HasParallelKey(*nc)) return true;
+  const json::Value* ac = root.Find("additional_config");
+  nc = ac != nullptr ? ac->Find("neuron_config") : nullptr;
   return nc != nullptr && HasParallelKey(*nc);
 }
 

@@ -9,14 +9,16 @@
 
 namespace topolint::config {
 
-// The whole document is kept (configs are small); accessors and the derived
-// parallel layout live in component_config.cc / the model layer.
+// The whole document is kept (configs are small). The typed, located view of
+// its parallel fields is config::ReadParallelConfig (parallel_config.h); the
+// group families it implies are in checker/model/component_groups.h.
 struct ComponentConfig {
   std::string file;  // display name
   json::Value root;
 };
 
-// True when `root`, or its "neuron_config" object, has any of tp_degree,
+// True when `root`, its "neuron_config" object, or its
+// "additional_config.neuron_config" object has any of tp_degree,
 // tensor_parallel_size, *_dp_size, *_dp_degree.
 bool LooksLikeComponentConfig(const json::Value& root);
 

@@ -12,6 +12,7 @@
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/neff/def_json.h"
+#include "checker/neff/neff_archive.h"
 
 namespace topolint {
 
@@ -21,25 +22,11 @@ struct JsonSyntaxProblem {
   std::string message;
 };
 
-// A .neff archive, as far as the archive reader got. `graphs` hold the
-// def.json of each graph listed in kelf-0.json.
-struct NeffArchive {
-  std::string file;
-  bool header_ok = false;
-  int64_t lnc_size = 0;  // header `lnc_size` (0 when unreadable)
-  std::vector<std::string> graph_names;  // from kelf-0.json, in order
-  Location kelf_loc;                     // kelf-0.json graphs array
-  std::vector<neff::DefJson> graphs;     // parallel to graph_names (as read)
-  // Container-level problems (bad header, size mismatch, path tricks...),
-  // reported as `neff-schema` at the archive.
-  std::vector<JsonSyntaxProblem> problems;
-};
-
 struct Unit {
   std::string directory;  // the directory the unit stands for (display)
   std::vector<hlo::Module> hlo_modules;
   std::vector<neff::DefJson> def_jsons;  // loose def.json files
-  std::vector<NeffArchive> neff_archives;
+  std::vector<neff::NeffArchive> neff_archives;
   std::vector<config::ComponentConfig> configs;
   std::vector<JsonSyntaxProblem> json_syntax;
 };

@@ -37,6 +37,17 @@ std::string RenderSarif(const std::vector<Finding>& findings,
                         const std::vector<RuleDescriptor>& rules,
                         std::string_view tool_version);
 
+// tool.driver.informationUri of SARIF output.
+inline constexpr std::string_view kTopolintInformationUri =
+    "https://github.com/topolint/topolint";
+
+// The SARIF `artifactLocation.uri` for a path as the user gave it: a relative
+// path stays a relative URI reference, with every byte outside RFC 3986's
+// unreserved, sub-delims, '@' and '/' percent-encoded (so ' ' -> %20 and
+// ':' -> %3A, which keeps "a.neff:sg00/def.json" from reading as a scheme);
+// an absolute path becomes a `file://` URI.
+std::string PathToUriReference(std::string_view path);
+
 // GitHub Actions workflow commands:
 // `::error file=F,line=L,col=C,title=RULE::message`.
 std::string RenderGithub(const std::vector<Finding>& findings);

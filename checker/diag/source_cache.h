@@ -6,12 +6,26 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "checker/diag/location.h"
 
 namespace topolint {
+
+// A piece of one source line: the bytes of the line from `first_column` on,
+// possibly cut on either side when the line is long.
+struct LineExcerpt {
+  std::string text;          // bytes of the line, no terminator (no '\r')
+  int64_t first_column = 1;  // 1-based byte column of text[0]
+  int64_t line_length = 0;   // bytes in the whole line, without terminator
+
+  bool CutBefore() const { return first_column > 1; }
+  bool CutAfter() const {
+    return first_column - 1 + static_cast<int64_t>(text.size()) < line_length;
+  }
+};
 
 // Holds in-memory texts (stdin, NEFF archive members, API buffers) and reads
 // lines of on-disk files lazily. Files are never held whole: `Prefetch` reads
@@ -29,12 +43,35 @@ class SourceCache {
 
   // The text of `line` (1-based) of `file`, without its line terminator, or
   // nullopt when unknown. Calls Prefetch for that single line when needed.
+  // Lines longer than kMaxLineBytes are truncated to their first
+  // kMaxLineBytes bytes. A trailing '\r' (CRLF files) is stripped.
   std::optional<std::string> Line(const std::string& file, int64_t line);
 
+  // The bytes of `line` around byte `column` (1-based; 0 = the line start):
+  // at least kExcerptRadius bytes on each side of the column where the line
+  // has them, however long the line is. nullopt when the line is unknown.
+  // Calls Prefetch for that location when needed; Prefetch of the same
+  // Location makes this free.
+  std::optional<LineExcerpt> Excerpt(const std::string& file, int64_t line,
+                                     int64_t column);
+
+  static constexpr int64_t kMaxLineBytes = 4096;
+  static constexpr int64_t kExcerptRadius = 256;
+
  private:
+  using LineKey = std::pair<std::string, int64_t>;
+  using ColumnKey = std::tuple<std::string, int64_t, int64_t>;
+
+  // True when Excerpt(loc) can be answered without reading.
+  bool Cached(const Location& loc) const;
+
   std::map<std::string, std::string> in_memory_;
   std::map<std::pair<std::string, int64_t>, std::string> lines_;
   std::set<std::pair<std::string, int64_t>> missing_;
+  // Whole-line byte counts of the lines in lines_.
+  std::map<LineKey, int64_t> line_lengths_;
+  // Windows around columns beyond the kept prefix of long lines.
+  std::map<ColumnKey, LineExcerpt> windows_;
 };
 
 }  // namespace topolint

@@ -72,6 +72,8 @@ struct ReplicaGroups {
   IotaSpec iota;  // kIota
   MeshSpec mesh;  // kMesh
   std::string text;  // the value as written (truncated to 256 bytes)
+  // Total number of ids of a kExplicit list (sum of the group sizes).
+  int64_t explicit_id_count = 0;
 };
 
 struct SourceTargetPairs {
@@ -98,6 +100,11 @@ struct Collective {
   bool is_async_start = false;
   TextPos pos;              // first byte of the instruction (ROOT or name)
   TextPos opcode_pos;
+  bool is_root = false;     // written with ROOT
+
+  // The *_pos of an attribute below is the first byte of its name
+  // (`channel_id=...`); ReplicaGroups::pos and SourceTargetPairs::pos are the
+  // first byte of the value.
 
   bool has_channel_id = false;
   int64_t channel_id = 0;
@@ -120,12 +127,19 @@ struct Collective {
   TextPos dimensions_pos;
 
   Shape result_shape;
-  std::vector<Shape> operand_shapes;  // one per operand, resolved by name
+  // One per operand: the shape written inline before the operand, else the
+  // shape of the same-named instruction or parameter seen earlier in the same
+  // computation, else unknown (`known == false`).
+  std::vector<Shape> operand_shapes;
   int64_t operand_count = 0;
+
+  // `to_apply=%add` as written ("" when absent).
+  std::string to_apply;
 
   // metadata={... source_file="..." source_line=N}
   std::string source_file;
   int64_t source_line = 0;
+  std::string op_name;  // metadata op_name (truncated to 256 bytes)
 };
 
 // `// topolint: disable=a,b` (applies to its own line) or
@@ -147,9 +161,13 @@ struct Module {
   bool has_header = false;
   TextPos header_pos;
   std::optional<int64_t> replica_count;  // header attribute, when written
-  TextPos replica_count_pos;
+  TextPos replica_count_pos;             // `replica_count=` (the name)
   std::optional<int64_t> num_partitions;
-  TextPos num_partitions_pos;
+  TextPos num_partitions_pos;            // `num_partitions=` (the name)
+
+  // The computation marked ENTRY, else the last one ("" when none parsed).
+  std::string entry_computation;
+  int64_t computation_count = 0;
 
   std::vector<Collective> collectives;  // in source order
   std::vector<Suppression> suppressions;

@@ -1,7 +1,20 @@
 // Streaming, hand-written parser for XLA HLO text.
+//
+// The parser reads the text once, front to back, through a bounded window: it
+// never holds a whole file, never builds a token list, and keeps nothing of a
+// non-collective instruction except (per computation, within a byte budget)
+// its name and shape text, so that a collective whose operands are written
+// without shapes can be resolved. Memory therefore grows with the number and
+// size of the collectives, not with the file. Time is linear in the input.
+//
+// Grammar accepted: see docs/rules/hlo-syntax.md. Problems become
+// `Module::syntax_errors` (reported as `hlo-syntax`); the parser never throws
+// and never aborts the process.
 #ifndef TOPOLINT_CHECKER_HLO_HLO_PARSER_H_
 #define TOPOLINT_CHECKER_HLO_HLO_PARSER_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -10,15 +23,57 @@
 
 namespace topolint::hlo {
 
-// Parses HLO text held in memory. Never throws; problems become
-// `Module::syntax_errors`.
-Module ParseHloText(std::string_view text, const std::string& display_name);
+// Limits. Every one is enforced with a syntax error, never with a crash.
+//
+// An iota or mesh replica-group list may describe at most this many ids
+// (G×S, or the product of the mesh axis sizes).
+inline constexpr int64_t kMaxExpandedIds = int64_t{1} << 24;
+// An explicit `{{...},...}` list (replica_groups, source_target_pairs,
+// device_ids) may hold at most this many ids in one instruction.
+inline constexpr int64_t kMaxExplicitIds = int64_t{1} << 20;
+// One instruction (or header, or computation signature) may span at most
+// this many bytes, from its first byte to its last.
+inline constexpr int64_t kMaxInstructionBytes = int64_t{64} << 20;
+// One name, number or attribute key may be at most this long.
+inline constexpr int64_t kMaxTokenBytes = int64_t{64} << 10;
+// Brackets ((), [], {}) may nest at most this deep; tuple shapes at most
+// kMaxShapeDepth deep.
+inline constexpr int kMaxNestingDepth = 1000;
+inline constexpr int kMaxShapeDepth = 64;
+// After this many syntax errors the parser stops and records one final
+// error saying that the rest of the file was not checked.
+inline constexpr int kMaxSyntaxErrors = 20;
+// Bytes per read when parsing a file.
+inline constexpr size_t kDefaultWindowBytes = size_t{1} << 20;
+// Per-computation budget for the name -> shape table used to resolve
+// operands written without a shape. When it is exhausted the table is
+// emptied and refilled with later instructions (recent names stay
+// resolvable; older ones resolve to an unknown shape).
+inline constexpr size_t kMaxShapeTableBytes = size_t{8} << 20;
 
-// Parses the file at `path` in bounded windows (the file is never held whole).
-// Returns a non-OK status only when the file cannot be opened or read; the
-// module is filled in `*module` otherwise.
+// Knobs for tests and benchmarks. The defaults are the limits above.
+struct ParseOptions {
+  size_t window_bytes = kDefaultWindowBytes;  // >= 1
+  int64_t max_instruction_bytes = kMaxInstructionBytes;
+  int max_syntax_errors = kMaxSyntaxErrors;
+};
+
+// Parses HLO text held in memory. Never throws; problems become
+// `Module::syntax_errors`. `Module::file` is set to `display_name`.
+Module ParseHloText(std::string_view text, const std::string& display_name);
+Module ParseHloText(std::string_view text, const std::string& display_name,
+                    const ParseOptions& options);
+
+// Parses the file at `path` in bounded windows (the file is never held whole;
+// pipes and other unseekable files work). Returns a non-OK status only when
+// the file cannot be opened or read; the module is filled in `*module`
+// otherwise. The result equals ParseHloText on the same bytes, whatever the
+// window size.
 absl::Status ParseHloFile(const std::string& path,
                           const std::string& display_name, Module* module);
+absl::Status ParseHloFile(const std::string& path,
+                          const std::string& display_name,
+                          const ParseOptions& options, Module* module);
 
 // True when `text` (the first bytes of a file) starts, after whitespace and
 // comments, with the token `HloModule`.

@@ -15,6 +15,8 @@ namespace topolint::json {
 // Documented limits (refused with a syntax error, never a crash).
 inline constexpr int kMaxNestingDepth = 256;
 inline constexpr size_t kMaxDocumentBytes = size_t{1} << 30;  // 1 GiB
+// Values plus object keys in one document (bounds the memory of the tree).
+inline constexpr size_t kMaxValueCount = size_t{1} << 22;
 
 struct SyntaxError {
   TextPos pos;          // offending byte

@@ -1,4 +1,12 @@
 // The CCInfo section of a NEFF def.json, as plain located data.
+//
+//   "CCInfo": {
+//     "replica_groups": [[[0, 4], [1, 5]]],    // [topology][group][rank]
+//     "src_target_pairs": [[0, 1], [1, 0]],    // collective-permute pairs
+//     "#rank_world_size": 8                    // explicit world size
+//   }
+//
+// Every other key of def.json (var, dma_queue, ...) and of CCInfo is ignored.
 #ifndef TOPOLINT_CHECKER_NEFF_DEF_JSON_H_
 #define TOPOLINT_CHECKER_NEFF_DEF_JSON_H_
 
@@ -11,6 +19,14 @@
 
 namespace topolint::neff {
 
+// Ranks (and #rank_world_size) above this are a schema problem: the NEFF
+// reader keeps ranks as 32-bit integers.
+inline constexpr int64_t kMaxRank = 2147483647;
+
+// Schema problems recorded per file before the rest are summarised in one
+// last problem.
+inline constexpr size_t kMaxSchemaProblems = 50;
+
 struct Rank {
   int64_t value = 0;
   TextPos pos;
@@ -20,11 +36,13 @@ struct Group {
   std::vector<Rank> ranks;
 };
 struct Topology {
-  TextPos pos;  // its '['
+  int64_t index = 0;  // position in replica_groups (see DefJson::topologies)
+  TextPos pos;        // its '['
   std::vector<Group> groups;
 };
 struct Pair {
-  TextPos pos;  // its '['
+  int64_t index = 0;  // position in src_target_pairs
+  TextPos pos;        // its '['
   Rank src;
   Rank dst;
 };
@@ -37,27 +55,43 @@ struct SchemaProblem {
 };
 
 // CCInfo as read. Well-formed parts are kept even when other parts have
-// schema problems; an element with a problem is left out of the vectors.
+// schema problems; an element with a problem is left out of the vectors: a
+// topology is kept only when all of its groups and ranks are well-formed,
+// and a pair only when both endpoints are. So topologies[k].index need not
+// be k: consumers that mean "topology[0]" must check `index == 0`.
 struct DefJson {
   std::string file;  // display name (may be "x.neff:sg00/def.json")
   bool has_cc_info = false;
   TextPos cc_info_pos;  // the CCInfo value (or 1:1 when absent)
 
+  // An absent replica_groups reads as no topologies (as an empty list does):
+  // the NEFF reader then takes the world size from the other two sources.
   bool has_replica_groups = false;
   TextPos replica_groups_pos;
+  int64_t topology_count = 0;  // elements of replica_groups, kept or not
   std::vector<Topology> topologies;
 
   bool has_pairs = false;
   TextPos pairs_pos;
+  int64_t pair_count = 0;  // elements of src_target_pairs, kept or not
   std::vector<Pair> pairs;
 
-  bool has_explicit_world_size = false;
-  Rank explicit_world_size;  // "#rank_world_size"
+  bool has_explicit_world_size = false;  // present and well-formed
+  Rank explicit_world_size;              // "#rank_world_size"
 
   std::vector<SchemaProblem> schema_problems;
+
+  // True when every element of replica_groups was well-formed.
+  bool all_topologies_kept() const {
+    return static_cast<int64_t>(topologies.size()) == topology_count;
+  }
 };
 
-// Builds the model from a parsed def.json document (a top-level object).
+// Builds the model from a parsed def.json document. Never fails: whatever
+// does not fit the schema becomes a SchemaProblem, including a missing
+// CCInfo (at 1:1) and a document that is not an object. When a key appears
+// twice the last occurrence is used (as Python's json module does) and the
+// repetition is a schema problem.
 DefJson BuildDefJson(const json::Value& root, const std::string& file);
 
 // True when `root` is an object with a "CCInfo" key.

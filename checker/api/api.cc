@@ -1,0 +1,295 @@
+// The public C++ API (include/topolint/topolint.h) over the engine: builds
+// a UnitSpec from the caller's inputs and runs LoadUnit + CheckUnit.
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+#include <utility>
+
+#include "checker/api/api_internal.h"
+#include "checker/core/discovery.h"
+#include "checker/core/runner.h"
+#include "checker/diag/render.h"
+#include "checker/hlo/hlo_parser.h"
+#include "fmt/format.h"
+#include "topolint/topolint.h"
+
+#ifndef TOPOLINT_VERSION
+#define TOPOLINT_VERSION "unknown"
+#endif
+
+namespace topolint::api {
+namespace {
+
+namespace fs = std::filesystem;
+
+Status Error(Status::Code code, std::string message) {
+  return Status{code, std::move(message)};
+}
+
+std::string ParentDisplay(const std::string& path) {
+  std::string p = fs::path(path).parent_path().generic_string();
+  return p.empty() ? "." : p;
+}
+
+// The engine's kind for a resolved public kind (kAuto = JSON by content).
+topolint::InputKind EngineKind(InputKind kind) {
+  switch (kind) {
+    case InputKind::kHlo:
+      return topolint::InputKind::kHlo;
+    case InputKind::kNeff:
+      return topolint::InputKind::kNeff;
+    case InputKind::kAuto:
+    case InputKind::kDefJson:
+    case InputKind::kComponentConfig:
+      break;
+  }
+  return topolint::InputKind::kJson;
+}
+
+// Resolves kAuto from the engine's classification: HLO and NEFF become
+// explicit kinds, JSON stays kAuto (its content decides).
+InputKind FromEngineKind(topolint::InputKind kind) {
+  switch (kind) {
+    case topolint::InputKind::kHlo:
+      return InputKind::kHlo;
+    case topolint::InputKind::kNeff:
+      return InputKind::kNeff;
+    case topolint::InputKind::kJson:
+      break;
+  }
+  return InputKind::kAuto;
+}
+
+}  // namespace
+
+const char* SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kNote:
+      return "note";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      break;
+  }
+  return "error";
+}
+
+std::string FormatFinding(const Finding& f) {
+  return fmt::format("{}:{}:{}: {}: {} [{}]", f.file, f.line, f.column,
+                     SeverityName(f.severity), f.message, f.rule);
+}
+
+bool HasErrors(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
+    return f.severity == Severity::kError;
+  });
+}
+
+const char* Version() { return TOPOLINT_VERSION; }
+
+bool Unit::Contains(const std::string& name, bool in_memory) const {
+  return std::any_of(inputs_.begin(), inputs_.end(), [&](const Input& in) {
+    return in.name == name && in.in_memory == in_memory;
+  });
+}
+
+Status Unit::AddFile(const std::string& path, InputKind kind) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    return Error(Status::Code::kInvalidArgument,
+                 fmt::format("{}: is a directory; add its files, or use "
+                             "CheckPaths",
+                             path));
+  }
+  if (!fs::is_regular_file(path, ec)) {
+    return Error(Status::Code::kNotFound, fmt::format("{}: no such file", path));
+  }
+  if (Contains(path, false)) {
+    return Error(Status::Code::kInvalidArgument,
+                 fmt::format("{}: already in the unit", path));
+  }
+  if (kind == InputKind::kAuto) {
+    topolint::InputKind engine_kind;
+    if (!ClassifyFile(path, &engine_kind)) {
+      return Error(Status::Code::kInvalidArgument,
+                   fmt::format("{}: not HLO text, a NEFF def.json / .neff or "
+                               "a component config; name its kind",
+                               path));
+    }
+    kind = FromEngineKind(engine_kind);
+  }
+  inputs_.push_back(Input{path, "", false, kind});
+  return Status{};
+}
+
+Status Unit::AddText(const std::string& name, std::string text,
+                     InputKind kind) {
+  if (name.empty()) {
+    return Error(Status::Code::kInvalidArgument,
+                 "an in-memory input needs a display name");
+  }
+  if (Contains(name, true)) {
+    return Error(Status::Code::kInvalidArgument,
+                 fmt::format("{}: already in the unit", name));
+  }
+  if (kind == InputKind::kAuto) {
+    topolint::InputKind engine_kind;
+    if (ClassifyName(name, &engine_kind)) {
+      kind = FromEngineKind(engine_kind);
+    } else if (hlo::LooksLikeHlo(std::string_view(text).substr(0, 4096))) {
+      kind = InputKind::kHlo;
+    } else {
+      return Error(Status::Code::kInvalidArgument,
+                   fmt::format("cannot tell what kind of input '{}' is: name "
+                               "it .hlo, .hlo.txt or .json, or give its kind",
+                               name));
+    }
+  }
+  if (kind == InputKind::kNeff) {
+    return Error(Status::Code::kInvalidArgument,
+                 fmt::format("{}: a .neff archive can only be added as a "
+                             "file",
+                             name));
+  }
+  inputs_.push_back(Input{name, std::move(text), true, kind});
+  return Status{};
+}
+
+namespace internal {
+
+Status FromAbslStatus(const absl::Status& st) {
+  Status out;
+  out.message = std::string(st.message());
+  switch (st.code()) {
+    case absl::StatusCode::kOk:
+      out.message.clear();
+      out.code = Status::Code::kOk;
+      break;
+    case absl::StatusCode::kInvalidArgument:
+      out.code = Status::Code::kInvalidArgument;
+      break;
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kPermissionDenied:
+      out.code = Status::Code::kNotFound;
+      break;
+    default:
+      out.code = Status::Code::kUnreadable;
+      break;
+  }
+  return out;
+}
+
+Finding ToApiFinding(const topolint::Finding& f) {
+  Finding out;
+  out.rule = f.rule;
+  out.severity = static_cast<Severity>(static_cast<int>(f.severity));
+  out.message = f.message;
+  out.file = f.loc.file;
+  out.line = f.loc.line;
+  out.column = f.loc.column;
+  for (const topolint::Note& n : f.notes) {
+    out.notes.push_back(Note{n.message, n.loc.file, n.loc.line, n.loc.column});
+  }
+  out.fingerprint = Fingerprint(f);
+  return out;
+}
+
+absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
+                               std::vector<topolint::Finding>* findings) {
+  findings->clear();
+  if (unit.empty()) {
+    return absl::InvalidArgumentError("the unit has no inputs");
+  }
+  UnitSpec spec;
+  spec.directory = ParentDisplay(unit.inputs().front().name);
+  std::vector<InMemoryInput> in_memory;
+  for (const Unit::Input& in : unit.inputs()) {
+    InputFile f;
+    f.path = in.name;
+    f.kind = EngineKind(in.kind);
+    f.named = true;
+    f.from_stdin = in.in_memory;
+    f.force_def_json = in.kind == InputKind::kDefJson;
+    spec.files.push_back(std::move(f));
+    if (in.in_memory) in_memory.push_back(InMemoryInput{in.name, in.text});
+  }
+  RuleSelection selection;
+  CheckOptions check;
+  if (absl::Status st = BuildSettings(options, spec.directory, &selection,
+                                      &check);
+      !st.ok()) {
+    return st;
+  }
+  topolint::Unit loaded;
+  if (absl::Status st = LoadUnit(spec, in_memory, &loaded); !st.ok()) {
+    return st;
+  }
+  *findings = CheckUnit(loaded, check, selection);
+  return absl::OkStatus();
+}
+
+absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
+                                const Options& options,
+                                std::vector<topolint::Finding>* findings) {
+  findings->clear();
+  if (paths.empty()) return absl::InvalidArgumentError("no paths to check");
+  std::vector<UnitSpec> specs;
+  std::vector<std::string> skipped;
+  if (absl::Status st =
+          DiscoverUnits(paths, DiscoveryLimits{}, &specs, &skipped);
+      !st.ok()) {
+    return st;
+  }
+  std::vector<topolint::Finding> all;
+  for (const UnitSpec& spec : specs) {
+    RuleSelection selection;
+    CheckOptions check;
+    if (absl::Status st =
+            BuildSettings(options, spec.directory, &selection, &check);
+        !st.ok()) {
+      return st;
+    }
+    topolint::Unit loaded;
+    if (absl::Status st = LoadUnit(spec, {}, &loaded); !st.ok()) return st;
+    std::vector<topolint::Finding> f = CheckUnit(loaded, check, selection);
+    all.insert(all.end(), std::make_move_iterator(f.begin()),
+               std::make_move_iterator(f.end()));
+  }
+  std::sort(all.begin(), all.end(), FindingLess);
+  *findings = std::move(all);
+  return absl::OkStatus();
+}
+
+}  // namespace internal
+
+namespace {
+
+Status Convert(const absl::Status& st,
+               const std::vector<topolint::Finding>& engine,
+               std::vector<Finding>* findings) {
+  findings->clear();
+  if (!st.ok()) return internal::FromAbslStatus(st);
+  findings->reserve(engine.size());
+  for (const topolint::Finding& f : engine) {
+    findings->push_back(internal::ToApiFinding(f));
+  }
+  return Status{};
+}
+
+}  // namespace
+
+Status Check(const Unit& unit, const Options& options,
+             std::vector<Finding>* findings) {
+  std::vector<topolint::Finding> engine;
+  absl::Status st = internal::CheckUnitFindings(unit, options, &engine);
+  return Convert(st, engine, findings);
+}
+
+Status CheckPaths(const std::vector<std::string>& paths,
+                  const Options& options, std::vector<Finding>* findings) {
+  std::vector<topolint::Finding> engine;
+  absl::Status st = internal::CheckPathsFindings(paths, options, &engine);
+  return Convert(st, engine, findings);
+}
+
+}  // namespace topolint::api

@@ -1,0 +1,38 @@
+// Bridges between the public API (include/topolint/topolint.h, plain
+// standard-library types) and the engine (checker/core). Used by api.cc and
+// the C API; not installed.
+#ifndef TOPOLINT_CHECKER_API_API_INTERNAL_H_
+#define TOPOLINT_CHECKER_API_API_INTERNAL_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "checker/core/rule_selection.h"
+#include "checker/core/unit.h"
+#include "checker/diag/finding.h"
+#include "topolint/topolint.h"
+
+namespace topolint::api::internal {
+
+// Rule selection and check settings for a unit in `unit_dir`, as the CLI
+// computes them: the project config (options.project_config, or the nearest
+// .topolint.json when options.search_project_config), then `options` on top.
+// Invalid options or config files are kInvalidArgument.
+absl::Status BuildSettings(const Options& options, const std::string& unit_dir,
+                           RuleSelection* selection, CheckOptions* check);
+
+// Check() and CheckPaths() with the engine's findings (sorted, FindingLess),
+// for callers that render them (the C API renders `--format json`).
+absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
+                               std::vector<topolint::Finding>* findings);
+absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
+                                const Options& options,
+                                std::vector<topolint::Finding>* findings);
+
+Status FromAbslStatus(const absl::Status& status);
+Finding ToApiFinding(const topolint::Finding& finding);
+
+}  // namespace topolint::api::internal
+
+#endif  // TOPOLINT_CHECKER_API_API_INTERNAL_H_

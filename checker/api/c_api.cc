@@ -1,0 +1,222 @@
+// The C interface (include/topolint/topolint_c.h): a JSON request in, the
+// `--format json` rendering of the findings out. Built into the shared
+// library topolint_c (cmake/Install.cmake); nlohmann exceptions and every
+// other exception stay inside this file.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/api/api_internal.h"
+#include "checker/diag/render.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+#include "topolint/topolint.h"
+#include "topolint/topolint_c.h"
+
+namespace topolint::api {
+namespace {
+
+using nlohmann::json;
+
+absl::Status Bad(std::string message) {
+  return absl::InvalidArgumentError(std::move(message));
+}
+
+absl::Status ReadPositive(const json& v, const std::string& key,
+                          std::optional<int64_t>* out) {
+  if (v.is_number_unsigned() &&
+      v.get<uint64_t>() <=
+          static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    *out = static_cast<int64_t>(v.get<uint64_t>());
+  } else if (v.is_number_integer()) {
+    *out = v.get<int64_t>();
+  } else {
+    return Bad(fmt::format("options.{} must be a positive integer", key));
+  }
+  if (**out < 1) {
+    return Bad(fmt::format("options.{} must be a positive integer, got {}", key,
+                           **out));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadOptions(const json& o, Options* options) {
+  if (!o.is_object()) return Bad("\"options\" must be an object");
+  for (const auto& [key, v] : o.items()) {
+    absl::Status st;
+    if (key == "lnc") {
+      st = ReadPositive(v, key, &options->lnc);
+    } else if (key == "num_cores") {
+      st = ReadPositive(v, key, &options->num_cores);
+    } else if (key == "replica_count") {
+      st = ReadPositive(v, key, &options->replica_count);
+    } else if (key == "num_partitions") {
+      st = ReadPositive(v, key, &options->num_partitions);
+    } else if (key == "werror") {
+      if (!v.is_boolean()) return Bad("options.werror must be true or false");
+      options->werror = v.get<bool>();
+    } else if (key == "config") {
+      if (!v.is_string()) return Bad("options.config must be a path string");
+      options->project_config = v.get<std::string>();
+    } else if (key == "rules") {
+      if (v.is_string()) {
+        options->rules.push_back(v.get<std::string>());
+      } else if (v.is_array()) {
+        for (const json& g : v) {
+          if (!g.is_string()) return Bad("options.rules entries must be strings");
+          options->rules.push_back(g.get<std::string>());
+        }
+      } else {
+        return Bad("options.rules must be a string or a list of strings");
+      }
+    } else {
+      return Bad(fmt::format(
+          "unknown option \"{}\"; expected lnc, num_cores, replica_count, "
+          "num_partitions, rules, werror or config",
+          key));
+    }
+    if (!st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadKind(const json& file, size_t i, InputKind* kind) {
+  auto it = file.find("kind");
+  if (it == file.end()) return absl::OkStatus();
+  std::string k = it->is_string() ? it->get<std::string>() : "";
+  if (k == "auto") {
+    *kind = InputKind::kAuto;
+  } else if (k == "hlo") {
+    *kind = InputKind::kHlo;
+  } else if (k == "def_json") {
+    *kind = InputKind::kDefJson;
+  } else if (k == "component_config") {
+    *kind = InputKind::kComponentConfig;
+  } else {
+    return Bad(fmt::format("files[{}].kind must be \"auto\", \"hlo\", "
+                           "\"def_json\" or \"component_config\"",
+                           i));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadFiles(const json& files, Unit* unit) {
+  if (!files.is_array()) return Bad("\"files\" must be a list");
+  for (size_t i = 0; i < files.size(); ++i) {
+    const json& f = files[i];
+    if (!f.is_object()) return Bad(fmt::format("files[{}] must be an object", i));
+    for (const auto& [key, v] : f.items()) {
+      if (key != "name" && key != "text" && key != "kind") {
+        return Bad(fmt::format("files[{}]: unknown key \"{}\"; expected name, "
+                               "text or kind",
+                               i, key));
+      }
+    }
+    auto name = f.find("name"), text = f.find("text");
+    if (name == f.end() || !name->is_string()) {
+      return Bad(fmt::format("files[{}].name must be a string", i));
+    }
+    if (text == f.end() || !text->is_string()) {
+      return Bad(fmt::format("files[{}].text must be a string", i));
+    }
+    InputKind kind = InputKind::kAuto;
+    if (absl::Status st = ReadKind(f, i, &kind); !st.ok()) return st;
+    Status st = unit->AddText(name->get<std::string>(), text->get<std::string>(),
+                              kind);
+    if (!st.ok()) return Bad(st.message);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadPaths(const json& paths, Unit* unit) {
+  if (!paths.is_array()) return Bad("\"paths\" must be a list of strings");
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!paths[i].is_string()) {
+      return Bad(fmt::format("paths[{}] must be a string", i));
+    }
+    Status st = unit->AddFile(paths[i].get<std::string>());
+    if (!st.ok()) return Bad(st.message);
+  }
+  return absl::OkStatus();
+}
+
+// The response text for a request text.
+std::string Respond(const char* request_json) {
+  auto error = [](const std::string& message) {
+    return json{{"error", message}}.dump(
+               -1, ' ', false, json::error_handler_t::replace) +
+           "\n";
+  };
+  if (request_json == nullptr) return error("the request is NULL");
+  json request;
+  try {
+    request = json::parse(request_json);
+  } catch (const json::exception& e) {
+    return error(fmt::format("the request is not valid JSON: {}", e.what()));
+  }
+  if (!request.is_object()) return error("the request must be a JSON object");
+  Unit unit;
+  Options options;
+  for (const auto& [key, v] : request.items()) {
+    absl::Status st;
+    if (key == "files") {
+      st = ReadFiles(v, &unit);
+    } else if (key == "paths") {
+      st = ReadPaths(v, &unit);
+    } else if (key == "options") {
+      st = ReadOptions(v, &options);
+    } else {
+      st = Bad(fmt::format(
+          "unknown request key \"{}\"; expected files, paths or options", key));
+    }
+    if (!st.ok()) return error(std::string(st.message()));
+  }
+  std::vector<topolint::Finding> findings;
+  if (absl::Status st = internal::CheckUnitFindings(unit, options, &findings);
+      !st.ok()) {
+    return error(std::string(st.message()));
+  }
+  return RenderJson(findings);
+}
+
+char* CopyOut(const std::string& s) {
+  char* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (out == nullptr) return nullptr;
+  std::memcpy(out, s.data(), s.size());
+  out[s.size()] = '\0';
+  return out;
+}
+
+}  // namespace
+}  // namespace topolint::api
+
+extern "C" {
+
+char* topolint_check_json(const char* request_json) {
+  try {
+    return topolint::api::CopyOut(topolint::api::Respond(request_json));
+  } catch (const std::exception& e) {
+    try {
+      return topolint::api::CopyOut(
+          nlohmann::json{{"error", std::string("internal error: ") + e.what()}}
+              .dump(-1, ' ', false,
+                    nlohmann::json::error_handler_t::replace) +
+          "\n");
+    } catch (...) {
+      return nullptr;
+    }
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void topolint_free(char* response) { std::free(response); }
+
+const char* topolint_version(void) { return topolint::api::Version(); }
+
+}  // extern "C"

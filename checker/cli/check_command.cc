@@ -1,0 +1,204 @@
+// `topolint check`: plan units, load, run rules, apply the baseline, render.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "checker/cli/commands.h"
+#include "checker/cli/unit_jobs.h"
+#include "checker/core/rule_docs.h"
+#include "checker/diag/baseline.h"
+#include "checker/diag/render.h"
+#include "fmt/format.h"
+#include "rules/registry.h"
+
+namespace topolint::cli {
+namespace {
+
+void Err(const std::string& msg) {
+  std::fputs(msg.c_str(), stderr);
+}
+
+bool UseColor(const Options& o) {
+  if (o.color == ColorMode::kAlways) return true;
+  if (o.color == ColorMode::kNever || !o.output.empty()) return false;
+  const char* term = std::getenv("TERM");
+  if (std::getenv("NO_COLOR") != nullptr) return false;
+  if (term != nullptr && std::string(term) == "dumb") return false;
+  return isatty(fileno(stdout)) != 0;
+}
+
+std::vector<RuleDescriptor> Descriptors() {
+  std::vector<RuleDescriptor> out;
+  for (const RuleInfo& r : AllRules()) {
+    RuleDescriptor d;
+    d.id = std::string(r.id);
+    d.default_severity = r.default_severity;
+    d.summary = std::string(r.summary);
+    d.description = RuleDocSection(r.id, "What it checks");
+    if (d.description.empty()) d.description = d.summary;
+    d.help_uri = fmt::format("docs/rules/{}.md", r.id);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+bool WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(fmt::format("{}: cannot read", path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string Plural(size_t n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+int RunCheck(const Options& options) {
+  JobPlan plan;
+  if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+    return kExitUsage;
+  }
+  if (!options.quiet) {
+    for (const std::string& s : plan.skipped) {
+      Err(fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
+                      "def.json / .neff or a component config\n",
+                      s));
+    }
+  }
+  std::vector<Unit> units;
+  if (absl::Status st = LoadUnits(plan, options.jobs, &units); !st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+    return kExitUsage;
+  }
+
+  SourceCache sources;
+  for (const InMemoryInput& m : plan.in_memory) {
+    sources.AddInMemory(m.name, m.text);
+  }
+  std::vector<Finding> findings;
+  size_t files = 0;
+  for (size_t i = 0; i < units.size(); ++i) {
+    files += plan.jobs[i].spec.files.size();
+    std::vector<Finding> f =
+        CheckUnit(units[i], plan.jobs[i].check, plan.jobs[i].selection);
+    findings.insert(findings.end(), std::make_move_iterator(f.begin()),
+                    std::make_move_iterator(f.end()));
+    for (const neff::NeffArchive& a : units[i].neff_archives) {
+      for (const auto& [name, text] : a.member_texts) {
+        sources.AddInMemory(name, text);
+      }
+    }
+  }
+  units.clear();
+  std::sort(findings.begin(), findings.end(), FindingLess);
+
+  if (!options.write_baseline.empty()) {
+    if (!WriteFile(options.write_baseline, WriteBaseline(findings))) {
+      Err(fmt::format("topolint: error: {}: cannot write baseline\n",
+                      options.write_baseline));
+      return kExitUsage;
+    }
+  }
+  size_t baselined = 0, stale = 0;
+  if (!options.baseline.empty()) {
+    auto text = ReadFile(options.baseline);
+    if (!text.ok()) {
+      Err(fmt::format("topolint: error: {}\n", std::string(text.status().message())));
+      return kExitUsage;
+    }
+    std::string error;
+    std::optional<Baseline> baseline = LoadBaseline(*text, &error);
+    if (!baseline) {
+      Err(fmt::format("topolint: error: {}: {}\n", options.baseline, error));
+      return kExitUsage;
+    }
+    BaselineResult r = ApplyBaseline(std::move(findings), *baseline);
+    findings = std::move(r.kept);
+    baselined = r.suppressed;
+    stale = r.stale;
+  }
+
+  std::string report;
+  switch (options.format) {
+    case Format::kText:
+      report = RenderText(findings, sources, UseColor(options));
+      break;
+    case Format::kJson:
+      report = RenderJson(findings);
+      break;
+    case Format::kSarif:
+      report = RenderSarif(findings, Descriptors(), TOPOLINT_VERSION);
+      break;
+    case Format::kGithub:
+      report = RenderGithub(findings);
+      break;
+  }
+  if (options.output.empty()) {
+    std::fwrite(report.data(), 1, report.size(), stdout);
+    std::fflush(stdout);
+  } else if (!WriteFile(options.output, report)) {
+    Err(fmt::format("topolint: error: {}: cannot write report\n",
+                    options.output));
+    return kExitUsage;
+  }
+
+  size_t errors = 0, warnings = 0, notes = 0;
+  std::map<std::string, size_t> per_rule;
+  for (const Finding& f : findings) {
+    ++per_rule[f.rule];
+    switch (f.severity) {
+      case Severity::kError:
+        ++errors;
+        break;
+      case Severity::kWarning:
+        ++warnings;
+        break;
+      case Severity::kNote:
+        ++notes;
+        break;
+    }
+  }
+  if (options.statistics) {
+    for (const auto& [rule, n] : per_rule) {
+      Err(fmt::format("{:>6}  {}\n", n, rule));
+    }
+  }
+  if (!options.quiet) {
+    if (plan.jobs.empty()) {
+      Err("topolint: warning: no HLO, def.json, .neff or component config "
+          "files found\n");
+    } else if (findings.empty()) {
+      Err(fmt::format("topolint: no findings ({}, {})\n",
+                      Plural(plan.jobs.size(), "unit"), Plural(files, "file")));
+    } else {
+      Err(fmt::format("topolint: {}, {}, {} ({}, {})\n",
+                      Plural(errors, "error"), Plural(warnings, "warning"),
+                      Plural(notes, "note"), Plural(plan.jobs.size(), "unit"),
+                      Plural(files, "file")));
+    }
+    if (!options.baseline.empty()) {
+      Err(fmt::format("topolint: baseline hid {}; {} baseline {} no longer "
+                      "match{}\n",
+                      Plural(baselined, "finding"), stale,
+                      stale == 1 ? "entry" : "entries",
+                      stale == 1 ? "es" : ""));
+    }
+  }
+  return errors > 0 ? kExitFindings : kExitClean;
+}
+
+}  // namespace topolint::cli

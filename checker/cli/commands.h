@@ -1,0 +1,19 @@
+// The verbs of the CLI. Each returns the process exit code.
+#ifndef TOPOLINT_CHECKER_CLI_COMMANDS_H_
+#define TOPOLINT_CHECKER_CLI_COMMANDS_H_
+
+#include "checker/cli/options.h"
+
+namespace topolint::cli {
+
+inline constexpr int kExitClean = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitUsage = 2;
+
+int RunCheck(const Options& options);
+int RunExplainCommand(const Options& options);
+int RunRules(const Options& options);
+
+}  // namespace topolint::cli
+
+#endif  // TOPOLINT_CHECKER_CLI_COMMANDS_H_

@@ -1,0 +1,70 @@
+// `topolint explain`: plan and load units as `check` does, then print what
+// the rank model makes of each (checker/explain).
+#include <cstdio>
+#include <fstream>
+
+#include "checker/cli/commands.h"
+#include "checker/cli/unit_jobs.h"
+#include "checker/explain/explain.h"
+#include "fmt/format.h"
+
+namespace topolint::cli {
+namespace {
+
+void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+
+}  // namespace
+
+int RunExplainCommand(const Options& options) {
+  if (options.format == Format::kSarif || options.format == Format::kGithub) {
+    Err("topolint: error: explain writes --format text or json\n");
+    return kExitUsage;
+  }
+  JobPlan plan;
+  if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+    return kExitUsage;
+  }
+  if (!options.quiet) {
+    for (const std::string& s : plan.skipped) {
+      Err(fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
+                      "def.json / .neff or a component config\n",
+                      s));
+    }
+  }
+  std::vector<Unit> units;
+  if (absl::Status st = LoadUnits(plan, options.jobs, &units); !st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+    return kExitUsage;
+  }
+  if (units.empty()) {
+    Err("topolint: error: no HLO, def.json, .neff or component config files "
+        "found\n");
+    return kExitUsage;
+  }
+  std::vector<explain::UnitExplanation> explained;
+  for (size_t i = 0; i < units.size(); ++i) {
+    explain::ExplainSettings settings;
+    settings.check = plan.jobs[i].check;
+    settings.core = options.core;
+    explained.push_back(explain::ExplainUnit(units[i], settings));
+  }
+  const std::string report = options.format == Format::kJson
+                                 ? explain::RenderExplainJson(explained)
+                                 : explain::RenderExplainText(explained);
+  if (options.output.empty()) {
+    std::fwrite(report.data(), 1, report.size(), stdout);
+    std::fflush(stdout);
+    return kExitClean;
+  }
+  std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
+  out << report;
+  if (!out) {
+    Err(fmt::format("topolint: error: {}: cannot write the explanation\n",
+                    options.output));
+    return kExitUsage;
+  }
+  return kExitClean;
+}
+
+}  // namespace topolint::cli

@@ -1,0 +1,235 @@
+#include "checker/cli/options.h"
+
+#include <functional>
+#include <map>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "fmt/format.h"
+
+namespace topolint::cli {
+namespace {
+
+absl::Status Usage(const std::string& msg) {
+  return absl::InvalidArgumentError(msg);
+}
+
+absl::StatusOr<int64_t> PositiveInt(const std::string& flag,
+                                    const std::string& value, int64_t min) {
+  int64_t v;
+  if (!absl::SimpleAtoi(value, &v) || v < min) {
+    return Usage(fmt::format("{} expects an integer >= {}, got '{}'", flag, min,
+                             value));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string UsageText() {
+  return R"(usage: topolint [check] [options] PATH...
+       topolint explain [options] PATH...
+       topolint rules [RULE_ID]
+
+Checks the collective topology of XLA HLO text, NEFF def.json / .neff and
+model-parallel component configs. PATH is a file or a directory (searched
+recursively); the files of one directory form one unit. `-` reads one file
+from standard input (with --stdin-filename).
+
+options:
+  --format text|json|sarif|github   output format (default text)
+  -o, --output FILE                 write the report to FILE
+  --rules GLOBS                     select rules, clang-tidy style:
+                                    '-*,neff-*,-neff-world-size'
+  --werror                          warnings count as errors
+  --lnc N                           numCoresPerLNC (default 1)
+  --num-cores N                     physical cores available
+  --replica-count N                 replica count when the HLO header omits it
+  --num-partitions N                partitions when the HLO header omits it
+  --config FILE                     settings file (default: nearest
+                                    .topolint.json upward from each input)
+  --baseline FILE                   hide findings recorded in FILE
+  --write-baseline FILE             record today's findings in FILE
+  --hlo FILE --neff FILE --neuron-config FILE
+                                    name the files of one unit explicitly
+  -j N                              check N units in parallel
+  --stdin-filename NAME             name of the file read from `-`
+  --statistics                      print a count per rule (stderr)
+  --quiet                           no summary on stderr
+  --color auto|always|never         colour in text output (default auto)
+  --core C                          (explain) resolve physical core C
+  -h, --help                        this text
+  --version                         print the version
+
+exit codes: 0 no error-severity finding, 1 at least one, 2 usage error or
+unreadable input.
+)";
+}
+
+absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
+  Options o;
+  size_t i = 0;
+  if (!args.empty()) {
+    const std::string& first = args[0];
+    if (first == "check") {
+      o.verb = Verb::kCheck;
+      i = 1;
+    } else if (first == "explain") {
+      o.verb = Verb::kExplain;
+      i = 1;
+    } else if (first == "rules") {
+      o.verb = Verb::kRules;
+      i = 1;
+    }
+  }
+  bool only_paths = false;
+  for (; i < args.size(); ++i) {
+    std::string a = args[i];
+    if (only_paths || a == "-" || a.empty() || a[0] != '-') {
+      if (o.verb == Verb::kRules) {
+        if (!o.rule_id.empty()) return Usage("`rules` takes at most one RULE_ID");
+        o.rule_id = a;
+      } else {
+        o.paths.push_back(a);
+      }
+      continue;
+    }
+    if (a == "--") {
+      only_paths = true;
+      continue;
+    }
+    std::string value;
+    bool has_inline = false;
+    if (absl::StartsWith(a, "--")) {
+      if (size_t eq = a.find('='); eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        has_inline = true;
+      }
+    }
+    auto take = [&]() -> absl::StatusOr<std::string> {
+      if (has_inline) return value;
+      if (i + 1 >= args.size()) return Usage(a + " needs a value");
+      return args[++i];
+    };
+    auto take_int = [&](int64_t min) -> absl::StatusOr<int64_t> {
+      auto v = take();
+      if (!v.ok()) return v.status();
+      return PositiveInt(a, *v, min);
+    };
+#define TL_ASSIGN(lhs, expr)        \
+  do {                              \
+    auto tl_v = (expr);             \
+    if (!tl_v.ok()) return tl_v.status(); \
+    lhs = *tl_v;                    \
+  } while (0)
+    if (a == "-h" || a == "--help") {
+      o.verb = Verb::kHelp;
+    } else if (a == "--version") {
+      o.verb = Verb::kVersion;
+    } else if (a == "--format") {
+      std::string f;
+      TL_ASSIGN(f, take());
+      static const std::map<std::string, Format> kFormats = {
+          {"text", Format::kText},
+          {"json", Format::kJson},
+          {"sarif", Format::kSarif},
+          {"github", Format::kGithub}};
+      auto it = kFormats.find(f);
+      if (it == kFormats.end()) {
+        return Usage(fmt::format(
+            "--format must be text, json, sarif or github, got '{}'", f));
+      }
+      o.format = it->second;
+    } else if (a == "-o" || a == "--output") {
+      TL_ASSIGN(o.output, take());
+    } else if (a == "--rules") {
+      std::string g;
+      TL_ASSIGN(g, take());
+      o.rule_globs.push_back(g);
+    } else if (a == "--werror") {
+      o.werror = true;
+    } else if (a == "--lnc") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(1));
+      o.lnc = v;
+    } else if (a == "--num-cores") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(1));
+      o.num_cores = v;
+    } else if (a == "--replica-count") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(1));
+      o.replica_count = v;
+    } else if (a == "--num-partitions") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(1));
+      o.num_partitions = v;
+    } else if (a == "--config") {
+      TL_ASSIGN(o.config, take());
+    } else if (a == "--baseline") {
+      TL_ASSIGN(o.baseline, take());
+    } else if (a == "--write-baseline") {
+      TL_ASSIGN(o.write_baseline, take());
+    } else if (a == "--hlo") {
+      TL_ASSIGN(o.hlo, take());
+    } else if (a == "--neff") {
+      TL_ASSIGN(o.neff, take());
+    } else if (a == "--neuron-config") {
+      TL_ASSIGN(o.neuron_config, take());
+    } else if (a == "-j" || a == "--jobs") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(1));
+      o.jobs = static_cast<int>(std::min<int64_t>(v, 256));
+    } else if (absl::StartsWith(a, "-j") && a.size() > 2) {
+      int64_t v;
+      TL_ASSIGN(v, PositiveInt("-j", a.substr(2), 1));
+      o.jobs = static_cast<int>(std::min<int64_t>(v, 256));
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
+    } else if (a == "--statistics") {
+      o.statistics = true;
+    } else if (a == "--color") {
+      std::string c;
+      TL_ASSIGN(c, take());
+      if (c == "auto") {
+        o.color = ColorMode::kAuto;
+      } else if (c == "always") {
+        o.color = ColorMode::kAlways;
+      } else if (c == "never") {
+        o.color = ColorMode::kNever;
+      } else {
+        return Usage(fmt::format(
+            "--color must be auto, always or never, got '{}'", c));
+      }
+    } else if (a == "--stdin-filename") {
+      TL_ASSIGN(o.stdin_filename, take());
+    } else if (a == "--core") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(0));
+      o.core = v;
+    } else {
+      return Usage(fmt::format("unknown option '{}' (see --help)", a));
+    }
+#undef TL_ASSIGN
+  }
+  if (o.verb == Verb::kCheck || o.verb == Verb::kExplain) {
+    bool explicit_unit =
+        !o.hlo.empty() || !o.neff.empty() || !o.neuron_config.empty();
+    if (o.paths.empty() && !explicit_unit) {
+      return Usage("no input: give a PATH, or --hlo/--neff/--neuron-config");
+    }
+    int dashes = 0;
+    for (const std::string& p : o.paths) dashes += p == "-";
+    if (dashes > 1) return Usage("`-` (standard input) may be given once");
+    if (dashes == 1 && o.stdin_filename.empty()) {
+      return Usage("reading `-` needs --stdin-filename NAME");
+    }
+    if (o.core.has_value() && o.verb != Verb::kExplain) {
+      return Usage("--core is an option of `topolint explain`");
+    }
+  }
+  return o;
+}
+
+}  // namespace topolint::cli

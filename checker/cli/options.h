@@ -1,0 +1,50 @@
+// Command-line options of `topolint`, and their parser.
+#ifndef TOPOLINT_CHECKER_CLI_OPTIONS_H_
+#define TOPOLINT_CHECKER_CLI_OPTIONS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace topolint::cli {
+
+enum class Verb { kCheck, kExplain, kRules, kHelp, kVersion };
+enum class Format { kText, kJson, kSarif, kGithub };
+enum class ColorMode { kAuto, kAlways, kNever };
+
+struct Options {
+  Verb verb = Verb::kCheck;
+  std::vector<std::string> paths;
+  Format format = Format::kText;
+  std::string output;  // -o; "" = stdout
+  std::vector<std::string> rule_globs;  // each --rules, in order
+  bool werror = false;
+  std::optional<int64_t> lnc;
+  std::optional<int64_t> num_cores;
+  std::optional<int64_t> replica_count;
+  std::optional<int64_t> num_partitions;
+  std::string config;  // --config
+  std::string baseline;
+  std::string write_baseline;
+  std::string hlo, neff, neuron_config;  // explicit unit
+  int jobs = 1;
+  bool quiet = false;
+  bool statistics = false;
+  ColorMode color = ColorMode::kAuto;
+  std::string stdin_filename;
+  std::optional<int64_t> core;  // explain --core
+  std::string rule_id;          // rules ID
+};
+
+// Parses argv (without argv[0]). Errors are usage errors (exit 2).
+absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args);
+
+// The --help text.
+std::string UsageText();
+
+}  // namespace topolint::cli
+
+#endif  // TOPOLINT_CHECKER_CLI_OPTIONS_H_

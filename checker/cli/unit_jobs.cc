@@ -1,0 +1,180 @@
+#include "checker/cli/unit_jobs.h"
+
+#include <atomic>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "checker/core/project_config.h"
+#include "checker/hlo/hlo_parser.h"
+#include "fmt/format.h"
+
+namespace topolint::cli {
+namespace {
+
+std::string ParentOf(const std::string& path) {
+  std::string p = std::filesystem::path(path).parent_path().generic_string();
+  return p.empty() ? "." : p;
+}
+
+absl::Status ApplyProjectConfig(const ProjectConfig& cfg, UnitJob* job) {
+  for (const std::string& g : cfg.rules) {
+    if (auto st = job->selection.ApplyGlobs(g); !st.ok()) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}", cfg.path, std::string(st.message())));
+    }
+  }
+  for (const auto& [rule, level] : cfg.severity) {
+    if (auto st = job->selection.SetSeverity(rule, level); !st.ok()) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}", cfg.path, std::string(st.message())));
+    }
+  }
+  for (const auto& [glob, rules] : cfg.per_file_ignores) {
+    job->selection.AddFileIgnore(glob, rules);
+  }
+  if (cfg.werror) job->selection.set_werror(*cfg.werror);
+  if (cfg.lnc) {
+    job->check.lnc = *cfg.lnc;
+    job->check.lnc_given = true;
+  }
+  if (cfg.num_cores) job->check.num_cores = cfg.num_cores;
+  if (cfg.replica_count) job->check.replica_count = cfg.replica_count;
+  if (cfg.num_partitions) job->check.num_partitions = cfg.num_partitions;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyFlags(const Options& o, UnitJob* job) {
+  for (const std::string& g : o.rule_globs) {
+    if (auto st = job->selection.ApplyGlobs(g); !st.ok()) {
+      return absl::InvalidArgumentError(fmt::format("--rules: {}", std::string(st.message())));
+    }
+  }
+  if (o.werror) job->selection.set_werror(true);
+  if (o.lnc) {
+    job->check.lnc = *o.lnc;
+    job->check.lnc_given = true;
+  }
+  if (o.num_cores) job->check.num_cores = o.num_cores;
+  if (o.replica_count) job->check.replica_count = o.replica_count;
+  if (o.num_partitions) job->check.num_partitions = o.num_partitions;
+  return absl::OkStatus();
+}
+
+absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
+  UnitSpec spec;
+  auto add = [&](const std::string& path, InputKind kind, bool def_json) {
+    if (path.empty()) return absl::OkStatus();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      return absl::NotFoundError(fmt::format("{}: no such file", path));
+    }
+    if (spec.directory.empty()) spec.directory = ParentOf(path);
+    InputFile f{path, kind, true, false, def_json};
+    spec.files.push_back(f);
+    return absl::OkStatus();
+  };
+  if (auto st = add(o.hlo, InputKind::kHlo, false); !st.ok()) return st;
+  bool neff_is_archive = o.neff.size() > 5 &&
+                         o.neff.compare(o.neff.size() - 5, 5, ".neff") == 0;
+  if (auto st = add(o.neff, neff_is_archive ? InputKind::kNeff : InputKind::kJson,
+                    !neff_is_archive);
+      !st.ok()) {
+    return st;
+  }
+  if (auto st = add(o.neuron_config, InputKind::kJson, false); !st.ok()) {
+    return st;
+  }
+  if (!spec.files.empty()) specs->push_back(std::move(spec));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status PlanJobs(const Options& o, JobPlan* plan) {
+  std::vector<UnitSpec> specs;
+  if (auto st = AddExplicitUnit(o, &specs); !st.ok()) return st;
+  std::vector<std::string> disk_paths;
+  for (const std::string& p : o.paths) {
+    if (p != "-") {
+      disk_paths.push_back(p);
+      continue;
+    }
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    std::string text = ss.str();
+    InputKind kind;
+    if (!ClassifyName(o.stdin_filename, &kind)) {
+      if (!hlo::LooksLikeHlo(std::string_view(text).substr(0, 4096))) {
+        return absl::InvalidArgumentError(fmt::format(
+            "cannot tell what kind of input '{}' is: name it .hlo, .hlo.txt "
+            "or .json",
+            o.stdin_filename));
+      }
+      kind = InputKind::kHlo;
+    }
+    if (kind == InputKind::kNeff) {
+      return absl::InvalidArgumentError(
+          "a .neff archive cannot be read from standard input");
+    }
+    plan->in_memory.push_back({o.stdin_filename, std::move(text)});
+    UnitSpec spec;
+    spec.directory = ParentOf(o.stdin_filename);
+    spec.files.push_back(InputFile{o.stdin_filename, kind, true, true, false});
+    specs.push_back(std::move(spec));
+  }
+  if (!disk_paths.empty()) {
+    if (auto st = DiscoverUnits(disk_paths, DiscoveryLimits{}, &specs,
+                                &plan->skipped);
+        !st.ok()) {
+      return st;
+    }
+  }
+  std::map<std::string, ProjectConfig> configs;
+  for (UnitSpec& spec : specs) {
+    UnitJob job;
+    job.spec = std::move(spec);
+    std::string cfg_path =
+        o.config.empty() ? FindProjectConfig(job.spec.directory) : o.config;
+    if (!cfg_path.empty()) {
+      auto it = configs.find(cfg_path);
+      if (it == configs.end()) {
+        auto cfg = LoadProjectConfig(cfg_path);
+        if (!cfg.ok()) return cfg.status();
+        it = configs.emplace(cfg_path, *std::move(cfg)).first;
+      }
+      if (auto st = ApplyProjectConfig(it->second, &job); !st.ok()) return st;
+    }
+    if (auto st = ApplyFlags(o, &job); !st.ok()) return st;
+    plan->jobs.push_back(std::move(job));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LoadUnits(const JobPlan& plan, int jobs, std::vector<Unit>* units) {
+  units->assign(plan.jobs.size(), Unit{});
+  std::vector<absl::Status> status(plan.jobs.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < plan.jobs.size(); i = next++) {
+      status[i] = LoadUnit(plan.jobs[i].spec, plan.in_memory, &(*units)[i]);
+    }
+  };
+  int threads = std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+  }
+  for (const absl::Status& st : status) {
+    if (!st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace topolint::cli

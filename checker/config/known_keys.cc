@@ -1,0 +1,291 @@
+#include "checker/config/known_keys.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+
+namespace topolint::config {
+namespace {
+
+// Sorted (byte order) so that lookups can binary-search and suggestions are
+// deterministic.
+constexpr std::string_view kNxdiKeys[] = {
+    "activation_quantization_type",
+    "allow_input_truncation",
+    "apply_seq_ids_mask",
+    "async_mode",
+    "attention_dp_degree",
+    "attention_dtype",
+    "attn_block_cte_nki_kernel_enabled",
+    "attn_block_tkg_nki_kernel_cache_update",
+    "attn_block_tkg_nki_kernel_cascaded_attention",
+    "attn_block_tkg_nki_kernel_enabled",
+    "attn_block_tkg_nki_kernel_use_online_softmax",
+    "attn_cls",
+    "attn_kernel_enabled",
+    "attn_tkg_builtin_kernel_enabled",
+    "attn_tkg_nki_kernel_enabled",
+    "batch_size",
+    "blockwise_matmul_config",
+    "bucket_n_active_tokens",
+    "buckets",
+    "capacity_factor",
+    "cast_type",
+    "cc_pipeline_tiling_factor",
+    "chunked_prefill_config",
+    "context_encoding_buckets",
+    "cp_degree",
+    "ctx_batch_size",
+    "disable_kv_cache_tiling",
+    "disable_normalize_top_k_affinities",
+    "disable_numeric_cc_token",
+    "draft_model_modules_to_not_convert",
+    "early_expert_affinity_modulation",
+    "enable_bucketing",
+    "enable_cte_modular_flow",
+    "enable_eagle_draft_input_norm",
+    "enable_eagle_speculation",
+    "enable_fused_speculation",
+    "enable_long_context_mode",
+    "enable_output_completion_notifications",
+    "enable_spill_reload_dge",
+    "enable_token_tree",
+    "enable_ve_data_parallel",
+    "ep_degree",
+    "ep_dispatch_cc_option",
+    "expert_mlp_nki_kernel_enabled",
+    "flash_decoding_enabled",
+    "fused_qkv",
+    "fused_rmsnorm_skip_gamma",
+    "fused_shared_experts",
+    "gate_clamp_lower_limit",
+    "gate_clamp_upper_limit",
+    "glu_mlp",
+    "glu_type",
+    "hidden_act_bias",
+    "hidden_act_scaling_factor",
+    "hybrid_sharding_config",
+    "is_block_kv_layout",
+    "is_chunked_prefill",
+    "is_continuous_batching",
+    "is_eagle3",
+    "is_eagle_draft",
+    "is_full_model_shuffled",
+    "is_hidden_dim_shuffled",
+    "is_intermediate_dim_shuffled",
+    "is_medusa",
+    "is_mxfp4_compute",
+    "is_prefill_stage",
+    "is_prefix_caching",
+    "k_cache_transposed",
+    "kv_cache_batch_size",
+    "kv_cache_padding_size",
+    "kv_cache_quant",
+    "kv_cache_tiling",
+    "kv_cache_update_with_kernel",
+    "layer_boundary_markers",
+    "lm_head_pad",
+    "lm_head_pad_alignment_size",
+    "local_ranks_size",
+    "local_world_size",
+    "logical_nc_config",
+    "logical_neuron_cores",
+    "lora_config",
+    "max_batch_size",
+    "max_context_length",
+    "max_length",
+    "max_new_tokens",
+    "medusa_speculation_length",
+    "medusa_tree",
+    "mlp_cp_degree",
+    "mlp_kernel_enabled",
+    "mlp_kernel_fuse_residual_add",
+    "mlp_tkg_nki_kernel_enabled",
+    "modules_to_not_convert",
+    "moe_ep_degree",
+    "moe_fused_nki_kernel_enabled",
+    "moe_mask_padded_tokens",
+    "moe_tp_degree",
+    "n_active_tokens",
+    "n_positions",
+    "normalize_top_k_affinities",
+    "num_medusa_heads",
+    "on_cpu",
+    "on_device_sampling",
+    "on_device_sampling_config",
+    "out_proj_kernel_enabled",
+    "output_logits",
+    "overrides_torch_dtype",
+    "pa_block_size",
+    "pa_num_blocks",
+    "padded_hidden_size",
+    "padded_intermediate_size",
+    "padding_side",
+    "pp_degree",
+    "pre_rope_rmsnorm",
+    "prefix_buckets",
+    "qk_layernorm",
+    "qkv_cte_nki_kernel_fuse_rope",
+    "qkv_kernel_enabled",
+    "qkv_kernel_fuse_residual_add",
+    "qkv_kernel_nbsd_layout",
+    "qkv_nki_kernel_enabled",
+    "quantization_block_axis",
+    "quantization_block_size",
+    "quantization_dtype",
+    "quantization_scale_dtype",
+    "quantization_type",
+    "quantize_clamp_bound",
+    "quantized",
+    "quantized_checkpoints_path",
+    "quantized_mlp_kernel_enabled",
+    "record_layer_outputs",
+    "return_expert_index",
+    "return_router_logits",
+    "rmsnorm_quantize_kernel_enabled",
+    "router_config",
+    "router_topk_nki_kernel_enabled",
+    "rpl_reduce_dtype",
+    "save_sharded_checkpoint",
+    "scratchpad_page_size",
+    "seq_len",
+    "seq_len_threshold_for_cc_tiling",
+    "sequence_parallel_enabled",
+    "shared_experts_sequence_parallel_enabled",
+    "shared_mlp_nki_kernel_enabled",
+    "skip_sharding",
+    "skip_vision",
+    "skip_warmup",
+    "spec_batch_size",
+    "speculation_length",
+    "start_rank_id",
+    "strided_context_parallel_kernel_enabled",
+    "switch_cc",
+    "target",
+    "tensor_capture_config",
+    "tensor_replacement_config",
+    "tile_cc",
+    "tkg_batch_size",
+    "token_generation_buckets",
+    "token_tree_config",
+    "torch_dtype",
+    "tp_degree",
+    "trace_tokengen_model",
+    "transpose_shared_experts_weights",
+    "up_clamp_lower_limit",
+    "up_clamp_upper_limit",
+    "use_index_calc_kernel",
+    "vocab_parallel",
+    "weight_gather_seq_len_threshold",
+    "weights_to_skip_layout_optimization",
+    "windowed_context_encoding_size",
+    "world_size",
+};
+
+constexpr std::string_view kVllmKeys[] = {
+    "_model_supports_independent_prefill_buckets",
+    "_model_supports_windowed_prefill",
+    "all2all_backend",
+    "attention_dp_size",
+    "block_quant_scale_min",
+    "blockwise_fp8",
+    "debug_logits_dir",
+    "decode_context_length_buckets",
+    "draft_mlp_dp_size",
+    "embedding_dp_size",
+    "enable_hybrid_kv_cache",
+    "enable_structured_outputs",
+    "ep_degree",
+    "fp8_packed_kv",
+    "hybrid_kv_block_size",
+    "kda_state_chunk_size",
+    "kda_state_dtype",
+    "kv_segment_size_buckets",
+    "lm_head_dp_size",
+    "max_logprobs",
+    "mhc_eps",
+    "mhc_sinkhorn_iters",
+    "mlp_dp_size",
+    "modules_to_not_convert",
+    "num_batched_tokens_buckets",
+    "num_seqs_buckets",
+    "on_device_sampling_config",
+    "quantization",
+    "tensor_capture",
+    "tensor_replacement",
+};
+
+bool Contains(absl::Span<const std::string_view> sorted, std::string_view key) {
+  return std::binary_search(sorted.begin(), sorted.end(), key);
+}
+
+std::string Fold(std::string_view s) {
+  std::string out(s);
+  absl::AsciiStrToLower(&out);
+  std::replace(out.begin(), out.end(), '-', '_');
+  return out;
+}
+
+// Longest key worth comparing; longer input cannot be a typo of a known key
+// within the edit limit, and bounding it bounds the work per key.
+constexpr size_t kMaxComparedKeyLength = 128;
+
+}  // namespace
+
+absl::Span<const std::string_view> NxdiNeuronConfigKeys() { return kNxdiKeys; }
+absl::Span<const std::string_view> VllmNeuronConfigKeys() { return kVllmKeys; }
+
+bool IsKnownNeuronConfigKey(std::string_view key) {
+  return Contains(kNxdiKeys, key) || Contains(kVllmKeys, key);
+}
+
+int EditDistance(std::string_view a, std::string_view b, int limit) {
+  const size_t n = a.size();
+  const size_t m = b.size();
+  const size_t diff = n > m ? n - m : m - n;
+  if (diff > static_cast<size_t>(limit)) return limit + 1;
+  // Three rows of the optimal-string-alignment table.
+  std::vector<int> prev2(m + 1), prev(m + 1), cur(m + 1);
+  for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= n; ++i) {
+    cur[0] = static_cast<int>(i);
+    int row_min = cur[0];
+    for (size_t j = 1; j <= m; ++j) {
+      const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      int best = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        best = std::min(best, prev2[j - 2] + 1);
+      }
+      cur[j] = best;
+      row_min = std::min(row_min, best);
+    }
+    if (row_min > limit) return limit + 1;
+    std::swap(prev2, prev);
+    std::swap(prev, cur);
+  }
+  return std::min(prev[m], limit + 1);
+}
+
+std::string SuggestNeuronConfigKey(std::string_view key) {
+  if (key.empty() || key.size() > kMaxComparedKeyLength) return {};
+  const std::string folded = Fold(key);
+  const int limit = std::min(2, static_cast<int>(folded.size() / 3));
+  if (limit == 0) return {};
+  std::string_view best;
+  int best_distance = limit + 1;
+  auto consider = [&](std::string_view candidate) {
+    const int d = EditDistance(folded, candidate, limit);
+    if (d > limit) return;
+    if (d < best_distance || (d == best_distance && candidate < best)) {
+      best_distance = d;
+      best = candidate;
+    }
+  };
+  for (std::string_view k : kNxdiKeys) consider(k);
+  for (std::string_view k : kVllmKeys) consider(k);
+  if (best_distance > limit) return {};
+  return std::string(best);
+}
+
+}  // namespace topolint::config

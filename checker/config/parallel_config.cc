@@ -1,0 +1,419 @@
+#include "checker/config/parallel_config.h"
+
+#include <string_view>
+
+#include "absl/strings/match.h"
+#include "fmt/format.h"
+
+namespace topolint::config {
+namespace {
+
+constexpr size_t kMaxWrittenChars = 40;
+
+std::string JoinPath(std::string_view parent, std::string_view key) {
+  std::string out(parent);
+  if (!out.empty()) out += '.';
+  out += key;
+  return out;
+}
+
+// The value as written, short enough for a one-line message.
+std::string Written(const json::Value& v) {
+  std::string s;
+  switch (v.type) {
+    case json::Type::kNull:
+      return "null";
+    case json::Type::kBool:
+      return v.bool_value ? "true" : "false";
+    case json::Type::kInt:
+    case json::Type::kUInt:
+    case json::Type::kFloat:
+      s = v.number_text;
+      break;
+    case json::Type::kString:
+      s = "\"" + v.string_value + "\"";
+      break;
+    case json::Type::kArray:
+      return "[...]";
+    case json::Type::kObject:
+      return "{...}";
+  }
+  if (s.size() > kMaxWrittenChars) s = s.substr(0, kMaxWrittenChars) + "...";
+  return s;
+}
+
+// "4.5 (a number)": the value and, unless the type is obvious from the text,
+// its JSON type.
+std::string Describe(const json::Value& v) {
+  std::string_view type = v.TypeName();
+  const char* article =
+      (type == "integer" || type == "array" || type == "object") ? "an" : "a";
+  if (v.is_null()) return "null";
+  return fmt::format("{} ({} {})", Written(v), article, type);
+}
+
+struct IntSpec {
+  int64_t def = 1;
+  int64_t min = 1;
+  int64_t max = 0;  // 0: no upper bound
+  bool nullable = false;
+  const char* expected = nullptr;  // overrides "an integer >= min"
+};
+IntSpec Default(int64_t def) {
+  IntSpec s;
+  s.def = def;
+  return s;
+}
+// Python None default: null counts as absent.
+IntSpec Nullable() {
+  IntSpec s;
+  s.def = 0;
+  s.nullable = true;
+  return s;
+}
+IntSpec NonNegative() {
+  IntSpec s;
+  s.def = 0;
+  s.min = 0;
+  return s;
+}
+IntSpec OneOrTwo() {
+  IntSpec s;
+  s.max = 2;
+  s.expected = "1 or 2";
+  return s;
+}
+
+class Reader {
+ public:
+  explicit Reader(ParallelConfig* pc) : pc_(pc) {}
+
+  // Finds `key` in `obj` (an object, or nullptr) and records where it is.
+  // Returns the value, or nullptr when absent.
+  template <typename T>
+  const json::Value* Locate(const json::Value* obj, std::string_view obj_path,
+                            std::string_view key, Field<T>* f) {
+    f->path = JoinPath(obj_path, key);
+    if (obj == nullptr) return nullptr;
+    const json::Member* m = obj->FindMember(key);
+    if (m == nullptr) return nullptr;
+    f->present = true;
+    f->key_pos = m->key_pos;
+    f->value_pos = m->value.pos;
+    f->written = Written(m->value);
+    return &m->value;
+  }
+
+  // An integer field. JSON null on a `nullable` field counts as absent.
+  void Int(const json::Value* obj, std::string_view obj_path,
+           std::string_view key, IntField* f, IntSpec spec = {}) {
+    f->value = spec.def;
+    const json::Value* v = Locate(obj, obj_path, key, f);
+    if (v == nullptr) return;
+    if (v->is_null() && spec.nullable) {
+      f->present = false;
+      return;
+    }
+    const bool in_range = v->type == json::Type::kInt &&
+                          v->int_value >= spec.min &&
+                          (spec.max == 0 || v->int_value <= spec.max);
+    if (in_range) {
+      f->value = v->int_value;
+      return;
+    }
+    f->ok = false;
+    const std::string expected =
+        spec.expected != nullptr
+            ? std::string(spec.expected)
+            : fmt::format("an integer >= {}", spec.min);
+    const std::string found =
+        v->type == json::Type::kUInt ? Written(*v) + ", too large"
+        : v->is_integer()            ? Written(*v)
+                                     : Describe(*v);
+    Problem(*v, f->path,
+            fmt::format("{} is {}; expected {}", f->path, found, expected));
+  }
+
+  void Bool(const json::Value* obj, std::string_view obj_path,
+            std::string_view key, BoolField* f) {
+    const json::Value* v = Locate(obj, obj_path, key, f);
+    if (v == nullptr) return;
+    if (v->is_bool()) {
+      f->value = v->bool_value;
+      return;
+    }
+    f->ok = false;
+    Problem(*v, f->path,
+            fmt::format("{} is {}; expected true or false", f->path,
+                        Describe(*v)));
+  }
+
+  // A string, or null when `null_ok`. Range checks are the caller's.
+  const json::Value* String(const json::Value* obj, std::string_view obj_path,
+                            std::string_view key, StringField* f,
+                            bool null_ok) {
+    const json::Value* v = Locate(obj, obj_path, key, f);
+    if (v == nullptr) return nullptr;
+    if (v->is_string()) {
+      f->value = v->string_value;
+      f->is_null = false;
+      return v;
+    }
+    if (v->is_null() && null_ok) return v;
+    f->ok = false;
+    return v;
+  }
+
+  void Problem(const json::Value& v, std::string path, std::string message) {
+    pc_->problems.push_back({v.pos, std::move(path), std::move(message)});
+  }
+
+ private:
+  ParallelConfig* pc_;
+};
+
+bool HasAnyVllmKey(const json::Value& root, const json::Value* nc) {
+  for (const char* k : {"tensor_parallel_size", "data_parallel_size",
+                        "enable_expert_parallel", "kv_transfer_config",
+                        "additional_config"}) {
+    if (root.FindMember(k) != nullptr) return true;
+  }
+  if (nc == nullptr) return false;
+  for (const json::Member& m : nc->object) {
+    if (absl::EndsWith(m.key, "_dp_size") || m.key == "all2all_backend") {
+      return true;
+    }
+  }
+  return false;
+}
+
+void ReadAll2AllBackend(Reader& r, const json::Value& root,
+                        const json::Value* nc, const std::string& nc_path,
+                        ParallelConfig* pc) {
+  StringField top, inner;
+  const json::Value* v_top =
+      r.String(&root, "", "all2all_backend", &top, /*null_ok=*/true);
+  const json::Value* v_inner =
+      nc != nullptr && nc != &root
+          ? r.String(nc, nc_path, "all2all_backend", &inner, /*null_ok=*/true)
+          : nullptr;
+  for (auto [v, f] : {std::pair{v_top, &top}, std::pair{v_inner, &inner}}) {
+    if (v == nullptr) continue;
+    if (f->ok && (f->is_null || f->value == "neuron")) continue;
+    f->ok = false;
+    f->value.clear();
+    f->is_null = true;
+    r.Problem(*v, f->path,
+              fmt::format("{} is {}; expected null or \"neuron\"", f->path,
+                          v->is_string() ? Written(*v) : Describe(*v)));
+  }
+  pc->all2all_backend = inner.present ? inner : top;
+}
+
+void ReadKvTransfer(Reader& r, const json::Value& root, ParallelConfig* pc) {
+  const json::Member* m = root.FindMember("kv_transfer_config");
+  pc->kv_role.path = "kv_transfer_config.kv_role";
+  if (m == nullptr || m->value.is_null()) return;
+  if (!m->value.is_object()) {
+    r.Problem(m->value, "kv_transfer_config",
+              fmt::format("kv_transfer_config is {}; expected an object or "
+                          "null",
+                          Describe(m->value)));
+    return;
+  }
+  pc->has_kv_transfer_config = true;
+  pc->kv_transfer_config_pos = m->key_pos;
+  const json::Value* v = r.String(&m->value, "kv_transfer_config", "kv_role",
+                                  &pc->kv_role, /*null_ok=*/true);
+  if (v == nullptr || (pc->kv_role.ok && pc->kv_role.is_null)) return;
+  const std::string& role = pc->kv_role.value;
+  if (pc->kv_role.ok &&
+      (role == "kv_producer" || role == "kv_consumer" || role == "kv_both")) {
+    return;
+  }
+  pc->kv_role.ok = false;
+  pc->kv_role.value.clear();
+  pc->kv_role.is_null = true;
+  r.Problem(*v, pc->kv_role.path,
+            fmt::format("kv_transfer_config.kv_role is {}; expected "
+                        "\"kv_producer\", \"kv_consumer\" or \"kv_both\"",
+                        v->is_string() ? Written(*v) : Describe(*v)));
+}
+
+}  // namespace
+
+const char* ConfigFormName(ConfigForm form) {
+  return form == ConfigForm::kVllm ? "vLLM-on-Neuron" : "NxD Inference";
+}
+
+std::vector<ComponentDp> ParallelConfig::ComponentDpSizes() const {
+  return {{"attention", &attention_dp_size},
+          {"embedding", &embedding_dp_size},
+          {"mlp", &mlp_dp_size},
+          {"draft_mlp", &draft_mlp_dp_size},
+          {"lm_head", &lm_head_dp_size}};
+}
+
+bool ParallelConfig::ExpertParallel() const {
+  if (ep_degree.value > 1) return true;
+  return form == ConfigForm::kVllm && enable_expert_parallel.value;
+}
+
+int64_t ParallelConfig::EffectiveEp() const {
+  if (ep_degree.value > 1) return ep_degree.value;
+  if (form == ConfigForm::kVllm && enable_expert_parallel.value) {
+    return WorldSize().value_or(1);
+  }
+  return 1;
+}
+
+const IntField& ParallelConfig::Tp() const {
+  return form == ConfigForm::kVllm ? tensor_parallel_size : tp_degree;
+}
+
+std::optional<int64_t> ParallelConfig::WorldSize() const {
+  int64_t out = 0;
+  if (form == ConfigForm::kVllm) {
+    if (__builtin_mul_overflow(tensor_parallel_size.value,
+                               data_parallel_size.value, &out)) {
+      return std::nullopt;
+    }
+    return out;
+  }
+  if (world_size.IsSet()) {
+    return world_size.value;
+  }
+  if (__builtin_mul_overflow(tp_degree.value, pp_degree.value, &out) ||
+      __builtin_mul_overflow(out, ep_degree.value, &out)) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string ParallelConfig::WorldSizeExplanation() const {
+  if (form == ConfigForm::kVllm) {
+    return fmt::format("tensor_parallel_size {} x data_parallel_size {}",
+                       tensor_parallel_size.value, data_parallel_size.value);
+  }
+  if (world_size.IsSet()) return "world_size as written";
+  return fmt::format("tp_degree {} x pp_degree {} x ep_degree {}",
+                     tp_degree.value, pp_degree.value, ep_degree.value);
+}
+
+bool ParallelConfig::LayoutFieldsOk() const {
+  for (const IntField* f :
+       {&tensor_parallel_size, &data_parallel_size, &attention_dp_size,
+        &embedding_dp_size, &mlp_dp_size, &draft_mlp_dp_size, &lm_head_dp_size,
+        &ep_degree, &sampling_dp_degree, &tp_degree, &cp_degree,
+        &mlp_cp_degree, &attention_dp_degree, &pp_degree, &world_size,
+        &moe_tp_degree, &moe_ep_degree}) {
+    if (!f->ok) return false;
+  }
+  return enable_expert_parallel.ok && switch_cc.ok;
+}
+
+const IntField* ParallelConfig::WorldSizeField() const {
+  const IntField* order[2];
+  if (form == ConfigForm::kVllm) {
+    order[0] = &tensor_parallel_size;
+    order[1] = &data_parallel_size;
+  } else {
+    order[0] = &world_size;
+    order[1] = &tp_degree;
+  }
+  for (const IntField* f : order) {
+    if (f->present) return f;
+  }
+  return nullptr;
+}
+
+ParallelConfig ReadParallelConfig(const ComponentConfig& cfg) {
+  ParallelConfig pc;
+  pc.file = cfg.file;
+  Reader r(&pc);
+  const json::Value& root = cfg.root;
+
+  // Locate the neuron_config object.
+  const json::Value* nc = nullptr;
+  if (const json::Member* m = root.FindMember("neuron_config")) {
+    if (m->value.is_object()) {
+      nc = &m->value;
+      pc.neuron_config_path = "neuron_config";
+    } else if (!m->value.is_null()) {
+      r.Problem(m->value, "neuron_config",
+                fmt::format("neuron_config is {}; expected an object",
+                            Describe(m->value)));
+    }
+  }
+  if (nc == nullptr) {
+    const json::Value* ac = root.Find("additional_config");
+    const json::Value* inner = ac ? ac->Find("neuron_config") : nullptr;
+    if (inner != nullptr && inner->is_object()) {
+      nc = inner;
+      pc.neuron_config_path = "additional_config.neuron_config";
+    }
+  }
+  pc.neuron_config = nc;
+  // Flat form: the NeuronConfig keywords are the top level.
+  const json::Value* fields = nc != nullptr ? nc : &root;
+  const std::string& fp = pc.neuron_config_path;
+  pc.form = HasAnyVllmKey(root, nc != nullptr ? nc : &root) ? ConfigForm::kVllm
+                                                            : ConfigForm::kNxdi;
+
+  // vLLM engine arguments (top level).
+  r.Int(&root, "", "tensor_parallel_size", &pc.tensor_parallel_size);
+  r.Int(&root, "", "data_parallel_size", &pc.data_parallel_size);
+  r.Bool(&root, "", "enable_expert_parallel", &pc.enable_expert_parallel);
+  ReadAll2AllBackend(r, root, nc, fp, &pc);
+  ReadKvTransfer(r, root, &pc);
+
+  // vLLM plugin NeuronConfig.
+  r.Int(fields, fp, "attention_dp_size", &pc.attention_dp_size);
+  r.Int(fields, fp, "embedding_dp_size", &pc.embedding_dp_size);
+  r.Int(fields, fp, "mlp_dp_size", &pc.mlp_dp_size);
+  r.Int(fields, fp, "draft_mlp_dp_size", &pc.draft_mlp_dp_size);
+  r.Int(fields, fp, "lm_head_dp_size", &pc.lm_head_dp_size);
+
+  // Both forms.
+  r.Int(fields, fp, "ep_degree", &pc.ep_degree);
+  {
+    const json::Value* ods = fields->Find("on_device_sampling_config");
+    r.Int(ods != nullptr && ods->is_object() ? ods : nullptr,
+          JoinPath(fp, "on_device_sampling_config"), "sampling_dp_degree",
+          &pc.sampling_dp_degree);
+  }
+
+  // NxDI NeuronConfig.
+  r.Int(fields, fp, "tp_degree", &pc.tp_degree);
+  r.Int(fields, fp, "cp_degree", &pc.cp_degree);
+  r.Int(fields, fp, "mlp_cp_degree", &pc.mlp_cp_degree);
+  r.Int(fields, fp, "attention_dp_degree", &pc.attention_dp_degree);
+  r.Int(fields, fp, "pp_degree", &pc.pp_degree);
+  r.Int(fields, fp, "world_size", &pc.world_size,
+        Nullable());
+  r.Int(fields, fp, "batch_size", &pc.batch_size);
+  const int64_t batch = pc.batch_size.value;
+  r.Int(fields, fp, "ctx_batch_size", &pc.ctx_batch_size, Default(batch));
+  r.Int(fields, fp, "tkg_batch_size", &pc.tkg_batch_size, Default(batch));
+  r.Int(fields, fp, "max_batch_size", &pc.max_batch_size, Default(batch));
+  r.Int(fields, fp, "moe_tp_degree", &pc.moe_tp_degree);
+  r.Int(fields, fp, "moe_ep_degree", &pc.moe_ep_degree);
+  r.Int(fields, fp, "local_ranks_size", &pc.local_ranks_size,
+        Nullable());
+  r.Int(fields, fp, "start_rank_id", &pc.start_rank_id, NonNegative());
+  r.Bool(fields, fp, "is_continuous_batching", &pc.is_continuous_batching);
+  r.Bool(fields, fp, "sequence_parallel_enabled",
+         &pc.sequence_parallel_enabled);
+  r.Bool(fields, fp, "switch_cc", &pc.switch_cc);
+  r.Bool(fields, fp, "enable_ve_data_parallel", &pc.enable_ve_data_parallel);
+
+  // logical_nc_config (or its deprecated alias logical_neuron_cores).
+  const bool alias_only =
+      fields->FindMember("logical_nc_config") == nullptr &&
+      fields->FindMember("logical_neuron_cores") != nullptr;
+  r.Int(fields, fp, alias_only ? "logical_neuron_cores" : "logical_nc_config",
+        &pc.logical_nc_config, OneOrTwo());
+  return pc;
+}
+
+}  // namespace topolint::config

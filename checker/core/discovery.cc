@@ -1,0 +1,166 @@
+#include "checker/core/discovery.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "absl/strings/match.h"
+#include "checker/hlo/hlo_parser.h"
+#include "fmt/format.h"
+
+namespace topolint {
+namespace fs = std::filesystem;
+namespace {
+
+std::string ParentDisplay(const std::string& path) {
+  fs::path p(path);
+  std::string parent = p.parent_path().generic_string();
+  return parent.empty() ? "." : parent;
+}
+
+struct Walker {
+  const DiscoveryLimits& limits;
+  std::map<std::string, UnitSpec>* by_dir;
+  std::set<std::string> seen_dirs;  // canonical, to break symlink loops
+  size_t files = 0;
+
+  absl::Status AddFile(const std::string& display, bool named) {
+    InputKind kind;
+    if (!ClassifyFile(display, &kind)) return absl::OkStatus();
+    if (++files > limits.max_files) {
+      return absl::ResourceExhaustedError(fmt::format(
+          "more than {} input files under the given paths; narrow the "
+          "search",
+          limits.max_files));
+    }
+    std::string dir = ParentDisplay(display);
+    UnitSpec& u = (*by_dir)[dir];
+    u.directory = dir;
+    u.files.push_back(InputFile{display, kind, named, false});
+    return absl::OkStatus();
+  }
+
+  absl::Status Walk(const fs::path& dir, int depth) {
+    if (depth > limits.max_depth) return absl::OkStatus();
+    std::error_code ec;
+    fs::path canon = fs::canonical(dir, ec);
+    if (ec || !seen_dirs.insert(canon.string()).second) {
+      return absl::OkStatus();  // unreadable or already visited (loop)
+    }
+    std::vector<fs::directory_entry> entries;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied,
+                              ec);
+    if (ec) {
+      return absl::PermissionDeniedError(fmt::format(
+          "{}: cannot read directory: {}", dir.generic_string(), ec.message()));
+    }
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      entries.push_back(*it);
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.path() < b.path(); });
+    for (const fs::directory_entry& e : entries) {
+      std::string name = e.path().filename().string();
+      if (!name.empty() && name[0] == '.') continue;  // .git, .topolint.json
+      std::error_code sec;
+      if (e.is_directory(sec)) {
+        if (auto st = Walk(e.path(), depth + 1); !st.ok()) return st;
+      } else if (e.is_regular_file(sec)) {
+        if (auto st = AddFile(e.path().generic_string(), false); !st.ok()) {
+          return st;
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+}  // namespace
+
+bool ClassifyName(const std::string& name, InputKind* kind) {
+  if (absl::EndsWith(name, ".hlo") || absl::EndsWith(name, ".hlo.txt")) {
+    *kind = InputKind::kHlo;
+  } else if (absl::EndsWith(name, ".json")) {
+    *kind = InputKind::kJson;
+  } else if (absl::EndsWith(name, ".neff")) {
+    *kind = InputKind::kNeff;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool ClassifyFile(const std::string& path, InputKind* kind) {
+  if (ClassifyName(path, kind)) return true;
+  // Any other text file whose first token (after comments) is HloModule.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  char buf[4096];
+  in.read(buf, sizeof(buf));
+  std::string_view head(buf, static_cast<size_t>(in.gcount()));
+  if (head.find('\0') != std::string_view::npos) return false;
+  if (hlo::LooksLikeHlo(head)) {
+    *kind = InputKind::kHlo;
+    return true;
+  }
+  return false;
+}
+
+absl::Status DiscoverUnits(const std::vector<std::string>& paths,
+                           const DiscoveryLimits& limits,
+                           std::vector<UnitSpec>* units,
+                           std::vector<std::string>* skipped) {
+  std::map<std::string, UnitSpec> by_dir;
+  Walker walker{limits, &by_dir, {}, 0};
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      return absl::NotFoundError(fmt::format("{}: no such file or directory", p));
+    }
+    if (fs::is_directory(st)) {
+      if (auto s = walker.Walk(fs::path(p), 0); !s.ok()) return s;
+      continue;
+    }
+    std::ifstream probe(p, std::ios::binary);
+    if (!probe) {
+      return absl::PermissionDeniedError(fmt::format("{}: cannot read file", p));
+    }
+    InputKind kind;
+    if (!ClassifyFile(p, &kind)) {
+      skipped->push_back(p);
+      continue;
+    }
+    std::string dir = ParentDisplay(p);
+    UnitSpec& u = by_dir[dir];
+    u.directory = dir;
+    // Named twice (e.g. a file and its directory): keep one.
+    bool dup = false;
+    for (InputFile& f : u.files) {
+      if (f.path == p) {
+        f.named = true;
+        dup = true;
+      }
+    }
+    if (!dup) u.files.push_back(InputFile{p, kind, true, false});
+  }
+  for (auto& [dir, unit] : by_dir) {
+    // Directory walks may have found a file also named explicitly.
+    std::sort(unit.files.begin(), unit.files.end(),
+              [](const InputFile& a, const InputFile& b) {
+                return a.path < b.path;
+              });
+    unit.files.erase(std::unique(unit.files.begin(), unit.files.end(),
+                                 [](const InputFile& a, const InputFile& b) {
+                                   return a.path == b.path;
+                                 }),
+                     unit.files.end());
+    units->push_back(std::move(unit));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace topolint

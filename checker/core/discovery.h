@@ -1,0 +1,50 @@
+// Turns command-line paths into units: files grouped by directory,
+// directories searched recursively, inputs classified as SPEC §2.
+#ifndef TOPOLINT_CHECKER_CORE_DISCOVERY_H_
+#define TOPOLINT_CHECKER_CORE_DISCOVERY_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace topolint {
+
+enum class InputKind { kHlo, kJson, kNeff };
+
+struct InputFile {
+  std::string path;        // as given / as found (display name)
+  InputKind kind = InputKind::kJson;
+  bool named = false;      // named on the command line (always loaded)
+  bool from_stdin = false; // `-` with --stdin-filename
+  bool force_def_json = false;  // given as --neff: read as a def.json
+};
+
+struct UnitSpec {
+  std::string directory;  // display
+  std::vector<InputFile> files;
+};
+
+struct DiscoveryLimits {
+  size_t max_files = 100000;  // refuse larger trees (exit 2)
+  int max_depth = 64;
+};
+
+// Groups `paths` into units. A path that does not exist or cannot be read
+// is an error (exit 2). Files named explicitly whose kind cannot be told are
+// listed in `skipped` (the CLI says so on stderr).
+absl::Status DiscoverUnits(const std::vector<std::string>& paths,
+                           const DiscoveryLimits& limits,
+                           std::vector<UnitSpec>* units,
+                           std::vector<std::string>* skipped);
+
+// Classifies a file by name and, for other text files, by its first token.
+// Returns false when it is not an input topolint reads.
+bool ClassifyFile(const std::string& path, InputKind* kind);
+
+// Classification by name alone (for stdin): .hlo/.hlo.txt, .json, .neff.
+bool ClassifyName(const std::string& name, InputKind* kind);
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_CORE_DISCOVERY_H_

@@ -1,0 +1,148 @@
+#include "checker/core/project_config.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "checker/json/json_loader.h"
+#include "fmt/format.h"
+
+namespace topolint {
+namespace {
+
+absl::Status ErrorAt(const std::string& path, TextPos pos,
+                     const std::string& msg) {
+  return absl::InvalidArgumentError(
+      fmt::format("{}:{}:{}: {}", path, pos.line, pos.column, msg));
+}
+
+absl::StatusOr<int64_t> PositiveInt(const std::string& path,
+                                    const json::Member& m) {
+  if (m.value.type != json::Type::kInt || m.value.int_value < 1) {
+    return ErrorAt(path, m.value.pos,
+                   fmt::format("\"{}\" must be a positive integer, found {}",
+                               m.key, m.value.TypeName()));
+  }
+  return m.value.int_value;
+}
+
+absl::StatusOr<std::vector<std::string>> StringOrList(
+    const std::string& path, const json::Member& m) {
+  std::vector<std::string> out;
+  if (m.value.is_string()) {
+    out.push_back(m.value.string_value);
+    return out;
+  }
+  if (m.value.is_array()) {
+    for (const json::Value& v : m.value.array) {
+      if (!v.is_string()) {
+        return ErrorAt(path, v.pos,
+                       fmt::format("\"{}\" entries must be strings", m.key));
+      }
+      out.push_back(v.string_value);
+    }
+    return out;
+  }
+  return ErrorAt(path, m.value.pos,
+                 fmt::format("\"{}\" must be a string or a list of strings",
+                             m.key));
+}
+
+}  // namespace
+
+absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
+                                                 const std::string& path) {
+  json::ParseResult parsed = json::Parse(text);
+  if (!parsed.ok) return ErrorAt(path, parsed.error.pos, parsed.error.message);
+  const json::Value& root = parsed.root;
+  if (!root.is_object()) {
+    return ErrorAt(path, root.pos, "expected a JSON object");
+  }
+  ProjectConfig cfg;
+  cfg.path = path;
+  for (const json::Member& m : root.object) {
+    if (m.key == "rules") {
+      auto v = StringOrList(path, m);
+      if (!v.ok()) return v.status();
+      cfg.rules = *v;
+    } else if (m.key == "severity") {
+      if (!m.value.is_object()) {
+        return ErrorAt(path, m.value.pos, "\"severity\" must be an object");
+      }
+      for (const json::Member& s : m.value.object) {
+        if (!s.value.is_string()) {
+          return ErrorAt(path, s.value.pos,
+                         "severity must be \"error\", \"warning\", \"note\" "
+                         "or \"off\"");
+        }
+        cfg.severity.emplace_back(s.key, s.value.string_value);
+      }
+    } else if (m.key == "werror") {
+      if (!m.value.is_bool()) {
+        return ErrorAt(path, m.value.pos, "\"werror\" must be true or false");
+      }
+      cfg.werror = m.value.bool_value;
+    } else if (m.key == "lnc") {
+      auto v = PositiveInt(path, m);
+      if (!v.ok()) return v.status();
+      cfg.lnc = *v;
+    } else if (m.key == "num_cores") {
+      auto v = PositiveInt(path, m);
+      if (!v.ok()) return v.status();
+      cfg.num_cores = *v;
+    } else if (m.key == "replica_count") {
+      auto v = PositiveInt(path, m);
+      if (!v.ok()) return v.status();
+      cfg.replica_count = *v;
+    } else if (m.key == "num_partitions") {
+      auto v = PositiveInt(path, m);
+      if (!v.ok()) return v.status();
+      cfg.num_partitions = *v;
+    } else if (m.key == "per_file_ignores") {
+      if (!m.value.is_object()) {
+        return ErrorAt(path, m.value.pos,
+                       "\"per_file_ignores\" must be an object of "
+                       "file glob -> rule globs");
+      }
+      for (const json::Member& f : m.value.object) {
+        auto v = StringOrList(path, f);
+        if (!v.ok()) return v.status();
+        cfg.per_file_ignores.emplace_back(f.key, *v);
+      }
+    } else {
+      return ErrorAt(path, m.key_pos,
+                     fmt::format("unknown key \"{}\"; expected rules, "
+                                 "severity, werror, lnc, num_cores, "
+                                 "replica_count, num_partitions or "
+                                 "per_file_ignores",
+                                 m.key));
+    }
+  }
+  return cfg;
+}
+
+absl::StatusOr<ProjectConfig> LoadProjectConfig(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(fmt::format("{}: cannot read config file", path));
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ParseProjectConfig(ss.str(), path);
+}
+
+std::string FindProjectConfig(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(dir.empty() ? "." : dir, ec);
+  if (ec) return "";
+  while (true) {
+    std::filesystem::path candidate = p / ".topolint.json";
+    if (std::filesystem::is_regular_file(candidate, ec)) {
+      return candidate.string();
+    }
+    if (!p.has_parent_path() || p.parent_path() == p) return "";
+    p = p.parent_path();
+  }
+}
+
+}  // namespace topolint

@@ -1,0 +1,51 @@
+// `.topolint.json`: per-project settings, found upward from each input.
+//
+//   {
+//     "rules": "-*,neff-*",            // or ["-*", "neff-*"]
+//     "severity": {"hlo-not-flattened-id": "error", "config-unknown-key": "off"},
+//     "werror": false,
+//     "lnc": 2, "num_cores": 64,
+//     "replica_count": 1, "num_partitions": 8,
+//     "per_file_ignores": {"legacy/*.hlo": ["hlo-multiple-geometries"]}
+//   }
+#ifndef TOPOLINT_CHECKER_CORE_PROJECT_CONFIG_H_
+#define TOPOLINT_CHECKER_CORE_PROJECT_CONFIG_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace topolint {
+
+struct ProjectConfig {
+  std::string path;  // where it was read from ("" when none)
+  std::vector<std::string> rules;  // glob lists, applied in order
+  std::vector<std::pair<std::string, std::string>> severity;
+  std::optional<bool> werror;
+  std::optional<int64_t> lnc;
+  std::optional<int64_t> num_cores;
+  std::optional<int64_t> replica_count;
+  std::optional<int64_t> num_partitions;
+  std::vector<std::pair<std::string, std::vector<std::string>>>
+      per_file_ignores;
+};
+
+// Parses the text of a .topolint.json. An error message carries
+// `path:line:col: ` so that the CLI can print it as is (exit 2).
+absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
+                                                 const std::string& path);
+
+// Reads `path`.
+absl::StatusOr<ProjectConfig> LoadProjectConfig(const std::string& path);
+
+// The nearest `.topolint.json` in `dir` or its ancestors, or "".
+std::string FindProjectConfig(const std::string& dir);
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_CORE_PROJECT_CONFIG_H_

@@ -1,0 +1,103 @@
+#include "checker/core/rule_selection.h"
+
+#include <fnmatch.h>
+
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/ascii.h"
+#include "fmt/format.h"
+#include "rules/registry.h"
+
+namespace topolint {
+
+bool GlobMatch(std::string_view glob, std::string_view text) {
+  return fnmatch(std::string(glob).c_str(), std::string(text).c_str(), 0) == 0;
+}
+
+absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
+  for (absl::string_view raw :
+       absl::StrSplit(absl::string_view(globs.data(), globs.size()), ',')) {
+    absl::string_view entry = absl::StripAsciiWhitespace(raw);
+    if (entry.empty()) continue;  // tolerate trailing commas
+    bool enable = true;
+    if (absl::ConsumePrefix(&entry, "-")) enable = false;
+    if (entry.empty()) {
+      return absl::InvalidArgumentError("empty rule glob after '-'");
+    }
+    bool matched = false;
+    for (const RuleInfo& r : AllRules()) {
+      if (GlobMatch(std::string_view(entry.data(), entry.size()), r.id)) {
+        matched = true;
+      }
+    }
+    if (!matched) {
+      return absl::InvalidArgumentError(fmt::format(
+          "rule glob '{}' matches no rule (see `topolint rules`)",
+          std::string(entry)));
+    }
+    globs_.emplace_back(std::string(entry), enable);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RuleSelection::SetSeverity(std::string_view rule,
+                                        std::string_view level) {
+  if (FindRule(rule) == nullptr) {
+    return absl::InvalidArgumentError(
+        fmt::format("unknown rule '{}' in severity overrides", rule));
+  }
+  Severity s;
+  if (level != "off" && !ParseSeverity(level, &s)) {
+    return absl::InvalidArgumentError(fmt::format(
+        "severity of '{}' is '{}'; expected error, warning, note or off",
+        rule, level));
+  }
+  severity_[std::string(rule)] = std::string(level);
+  return absl::OkStatus();
+}
+
+bool RuleSelection::Enabled(std::string_view rule) const {
+  bool on = true;
+  for (const auto& [glob, enable] : globs_) {
+    if (GlobMatch(glob, rule)) on = enable;
+  }
+  if (!on) return false;
+  auto it = severity_.find(rule);
+  return it == severity_.end() || it->second != "off";
+}
+
+Severity RuleSelection::EffectiveSeverity(std::string_view rule) const {
+  auto it = severity_.find(rule);
+  Severity s = Severity::kError;
+  if (it != severity_.end() && ParseSeverity(it->second, &s)) return s;
+  const RuleInfo* info = FindRule(rule);
+  return info ? info->default_severity : Severity::kError;
+}
+
+void RuleSelection::AddFileIgnore(std::string file_glob,
+                                  std::vector<std::string> rules) {
+  ignores_.emplace_back(std::move(file_glob), std::move(rules));
+}
+
+bool RuleSelection::IgnoredInFile(std::string_view rule,
+                                  std::string_view file) const {
+  if (ignores_.empty()) return false;
+  std::string_view base = file;
+  if (size_t slash = base.rfind('/'); slash != std::string_view::npos) {
+    base.remove_prefix(slash + 1);
+  }
+  // A NEFF member ("x.neff:sg00/def.json") also matches through the archive.
+  std::string_view archive = file.substr(0, file.find(':'));
+  for (const auto& [glob, rules] : ignores_) {
+    if (!GlobMatch(glob, file) && !GlobMatch(glob, base) &&
+        !GlobMatch(glob, archive)) {
+      continue;
+    }
+    for (const std::string& r : rules) {
+      if (GlobMatch(r, rule)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace topolint

@@ -1,0 +1,59 @@
+// Baselines: a recorded set of accepted findings (`--write-baseline`) that
+// later runs ignore (`--baseline`), so a project can adopt topolint without
+// first fixing every existing finding.
+#ifndef TOPOLINT_CHECKER_DIAG_BASELINE_H_
+#define TOPOLINT_CHECKER_DIAG_BASELINE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/finding.h"
+
+namespace topolint {
+
+// One accepted finding. Only `fingerprint` (see Fingerprint() in render.h:
+// rule, file and anchor, never the line) is matched; rule, file and message
+// are there for people reading or reviewing the baseline file.
+struct BaselineEntry {
+  std::string rule;
+  std::string file;
+  std::string fingerprint;
+  std::string message;
+};
+
+struct Baseline {
+  std::vector<BaselineEntry> entries;
+};
+
+// The result of ApplyBaseline.
+struct BaselineResult {
+  std::vector<Finding> kept;  // findings not in the baseline, in input order
+  int64_t suppressed = 0;     // findings matched (and dropped)
+  int64_t stale = 0;          // entries that matched no finding (fixed since)
+};
+
+// The baseline file for `findings`:
+//   {"version": 1, "findings": [{"rule", "file", "fingerprint", "message"}]}
+// Entries are sorted by file, rule, fingerprint and message, so that moving
+// code around does not reorder the file. Ends with a newline.
+std::string WriteBaseline(const std::vector<Finding>& findings);
+
+// Parses a baseline file. On malformed input (not JSON, wrong version, wrong
+// field types, missing fingerprint) returns nullopt and sets `*error` to a
+// one-line reason naming the offending field, e.g.
+// "findings[2].fingerprint: expected a string". Never throws.
+std::optional<Baseline> LoadBaseline(std::string_view text, std::string* error);
+
+// Drops the findings the baseline accepts. Matching is by fingerprint with
+// multiset semantics: n entries with a fingerprint suppress at most n
+// findings having it (the first n in input order), so a new copy of an
+// accepted problem is still reported.
+BaselineResult ApplyBaseline(std::vector<Finding> findings,
+                             const Baseline& baseline);
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_DIAG_BASELINE_H_

@@ -1,0 +1,41 @@
+// Finding fingerprints: stable across runs, machines and line moves.
+#include <cstdint>
+#include <string_view>
+
+#include "checker/diag/render.h"
+#include "fmt/format.h"
+
+namespace topolint {
+namespace {
+
+// FNV-1a, 64-bit: a fixed, documented algorithm, so fingerprints written to a
+// baseline or uploaded to code scanning stay valid across builds (absl::Hash
+// and std::hash are salted or unspecified).
+constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
+
+void Mix(std::string_view bytes, uint64_t* h) {
+  for (unsigned char c : bytes) {
+    *h ^= c;
+    *h *= kFnvPrime;
+  }
+}
+
+}  // namespace
+
+std::string Fingerprint(const Finding& finding) {
+  // "./a.hlo" and "a.hlo" are the same file to the user.
+  std::string_view file = finding.loc.file;
+  while (file.substr(0, 2) == "./") file.remove_prefix(2);
+  const std::string_view what =
+      finding.anchor.empty() ? finding.message : finding.anchor;
+  uint64_t h = kFnvOffset;
+  Mix(finding.rule, &h);
+  Mix(std::string_view("\0", 1), &h);
+  Mix(file, &h);
+  Mix(std::string_view("\0", 1), &h);
+  Mix(what, &h);
+  return fmt::format("{:016x}", h);
+}
+
+}  // namespace topolint

@@ -1,0 +1,107 @@
+// The GitHub Actions renderer: one workflow command per finding, which the
+// runner turns into an annotation on the pull request.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/render.h"
+
+namespace topolint {
+namespace {
+
+// As @actions/core `escapeData`: the message part of a command.
+std::string EscapeData(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// As @actions/core `escapeProperty`: a `key=value` property value.
+std::string EscapeProperty(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += "%3A";
+        break;
+      case ',':
+        out += "%2C";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string_view Command(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "notice";
+  }
+  return "error";
+}
+
+std::string LocationLabel(const Location& loc) {
+  std::string out = loc.file;
+  if (loc.line > 0) {
+    out += ":" + std::to_string(loc.line);
+    if (loc.column > 0) out += ":" + std::to_string(loc.column);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RenderGithub(const std::vector<Finding>& findings) {
+  std::string out;
+  for (const Finding& f : findings) {
+    out += "::";
+    out += Command(f.severity);
+    out += " file=" + EscapeProperty(f.loc.file);
+    if (f.loc.line > 0) {
+      out += ",line=" + std::to_string(f.loc.line);
+      if (f.loc.column > 0) out += ",col=" + std::to_string(f.loc.column);
+    }
+    // Notes have no place of their own in an annotation: they become
+    // further lines of its message.
+    std::string message = f.message;
+    for (const Note& n : f.notes) {
+      message += "\n" + LocationLabel(n.loc) + ": note: " + n.message;
+    }
+    out +=
+        ",title=" + EscapeProperty(f.rule) + "::" + EscapeData(message) + "\n";
+  }
+  return out;
+}
+
+}  // namespace topolint

@@ -1,0 +1,133 @@
+// The HLO side of `explain`: R, P, devices, and each collective's groups.
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "checker/explain/explain_internal.h"
+#include "checker/model/flattened_groups.h"
+#include "checker/model/group_mode.h"
+#include "fmt/format.h"
+#include "rules/xref_compare.h"
+
+namespace topolint::explain {
+namespace {
+
+// Where R or P came from, mirroring model::EffectiveModuleParams.
+std::string CountSource(std::optional<int64_t> header,
+                        std::optional<int64_t> flag, const char* flag_name) {
+  if (header.has_value() && *header > 1) return "header";
+  if (flag.has_value() && *flag >= 1) return flag_name;
+  if (header.has_value() && *header == 1) return "header";
+  return "default";
+}
+
+std::string ModeReason(const hlo::Collective& op) {
+  std::string channel = op.has_channel_id
+                            ? fmt::format("channel_id={}", op.channel_id)
+                            : std::string("no channel_id");
+  if (!op.has_use_global_device_ids) return channel;
+  return fmt::format("{}, use_global_device_ids={}", channel,
+                     op.use_global_device_ids ? "true" : "false");
+}
+
+std::string FormName(const hlo::Collective& op) {
+  if (!xref::CarriesReplicaGroups(op)) return "pairs";
+  switch (op.replica_groups.form) {
+    case hlo::ReplicaGroups::Form::kAbsent:
+      return "absent";
+    case hlo::ReplicaGroups::Form::kExplicit:
+      return op.replica_groups.groups.empty() ? "empty" : "explicit";
+    case hlo::ReplicaGroups::Form::kIota:
+      return "iota";
+    case hlo::ReplicaGroups::Form::kMesh:
+      return "mesh";
+  }
+  return "explicit";
+}
+
+CollectiveExplanation ExplainCollective(const hlo::Collective& op,
+                                        const model::ModuleParams& params,
+                                        std::optional<int64_t> devices) {
+  CollectiveExplanation c;
+  c.name = op.name;
+  c.opcode = op.opcode;
+  c.line = op.pos.line;
+  c.mode = model::ModeName(model::GroupModeOf(op));
+  c.mode_reason = ModeReason(op);
+  c.form = FormName(op);
+  if (!xref::CarriesReplicaGroups(op)) {
+    c.written = op.source_target_pairs.present ? "source_target_pairs" : "";
+    c.has_pairs = op.source_target_pairs.present;
+    if (op.source_target_pairs.pairs.size() <=
+        static_cast<size_t>(kMaxListedIds)) {
+      c.pairs = op.source_target_pairs.pairs;
+    }
+    return c;
+  }
+  c.written = c.form == "absent" ? "" : op.replica_groups.text;
+  absl::StatusOr<model::GroupList> groups = xref::WrittenGroups(op, params);
+  if (!groups.ok()) {
+    c.groups_error = std::string(groups.status().message());
+    return c;
+  }
+  if (groups->num_ids() > kMaxListedIds) {
+    c.groups_error = fmt::format("{} ({} ids): too many to list",
+                                 xref::DescribeShape(*groups),
+                                 groups->num_ids());
+    return c;
+  }
+  c.groups = *std::move(groups);
+  if (op.replica_groups.form == hlo::ReplicaGroups::Form::kIota) {
+    c.iota = IotaText(op.replica_groups.iota);
+    c.iota_as_written = true;
+  } else {
+    c.iota = FindIotaForm(*c.groups);
+  }
+  absl::StatusOr<model::GroupList> flat =
+      model::FlattenedIdGroupsOf(op, params, kMaxListedIds);
+  if (!flat.ok() || !devices.has_value()) return c;
+  const bool ids_are_devices = *flat == *c.groups;
+  if (!ids_are_devices) c.device_groups = *flat;
+  c.grid = DeviceGrid(op, *flat, ids_are_devices, params, *devices);
+  return c;
+}
+
+}  // namespace
+
+ModuleExplanation ExplainModule(const hlo::Module& module,
+                                const CheckOptions& check) {
+  ModuleExplanation m;
+  m.file = module.file;
+  m.name = module.name;
+  const model::ModuleParams params = model::EffectiveModuleParams(
+      module, check.replica_count, check.num_partitions);
+  m.replica_count = params.replica_count;
+  m.num_partitions = params.num_partitions;
+  m.replica_count_source = CountSource(module.replica_count,
+                                       check.replica_count, "--replica-count");
+  m.num_partitions_source = CountSource(
+      module.num_partitions, check.num_partitions, "--num-partitions");
+  int64_t devices = 0;
+  if (!__builtin_mul_overflow(params.replica_count, params.num_partitions,
+                              &devices)) {
+    m.devices = devices;
+  }
+  m.syntax_errors = static_cast<int64_t>(module.syntax_errors.size());
+  // The first op drawing each distinct grid; later ones refer to it.
+  absl::flat_hash_map<model::GroupList, std::string> drawn;
+  for (const hlo::Collective& op : module.collectives) {
+    CollectiveExplanation c = ExplainCollective(op, params, m.devices);
+    if (c.grid.has_value()) {
+      const model::GroupList& key =
+          c.device_groups.has_value() ? *c.device_groups : *c.groups;
+      auto [it, inserted] = drawn.try_emplace(key, c.name);
+      if (!inserted) {
+        c.same_groups_as = it->second;
+        c.grid.reset();
+      }
+    }
+    m.collectives.push_back(std::move(c));
+  }
+  return m;
+}
+
+}  // namespace topolint::explain

@@ -1,0 +1,57 @@
+// Building blocks of ExplainUnit, one file each. Internal to checker/explain.
+#ifndef TOPOLINT_CHECKER_EXPLAIN_EXPLAIN_INTERNAL_H_
+#define TOPOLINT_CHECKER_EXPLAIN_EXPLAIN_INTERNAL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/explain/explain.h"
+#include "checker/hlo/hlo_module.h"
+#include "checker/model/module_params.h"
+
+namespace topolint::explain {
+
+// explain_iota.cc: an iota form `[G,S]<=[N]` or `[G,S]<=[a,b]T(1,0)` that
+// expands to `groups`, or "" (non-uniform lists, lists above kMaxListedIds
+// ids, and lists no such form describes).
+std::string FindIotaForm(const model::GroupList& groups);
+// `[4,2]<=[2,4]T(1,0)` as written.
+std::string IotaText(const hlo::IotaSpec& iota);
+
+// explain_grid.cc: the device grid of an op's device groups over
+// `devices` devices (nullopt above kMaxGridCells). Rows x columns follow
+// the op's iota reshape or mesh axes when it has two and its ids are device
+// ids, else replicas x partitions, else rows of up to 16.
+std::optional<Grid> DeviceGrid(const hlo::Collective& op,
+                               const model::GroupList& device_groups,
+                               bool ids_are_devices,
+                               const model::ModuleParams& params,
+                               int64_t devices);
+// The DP x TP grid of ranks of a config (cell group = -1).
+std::optional<Grid> RankGrid(int64_t dp, int64_t tp);
+
+// explain_hlo.cc
+ModuleExplanation ExplainModule(const hlo::Module& module,
+                                const CheckOptions& check);
+
+// explain_neff.cc
+NeffExplanation ExplainNeff(const neff::DefJson& def,
+                            const std::vector<hlo::Module>& modules,
+                            const CheckOptions& check);
+
+// explain_config.cc
+ConfigExplanation ExplainConfig(const config::ComponentConfig& cfg);
+
+// explain_core.cc
+CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
+                            const UnitExplanation& unit);
+
+// Where `rank` sits in `groups` (status "member" or "absent").
+RankPlace PlaceRank(const model::GroupList& groups, int64_t rank,
+                    std::string what);
+
+}  // namespace topolint::explain
+
+#endif  // TOPOLINT_CHECKER_EXPLAIN_EXPLAIN_INTERNAL_H_

@@ -1,0 +1,283 @@
+// Collective instruction bodies: operands (with inline or resolved shapes,
+// nested instructions) and the attributes the rules need. Every other
+// attribute is skipped. Non-collective instructions are skipped whole.
+#include "checker/hlo/collective_parser.h"
+
+#include <string>
+#include <utility>
+
+#include "checker/hlo/collective_attrs.h"
+#include "checker/hlo/group_list_parser.h"
+#include "checker/hlo/shape_parser.h"
+#include "fmt/format.h"
+
+namespace topolint::hlo {
+namespace {
+
+constexpr int64_t kMaxOperands = int64_t{1} << 16;
+
+struct OpcodeEntry {
+  std::string_view name;
+  CollectiveKind kind;
+  bool async_start;
+};
+
+constexpr OpcodeEntry kOpcodes[] = {
+    {"all-reduce", CollectiveKind::kAllReduce, false},
+    {"all-reduce-start", CollectiveKind::kAllReduce, true},
+    {"all-gather", CollectiveKind::kAllGather, false},
+    {"all-gather-start", CollectiveKind::kAllGather, true},
+    {"all-to-all", CollectiveKind::kAllToAll, false},
+    {"all-to-all-start", CollectiveKind::kAllToAll, true},
+    {"reduce-scatter", CollectiveKind::kReduceScatter, false},
+    {"reduce-scatter-start", CollectiveKind::kReduceScatter, true},
+    {"ragged-all-to-all", CollectiveKind::kRaggedAllToAll, false},
+    {"ragged-all-to-all-start", CollectiveKind::kRaggedAllToAll, true},
+    {"collective-permute", CollectiveKind::kCollectivePermute, false},
+    {"collective-permute-start", CollectiveKind::kCollectivePermute, true},
+    {"collective-broadcast", CollectiveKind::kCollectiveBroadcast, false},
+    {"collective-broadcast-start", CollectiveKind::kCollectiveBroadcast, true},
+    {"send", CollectiveKind::kSend, false},
+    {"recv", CollectiveKind::kRecv, false},
+};
+
+// `, name=value` pairs that follow a nested instruction inside an operand
+// list (`all-reduce(f32[8] add(%a, %b), %c)`): a ',' followed, on the same
+// line, by `name=` is an attribute of the nested instruction; anything else
+// is the next operand.
+bool SkipNestedAttributes(HloLexer& lx) {
+  for (;;) {
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != ',') return true;
+    const HloLexer::Mark mark = lx.SaveMark();
+    lx.Bump();
+    lx.SkipBlanks();
+    std::string key;
+    const bool is_attr =
+        IsIdentStart(lx.Peek()) && lx.ReadIdent(&key) && lx.Peek() == '=';
+    if (lx.stopped()) {
+      lx.Release();
+      return false;
+    }
+    if (!is_attr) {
+      lx.Restore(mark);
+      return true;
+    }
+    lx.Release();
+    lx.Bump();  // '='
+    if (!lx.SkipTrivia() || !lx.SkipValue()) return false;
+  }
+}
+
+Shape Resolve(ShapeTable& table, std::string_view name) {
+  Shape shape;
+  if (std::optional<std::string_view> text = table.Find(name)) {
+    ParseShapeText(*text, &shape);
+  }
+  return shape;
+}
+
+// One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
+bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
+  *shape = Shape();
+  bool has_shape = false;
+  std::string word;
+  const int c = lx.Peek();
+  if (c == '(') {
+    if (!ParseShape(lx, shape)) return false;
+    has_shape = true;
+  } else if (IsIdentStart(c)) {
+    if (!lx.ReadIdent(&word) || !lx.SkipTrivia()) return false;
+    if (lx.Peek() == '[') {
+      if (!ParseArrayShapeRest(lx, std::move(word), shape)) return false;
+      word.clear();
+      has_shape = true;
+    } else if (lx.Peek() == '(') {
+      return lx.SkipGroup() && SkipNestedAttributes(lx);  // shape unknown
+    } else {
+      *shape = Resolve(table, word);
+      return true;
+    }
+  } else if (c != '%') {
+    return lx.Expected("an operand (a name such as '%p', optionally after "
+                       "its shape)");
+  }
+  if (has_shape && !lx.SkipTrivia()) return false;
+  if (!lx.ReadName(&word, "an operand name")) return false;
+  if (!lx.SkipTrivia()) return false;
+  if (lx.Peek() == '(') {
+    // `f32[8] add(...)`: a nested instruction; its shape is the one written.
+    return lx.SkipGroup() && SkipNestedAttributes(lx);
+  }
+  if (!has_shape) *shape = Resolve(table, word);
+  return true;
+}
+
+bool ParseOperands(HloLexer& lx, ShapeTable& table, Collective* c) {
+  lx.Bump();  // '('
+  if (!lx.SkipTrivia()) return false;
+  if (lx.Eat(')')) return true;
+  for (;;) {
+    if (!lx.SkipTrivia()) return false;
+    if (c->operand_count >= kMaxOperands) {
+      return lx.Error(lx.Pos(), fmt::format("'{}' has more than the limit of "
+                                            "{} operands",
+                                            c->name, kMaxOperands));
+    }
+    Shape shape;
+    if (!ParseOperand(lx, table, &shape)) return false;
+    c->operand_shapes.push_back(std::move(shape));
+    ++c->operand_count;
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Eat(',')) continue;
+    if (lx.Eat(')')) return true;
+    return lx.Expected(
+        fmt::format("',' or ')' in the operand list of '{}'", c->name));
+  }
+}
+
+bool Duplicate(HloLexer& lx, TextPos pos, std::string_view attr) {
+  return lx.Error(pos, fmt::format("attribute '{}' is given twice; expected "
+                                   "it at most once",
+                                   attr));
+}
+
+// One `name=value` of a collective; the cursor is after '=' and trivia.
+bool ParseAttribute(HloLexer& lx, const std::string& key, TextPos key_pos,
+                    Collective* c) {
+  if (key == "channel_id") {
+    if (c->has_channel_id) return Duplicate(lx, key_pos, key);
+    c->has_channel_id = true;
+    c->channel_id_pos = key_pos;
+    return lx.ReadInt(&c->channel_id, "an integer channel_id");
+  }
+  if (key == "use_global_device_ids") {
+    if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
+    std::string word;
+    if (IsIdentStart(lx.Peek()) && !lx.ReadIdent(&word)) return false;
+    if (word != "true" && word != "false") {
+      return lx.Expected("'true' or 'false' for use_global_device_ids");
+    }
+    c->has_use_global_device_ids = true;
+    c->use_global_device_ids = word == "true";
+    c->use_global_device_ids_pos = key_pos;
+    return true;
+  }
+  if (key == "replica_groups") {
+    if (c->replica_groups.form != ReplicaGroups::Form::kAbsent) {
+      return Duplicate(lx, key_pos, key);
+    }
+    return ParseReplicaGroups(lx, &c->replica_groups);
+  }
+  if (key == "source_target_pairs") {
+    if (c->source_target_pairs.present) return Duplicate(lx, key_pos, key);
+    return ParseSourceTargetPairs(lx, key, &c->source_target_pairs);
+  }
+  if (key == "slice_sizes") {
+    return CountInnerLists(lx, "slice_sizes", &c->slice_sizes_count);
+  }
+  if (key == "dimensions") {
+    if (c->has_dimensions) return Duplicate(lx, key_pos, key);
+    c->has_dimensions = true;
+    c->dimensions_pos = key_pos;
+    return ParseIntList(lx, '{', '}', "dimensions", &c->dimensions, nullptr,
+                        4096);
+  }
+  if (key == "to_apply") {
+    return lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
+  }
+  if (key == "metadata") return ParseMetadata(lx, c);
+  if (key == "frontend_attributes") return ParseFrontendAttributes(lx, c);
+  return lx.SkipValue();
+}
+
+}  // namespace
+
+std::optional<CollectiveOpcode> ClassifyOpcode(std::string_view opcode) {
+  // Cheap rejection first: this runs once per instruction of the module.
+  if (opcode.size() < 4) return std::nullopt;
+  switch (opcode[0]) {
+    case 'a':
+      if (opcode[3] != '-' || opcode[1] != 'l') return std::nullopt;
+      break;
+    case 'c':
+      if (opcode.size() < 11 || opcode[10] != '-') return std::nullopt;
+      break;
+    case 'r':
+      if (opcode[1] != 'e' && opcode[1] != 'a') return std::nullopt;
+      if (opcode[1] == 'e' && opcode[2] != 'c' && opcode.size() < 14) {
+        return std::nullopt;
+      }
+      break;
+    case 's':
+      if (opcode[1] != 'e') return std::nullopt;
+      break;
+    default:
+      return std::nullopt;
+  }
+  for (const OpcodeEntry& e : kOpcodes) {
+    if (e.name == opcode) return CollectiveOpcode{e.kind, e.async_start};
+  }
+  return std::nullopt;
+}
+
+bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {
+  lx.SkipBlanks();
+  const int c = lx.Peek();
+  if (c == ',' || c == '\n' || c == kEof || c == '}' || c == '/' ||
+      c == ')') {
+    return true;
+  }
+  return lx.Expected(
+      fmt::format("',' or end of line after the value of '{}'", attr));
+}
+
+bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
+  if (!ParseOperands(lx, table, c)) return false;
+  std::string key;
+  for (;;) {
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != ',') return true;
+    lx.Bump();
+    if (!lx.SkipTrivia()) return false;
+    const TextPos key_pos = lx.Pos();
+    if (!IsIdentStart(lx.Peek())) {
+      return lx.Expected("an attribute name after ','");
+    }
+    if (!lx.ReadIdent(&key) || !lx.SkipTrivia()) return false;
+    if (!lx.Eat('=')) {
+      return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
+    }
+    if (!lx.SkipTrivia() || !ParseAttribute(lx, key, key_pos, c) ||
+        !ExpectValueEnd(lx, key)) {
+      return false;
+    }
+  }
+}
+
+bool SkipInstructionBody(HloLexer& lx) {
+  // The cursor is at '(' first, then at the start of an attribute. Each
+  // piece is skipped by the fast line scanner when it can, else exactly.
+  bool at_operands = true;
+  for (;;) {
+    bool trailing_comma = false;
+    if (lx.TrySkipLine(at_operands, &trailing_comma)) {
+      at_operands = false;
+      if (!lx.SkipTrivia()) return false;
+      if (!trailing_comma) {
+        if (lx.Peek() != ',') return true;
+        lx.Bump();
+        if (!lx.SkipTrivia()) return false;
+      }
+      continue;
+    }
+    if (!(at_operands ? lx.SkipGroup() : lx.SkipValue())) return false;
+    at_operands = false;
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != ',') return true;
+    lx.Bump();
+    if (!lx.SkipTrivia()) return false;
+  }
+}
+
+}  // namespace topolint::hlo

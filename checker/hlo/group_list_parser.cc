@@ -1,0 +1,207 @@
+// Explicit replica groups, source_target_pairs and integer lists; dispatch
+// of replica_groups to the iota and mesh parsers.
+#include "checker/hlo/group_list_parser.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_join.h"
+#include "fmt/format.h"
+
+namespace topolint::hlo {
+
+bool ParseIntList(HloLexer& lx, char open, char close, std::string_view what,
+                  std::vector<int64_t>* values,
+                  std::vector<TextPos>* positions, int64_t max_count) {
+  const TextPos start = lx.Pos();
+  if (!lx.Eat(open)) return lx.Expected(fmt::format("'{}' to start {}", open, what));
+  if (!lx.SkipTrivia()) return false;
+  if (lx.Eat(close)) return true;
+  for (;;) {
+    if (!lx.SkipTrivia()) return false;
+    const TextPos pos = lx.Pos();
+    int64_t v = 0;
+    if (!lx.ReadInt(&v, fmt::format("an integer in {}", what))) return false;
+    if (static_cast<int64_t>(values->size()) >= max_count) {
+      return lx.Error(start, fmt::format("{} lists more than the limit of {} "
+                                         "values",
+                                         what, max_count));
+    }
+    values->push_back(v);
+    if (positions != nullptr) positions->push_back(pos);
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Eat(',')) continue;
+    if (lx.Eat(close)) return true;
+    return lx.Expected(fmt::format("',' or '{}' in {}", close, what));
+  }
+}
+
+bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count) {
+  *count = 0;
+  if (!lx.Eat('{')) return lx.Expected(fmt::format("'{{' to start {}", what));
+  if (!lx.SkipTrivia()) return false;
+  if (lx.Eat('}')) return true;
+  for (;;) {
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != '{') {
+      return lx.Expected(fmt::format("'{{' to start entry {} of {}", *count,
+                                     what));
+    }
+    if (!lx.SkipGroup()) return false;
+    ++*count;
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Eat(',')) continue;
+    if (lx.Eat('}')) return true;
+    return lx.Expected(fmt::format("',' or '}}' in {}", what));
+  }
+}
+
+bool CheckedProduct(const std::vector<int64_t>& dims, int64_t* product) {
+  int64_t p = 1;
+  for (int64_t d : dims) {
+    if (__builtin_mul_overflow(p, d, &p)) return false;
+  }
+  *product = p;
+  return true;
+}
+
+bool CheckPermutation(HloLexer& lx, std::string_view what,
+                      const std::vector<int64_t>& perm,
+                      const std::vector<TextPos>& entry_pos, TextPos perm_pos,
+                      size_t rank) {
+  if (perm.size() != rank) {
+    return lx.Error(perm_pos,
+                    fmt::format("{} T({}) has {} entries but there are {} "
+                                "reshape dims; expected a permutation of "
+                                "0..{}",
+                                what, absl::StrJoin(perm, ","), perm.size(),
+                                rank, static_cast<int64_t>(rank) - 1));
+  }
+  std::vector<bool> seen(rank, false);
+  for (size_t i = 0; i < perm.size(); ++i) {
+    const int64_t p = perm[i];
+    if (p < 0 || p >= static_cast<int64_t>(rank)) {
+      return lx.Error(entry_pos[i],
+                      fmt::format("{} entry {} is out of range; expected a "
+                                  "value in [0, {})",
+                                  what, p, rank));
+    }
+    if (seen[static_cast<size_t>(p)]) {
+      return lx.Error(entry_pos[i],
+                      fmt::format("{} T({}) is not a permutation: {} appears "
+                                  "twice",
+                                  what, absl::StrJoin(perm, ","), p));
+    }
+    seen[static_cast<size_t>(p)] = true;
+  }
+  return true;
+}
+
+namespace {
+
+bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
+  out->form = ReplicaGroups::Form::kExplicit;
+  lx.Bump();  // '{'
+  if (!lx.SkipTrivia()) return false;
+  if (lx.Eat('}')) return true;
+  for (size_t g = 0;; ++g) {
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != '{') {
+      return lx.Expected(fmt::format("'{{' to start replica group {}", g));
+    }
+    const TextPos group_pos = lx.Pos();
+    std::vector<int64_t> ids;
+    std::vector<TextPos> pos;
+    if (!ParseIntList(lx, '{', '}', fmt::format("replica group {}", g), &ids,
+                      &pos)) {
+      return false;
+    }
+    out->explicit_id_count += static_cast<int64_t>(ids.size());
+    if (out->explicit_id_count > kMaxExplicitIds) {
+      return lx.Error(out->pos, fmt::format("replica_groups lists more than "
+                                            "the limit of {} ids",
+                                            kMaxExplicitIds));
+    }
+    out->groups.push_back(std::move(ids));
+    out->group_pos.push_back(group_pos);
+    out->id_pos.push_back(std::move(pos));
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Eat(',')) continue;
+    if (lx.Eat('}')) return true;
+    return lx.Expected(fmt::format("',' or '}}' after replica group {}", g));
+  }
+}
+
+}  // namespace
+
+bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out) {
+  *out = ReplicaGroups();
+  out->pos = lx.Pos();
+  lx.BeginCapture(&out->text, 256);
+  bool ok = false;
+  const int c = lx.Peek();
+  if (c == '{') {
+    ok = ParseExplicitGroups(lx, out);
+  } else if (c == '[') {
+    out->form = ReplicaGroups::Form::kIota;
+    ok = ParseIotaGroups(lx, &out->iota);
+  } else if (c == 'm') {
+    std::string word;
+    ok = lx.ReadIdent(&word) && word == "mesh" && lx.Peek() == '[';
+    if (ok) {
+      out->form = ReplicaGroups::Form::kMesh;
+      ok = ParseMeshGroups(lx, out->pos, &out->mesh);
+    } else if (!lx.stopped()) {
+      ok = lx.Error(out->pos, fmt::format("expected '{{', '[' or 'mesh[' to "
+                                          "start the replica_groups value, "
+                                          "found '{}'",
+                                          word.substr(0, 40)));
+    }
+  } else {
+    ok = lx.Expected("'{', '[' or 'mesh[' to start the replica_groups value");
+  }
+  lx.EndCapture();
+  return ok;
+}
+
+bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
+                            SourceTargetPairs* out) {
+  *out = SourceTargetPairs();
+  out->present = true;
+  out->pos = lx.Pos();
+  if (!lx.Eat('{')) return lx.Expected(fmt::format("'{{' to start {}", attr));
+  if (!lx.SkipTrivia()) return false;
+  if (lx.Eat('}')) return true;
+  int64_t total = 0;
+  for (size_t i = 0;; ++i) {
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != '{') {
+      return lx.Expected(fmt::format("'{{' to start pair {} of {}", i, attr));
+    }
+    const TextPos pair_pos = lx.Pos();
+    std::vector<int64_t> ids;
+    if (!ParseIntList(lx, '{', '}', fmt::format("pair {} of {}", i, attr),
+                      &ids, nullptr, 1024)) {
+      return false;
+    }
+    if (ids.size() != 2) {
+      return lx.Error(pair_pos, fmt::format("expected a pair {{source,target}} "
+                                            "as entry {} of {}, found {} ids",
+                                            i, attr, ids.size()));
+    }
+    total += 2;
+    if (total > kMaxExplicitIds) {
+      return lx.Error(out->pos, fmt::format("{} lists more than the limit of "
+                                            "{} ids",
+                                            attr, kMaxExplicitIds));
+    }
+    out->pairs.emplace_back(ids[0], ids[1]);
+    out->pair_pos.push_back(pair_pos);
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Eat(',')) continue;
+    if (lx.Eat('}')) return true;
+    return lx.Expected(fmt::format("',' or '}}' after pair {} of {}", i, attr));
+  }
+}
+
+}  // namespace topolint::hlo

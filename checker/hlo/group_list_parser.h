@@ -1,0 +1,56 @@
+// Parsers for the id-list attribute values of collectives: replica_groups
+// in its three forms (explicit `{{0,1},{2,3}}`, iota `[G,S]<=[dims]T(perm)`,
+// mesh `mesh['x'=2,'y'=2], device_ids=(...) {'x'}`), source_target_pairs,
+// and plain integer lists. Iota and mesh values are validated here (product,
+// permutation, axis names, sub-axes, limits) and reported as syntax errors
+// at the offending part of the value. Internal to checker/hlo.
+#ifndef TOPOLINT_CHECKER_HLO_GROUP_LIST_PARSER_H_
+#define TOPOLINT_CHECKER_HLO_GROUP_LIST_PARSER_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/location.h"
+#include "checker/hlo/hlo_lexer.h"
+#include "checker/hlo/hlo_module.h"
+
+namespace topolint::hlo {
+
+// The value of `replica_groups=`; the cursor is at its first byte.
+bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out);
+
+// `[G,S]<=[d0,...]T(p0,...)`; the cursor is at '['.
+bool ParseIotaGroups(HloLexer& lx, IotaSpec* out);
+
+// `mesh[...]...{...}` after the word `mesh`; the cursor is at '['.
+// `value_pos` is where the value starts (for whole-value errors).
+bool ParseMeshGroups(HloLexer& lx, TextPos value_pos, MeshSpec* out);
+
+// `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
+bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
+                            SourceTargetPairs* out);
+
+// `open int (',' int)* close` (possibly empty); the cursor is at `open`.
+// `what` names the list in messages ("the iota reshape dims"). `positions`
+// may be null. At most `max_count` values.
+bool ParseIntList(HloLexer& lx, char open, char close, std::string_view what,
+                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
+                  int64_t max_count = kMaxExplicitIds);
+
+// `{{...},{...}}`: counts the inner lists (slice_sizes).
+bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count);
+
+// Product of `dims` with overflow detection; false on overflow.
+bool CheckedProduct(const std::vector<int64_t>& dims, int64_t* product);
+
+// Validates that `perm` is a permutation of 0..rank-1; on failure records an
+// error (at `perm_pos` or the offending entry) naming `what`.
+bool CheckPermutation(HloLexer& lx, std::string_view what,
+                      const std::vector<int64_t>& perm,
+                      const std::vector<TextPos>& entry_pos, TextPos perm_pos,
+                      size_t rank);
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_GROUP_LIST_PARSER_H_

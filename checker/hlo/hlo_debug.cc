@@ -1,0 +1,118 @@
+#include "checker/hlo/hlo_debug.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "fmt/format.h"
+
+namespace topolint::hlo {
+namespace {
+
+std::string PosStr(TextPos p) { return fmt::format("{}:{}", p.line, p.column); }
+
+std::string DimsStr(const std::vector<int64_t>& v) {
+  return absl::StrJoin(v, ",");
+}
+
+std::string GroupsToString(const ReplicaGroups& g) {
+  switch (g.form) {
+    case ReplicaGroups::Form::kAbsent:
+      return "absent";
+    case ReplicaGroups::Form::kExplicit: {
+      std::string out = "explicit{";
+      for (size_t i = 0; i < g.groups.size(); ++i) {
+        if (i > 0) out += ",";
+        out += fmt::format("{{{}}}@{}", DimsStr(g.groups[i]),
+                           PosStr(g.group_pos[i]));
+        std::vector<std::string> ps;
+        for (TextPos p : g.id_pos[i]) ps.push_back(PosStr(p));
+        out += "[" + absl::StrJoin(ps, " ") + "]";
+      }
+      return out + "}";
+    }
+    case ReplicaGroups::Form::kIota:
+      return fmt::format("iota[{},{}]<=[{}]T({})", g.iota.num_groups,
+                         g.iota.group_size, DimsStr(g.iota.reshape_dims),
+                         DimsStr(g.iota.perm));
+    case ReplicaGroups::Form::kMesh: {
+      std::vector<std::string> axes;
+      for (const MeshAxis& a : g.mesh.axes) {
+        axes.push_back(fmt::format("{}={}", a.name, a.size));
+      }
+      std::vector<std::string> refs;
+      for (const MeshAxisRef& r : g.mesh.grouped) {
+        refs.push_back(r.pre_size == 0
+                           ? fmt::format("{}#{}", r.name, r.size)
+                           : fmt::format("{}:({}){}", r.name, r.pre_size,
+                                         r.size));
+      }
+      return fmt::format("mesh[{}] ids=({}) iota=[{}]T({}) {{{}}}",
+                         absl::StrJoin(axes, ","), DimsStr(g.mesh.device_ids),
+                         DimsStr(g.mesh.device_ids_dims),
+                         DimsStr(g.mesh.device_ids_perm),
+                         absl::StrJoin(refs, ","));
+    }
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string ShapeToString(const Shape& shape) {
+  if (!shape.known) return "?";
+  if (shape.is_tuple) {
+    std::vector<std::string> parts;
+    for (const Shape& s : shape.tuple) parts.push_back(ShapeToString(s));
+    return "(" + absl::StrJoin(parts, ", ") + ")";
+  }
+  return fmt::format("{}[{}]", shape.element_type, DimsStr(shape.dims));
+}
+
+std::string ModuleDebugString(const Module& m) {
+  std::string out = fmt::format(
+      "module '{}' header={}@{} replica_count={}@{} num_partitions={}@{} "
+      "entry='{}' computations={}\n",
+      m.name, m.has_header, PosStr(m.header_pos),
+      m.replica_count ? std::to_string(*m.replica_count) : "-",
+      PosStr(m.replica_count_pos),
+      m.num_partitions ? std::to_string(*m.num_partitions) : "-",
+      PosStr(m.num_partitions_pos), m.entry_computation, m.computation_count);
+  for (const Collective& c : m.collectives) {
+    std::vector<std::string> operands;
+    for (const Shape& s : c.operand_shapes) operands.push_back(ShapeToString(s));
+    std::vector<std::string> pairs;
+    for (size_t i = 0; i < c.source_target_pairs.pairs.size(); ++i) {
+      pairs.push_back(fmt::format("{{{},{}}}@{}",
+                                  c.source_target_pairs.pairs[i].first,
+                                  c.source_target_pairs.pairs[i].second,
+                                  PosStr(c.source_target_pairs.pair_pos[i])));
+    }
+    out += fmt::format(
+        "{}@{} {} ({}{}{}) in '{}' opcode@{} result={} operands[{}]=({}) "
+        "channel={}{}@{} global={}{}@{} groups@{}={} text='{}' pairs={}@{}:{} "
+        "slices={} dims={}{}@{} to_apply='{}' src='{}':{} op_name='{}'\n",
+        c.name, PosStr(c.pos), CollectiveKindName(c.kind), c.opcode,
+        c.is_async_start ? " async" : "", c.is_root ? " root" : "",
+        c.computation, PosStr(c.opcode_pos), ShapeToString(c.result_shape),
+        c.operand_count, absl::StrJoin(operands, ", "), c.has_channel_id,
+        c.channel_id, PosStr(c.channel_id_pos), c.has_use_global_device_ids,
+        c.use_global_device_ids, PosStr(c.use_global_device_ids_pos),
+        PosStr(c.replica_groups.pos), GroupsToString(c.replica_groups),
+        c.replica_groups.text, c.source_target_pairs.present,
+        PosStr(c.source_target_pairs.pos), absl::StrJoin(pairs, ","),
+        c.slice_sizes_count, c.has_dimensions, DimsStr(c.dimensions),
+        PosStr(c.dimensions_pos), c.to_apply, c.source_file, c.source_line,
+        c.op_name);
+  }
+  for (const Suppression& s : m.suppressions) {
+    out += fmt::format("suppress@{} line {}: {}\n", PosStr(s.pos),
+                       s.target_line, absl::StrJoin(s.rules, ","));
+  }
+  for (const SyntaxError& e : m.syntax_errors) {
+    out += fmt::format("error@{}: {}\n", PosStr(e.pos), e.message);
+  }
+  return out;
+}
+
+}  // namespace topolint::hlo

@@ -1,0 +1,62 @@
+#include "checker/hlo/input_window.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace topolint::hlo {
+
+const char InputWindow::kEmpty[kSlackBytes + 1] = {};
+
+InputWindow::InputWindow(std::string_view text, size_t chunk_bytes)
+    : begin_(kEmpty),
+      end_(kEmpty),
+      text_(text),
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+
+InputWindow::InputWindow(std::FILE* file, size_t chunk_bytes)
+    : begin_(kEmpty),
+      end_(kEmpty),
+      file_(file),
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+
+size_t InputWindow::Read(char* dst, size_t n) {
+  if (file_ == nullptr) {
+    n = std::min(n, text_.size());
+    std::memcpy(dst, text_.data(), n);
+    text_.remove_prefix(n);
+    return n;
+  }
+  const size_t got = std::fread(dst, 1, n, file_);
+  if (got == 0) read_error_ = std::ferror(file_) != 0;
+  return got;
+}
+
+bool InputWindow::Refill(int64_t keep_from) {
+  if (eof_) return false;
+  const char* keep = begin_ + (keep_from - base_);
+  const size_t keep_len = static_cast<size_t>(end_ - keep);
+  const size_t need = keep_len + chunk_bytes_ + 1 + kSlackBytes;
+  if (need > capacity_) {
+    // Grow geometrically so that a long kept region costs amortised O(1).
+    const size_t new_capacity = std::max(need, capacity_ * 2);
+    std::unique_ptr<char[]> grown(new char[new_capacity]);
+    if (keep_len > 0) std::memcpy(grown.get(), keep, keep_len);
+    storage_ = std::move(grown);
+    capacity_ = new_capacity;
+  } else if (keep_len > 0 && keep != storage_.get()) {
+    std::memmove(storage_.get(), keep, keep_len);
+  }
+  char* const data = storage_.get();
+  const size_t got = Read(data + keep_len, chunk_bytes_);
+  base_ = keep_from;
+  begin_ = data;
+  end_ = data + keep_len + got;
+  data[keep_len + got] = '\0';
+  if (got == 0) {
+    eof_ = true;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace topolint::hlo

@@ -1,0 +1,61 @@
+// A bounded window over the bytes of an input, read in chunks either from
+// text already in memory or from a FILE*. The buffered bytes are always
+// followed by one NUL sentinel byte, so scanners can test one byte per step
+// and find the end of the window where they find a NUL. Internal to
+// checker/hlo.
+#ifndef TOPOLINT_CHECKER_HLO_INPUT_WINDOW_H_
+#define TOPOLINT_CHECKER_HLO_INPUT_WINDOW_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string_view>
+
+namespace topolint::hlo {
+
+// Not copyable or movable (readers hold pointers into the buffer).
+class InputWindow {
+ public:
+  // Reads `text` (which must outlive the window) `chunk_bytes` at a time.
+  InputWindow(std::string_view text, size_t chunk_bytes);
+  // Reads `file` (not owned; left open) `chunk_bytes` at a time.
+  InputWindow(std::FILE* file, size_t chunk_bytes);
+  InputWindow(const InputWindow&) = delete;
+  InputWindow& operator=(const InputWindow&) = delete;
+
+  // The buffered bytes are [begin(), end()), and *end() == '\0'. begin() is
+  // at absolute input offset base(). At least kSlackBytes readable (but
+  // meaningless) bytes follow end(), so block scanners may over-read.
+  static constexpr size_t kSlackBytes = 64;
+  const char* begin() const { return begin_; }
+  const char* end() const { return end_; }
+  int64_t base() const { return base_; }
+
+  // Drops the bytes before absolute offset `keep_from` (which must lie in
+  // [base(), base() + size]) and appends the next chunk. Invalidates every
+  // pointer into the buffer, whatever it returns. Returns false (no new
+  // bytes) at end of input or on a read error.
+  bool Refill(int64_t keep_from);
+
+  bool read_error() const { return read_error_; }
+
+ private:
+  size_t Read(char* dst, size_t n);
+
+  const char* begin_;
+  const char* end_;
+  int64_t base_ = 0;
+  std::string_view text_;      // memory source: the bytes not yet read
+  std::FILE* file_ = nullptr;  // file source
+  size_t chunk_bytes_;
+  std::unique_ptr<char[]> storage_;
+  size_t capacity_ = 0;
+  bool eof_ = false;
+  bool read_error_ = false;
+  static const char kEmpty[kSlackBytes + 1];
+};
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_INPUT_WINDOW_H_

@@ -1,0 +1,72 @@
+// The module-level grammar: header, stack-frame section, computations,
+// instruction heads, resynchronisation after errors. Internal to
+// checker/hlo; the public entry points are in hlo_parser.h.
+#ifndef TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
+#define TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
+
+#include <string>
+#include <string_view>
+
+#include "checker/hlo/hlo_lexer.h"
+#include "checker/hlo/hlo_module.h"
+#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/input_window.h"
+#include "checker/hlo/shape_table.h"
+
+namespace topolint::hlo {
+
+// One pass over one input. Not copyable.
+class ModuleParser {
+ public:
+  ModuleParser(InputWindow* window, Module* module,
+               const ParseOptions& options);
+  ModuleParser(const ModuleParser&) = delete;
+  ModuleParser& operator=(const ModuleParser&) = delete;
+
+  // Fills the module (collectives, suppressions, syntax errors).
+  void Run();
+
+ private:
+  enum class State { kTop, kBody };
+  enum class LineKind { kOther, kInstruction, kComputation, kClose };
+
+  bool CheckText();
+  bool ParseTopItem();
+  bool ParseHeader(TextPos pos);
+  bool SkipStackFrameSection();
+  bool ParseComputation(TextPos pos, std::string name, bool is_entry);
+  bool ParseSignature();
+  bool SkipSignatureShape();
+  bool ParseBodyItem();
+  bool CloseComputation();
+  bool ParseInstruction();
+  bool ReadInstructionName(std::string_view* name, bool* percent);
+  bool ParseInstructionRest(TextPos pos, bool is_root, bool* keep_shape);
+  bool ParseHead(bool* keep_shape, TextPos* opcode_pos,
+                 std::string_view* opcode);
+  bool ReportUnclosed(TextPos pos);
+  // The pending instruction's name as written (with '%' when it had one).
+  std::string PendingName() const;
+  void StartComputation(std::string name, bool is_entry, TextPos pos);
+  void EndComputation();
+  void Resync();
+  LineKind ClassifyLine();
+
+  HloLexer lx_;
+  Module* module_;
+  ShapeTable table_;
+  State state_ = State::kTop;
+  std::string computation_;
+  TextPos computation_pos_;
+  bool entry_seen_ = false;
+  bool anything_parsed_ = false;
+  bool percent_ = false;  // the pending instruction's name had a '%'
+  // Scratch, reused across instructions to avoid allocations.
+  std::string word_;
+  std::string name_;
+  std::string opcode_;
+};
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_

@@ -1,0 +1,87 @@
+#include "checker/hlo/shape_table.h"
+
+#include "absl/hash/hash.h"
+
+namespace topolint::hlo {
+namespace {
+
+std::string_view StripPercent(std::string_view name) {
+  if (!name.empty() && name.front() == '%') name.remove_prefix(1);
+  return name;
+}
+
+uint64_t HashName(std::string_view name) {
+  return absl::Hash<std::string_view>{}(name);
+}
+
+}  // namespace
+
+ShapeTable::ShapeTable(size_t max_bytes) : max_bytes_(max_bytes) {}
+
+void ShapeTable::Begin(std::string_view name) {
+  name = StripPercent(name);
+  if (Bytes() + name.size() > max_bytes_) Clear();
+  pending_name_offset_ = arena_.size();
+  arena_.append(name);
+  pending_shape_offset_ = arena_.size();
+}
+
+bool ShapeTable::Commit() {
+  const size_t shape_len = arena_.size() - pending_shape_offset_;
+  const size_t name_len = pending_shape_offset_ - pending_name_offset_;
+  if (Bytes() > max_bytes_ || name_len > UINT32_MAX ||
+      entries_.size() >= kNone - 1) {
+    // Over budget: keep only this entry, moved to the front.
+    std::string keep = arena_.substr(pending_name_offset_);
+    Clear();
+    if (keep.size() > max_bytes_) return false;
+    arena_ = std::move(keep);
+    pending_name_offset_ = 0;
+    pending_shape_offset_ = name_len;
+  }
+  entries_.push_back(Entry{pending_name_offset_,
+                           static_cast<uint32_t>(name_len),
+                           pending_shape_offset_, shape_len, kNone});
+  return true;
+}
+
+void ShapeTable::Abort() { arena_.resize(pending_name_offset_); }
+
+std::string_view ShapeTable::LastShape() const {
+  if (entries_.empty()) return {};
+  const Entry& e = entries_.back();
+  return std::string_view(arena_.data() + e.shape_offset, e.shape_len);
+}
+
+std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
+  name = StripPercent(name);
+  for (; indexed_ < entries_.size(); ++indexed_) {
+    Entry& e = entries_[indexed_];
+    auto [it, inserted] =
+        index_.try_emplace(HashName(NameOf(e)), static_cast<uint32_t>(indexed_));
+    if (!inserted) {
+      e.prev_same_hash = it->second;
+      it->second = static_cast<uint32_t>(indexed_);
+    }
+  }
+  auto it = index_.find(HashName(name));
+  if (it == index_.end()) return std::nullopt;
+  for (uint32_t i = it->second; i != kNone; i = entries_[i].prev_same_hash) {
+    const Entry& e = entries_[i];
+    if (NameOf(e) == name) {
+      return std::string_view(arena_.data() + e.shape_offset, e.shape_len);
+    }
+  }
+  return std::nullopt;
+}
+
+void ShapeTable::Clear() {
+  arena_.clear();
+  entries_.clear();
+  index_.clear();
+  indexed_ = 0;
+  pending_name_offset_ = 0;
+  pending_shape_offset_ = 0;
+}
+
+}  // namespace topolint::hlo

@@ -1,0 +1,85 @@
+// Per-computation table from instruction / parameter name to the text of its
+// shape, used to resolve collective operands written without a shape.
+// Internal to checker/hlo.
+//
+// Adding costs one append to an arena; the hash index is built lazily, only
+// when a lookup happens, so modules whose operands all carry inline shapes
+// (everything XLA prints) never pay for it. Memory is bounded by
+// kMaxShapeTableBytes: when an entry would exceed it, the table is emptied
+// first, so recent names stay resolvable.
+#ifndef TOPOLINT_CHECKER_HLO_SHAPE_TABLE_H_
+#define TOPOLINT_CHECKER_HLO_SHAPE_TABLE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace topolint::hlo {
+
+class ShapeTable {
+ public:
+  explicit ShapeTable(size_t max_bytes);
+
+  // Starts an entry for `name` (a leading '%' is ignored). The caller then
+  // appends the shape text to *arena() and calls Commit() or Abort().
+  void Begin(std::string_view name);
+  std::string* arena() { return &arena_; }
+  // False when the entry alone is over budget and was dropped.
+  bool Commit();
+  void Abort();
+  // The name of the entry begun and not yet committed or aborted.
+  std::string_view PendingName() const {
+    return std::string_view(arena_.data() + pending_name_offset_,
+                            pending_shape_offset_ - pending_name_offset_);
+  }
+  // The text appended after the pending name so far.
+  std::string_view PendingShape() const {
+    return std::string_view(arena_.data() + pending_shape_offset_,
+                            arena_.size() - pending_shape_offset_);
+  }
+  // Drops the text appended after the pending name.
+  void TruncatePending() { arena_.resize(pending_shape_offset_); }
+  // The shape text of the entry just committed.
+  std::string_view LastShape() const;
+
+  // The shape text recorded for `name` (a leading '%' is ignored), latest
+  // entry first; nullopt when unknown.
+  std::optional<std::string_view> Find(std::string_view name);
+
+  void Clear();
+
+ private:
+  struct Entry {
+    size_t name_offset;
+    uint32_t name_len;
+    size_t shape_offset;
+    size_t shape_len;
+    uint32_t prev_same_hash;  // kNone or index of an older entry
+  };
+  static constexpr uint32_t kNone = ~uint32_t{0};
+
+  // Memory held: arena, entries and (an estimate of) the index.
+  size_t Bytes() const {
+    return arena_.size() + entries_.size() * (sizeof(Entry) + 16);
+  }
+  std::string_view NameOf(const Entry& e) const {
+    return std::string_view(arena_.data() + e.name_offset, e.name_len);
+  }
+
+  size_t max_bytes_;
+  std::string arena_;
+  std::vector<Entry> entries_;
+  absl::flat_hash_map<uint64_t, uint32_t> index_;  // name hash -> latest
+  size_t indexed_ = 0;                             // entries in index_
+  size_t pending_name_offset_ = 0;
+  size_t pending_shape_offset_ = 0;
+};
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_SHAPE_TABLE_H_

@@ -1,0 +1,289 @@
+// json::Parse: nlohmann's SAX parser drives a handler that builds the located
+// json::Value tree. nlohmann reports no positions, so the handler finds each
+// token's first byte itself: it keeps a cursor at the end of the previous
+// token, skips whitespace and one separator to reach the next token, and
+// learns where a string ends from how far the lexer has read (TrackedInput).
+#include "checker/json/json_loader.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "checker/json/json_errors.h"
+#include "checker/json/json_input.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+
+namespace topolint::json {
+namespace {
+
+using internal::Substitution;
+using internal::TrackedInput;
+using internal::TrackingIterator;
+using Json = nlohmann::json;
+
+constexpr size_t kNoLimit = std::numeric_limits<size_t>::max();
+
+class ValueBuilder {
+ public:
+  ValueBuilder(std::string_view text, TrackedInput* input,
+               const std::vector<Substitution>* subs)
+      : text_(text), input_(input), subs_(subs) {
+    if (text_.substr(0, 3) == "\xEF\xBB\xBF") cursor_ = scanned_ = 3;
+    line_start_ = 0;
+  }
+
+  // --- nlohmann SAX interface ---
+  bool null() { return Literal(Type::kNull, false, 4); }
+  bool boolean(bool b) { return Literal(Type::kBool, b, b ? 4 : 5); }
+  bool number_integer(Json::number_integer_t n) {
+    return Number(Type::kInt, n, 0, 0);
+  }
+  bool number_unsigned(Json::number_unsigned_t n) {
+    if (n <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return Number(Type::kInt, static_cast<int64_t>(n), 0, 0);
+    }
+    return Number(Type::kUInt, 0, n, 0);
+  }
+  bool number_float(Json::number_float_t d, const Json::string_t& /*text*/) {
+    return Number(Type::kFloat, 0, 0, d);
+  }
+  bool string(Json::string_t& s) {
+    Value v;
+    v.type = Type::kString;
+    v.string_value = std::move(s);
+    const size_t start = BeginToken();
+    cursor_ = input_->delivered();  // the lexer stops at the closing quote
+    return Place(std::move(v), start);
+  }
+  bool binary(Json::binary_t& /*unused*/) { return false; }  // not in JSON
+  bool start_object(size_t /*unknown*/) { return Open(Type::kObject); }
+  bool start_array(size_t /*unknown*/) { return Open(Type::kArray); }
+  bool end_object() { return Close(); }
+  bool end_array() { return Close(); }
+  bool key(Json::string_t& k) {
+    const size_t start = BeginToken();
+    cursor_ = input_->delivered();
+    if (!Count(start)) return false;
+    Member m;
+    m.key = std::move(k);
+    m.key_pos = PosOf(start);
+    stack_.back()->object.push_back(std::move(m));
+    return true;
+  }
+  bool parse_error(size_t position, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& ex) {
+    internal::ErrorContext ctx;
+    ctx.text = text_;
+    ctx.cursor = cursor_;
+    ctx.last_read = position > 0 ? position - 1 : 0;
+    ctx.any_token = any_token_;
+    if (!stack_.empty()) {
+      ctx.open_bracket = stack_.back()->is_array() ? '[' : '{';
+      ctx.open_pos = stack_.back()->pos;
+    }
+    internal::DescribedError d = internal::DescribeParseError(ctx, ex.what());
+    Fail(d.offset, std::move(d.message));
+    return false;
+  }
+
+  // --- results ---
+  bool failed() const { return failed_; }
+  const SyntaxError& error() const { return error_; }
+  Value TakeRoot() { return std::move(root_); }
+  size_t cursor() const { return cursor_; }
+
+  void Fail(size_t offset, std::string message) {
+    if (failed_) return;  // keep the first error
+    failed_ = true;
+    error_.pos = PosOf(std::min(offset, text_.size()));
+    error_.message = std::move(message);
+  }
+
+ private:
+  // Moves to the first byte of the token the lexer just produced.
+  size_t BeginToken() {
+    const size_t start = internal::NextTokenStart(text_, cursor_, kNoLimit);
+    cursor_ = start;
+    any_token_ = true;
+    return start;
+  }
+
+  bool Literal(Type type, bool b, size_t length) {
+    Value v;
+    v.type = type;
+    v.bool_value = b;
+    const size_t start = BeginToken();
+    cursor_ = start + length;
+    return Place(std::move(v), start);
+  }
+
+  bool Number(Type type, int64_t i, uint64_t u, double d) {
+    Value v;
+    v.type = type;
+    v.int_value = i;
+    v.uint_value = u;
+    v.float_value = d;
+    const size_t start = BeginToken();
+    size_t end = start;
+    if (const Substitution* s = SpecialAt(start)) {
+      v.type = Type::kFloat;
+      v.int_value = 0;
+      v.uint_value = 0;
+      v.float_value = s->kind == Substitution::Kind::kNaN
+                          ? std::numeric_limits<double>::quiet_NaN()
+                      : s->kind == Substitution::Kind::kInfinity
+                          ? std::numeric_limits<double>::infinity()
+                          : -std::numeric_limits<double>::infinity();
+      end = start + s->length;
+    } else {
+      while (end < text_.size() && std::strchr("0123456789+-.eE", text_[end]) &&
+             text_[end] != '\0') {
+        ++end;
+      }
+    }
+    v.number_text = std::string(text_.substr(start, end - start));
+    cursor_ = end;
+    return Place(std::move(v), start);
+  }
+
+  // The Infinity / NaN substitution starting at `offset`, if any. Tokens
+  // arrive in order, so one forward index suffices.
+  const Substitution* SpecialAt(size_t offset) {
+    while (next_special_ < subs_->size() &&
+           (*subs_)[next_special_].offset < offset) {
+      ++next_special_;
+    }
+    if (next_special_ < subs_->size() &&
+        (*subs_)[next_special_].offset == offset &&
+        (*subs_)[next_special_].kind != Substitution::Kind::kNul) {
+      return &(*subs_)[next_special_];
+    }
+    return nullptr;
+  }
+
+  bool Open(Type type) {
+    const size_t start = BeginToken();
+    cursor_ = start + 1;
+    if (stack_.size() >= static_cast<size_t>(kMaxNestingDepth)) {
+      Fail(start, fmt::format("arrays and objects nest deeper than {} levels "
+                              "here; expected at most {} levels of nesting",
+                              kMaxNestingDepth, kMaxNestingDepth));
+      return false;
+    }
+    Value v;
+    v.type = type;
+    return Place(std::move(v), start);
+  }
+
+  bool Close() {
+    BeginToken();
+    cursor_ = input_->delivered();
+    stack_.pop_back();
+    return true;
+  }
+
+  bool Count(size_t start) {
+    if (++count_ <= kMaxValueCount) return true;
+    Fail(start, fmt::format("the document holds more than {} values and keys; "
+                            "expected at most {}",
+                            kMaxValueCount, kMaxValueCount));
+    return false;
+  }
+
+  bool Place(Value v, size_t start) {
+    if (!Count(start)) return false;
+    v.pos = PosOf(start);
+    Value* slot;
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      slot = &root_;
+    } else if (Value* parent = stack_.back(); parent->is_array()) {
+      parent->array.push_back(std::move(v));
+      slot = &parent->array.back();
+    } else {
+      parent->object.back().value = std::move(v);
+      slot = &parent->object.back().value;
+    }
+    // A container's pointer stays valid while it is open: only it grows.
+    if (slot->is_array() || slot->is_object()) stack_.push_back(slot);
+    return true;
+  }
+
+  // Line and byte column of `offset`; offsets are asked for in increasing
+  // order, so newlines are counted once.
+  TextPos PosOf(size_t offset) {
+    if (offset < scanned_) {
+      scanned_ = 0;
+      line_ = 1;
+      line_start_ = 0;
+    }
+    while (scanned_ < offset) {
+      const void* nl =
+          std::memchr(text_.data() + scanned_, '\n', offset - scanned_);
+      if (nl == nullptr) break;
+      ++line_;
+      line_start_ = static_cast<const char*>(nl) - text_.data() + 1;
+      scanned_ = line_start_;
+    }
+    scanned_ = offset;
+    return TextPos{line_, static_cast<int64_t>(offset - line_start_) + 1};
+  }
+
+  std::string_view text_;
+  TrackedInput* input_;
+  const std::vector<Substitution>* subs_;
+  size_t next_special_ = 0;
+
+  size_t cursor_ = 0;   // end of the last token
+  size_t scanned_ = 0;  // newlines before this offset are counted
+  int64_t line_ = 1;
+  size_t line_start_ = 0;
+  bool any_token_ = false;
+  size_t count_ = 0;
+
+  Value root_;
+  std::vector<Value*> stack_;  // open containers, innermost last
+  bool failed_ = false;
+  SyntaxError error_;
+};
+
+}  // namespace
+
+ParseResult Parse(std::string_view text) {
+  ParseResult result;
+  if (text.size() > kMaxDocumentBytes) {
+    result.error.pos = TextPos{1, 1};
+    result.error.message =
+        fmt::format("the document is {} bytes; expected at most {} bytes",
+                    text.size(), kMaxDocumentBytes);
+    return result;
+  }
+  const std::vector<Substitution> subs = internal::FindSubstitutions(text);
+  TrackedInput input(text, &subs);
+  ValueBuilder builder(text, &input, &subs);
+  bool ok = false;
+  try {
+    ok = Json::sax_parse(TrackingIterator(&input, 0),
+                         TrackingIterator(&input, text.size()), &builder,
+                         Json::input_format_t::json, /*strict=*/true,
+                         /*ignore_comments=*/false);
+  } catch (const std::bad_alloc&) {
+    builder.Fail(builder.cursor(), "out of memory while reading the document");
+  } catch (const std::exception& e) {
+    builder.Fail(builder.cursor(), fmt::format("cannot parse: {}", e.what()));
+  }
+  if (ok && !builder.failed()) {
+    result.ok = true;
+    result.root = builder.TakeRoot();
+    return result;
+  }
+  if (!builder.failed()) builder.Fail(builder.cursor(), "cannot parse");
+  result.error = builder.error();
+  return result;
+}
+
+}  // namespace topolint::json

@@ -1,0 +1,466 @@
+#include "checker/model/component_groups.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_join.h"
+#include "fmt/format.h"
+
+namespace topolint::model {
+namespace {
+
+absl::Status CheckWorld(int64_t world) {
+  if (world < 1 || world > kMaxFamilyRanks) {
+    return absl::InvalidArgumentError(fmt::format(
+        "a layout of {} ranks is outside the 1..{} ranks topolint models",
+        world, kMaxFamilyRanks));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDivides(int64_t d, int64_t n, const char* what) {
+  if (d < 1 || n % d != 0) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: {} does not divide {}", what, d, n));
+  }
+  return absl::OkStatus();
+}
+
+// Checked product for layout degrees (all >= 1); fails past kMaxFamilyRanks.
+absl::StatusOr<int64_t> Product(int64_t a, int64_t b) {
+  int64_t out = 0;
+  if (a < 1 || b < 1 || __builtin_mul_overflow(a, b, &out) ||
+      out > kMaxFamilyRanks) {
+    return absl::InvalidArgumentError(fmt::format(
+        "a layout of {} x {} ranks is outside the 1..{} ranks topolint models",
+        a, b, kMaxFamilyRanks));
+  }
+  return out;
+}
+
+// `g` with the ranks of each group sorted, groups in their original order.
+GroupList SortEachGroup(const GroupList& g) {
+  GroupList out;
+  std::vector<int64_t> buf;
+  for (int64_t i = 0; i < g.num_groups(); ++i) {
+    absl::Span<const int64_t> members = g.group(i);
+    buf.assign(members.begin(), members.end());
+    std::sort(buf.begin(), buf.end());
+    out.AppendGroup(buf);
+  }
+  return out;
+}
+
+// Groups as a set of sets, for merging families: each group sorted, groups
+// ordered by their contents.
+GroupList Canonical(const GroupList& g) {
+  const GroupList sorted = SortEachGroup(g);
+  std::vector<int64_t> order(static_cast<size_t>(sorted.num_groups()));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    absl::Span<const int64_t> x = sorted.group(a);
+    absl::Span<const int64_t> y = sorted.group(b);
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(),
+                                        y.end());
+  });
+  GroupList out;
+  for (int64_t i : order) out.AppendGroup(sorted.group(i));
+  return out;
+}
+
+// Collects families, merging those with identical groups.
+class FamilyBuilder {
+ public:
+  void Add(std::string name, GroupList groups) {
+    GroupList canon = Canonical(groups);
+    for (size_t i = 0; i < canon_.size(); ++i) {
+      if (canon_[i] == canon) {
+        families_[i].aliases.push_back(std::move(name));
+        return;
+      }
+    }
+    GroupFamily f;
+    if (groups.num_groups() > 0 && groups.is_uniform() &&
+        groups.group_size(0) == 1) {
+      f.name = "self groups (size 1)";
+      f.aliases.push_back(std::move(name));
+    } else {
+      f.name = std::move(name);
+    }
+    f.groups = std::move(groups);
+    families_.push_back(std::move(f));
+    canon_.push_back(std::move(canon));
+  }
+
+  std::vector<GroupFamily> Take() { return std::move(families_); }
+
+ private:
+  std::vector<GroupFamily> families_;
+  std::vector<GroupList> canon_;
+};
+
+#define TOPOLINT_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                                   \
+  if (!tmp.ok()) return tmp.status();                  \
+  lhs = *std::move(tmp)
+#define TOPOLINT_CONCAT_INNER(a, b) a##b
+#define TOPOLINT_CONCAT(a, b) TOPOLINT_CONCAT_INNER(a, b)
+#define ASSIGN_OR_RETURN(lhs, expr) \
+  TOPOLINT_ASSIGN_OR_RETURN_IMPL(TOPOLINT_CONCAT(status_or_, __LINE__), lhs, expr)
+
+// `inner` = tp/d consecutive ranks, `across` = the d ranks at one offset
+// (get_tp_cp_group_mesh(tp, d)).
+absl::Status AddInnerMesh(FamilyBuilder& b, int64_t world, int64_t tp,
+                          int64_t d, const std::string& inner_name,
+                          const std::string& across_name) {
+  if (absl::Status st = CheckDivides(d, tp, across_name.c_str()); !st.ok()) {
+    return st;
+  }
+  ASSIGN_OR_RETURN(GroupList inner, ContiguousGroups(world, tp / d));
+  ASSIGN_OR_RETURN(GroupList across, StridedGroups(world, tp, tp / d));
+  b.Add(inner_name, std::move(inner));
+  b.Add(across_name, std::move(across));
+  return absl::OkStatus();
+}
+
+// Sampling DP (both forms): rows of `sampling_dp` consecutive ranks inside
+// each TP group, and their transpose, i.e. get_tp_cp_group_mesh(tp,
+// tp / sampling_dp). Nothing when sampling_dp is 1.
+absl::Status AddSampling(FamilyBuilder& b, int64_t world, int64_t tp,
+                         int64_t sampling_dp) {
+  if (sampling_dp <= 1) return absl::OkStatus();
+  if (absl::Status st = CheckDivides(sampling_dp, tp, "sampling_dp_degree");
+      !st.ok()) {
+    return st;
+  }
+  return AddInnerMesh(
+      b, world, tp, tp / sampling_dp,
+      fmt::format("sampling DP rows (sampling_dp_degree={})", sampling_dp),
+      fmt::format("sampling DP columns (sampling_dp_degree={})", sampling_dp));
+}
+
+}  // namespace
+
+absl::StatusOr<GroupList> ContiguousGroups(int64_t world, int64_t size) {
+  if (absl::Status st = CheckWorld(world); !st.ok()) return st;
+  if (absl::Status st = CheckDivides(size, world, "group size"); !st.ok()) {
+    return st;
+  }
+  std::vector<int64_t> ids(static_cast<size_t>(world));
+  for (int64_t i = 0; i < world; ++i) ids[static_cast<size_t>(i)] = i;
+  return GroupList::Uniform(world / size, size, std::move(ids));
+}
+
+absl::StatusOr<GroupList> StridedGroups(int64_t world, int64_t block,
+                                        int64_t stride) {
+  if (absl::Status st = CheckWorld(world); !st.ok()) return st;
+  if (absl::Status st = CheckDivides(block, world, "block size"); !st.ok()) {
+    return st;
+  }
+  if (absl::Status st = CheckDivides(stride, block, "stride"); !st.ok()) {
+    return st;
+  }
+  std::vector<int64_t> ids;
+  ids.reserve(static_cast<size_t>(world));
+  for (int64_t base = 0; base < world; base += block) {
+    for (int64_t t = 0; t < stride; ++t) {
+      for (int64_t r = base + t; r < base + block; r += stride) ids.push_back(r);
+    }
+  }
+  return GroupList::Uniform(world / (block / stride), block / stride,
+                            std::move(ids));
+}
+
+absl::StatusOr<GroupList> Trn2MeshRows(int64_t world) {
+  if (absl::Status st = CheckWorld(world); !st.ok()) return st;
+  if (absl::Status st = CheckDivides(64, world, "TRN2 mesh"); !st.ok()) {
+    return st;
+  }
+  std::vector<int64_t> ids;
+  ids.reserve(static_cast<size_t>(world));
+  for (int64_t q = 0; q < world; q += 16) {
+    for (int64_t r = q; r < q + 4; ++r) ids.push_back(r);
+    for (int64_t r = q + 12; r < q + 16; ++r) ids.push_back(r);
+    for (int64_t r = q + 4; r < q + 12; ++r) ids.push_back(r);
+  }
+  return GroupList::Uniform(world / 8, 8, std::move(ids));
+}
+
+absl::StatusOr<GroupList> Trn2MeshColumns(int64_t world) {
+  ASSIGN_OR_RETURN(GroupList rows, Trn2MeshRows(world));
+  std::vector<int64_t> ids;
+  ids.reserve(static_cast<size_t>(world));
+  for (int64_t block = 0; block < world / 64; ++block) {
+    for (int64_t j = 0; j < 8; ++j) {
+      for (int64_t i = 0; i < 8; ++i) {
+        ids.push_back(rows.group(block * 8 + i)[static_cast<size_t>(j)]);
+      }
+    }
+  }
+  return GroupList::Uniform(world / 8, 8, std::move(ids));
+}
+
+absl::StatusOr<GroupList> TpGroups(int64_t tp, int64_t dp) {
+  ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
+  return ContiguousGroups(world, tp);
+}
+
+absl::StatusOr<GroupList> ComponentTpGroups(int64_t tp, int64_t dp,
+                                            int64_t c) {
+  ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
+  if (absl::Status st = CheckDivides(c, dp, "component DP size"); !st.ok()) {
+    return st;
+  }
+  return ContiguousGroups(world, tp * c);
+}
+
+absl::StatusOr<GroupList> DpColumnGroups(int64_t tp, int64_t dp, int64_t c) {
+  ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
+  if (absl::Status st = CheckDivides(c, dp, "component DP size"); !st.ok()) {
+    return st;
+  }
+  return StridedGroups(world, tp * c, tp);
+}
+
+std::string GroupFamily::DisplayName() const {
+  if (aliases.empty()) return name;
+  return fmt::format("{} (same groups as: {})", name,
+                     absl::StrJoin(aliases, ", "));
+}
+
+absl::StatusOr<std::vector<GroupFamily>> VllmGroupFamilies(
+    const VllmLayout& l) {
+  ASSIGN_OR_RETURN(int64_t world, Product(l.tp, l.dp));
+  FamilyBuilder b;
+  ASSIGN_OR_RETURN(GroupList tp_groups, TpGroups(l.tp, l.dp));
+  b.Add(fmt::format("tp (tensor_parallel_size={})", l.tp),
+        std::move(tp_groups));
+  for (const ComponentSize& c : l.components) {
+    ASSIGN_OR_RETURN(GroupList comp_tp, ComponentTpGroups(l.tp, l.dp, c.size));
+    ASSIGN_OR_RETURN(GroupList column, DpColumnGroups(l.tp, l.dp, c.size));
+    b.Add(fmt::format("{} component TP ({}={})", c.component, c.key, c.size),
+          std::move(comp_tp));
+    b.Add(fmt::format("{} DP column ({}={})", c.component, c.key, c.size),
+          std::move(column));
+  }
+  ASSIGN_OR_RETURN(GroupList dp_groups, StridedGroups(world, world, l.tp));
+  b.Add(fmt::format("dp (data_parallel_size={})", l.dp), std::move(dp_groups));
+  if (l.ep > 1) {
+    if (absl::Status st = CheckDivides(l.ep, world, "ep degree"); !st.ok()) {
+      return st;
+    }
+    const int64_t row = world / l.ep;
+    ASSIGN_OR_RETURN(GroupList rows, ContiguousGroups(world, row));
+    ASSIGN_OR_RETURN(GroupList cols, StridedGroups(world, world, row));
+    b.Add(fmt::format("ep-tp rows (expert parallel degree {})", l.ep),
+          std::move(rows));
+    b.Add(fmt::format("ep (expert parallel degree {})", l.ep),
+          std::move(cols));
+    if (world == 64 && row == 8) {
+      ASSIGN_OR_RETURN(GroupList mesh_rows, Trn2MeshRows(world));
+      ASSIGN_OR_RETURN(GroupList mesh_cols, Trn2MeshColumns(world));
+      b.Add("ep-tp rows (TRN2 8x8 mesh)", std::move(mesh_rows));
+      b.Add("ep (TRN2 8x8 mesh columns)", std::move(mesh_cols));
+    }
+  }
+  if (absl::Status st = AddSampling(b, world, l.tp, l.sampling_dp);
+      !st.ok()) {
+    return st;
+  }
+  return b.Take();
+}
+
+absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
+    const NxdiLayout& l) {
+  if (absl::Status st = CheckWorld(l.world); !st.ok()) return st;
+  if (absl::Status st = CheckDivides(l.tp, l.world, "tp_degree"); !st.ok()) {
+    return st;
+  }
+  FamilyBuilder b;
+  ASSIGN_OR_RETURN(GroupList tp_groups, ContiguousGroups(l.world, l.tp));
+  b.Add(fmt::format("tp (tp_degree={})", l.tp), std::move(tp_groups));
+  struct Inner {
+    int64_t degree;
+    const char* key;
+    const char* what;
+  };
+  const Inner inners[] = {{l.cp, "cp_degree", "CP"},
+                          {l.attention_dp, "attention_dp_degree",
+                           "attention DP"},
+                          {l.mlp_cp, "mlp_cp_degree", "MLP CP"}};
+  for (const Inner& in : inners) {
+    if (in.degree <= 1) continue;
+    if (absl::Status st = AddInnerMesh(
+            b, l.world, l.tp, in.degree,
+            fmt::format("TP within {} ({}={})", in.what, in.key, in.degree),
+            fmt::format("{} ({}={})", in.what, in.key, in.degree));
+        !st.ok()) {
+      return st;
+    }
+  }
+  if (absl::Status st = AddSampling(b, l.world, l.tp, l.sampling_dp);
+      !st.ok()) {
+    return st;
+  }
+  if (l.world / l.tp / std::max<int64_t>(l.pp, 1) > 1 &&
+      l.world % (l.tp * std::max<int64_t>(l.pp, 1)) == 0) {
+    ASSIGN_OR_RETURN(GroupList dp,
+                     StridedGroups(l.world, l.world / l.pp, l.tp));
+    b.Add(fmt::format("dp across TP groups (world_size={}, tp_degree={})",
+                      l.world, l.tp),
+          std::move(dp));
+  }
+  if (l.ep > 1) {
+    ASSIGN_OR_RETURN(int64_t block, Product(l.tp, l.ep));
+    ASSIGN_OR_RETURN(GroupList ep, StridedGroups(l.world, block, l.tp));
+    b.Add(fmt::format("ep (ep_degree={})", l.ep), std::move(ep));
+  }
+  if (l.pp > 1) {
+    if (absl::Status st = CheckDivides(l.pp, l.world, "pp_degree"); !st.ok()) {
+      return st;
+    }
+    ASSIGN_OR_RETURN(GroupList pp,
+                     StridedGroups(l.world, l.world, l.world / l.pp));
+    b.Add(fmt::format("pp (pp_degree={})", l.pp), std::move(pp));
+  }
+  if (l.moe_tp > 1 || l.moe_ep > 1) {
+    ASSIGN_OR_RETURN(int64_t block, Product(l.moe_tp, l.moe_ep));
+    ASSIGN_OR_RETURN(GroupList moe_tp, ContiguousGroups(l.world, l.moe_tp));
+    ASSIGN_OR_RETURN(GroupList moe_ep, StridedGroups(l.world, block, l.moe_tp));
+    b.Add(fmt::format("MoE TP (moe_tp_degree={})", l.moe_tp),
+          std::move(moe_tp));
+    b.Add(fmt::format("MoE EP (moe_ep_degree={})", l.moe_ep),
+          std::move(moe_ep));
+  }
+  if (!l.switch_cc && l.tp == 64 && l.cp == 8) {
+    ASSIGN_OR_RETURN(GroupList rows, Trn2MeshRows(l.world));
+    ASSIGN_OR_RETURN(GroupList cols, Trn2MeshColumns(l.world));
+    b.Add("TP within CP (TRN2 8x8 mesh rows)", std::move(rows));
+    b.Add("CP (TRN2 8x8 mesh columns)", std::move(cols));
+  }
+  return b.Take();
+}
+
+absl::StatusOr<std::vector<GroupFamily>> GroupFamiliesOf(
+    const config::ParallelConfig& cfg) {
+  if (cfg.form == config::ConfigForm::kVllm) {
+    VllmLayout l;
+    l.tp = cfg.tensor_parallel_size.value;
+    l.dp = cfg.data_parallel_size.value;
+    for (const config::ComponentDp& c : cfg.ComponentDpSizes()) {
+      l.components.push_back(
+          {c.component, c.field->path.substr(c.field->path.rfind('.') + 1),
+           c.field->value});
+    }
+    l.ep = cfg.EffectiveEp();
+    l.sampling_dp = cfg.sampling_dp_degree.value;
+    return VllmGroupFamilies(l);
+  }
+  std::optional<int64_t> world = cfg.WorldSize();
+  if (!world.has_value()) {
+    return absl::InvalidArgumentError("the config's world size overflows");
+  }
+  NxdiLayout l;
+  l.tp = cfg.tp_degree.value;
+  l.world = *world;
+  l.cp = cfg.cp_degree.value;
+  l.attention_dp = cfg.attention_dp_degree.value;
+  l.mlp_cp = cfg.mlp_cp_degree.value;
+  l.sampling_dp = cfg.sampling_dp_degree.value;
+  l.pp = cfg.pp_degree.value;
+  l.ep = cfg.ep_degree.value;
+  l.moe_tp = cfg.moe_tp_degree.value;
+  l.moe_ep = cfg.moe_ep_degree.value;
+  l.switch_cc = cfg.switch_cc.value;
+  return NxdiGroupFamilies(l);
+}
+
+FamilyMatcher::FamilyMatcher(std::vector<GroupFamily> families)
+    : families_(std::move(families)) {
+  index_.resize(families_.size());
+  for (size_t f = 0; f < families_.size(); ++f) {
+    Index& idx = index_[f];
+    idx.sorted = SortEachGroup(families_[f].groups);
+    for (int64_t g = 0; g < idx.sorted.num_groups(); ++g) {
+      for (int64_t r : idx.sorted.group(g)) {
+        // Family ids are ranks in [0, kMaxFamilyRanks); anything else (a
+        // hand-built family) is simply not indexed.
+        if (r < 0 || r >= kMaxFamilyRanks) continue;
+        const size_t at = static_cast<size_t>(r);
+        if (idx.by_rank.size() <= at) idx.by_rank.resize(at + 1, -1);
+        if (idx.by_rank[at] < 0) idx.by_rank[at] = g;
+      }
+    }
+  }
+}
+
+int64_t FamilyMatcher::FindSorted(size_t f,
+                                  absl::Span<const int64_t> sorted_group) const {
+  if (sorted_group.empty()) return -1;
+  const int64_t g = GroupContaining(static_cast<int>(f), sorted_group[0]);
+  if (g < 0) return -1;
+  absl::Span<const int64_t> members = index_[f].sorted.group(g);
+  return std::equal(members.begin(), members.end(), sorted_group.begin(),
+                    sorted_group.end())
+             ? g
+             : -1;
+}
+
+int64_t FamilyMatcher::FindGroup(int f, absl::Span<const int64_t> group) const {
+  if (f < 0 || static_cast<size_t>(f) >= index_.size()) return -1;
+  std::vector<int64_t> sorted(group.begin(), group.end());
+  std::sort(sorted.begin(), sorted.end());
+  return FindSorted(static_cast<size_t>(f), sorted);
+}
+
+int64_t FamilyMatcher::GroupContaining(int f, int64_t rank) const {
+  if (f < 0 || static_cast<size_t>(f) >= index_.size()) return -1;
+  const std::vector<int64_t>& by_rank = index_[static_cast<size_t>(f)].by_rank;
+  if (rank < 0 || static_cast<uint64_t>(rank) >= by_rank.size()) return -1;
+  return by_rank[static_cast<size_t>(rank)];
+}
+
+FamilyMatch FamilyMatcher::Match(const GroupList& groups) const {
+  FamilyMatch m;
+  const GroupList sorted = SortEachGroup(groups);
+  const int64_t first_size =
+      groups.num_groups() > 0 ? groups.group_size(0) : -1;
+  bool nearest_same_size = false;
+  for (size_t f = 0; f < families_.size(); ++f) {
+    const GroupList& fam = families_[f].groups;
+    std::vector<bool> hit(static_cast<size_t>(fam.num_groups()), false);
+    int64_t common = 0;
+    bool same_order = true;
+    for (int64_t g = 0; g < groups.num_groups(); ++g) {
+      const int64_t fg = FindSorted(f, sorted.group(g));
+      if (fg < 0) continue;
+      if (!hit[static_cast<size_t>(fg)]) {
+        hit[static_cast<size_t>(fg)] = true;
+        ++common;
+      }
+      absl::Span<const int64_t> want = fam.group(fg);
+      absl::Span<const int64_t> have = groups.group(g);
+      if (!std::equal(want.begin(), want.end(), have.begin(), have.end())) {
+        same_order = false;
+      }
+    }
+    const int fi = static_cast<int>(f);
+    if (common == groups.num_groups() && common == fam.num_groups() &&
+        common > 0) {
+      if (same_order && m.exact < 0) m.exact = fi;
+      if (!same_order && m.same_partition < 0) m.same_partition = fi;
+    }
+    const bool same_size = fam.num_groups() > 0 && fam.is_uniform() &&
+                           fam.group_size(0) == first_size;
+    if (m.nearest < 0 || common > m.groups_in_common ||
+        (common == m.groups_in_common && same_size && !nearest_same_size)) {
+      m.nearest = fi;
+      m.groups_in_common = common;
+      nearest_same_size = same_size;
+    }
+  }
+  return m;
+}
+
+}  // namespace topolint::model

@@ -1,0 +1,120 @@
+#include "checker/model/group_list.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace topolint::model {
+
+GroupList GroupList::Uniform(int64_t num_groups, int64_t group_size,
+                             std::vector<int64_t> ids) {
+  GroupList list;
+  list.num_groups_ = num_groups;
+  list.uniform_size_ = num_groups == 0 ? 0 : group_size;
+  list.ids_ = std::move(ids);
+  return list;
+}
+
+GroupList GroupList::FromGroups(
+    const std::vector<std::vector<int64_t>>& groups) {
+  GroupList list;
+  size_t total = 0;
+  for (const std::vector<int64_t>& g : groups) total += g.size();
+  list.ids_.reserve(total);
+  for (const std::vector<int64_t>& g : groups) list.AppendGroup(g);
+  return list;
+}
+
+void GroupList::AppendGroup(absl::Span<const int64_t> group) {
+  const int64_t size = static_cast<int64_t>(group.size());
+  if (num_groups_ == 0) {
+    uniform_size_ = size;
+  } else if (offsets_.empty() && size != uniform_size_) {
+    // First group of a different size: switch to explicit offsets.
+    offsets_.reserve(static_cast<size_t>(num_groups_) + 2);
+    for (int64_t g = 0; g <= num_groups_; ++g) {
+      offsets_.push_back(g * uniform_size_);
+    }
+  }
+  ids_.insert(ids_.end(), group.begin(), group.end());
+  ++num_groups_;
+  if (!offsets_.empty()) offsets_.push_back(static_cast<int64_t>(ids_.size()));
+}
+
+int64_t GroupList::group_start(int64_t g) const {
+  return offsets_.empty() ? g * uniform_size_ : offsets_[g];
+}
+
+int64_t GroupList::group_size(int64_t g) const {
+  return offsets_.empty() ? uniform_size_ : offsets_[g + 1] - offsets_[g];
+}
+
+absl::Span<const int64_t> GroupList::group(int64_t g) const {
+  return absl::Span<const int64_t>(ids_).subspan(
+      static_cast<size_t>(group_start(g)), static_cast<size_t>(group_size(g)));
+}
+
+std::vector<std::vector<int64_t>> GroupList::ToVectors() const {
+  std::vector<std::vector<int64_t>> out;
+  out.reserve(static_cast<size_t>(num_groups_));
+  for (int64_t g = 0; g < num_groups_; ++g) {
+    absl::Span<const int64_t> s = group(g);
+    out.emplace_back(s.begin(), s.end());
+  }
+  return out;
+}
+
+namespace {
+
+// Appends `{a,b,...}` for `ids`, spending from `*budget`; returns false when
+// the budget ran out (and `...` was written).
+bool AppendBraced(absl::Span<const int64_t> ids, int64_t* budget,
+                  std::string* out) {
+  out->push_back('{');
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (*budget <= 0) {
+      absl::StrAppend(out, i == 0 ? "...}" : ",...}");
+      return false;
+    }
+    if (i > 0) out->push_back(',');
+    absl::StrAppend(out, ids[i]);
+    --*budget;
+  }
+  out->push_back('}');
+  return true;
+}
+
+}  // namespace
+
+std::string GroupList::ToString(int64_t max_ids) const {
+  std::string out = "{";
+  int64_t budget = std::max<int64_t>(max_ids, 1);
+  for (int64_t g = 0; g < num_groups_; ++g) {
+    if (g > 0) out.push_back(',');
+    if (budget <= 0) {
+      out += "...";
+      break;
+    }
+    if (!AppendBraced(group(g), &budget, &out)) break;
+  }
+  out.push_back('}');
+  return out;
+}
+
+std::string GroupList::GroupToString(int64_t g, int64_t max_ids) const {
+  std::string out;
+  int64_t budget = std::max<int64_t>(max_ids, 1);
+  AppendBraced(group(g), &budget, &out);
+  return out;
+}
+
+bool operator==(const GroupList& a, const GroupList& b) {
+  if (a.num_groups_ != b.num_groups_ || a.ids_ != b.ids_) return false;
+  if (a.is_uniform() && b.is_uniform()) {
+    return a.num_groups_ == 0 || a.uniform_size_ == b.uniform_size_;
+  }
+  // A non-uniform list never equals a uniform one with the same ids.
+  return a.offsets_ == b.offsets_;
+}
+
+}  // namespace topolint::model

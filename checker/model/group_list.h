@@ -1,0 +1,92 @@
+// GroupList: a list of replica groups (groups of device ids), stored flat.
+//
+// One collective's groups are conceptually a 2-D list
+// `[num_groups][ids of the group]`. GroupList stores every id in one flat
+// vector, in list order, plus either one group size (the usual, uniform case)
+// or per-group offsets (non-uniform lists, e.g. an all-reduce's). A list of
+// 2^20 ids therefore costs 8 MiB and no per-group allocation.
+//
+// Value type: copyable and movable. Not thread-safe for concurrent mutation.
+#ifndef TOPOLINT_CHECKER_MODEL_GROUP_LIST_H_
+#define TOPOLINT_CHECKER_MODEL_GROUP_LIST_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/types/span.h"
+
+namespace topolint::model {
+
+// The most ids any expansion in checker/model will produce (2^24). Inputs
+// that would expand further are refused with an error status rather than
+// allocated.
+inline constexpr int64_t kMaxExpandedIds = int64_t{1} << 24;
+
+class GroupList {
+ public:
+  // The empty list: no groups at all (as `replica_groups={}` or an absent
+  // attribute; what that means depends on the group mode).
+  GroupList() = default;
+
+  // `num_groups` groups of `group_size` ids each; `ids` is row-major and
+  // must hold num_groups * group_size ids.
+  static GroupList Uniform(int64_t num_groups, int64_t group_size,
+                           std::vector<int64_t> ids);
+  // Copies nested groups (any sizes, empty groups allowed).
+  static GroupList FromGroups(const std::vector<std::vector<int64_t>>& groups);
+
+  // Appends one group (may be empty). Amortised O(|group|); stays in the
+  // compact uniform representation while all groups have equal size.
+  void AppendGroup(absl::Span<const int64_t> group);
+
+  int64_t num_groups() const { return num_groups_; }
+  int64_t num_ids() const { return static_cast<int64_t>(ids_.size()); }
+  // True when there are no groups (not when there are only empty groups).
+  bool empty() const { return num_groups_ == 0; }
+  // True when every group has the size of group 0 (and for the empty list).
+  bool is_uniform() const { return offsets_.empty(); }
+
+  // Preconditions for the accessors below: 0 <= g < num_groups().
+  int64_t group_size(int64_t g) const;
+  // Index in ids() of group g's first id.
+  int64_t group_start(int64_t g) const;
+  absl::Span<const int64_t> group(int64_t g) const;
+  // Every id, in list order.
+  absl::Span<const int64_t> ids() const { return ids_; }
+
+  std::vector<std::vector<int64_t>> ToVectors() const;
+
+  // `{{0,1},{2,3}}`, as HLO prints an explicit list. At most `max_ids` ids are
+  // written; a longer list ends in `...` (so messages stay one short line).
+  std::string ToString(int64_t max_ids = 32) const;
+  // `{0,1}` for group g, with the same truncation.
+  std::string GroupToString(int64_t g, int64_t max_ids = 32) const;
+
+  // Same groups, same ids, same order.
+  friend bool operator==(const GroupList& a, const GroupList& b);
+  friend bool operator!=(const GroupList& a, const GroupList& b) {
+    return !(a == b);
+  }
+
+  template <typename H>
+  friend H AbslHashValue(H h, const GroupList& g) {
+    h = H::combine(std::move(h), g.num_groups_, g.uniform_size_);
+    h = H::combine_contiguous(std::move(h), g.offsets_.data(),
+                              g.offsets_.size());
+    return H::combine_contiguous(std::move(h), g.ids_.data(), g.ids_.size());
+  }
+
+ private:
+  int64_t num_groups_ = 0;
+  // Size of every group while the list is uniform; meaningless otherwise.
+  int64_t uniform_size_ = 0;
+  // Empty while uniform; else num_groups_ + 1 start offsets into ids_.
+  std::vector<int64_t> offsets_;
+  std::vector<int64_t> ids_;
+};
+
+}  // namespace topolint::model
+
+#endif  // TOPOLINT_CHECKER_MODEL_GROUP_LIST_H_

@@ -1,0 +1,90 @@
+#include "checker/model/transpose.h"
+
+#include "absl/strings/str_join.h"
+#include "fmt/format.h"
+
+namespace topolint::model {
+
+std::string DimsToString(absl::Span<const int64_t> dims) {
+  return fmt::format("[{}]", absl::StrJoin(dims, ","));
+}
+
+absl::StatusOr<int64_t> CheckedProduct(absl::Span<const int64_t> dims,
+                                       int64_t cap, const std::string& what) {
+  for (int64_t d : dims) {
+    if (d < 1) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{} {} has a size {}; every size must be at least 1", what,
+          DimsToString(dims), d));
+    }
+  }
+  int64_t product = 1;
+  for (int64_t d : dims) {
+    if (__builtin_mul_overflow(product, d, &product) || product > cap) {
+      return absl::ResourceExhaustedError(fmt::format(
+          "{} {} holds more than {} ids, the most topolint expands", what,
+          DimsToString(dims), cap));
+    }
+  }
+  return product;
+}
+
+absl::Status CheckPermutation(absl::Span<const int64_t> perm, int64_t rank) {
+  if (static_cast<int64_t>(perm.size()) != rank) {
+    return absl::InvalidArgumentError(
+        fmt::format("transpose T({}) has {} entries but there are {} dims",
+                    absl::StrJoin(perm, ","), perm.size(), rank));
+  }
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[static_cast<size_t>(p)]) {
+      return absl::InvalidArgumentError(
+          fmt::format("transpose T({}) is not a permutation of 0..{}",
+                      absl::StrJoin(perm, ","), rank - 1));
+    }
+    seen[static_cast<size_t>(p)] = true;
+  }
+  return absl::OkStatus();
+}
+
+std::vector<int64_t> TransposedIndices(absl::Span<const int64_t> dims,
+                                       absl::Span<const int64_t> perm) {
+  const size_t rank = dims.size();
+  int64_t total = 1;
+  for (int64_t d : dims) total *= d;
+  std::vector<int64_t> out;
+  out.reserve(static_cast<size_t>(total));
+  if (rank == 0) {
+    out.push_back(0);
+    return out;
+  }
+  // Row-major strides of the input, then the input stride that each output
+  // axis steps by.
+  std::vector<int64_t> in_stride(rank, 1);
+  for (size_t i = rank - 1; i > 0; --i) {
+    in_stride[i - 1] = in_stride[i] * dims[i];
+  }
+  std::vector<int64_t> out_dim(rank), step(rank), counter(rank, 0);
+  for (size_t j = 0; j < rank; ++j) {
+    out_dim[j] = dims[static_cast<size_t>(perm[j])];
+    step[j] = in_stride[static_cast<size_t>(perm[j])];
+  }
+  // Odometer over the output index; `offset` is the matching input index.
+  int64_t offset = 0;
+  for (int64_t k = 0; k < total; ++k) {
+    out.push_back(offset);
+    size_t j = rank - 1;
+    ++counter[j];
+    offset += step[j];
+    while (counter[j] == out_dim[j] && j > 0) {
+      offset -= step[j] * out_dim[j];
+      counter[j] = 0;
+      --j;
+      ++counter[j];
+      offset += step[j];
+    }
+  }
+  return out;
+}
+
+}  // namespace topolint::model

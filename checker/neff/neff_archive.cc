@@ -1,0 +1,286 @@
+#include "checker/neff/neff_archive.h"
+
+#include <sys/stat.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
+#include "checker/json/json_loader.h"
+#include "checker/neff/neff_tar.h"
+#include "fmt/format.h"
+
+namespace topolint::neff {
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+uint64_t LoadLittleEndian(const unsigned char* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+void AddProblem(NeffArchive& a, std::string message) {
+  a.problems.push_back({Location{a.file, 0, 0}, std::move(message)});
+}
+
+std::string MemberDisplay(const NeffArchive& a, const std::string& member) {
+  return a.file + ":" + member;
+}
+
+// Reads and checks the 1024-byte header. Returns the payload window
+// [offset, offset + length) when the header locates one.
+bool ReadHeader(const std::string& path, NeffArchive& a, uint64_t* offset,
+                uint64_t* length) {
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  struct stat st;
+  if (!file || fstat(fileno(file.get()), &st) != 0) {
+    AddProblem(a,
+               fmt::format("cannot open the file: {}", std::strerror(errno)));
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    AddProblem(a, "the path is not a regular file");
+    return false;
+  }
+  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  if (file_size < kNeffHeaderBytes) {
+    AddProblem(a, fmt::format("the file is {} bytes, shorter than the {}-byte "
+                              "NEFF header",
+                              file_size, kNeffHeaderBytes));
+    return false;
+  }
+  std::array<unsigned char, kNeffHeaderBytes> h;
+  if (std::fread(h.data(), 1, h.size(), file.get()) != h.size()) {
+    AddProblem(a, "the NEFF header cannot be read");
+    return false;
+  }
+  const uint64_t header_size = LoadLittleEndian(&h[kNeffHeaderSizeOffset], 8);
+  const uint64_t data_size = LoadLittleEndian(&h[kNeffDataSizeOffset], 8);
+  const uint64_t lnc = LoadLittleEndian(&h[kNeffLncSizeOffset], 4);
+  if (header_size < kNeffHeaderBytes || header_size > file_size) {
+    AddProblem(a, fmt::format("header_size is {}, expected at least {} and at "
+                              "most the file size {}",
+                              header_size, kNeffHeaderBytes, file_size));
+    return false;
+  }
+  a.header_ok = true;
+  a.lnc_size = static_cast<int64_t>(lnc);
+  if (lnc > 2) {
+    AddProblem(a, fmt::format("header lnc_size is {}, expected 1 or 2 (or 0 "
+                              "when not recorded)",
+                              lnc));
+  }
+  const uint64_t payload = file_size - header_size;
+  if (data_size > payload) {
+    AddProblem(a, fmt::format("the file is truncated: header data_size is {} "
+                              "but only {} bytes follow the {}-byte header",
+                              data_size, payload, header_size));
+  } else if (data_size < payload) {
+    AddProblem(a, fmt::format("header data_size is {} but {} bytes follow the "
+                              "{}-byte header",
+                              data_size, payload, header_size));
+  }
+  if (payload == 0) {
+    AddProblem(a, "no tar payload follows the header");
+    return false;
+  }
+  *offset = header_size;
+  *length = payload;
+  return true;
+}
+
+bool IsKnownJsonMember(const std::string& name) {
+  return name == kKelfMember || name == "def.json" ||
+         absl::EndsWith(name, "/def.json");
+}
+
+// Parses a member's JSON, keeping its text for the caret display. A syntax
+// error goes to json_syntax; returns false then.
+bool ParseMember(NeffArchive& a, const std::string& member, std::string text,
+                 json::Value* root) {
+  const std::string display = MemberDisplay(a, member);
+  json::ParseResult r = json::Parse(text);
+  a.member_texts.emplace_back(display, std::move(text));
+  if (!r.ok) {
+    a.json_syntax.push_back({At(display, r.error.pos), r.error.message});
+    return false;
+  }
+  *root = std::move(r.root);
+  return true;
+}
+
+// A graph as listed by kelf-0.json.
+struct KelfGraph {
+  std::string name;
+  std::string definition;  // normalized
+  TextPos pos;             // the "definition" value
+};
+
+// Reads the "graphs" array of kelf-0.json into `graphs`, reporting problems
+// at their position in the member.
+void ReadKelf(NeffArchive& a, const json::Value& root, int64_t max_graphs,
+              std::vector<KelfGraph>* graphs) {
+  const std::string display = MemberDisplay(a, kKelfMember);
+  auto problem = [&](TextPos pos, std::string message) {
+    a.problems.push_back({At(display, pos), std::move(message)});
+  };
+  const json::Value* list = root.Find("graphs");
+  if (list == nullptr || !list->is_array()) {
+    problem(list != nullptr ? list->pos : root.pos,
+            list != nullptr
+                ? fmt::format("kelf-0.json \"graphs\" is {}, expected an array "
+                              "of {{\"definition\", \"name\"}} objects",
+                              list->TypeName())
+                : "kelf-0.json has no \"graphs\" array; expected one "
+                  "{\"definition\", \"name\"} object per graph");
+    return;
+  }
+  a.kelf_loc = At(display, list->pos);
+  if (list->array.empty()) {
+    problem(list->pos,
+            "kelf-0.json lists no graphs; expected one per "
+            "physical core");
+  }
+  absl::flat_hash_map<std::string, size_t> seen;
+  for (size_t i = 0; i < list->array.size(); ++i) {
+    if (static_cast<int64_t>(i) >= max_graphs) {
+      problem(list->array[i].pos,
+              fmt::format("kelf-0.json lists more than {} graphs (the limit); "
+                          "the rest is not read",
+                          max_graphs));
+      break;
+    }
+    const json::Value& g = list->array[i];
+    const json::Value* def = g.Find("definition");
+    if (!g.is_object() || def == nullptr || !def->is_string()) {
+      problem(def != nullptr ? def->pos : g.pos,
+              fmt::format("kelf-0.json graph {} has no \"definition\" string "
+                          "naming its def.json member",
+                          i));
+      continue;
+    }
+    KelfGraph kg;
+    kg.pos = def->pos;
+    if (!NormalizeMemberPath(def->string_value, &kg.definition)) {
+      problem(def->pos, fmt::format("kelf-0.json graph {} definition '{}' is "
+                                    "not a relative path inside the archive",
+                                    i, def->string_value));
+      continue;
+    }
+    const json::Value* name = g.Find("name");
+    if (name != nullptr && name->is_string()) {
+      kg.name = name->string_value;
+    } else {
+      kg.name = kg.definition.substr(0, kg.definition.find('/'));
+    }
+    auto [it, inserted] = seen.emplace(kg.definition, graphs->size());
+    if (!inserted) {
+      problem(def->pos,
+              fmt::format("kelf-0.json graph {} repeats definition '{}' of "
+                          "graph {}; each graph needs its own def.json",
+                          i, kg.definition, it->second));
+    }
+    graphs->push_back(std::move(kg));
+  }
+}
+
+}  // namespace
+
+NeffArchive ReadNeffArchive(const std::string& path,
+                            const std::string& display_name) {
+  return ReadNeffArchive(path, display_name, NeffArchiveLimits{});
+}
+
+NeffArchive ReadNeffArchive(const std::string& path,
+                            const std::string& display_name,
+                            const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  if (!ReadHeader(path, a, &offset, &length)) return a;
+
+  TarScan scan = ScanNeffTar(path, offset, length, IsKnownJsonMember, limits);
+  for (std::string& p : scan.problems) AddProblem(a, std::move(p));
+
+  // kelf-0.json: the list of graphs.
+  std::vector<KelfGraph> kelf;
+  auto kelf_text = scan.texts.find(kKelfMember);
+  if (kelf_text != scan.texts.end()) {
+    json::Value root;
+    std::string text = std::move(kelf_text->second);
+    scan.texts.erase(kelf_text);
+    if (ParseMember(a, kKelfMember, std::move(text), &root)) {
+      if (root.is_object()) {
+        ReadKelf(a, root, limits.max_members, &kelf);
+      } else {
+        a.problems.push_back(
+            {At(MemberDisplay(a, kKelfMember), root.pos),
+             fmt::format("kelf-0.json is {}, expected an object with a "
+                         "\"graphs\" array",
+                         root.TypeName())});
+      }
+    }
+  } else if (scan.complete && scan.members.count(kKelfMember) == 0) {
+    AddProblem(a, "the archive has no kelf-0.json, so its graphs are unknown");
+  }
+
+  // A definition with an unusual name was not read in the first pass.
+  std::set<std::string> second_pass;
+  for (const KelfGraph& g : kelf) {
+    if (scan.members.count(g.definition) != 0 &&
+        !IsKnownJsonMember(g.definition)) {
+      second_pass.insert(g.definition);
+    }
+  }
+  if (!second_pass.empty()) {
+    TarScan more = ScanNeffTar(
+        path, offset, length,
+        [&](const std::string& n) { return second_pass.count(n) != 0; },
+        limits);  // its problems repeat the first pass's
+    for (auto& [name, text] : more.texts) scan.texts[name] = std::move(text);
+  }
+
+  std::set<std::string> done;
+  for (const KelfGraph& g : kelf) {
+    a.graph_names.push_back(g.name);
+    a.graph_definitions.push_back(g.definition);
+    if (!done.insert(g.definition).second) continue;
+    auto text = scan.texts.find(g.definition);
+    if (text == scan.texts.end()) {
+      if (scan.complete && scan.members.count(g.definition) == 0) {
+        a.problems.push_back(
+            {At(MemberDisplay(a, kKelfMember), g.pos),
+             fmt::format("graph '{}' names definition '{}', which is not a "
+                         "member of the archive",
+                         g.name, g.definition)});
+      }
+      continue;
+    }
+    json::Value root;
+    if (!ParseMember(a, g.definition, std::move(text->second), &root)) {
+      continue;
+    }
+    if (!root.is_object()) {
+      a.problems.push_back(
+          {At(MemberDisplay(a, g.definition), root.pos),
+           fmt::format("{} is {}, expected an object with a \"CCInfo\" key",
+                       g.definition, root.TypeName())});
+      continue;
+    }
+    a.graphs.push_back(BuildDefJson(root, MemberDisplay(a, g.definition)));
+  }
+  return a;
+}
+
+}  // namespace topolint::neff

@@ -1,0 +1,236 @@
+#include "checker/neff/neff_tar.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <sys/types.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "fmt/format.h"
+
+namespace topolint::neff {
+namespace {
+
+constexpr size_t kBlockBytes = size_t{64} << 10;
+
+// The payload window [offset, offset + length) of the file, as the client
+// libarchive reads from. Never hands out a byte beyond the window.
+struct Window {
+  std::FILE* file = nullptr;
+  uint64_t remaining = 0;
+  std::vector<char> block;
+};
+
+la_ssize_t ReadBlock(struct archive* a, void* client, const void** buffer) {
+  auto* w = static_cast<Window*>(client);
+  const size_t want =
+      static_cast<size_t>(std::min<uint64_t>(w->block.size(), w->remaining));
+  size_t got = want == 0 ? 0 : std::fread(w->block.data(), 1, want, w->file);
+  if (got < want) {
+    if (std::ferror(w->file)) {
+      archive_set_error(a, EIO, "read error in the .neff file");
+      return -1;
+    }
+    w->remaining = 0;  // the file shrank under us: treat as the end
+  } else {
+    w->remaining -= got;
+  }
+  *buffer = w->block.data();
+  return static_cast<la_ssize_t>(got);
+}
+
+la_int64_t SkipBytes(struct archive* /*a*/, void* client, la_int64_t request) {
+  auto* w = static_cast<Window*>(client);
+  if (request <= 0) return 0;
+  const uint64_t n =
+      std::min<uint64_t>(static_cast<uint64_t>(request), w->remaining);
+  if (n == 0 || fseeko(w->file, static_cast<off_t>(n), SEEK_CUR) != 0) {
+    return 0;  // libarchive falls back to reading
+  }
+  w->remaining -= n;
+  return static_cast<la_int64_t>(n);
+}
+
+std::string ErrorOf(struct archive* a) {
+  const char* s = archive_error_string(a);
+  return s != nullptr ? std::string(s) : std::string("unknown error");
+}
+
+std::string NotATar(struct archive* a) {
+  return fmt::format(
+      "the payload after the header is not a readable gzip-compressed or "
+      "plain tar archive: {}",
+      ErrorOf(a));
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+struct ArchiveFreer {
+  void operator()(struct archive* a) const { archive_read_free(a); }
+};
+
+// Reads the data of the current entry into `text`, refusing more than
+// `max_bytes`. Returns false with `problem` set on failure.
+bool ReadEntryData(struct archive* a, const std::string& name,
+                   int64_t max_bytes, std::string* text, std::string* problem) {
+  std::vector<char> buf(kBlockBytes);
+  for (;;) {
+    const la_ssize_t n = archive_read_data(a, buf.data(), buf.size());
+    if (n == 0) return true;
+    if (n < 0) {
+      *problem =
+          fmt::format("member '{}' cannot be read: {}", name, ErrorOf(a));
+      return false;
+    }
+    if (static_cast<int64_t>(text->size()) + n > max_bytes) {
+      *problem = fmt::format(
+          "member '{}' holds more than the {}-byte limit for one member", name,
+          max_bytes);
+      return false;
+    }
+    text->append(buf.data(), static_cast<size_t>(n));
+  }
+}
+
+}  // namespace
+
+bool NormalizeMemberPath(std::string_view raw_path, std::string* path) {
+  absl::string_view raw(raw_path.data(), raw_path.size());
+  if (raw.empty() || raw.front() == '/') return false;
+  for (absl::string_view part : absl::StrSplit(raw, '/')) {
+    if (part == "..") return false;
+  }
+  while (absl::ConsumePrefix(&raw, "./")) {
+    while (absl::ConsumePrefix(&raw, "/")) {
+    }
+  }
+  if (raw.empty() || raw == ".") return false;
+  *path = std::string(raw);
+  return true;
+}
+
+TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
+                    const std::function<bool(const std::string&)>& want,
+                    const NeffArchiveLimits& limits) {
+  TarScan out;
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file || fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
+    out.problems.push_back("the tar payload cannot be read from the file");
+    return out;
+  }
+  Window window{file.get(), length, std::vector<char>(kBlockBytes)};
+
+  std::unique_ptr<struct archive, ArchiveFreer> a(archive_read_new());
+  if (!a) {
+    out.problems.push_back("libarchive could not be initialised");
+    return out;
+  }
+  // ARCHIVE_WARN here would mean "gzip through an external program": refuse
+  // rather than fork.
+  if (archive_read_support_filter_gzip(a.get()) != ARCHIVE_OK ||
+      archive_read_support_filter_none(a.get()) != ARCHIVE_OK ||
+      archive_read_support_format_tar(a.get()) != ARCHIVE_OK) {
+    out.problems.push_back(
+        "libarchive lacks built-in gzip or tar support; the payload is not "
+        "read");
+    return out;
+  }
+  if (archive_read_open2(a.get(), &window, nullptr, &ReadBlock, &SkipBytes,
+                         nullptr) != ARCHIVE_OK) {
+    out.problems.push_back(NotATar(a.get()));
+    return out;
+  }
+
+  int64_t entries = 0;
+  for (;;) {
+    struct archive_entry* entry = nullptr;
+    const int r = archive_read_next_header(a.get(), &entry);
+    if (r == ARCHIVE_EOF) {
+      out.complete = true;
+      break;
+    }
+    if (r < ARCHIVE_WARN) {
+      out.problems.push_back(
+          entries == 0
+              ? NotATar(a.get())
+              : fmt::format("the tar payload is corrupt after {} member(s): {}",
+                            entries, ErrorOf(a.get())));
+      break;
+    }
+    if (++entries > limits.max_members) {
+      out.problems.push_back(fmt::format(
+          "the archive has more than {} members (the limit); the rest is not "
+          "read",
+          limits.max_members));
+      break;
+    }
+    const char* raw_name = archive_entry_pathname(entry);
+    const std::string raw = raw_name != nullptr ? raw_name : "";
+    const int64_t size = archive_entry_size_is_set(entry)
+                             ? std::max<int64_t>(archive_entry_size(entry), 0)
+                             : 0;
+    // Everything consumed so far (headers included) plus this member's data
+    // must stay within the limit: skipping a member still decompresses it.
+    const int64_t consumed = archive_filter_bytes(a.get(), 0);
+    if (consumed > limits.max_total_bytes ||
+        size > limits.max_total_bytes - consumed) {
+      out.problems.push_back(fmt::format(
+          "the archive exceeds the {}-byte limit on uncompressed size at "
+          "member '{}'; the rest is not read",
+          limits.max_total_bytes, raw));
+      break;
+    }
+    const mode_t type = archive_entry_filetype(entry);
+    if (type == AE_IFDIR) continue;
+    std::string name;
+    if (!NormalizeMemberPath(raw, &name)) {
+      out.problems.push_back(fmt::format(
+          "member '{}' has an unsafe path (empty, absolute or with '..'); "
+          "skipped",
+          raw));
+      continue;
+    }
+    if (archive_entry_hardlink(entry) != nullptr || type == AE_IFLNK) {
+      out.problems.push_back(fmt::format(
+          "member '{}' is a link; links are not followed; skipped", raw));
+      continue;
+    }
+    if (type != AE_IFREG) {
+      out.problems.push_back(
+          fmt::format("member '{}' is not a regular file; skipped", raw));
+      continue;
+    }
+    if (!out.members.insert(name).second) {
+      out.problems.push_back(fmt::format(
+          "member '{}' appears more than once; the first copy is used", raw));
+      continue;
+    }
+    if (!want(name)) continue;
+    if (size > limits.max_member_bytes) {
+      out.problems.push_back(fmt::format(
+          "member '{}' is {} bytes, above the {}-byte limit for one member; "
+          "skipped",
+          raw, size, limits.max_member_bytes));
+      continue;
+    }
+    std::string text;
+    std::string problem;
+    if (!ReadEntryData(a.get(), raw, limits.max_member_bytes, &text,
+                       &problem)) {
+      out.problems.push_back(std::move(problem));
+      break;
+    }
+    out.texts.emplace(name, std::move(text));
+  }
+  return out;
+}
+
+}  // namespace topolint::neff

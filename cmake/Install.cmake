@@ -1,0 +1,83 @@
+# The C API shared library, installation, and the CMake package
+# (find_package(topolint)). Included at the end of the top-level
+# CMakeLists.txt, so every library target already exists.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(TOPOLINT_LIBRARY_TARGETS
+    topolint_diag topolint_json topolint_hlo topolint_neff topolint_config
+    topolint_model topolint_rules topolint_core)
+
+# Version() of the C++ API.
+set_property(SOURCE ${PROJECT_SOURCE_DIR}/checker/api/api.cc APPEND PROPERTY
+             COMPILE_DEFINITIONS TOPOLINT_VERSION="${PROJECT_VERSION}")
+
+# --- libtopolint_c.so: the C API (include/topolint/topolint_c.h) ----------
+# Only the C functions are exported (cmake/topolint_c.map), so that FFI users
+# (Python ctypes) can load it next to anything else.
+add_library(topolint_c SHARED ${PROJECT_SOURCE_DIR}/checker/api/c_api.cc)
+target_link_libraries(topolint_c PRIVATE topolint_core)
+target_include_directories(topolint_c PUBLIC
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+set(TOPOLINT_C_MAP ${PROJECT_SOURCE_DIR}/cmake/topolint_c.map)
+target_link_options(topolint_c PRIVATE
+  "LINKER:--version-script=${TOPOLINT_C_MAP}" "LINKER:--no-undefined")
+set_target_properties(topolint_c PROPERTIES
+  LINK_DEPENDS ${TOPOLINT_C_MAP}
+  VERSION ${PROJECT_VERSION}
+  SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
+  LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+
+# A sanitizer build's static libraries need the sanitizer runtime in every
+# program that links them, including those built against the installed
+# package.
+if(TOPOLINT_SANITIZE)
+  set_property(TARGET topolint_diag topolint_c APPEND PROPERTY INTERFACE_LINK_OPTIONS
+               -fsanitize=address,undefined)
+endif()
+
+# --- What the integration tests need to know about this build -------------
+if(TARGET topolint_integration_tests)
+  add_dependencies(topolint_integration_tests topolint_c)
+  target_compile_definitions(topolint_integration_tests PRIVATE
+    TOPOLINT_BUILD_DIR="${PROJECT_BINARY_DIR}"
+    TOPOLINT_C_LIBRARY="$<TARGET_FILE:topolint_c>"
+    TOPOLINT_CMAKE_COMMAND="${CMAKE_COMMAND}"
+    TOPOLINT_CMAKE_GENERATOR="${CMAKE_GENERATOR}"
+    TOPOLINT_CXX_COMPILER="${CMAKE_CXX_COMPILER}"
+    TOPOLINT_C_COMPILER="${CMAKE_C_COMPILER}"
+    TOPOLINT_SANITIZE_BUILD=$<BOOL:${TOPOLINT_SANITIZE}>)
+endif()
+
+# --- Installation ----------------------------------------------------------
+set(TOPOLINT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/topolint)
+
+install(TARGETS topolint EXPORT topolintTargets
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS ${TOPOLINT_LIBRARY_TARGETS} EXPORT topolintTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS topolint_c EXPORT topolintTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The public headers are self-contained (standard library only); the
+# engine's headers under checker/ are not part of the installed API.
+install(FILES ${PROJECT_SOURCE_DIR}/include/topolint/topolint.h
+              ${PROJECT_SOURCE_DIR}/include/topolint/topolint_c.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/topolint)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/integration.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} OPTIONAL)
+
+install(EXPORT topolintTargets NAMESPACE topolint::
+        DESTINATION ${TOPOLINT_CMAKE_DIR} FILE topolintTargets.cmake)
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/topolintConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/topolintConfig.cmake
+  INSTALL_DESTINATION ${TOPOLINT_CMAKE_DIR})
+# 0.x: a new minor version may change the API.
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/topolintConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/topolintConfig.cmake
+              ${PROJECT_BINARY_DIR}/topolintConfigVersion.cmake
+        DESTINATION ${TOPOLINT_CMAKE_DIR})

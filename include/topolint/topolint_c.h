@@ -1,0 +1,64 @@
+/* topolint's C interface: one call that takes a JSON request and returns the
+ * findings as JSON, for drivers written in C or loaded through an FFI
+ * (Python ctypes, Rust, Go). Lives in the shared library `libtopolint_c`
+ * (CMake: topolint::topolint_c); only the functions below are exported.
+ *
+ * Request (UTF-8 JSON object; every key optional, unknown keys are errors):
+ *
+ *   {
+ *     "files":   [{"name": "out/model.hlo", "text": "HloModule ...",
+ *                  "kind": "auto"}],
+ *     "paths":   ["out/def.json"],
+ *     "options": {"lnc": 2, "num_cores": 64, "replica_count": 1,
+ *                 "num_partitions": 8, "rules": "-*,neff-*",
+ *                 "werror": false, "config": "path/.topolint.json"}
+ *   }
+ *
+ * "files" are in-memory inputs (the name is the display name used in
+ * findings and, with kind "auto", decides the input's kind); "kind" is one
+ * of "auto", "hlo", "def_json", "component_config". "paths" are files on
+ * disk (kind decided as the CLI does). All files and paths of one request
+ * form ONE unit, so cross-file rules compare them. "rules" is a string or a
+ * list of strings, each like one --rules value. "config" names a
+ * .topolint.json applied before the other options.
+ *
+ * Response: on success exactly what `topolint check --format json` prints
+ * for the same inputs (a JSON array of findings with rule, severity,
+ * message, file, line, column, notes, fingerprint), possibly "[]\n". When
+ * the request cannot be carried out (malformed request, missing file, bad
+ * option, rule glob matching no rule): {"error": "<one-line reason>"}.
+ * An input that does not parse is a finding, not an error.
+ *
+ * Thread safety: topolint_check_json may be called from several threads at
+ * once.
+ */
+#ifndef TOPOLINT_TOPOLINT_C_H_
+#define TOPOLINT_TOPOLINT_C_H_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TOPOLINT_C_EXPORT __attribute__((visibility("default")))
+#else
+#define TOPOLINT_C_EXPORT
+#endif
+
+/* Checks the request (a NUL-terminated UTF-8 JSON text; NULL is answered
+ * with an error object). Returns a NUL-terminated JSON text owned by the
+ * caller, to be released with topolint_free(); returns NULL only when memory
+ * runs out. Never prints, exits or lets an exception escape. */
+TOPOLINT_C_EXPORT char* topolint_check_json(const char* request_json);
+
+/* Releases a string returned by topolint_check_json. NULL is ignored. */
+TOPOLINT_C_EXPORT void topolint_free(char* response);
+
+/* The library version, e.g. "0.1.0" (static storage; do not free). */
+TOPOLINT_C_EXPORT const char* topolint_version(void);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif  /* TOPOLINT_TOPOLINT_C_H_ */

@@ -1,0 +1,164 @@
+// The replica-group checks of XLA's verifier (CheckReplicaGroups, 2026-02):
+// hlo-empty-group, hlo-device-id-range, hlo-duplicate-device-id,
+// hlo-group-coverage and hlo-nonuniform-groups.
+//
+// XLA stops at the first failure; topolint reports each rule at most once per
+// op (the first offending group or id in list order), so one run shows every
+// kind of problem an op has.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "fmt/format.h"
+#include "rules/hlo_rule_util.h"
+
+namespace topolint::hlo_rules {
+namespace {
+
+using model::GroupList;
+using model::GroupMode;
+
+// Groups must have one size except on all-reduce (and collective-broadcast,
+// which XLA does not check).
+bool NeedsUniformGroups(hlo::CollectiveKind kind) {
+  return kind == hlo::CollectiveKind::kAllGather ||
+         kind == hlo::CollectiveKind::kReduceScatter ||
+         kind == hlo::CollectiveKind::kAllToAll ||
+         kind == hlo::CollectiveKind::kRaggedAllToAll;
+}
+
+void CheckEmptyGroups(const OpView& v, Emitter& emit) {
+  const GroupList& groups = *v.groups;
+  for (int64_t g = 0; g < groups.num_groups(); ++g) {
+    if (groups.group_size(g) != 0) continue;
+    Report(emit, "hlo-empty-group", v, GroupPos(*v.op, g),
+           fmt::format("replica group {} of {} is empty; every group needs at "
+                       "least one id (XLA: \"Instruction cannot have an empty "
+                       "replica group\")",
+                       g, v.op->name));
+    return;
+  }
+}
+
+// Range (below the ids listed and the mode's participants) and duplicates,
+// in list order, with a bitmap sized by the limit: O(ids).
+void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
+                              Emitter& emit) {
+  const GroupList& groups = *v.groups;
+  const hlo::Collective& op = *v.op;
+  const int64_t listed = groups.num_ids();
+  const int64_t limit =
+      participants > 1 ? std::min(listed, participants) : listed;
+  std::vector<bool> seen(static_cast<size_t>(limit), false);
+  bool range_done = false, duplicate_done = false;
+  for (int64_t g = 0; g < groups.num_groups() && !(range_done &&
+                                                   duplicate_done);
+       ++g) {
+    absl::Span<const int64_t> ids = groups.group(g);
+    for (size_t k = 0; k < ids.size(); ++k) {
+      const int64_t id = ids[k];
+      if (id < 0 || id >= limit) {
+        if (range_done) continue;
+        range_done = true;
+        std::string why =
+            limit == listed
+                ? fmt::format("the {} ids listed must be exactly 0..{}",
+                              listed, listed - 1)
+                : fmt::format("{} mode has {} {}", model::ModeName(v.mode),
+                              participants, CountNoun(v.mode));
+        Report(emit, "hlo-device-id-range", v,
+               IdPos(op, g, static_cast<int64_t>(k)),
+               fmt::format("{} {} is out of range (should be in [0, {})) in "
+                           "{}'s replica groups; {}",
+                           IdNoun(v.mode), id, limit, op.name, why));
+        continue;
+      }
+      if (!seen[static_cast<size_t>(id)]) {
+        seen[static_cast<size_t>(id)] = true;
+        continue;
+      }
+      if (duplicate_done) continue;
+      duplicate_done = true;
+      Report(emit, "hlo-duplicate-device-id", v,
+             IdPos(op, g, static_cast<int64_t>(k)),
+             fmt::format("{} {} is repeated in {}'s replica groups (again in "
+                         "group {} {}); each id may appear in one group, once",
+                         IdNoun(v.mode), id, op.name, g,
+                         groups.GroupToString(g, 16)));
+    }
+  }
+}
+
+void CheckCoverage(const OpView& v, int64_t participants, Emitter& emit) {
+  const int64_t listed = v.groups->num_ids();
+  if (participants <= 1 || listed == participants) return;
+  std::string counts;
+  switch (v.mode) {
+    case GroupMode::kCrossPartition:
+      counts = fmt::format("num_partitions={}", v.params.num_partitions);
+      break;
+    case GroupMode::kFlattenedId:
+      counts = fmt::format("replica_count={}, num_partitions={}",
+                           v.params.replica_count, v.params.num_partitions);
+      break;
+    default:
+      counts = fmt::format("replica_count={}", v.params.replica_count);
+      break;
+  }
+  Report(emit, "hlo-group-coverage", v, GroupsPos(*v.op),
+         fmt::format("{}'s replica groups hold {} ids but {} mode with {} "
+                     "needs all {} {} (XLA: \"In {} mode, replica groups "
+                     "should contain {} {}, but found {}\")",
+                     v.op->name, listed, model::ModeName(v.mode), counts,
+                     participants, CountNoun(v.mode), model::ModeName(v.mode),
+                     participants, CountNoun(v.mode), listed));
+}
+
+void CheckUniform(const OpView& v, Emitter& emit) {
+  const GroupList& groups = *v.groups;
+  if (!NeedsUniformGroups(v.op->kind) || groups.is_uniform()) return;
+  const int64_t size0 = groups.group_size(0);
+  for (int64_t g = 1; g < groups.num_groups(); ++g) {
+    if (groups.group_size(g) == size0) continue;
+    Report(emit, "hlo-nonuniform-groups", v, GroupPos(*v.op, g),
+           fmt::format("replica group {} {} of {} has {} ids but group 0 has "
+                       "{}; {} needs groups of one size (XLA: \"Replica "
+                       "groups expected to be of uniform size\")",
+                       g, groups.GroupToString(g, 16), v.op->name,
+                       groups.group_size(g), size0,
+                       KindWithArticle(v.op->kind)));
+    return;
+  }
+}
+
+}  // namespace
+
+void ReportUnexpandableGroups(const OpView& v, const absl::Status& why,
+                              Emitter& emit) {
+  Report(emit, "hlo-group-coverage", v, GroupsPos(*v.op),
+         fmt::format("{}'s replica groups cannot be expanded: {}", v.op->name,
+                     std::string(why.message())));
+}
+
+void CheckGroupIds(const OpView& v, Emitter& emit) {
+  if (v.groups == nullptr || !HasReplicaGroups(v.op->kind)) return;
+  if (v.groups->empty()) {
+    if (v.mode != GroupMode::kFlattenedId) return;
+    Report(emit, "hlo-empty-group", v, GroupsPos(*v.op),
+           fmt::format("{} is in flattened_id mode (channel_id with "
+                       "use_global_device_ids=true) but lists no replica "
+                       "groups; expected every device id listed (XLA: "
+                       "\"Replica groups must be specified in flattened-id "
+                       "mode\")",
+                       v.op->name));
+    return;
+  }
+  const int64_t participants = model::ParticipantCount(
+      v.mode, v.params.replica_count, v.params.num_partitions);
+  CheckEmptyGroups(v, emit);
+  CheckIdsInRangeAndUnique(v, participants, emit);
+  CheckCoverage(v, participants, emit);
+  CheckUniform(v, emit);
+}
+
+}  // namespace topolint::hlo_rules

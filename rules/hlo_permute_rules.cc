@@ -1,0 +1,116 @@
+// hlo-permute-pairs: XLA's CheckDuplicatedSourceOrTarget (2026-02) for
+// collective-permute and collective-permute-start.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "fmt/format.h"
+#include "rules/hlo_rule_util.h"
+
+namespace topolint::hlo_rules {
+namespace {
+
+// Occurrence counts of ids in [0, limit): a dense array when the range is
+// small next to the number of pairs, a hash map when ids are sparse (R or P
+// left at 1 lets the ids themselves set the range).
+class IdCounter {
+ public:
+  IdCounter(int64_t limit, size_t num_ids)
+      : dense_(limit <= static_cast<int64_t>(4 * num_ids + 1024)) {
+    if (dense_) counts_.assign(static_cast<size_t>(limit), 0);
+  }
+  // Counts one more `id` and returns its count.
+  int64_t Add(int64_t id) {
+    if (dense_) return ++counts_[static_cast<size_t>(id)];
+    return ++sparse_[id];
+  }
+
+ private:
+  bool dense_;
+  std::vector<int64_t> counts_;
+  absl::flat_hash_map<int64_t, int64_t> sparse_;
+};
+
+struct Limit {
+  int64_t value;
+  bool derived;       // R / P was 1: no upper bound is checked
+  const char* noun;   // "replicas" / "partitions"
+};
+
+// Checks one endpoint of pair `where` ("%cp's source_target_pairs (pair 1
+// {0,2})"); returns the problem, or "" when it is fine.
+std::string CheckEndpoint(const char* what, int64_t id, const Limit& limit,
+                          int64_t allowed, IdCounter& counter,
+                          const std::string& where) {
+  if (id < 0) {
+    return fmt::format("{} {} in {} must be >= 0", what, id, where);
+  }
+  if (id >= limit.value && !limit.derived) {
+    return fmt::format("{} {} in {} must be < {}, the number of {}", what,
+                       id, where, limit.value, limit.noun);
+  }
+  if (counter.Add(id) <= allowed) return "";
+  if (allowed == 1) {
+    return fmt::format("{} {} appears more than once in {}; each device may "
+                       "{} once",
+                       what, id, where, what[0] == 's' ? "send" : "receive");
+  }
+  return fmt::format("{} {} appears more than {} times in {}; an in-place "
+                     "permute may repeat an id once per slice_sizes offset "
+                     "tuple",
+                     what, id, allowed, where);
+}
+
+}  // namespace
+
+void CheckPermutePairs(const OpView& v, Emitter& emit) {
+  const hlo::Collective& op = *v.op;
+  if (op.kind != hlo::CollectiveKind::kCollectivePermute ||
+      !op.source_target_pairs.present) {
+    return;
+  }
+  const auto& pairs = op.source_target_pairs.pairs;
+  const bool by_partition = v.mode == model::GroupMode::kCrossPartition;
+  int64_t limit =
+      by_partition ? v.params.num_partitions : v.params.replica_count;
+  const bool derived = limit == 1;
+  if (derived) {
+    // 2026-02: with R (or P) left at 1, the pairs' own span is the limit, so
+    // only negative ids can be out of range. (Saturating: an id of INT64_MAX
+    // must not make XLA's max + 1 overflow into a false finding.)
+    int64_t max_id = 0;
+    for (const auto& [s, t] : pairs) max_id = std::max({max_id, s, t});
+    limit = max_id == std::numeric_limits<int64_t>::max()
+                ? max_id
+                : max_id + 1;
+  }
+  const Limit bound{limit, derived, by_partition ? "partitions" : "replicas"};
+  const int64_t allowed = std::max<int64_t>(op.slice_sizes_count, 1);
+  IdCounter sources(limit, pairs.size()), targets(limit, pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const std::string where =
+        fmt::format("{}'s source_target_pairs (pair {} {{{},{}}})", op.name,
+                    i, pairs[i].first, pairs[i].second);
+    std::string problem = CheckEndpoint("source", pairs[i].first, bound,
+                                        allowed, sources, where);
+    if (problem.empty()) {
+      problem = CheckEndpoint("target", pairs[i].second, bound, allowed,
+                              targets, where);
+    }
+    if (problem.empty()) continue;
+    const TextPos pos = i < op.source_target_pairs.pair_pos.size() &&
+                                op.source_target_pairs.pair_pos[i].line > 0
+                            ? op.source_target_pairs.pair_pos[i]
+                        : op.source_target_pairs.pos.line > 0
+                            ? op.source_target_pairs.pos
+                            : OpPos(op);
+    Report(emit, "hlo-permute-pairs", v, pos, std::move(problem));
+    return;  // as XLA: the first problem of the op
+  }
+}
+
+}  // namespace topolint::hlo_rules

@@ -1,0 +1,99 @@
+// Internal to the hlo-* rule family (rules/hlo_*.cc): the per-instruction
+// view every check reads, the family's checks, and the helpers that locate
+// and phrase their findings. Not a public API.
+#ifndef TOPOLINT_RULES_HLO_RULE_UTIL_H_
+#define TOPOLINT_RULES_HLO_RULE_UTIL_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "checker/diag/finding.h"
+#include "checker/hlo/hlo_module.h"
+#include "checker/model/group_list.h"
+#include "checker/model/group_mode.h"
+#include "checker/model/module_params.h"
+#include "rules/emitter.h"
+
+namespace topolint::hlo_rules {
+
+// One collective instruction with what the model says about it. Pointers are
+// borrowed for the duration of one CheckHlo call.
+struct OpView {
+  const hlo::Module* module = nullptr;
+  const hlo::Collective* op = nullptr;
+  model::ModuleParams params;
+  model::GroupMode mode = model::GroupMode::kCrossReplica;
+  // The expanded replica groups; nullptr when they could not be expanded
+  // (then the group checks are skipped and hlo-group-coverage says why).
+  const model::GroupList* groups = nullptr;
+};
+
+// --- checks, one family each (rules/hlo_<family>_rules.cc) ---------------
+
+// hlo-group-mode (hlo_mode_rules.cc).
+void CheckGroupMode(const OpView& v, Emitter& emit);
+// hlo-not-flattened-id (hlo_mode_rules.cc).
+void CheckNotFlattenedId(const OpView& v, Emitter& emit);
+// hlo-group-coverage for replica groups that cannot be expanded
+// (hlo_group_rules.cc).
+void ReportUnexpandableGroups(const OpView& v, const absl::Status& why,
+                              Emitter& emit);
+// hlo-empty-group, hlo-device-id-range, hlo-duplicate-device-id,
+// hlo-group-coverage, hlo-nonuniform-groups (hlo_group_rules.cc).
+void CheckGroupIds(const OpView& v, Emitter& emit);
+// hlo-group-size-shape (hlo_shape_rules.cc).
+void CheckGroupSizeShape(const OpView& v, Emitter& emit);
+// hlo-permute-pairs (hlo_permute_rules.cc).
+void CheckPermutePairs(const OpView& v, Emitter& emit);
+
+// hlo-multiple-geometries (hlo_module_rules.cc): fed every op of one module
+// in order, then reports at most one finding for the module. Keeps a copy of
+// the first list only, so memory does not grow with the number of ops.
+class GeometryTracker {
+ public:
+  void Add(const OpView& v);
+  void Report(Emitter& emit) const;
+
+ private:
+  OpView first_;                // first op with groups (op == nullptr: none)
+  model::GroupList first_groups_;
+  OpView differing_;            // first op whose list differs from first_'s
+  std::string differing_text_;  // its list, as printed in the message
+  std::vector<size_t> distinct_hashes_;  // one per distinct list seen
+};
+
+// --- helpers (hlo_rule_util.cc) ------------------------------------------
+
+// Reports `rule` at `pos` of v's module file, with v's anchor and, when the
+// op's metadata names a source line, a note there; `notes` come first.
+void Report(Emitter& emit, std::string_view rule, const OpView& v,
+            TextPos pos, std::string message, std::vector<Note> notes = {});
+
+// "%ar in %main": the location-independent identity of an op.
+std::string Anchor(const hlo::Collective& op);
+// Where a finding about the op as a whole goes: its opcode, else its start.
+TextPos OpPos(const hlo::Collective& op);
+// The replica_groups value, or OpPos when the attribute is absent.
+TextPos GroupsPos(const hlo::Collective& op);
+// The '{' of explicit group g, else GroupsPos.
+TextPos GroupPos(const hlo::Collective& op, int64_t g);
+// Id k of explicit group g, else GroupPos.
+TextPos IdPos(const hlo::Collective& op, int64_t g, int64_t k);
+
+// What one id names in `mode`: "replica", "partition", "flattened id".
+const char* IdNoun(model::GroupMode mode);
+// XLA's plural for the count check: "replicas", "partitions",
+// "flattened IDs".
+const char* CountNoun(model::GroupMode mode);
+// "an all-gather", "a reduce-scatter": the kind with its article.
+std::string KindWithArticle(hlo::CollectiveKind kind);
+// True for the kinds whose replica groups XLA's verifier checks (plus
+// collective-broadcast, whose groups the runtime resolves the same way).
+bool HasReplicaGroups(hlo::CollectiveKind kind);
+
+}  // namespace topolint::hlo_rules
+
+#endif  // TOPOLINT_RULES_HLO_RULE_UTIL_H_

@@ -1,0 +1,206 @@
+// xref-world-size: the NEFF world size (model::ComputeWorldSize) must be the
+// group size of every op that carries groups, and every NEFF rank must be a
+// device of the HLO module, [0, R*P).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "fmt/format.h"
+#include "rules/xref_checks.h"
+
+namespace topolint::xref {
+namespace {
+
+constexpr char kRule[] = "xref-world-size";
+
+std::string Formula(const model::WorldSize& w) {
+  return fmt::format("max(ws_rg {}, ws_pairs {}, #rank_world_size {}, 1)",
+                     w.ws_rg, w.ws_pairs, w.ws_expl);
+}
+
+// Notes at whatever in the def.json makes the world size what it is.
+std::vector<Note> WorldSizeSources(const NeffSide& n) {
+  const neff::DefJson& def = *n.def;
+  const model::WorldSize& w = n.world;
+  std::vector<Note> notes;
+  if (w.ws_expl == w.world_size && def.has_explicit_world_size) {
+    notes.push_back({At(def.file, def.explicit_world_size.pos),
+                     fmt::format("#rank_world_size is {} here", w.ws_expl)});
+  }
+  if (w.ws_pairs == w.world_size && w.ws_pairs > 0) {
+    for (const neff::Pair& p : def.pairs) {
+      if (std::max(p.src.value, p.dst.value) + 1 != w.ws_pairs) continue;
+      notes.push_back(
+          {At(def.file, p.pos),
+           fmt::format("src_target_pairs[{}] reaches rank {}, so ws_pairs is "
+                       "{}",
+                       p.index, w.ws_pairs - 1, w.ws_pairs)});
+      break;
+    }
+  }
+  if (w.ws_rg == w.world_size && w.ws_rg > 0) {
+    for (const model::TopologyWorkers& t : w.per_topology) {
+      if (t.workers != w.ws_rg) continue;
+      for (const neff::Topology& topo : def.topologies) {
+        if (topo.index != t.topology_index) continue;
+        notes.push_back({At(def.file, topo.pos),
+                         fmt::format("topology[{}] has groups of {} ranks",
+                                     topo.index, t.workers)});
+      }
+      break;
+    }
+  }
+  if (notes.empty()) {
+    notes.push_back({At(def.file, def.cc_info_pos),
+                     "CCInfo gives no world size, so the reader takes 1"});
+  }
+  return notes;
+}
+
+// MPMD (the neff-* rules report it) has no world size; a def.json part
+// with a schema problem would give a wrong one.
+bool WorldSizeKnown(const NeffSide& n) {
+  return n.world.ok() && n.parts.replica_groups && n.parts.pairs &&
+         n.parts.explicit_world_size;
+}
+
+std::string DeviceSpace(const model::ModuleParams& p, int64_t devices) {
+  return fmt::format("[0, {}) (replica_count {} x num_partitions {})", devices,
+                     p.replica_count, p.num_partitions);
+}
+
+// Where the module's device count is declared (a header attribute when
+// written, else the header, else the top of the file).
+Note DeviceCountNote(const hlo::Module& module,
+                     const model::ModuleParams& params, int64_t devices) {
+  TextPos pos{1, 1};
+  if (module.num_partitions.has_value()) {
+    pos = module.num_partitions_pos;
+  } else if (module.replica_count.has_value()) {
+    pos = module.replica_count_pos;
+  } else if (module.has_header) {
+    pos = module.header_pos;
+  }
+  const bool from_header =
+      module.replica_count.value_or(1) == params.replica_count &&
+      module.num_partitions.value_or(1) == params.num_partitions;
+  return {At(module.file, pos),
+          fmt::format("the HLO module has {} devices{}", devices,
+                      from_header ? ""
+                                  : " (counts from --replica-count / "
+                                    "--num-partitions or .topolint.json)")};
+}
+
+// One finding per rank list (a topology, or the pairs): the first rank
+// outside [0, devices), with how many more there are.
+struct Outside {
+  const neff::Rank* first = nullptr;
+  std::string where;   // "topology[0] group 2"
+  std::string anchor;  // JSON path of the first
+  int64_t more = 0;
+};
+
+void ReportOutside(const hlo::Module& module,
+                   const model::ModuleParams& params, const NeffSide& n,
+                   int64_t devices, const Outside& o, const std::string& list,
+                   Emitter& emit) {
+  if (o.first == nullptr) return;
+  std::string more;
+  if (o.more > 0) {
+    more = fmt::format("; {} more rank{} of {} {} outside too", o.more,
+                       o.more == 1 ? "" : "s", list,
+                       o.more == 1 ? "is" : "are");
+  }
+  emit.Report(kRule, At(n.def->file, o.first->pos),
+              fmt::format("rank {} of {} is outside the device space {} of "
+                          "{}{}",
+                          o.first->value, o.where,
+                          DeviceSpace(params, devices), module.file, more),
+              {DeviceCountNote(module, params, devices)}, o.anchor);
+}
+
+void CheckRankRange(const hlo::Module& module,
+                    const model::ModuleParams& params, const NeffSide& n,
+                    int64_t devices, Emitter& emit) {
+  const neff::DefJson& def = *n.def;
+  for (const neff::Topology& topo : def.topologies) {
+    Outside o;
+    for (size_t g = 0; g < topo.groups.size(); ++g) {
+      const std::vector<neff::Rank>& ranks = topo.groups[g].ranks;
+      for (size_t r = 0; r < ranks.size(); ++r) {
+        if (ranks[r].value < devices) continue;
+        if (o.first != nullptr) {
+          ++o.more;
+          continue;
+        }
+        o.first = &ranks[r];
+        o.where = fmt::format("topology[{}] group {}", topo.index, g);
+        o.anchor = fmt::format("CCInfo.replica_groups[{}][{}][{}]",
+                               topo.index, g, r);
+      }
+    }
+    ReportOutside(module, params, n, devices, o,
+                  fmt::format("topology[{}]", topo.index), emit);
+  }
+  Outside o;
+  for (const neff::Pair& p : def.pairs) {
+    for (const neff::Rank* r : {&p.src, &p.dst}) {
+      if (r->value < devices) continue;
+      if (o.first != nullptr) {
+        ++o.more;
+        continue;
+      }
+      o.first = r;
+      o.where = fmt::format("src_target_pairs[{}]", p.index);
+      o.anchor = fmt::format("CCInfo.src_target_pairs[{}]", p.index);
+    }
+  }
+  ReportOutside(module, params, n, devices, o, "src_target_pairs", emit);
+}
+
+}  // namespace
+
+void CheckOpWorldSize(const hlo::Module& module, const OpGroups& g,
+                      const NeffSide& n, bool shape_reported, Emitter& emit) {
+  if (!emit.Enabled(kRule) || !WorldSizeKnown(n)) return;
+  const model::WorldSize& w = n.world;
+  if (g.largest_group == w.world_size) return;
+  // xref-topology-mismatch already said that topology[0]'s groups have
+  // another size (or that there is no topology); when the groups alone
+  // make the world size, that is the whole story.
+  if (shape_reported && w.ws_pairs <= w.ws_rg && w.ws_expl <= w.ws_rg) return;
+  const hlo::Collective& op = *g.op;
+  emit.Report(kRule, GroupsLocation(module, op),
+              fmt::format("{} has groups of {}{} ranks but the NEFF world "
+                          "size is {} = {}",
+                          op.name, g.uniform ? "" : "up to ", g.largest_group,
+                          w.world_size, Formula(w)),
+              WorldSizeSources(n), op.name);
+}
+
+void CheckDeviceSpace(const hlo::Module& module,
+                      const model::ModuleParams& params, bool any_groups,
+                      const NeffSide& n, Emitter& emit) {
+  if (!emit.Enabled(kRule) || !WorldSizeKnown(n)) return;
+  int64_t devices = 0;
+  if (__builtin_mul_overflow(params.replica_count, params.num_partitions,
+                             &devices)) {
+    return;
+  }
+  // As XLA's verifier, a module of one device (no counts in the header or on
+  // the command line) does not bound the ids.
+  if (devices <= 1) return;
+  CheckRankRange(module, params, n, devices, emit);
+  const neff::DefJson& def = *n.def;
+  if (!any_groups && def.has_explicit_world_size &&
+      n.world.ws_expl > devices) {
+    emit.Report(kRule, At(def.file, def.explicit_world_size.pos),
+                fmt::format("#rank_world_size is {} but {} has only {} "
+                            "devices",
+                            n.world.ws_expl, module.file, devices),
+                {DeviceCountNote(module, params, devices)},
+                "CCInfo.#rank_world_size");
+  }
+}
+
+}  // namespace topolint::xref

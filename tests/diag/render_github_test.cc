@@ -1,0 +1,53 @@
+#include <string>
+
+#include "checker/diag/render.h"
+#include "gtest/gtest.h"
+#include "tests/diag/finding_samples.h"
+
+namespace topolint {
+namespace {
+
+TEST(RenderGithubTest, OneCommandPerFinding) {
+  EXPECT_EQ(RenderGithub({SampleFinding("hlo-empty-group", {"m.hlo", 3, 9},
+                                        "group 0 is empty")}),
+            "::error file=m.hlo,line=3,col=9,title=hlo-empty-group::"
+            "group 0 is empty\n");
+}
+
+TEST(RenderGithubTest, SeverityPicksTheCommand) {
+  EXPECT_EQ(
+      RenderGithub({SampleFinding("w", {"a", 1, 1}, "x", Severity::kWarning),
+                    SampleFinding("n", {"a", 1, 1}, "y", Severity::kNote)}),
+      "::warning file=a,line=1,col=1,title=w::x\n"
+      "::notice file=a,line=1,col=1,title=n::y\n");
+}
+
+TEST(RenderGithubTest, OmitsUnknownLineAndColumn) {
+  EXPECT_EQ(
+      RenderGithub({SampleFinding("r", {"def.json", 0, 0}, "whole file"),
+                    SampleFinding("r", {"def.json", 4, 0}, "whole line")}),
+      "::error file=def.json,title=r::whole file\n"
+      "::error file=def.json,line=4,title=r::whole line\n");
+}
+
+TEST(RenderGithubTest, EscapesDataAndProperties) {
+  const Finding f =
+      SampleFinding("r", {"dir,x/a:b%.hlo", 2, 1}, "100% sure:\r\nyes, really");
+  EXPECT_EQ(RenderGithub({f}),
+            "::error file=dir%2Cx/a%3Ab%25.hlo,line=2,col=1,title=r::"
+            "100%25 sure:%0D%0Ayes, really\n");
+}
+
+TEST(RenderGithubTest, NotesBecomeExtraMessageLines) {
+  Finding f = SampleFinding("xref-topology-mismatch", {"m.hlo", 14, 76},
+                            "group differs");
+  f.notes.push_back({{"def.json", 3, 25}, "declared here"});
+  f.notes.push_back({{"def.json", 0, 0}, "whole file"});
+  EXPECT_EQ(RenderGithub({f}),
+            "::error file=m.hlo,line=14,col=76,title=xref-topology-mismatch::"
+            "group differs%0Adef.json:3:25: note: declared here"
+            "%0Adef.json: note: whole file\n");
+}
+
+}  // namespace
+}  // namespace topolint

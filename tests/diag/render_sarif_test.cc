@@ -1,0 +1,199 @@
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "checker/diag/render.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/diag/finding_samples.h"
+#include "tests/diag/temp_dir.h"
+
+namespace topolint {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kSchema =
+    TOPOLINT_SOURCE_DIR "/tests/data/sarif-2.1.0-rtm.5.json";
+
+std::vector<RuleDescriptor> SampleRules() {
+  return {
+      {"hlo-empty-group", Severity::kError, "a group is empty",
+       "Checks that no replica group is empty.",
+       "docs/rules/hlo-empty-group.md"},
+      {"hlo-not-flattened-id", Severity::kWarning, "not flattened-id mode", "",
+       "docs/rules/hlo-not-flattened-id.md"},
+      {"xref-topology-mismatch", Severity::kError, "groups differ",
+       "Compares HLO groups with topology[0].",
+       "docs/rules/xref-topology-mismatch.md"},
+  };
+}
+
+std::vector<Finding> SampleFindings() {
+  Finding mismatch =
+      SampleFinding("xref-topology-mismatch", {"run dir/model.hlo", 14, 76},
+                    "group 1 differs", Severity::kError, "%ar");
+  mismatch.notes.push_back({{"run dir/def.json", 3, 25}, "declared here"});
+  mismatch.notes.push_back({{"run dir/def.json", 0, 0}, "the whole file"});
+  return {
+      SampleFinding("hlo-empty-group", {"m.hlo", 3, 0}, "group 0 is empty"),
+      SampleFinding("hlo-not-flattened-id", {"a.neff:sg00/def.json", 0, 0},
+                    "not flattened", Severity::kWarning),
+      mismatch,
+      SampleFinding("made-up-rule", {"/abs/x.hlo", 1, 1}, "unregistered",
+                    Severity::kNote),
+  };
+}
+
+// Validates `doc` against the SARIF schema with python3-jsonschema.
+// Returns the exit status (0 = valid), or -1 when the validator is missing.
+// `quiet` hides the validator's report (for documents meant to fail).
+int ValidateWithSchema(const Json& doc, const TempDir& dir,
+                       bool quiet = false) {
+  if (std::system("python3 -c 'import jsonschema' >/dev/null 2>&1") != 0) {
+    return -1;
+  }
+  const std::string path = dir.Write("out.sarif", doc.dump());
+  const std::string cmd =
+      "python3 -c 'import json,jsonschema,sys; "
+      "jsonschema.validate(json.load(open(sys.argv[1])), "
+      "json.load(open(sys.argv[2])))' '" +
+      path + "' '" + kSchema + "'" + (quiet ? " 2>/dev/null" : "");
+  return std::system(cmd.c_str());
+}
+
+TEST(RenderSarifTest, ValidatesAgainstTheSarifSchema) {
+  TempDir dir;
+  const Json doc =
+      Json::parse(RenderSarif(SampleFindings(), SampleRules(), "0.1.0"));
+  const int status = ValidateWithSchema(doc, dir);
+  if (status == -1) GTEST_SKIP() << "python3 jsonschema is not installed";
+  EXPECT_EQ(status, 0);
+
+  // The validator must reject what the schema forbids, or the check above
+  // proves nothing.
+  Json broken = doc;
+  broken["runs"][0]["results"][0]["level"] = "fatal";
+  EXPECT_NE(ValidateWithSchema(broken, dir, /*quiet=*/true), 0);
+  Json no_driver = doc;
+  no_driver["runs"][0]["tool"].erase("driver");
+  EXPECT_NE(ValidateWithSchema(no_driver, dir, /*quiet=*/true), 0);
+}
+
+TEST(RenderSarifTest, EmptyRunValidates) {
+  TempDir dir;
+  const Json doc = Json::parse(RenderSarif({}, {}, ""));
+  EXPECT_EQ(doc["runs"][0]["results"], Json::array());
+  EXPECT_FALSE(doc["runs"][0]["tool"]["driver"].contains("version"));
+  const int status = ValidateWithSchema(doc, dir);
+  if (status == -1) GTEST_SKIP() << "python3 jsonschema is not installed";
+  EXPECT_EQ(status, 0);
+}
+
+TEST(RenderSarifTest, LogAndDriver) {
+  const Json doc =
+      Json::parse(RenderSarif(SampleFindings(), SampleRules(), "0.1.0"));
+  EXPECT_EQ(doc["$schema"], "https://json.schemastore.org/sarif-2.1.0.json");
+  EXPECT_EQ(doc["version"], "2.1.0");
+  ASSERT_EQ(doc["runs"].size(), 1u);
+  const Json& driver = doc["runs"][0]["tool"]["driver"];
+  EXPECT_EQ(driver["name"], "topolint");
+  EXPECT_EQ(driver["version"], "0.1.0");
+  EXPECT_EQ(driver["informationUri"], std::string(kTopolintInformationUri));
+  EXPECT_FALSE(doc["runs"][0].contains("columnKind"));
+
+  ASSERT_EQ(driver["rules"].size(), 3u);
+  const Json expected_rule = {
+      {"id", "hlo-empty-group"},
+      {"name", "HloEmptyGroup"},
+      {"shortDescription", {{"text", "a group is empty"}}},
+      {"fullDescription", {{"text", "Checks that no replica group is empty."}}},
+      {"help",
+       {{"text",
+         "Checks that no replica group is empty.\n\nSee "
+         "docs/rules/hlo-empty-group.md"},
+        {"markdown",
+         "Checks that no replica group is empty.\n\nSee "
+         "[hlo-empty-group](docs/rules/hlo-empty-group.md)."}}},
+      {"helpUri", "docs/rules/hlo-empty-group.md"},
+      {"defaultConfiguration", {{"level", "error"}}}};
+  EXPECT_EQ(driver["rules"][0], expected_rule);
+  // No description: the summary stands in.
+  EXPECT_EQ(driver["rules"][1]["fullDescription"]["text"],
+            "not flattened-id mode");
+  EXPECT_EQ(driver["rules"][1]["defaultConfiguration"]["level"], "warning");
+  EXPECT_EQ(driver["rules"][2]["name"], "XrefTopologyMismatch");
+}
+
+TEST(RenderSarifTest, Results) {
+  const std::vector<Finding> findings = SampleFindings();
+  const Json results = Json::parse(
+      RenderSarif(findings, SampleRules(), "1"))["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 4u);
+
+  // Line without column: no startColumn.
+  const Json& empty = results[0];
+  EXPECT_EQ(empty["ruleId"], "hlo-empty-group");
+  EXPECT_EQ(empty["ruleIndex"], 0);
+  EXPECT_EQ(empty["level"], "error");
+  EXPECT_EQ(empty["message"]["text"], "group 0 is empty");
+  EXPECT_EQ(empty["locations"], Json::parse(R"([{"physicalLocation": {
+                "artifactLocation": {"uri": "m.hlo"},
+                "region": {"startLine": 3}}}])"));
+  EXPECT_FALSE(empty.contains("relatedLocations"));
+
+  // Line 0: no region; ':' escaped so the name is not a URI scheme.
+  const Json& warn = results[1];
+  EXPECT_EQ(warn["level"], "warning");
+  EXPECT_EQ(warn["ruleIndex"], 1);
+  EXPECT_EQ(warn["locations"][0]["physicalLocation"],
+            Json::parse(R"({"artifactLocation":
+                            {"uri": "a.neff%3Asg00/def.json"}})"));
+
+  const Json& mismatch = results[2];
+  EXPECT_EQ(mismatch["ruleIndex"], 2);
+  EXPECT_EQ(mismatch["locations"][0]["physicalLocation"],
+            Json::parse(R"({"artifactLocation": {"uri": "run%20dir/model.hlo"},
+                            "region": {"startLine": 14, "startColumn": 76}})"));
+  EXPECT_EQ(mismatch["relatedLocations"], Json::parse(R"([
+      {"id": 0,
+       "physicalLocation": {"artifactLocation": {"uri": "run%20dir/def.json"},
+                            "region": {"startLine": 3, "startColumn": 25}},
+       "message": {"text": "declared here"}},
+      {"id": 1,
+       "physicalLocation": {"artifactLocation": {"uri": "run%20dir/def.json"}},
+       "message": {"text": "the whole file"}}])"));
+  EXPECT_EQ(mismatch["partialFingerprints"],
+            Json({{"topolint/v1", Fingerprint(findings[2])}}));
+
+  // A rule the driver does not list has no ruleIndex.
+  const Json& unknown = results[3];
+  EXPECT_EQ(unknown["level"], "note");
+  EXPECT_FALSE(unknown.contains("ruleIndex"));
+  EXPECT_EQ(
+      unknown["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+      "file:///abs/x.hlo");
+}
+
+TEST(RenderSarifTest, InvalidUtf8DoesNotThrow) {
+  std::string text;
+  ASSERT_NO_THROW(
+      text = RenderSarif({SampleFinding("r", {"a.hlo", 1, 1}, "bad \xff byte")},
+                         {}, "1"));
+  EXPECT_EQ(Json::parse(text)["runs"][0]["results"][0]["message"]["text"],
+            "bad \xef\xbf\xbd byte");
+}
+
+TEST(PathToUriReferenceTest, EncodesWhatIsNotAllowedInAPath) {
+  EXPECT_EQ(PathToUriReference("fixtures/a-b_c.d~/model.hlo"),
+            "fixtures/a-b_c.d~/model.hlo");
+  EXPECT_EQ(PathToUriReference("a b/c#d?e%f"), "a%20b/c%23d%3Fe%25f");
+  EXPECT_EQ(PathToUriReference("x:y/z"), "x%3Ay/z");
+  EXPECT_EQ(PathToUriReference("caf\xc3\xa9.hlo"), "caf%C3%A9.hlo");
+  EXPECT_EQ(PathToUriReference("a\\b"), "a%5Cb");
+  EXPECT_EQ(PathToUriReference("/tmp/a b.hlo"), "file:///tmp/a%20b.hlo");
+  EXPECT_EQ(PathToUriReference("(x)+y,z=1;@"), "(x)+y,z=1;@");
+}
+
+}  // namespace
+}  // namespace topolint

@@ -1,0 +1,197 @@
+#include "checker/diag/source_cache.h"
+
+#include <filesystem>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/diag/temp_dir.h"
+
+namespace topolint {
+namespace {
+
+using ::testing::Eq;
+using ::testing::Optional;
+
+TEST(SourceCacheTest, ReadsLinesOfAFileOnDisk) {
+  TempDir dir;
+  const std::string f = dir.Write("a.hlo", "first\nsecond\n\nfourth");
+  SourceCache cache;
+  EXPECT_THAT(cache.Line(f, 1), Optional(Eq("first")));
+  EXPECT_THAT(cache.Line(f, 2), Optional(Eq("second")));
+  EXPECT_THAT(cache.Line(f, 3), Optional(Eq("")));
+  EXPECT_THAT(cache.Line(f, 4), Optional(Eq("fourth")));  // no final newline
+  EXPECT_EQ(cache.Line(f, 5), std::nullopt);
+  EXPECT_EQ(cache.Line(f, 0), std::nullopt);
+  EXPECT_EQ(cache.Line(f, -3), std::nullopt);
+}
+
+TEST(SourceCacheTest, LineAfterFinalNewlineIsEmptyAndTheNextIsUnknown) {
+  TempDir dir;
+  const std::string f = dir.Write("a.hlo", "only\n");
+  SourceCache cache;
+  // A parser reporting "unexpected end of input" points just past the end.
+  EXPECT_THAT(cache.Line(f, 2), Optional(Eq("")));
+  EXPECT_EQ(cache.Line(f, 3), std::nullopt);
+}
+
+TEST(SourceCacheTest, StripsCarriageReturnsOfCrlfFiles) {
+  TempDir dir;
+  const std::string f = dir.Write("a.json", "{\r\n  \"x\": 1\r\n}\r\n");
+  SourceCache cache;
+  cache.Prefetch({{f, 1, 1}, {f, 2, 3}, {f, 3, 1}});
+  EXPECT_THAT(cache.Line(f, 1), Optional(Eq("{")));
+  EXPECT_THAT(cache.Line(f, 2), Optional(Eq("  \"x\": 1")));
+  EXPECT_THAT(cache.Line(f, 3), Optional(Eq("}")));
+  auto ex = cache.Excerpt(f, 2, 3);
+  ASSERT_TRUE(ex.has_value());
+  EXPECT_EQ(ex->line_length, 8);
+  EXPECT_EQ(ex->text, "  \"x\": 1");
+}
+
+TEST(SourceCacheTest, OnlyALineEndingCarriageReturnIsDropped) {
+  SourceCache cache;
+  // A '\r' inside a line is content (the renderer escapes it); one at the
+  // end of the last line, even without '\n', is a line terminator.
+  cache.AddInMemory("m", "a\rb\r\nc\rd\r");
+  EXPECT_THAT(cache.Line("m", 1), Optional(Eq("a\rb")));
+  EXPECT_THAT(cache.Line("m", 2), Optional(Eq("c\rd")));
+}
+
+TEST(SourceCacheTest, MissingFilesAndDirectoriesAreSkipped) {
+  TempDir dir;
+  SourceCache cache;
+  cache.Prefetch({{dir.Path("nope.hlo"), 1, 1}, {dir.Path(""), 1, 1}});
+  EXPECT_EQ(cache.Line(dir.Path("nope.hlo"), 1), std::nullopt);
+  EXPECT_EQ(cache.Excerpt(dir.Path("nope.hlo"), 1, 1), std::nullopt);
+  EXPECT_EQ(cache.Line(dir.Path(""), 1), std::nullopt);
+}
+
+TEST(SourceCacheTest, PrefetchedLinesSurviveTheFileBeingDeleted) {
+  TempDir dir;
+  const std::string f = dir.Write("a.hlo", "one\ntwo\nthree\nfour\n");
+  SourceCache cache;
+  cache.Prefetch({{f, 2, 1}, {f, 4, 2}});
+  std::filesystem::remove(f);
+  // Served from the cache: the file was read once, by Prefetch.
+  EXPECT_THAT(cache.Line(f, 2), Optional(Eq("two")));
+  EXPECT_THAT(cache.Line(f, 4), Optional(Eq("four")));
+  // Never requested, and the file is gone now.
+  EXPECT_EQ(cache.Line(f, 3), std::nullopt);
+}
+
+TEST(SourceCacheTest, InMemoryTextsNeedNoFile) {
+  SourceCache cache;
+  cache.AddInMemory("archive.neff:sg00/def.json", "{\n  \"CCInfo\": {}\n}");
+  EXPECT_THAT(cache.Line("archive.neff:sg00/def.json", 2),
+              Optional(Eq("  \"CCInfo\": {}")));
+  EXPECT_EQ(cache.Line("archive.neff:sg00/def.json", 4), std::nullopt);
+}
+
+TEST(SourceCacheTest, InMemoryTextReplacesWhatWasReadFromDisk) {
+  TempDir dir;
+  const std::string f = dir.Write("a.hlo", "disk\n");
+  SourceCache cache;
+  EXPECT_THAT(cache.Line(f, 1), Optional(Eq("disk")));
+  cache.AddInMemory(f, "memory\n");
+  EXPECT_THAT(cache.Line(f, 1), Optional(Eq("memory")));
+}
+
+TEST(SourceCacheTest, LinesAcrossReadChunkBoundaries) {
+  // Lines of 1000 bytes: many straddle the 64 KiB read chunks.
+  std::string text;
+  for (int i = 0; i < 300; ++i) {
+    std::string line = std::to_string(i);
+    line.resize(999, static_cast<char>('a' + i % 26));
+    text += line + "\n";
+  }
+  TempDir dir;
+  const std::string f = dir.Write("big.hlo", text);
+  SourceCache cache;
+  std::vector<Location> locs;
+  for (int i : {1, 65, 66, 131, 300}) locs.push_back({f, i, 1});
+  cache.Prefetch(locs);
+  for (int i : {1, 65, 66, 131, 300}) {
+    auto line = cache.Line(f, i);
+    ASSERT_TRUE(line.has_value()) << i;
+    EXPECT_EQ(line->size(), 999u);
+    EXPECT_EQ(line->substr(0, std::to_string(i - 1).size()),
+              std::to_string(i - 1));
+    EXPECT_EQ(line->back(), static_cast<char>('a' + (i - 1) % 26));
+  }
+}
+
+TEST(SourceCacheTest, LongLinesKeepAPrefixAndAWindowAroundTheColumn) {
+  // One 300 KB line (a minified def.json), then a short one.
+  std::string longline;
+  for (int i = 0; longline.size() < 300000; ++i) {
+    longline += std::to_string(i % 10);
+  }
+  TempDir dir;
+  const std::string f = dir.Write("def.json", longline + "\r\nshort\n");
+  SourceCache cache;
+  const int64_t col = 250001;
+  cache.Prefetch({{f, 1, col}, {f, 2, 1}});
+
+  auto line = cache.Line(f, 1);
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(static_cast<int64_t>(line->size()), SourceCache::kMaxLineBytes);
+  EXPECT_EQ(*line, longline.substr(0, SourceCache::kMaxLineBytes));
+
+  auto ex = cache.Excerpt(f, 1, col);
+  ASSERT_TRUE(ex.has_value());
+  EXPECT_EQ(ex->line_length, 300000);
+  EXPECT_EQ(ex->first_column, col - SourceCache::kExcerptRadius);
+  EXPECT_EQ(ex->text, longline.substr(col - 1 - SourceCache::kExcerptRadius,
+                                      2 * SourceCache::kExcerptRadius + 1));
+  EXPECT_TRUE(ex->CutBefore());
+  EXPECT_TRUE(ex->CutAfter());
+  EXPECT_THAT(cache.Line(f, 2), Optional(Eq("short")));
+}
+
+TEST(SourceCacheTest, WindowAtTheEndOfALongCrlfLineDropsTheCarriageReturn) {
+  const std::string longline(10000, 'x');
+  TempDir dir;
+  const std::string f = dir.Write("a.hlo", longline + "Z\r\n");
+  SourceCache cache;
+  auto ex = cache.Excerpt(f, 1, 10001);  // the 'Z'
+  ASSERT_TRUE(ex.has_value());
+  EXPECT_EQ(ex->line_length, 10001);
+  EXPECT_EQ(ex->text.back(), 'Z');
+  EXPECT_FALSE(ex->CutAfter());
+  // The column just past the end is still in the excerpt's reach.
+  auto end = cache.Excerpt(f, 1, 10002);
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(end->first_column - 1 + static_cast<int64_t>(end->text.size()),
+            10001);
+}
+
+TEST(SourceCacheTest, ExcerptOfAShortLineIsTheWholeLineAroundTheColumn) {
+  SourceCache cache;
+  cache.AddInMemory("m", "abcdef\n");
+  auto ex = cache.Excerpt("m", 1, 3);
+  ASSERT_TRUE(ex.has_value());
+  EXPECT_EQ(ex->text, "abcdef");
+  EXPECT_EQ(ex->first_column, 1);
+  EXPECT_FALSE(ex->CutBefore());
+  EXPECT_FALSE(ex->CutAfter());
+  // A column far past the end falls back to the line itself.
+  auto far = cache.Excerpt("m", 1, int64_t{1} << 50);
+  ASSERT_TRUE(far.has_value());
+  EXPECT_EQ(far->text, "abcdef");
+}
+
+TEST(SourceCacheTest, ExcerptInTheMiddleOfALongInMemoryLine) {
+  std::string text(5000, '.');
+  text[4500] = '^';
+  SourceCache cache;
+  cache.AddInMemory("m", text);
+  auto ex = cache.Excerpt("m", 1, 4501);
+  ASSERT_TRUE(ex.has_value());
+  ASSERT_GE(4500, ex->first_column - 1);
+  EXPECT_EQ(ex->text[4500 - (ex->first_column - 1)], '^');
+  EXPECT_EQ(ex->line_length, 5000);
+}
+
+}  // namespace
+}  // namespace topolint

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs a topolint build into a temporary prefix and builds and runs the
+# consumer project (tests/integration/consumer) against it with
+# find_package(topolint).
+#
+# usage: install_test.sh BUILD_DIR SOURCE_DIR CMAKE GENERATOR CXX CC
+set -euo pipefail
+
+build=$1 src=$2 cmake=$3 generator=$4 cxx=$5 cc=$6
+fail() { echo "install_test: FAIL: $*" >&2; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/topolint-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+
+"$cmake" --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 ||
+  { cat "$tmp/install.log" >&2; fail "cmake --install failed"; }
+
+# 1. The layout: binary, static libraries, shared C library, headers, package.
+find_one() {  # find_one NAME: the installed file called NAME
+  local hit
+  hit=$(find "$prefix" -name "$1" \( -type f -o -type l \) | head -n 1)
+  [ -n "$hit" ] || { find "$prefix" >&2; fail "$1 is not installed"; }
+  echo "$hit"
+}
+[ -x "$prefix/bin/topolint" ] || fail "bin/topolint is not installed"
+for lib in diag json hlo neff config model rules core; do
+  find_one "libtopolint_$lib.a" >/dev/null
+done
+find_one libtopolint_c.so >/dev/null
+for f in topolintConfig.cmake topolintConfigVersion.cmake topolintTargets.cmake; do
+  find_one "$f" >/dev/null
+done
+for h in topolint.h topolint_c.h; do
+  [ -f "$prefix/include/topolint/$h" ] || fail "include/topolint/$h is not installed"
+done
+# The public headers are self-contained: standard headers only, and no
+# engine headers installed next to them.
+if grep -n '#include "' "$prefix"/include/topolint/*.h; then
+  fail "an installed public header includes a project header"
+fi
+[ ! -e "$prefix/include/checker" ] || fail "engine headers were installed"
+"$cc" -std=c99 -Wall -Wextra -Werror -pedantic -fsyntax-only \
+  -I"$prefix/include" -x c - <<<'#include "topolint/topolint_c.h"' ||
+  fail "topolint_c.h does not compile as C99"
+
+# 2. The installed checker runs.
+"$prefix/bin/topolint" --version | grep -q '^topolint [0-9]' ||
+  fail "installed topolint --version"
+mkdir -p "$tmp/work/out"
+printf '{"CCInfo": {"replica_groups": [[[0,1]], []]}}\n' >"$tmp/work/out/def.json"
+rc=0
+(cd "$tmp/work" && "$prefix/bin/topolint" check --color never out) \
+  >"$tmp/cli.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || { cat "$tmp/cli.out" >&2; fail "installed topolint exited $rc, expected 1"; }
+grep -qF "[neff-empty-topology]" "$tmp/cli.out" || fail "installed topolint: no finding"
+
+# 3. A consumer project finds the package and links both APIs.
+"$cmake" -S "$src/tests/integration/consumer" -B "$tmp/consumer" \
+  -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" \
+  >"$tmp/configure.log" 2>&1 ||
+  { cat "$tmp/configure.log" >&2; fail "configuring the consumer failed"; }
+grep -qF "topolint executable: $prefix/bin/topolint" "$tmp/configure.log" ||
+  { cat "$tmp/configure.log" >&2; fail "topolint::topolint is not the installed binary"; }
+"$cmake" --build "$tmp/consumer" >"$tmp/build.log" 2>&1 ||
+  { cat "$tmp/build.log" >&2; fail "building the consumer failed"; }
+
+rc=0
+"$tmp/consumer/consumer" >"$tmp/consumer.out" 2>&1 || rc=$?
+cat "$tmp/consumer.out"
+[ "$rc" -eq 1 ] || fail "consumer exited $rc, expected 1 (an error finding)"
+grep -qF "out/def.json:1:41: error: Empty topology found at index 1, possible MPMD neff file" \
+  "$tmp/consumer.out" || fail "consumer output lacks the finding"
+grep -qF "[neff-empty-topology]" "$tmp/consumer.out" || fail "consumer output lacks the rule id"
+
+"$tmp/consumer/consumer_c" >"$tmp/consumer_c.out" 2>&1 ||
+  { cat "$tmp/consumer_c.out" >&2; fail "consumer_c failed"; }
+cat "$tmp/consumer_c.out"
+grep -qF '"rule": "neff-empty-topology"' "$tmp/consumer_c.out" ||
+  fail "consumer_c output lacks the finding"
+# It runs the installed shared library, not the build tree's.
+if command -v ldd >/dev/null; then
+  ldd "$tmp/consumer/consumer_c" | grep -F libtopolint_c | grep -qF "$prefix/" ||
+    { ldd "$tmp/consumer/consumer_c" >&2; fail "consumer_c does not load the installed libtopolint_c"; }
+fi
+
+echo "install_test: OK"
