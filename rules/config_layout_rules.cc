@@ -84,8 +84,8 @@ void CheckDpDivides(const ParallelConfig& cfg, Emitter& emit) {
   }
   // Both forms: sampling DP splits each TP group into rows.
   CheckDivides(cfg, cfg.sampling_dp_degree, cfg.sampling_dp_degree, tp,
-               "on-device sampling shards the batch inside each TP group",
-               tp, emit);
+               "on-device sampling shards the batch inside each TP group", tp,
+               emit);
 }
 
 void CheckMlpDpWithEp(const ParallelConfig& cfg, Emitter& emit) {
@@ -93,10 +93,9 @@ void CheckMlpDpWithEp(const ParallelConfig& cfg, Emitter& emit) {
   const IntField& mlp = cfg.mlp_dp_size;
   if (!mlp.IsSet() || mlp.value <= 1 || !cfg.ExpertParallel()) return;
   if (cfg.all2all_backend.value == "neuron") return;
-  const std::string ep =
-      cfg.ep_degree.value > 1
-          ? fmt::format("ep_degree {}", cfg.ep_degree.value)
-          : std::string("enable_expert_parallel");
+  const std::string ep = cfg.ep_degree.value > 1
+                             ? fmt::format("ep_degree {}", cfg.ep_degree.value)
+                             : std::string("enable_expert_parallel");
   std::string message = fmt::format(
       "mlp_dp_size {0} is not allowed with expert parallelism ({1}) on the "
       "static cross-DP-EP dispatch: the decoder layer all-gathers the rows "
@@ -132,11 +131,11 @@ void CheckDiRecommended(const ParallelConfig& cfg, Emitter& emit) {
   } else if (!cfg.kv_role.present || cfg.kv_role.is_null) {
     found = "kv_transfer_config has no kv_role";
   } else {
-    found = fmt::format("kv_transfer_config.kv_role is {}",
-                        cfg.kv_role.written);
+    found =
+        fmt::format("kv_transfer_config.kv_role is {}", cfg.kv_role.written);
   }
-  for (const IntField* f : {&cfg.attention_dp_size, &cfg.embedding_dp_size,
-                            &cfg.lm_head_dp_size}) {
+  for (const IntField* f :
+       {&cfg.attention_dp_size, &cfg.embedding_dp_size, &cfg.lm_head_dp_size}) {
     if (!f->IsSet() || f->value <= 1) continue;
     std::string message = fmt::format(
         "{} {} shards its component over TP x {} ranks on the decode graph "

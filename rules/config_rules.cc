@@ -35,15 +35,15 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
                                 : m.key;
     std::string message =
         suggestion.empty()
-            ? fmt::format("unknown {} key '{}': neither the vLLM-on-Neuron "
-                          "nor the NxD Inference NeuronConfig has it, so it "
-                          "is ignored",
-                          cfg.neuron_config_path, key)
+            ? fmt::format(
+                  "unknown {} key '{}': neither the vLLM-on-Neuron "
+                  "nor the NxD Inference NeuronConfig has it, so it "
+                  "is ignored",
+                  cfg.neuron_config_path, key)
             : fmt::format("unknown {} key '{}'; did you mean '{}'?",
                           cfg.neuron_config_path, key, suggestion);
     emit.Report("config-unknown-key", At(cfg.file, m.key_pos),
-                std::move(message), {},
-                cfg.neuron_config_path + "." + key);
+                std::move(message), {}, cfg.neuron_config_path + "." + key);
   }
 }
 

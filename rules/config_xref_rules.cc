@@ -128,9 +128,9 @@ std::string OrderDifference(const model::FamilyMatcher& matcher, int f,
   return "the rank order differs";
 }
 
-void CheckGroups(const ParallelConfig& cfg,
-                 const model::FamilyMatcher& matcher, const hlo::Module& m,
-                 const model::ModuleParams& p, Emitter& emit) {
+void CheckGroups(const ParallelConfig& cfg, const model::FamilyMatcher& matcher,
+                 const hlo::Module& m, const model::ModuleParams& p,
+                 Emitter& emit) {
   absl::flat_hash_map<model::GroupList, model::FamilyMatch> cache;
   const Location config_loc = ConfigLoc(cfg);
   for (const hlo::Collective& op : m.collectives) {
@@ -147,9 +147,10 @@ void CheckGroups(const ParallelConfig& cfg,
     if (match.exact >= 0) continue;
     if (match.same_partition >= 0 && !RankOrderMatters(op.kind)) continue;
 
-    const TextPos pos = op.replica_groups.form == hlo::ReplicaGroups::Form::kAbsent
-                            ? op.opcode_pos
-                            : op.replica_groups.pos;
+    const TextPos pos =
+        op.replica_groups.form == hlo::ReplicaGroups::Form::kAbsent
+            ? op.opcode_pos
+            : op.replica_groups.pos;
     const char* kind = hlo::CollectiveKindName(op.kind);
     std::string message;
     if (match.same_partition >= 0) {
@@ -168,9 +169,9 @@ void CheckGroups(const ParallelConfig& cfg,
           "{} {}: groups {} ({}, as global device ids) are none of the "
           "config's group families; nearest is '{}' ({} of {} groups in "
           "common): {}",
-          kind, op.name, groups->ToString(kMaxIdsShown),
-          GroupsSummary(*groups), fam.DisplayName(), match.groups_in_common,
-          groups->num_groups(), Difference(matcher, match, *groups));
+          kind, op.name, groups->ToString(kMaxIdsShown), GroupsSummary(*groups),
+          fam.DisplayName(), match.groups_in_common, groups->num_groups(),
+          Difference(matcher, match, *groups));
     } else {
       continue;
     }
@@ -198,17 +199,20 @@ void CheckConfigXref(const Unit& unit, const CheckOptions& options,
     // A layout field that could not be read is config-schema's finding;
     // comparing a half-read layout would only add noise.
     if (!cfg.LayoutFieldsOk()) continue;
+    // Built on first use: only a module whose device count matches needs it.
     std::optional<model::FamilyMatcher> matcher;
-    if (want_groups) {
-      absl::StatusOr<std::vector<model::GroupFamily>> families =
-          model::GroupFamiliesOf(cfg);
-      // A layout that does not divide is config-dp-divides' finding.
-      if (families.ok()) matcher.emplace(*std::move(families));
-    }
+    bool families_tried = false;
     for (const hlo::Module& m : unit.hlo_modules) {
       const model::ModuleParams p = model::EffectiveModuleParams(
           m, options.replica_count, options.num_partitions);
-      if (!CheckWorldSize(cfg, m, p, emit)) continue;
+      if (!CheckWorldSize(cfg, m, p, emit) || !want_groups) continue;
+      if (!families_tried) {
+        families_tried = true;
+        absl::StatusOr<std::vector<model::GroupFamily>> families =
+            model::GroupFamiliesOf(cfg);
+        // A layout that does not divide is config-dp-divides' finding.
+        if (families.ok()) matcher.emplace(*std::move(families));
+      }
       if (matcher.has_value()) CheckGroups(cfg, *matcher, m, p, emit);
     }
   }

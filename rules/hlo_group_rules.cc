@@ -51,9 +51,8 @@ void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
       participants > 1 ? std::min(listed, participants) : listed;
   std::vector<bool> seen(static_cast<size_t>(limit), false);
   bool range_done = false, duplicate_done = false;
-  for (int64_t g = 0; g < groups.num_groups() && !(range_done &&
-                                                   duplicate_done);
-       ++g) {
+  for (int64_t g = 0;
+       g < groups.num_groups() && !(range_done && duplicate_done); ++g) {
     absl::Span<const int64_t> ids = groups.group(g);
     for (size_t k = 0; k < ids.size(); ++k) {
       const int64_t id = ids[k];
@@ -62,8 +61,8 @@ void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
         range_done = true;
         std::string why =
             limit == listed
-                ? fmt::format("the {} ids listed must be exactly 0..{}",
-                              listed, listed - 1)
+                ? fmt::format("the {} ids listed must be exactly 0..{}", listed,
+                              listed - 1)
                 : fmt::format("{} mode has {} {}", model::ModeName(v.mode),
                               participants, CountNoun(v.mode));
         Report(emit, "hlo-device-id-range", v,
@@ -120,13 +119,13 @@ void CheckUniform(const OpView& v, Emitter& emit) {
   const int64_t size0 = groups.group_size(0);
   for (int64_t g = 1; g < groups.num_groups(); ++g) {
     if (groups.group_size(g) == size0) continue;
-    Report(emit, "hlo-nonuniform-groups", v, GroupPos(*v.op, g),
-           fmt::format("replica group {} {} of {} has {} ids but group 0 has "
-                       "{}; {} needs groups of one size (XLA: \"Replica "
-                       "groups expected to be of uniform size\")",
-                       g, groups.GroupToString(g, 16), v.op->name,
-                       groups.group_size(g), size0,
-                       KindWithArticle(v.op->kind)));
+    Report(
+        emit, "hlo-nonuniform-groups", v, GroupPos(*v.op, g),
+        fmt::format("replica group {} {} of {} has {} ids but group 0 has "
+                    "{}; {} needs groups of one size (XLA: \"Replica "
+                    "groups expected to be of uniform size\")",
+                    g, groups.GroupToString(g, 16), v.op->name,
+                    groups.group_size(g), size0, KindWithArticle(v.op->kind)));
     return;
   }
 }

@@ -37,32 +37,46 @@ class IdCounter {
 
 struct Limit {
   int64_t value;
-  bool derived;       // R / P was 1: no upper bound is checked
-  const char* noun;   // "replicas" / "partitions"
+  bool derived;      // R / P was 1: no upper bound is checked
+  const char* noun;  // "replicas" / "partitions"
 };
 
-// Checks one endpoint of pair `where` ("%cp's source_target_pairs (pair 1
-// {0,2})"); returns the problem, or "" when it is fine.
+// "%cp's source_target_pairs (pair 1 {0,2})". Only formatted for a problem:
+// this check runs on every pair of every permute.
+std::string PairWhere(const hlo::Collective& op, size_t i) {
+  const std::pair<int64_t, int64_t>& p = op.source_target_pairs.pairs[i];
+  return fmt::format("{}'s source_target_pairs (pair {} {{{},{}}})", op.name,
+                     i, p.first, p.second);
+}
+
+// Checks one endpoint of pair `i` of `op`; returns the problem, or "" when
+// it is fine.
 std::string CheckEndpoint(const char* what, int64_t id, const Limit& limit,
                           int64_t allowed, IdCounter& counter,
-                          const std::string& where) {
+                          const hlo::Collective& op, size_t i) {
+  if (id >= 0 && (id < limit.value || limit.derived) &&
+      counter.Add(id) <= allowed) {
+    return "";
+  }
+  const std::string where = PairWhere(op, i);
   if (id < 0) {
     return fmt::format("{} {} in {} must be >= 0", what, id, where);
   }
   if (id >= limit.value && !limit.derived) {
-    return fmt::format("{} {} in {} must be < {}, the number of {}", what,
-                       id, where, limit.value, limit.noun);
+    return fmt::format("{} {} in {} must be < {}, the number of {}", what, id,
+                       where, limit.value, limit.noun);
   }
-  if (counter.Add(id) <= allowed) return "";
   if (allowed == 1) {
-    return fmt::format("{} {} appears more than once in {}; each device may "
-                       "{} once",
-                       what, id, where, what[0] == 's' ? "send" : "receive");
+    return fmt::format(
+        "{} {} appears more than once in {}; each device may "
+        "{} once",
+        what, id, where, what[0] == 's' ? "send" : "receive");
   }
-  return fmt::format("{} {} appears more than {} times in {}; an in-place "
-                     "permute may repeat an id once per slice_sizes offset "
-                     "tuple",
-                     what, id, allowed, where);
+  return fmt::format(
+      "{} {} appears more than {} times in {}; an in-place "
+      "permute may repeat an id once per slice_sizes offset "
+      "tuple",
+      what, id, allowed, where);
 }
 
 }  // namespace
@@ -84,22 +98,17 @@ void CheckPermutePairs(const OpView& v, Emitter& emit) {
     // must not make XLA's max + 1 overflow into a false finding.)
     int64_t max_id = 0;
     for (const auto& [s, t] : pairs) max_id = std::max({max_id, s, t});
-    limit = max_id == std::numeric_limits<int64_t>::max()
-                ? max_id
-                : max_id + 1;
+    limit = max_id == std::numeric_limits<int64_t>::max() ? max_id : max_id + 1;
   }
   const Limit bound{limit, derived, by_partition ? "partitions" : "replicas"};
   const int64_t allowed = std::max<int64_t>(op.slice_sizes_count, 1);
   IdCounter sources(limit, pairs.size()), targets(limit, pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
-    const std::string where =
-        fmt::format("{}'s source_target_pairs (pair {} {{{},{}}})", op.name,
-                    i, pairs[i].first, pairs[i].second);
-    std::string problem = CheckEndpoint("source", pairs[i].first, bound,
-                                        allowed, sources, where);
+    std::string problem =
+        CheckEndpoint("source", pairs[i].first, bound, allowed, sources, op, i);
     if (problem.empty()) {
       problem = CheckEndpoint("target", pairs[i].second, bound, allowed,
-                              targets, where);
+                              targets, op, i);
     }
     if (problem.empty()) continue;
     const TextPos pos = i < op.source_target_pairs.pair_pos.size() &&

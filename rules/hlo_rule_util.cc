@@ -11,13 +11,13 @@ bool Known(TextPos pos) { return pos.line > 0; }
 
 }  // namespace
 
-void Report(Emitter& emit, std::string_view rule, const OpView& v,
-            TextPos pos, std::string message, std::vector<Note> notes) {
+void Report(Emitter& emit, std::string_view rule, const OpView& v, TextPos pos,
+            std::string message, std::vector<Note> notes) {
   const hlo::Collective& op = *v.op;
   if (!op.source_file.empty() && op.source_line > 0) {
-    notes.push_back(Note{Location{op.source_file, op.source_line, 0},
-                         fmt::format("{} comes from this source line",
-                                     op.name)});
+    notes.push_back(
+        Note{Location{op.source_file, op.source_line, 0},
+             fmt::format("{} comes from this source line", op.name)});
   }
   emit.Report(rule, At(v.module->file, pos), std::move(message),
               std::move(notes), Anchor(op));

@@ -58,7 +58,7 @@ class GeometryTracker {
   void Report(Emitter& emit) const;
 
  private:
-  OpView first_;                // first op with groups (op == nullptr: none)
+  OpView first_;  // first op with groups (op == nullptr: none)
   model::GroupList first_groups_;
   OpView differing_;            // first op whose list differs from first_'s
   std::string differing_text_;  // its list, as printed in the message
@@ -69,8 +69,8 @@ class GeometryTracker {
 
 // Reports `rule` at `pos` of v's module file, with v's anchor and, when the
 // op's metadata names a source line, a note there; `notes` come first.
-void Report(Emitter& emit, std::string_view rule, const OpView& v,
-            TextPos pos, std::string message, std::vector<Note> notes = {});
+void Report(Emitter& emit, std::string_view rule, const OpView& v, TextPos pos,
+            std::string message, std::vector<Note> notes = {});
 
 // "%ar in %main": the location-independent identity of an op.
 std::string Anchor(const hlo::Collective& op);

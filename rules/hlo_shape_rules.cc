@@ -53,11 +53,11 @@ int64_t DimSize(const Shape& s, int64_t d) {
 bool ReportBadDimension(const OpView& v, const Shape& shape, int64_t d,
                         const char* which, Emitter& emit) {
   if (d >= 0 && d < static_cast<int64_t>(shape.dims.size())) return false;
-  Report(emit, "hlo-group-size-shape", v, DimensionsPos(*v.op),
-         fmt::format("{} names dimension {} but its {} has rank {}; expected "
-                     "a dimension in [0, {})",
-                     v.op->name, d, which, shape.dims.size(),
-                     shape.dims.size()));
+  Report(
+      emit, "hlo-group-size-shape", v, DimensionsPos(*v.op),
+      fmt::format("{} names dimension {} but its {} has rank {}; expected "
+                  "a dimension in [0, {})",
+                  v.op->name, d, which, shape.dims.size(), shape.dims.size()));
   return true;
 }
 
@@ -89,11 +89,11 @@ void CheckGatherOrScatter(const OpView& v, int64_t subgroup, Emitter& emit) {
     expected = fmt::format("expected a result dimension of {} x {}", in_size,
                            subgroup);
   } else if (in_size % subgroup == 0) {
-    expected = fmt::format("expected a result dimension of {}",
-                           in_size / subgroup);
+    expected =
+        fmt::format("expected a result dimension of {}", in_size / subgroup);
   } else {
-    expected = fmt::format("expected an operand dimension divisible by {}",
-                           subgroup);
+    expected =
+        fmt::format("expected an operand dimension divisible by {}", subgroup);
   }
   Report(emit, "hlo-group-size-shape", v, DimensionsPos(op),
          fmt::format("{} {} dimension {} from {} to {} ({} shards) but each "

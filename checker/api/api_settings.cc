@@ -25,32 +25,6 @@ absl::Status Prefixed(const std::string& prefix, const absl::Status& st) {
       fmt::format("{}: {}", prefix, std::string(st.message())));
 }
 
-absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
-                                RuleSelection* selection, CheckOptions* check) {
-  for (const std::string& g : cfg.rules) {
-    if (absl::Status st = selection->ApplyGlobs(g); !st.ok()) {
-      return Prefixed(cfg.path, st);
-    }
-  }
-  for (const auto& [rule, level] : cfg.severity) {
-    if (absl::Status st = selection->SetSeverity(rule, level); !st.ok()) {
-      return Prefixed(cfg.path, st);
-    }
-  }
-  for (const auto& [glob, rules] : cfg.per_file_ignores) {
-    selection->AddFileIgnore(glob, rules);
-  }
-  if (cfg.werror) selection->set_werror(*cfg.werror);
-  if (cfg.lnc) {
-    check->lnc = *cfg.lnc;
-    check->lnc_given = true;
-  }
-  if (cfg.num_cores) check->num_cores = cfg.num_cores;
-  if (cfg.replica_count) check->replica_count = cfg.replica_count;
-  if (cfg.num_partitions) check->num_partitions = cfg.num_partitions;
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::Status BuildSettings(const Options& options, const std::string& unit_dir,

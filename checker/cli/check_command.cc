@@ -79,8 +79,10 @@ int RunCheck(const Options& options) {
                       s));
     }
   }
-  std::vector<Unit> units;
-  if (absl::Status st = LoadUnits(plan, options.jobs, &units); !st.ok()) {
+  // Each unit is loaded, checked and dropped in turn (-j at a time): memory
+  // holds the units in flight, not every unit of the run.
+  std::vector<UnitOutcome> outcomes;
+  if (absl::Status st = CheckUnits(plan, options.jobs, &outcomes); !st.ok()) {
     Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
     return kExitUsage;
   }
@@ -91,19 +93,16 @@ int RunCheck(const Options& options) {
   }
   std::vector<Finding> findings;
   size_t files = 0;
-  for (size_t i = 0; i < units.size(); ++i) {
+  for (size_t i = 0; i < outcomes.size(); ++i) {
     files += plan.jobs[i].spec.files.size();
-    std::vector<Finding> f =
-        CheckUnit(units[i], plan.jobs[i].check, plan.jobs[i].selection);
+    std::vector<Finding>& f = outcomes[i].findings;
     findings.insert(findings.end(), std::make_move_iterator(f.begin()),
                     std::make_move_iterator(f.end()));
-    for (const neff::NeffArchive& a : units[i].neff_archives) {
-      for (const auto& [name, text] : a.member_texts) {
-        sources.AddInMemory(name, text);
-      }
+    for (auto& [name, text] : outcomes[i].member_texts) {
+      sources.AddInMemory(name, std::move(text));
     }
   }
-  units.clear();
+  outcomes.clear();
   std::sort(findings.begin(), findings.end(), FindingLess);
 
   if (!options.write_baseline.empty()) {

@@ -20,33 +20,6 @@ std::string ParentOf(const std::string& path) {
   return p.empty() ? "." : p;
 }
 
-absl::Status ApplyProjectConfig(const ProjectConfig& cfg, UnitJob* job) {
-  for (const std::string& g : cfg.rules) {
-    if (auto st = job->selection.ApplyGlobs(g); !st.ok()) {
-      return absl::InvalidArgumentError(
-          fmt::format("{}: {}", cfg.path, std::string(st.message())));
-    }
-  }
-  for (const auto& [rule, level] : cfg.severity) {
-    if (auto st = job->selection.SetSeverity(rule, level); !st.ok()) {
-      return absl::InvalidArgumentError(
-          fmt::format("{}: {}", cfg.path, std::string(st.message())));
-    }
-  }
-  for (const auto& [glob, rules] : cfg.per_file_ignores) {
-    job->selection.AddFileIgnore(glob, rules);
-  }
-  if (cfg.werror) job->selection.set_werror(*cfg.werror);
-  if (cfg.lnc) {
-    job->check.lnc = *cfg.lnc;
-    job->check.lnc_given = true;
-  }
-  if (cfg.num_cores) job->check.num_cores = cfg.num_cores;
-  if (cfg.replica_count) job->check.replica_count = cfg.replica_count;
-  if (cfg.num_partitions) job->check.num_partitions = cfg.num_partitions;
-  return absl::OkStatus();
-}
-
 absl::Status ApplyFlags(const Options& o, UnitJob* job) {
   for (const std::string& g : o.rule_globs) {
     if (auto st = job->selection.ApplyGlobs(g); !st.ok()) {
@@ -146,7 +119,10 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
         if (!cfg.ok()) return cfg.status();
         it = configs.emplace(cfg_path, *std::move(cfg)).first;
       }
-      if (auto st = ApplyProjectConfig(it->second, &job); !st.ok()) return st;
+      if (auto st = ApplyProjectConfig(it->second, &job.selection, &job.check);
+          !st.ok()) {
+        return st;
+      }
     }
     if (auto st = ApplyFlags(o, &job); !st.ok()) return st;
     plan->jobs.push_back(std::move(job));
@@ -154,13 +130,17 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
   return absl::OkStatus();
 }
 
-absl::Status LoadUnits(const JobPlan& plan, int jobs, std::vector<Unit>* units) {
-  units->assign(plan.jobs.size(), Unit{});
+namespace {
+
+// Runs `work(i)` for every job index, `jobs` threads at a time, and returns
+// the first non-OK status in plan order.
+template <typename Work>
+absl::Status ForEachJob(const JobPlan& plan, int jobs, Work work) {
   std::vector<absl::Status> status(plan.jobs.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i = next++; i < plan.jobs.size(); i = next++) {
-      status[i] = LoadUnit(plan.jobs[i].spec, plan.in_memory, &(*units)[i]);
+      status[i] = work(i);
     }
   };
   int threads = std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
@@ -175,6 +155,33 @@ absl::Status LoadUnits(const JobPlan& plan, int jobs, std::vector<Unit>* units) 
     if (!st.ok()) return st;
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status LoadUnits(const JobPlan& plan, int jobs, std::vector<Unit>* units) {
+  units->assign(plan.jobs.size(), Unit{});
+  return ForEachJob(plan, jobs, [&](size_t i) {
+    return LoadUnit(plan.jobs[i].spec, plan.in_memory, &(*units)[i]);
+  });
+}
+
+absl::Status CheckUnits(const JobPlan& plan, int jobs,
+                        std::vector<UnitOutcome>* outcomes) {
+  outcomes->assign(plan.jobs.size(), UnitOutcome{});
+  return ForEachJob(plan, jobs, [&](size_t i) {
+    Unit unit;
+    absl::Status st = LoadUnit(plan.jobs[i].spec, plan.in_memory, &unit);
+    if (!st.ok()) return st;
+    UnitOutcome& out = (*outcomes)[i];
+    out.findings = CheckUnit(unit, plan.jobs[i].check, plan.jobs[i].selection);
+    for (neff::NeffArchive& a : unit.neff_archives) {
+      for (auto& member : a.member_texts) {
+        out.member_texts.push_back(std::move(member));
+      }
+    }
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace topolint::cli

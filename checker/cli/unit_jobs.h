@@ -4,6 +4,7 @@
 #define TOPOLINT_CHECKER_CLI_UNIT_JOBS_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -12,6 +13,7 @@
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
 #include "checker/core/unit.h"
+#include "checker/diag/finding.h"
 
 namespace topolint::cli {
 
@@ -32,6 +34,20 @@ absl::Status PlanJobs(const Options& options, JobPlan* plan);
 
 // Loads every unit (in parallel with options.jobs threads), in plan order.
 absl::Status LoadUnits(const JobPlan& plan, int jobs, std::vector<Unit>* units);
+
+// What checking one unit leaves behind once its inputs are dropped.
+struct UnitOutcome {
+  std::vector<Finding> findings;  // sorted (CheckUnit's order)
+  // Texts of NEFF archive members (display name, text), for source snippets.
+  std::vector<std::pair<std::string, std::string>> member_texts;
+};
+
+// Loads and checks every unit with `jobs` threads and returns the outcomes
+// in plan order. Each unit is dropped as soon as it is checked, so memory
+// holds at most `jobs` units at a time, not the whole plan. Fails with the
+// first load error in plan order (as LoadUnits), outcomes then unspecified.
+absl::Status CheckUnits(const JobPlan& plan, int jobs,
+                        std::vector<UnitOutcome>* outcomes);
 
 }  // namespace topolint::cli
 

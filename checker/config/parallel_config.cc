@@ -123,13 +123,12 @@ class Reader {
     }
     f->ok = false;
     const std::string expected =
-        spec.expected != nullptr
-            ? std::string(spec.expected)
-            : fmt::format("an integer >= {}", spec.min);
-    const std::string found =
-        v->type == json::Type::kUInt ? Written(*v) + ", too large"
-        : v->is_integer()            ? Written(*v)
-                                     : Describe(*v);
+        spec.expected != nullptr ? std::string(spec.expected)
+                                 : fmt::format("an integer >= {}", spec.min);
+    const std::string found = v->type == json::Type::kUInt
+                                  ? Written(*v) + ", too large"
+                              : v->is_integer() ? Written(*v)
+                                                : Describe(*v);
     Problem(*v, f->path,
             fmt::format("{} is {}; expected {}", f->path, found, expected));
   }
@@ -143,9 +142,9 @@ class Reader {
       return;
     }
     f->ok = false;
-    Problem(*v, f->path,
-            fmt::format("{} is {}; expected true or false", f->path,
-                        Describe(*v)));
+    Problem(
+        *v, f->path,
+        fmt::format("{} is {}; expected true or false", f->path, Describe(*v)));
   }
 
   // A string, or null when `null_ok`. Range checks are the caller's.
@@ -173,9 +172,9 @@ class Reader {
 };
 
 bool HasAnyVllmKey(const json::Value& root, const json::Value* nc) {
-  for (const char* k : {"tensor_parallel_size", "data_parallel_size",
-                        "enable_expert_parallel", "kv_transfer_config",
-                        "additional_config"}) {
+  for (const char* k :
+       {"tensor_parallel_size", "data_parallel_size", "enable_expert_parallel",
+        "kv_transfer_config", "additional_config"}) {
     if (root.FindMember(k) != nullptr) return true;
   }
   if (nc == nullptr) return false;
@@ -304,9 +303,9 @@ bool ParallelConfig::LayoutFieldsOk() const {
   for (const IntField* f :
        {&tensor_parallel_size, &data_parallel_size, &attention_dp_size,
         &embedding_dp_size, &mlp_dp_size, &draft_mlp_dp_size, &lm_head_dp_size,
-        &ep_degree, &sampling_dp_degree, &tp_degree, &cp_degree,
-        &mlp_cp_degree, &attention_dp_degree, &pp_degree, &world_size,
-        &moe_tp_degree, &moe_ep_degree}) {
+        &ep_degree, &sampling_dp_degree, &tp_degree, &cp_degree, &mlp_cp_degree,
+        &attention_dp_degree, &pp_degree, &world_size, &moe_tp_degree,
+        &moe_ep_degree}) {
     if (!f->ok) return false;
   }
   return enable_expert_parallel.ok && switch_cc.ok;
@@ -389,8 +388,7 @@ ParallelConfig ReadParallelConfig(const ComponentConfig& cfg) {
   r.Int(fields, fp, "mlp_cp_degree", &pc.mlp_cp_degree);
   r.Int(fields, fp, "attention_dp_degree", &pc.attention_dp_degree);
   r.Int(fields, fp, "pp_degree", &pc.pp_degree);
-  r.Int(fields, fp, "world_size", &pc.world_size,
-        Nullable());
+  r.Int(fields, fp, "world_size", &pc.world_size, Nullable());
   r.Int(fields, fp, "batch_size", &pc.batch_size);
   const int64_t batch = pc.batch_size.value;
   r.Int(fields, fp, "ctx_batch_size", &pc.ctx_batch_size, Default(batch));
@@ -398,8 +396,7 @@ ParallelConfig ReadParallelConfig(const ComponentConfig& cfg) {
   r.Int(fields, fp, "max_batch_size", &pc.max_batch_size, Default(batch));
   r.Int(fields, fp, "moe_tp_degree", &pc.moe_tp_degree);
   r.Int(fields, fp, "moe_ep_degree", &pc.moe_ep_degree);
-  r.Int(fields, fp, "local_ranks_size", &pc.local_ranks_size,
-        Nullable());
+  r.Int(fields, fp, "local_ranks_size", &pc.local_ranks_size, Nullable());
   r.Int(fields, fp, "start_rank_id", &pc.start_rank_id, NonNegative());
   r.Bool(fields, fp, "is_continuous_batching", &pc.is_continuous_batching);
   r.Bool(fields, fp, "sequence_parallel_enabled",
@@ -408,9 +405,8 @@ ParallelConfig ReadParallelConfig(const ComponentConfig& cfg) {
   r.Bool(fields, fp, "enable_ve_data_parallel", &pc.enable_ve_data_parallel);
 
   // logical_nc_config (or its deprecated alias logical_neuron_cores).
-  const bool alias_only =
-      fields->FindMember("logical_nc_config") == nullptr &&
-      fields->FindMember("logical_neuron_cores") != nullptr;
+  const bool alias_only = fields->FindMember("logical_nc_config") == nullptr &&
+                          fields->FindMember("logical_neuron_cores") != nullptr;
   r.Int(fields, fp, alias_only ? "logical_neuron_cores" : "logical_nc_config",
         &pc.logical_nc_config, OneOrTwo());
   return pc;

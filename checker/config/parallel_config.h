@@ -15,10 +15,11 @@
 //    values are ordinary kFloat numbers), or the flat input-side form where
 //    those NeuronConfig keywords sit at the top level.
 //
-// A file is the vLLM form when it has any vLLM-only key (`tensor_parallel_size`,
-// `data_parallel_size`, `enable_expert_parallel`, `kv_transfer_config`,
-// `additional_config` at the top level, or a `*_dp_size` / `all2all_backend` in
-// the neuron_config object); otherwise it is the NxDI form.
+// A file is the vLLM form when it has any vLLM-only key
+// (`tensor_parallel_size`, `data_parallel_size`, `enable_expert_parallel`,
+// `kv_transfer_config`, `additional_config` at the top level, or a `*_dp_size`
+// / `all2all_backend` in the neuron_config object); otherwise it is the NxDI
+// form.
 //
 // Reading never fails: a field of the wrong type or out of range keeps its
 // default as `value`, is marked `!ok`, and a SchemaProblem says why (the
@@ -50,11 +51,11 @@ struct Field {
   // The key is written (with any value; but a nullable integer such as
   // world_size written as null counts as absent).
   bool present = false;
-  bool ok = true;        // false: written, but wrong type or out of range
-  TextPos key_pos;       // the key's opening quote (when present)
-  TextPos value_pos;     // the value's first byte (when present)
-  std::string path;      // JSON path, e.g. "neuron_config.mlp_dp_size"
-  std::string written;   // the value as written, shortened ("4", "true", ...)
+  bool ok = true;       // false: written, but wrong type or out of range
+  TextPos key_pos;      // the key's opening quote (when present)
+  TextPos value_pos;    // the value's first byte (when present)
+  std::string path;     // JSON path, e.g. "neuron_config.mlp_dp_size"
+  std::string written;  // the value as written, shortened ("4", "true", ...)
 
   // Written with a valid value (not the default).
   bool IsSet() const { return present && ok; }
@@ -69,14 +70,15 @@ struct StringField : Field<std::string> {
 
 // A problem `config-schema` reports.
 struct SchemaProblem {
-  TextPos pos;        // the offending value
-  std::string path;   // JSON path of the field
+  TextPos pos;       // the offending value
+  std::string path;  // JSON path of the field
   std::string message;
 };
 
 // A component DP size of the vLLM form: `<component>_dp_size`.
 struct ComponentDp {
-  const char* component;  // "attention", "embedding", "mlp", "draft_mlp", "lm_head"
+  const char*
+      component;  // "attention", "embedding", "mlp", "draft_mlp", "lm_head"
   const IntField* field;
 };
 
@@ -100,8 +102,8 @@ struct ParallelConfig {
   bool has_kv_transfer_config = false;  // an object (not null / absent)
   TextPos kv_transfer_config_pos;
   StringField kv_role;  // kv_transfer_config.kv_role
-  IntField attention_dp_size, embedding_dp_size, mlp_dp_size,
-      draft_mlp_dp_size, lm_head_dp_size;  // default 1
+  IntField attention_dp_size, embedding_dp_size, mlp_dp_size, draft_mlp_dp_size,
+      lm_head_dp_size;  // default 1
 
   // --- both forms ---
   IntField ep_degree;           // default 1
@@ -109,10 +111,10 @@ struct ParallelConfig {
 
   // --- NxDI form ---
   IntField tp_degree, cp_degree, mlp_cp_degree, attention_dp_degree,
-      pp_degree;                       // default 1
-  IntField world_size;                 // default tp * pp * ep
-  IntField logical_nc_config;          // 1 or 2; default 1 here (the real
-                                       // default depends on the platform)
+      pp_degree;               // default 1
+  IntField world_size;         // default tp * pp * ep
+  IntField logical_nc_config;  // 1 or 2; default 1 here (the real
+                               // default depends on the platform)
   IntField batch_size, ctx_batch_size, tkg_batch_size, max_batch_size;
   IntField moe_tp_degree, moe_ep_degree;  // default 1
   IntField local_ranks_size, start_rank_id;

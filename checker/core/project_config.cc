@@ -131,6 +131,36 @@ absl::StatusOr<ProjectConfig> LoadProjectConfig(const std::string& path) {
   return ParseProjectConfig(ss.str(), path);
 }
 
+absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
+                                RuleSelection* selection, CheckOptions* check) {
+  auto prefixed = [&](const absl::Status& st) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: {}", cfg.path, std::string(st.message())));
+  };
+  for (const std::string& g : cfg.rules) {
+    if (absl::Status st = selection->ApplyGlobs(g); !st.ok()) {
+      return prefixed(st);
+    }
+  }
+  for (const auto& [rule, level] : cfg.severity) {
+    if (absl::Status st = selection->SetSeverity(rule, level); !st.ok()) {
+      return prefixed(st);
+    }
+  }
+  for (const auto& [glob, rules] : cfg.per_file_ignores) {
+    selection->AddFileIgnore(glob, rules);
+  }
+  if (cfg.werror) selection->set_werror(*cfg.werror);
+  if (cfg.lnc) {
+    check->lnc = *cfg.lnc;
+    check->lnc_given = true;
+  }
+  if (cfg.num_cores) check->num_cores = cfg.num_cores;
+  if (cfg.replica_count) check->replica_count = cfg.replica_count;
+  if (cfg.num_partitions) check->num_partitions = cfg.num_partitions;
+  return absl::OkStatus();
+}
+
 std::string FindProjectConfig(const std::string& dir) {
   std::error_code ec;
   std::filesystem::path p = std::filesystem::absolute(dir.empty() ? "." : dir, ec);

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "checker/core/rule_selection.h"
+#include "checker/core/unit.h"
 
 namespace topolint {
 
@@ -42,6 +44,12 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
 
 // Reads `path`.
 absl::StatusOr<ProjectConfig> LoadProjectConfig(const std::string& path);
+
+// Applies `cfg` to a unit's rule selection and check options (rules, then
+// severities, per-file ignores, werror, lnc, num_cores, R, P). Errors name
+// the config file.
+absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
+                                RuleSelection* selection, CheckOptions* check);
 
 // The nearest `.topolint.json` in `dir` or its ancestors, or "".
 std::string FindProjectConfig(const std::string& dir);

@@ -88,9 +88,20 @@ bool RuleSelection::IgnoredInFile(std::string_view rule,
   }
   // A NEFF member ("x.neff:sg00/def.json") also matches through the archive.
   std::string_view archive = file.substr(0, file.find(':'));
+  // A glob is written relative to wherever the user thinks of the tree
+  // from, so it may match any trailing part of the path ("legacy/*"
+  // matches "/abs/proj/legacy/x.hlo").
+  auto matches_path = [](const std::string& glob, std::string_view path) {
+    if (GlobMatch(glob, path)) return true;
+    for (size_t i = path.find('/'); i != std::string_view::npos;
+         i = path.find('/', i + 1)) {
+      if (GlobMatch(glob, path.substr(i + 1))) return true;
+    }
+    return false;
+  };
   for (const auto& [glob, rules] : ignores_) {
-    if (!GlobMatch(glob, file) && !GlobMatch(glob, base) &&
-        !GlobMatch(glob, archive)) {
+    if (!matches_path(glob, file) && !GlobMatch(glob, base) &&
+        !matches_path(glob, archive)) {
       continue;
     }
     for (const std::string& r : rules) {

@@ -154,9 +154,16 @@ bool ParseAttribute(HloLexer& lx, const std::string& key, TextPos key_pos,
   if (key == "use_global_device_ids") {
     if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
     std::string word;
-    if (IsIdentStart(lx.Peek()) && !lx.ReadIdent(&word)) return false;
-    if (word != "true" && word != "false") {
+    const TextPos value_pos = lx.Pos();
+    if (!IsIdentStart(lx.Peek())) {
       return lx.Expected("'true' or 'false' for use_global_device_ids");
+    }
+    if (!lx.ReadIdent(&word)) return false;
+    if (word != "true" && word != "false") {
+      return lx.Error(value_pos, fmt::format("expected 'true' or 'false' for "
+                                             "use_global_device_ids, found "
+                                             "'{}'",
+                                             word.substr(0, 40)));
     }
     c->has_use_global_device_ids = true;
     c->use_global_device_ids = word == "true";

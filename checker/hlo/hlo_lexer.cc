@@ -44,6 +44,8 @@ bool HloLexer::Refill() {
   const int64_t here = Offset();
   int64_t keep = here;
   for (const Mark& m : marks_) keep = std::min(keep, m.offset);
+  // One byte of look-behind: the scanners read p[-1] (see Scan).
+  keep = std::max(window_->base(), keep - 1);
   FlushCaptures(keep);
   const bool got = window_->Refill(keep);
   p_ = window_->begin() + (here - window_->base());
@@ -91,7 +93,7 @@ bool HloLexer::ReadIdent(std::string* out) {
 bool HloLexer::ReadIdentView(std::string_view* out) {
   const char* p = p_;
   while (IsIdentChar(static_cast<unsigned char>(*p))) ++p;  // NUL stops
-  if (p < end_) {
+  if (p < end_ && p - p_ <= kMaxTokenBytes) {
     *out = std::string_view(p_, static_cast<size_t>(p - p_));
     p_ = p;
     return true;
@@ -259,6 +261,15 @@ bool HloLexer::CheckNotBinary(size_t n) {
     ++p_;
   }
   Restore(mark);
+  return true;
+}
+
+bool HloLexer::AtLineStart() const {
+  if (line_start_ < window_->base()) return false;
+  for (const char* q = window_->begin() + (line_start_ - window_->base());
+       q < p_; ++q) {
+    if (*q != ' ' && *q != '\t' && *q != '\r') return false;
+  }
   return true;
 }
 

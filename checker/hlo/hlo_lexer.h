@@ -181,9 +181,13 @@ class HloLexer {
     stmt_start_ = Offset();
     stmt_pos_ = Pos();
   }
+  // Reports a statement longer than the limit; parsing goes on after it
+  // (the statement itself is complete), so this always returns true.
   bool EndStatement() {
-    return Offset() - stmt_start_ <= options_.max_instruction_bytes ||
-           StatementTooLong();
+    if (Offset() - stmt_start_ > options_.max_instruction_bytes) {
+      StatementTooLong();
+    }
+    return true;
   }
   TextPos statement_pos() const { return stmt_pos_; }
 
@@ -194,6 +198,8 @@ class HloLexer {
   // ---- Resynchronisation --------------------------------------------------
   // Skips the rest of the current line (no string or comment awareness).
   void SkipLine();
+  // True when only blanks precede the cursor on its line.
+  bool AtLineStart() const;
 
  private:
   struct Open {
@@ -216,6 +222,7 @@ class HloLexer {
     line_start_ = window_->base() + (nl + 1 - window_->begin());
   }
   bool Scan(const uint8_t* table, bool one_group, bool stop_at_blank);
+  bool NextLineStartsInstruction();
   bool SkipQuoted(std::string* out, size_t cap);
   bool LineComment();
   bool BlockComment();

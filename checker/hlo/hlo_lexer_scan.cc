@@ -65,7 +65,7 @@ constexpr Table MakeTable(bool comma, bool blank, bool in_string) {
 }
 
 constexpr Table kGroupTable = MakeTable(false, false, false);
-constexpr Table kValueTable = MakeTable(true, false, false);
+constexpr Table kValueTable = MakeTable(true, true, false);
 constexpr Table kAtomTable = MakeTable(true, true, false);
 constexpr Table kStringTable = MakeTable(false, false, true);
 
@@ -117,6 +117,7 @@ struct BlockMasks {
   uint64_t quote = 0;        // '"'
   uint64_t brackets = 0;     // ( ) [ ] { }
   uint64_t comma = 0;        // ,
+  uint64_t space = 0;        // ' '
   uint64_t hazard_any = 0;   // backslash, control bytes (newline, NUL)
   uint64_t hazard_code = 0;  // '/' and '\'' (they matter outside strings)
 };
@@ -134,6 +135,7 @@ inline BlockMasks Masks64(const char* p) {
   const __m128i rsquare = _mm_set1_epi8(']');
   const __m128i lparen = _mm_set1_epi8('(');
   const __m128i comma = _mm_set1_epi8(',');
+  const __m128i space = _mm_set1_epi8(' ');
   const __m128i del = _mm_set1_epi8(0x7f);
   const __m128i backslash = _mm_set1_epi8('\\');
   const __m128i slash = _mm_set1_epi8('/');
@@ -156,6 +158,7 @@ inline BlockMasks Masks64(const char* p) {
     m.quote |= MoveMask(_mm_cmpeq_epi8(v, quote)) << shift;
     m.brackets |= MoveMask(brackets) << shift;
     m.comma |= MoveMask(_mm_cmpeq_epi8(v, comma)) << shift;
+    m.space |= MoveMask(_mm_cmpeq_epi8(v, space)) << shift;
     m.hazard_any |= MoveMask(hazard_any) << shift;
     m.hazard_code |= MoveMask(hazard_code) << shift;
   }
@@ -190,14 +193,56 @@ enum class FastMode {
 // end of the window, a bracket mismatch): the exact scanner then redoes
 // the work and decides. Reads up to 63 bytes past `end` (the window's
 // slack; the NUL sentinel at `end` stops everything).
+// Where the exact path ends a value or instruction at a blank at depth 0
+// (see the kBlank case of HloLexer::Scan): `spaces` are the depth-0 blanks
+// (bits of the block at `p`) to check, in order; `scan_start` bounds the
+// look back. Returns the first blank where the text ends, or nullptr.
 template <FastMode kMode>
-const char* FastScan(const char* p, const char* end) {
+const char* EndingBlank(const char* p, uint64_t spaces, const char* scan_start) {
+  for (; spaces != 0; spaces &= spaces - 1) {
+    const char* blank = p + __builtin_ctzll(spaces);
+    const char* before = blank;  // the first blank of the run
+    while (before > scan_start && before[-1] == ' ') --before;
+    const char prev = before > scan_start ? before[-1] : '\0';
+    const char* after = blank;
+    while (*after == ' ') ++after;
+    const char next = *after;
+    if (prev == '=' || next == '{') continue;
+    if (kMode == FastMode::kValue) return before;
+    // kLine / kBody: the attribute loop goes on over `, ` and ` ,`, and a
+    // blank before the end of the line ends nothing by itself.
+    if (prev == ',' || next == ',' || next == '\n') continue;
+    return before;
+  }
+  return nullptr;
+}
+
+// Bits [from, to) of a 64-bit block mask.
+inline uint64_t BitRange(int from, int to) {
+  const uint64_t upto = to >= 64 ? ~uint64_t{0} : (uint64_t{1} << to) - 1;
+  const uint64_t below = from >= 64 ? ~uint64_t{0} : (uint64_t{1} << from) - 1;
+  return upto & ~below;
+}
+
+// The common case of Scan, 64 bytes at a time: text that holds only
+// brackets, commas, blanks, ordinary bytes and double-quoted strings
+// without escapes, on one line, nested at most 32 deep and correctly.
+// Returns where the exact scanner would stop, or nullptr when anything else
+// comes first (newline inside brackets, comment, escape, single quote,
+// control byte, end of the window, a bracket mismatch): the exact scanner
+// then redoes the work and decides. Reads up to 63 bytes past `end` (the
+// window's slack; the NUL sentinel at `end` stops everything).
+template <FastMode kMode>
+const char* FastScan(const char* const start, const char* end) {
 #if defined(__SSE2__)
   uint64_t stack = 0;  // 2 bits per open bracket: 1 '(', 2 '[', 3 '{'
   int depth = 0;
   uint64_t in_string_carry = 0;
   bool in_operands = kMode == FastMode::kBody;
-  for (; p < end; p += 64) {
+  // Start (bit index in the current block) of the text at depth 0 whose
+  // blanks are still to check; -1 while inside brackets.
+  int segment = kMode == FastMode::kLine || kMode == FastMode::kValue ? 0 : -1;
+  for (const char* p = start; p < end; p += 64) {
     const BlockMasks m = Masks64(p);
     const uint64_t in_string = PrefixXor(m.quote) ^ in_string_carry;
     in_string_carry =
@@ -205,6 +250,7 @@ const char* FastScan(const char* p, const char* end) {
     const uint64_t hazard = m.hazard_any | (m.hazard_code & ~in_string);
     const uint64_t below_hazard =
         hazard == 0 ? ~uint64_t{0} : (hazard & (0 - hazard)) - 1;
+    const uint64_t spaces = m.space & ~in_string & below_hazard;
     // Commas matter only where a value ends at one.
     const uint64_t structural =
         kMode == FastMode::kValue ? m.brackets | m.comma : m.brackets;
@@ -212,6 +258,14 @@ const char* FastScan(const char* p, const char* end) {
          s &= s - 1) {
       const int i = __builtin_ctzll(s);
       const uint8_t kind = kBracketKinds[static_cast<unsigned char>(p[i])];
+      if (kMode != FastMode::kGroup && depth == 0 && segment >= 0) {
+        // Leaving a stretch at depth 0: its blanks may end the text first.
+        if (const char* b = EndingBlank<kMode>(
+                p, spaces & BitRange(segment, i), start)) {
+          return b;
+        }
+        segment = -1;
+      }
       if (kMode == FastMode::kValue && kind == 8) {
         if (depth == 0) return p + i;
         continue;
@@ -236,19 +290,28 @@ const char* FastScan(const char* p, const char* end) {
           if (*q == '\n') return q;
           if (*q != ',') return nullptr;
         }
+        segment = i + 1;
+      }
+    }
+    const int stop = hazard != 0 ? __builtin_ctzll(hazard) : 64;
+    if (kMode != FastMode::kGroup && depth == 0 && segment >= 0) {
+      if (const char* b = EndingBlank<kMode>(
+              p, spaces & BitRange(segment, stop), start)) {
+        return b;
       }
     }
     if (hazard != 0) {
-      const int h = __builtin_ctzll(hazard);
       if (kMode != FastMode::kGroup && depth == 0 && !in_operands &&
-          p + h < end && p[h] == '\n' && ((in_string >> h) & 1) == 0) {
-        return p + h;
+          p + stop < end && p[stop] == '\n' &&
+          ((in_string >> stop) & 1) == 0) {
+        return p + stop;
       }
       return nullptr;
     }
+    if (segment >= 0) segment = 0;  // the stretch goes on into the next block
   }
 #else
-  (void)p;
+  (void)start;
   (void)end;
 #endif
   return nullptr;
@@ -468,8 +531,8 @@ bool HloLexer::SkipQuoted(std::string* out, size_t cap) {
     if (p == end_) {
       if (!Refill()) {
         return Error(start, fmt::format("unterminated string: expected a "
-                                        "closing {} for the string that "
-                                        "starts here",
+                                        "closing quote ({}) for the string "
+                                        "that starts here",
                                         quote));
       }
       continue;
@@ -517,6 +580,42 @@ bool HloLexer::SkipValue() {
 
 bool HloLexer::SkipAtom() {
   return Scan(kAtomTable.data(), /*one_group=*/false, /*stop_at_blank=*/true);
+}
+
+bool HloLexer::NextLineStartsInstruction() {
+  // Bounded lookahead past the '\n' at the cursor for
+  // `[ROOT] [%]name = (` or `[ROOT] [%]name = type[`, or `ENTRY `.
+  constexpr size_t kLimit = 256;
+  size_t k = 1;
+  auto blanks = [&] {
+    while (k < kLimit && (PeekAt(k) == ' ' || PeekAt(k) == '\t')) ++k;
+  };
+  auto word = [&](std::string_view w) {
+    for (size_t i = 0; i < w.size(); ++i) {
+      if (PeekAt(k + i) != static_cast<unsigned char>(w[i])) return false;
+    }
+    const int after = PeekAt(k + w.size());
+    return after == ' ' || after == '\t';
+  };
+  auto ident = [&] {
+    if (!IsIdentStart(PeekAt(k))) return false;
+    while (k < kLimit && IsIdentChar(PeekAt(k))) ++k;
+    return k < kLimit;
+  };
+  blanks();
+  if (word("ENTRY")) return true;
+  if (word("ROOT")) {
+    k += 4;
+    blanks();
+  }
+  if (PeekAt(k) == '%') ++k;
+  if (!ident()) return false;
+  blanks();
+  if (PeekAt(k) != '=') return false;
+  ++k;
+  blanks();
+  if (PeekAt(k) == '(') return true;
+  return ident() && PeekAt(k) == '[';
 }
 
 bool HloLexer::TrySkipLine(bool from_operands, bool* trailing_comma) {
@@ -621,6 +720,18 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
           p_ = p;
           return true;
         }
+        p_ = p;
+        if (NextLineStartsInstruction()) {
+          // Most likely a closer is missing: stop here, before the line, so
+          // that recovery resumes at that instruction.
+          const Open& open = opens_[depth - 1];
+          return Error(open.pos,
+                       fmt::format("unbalanced brackets: expected '{}' to "
+                                   "close this '{}' before the instruction "
+                                   "on line {}",
+                                   open.closer, open.open, line_ + 1));
+        }
+        reload();
         ++line_;
         ++p;
         line_start_ = window_base + (p - begin);
@@ -629,13 +740,24 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
           return StatementTooLong();
         }
         break;
-      case kBlank:  // only in kAtomTable
-        if (depth == 0 && stop_at_blank) {
-          p_ = p;
-          return true;
+      case kBlank: {  // kValueTable and kAtomTable
+        if (depth > 0) {
+          ++p;
+          break;
         }
-        ++p;
+        p_ = p;
+        if (stop_at_blank) return true;
+        // A value ends at a blank at depth 0, except after `name=` and
+        // before the '{' of `mesh[...] {...}`. The byte before the first
+        // blank of a run is kept in the window (see Refill).
+        const bool after_equals = p > window_->begin() && p[-1] == '=';
+        size_t k = 1;
+        while (PeekAt(k) == ' ' || PeekAt(k) == '\t' || PeekAt(k) == '\r') ++k;
+        if (!after_equals && PeekAt(k) != '{') return true;
+        reload();
+        p += k;
         break;
+      }
       case kComma:
         if (depth == 0) {
           p_ = p;

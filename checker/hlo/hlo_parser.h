@@ -43,8 +43,9 @@ inline constexpr int kMaxShapeDepth = 64;
 // After this many syntax errors the parser stops and records one final
 // error saying that the rest of the file was not checked.
 inline constexpr int kMaxSyntaxErrors = 20;
-// Bytes per read when parsing a file.
-inline constexpr size_t kDefaultWindowBytes = size_t{1} << 20;
+// Bytes per read. Small enough for the window to stay in the L2 cache while
+// it is scanned (measured faster than 1-4 MiB windows on a 300 MB module).
+inline constexpr size_t kDefaultWindowBytes = size_t{256} << 10;
 // Per-computation budget for the name -> shape table used to resolve
 // operands written without a shape. When it is exhausted the table is
 // emptied and refilled with later instructions (recent names stay

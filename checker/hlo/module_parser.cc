@@ -44,7 +44,12 @@ void ModuleParser::Run() {
       continue;
     }
     if (lx_.Peek() == kEof) {
-      if (state_ == State::kBody) {
+      // (Not when an error was just reported at end of file: same cause.)
+      const bool just_reported =
+          !module_->syntax_errors.empty() &&
+          module_->syntax_errors.back().pos.line == lx_.Pos().line &&
+          module_->syntax_errors.back().pos.column == lx_.Pos().column;
+      if (state_ == State::kBody && !just_reported) {
         lx_.Error(lx_.Pos(),
                   fmt::format("expected '}}' to close computation '{}' "
                               "(opened at {}:{}), found end of file",
@@ -103,9 +108,15 @@ bool ModuleParser::ParseHeader(TextPos pos) {
   module_->has_header = true;
   module_->header_pos = pos;
   anything_parsed_ = true;
-  if (!lx_.SkipTrivia() ||
-      !lx_.ReadName(&module_->name, "a module name after 'HloModule'")) {
+  if (!lx_.SkipTrivia()) return false;
+  const TextPos name_pos = lx_.Pos();
+  if (!lx_.ReadName(&module_->name, "a module name after 'HloModule'")) {
     return false;
+  }
+  if (module_->name == kEntry || module_->name == kRoot) {
+    return lx_.Error(name_pos, fmt::format("expected a module name after "
+                                           "'HloModule', found '{}'",
+                                           module_->name));
   }
   std::string key;
   for (;;) {
@@ -185,6 +196,15 @@ bool ModuleParser::ParseComputation(TextPos pos, std::string name,
                                       "'ENTRY name {{'), found instruction "
                                       "'{}' outside any computation",
                                       name));
+  }
+  if (!anything_parsed_ && !is_entry && lx_.Peek() != '(' &&
+      lx_.Peek() != '{') {
+    // The very first word of the file is neither `HloModule` nor the name
+    // of a computation: most likely not HLO at all.
+    return lx_.Error(pos, fmt::format("expected 'HloModule' or a computation "
+                                      "('name {{' or 'ENTRY name {{'), found "
+                                      "'{}'",
+                                      name.substr(0, 40)));
   }
   if (lx_.Peek() == '(' && !ParseSignature()) return false;
   if (!lx_.SkipTrivia()) return false;
@@ -464,7 +484,17 @@ bool ModuleParser::ParseHead(bool* keep_shape, TextPos* opcode_pos,
 // ---- Error recovery -------------------------------------------------------
 
 void ModuleParser::Resync() {
-  lx_.SkipLine();
+  // Resume at the next line that starts an instruction, a computation or
+  // '}'. The current line counts too when the error is at its first token
+  // (and this is not a second failure at the same place).
+  if (!lx_.AtLineStart() || lx_.Offset() == last_resync_offset_) {
+    lx_.SkipLine();
+  }
+  FindResyncPoint();
+  last_resync_offset_ = lx_.Offset();
+}
+
+void ModuleParser::FindResyncPoint() {
   for (;;) {
     if (lx_.stopped()) return;
     lx_.SkipBlanks();

@@ -50,6 +50,7 @@ class ModuleParser {
   void StartComputation(std::string name, bool is_entry, TextPos pos);
   void EndComputation();
   void Resync();
+  void FindResyncPoint();
   LineKind ClassifyLine();
 
   HloLexer lx_;
@@ -60,7 +61,8 @@ class ModuleParser {
   TextPos computation_pos_;
   bool entry_seen_ = false;
   bool anything_parsed_ = false;
-  bool percent_ = false;  // the pending instruction's name had a '%'
+  bool percent_ = false;
+  int64_t last_resync_offset_ = -1;  // the pending instruction's name had a '%'
   // Scratch, reused across instructions to avoid allocations.
   std::string word_;
   std::string name_;

@@ -1,5 +1,7 @@
 #include "checker/hlo/shape_table.h"
 
+#include <algorithm>
+
 #include "absl/hash/hash.h"
 
 namespace topolint::hlo {
@@ -21,6 +23,7 @@ ShapeTable::ShapeTable(size_t max_bytes) : max_bytes_(max_bytes) {}
 void ShapeTable::Begin(std::string_view name) {
   name = StripPercent(name);
   if (Bytes() + name.size() > max_bytes_) Clear();
+  if (arena_.capacity() == 0) arena_.reserve(std::min<size_t>(max_bytes_, 1 << 16));
   pending_name_offset_ = arena_.size();
   arena_.append(name);
   pending_shape_offset_ = arena_.size();

@@ -5,7 +5,6 @@
 // learns where a string ends from how far the lexer has read (TrackedInput).
 #include "checker/json/json_loader.h"
 
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <new>

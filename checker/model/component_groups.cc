@@ -61,8 +61,7 @@ GroupList Canonical(const GroupList& g) {
   std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     absl::Span<const int64_t> x = sorted.group(a);
     absl::Span<const int64_t> y = sorted.group(b);
-    return std::lexicographical_compare(x.begin(), x.end(), y.begin(),
-                                        y.end());
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
   });
   GroupList out;
   for (int64_t i : order) out.AppendGroup(sorted.group(i));
@@ -106,8 +105,9 @@ class FamilyBuilder {
   lhs = *std::move(tmp)
 #define TOPOLINT_CONCAT_INNER(a, b) a##b
 #define TOPOLINT_CONCAT(a, b) TOPOLINT_CONCAT_INNER(a, b)
-#define ASSIGN_OR_RETURN(lhs, expr) \
-  TOPOLINT_ASSIGN_OR_RETURN_IMPL(TOPOLINT_CONCAT(status_or_, __LINE__), lhs, expr)
+#define ASSIGN_OR_RETURN(lhs, expr)                                          \
+  TOPOLINT_ASSIGN_OR_RETURN_IMPL(TOPOLINT_CONCAT(status_or_, __LINE__), lhs, \
+                                 expr)
 
 // `inner` = tp/d consecutive ranks, `across` = the d ranks at one offset
 // (get_tp_cp_group_mesh(tp, d)).
@@ -165,7 +165,8 @@ absl::StatusOr<GroupList> StridedGroups(int64_t world, int64_t block,
   ids.reserve(static_cast<size_t>(world));
   for (int64_t base = 0; base < world; base += block) {
     for (int64_t t = 0; t < stride; ++t) {
-      for (int64_t r = base + t; r < base + block; r += stride) ids.push_back(r);
+      for (int64_t r = base + t; r < base + block; r += stride)
+        ids.push_back(r);
     }
   }
   return GroupList::Uniform(world / (block / stride), block / stride,
@@ -206,8 +207,7 @@ absl::StatusOr<GroupList> TpGroups(int64_t tp, int64_t dp) {
   return ContiguousGroups(world, tp);
 }
 
-absl::StatusOr<GroupList> ComponentTpGroups(int64_t tp, int64_t dp,
-                                            int64_t c) {
+absl::StatusOr<GroupList> ComponentTpGroups(int64_t tp, int64_t dp, int64_t c) {
   ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
   if (absl::Status st = CheckDivides(c, dp, "component DP size"); !st.ok()) {
     return st;
@@ -255,8 +255,7 @@ absl::StatusOr<std::vector<GroupFamily>> VllmGroupFamilies(
     ASSIGN_OR_RETURN(GroupList cols, StridedGroups(world, world, row));
     b.Add(fmt::format("ep-tp rows (expert parallel degree {})", l.ep),
           std::move(rows));
-    b.Add(fmt::format("ep (expert parallel degree {})", l.ep),
-          std::move(cols));
+    b.Add(fmt::format("ep (expert parallel degree {})", l.ep), std::move(cols));
     if (world == 64 && row == 8) {
       ASSIGN_OR_RETURN(GroupList mesh_rows, Trn2MeshRows(world));
       ASSIGN_OR_RETURN(GroupList mesh_cols, Trn2MeshColumns(world));
@@ -264,8 +263,7 @@ absl::StatusOr<std::vector<GroupFamily>> VllmGroupFamilies(
       b.Add("ep (TRN2 8x8 mesh columns)", std::move(mesh_cols));
     }
   }
-  if (absl::Status st = AddSampling(b, world, l.tp, l.sampling_dp);
-      !st.ok()) {
+  if (absl::Status st = AddSampling(b, world, l.tp, l.sampling_dp); !st.ok()) {
     return st;
   }
   return b.Take();
@@ -285,10 +283,10 @@ absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
     const char* key;
     const char* what;
   };
-  const Inner inners[] = {{l.cp, "cp_degree", "CP"},
-                          {l.attention_dp, "attention_dp_degree",
-                           "attention DP"},
-                          {l.mlp_cp, "mlp_cp_degree", "MLP CP"}};
+  const Inner inners[] = {
+      {l.cp, "cp_degree", "CP"},
+      {l.attention_dp, "attention_dp_degree", "attention DP"},
+      {l.mlp_cp, "mlp_cp_degree", "MLP CP"}};
   for (const Inner& in : inners) {
     if (in.degree <= 1) continue;
     if (absl::Status st = AddInnerMesh(
@@ -303,10 +301,10 @@ absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
       !st.ok()) {
     return st;
   }
-  if (l.world / l.tp / std::max<int64_t>(l.pp, 1) > 1 &&
-      l.world % (l.tp * std::max<int64_t>(l.pp, 1)) == 0) {
-    ASSIGN_OR_RETURN(GroupList dp,
-                     StridedGroups(l.world, l.world / l.pp, l.tp));
+  const int64_t pp = std::max<int64_t>(l.pp, 1);
+  // world / tp / pp > 1 bounds tp * pp below world: no overflow.
+  if (l.world / l.tp / pp > 1 && l.world % (l.tp * pp) == 0) {
+    ASSIGN_OR_RETURN(GroupList dp, StridedGroups(l.world, l.world / pp, l.tp));
     b.Add(fmt::format("dp across TP groups (world_size={}, tp_degree={})",
                       l.world, l.tp),
           std::move(dp));
@@ -395,8 +393,8 @@ FamilyMatcher::FamilyMatcher(std::vector<GroupFamily> families)
   }
 }
 
-int64_t FamilyMatcher::FindSorted(size_t f,
-                                  absl::Span<const int64_t> sorted_group) const {
+int64_t FamilyMatcher::FindSorted(
+    size_t f, absl::Span<const int64_t> sorted_group) const {
   if (sorted_group.empty()) return -1;
   const int64_t g = GroupContaining(static_cast<int>(f), sorted_group[0]);
   if (g < 0) return -1;
@@ -464,3 +462,8 @@ FamilyMatch FamilyMatcher::Match(const GroupList& groups) const {
 }
 
 }  // namespace topolint::model
+
+#undef ASSIGN_OR_RETURN
+#undef TOPOLINT_CONCAT
+#undef TOPOLINT_CONCAT_INNER
+#undef TOPOLINT_ASSIGN_OR_RETURN_IMPL

@@ -76,7 +76,7 @@ absl::StatusOr<GroupList> DpColumnGroups(int64_t tp, int64_t dp, int64_t c);
 // --- Families ---
 
 struct GroupFamily {
-  std::string name;                  // e.g. "attention DP column (attention_dp_size=4)"
+  std::string name;  // e.g. "attention DP column (attention_dp_size=4)"
   std::vector<std::string> aliases;  // other roles with the same groups
   GroupList groups;
 
@@ -85,8 +85,9 @@ struct GroupFamily {
 };
 
 struct ComponentSize {
-  std::string component;  // "attention", "embedding", "mlp", "draft_mlp", "lm_head"
-  std::string key;        // "attention_dp_size"
+  std::string
+      component;    // "attention", "embedding", "mlp", "draft_mlp", "lm_head"
+  std::string key;  // "attention_dp_size"
   int64_t size = 1;
 };
 

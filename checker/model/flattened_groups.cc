@@ -20,9 +20,8 @@ absl::Status CheckIdsBelow(const GroupList& groups, int64_t limit,
                            GroupMode mode) {
   for (int64_t id : groups.ids()) {
     if (id < 0 || id >= limit) {
-      return absl::InvalidArgumentError(
-          fmt::format("id {} is outside [0, {}) in {} mode", id, limit,
-                      ModeName(mode)));
+      return absl::InvalidArgumentError(fmt::format(
+          "id {} is outside [0, {}) in {} mode", id, limit, ModeName(mode)));
     }
   }
   return absl::OkStatus();
@@ -35,9 +34,9 @@ absl::StatusOr<GroupList> GetParticipatingFlattenedIdGroups(
     int64_t num_partitions, int64_t cap) {
   const int64_t r_count = replica_count, p_count = num_partitions;
   if (r_count < 1 || p_count < 1) {
-    return absl::InvalidArgumentError(fmt::format(
-        "replica_count {} and num_partitions {} must be at least 1", r_count,
-        p_count));
+    return absl::InvalidArgumentError(
+        fmt::format("replica_count {} and num_partitions {} must be at least 1",
+                    r_count, p_count));
   }
   int64_t device_count = 0;
   if (__builtin_mul_overflow(r_count, p_count, &device_count) ||
@@ -71,8 +70,8 @@ absl::StatusOr<GroupList> GetParticipatingFlattenedIdGroups(
   const int64_t other = by_partition ? r_count : p_count;
   int64_t total = 0;
   if (__builtin_mul_overflow(source.num_ids(), other, &total) || total > cap) {
-    return absl::ResourceExhaustedError(fmt::format(
-        "the flattened groups would hold more than {} ids", cap));
+    return absl::ResourceExhaustedError(
+        fmt::format("the flattened groups would hold more than {} ids", cap));
   }
 
   GroupList out;

@@ -32,9 +32,9 @@ absl::StatusOr<std::vector<int64_t>> DeviceArray(const hlo::MeshSpec& mesh,
                                                  int64_t total, int64_t cap) {
   if (!mesh.device_ids.empty()) {
     if (static_cast<int64_t>(mesh.device_ids.size()) != total) {
-      return absl::InvalidArgumentError(fmt::format(
-          "mesh device_ids list {} ids but the mesh has {} devices",
-          mesh.device_ids.size(), total));
+      return absl::InvalidArgumentError(
+          fmt::format("mesh device_ids list {} ids but the mesh has {} devices",
+                      mesh.device_ids.size(), total));
     }
     return mesh.device_ids;
   }
@@ -81,9 +81,9 @@ absl::Status SplitAxis(const hlo::MeshSpec& mesh, int64_t size,
           RefToString(ref), ref.name, size, size));
     }
     if (ref.pre_size % covered != 0) {
-      return absl::InvalidArgumentError(fmt::format(
-          "mesh sub-axis {} overlaps another sub-axis of {}", RefToString(ref),
-          ref.name));
+      return absl::InvalidArgumentError(
+          fmt::format("mesh sub-axis {} overlaps another sub-axis of {}",
+                      RefToString(ref), ref.name));
     }
     pieces->push_back(Piece{ref.pre_size / covered, -1});
     pieces->push_back(Piece{ref.size, r});
@@ -115,9 +115,9 @@ absl::StatusOr<GroupList> ExpandMesh(const hlo::MeshSpec& mesh, int64_t cap) {
     const hlo::MeshAxisRef& ref = mesh.grouped[r];
     auto it = std::find(names.begin(), names.end(), ref.name);
     if (it == names.end()) {
-      return absl::InvalidArgumentError(fmt::format(
-          "mesh axis {} is not declared; the mesh has axes {}", ref.name,
-          absl::StrJoin(names, ", ")));
+      return absl::InvalidArgumentError(
+          fmt::format("mesh axis {} is not declared; the mesh has axes {}",
+                      ref.name, absl::StrJoin(names, ", ")));
     }
     std::vector<int64_t>& refs = refs_of_axis[it - names.begin()];
     for (int64_t other : refs) {
@@ -157,8 +157,7 @@ absl::StatusOr<GroupList> ExpandMesh(const hlo::MeshSpec& mesh, int64_t cap) {
   }
   perm.insert(perm.end(), selected.begin(), selected.end());
 
-  absl::StatusOr<std::vector<int64_t>> devices =
-      DeviceArray(mesh, *total, cap);
+  absl::StatusOr<std::vector<int64_t>> devices = DeviceArray(mesh, *total, cap);
   if (!devices.ok()) return devices.status();
   std::vector<int64_t> ids = TransposedIndices(dims, perm);
   if (!devices->empty()) {

@@ -35,15 +35,14 @@ TEST(ComponentGroupsTest, Tp8Dp4TpRows) {
 
 TEST(ComponentGroupsTest, Tp8Dp4ComponentSize4IsAllRanks) {
   EXPECT_EQ(Vec(ComponentTpGroups(8, 4, 4)), (Groups{Range(0, 32)}));
-  EXPECT_EQ(Vec(DpColumnGroups(8, 4, 4)),
-            (Groups{{0, 8, 16, 24},
-                    {1, 9, 17, 25},
-                    {2, 10, 18, 26},
-                    {3, 11, 19, 27},
-                    {4, 12, 20, 28},
-                    {5, 13, 21, 29},
-                    {6, 14, 22, 30},
-                    {7, 15, 23, 31}}));
+  EXPECT_EQ(Vec(DpColumnGroups(8, 4, 4)), (Groups{{0, 8, 16, 24},
+                                                  {1, 9, 17, 25},
+                                                  {2, 10, 18, 26},
+                                                  {3, 11, 19, 27},
+                                                  {4, 12, 20, 28},
+                                                  {5, 13, 21, 29},
+                                                  {6, 14, 22, 30},
+                                                  {7, 15, 23, 31}}));
 }
 
 TEST(ComponentGroupsTest, Tp8Dp4ComponentSize2IsTwoBlocks) {
@@ -121,9 +120,8 @@ TEST(VllmGroupFamiliesTest, EqualSizesAliasOneFamily) {
               ElementsAre("lm_head component TP (lm_head_dp_size=1)"));
   EXPECT_THAT((*fams)[1].aliases,
               ElementsAre("mlp component TP (mlp_dp_size=4)"));
-  EXPECT_THAT((*fams)[2].aliases,
-              ElementsAre("mlp DP column (mlp_dp_size=4)",
-                          "dp (data_parallel_size=4)"));
+  EXPECT_THAT((*fams)[2].aliases, ElementsAre("mlp DP column (mlp_dp_size=4)",
+                                              "dp (data_parallel_size=4)"));
   EXPECT_THAT((*fams)[3].aliases,
               ElementsAre("lm_head DP column (lm_head_dp_size=1)"));
   EXPECT_EQ((*fams)[1].DisplayName(),
@@ -147,8 +145,7 @@ TEST(VllmGroupFamiliesTest, ExpertParallelColumnsAndRows) {
   ASSERT_NE(ep, nullptr);
   ASSERT_NE(rows, nullptr);
   EXPECT_EQ(ep->groups.ToVectors(), (Groups{{0, 2, 4, 6}, {1, 3, 5, 7}}));
-  EXPECT_EQ(rows->groups.ToVectors(),
-            (Groups{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+  EXPECT_EQ(rows->groups.ToVectors(), (Groups{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
   l.ep = 3;
   EXPECT_FALSE(VllmGroupFamilies(l).ok());
 }
@@ -199,8 +196,7 @@ TEST(NxdiGroupFamiliesTest, ExpertAndDataParallelAcrossTpGroups) {
   absl::StatusOr<std::vector<GroupFamily>> fams = NxdiGroupFamilies(l);
   ASSERT_TRUE(fams.ok());
   ASSERT_EQ(fams->size(), 2u);
-  EXPECT_EQ((*fams)[1].name,
-            "dp across TP groups (world_size=8, tp_degree=4)");
+  EXPECT_EQ((*fams)[1].name, "dp across TP groups (world_size=8, tp_degree=4)");
   EXPECT_THAT((*fams)[1].aliases, ElementsAre("ep (ep_degree=2)"));
   EXPECT_EQ((*fams)[1].groups.ToVectors(),
             (Groups{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
@@ -218,6 +214,22 @@ TEST(NxdiGroupFamiliesTest, Trn2MeshOnlyWithoutSwitchCc) {
   fams = NxdiGroupFamilies(l);
   ASSERT_TRUE(fams.ok());
   EXPECT_EQ(fams->size(), 3u);
+}
+
+TEST(NxdiGroupFamiliesTest, DegenerateDegreesDoNotCrash) {
+  NxdiLayout l;
+  l.tp = 4;
+  l.world = 16;
+  l.pp = 0;
+  l.moe_tp = 0;
+  l.moe_ep = 2;
+  EXPECT_FALSE(NxdiGroupFamilies(l).ok());  // moe_tp 0
+  l.moe_tp = 1;
+  l.moe_ep = int64_t{1} << 62;
+  l.ep = int64_t{1} << 62;
+  EXPECT_FALSE(NxdiGroupFamilies(l).ok());
+  l.tp = 0;
+  EXPECT_FALSE(NxdiGroupFamilies(l).ok());
 }
 
 TEST(NxdiGroupFamiliesTest, RefusesTpThatDoesNotDivideWorld) {
@@ -253,9 +265,9 @@ TEST(GroupFamiliesOfTest, FromNxdiConfig) {
   absl::StatusOr<std::vector<GroupFamily>> fams =
       GroupFamiliesOf(config::ReadParallelConfig(c));
   ASSERT_TRUE(fams.ok());
-  EXPECT_THAT(Names(*fams), ElementsAre("tp (tp_degree=4)",
-                                        "TP within CP (cp_degree=2)",
-                                        "CP (cp_degree=2)"));
+  EXPECT_THAT(Names(*fams),
+              ElementsAre("tp (tp_degree=4)", "TP within CP (cp_degree=2)",
+                          "CP (cp_degree=2)"));
 }
 
 FamilyMatcher Tp8Dp4Matcher() {
@@ -288,9 +300,14 @@ TEST(FamilyMatcherTest, GroupOrderDoesNotMatter) {
 
 TEST(FamilyMatcherTest, RankOrderInsideAGroupIsReportedSeparately) {
   const FamilyMatcher m = Tp8Dp4Matcher();
-  GroupList g = GroupList::FromGroups(
-      {{8, 0, 16, 24}, {1, 9, 17, 25}, {2, 10, 18, 26}, {3, 11, 19, 27},
-       {4, 12, 20, 28}, {5, 13, 21, 29}, {6, 14, 22, 30}, {7, 15, 23, 31}});
+  GroupList g = GroupList::FromGroups({{8, 0, 16, 24},
+                                       {1, 9, 17, 25},
+                                       {2, 10, 18, 26},
+                                       {3, 11, 19, 27},
+                                       {4, 12, 20, 28},
+                                       {5, 13, 21, 29},
+                                       {6, 14, 22, 30},
+                                       {7, 15, 23, 31}});
   FamilyMatch r = m.Match(g);
   EXPECT_EQ(r.exact, -1);
   EXPECT_EQ(r.same_partition, 2);
@@ -299,9 +316,10 @@ TEST(FamilyMatcherTest, RankOrderInsideAGroupIsReportedSeparately) {
 TEST(FamilyMatcherTest, NearestHasMostGroupsInCommon) {
   const FamilyMatcher m = Tp8Dp4Matcher();
   // Two TP rows right, the other two split differently.
-  GroupList g = GroupList::FromGroups(
-      {Range(0, 8), Range(8, 16), {16, 17, 18, 19, 24, 25, 26, 27},
-       {20, 21, 22, 23, 28, 29, 30, 31}});
+  GroupList g = GroupList::FromGroups({Range(0, 8),
+                                       Range(8, 16),
+                                       {16, 17, 18, 19, 24, 25, 26, 27},
+                                       {20, 21, 22, 23, 28, 29, 30, 31}});
   FamilyMatch r = m.Match(g);
   EXPECT_EQ(r.exact, -1);
   EXPECT_EQ(r.same_partition, -1);
@@ -318,10 +336,14 @@ TEST(FamilyMatcherTest, NearestHasMostGroupsInCommon) {
 TEST(FamilyMatcherTest, NearestPrefersTheSameGroupSizeOnTies) {
   const FamilyMatcher m = Tp8Dp4Matcher();
   // Nothing in common with any family; groups of 4 like the DP columns.
-  GroupList g = GroupList::FromGroups(
-      {{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15},
-       {16, 17, 18, 19}, {20, 21, 22, 23}, {24, 25, 26, 27},
-       {28, 29, 30, 31}});
+  GroupList g = GroupList::FromGroups({{0, 1, 2, 3},
+                                       {4, 5, 6, 7},
+                                       {8, 9, 10, 11},
+                                       {12, 13, 14, 15},
+                                       {16, 17, 18, 19},
+                                       {20, 21, 22, 23},
+                                       {24, 25, 26, 27},
+                                       {28, 29, 30, 31}});
   FamilyMatch r = m.Match(g);
   EXPECT_EQ(r.exact, -1);
   EXPECT_EQ(r.groups_in_common, 0);
@@ -336,8 +358,8 @@ TEST(FamilyMatcherTest, SubsetIsNotAMatch) {
   EXPECT_EQ(r.nearest, 0);
   EXPECT_EQ(r.groups_in_common, 2);
   // A repeated group does not count twice.
-  g = GroupList::FromGroups({Range(0, 8), Range(0, 8), Range(16, 24),
-                             Range(24, 32)});
+  g = GroupList::FromGroups(
+      {Range(0, 8), Range(0, 8), Range(16, 24), Range(24, 32)});
   r = m.Match(g);
   EXPECT_EQ(r.exact, -1);
   EXPECT_EQ(r.groups_in_common, 3);

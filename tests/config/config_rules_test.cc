@@ -92,43 +92,39 @@ TEST(ConfigUnknownKeyTest, LongKeysAreShortenedInTheMessage) {
 }
 
 TEST(ConfigUnknownKeyTest, FlatFormTopLevelIsNotChecked) {
-  EXPECT_THAT(RunConfig(R"({"tp_degree": 2, "hidden_size": 4096})"),
-              IsEmpty());
+  EXPECT_THAT(RunConfig(R"({"tp_degree": 2, "hidden_size": 4096})"), IsEmpty());
 }
 
 TEST(ConfigDpDividesTest, VllmComponentMustDivideDp) {
-  const std::vector<Finding> f = Only(
-      RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
+  const std::vector<Finding> f =
+      Only(RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
                     "kv_transfer_config": {"kv_role": "kv_both"},
                     "neuron_config": {"embedding_dp_size": 3}})"),
-      "config-dp-divides");
+           "config-dp-divides");
   ASSERT_THAT(f, SizeIs(1));
-  EXPECT_THAT(f[0].message,
-              HasSubstr("embedding_dp_size 3 does not divide "
-                        "data_parallel_size 4 (4 % 3 = 1)"));
+  EXPECT_THAT(f[0].message, HasSubstr("embedding_dp_size 3 does not divide "
+                                      "data_parallel_size 4 (4 % 3 = 1)"));
   EXPECT_EQ(f[0].anchor, "neuron_config.embedding_dp_size");
   ASSERT_THAT(f[0].notes, SizeIs(1));
   EXPECT_EQ(f[0].notes[0].loc.line, 1);
 }
 
 TEST(ConfigDpDividesTest, DraftMlpToo) {
-  const std::vector<Finding> f = Only(
-      RunConfig(R"({"tensor_parallel_size": 8,
+  const std::vector<Finding> f = Only(RunConfig(R"({"tensor_parallel_size": 8,
                     "neuron_config": {"draft_mlp_dp_size": 2}})"),
-      "config-dp-divides");
+                                      "config-dp-divides");
   ASSERT_THAT(f, SizeIs(1));
-  EXPECT_THAT(f[0].message,
-              HasSubstr("draft_mlp_dp_size 2 does not divide "
-                        "data_parallel_size 1 (the default)"));
+  EXPECT_THAT(f[0].message, HasSubstr("draft_mlp_dp_size 2 does not divide "
+                                      "data_parallel_size 1 (the default)"));
   EXPECT_THAT(f[0].notes, IsEmpty());  // data_parallel_size is not written
 }
 
 TEST(ConfigDpDividesTest, NxdiTpByCpAndAttentionDpAndBatch) {
-  const std::vector<Finding> f = Only(
-      RunConfig(R"({"neuron_config": {"tp_degree": 8, "cp_degree": 3,
+  const std::vector<Finding> f =
+      Only(RunConfig(R"({"neuron_config": {"tp_degree": 8, "cp_degree": 3,
                     "attention_dp_degree": 4, "batch_size": 6,
                     "is_continuous_batching": true}})"),
-      "config-dp-divides");
+           "config-dp-divides");
   ASSERT_THAT(f, SizeIs(2));
   EXPECT_THAT(f[0].message,
               HasSubstr("cp_degree 3 does not divide tp_degree 8 (8 % 3 = 2)"));
@@ -150,27 +146,26 @@ TEST(ConfigDpDividesTest, NxdiAttentionDpMustDivideTp) {
 }
 
 TEST(ConfigDpDividesTest, BatchUncheckedWhenNotWritten) {
-  EXPECT_THAT(
-      Only(RunConfig(R"({"neuron_config": {"tp_degree": 8,
+  EXPECT_THAT(Only(RunConfig(R"({"neuron_config": {"tp_degree": 8,
                          "attention_dp_degree": 4}})"),
-           "config-dp-divides"),
-      IsEmpty());
+                   "config-dp-divides"),
+              IsEmpty());
 }
 
 TEST(ConfigDpDividesTest, SamplingDpMustDivideTp) {
-  const std::vector<Finding> f = Only(
-      RunConfig(R"({"neuron_config": {"tp_degree": 8,
+  const std::vector<Finding> f =
+      Only(RunConfig(R"({"neuron_config": {"tp_degree": 8,
                     "on_device_sampling_config": {"sampling_dp_degree": 3}}})"),
-      "config-dp-divides");
+           "config-dp-divides");
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_THAT(f[0].message, HasSubstr("sampling_dp_degree 3 does not divide"));
 }
 
 TEST(ConfigMlpDpWithEpTest, RejectsStaticDispatch) {
-  const std::vector<Finding> f = Only(
-      RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
+  const std::vector<Finding> f =
+      Only(RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
                     "neuron_config": {"ep_degree": 8, "mlp_dp_size": 4}})"),
-      "config-mlp-dp-with-ep");
+           "config-mlp-dp-with-ep");
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_THAT(f[0].message, HasSubstr("mlp_dp_size 4"));
   EXPECT_THAT(f[0].message, HasSubstr("ep_degree 8"));
@@ -183,11 +178,11 @@ TEST(ConfigMlpDpWithEpTest, RejectsStaticDispatch) {
 }
 
 TEST(ConfigMlpDpWithEpTest, EnableExpertParallelCounts) {
-  const std::vector<Finding> f = Only(
-      RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 2,
+  const std::vector<Finding> f =
+      Only(RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 2,
                     "enable_expert_parallel": true, "all2all_backend": null,
                     "neuron_config": {"mlp_dp_size": 2}})"),
-      "config-mlp-dp-with-ep");
+           "config-mlp-dp-with-ep");
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_THAT(f[0].message, HasSubstr("(enable_expert_parallel)"));
   EXPECT_THAT(f[0].notes, SizeIs(2));
@@ -225,12 +220,12 @@ TEST(ConfigMlpDpWithEpTest, AllowedCases) {
 }
 
 TEST(ConfigDiRecommendedTest, WarnsPerDecodeOnlyComponent) {
-  const std::vector<Finding> f = Only(
-      RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
+  const std::vector<Finding> f =
+      Only(RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
                     "neuron_config": {"attention_dp_size": 4,
                                       "lm_head_dp_size": 2, "mlp_dp_size": 4,
                                       "embedding_dp_size": 1}})"),
-      "config-di-recommended");
+           "config-di-recommended");
   ASSERT_THAT(f, SizeIs(2));
   EXPECT_EQ(f[0].anchor, "neuron_config.attention_dp_size");
   EXPECT_THAT(f[0].message, HasSubstr("there is no kv_transfer_config"));
@@ -239,11 +234,11 @@ TEST(ConfigDiRecommendedTest, WarnsPerDecodeOnlyComponent) {
 }
 
 TEST(ConfigDiRecommendedTest, ProducerRoleIsNotEnough) {
-  const std::vector<Finding> f = Only(
-      RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 2,
+  const std::vector<Finding> f =
+      Only(RunConfig(R"({"tensor_parallel_size": 8, "data_parallel_size": 2,
                     "kv_transfer_config": {"kv_role": "kv_producer"},
                     "neuron_config": {"embedding_dp_size": 2}})"),
-      "config-di-recommended");
+           "config-di-recommended");
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_THAT(f[0].message,
               HasSubstr("kv_transfer_config.kv_role is \"kv_producer\""));

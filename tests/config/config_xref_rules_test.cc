@@ -36,7 +36,7 @@ std::string AllReduce(const std::string& name, const std::string& groups,
 }
 
 std::vector<Finding> RunXref(std::string_view config, const std::string& hlo,
-                         const CheckOptions& options = {}) {
+                             const CheckOptions& options = {}) {
   Unit unit;
   unit.configs.push_back(config::testing::ConfigFromText(config, "c.json"));
   unit.hlo_modules.push_back(hlo::ParseHloText(hlo, "m.hlo"));
@@ -48,16 +48,16 @@ std::vector<Finding> RunXref(std::string_view config, const std::string& hlo,
 }
 
 TEST(ConfigWorldSizeTest, MatchingCountsAreQuiet) {
-  EXPECT_THAT(RunXref(kVllmTp8Dp4,
-                  Module("replica_count=1, num_partitions=32",
-                         AllReduce("ar", "[4,8]<=[32]", true))),
-              IsEmpty());
+  EXPECT_THAT(
+      RunXref(kVllmTp8Dp4, Module("replica_count=1, num_partitions=32",
+                                  AllReduce("ar", "[4,8]<=[32]", true))),
+      IsEmpty());
 }
 
 TEST(ConfigWorldSizeTest, ReportsAtTheConfigWithHeaderNote) {
   const std::vector<Finding> f =
       RunXref(kVllmTp8Dp4, Module("replica_count=1, num_partitions=16",
-                              AllReduce("ar", "[2,8]<=[16]", true)));
+                                  AllReduce("ar", "[2,8]<=[16]", true)));
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_EQ(f[0].rule, "config-world-size");
   EXPECT_EQ(f[0].loc, (Location{"c.json", 1, 26}));
@@ -73,10 +73,11 @@ TEST(ConfigWorldSizeTest, ReportsAtTheConfigWithHeaderNote) {
 TEST(ConfigWorldSizeTest, UsesFlagsWhenTheHeaderIsSilent) {
   CheckOptions opts;
   opts.num_partitions = 32;
-  EXPECT_THAT(RunXref(kVllmTp8Dp4, Module("is_scheduled=true",
-                                      AllReduce("ar", "[4,8]<=[32]", true)),
-                  opts),
-              IsEmpty());
+  EXPECT_THAT(
+      RunXref(kVllmTp8Dp4,
+              Module("is_scheduled=true", AllReduce("ar", "[4,8]<=[32]", true)),
+              opts),
+      IsEmpty());
   const std::vector<Finding> f = RunXref(
       kVllmTp8Dp4,
       Module("is_scheduled=true", AllReduce("ar", "[4,8]<=[32]", true)));
@@ -87,14 +88,15 @@ TEST(ConfigWorldSizeTest, UsesFlagsWhenTheHeaderIsSilent) {
 TEST(ConfigWorldSizeTest, NxdiWorldSizeOrTpPpEp) {
   const std::string hlo = Module("replica_count=1, num_partitions=16",
                                  AllReduce("ar", "[2,8]<=[16]", true));
-  EXPECT_THAT(RunXref(R"({"neuron_config": {"tp_degree": 8, "ep_degree": 2}})",
-                  hlo),
-              IsEmpty());
+  EXPECT_THAT(
+      RunXref(R"({"neuron_config": {"tp_degree": 8, "ep_degree": 2}})", hlo),
+      IsEmpty());
   const std::vector<Finding> f =
       RunXref(R"({"neuron_config": {"tp_degree": 8, "world_size": 8}})", hlo);
   ASSERT_THAT(f, SizeIs(1));
-  EXPECT_THAT(f[0].message,
-              HasSubstr("world size is 8 (world_size as written), but HLO module"));
+  EXPECT_THAT(
+      f[0].message,
+      HasSubstr("world size is 8 (world_size as written), but HLO module"));
 }
 
 TEST(XrefConfigGroupsTest, EveryConfigFamilyIsAccepted) {
@@ -106,11 +108,11 @@ TEST(XrefConfigGroupsTest, EveryConfigFamilyIsAccepted) {
   ops += AllReduce("mlp_col",
                    "{{0,8},{1,9},{2,10},{3,11},{4,12},{5,13},{6,14},{7,15},"
                    "{16,24},{17,25},{18,26},{19,27},{20,28},{21,29},{22,30},"
-                   "{23,31}}");                          // MLP DP columns
-  ops += AllReduce("self", "[32,1]<=[32]", true);      // size-1 groups
-  EXPECT_THAT(RunXref(kVllmTp8Dp4,
-                  Module("replica_count=1, num_partitions=32", ops)),
-              IsEmpty());
+                   "{23,31}}");                    // MLP DP columns
+  ops += AllReduce("self", "[32,1]<=[32]", true);  // size-1 groups
+  EXPECT_THAT(
+      RunXref(kVllmTp8Dp4, Module("replica_count=1, num_partitions=32", ops)),
+      IsEmpty());
 }
 
 TEST(XrefConfigGroupsTest, NamesTheNearestFamilyAndTheDifference) {
@@ -148,7 +150,7 @@ TEST(XrefConfigGroupsTest, RankOrderMattersForAllGatherOnly) {
       "{5,13,21,29},{6,14,22,30},{7,15,23,31}}";
   // all-reduce: membership is what counts.
   EXPECT_THAT(RunXref(kVllmTp8Dp4, Module("replica_count=1, num_partitions=32",
-                                      AllReduce("ar", groups, true))),
+                                          AllReduce("ar", groups, true))),
               IsEmpty());
   const std::string ag =
       "  ROOT %ag = f32[32]{0} all-gather(f32[8]{0} %p), channel_id=1, "
@@ -168,25 +170,24 @@ TEST(XrefConfigGroupsTest, RankOrderMattersForAllGatherOnly) {
 TEST(XrefConfigGroupsTest, SkippedWhenWorldSizesDiffer) {
   const std::vector<Finding> f =
       RunXref(kVllmTp8Dp4, Module("replica_count=1, num_partitions=16",
-                              AllReduce("ar", "[4,4]<=[16]", true)));
+                                  AllReduce("ar", "[4,4]<=[16]", true)));
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_EQ(f[0].rule, "config-world-size");
 }
 
 TEST(XrefConfigGroupsTest, SkippedWhenTheLayoutDoesNotDivide) {
-  EXPECT_THAT(
-      RunXref(R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
+  EXPECT_THAT(RunXref(R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
               "neuron_config": {"mlp_dp_size": 3}})",
-          Module("replica_count=1, num_partitions=32",
-                 AllReduce("ar", "[8,4]<=[32]", true))),
-      IsEmpty());
+                      Module("replica_count=1, num_partitions=32",
+                             AllReduce("ar", "[8,4]<=[32]", true))),
+              IsEmpty());
 }
 
 TEST(XrefConfigGroupsTest, SkippedWhenALayoutFieldIsMalformed) {
   EXPECT_THAT(
       RunXref(R"({"tensor_parallel_size": "8", "data_parallel_size": 32})",
-          Module("replica_count=1, num_partitions=32",
-                 AllReduce("ar", "[8,4]<=[32]", true))),
+              Module("replica_count=1, num_partitions=32",
+                     AllReduce("ar", "[8,4]<=[32]", true))),
       IsEmpty());
 }
 
@@ -209,7 +210,7 @@ TEST(XrefConfigGroupsTest, NxdiAttentionDpGroups) {
               IsEmpty());
   const std::vector<Finding> f =
       RunXref(cfg, Module("replica_count=1, num_partitions=8",
-                      AllReduce("bad", "[2,4]<=[8]", true)));
+                          AllReduce("bad", "[2,4]<=[8]", true)));
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_EQ(f[0].rule, "xref-config-groups");
 }

@@ -17,17 +17,17 @@ TEST(KnownKeysTest, ListsAreSortedAndUnique) {
 
 TEST(KnownKeysTest, KnowsBothForms) {
   // NxDI NeuronConfig / MoENeuronConfig, including save()-only attributes.
-  for (const char* k : {"tp_degree", "cp_degree", "attention_dp_degree",
-                        "world_size", "logical_nc_config", "tkg_batch_size",
-                        "quantize_clamp_bound", "moe_ep_degree",
-                        "hybrid_sharding_config", "kv_cache_tiling",
-                        "enable_long_context_mode", "switch_cc",
-                        "ep_dispatch_cc_option", "logical_neuron_cores"}) {
+  for (const char* k :
+       {"tp_degree", "cp_degree", "attention_dp_degree", "world_size",
+        "logical_nc_config", "tkg_batch_size", "quantize_clamp_bound",
+        "moe_ep_degree", "hybrid_sharding_config", "kv_cache_tiling",
+        "enable_long_context_mode", "switch_cc", "ep_dispatch_cc_option",
+        "logical_neuron_cores"}) {
     EXPECT_TRUE(IsKnownNeuronConfigKey(k)) << k;
   }
   // vLLM-on-Neuron NeuronConfig.
-  for (const char* k : {"attention_dp_size", "embedding_dp_size",
-                        "mlp_dp_size", "draft_mlp_dp_size", "lm_head_dp_size",
+  for (const char* k : {"attention_dp_size", "embedding_dp_size", "mlp_dp_size",
+                        "draft_mlp_dp_size", "lm_head_dp_size",
                         "all2all_backend", "ep_degree"}) {
     EXPECT_TRUE(IsKnownNeuronConfigKey(k)) << k;
   }

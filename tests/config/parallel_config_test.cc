@@ -9,11 +9,11 @@
 namespace topolint::config {
 namespace {
 
+using testing::ConfigFromText;
 using ::testing::ElementsAre;
 using ::testing::Field;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using testing::ConfigFromText;
 
 std::vector<std::string> Messages(const ParallelConfig& pc) {
   std::vector<std::string> out;

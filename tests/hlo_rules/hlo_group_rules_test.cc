@@ -46,7 +46,8 @@ TEST(HloGroupRulesTest, EmptyReplicaGroup) {
 }
 
 TEST(HloGroupRulesTest, OnlyFirstEmptyGroupReported) {
-  EXPECT_EQ(Only(RunHlo(AllReduce({{}, {0}, {}})), "hlo-empty-group").size(), 1u);
+  EXPECT_EQ(Only(RunHlo(AllReduce({{}, {0}, {}})), "hlo-empty-group").size(),
+            1u);
 }
 
 TEST(HloGroupRulesTest, RepeatedReplicaId) {
@@ -110,7 +111,8 @@ TEST(HloGroupRulesTest, TooManyReplicasInGroupConfig) {
 
 TEST(HloGroupRulesTest, CrossReplicaAndPartition) {
   EXPECT_THAT(
-      Only(RunHlo(AllReduce({{0, 1}, {2, 3}}, 2, 1, true)), "hlo-group-coverage")
+      Only(RunHlo(AllReduce({{0, 1}, {2, 3}}, 2, 1, true)),
+           "hlo-group-coverage")
           .at(0)
           .message,
       HasSubstr("In cross_replica_and_partition mode, replica groups should "
@@ -119,16 +121,16 @@ TEST(HloGroupRulesTest, CrossReplicaAndPartition) {
 }
 
 TEST(HloGroupRulesTest, FlattenedId) {
-  EXPECT_THAT(
-      Only(RunHlo(AllReduce({{0, 1}, {2, 3}}, 1, 2, true, true)),
-           "hlo-group-coverage")
-          .at(0)
-          .message,
-      HasSubstr("In flattened_id mode, replica groups should contain 2 "
-                "flattened IDs, but found 4"));
+  EXPECT_THAT(Only(RunHlo(AllReduce({{0, 1}, {2, 3}}, 1, 2, true, true)),
+                   "hlo-group-coverage")
+                  .at(0)
+                  .message,
+              HasSubstr("In flattened_id mode, replica groups should contain 2 "
+                        "flattened IDs, but found 4"));
   EXPECT_THAT(RunHlo(AllReduce({{0, 1}, {2, 3}}, 2, 2, true, true)), IsEmpty());
   // An id beyond R*P (and the ids listed) is out of range.
-  std::vector<Finding> f = RunHlo(AllReduce({{0, 1}, {2, 4}}, 2, 2, true, true));
+  std::vector<Finding> f =
+      RunHlo(AllReduce({{0, 1}, {2, 4}}, 2, 2, true, true));
   ASSERT_THAT(Rules(f), ElementsAre("hlo-device-id-range"));
   EXPECT_THAT(f[0].message, HasSubstr("flattened id 4 is out of range"));
 }
@@ -175,9 +177,9 @@ TEST(HloGroupRulesTest, UniformSizeRequiredExceptAllReduce) {
                 HasSubstr("Replica groups expected to be of uniform size"));
     EXPECT_EQ(f[0].loc.column, GroupCol(1));
   }
-  EXPECT_THAT(Only(RunHlo(AllReduce({{0, 1}, {2}, {3, 4}})),
-                   "hlo-nonuniform-groups"),
-              IsEmpty());
+  EXPECT_THAT(
+      Only(RunHlo(AllReduce({{0, 1}, {2}, {3, 4}})), "hlo-nonuniform-groups"),
+      IsEmpty());
 }
 
 TEST(HloGroupRulesTest, AllToAllCrossPartition) {
@@ -243,11 +245,39 @@ TEST(HloGroupRulesTest, UnexpandableIotaIsReported) {
 
   ModuleBuilder huge;
   hlo::Collective& op2 = huge.Add(Kind::kAllReduce, "%ar");
-  SetIota(op2, int64_t{1} << 20, int64_t{1} << 20, {1 << 20, 1 << 20},
-          {1, 0});
+  SetIota(op2, int64_t{1} << 20, int64_t{1} << 20, {1 << 20, 1 << 20}, {1, 0});
   f = RunHlo(huge.module());
   ASSERT_THAT(Rules(f), ElementsAre("hlo-group-coverage"));
   EXPECT_THAT(f[0].message, HasSubstr("the most topolint expands"));
+}
+
+TEST(HloGroupRulesTest, MeshGroupsAreExpandedAndLocatedAtTheValue) {
+  ModuleBuilder b(2);  // mesh[x=2,y=2] {x} -> {0,2},{1,3}: 4 ids, R = 2
+  hlo::Collective& op = b.Add(Kind::kAllReduce, "%ar");
+  op.replica_groups.form = hlo::ReplicaGroups::Form::kMesh;
+  op.replica_groups.pos = {1, kGroupsCol};
+  op.replica_groups.mesh.axes = {{"x", 2}, {"y", 2}};
+  op.replica_groups.mesh.grouped = {{"x", 0, 0}};
+  std::vector<Finding> f = RunHlo(b.module());
+  ASSERT_THAT(Rules(f),
+              ElementsAre("hlo-device-id-range", "hlo-group-coverage"));
+  EXPECT_THAT(f[0].message, HasSubstr("replica 2 is out of range"));
+  EXPECT_EQ(f[0].loc.column, kGroupsCol);
+}
+
+TEST(HloGroupRulesTest, CollectiveBroadcastGroupsAreChecked) {
+  // Stricter than XLA's verifier: the runtime resolves these groups too.
+  ModuleBuilder b;
+  SetGroups(b.Add(Kind::kCollectiveBroadcast, "%cb"), {{0, 1}, {1, 0}});
+  EXPECT_THAT(Rules(RunHlo(b.module())),
+              ElementsAre("hlo-duplicate-device-id"));
+}
+
+TEST(HloGroupRulesTest, InvalidModeSkipsCountChecks) {
+  // use_global_device_ids=true without channel: only hlo-group-mode and the
+  // mode-independent checks apply.
+  hlo::Module m = AllReduce({{0, 1}}, 8, 2, false, true);
+  EXPECT_THAT(Rules(RunHlo(m)), ElementsAre("hlo-group-mode"));
 }
 
 TEST(HloGroupRulesTest, SourceLineNote) {

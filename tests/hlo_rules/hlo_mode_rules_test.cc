@@ -75,7 +75,8 @@ TEST(HloNotFlattenedIdTest, WarnsOnSpmdCollectivesOutsideFlattenedId) {
   EXPECT_THAT(f[0].message, HasSubstr("each standing for all 4 partitions"));
   EXPECT_THAT(f[0].message, HasSubstr("ids in [0, 4)"));
   EXPECT_EQ(f[0].loc, (Location{"model.hlo", 1, kOpcodeCol}));
-  EXPECT_THAT(f[1].message, HasSubstr("%ag is in cross_replica mode (no channel_id)"));
+  EXPECT_THAT(f[1].message,
+              HasSubstr("%ag is in cross_replica mode (no channel_id)"));
 }
 
 TEST(HloNotFlattenedIdTest, QuietCases) {
@@ -105,7 +106,8 @@ TEST(HloNotFlattenedIdTest, PartitionCountFromFlag) {
   SetChannel(ar);
   CheckOptions options;
   options.num_partitions = 2;
-  EXPECT_EQ(Only(RunHlo(b.module(), options), "hlo-not-flattened-id").size(), 1u);
+  EXPECT_EQ(Only(RunHlo(b.module(), options), "hlo-not-flattened-id").size(),
+            1u);
 }
 
 }  // namespace

@@ -53,7 +53,8 @@ TEST(HloMultipleGeometriesTest, GroupBoundariesMatter) {
   ModuleBuilder b;
   SetGroups(b.Add(Kind::kAllReduce, "%a"), {{0, 1, 2, 3}});
   SetGroups(b.Add(Kind::kAllReduce, "%b"), {{0, 1}, {2, 3}});
-  EXPECT_THAT(Rules(RunHlo(b.module())), ElementsAre("hlo-multiple-geometries"));
+  EXPECT_THAT(Rules(RunHlo(b.module())),
+              ElementsAre("hlo-multiple-geometries"));
 }
 
 TEST(HloMultipleGeometriesTest, EmptyListsAndPermutesDoNotCount) {

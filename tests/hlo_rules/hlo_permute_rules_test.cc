@@ -49,20 +49,20 @@ TEST(HloPermutePairsTest, SameTargetTwice) {
 
 TEST(HloPermutePairsTest, InPlaceAllowsOneRepeatPerOffsetTuple) {
   // CollectivePermuteSameSourceTooManyTimes: slice_sizes has 2 tuples.
-  std::vector<Finding> f = RunHlo(Permute(
-      {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 3}, {0, 2}, {2, 1}, {1, 0}},
-      std::nullopt, std::nullopt, false, 2));
+  std::vector<Finding> f = RunHlo(
+      Permute({{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 3}, {0, 2}, {2, 1}, {1, 0}},
+              std::nullopt, std::nullopt, false, 2));
   ASSERT_THAT(Rules(f), ElementsAre("hlo-permute-pairs"));
   EXPECT_THAT(f[0].message, HasSubstr("source 0 appears more than 2 times"));
   // CollectivePermuteSameTargetTooManyTimes.
-  f = RunHlo(Permute(
-      {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 3}, {3, 2}, {2, 3}, {1, 0}},
-      std::nullopt, std::nullopt, false, 2));
+  f = RunHlo(
+      Permute({{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 3}, {3, 2}, {2, 3}, {1, 0}},
+              std::nullopt, std::nullopt, false, 2));
   ASSERT_THAT(Rules(f), ElementsAre("hlo-permute-pairs"));
   EXPECT_THAT(f[0].message, HasSubstr("target 3 appears more than 2 times"));
   // Two of each is fine.
   EXPECT_THAT(RunHlo(Permute({{0, 1}, {1, 0}, {0, 1}, {1, 0}}, std::nullopt,
-                          std::nullopt, false, 2)),
+                             std::nullopt, false, 2)),
               IsEmpty());
 }
 

@@ -67,9 +67,8 @@ TEST(HloGroupSizeShapeTest, CrossReplicaAndPartitionMultipliesByP) {
 
 TEST(HloGroupSizeShapeTest, AllGatherStartUsesTupleElementOne) {
   ModuleBuilder b;
-  hlo::Collective& op =
-      AddShaped(b, Kind::kAllGather, "%ags", Array({8}),
-                Tuple({Array({8}), Array({16})}), 0);
+  hlo::Collective& op = AddShaped(b, Kind::kAllGather, "%ags", Array({8}),
+                                  Tuple({Array({8}), Array({16})}), 0);
   op.is_async_start = true;
   op.opcode = "all-gather-start";
   SetGroups(op, {{0, 1, 2, 3}});
@@ -103,9 +102,9 @@ TEST(HloGroupSizeShapeTest, ReduceScatter) {
 TEST(HloGroupSizeShapeTest, GenericReduceScatterStart) {
   // ((operands...), result, context): the result is element 1.
   ModuleBuilder b;
-  hlo::Collective& op = AddShaped(
-      b, Kind::kReduceScatter, "%rss", Array({32}),
-      Tuple({Tuple({Array({32})}), Array({16}), Array({})}), 0);
+  hlo::Collective& op =
+      AddShaped(b, Kind::kReduceScatter, "%rss", Array({32}),
+                Tuple({Tuple({Array({32})}), Array({16}), Array({})}), 0);
   op.is_async_start = true;
   op.opcode = "reduce-scatter-start";
   SetGroups(op, {{0, 1}});
@@ -116,9 +115,8 @@ TEST(HloGroupSizeShapeTest, GenericReduceScatterStart) {
 
 TEST(HloGroupSizeShapeTest, DimensionOutOfRank) {
   ModuleBuilder b;
-  SetGroups(
-      AddShaped(b, Kind::kAllGather, "%ag", Array({8}), Array({16}), 2),
-      {{0, 1}});
+  SetGroups(AddShaped(b, Kind::kAllGather, "%ag", Array({8}), Array({16}), 2),
+            {{0, 1}});
   EXPECT_THAT(Only(RunHlo(b.module()), "hlo-group-size-shape").at(0).message,
               HasSubstr("names dimension 2 but its operand has rank 1"));
 }
@@ -136,12 +134,12 @@ TEST(HloGroupSizeShapeTest, UnknownOrDynamicShapesAreSkipped) {
 
 TEST(HloGroupSizeShapeTest, AllToAllSplitDimension) {
   ModuleBuilder b;
-  SetGroups(AddShaped(b, Kind::kAllToAll, "%bad", Array({6, 8}),
-                      Array({6, 8}), 0),
-            {{0, 1, 2, 3}});
-  SetGroups(AddShaped(b, Kind::kAllToAll, "%good", Array({6, 8}),
-                      Array({6, 8}), 1),
-            {{0, 1, 2, 3}});
+  SetGroups(
+      AddShaped(b, Kind::kAllToAll, "%bad", Array({6, 8}), Array({6, 8}), 0),
+      {{0, 1, 2, 3}});
+  SetGroups(
+      AddShaped(b, Kind::kAllToAll, "%good", Array({6, 8}), Array({6, 8}), 1),
+      {{0, 1, 2, 3}});
   std::vector<Finding> f = RunHlo(b.module());
   ASSERT_THAT(Rules(f), ElementsAre("hlo-group-size-shape"));
   EXPECT_THAT(f[0].message,

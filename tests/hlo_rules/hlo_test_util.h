@@ -97,8 +97,8 @@ inline void SetGroups(hlo::Collective& op,
     rg.group_pos.push_back({op.pos.line, GroupCol(static_cast<int64_t>(g))});
     std::vector<TextPos> ids;
     for (size_t k = 0; k < groups[g].size(); ++k) {
-      ids.push_back({op.pos.line, IdCol(static_cast<int64_t>(g),
-                                        static_cast<int64_t>(k))});
+      ids.push_back({op.pos.line,
+                     IdCol(static_cast<int64_t>(g), static_cast<int64_t>(k))});
     }
     rg.id_pos.push_back(std::move(ids));
   }
@@ -129,7 +129,7 @@ inline void SetGlobal(hlo::Collective& op, bool value = true) {
 }
 
 inline std::vector<Finding> RunHlo(const hlo::Module& module,
-                                const CheckOptions& options = {}) {
+                                   const CheckOptions& options = {}) {
   Unit unit;
   unit.hlo_modules.push_back(module);
   Emitter emit([](std::string_view) { return true; },

@@ -59,34 +59,34 @@ TEST(FlattenedGroupsTest, EmptyListStandsForAllIds) {
 
 TEST(FlattenedGroupsTest, Errors) {
   GroupList none;
-  EXPECT_THAT(GetParticipatingFlattenedIdGroups(none, GroupMode::kFlattenedId,
-                                                2, 2)
-                  .status()
-                  .message(),
-              HasSubstr("must be specified in flattened-id mode"));
+  EXPECT_THAT(
+      GetParticipatingFlattenedIdGroups(none, GroupMode::kFlattenedId, 2, 2)
+          .status()
+          .message(),
+      HasSubstr("must be specified in flattened-id mode"));
   EXPECT_FALSE(
       GetParticipatingFlattenedIdGroups(none, GroupMode::kInvalid, 2, 2).ok());
   GroupList out_of_range = GroupList::FromGroups({{0, 4}});
-  EXPECT_THAT(GetParticipatingFlattenedIdGroups(
-                  out_of_range, GroupMode::kCrossReplica, 4, 2)
+  EXPECT_THAT(GetParticipatingFlattenedIdGroups(out_of_range,
+                                                GroupMode::kCrossReplica, 4, 2)
                   .status()
                   .message(),
               HasSubstr("id 4 is outside [0, 4)"));
-  EXPECT_TRUE(GetParticipatingFlattenedIdGroups(
-                  out_of_range, GroupMode::kFlattenedId, 4, 2)
+  EXPECT_TRUE(GetParticipatingFlattenedIdGroups(out_of_range,
+                                                GroupMode::kFlattenedId, 4, 2)
                   .ok());
-  EXPECT_FALSE(GetParticipatingFlattenedIdGroups(
-                   GroupList::FromGroups({{-1}}), GroupMode::kFlattenedId, 4, 2)
+  EXPECT_FALSE(GetParticipatingFlattenedIdGroups(GroupList::FromGroups({{-1}}),
+                                                 GroupMode::kFlattenedId, 4, 2)
                    .ok());
   EXPECT_FALSE(
       GetParticipatingFlattenedIdGroups(none, GroupMode::kCrossReplica, 0, 2)
           .ok());
-  EXPECT_EQ(GetParticipatingFlattenedIdGroups(
-                none, GroupMode::kCrossReplica, int64_t{1} << 20,
-                int64_t{1} << 20)
-                .status()
-                .code(),
-            absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(
+      GetParticipatingFlattenedIdGroups(none, GroupMode::kCrossReplica,
+                                        int64_t{1} << 20, int64_t{1} << 20)
+          .status()
+          .code(),
+      absl::StatusCode::kResourceExhausted);
 }
 
 TEST(FlattenedGroupsTest, OfInstruction) {
@@ -97,8 +97,7 @@ TEST(FlattenedGroupsTest, OfInstruction) {
   op.replica_groups.iota.num_groups = 1;
   op.replica_groups.iota.group_size = 2;
   op.replica_groups.iota.reshape_dims = {2};
-  absl::StatusOr<GroupList> out =
-      FlattenedIdGroupsOf(op, ModuleParams{2, 2});
+  absl::StatusOr<GroupList> out = FlattenedIdGroupsOf(op, ModuleParams{2, 2});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(out->ToVectors(), (Groups{{0, 1, 2, 3}}));
 }

@@ -44,8 +44,9 @@ hlo::Collective Op(CollectiveKind kind, bool channel, int64_t channel_id = 1,
 
 // As XLA's GetCollectOpGroupModeTestForInstruction.
 TEST(GroupModeTest, PerOpcode) {
-  for (CollectiveKind k : {CollectiveKind::kAllReduce, CollectiveKind::kAllGather,
-                           CollectiveKind::kReduceScatter}) {
+  for (CollectiveKind k :
+       {CollectiveKind::kAllReduce, CollectiveKind::kAllGather,
+        CollectiveKind::kReduceScatter}) {
     EXPECT_TRUE(TakesUseGlobalDeviceIds(k));
     EXPECT_EQ(GroupModeOf(Op(k, false)), GroupMode::kCrossReplica);
     EXPECT_EQ(GroupModeOf(Op(k, false, 0, false)), GroupMode::kCrossReplica);
@@ -91,10 +92,8 @@ TEST(GroupModeTest, SubgroupSize) {
   GroupList none;
   EXPECT_EQ(SubgroupSize(GroupMode::kCrossReplica, pairs, 4, 3), 2);
   EXPECT_EQ(SubgroupSize(GroupMode::kCrossReplica, none, 4, 3), 4);
-  EXPECT_EQ(SubgroupSize(GroupMode::kCrossReplicaAndPartition, pairs, 4, 3),
-            6);
-  EXPECT_EQ(SubgroupSize(GroupMode::kCrossReplicaAndPartition, none, 4, 3),
-            12);
+  EXPECT_EQ(SubgroupSize(GroupMode::kCrossReplicaAndPartition, pairs, 4, 3), 6);
+  EXPECT_EQ(SubgroupSize(GroupMode::kCrossReplicaAndPartition, none, 4, 3), 12);
   EXPECT_EQ(SubgroupSize(GroupMode::kCrossPartition, pairs, 4, 3), 2);
   EXPECT_EQ(SubgroupSize(GroupMode::kCrossPartition, none, 4, 3), 3);
   EXPECT_EQ(SubgroupSize(GroupMode::kFlattenedId, pairs, 4, 3), 2);

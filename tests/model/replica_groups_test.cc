@@ -170,26 +170,25 @@ TEST(ExpandMeshTest, ExplicitAndIotaDeviceIds) {
 TEST(ExpandMeshTest, RejectsInvalidMeshes) {
   EXPECT_THAT(ExpandMesh(Mesh({{"x", 2}}, {{"z", 0, 0}})).status().message(),
               HasSubstr("mesh axis z is not declared"));
-  EXPECT_THAT(
-      ExpandMesh(Mesh({{"x", 2}}, {{"x", 0, 0}, {"x", 0, 0}})).status()
-          .message(),
-      HasSubstr("grouped twice"));
+  EXPECT_THAT(ExpandMesh(Mesh({{"x", 2}}, {{"x", 0, 0}, {"x", 0, 0}}))
+                  .status()
+                  .message(),
+              HasSubstr("grouped twice"));
   EXPECT_THAT(ExpandMesh(Mesh({{"a", 6}}, {{"a", 4, 2}})).status().message(),
               HasSubstr("does not fit"));
-  EXPECT_THAT(
-      ExpandMesh(Mesh({{"a", 8}}, {{"a", 1, 4}, {"a", 2, 2}})).status()
-          .message(),
-      HasSubstr("overlaps"));
+  EXPECT_THAT(ExpandMesh(Mesh({{"a", 8}}, {{"a", 1, 4}, {"a", 2, 2}}))
+                  .status()
+                  .message(),
+              HasSubstr("overlaps"));
   EXPECT_THAT(ExpandMesh(Mesh({{"x", 2}, {"x", 2}}, {})).status().message(),
               HasSubstr("declared twice"));
   hlo::MeshSpec m = Mesh({{"x", 2}, {"y", 2}}, {{"x", 0, 0}});
   m.device_ids = {0, 1, 2};
   EXPECT_THAT(ExpandMesh(m).status().message(),
               HasSubstr("list 3 ids but the mesh has 4"));
-  EXPECT_EQ(ExpandMesh(Mesh({{"x", 1 << 20}, {"y", 1 << 20}}, {}))
-                .status()
-                .code(),
-            absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(
+      ExpandMesh(Mesh({{"x", 1 << 20}, {"y", 1 << 20}}, {})).status().code(),
+      absl::StatusCode::kResourceExhausted);
 }
 
 TEST(ExpandReplicaGroupsTest, AllForms) {

@@ -213,5 +213,23 @@ TEST(XrefTopologyTest, GroupsWithNoMeaningAreLeftToTheHloRules) {
   EXPECT_THAT(Topology("{}"), IsEmpty());
 }
 
+TEST(XrefTopologyTest, ListsLargerThanAnyNeffAreNotExpanded) {
+  // 2^17 ids: more than the 2^16 floor and than topology[0]'s 8 ranks, so
+  // the shape comes from the iota itself.
+  std::vector<Finding> f = Topology("[2,65536]<=[131072]");
+  ASSERT_THAT(f, SizeIs(1));
+  EXPECT_EQ(f[0].message,
+            "%ar has 2 groups of 65536 but topology[0] has 4 groups of 2");
+  // The implied group of an empty list, likewise.
+  Unit u = MakeUnit(Hlo(", replica_count=200000",
+                        {AllReduce("ar", "replica_groups={}")}),
+                    Def(kNeff));
+  f = OfRule(RunXref(u), kRule);
+  ASSERT_THAT(f, SizeIs(1));
+  EXPECT_EQ(f[0].message,
+            "%ar has 1 group of 200000 (implied by the empty list) but "
+            "topology[0] has 4 groups of 2");
+}
+
 }  // namespace
 }  // namespace topolint::testing_xref

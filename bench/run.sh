@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# End-to-end performance benchmark of `topolint check` against the
+# `grep -c replica_groups` baseline on the same files (SPEC §5).
+#
+#   bash bench/run.sh            # from the repository root or anywhere
+#
+# Builds Release into build-bench/, writes SPMD modules of 150 and 300 MiB
+# (bench/gen_hlo.py) into bench/out/, then, single-threaded and with the page
+# cache warm, runs topolint and grep alternately RUNS times each and prints:
+# the median wall and CPU times, the topolint/grep ratio, topolint's peak RSS
+# (/usr/bin/time -v), the 300 vs 150 MiB scaling factor, the large-groups case
+# ([1,65536]<=[65536], LARGE_OPS ops) in ms per op, and start-up on a tiny
+# unit. Ends with one PASS/FAIL line per target; exits 1 when one fails.
+#
+# Environment: RUNS (default 5), SIZES (default "150 300", MiB; the last is
+# the one the targets apply to), LARGE_OPS (default 2000), KEEP=1 keeps
+# bench/out/, BUILD_DIR (default build-bench), JOBS (default 2).
+# Needs cmake, ninja, python3 and /usr/bin/time (package `time`;
+# TOPOLINT_WITH_EXTRAS=1 scripts/install-deps.sh installs it).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+RUNS=${RUNS:-5}
+SIZES=${SIZES:-150 300}
+LARGE_OPS=${LARGE_OPS:-2000}
+BUILD_DIR=${BUILD_DIR:-build-bench}
+JOBS=${JOBS:-2}
+OUT=bench/out
+TIME=/usr/bin/time
+
+if [ ! -x "$TIME" ]; then
+  echo "run.sh: $TIME not found (install the 'time' package)" >&2
+  exit 2
+fi
+
+cleanup() {
+  if [ "${KEEP:-0}" != 1 ]; then rm -rf "$OUT"; fi
+}
+trap cleanup EXIT
+
+echo "== topolint benchmark ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+echo "== build (Release, $BUILD_DIR)"
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DTOPOLINT_BUILD_TESTS=OFF -DTOPOLINT_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build "$BUILD_DIR" --target topolint -j "$JOBS" >/dev/null
+BIN=$ROOT/$BUILD_DIR/topolint
+
+echo "== generate"
+mkdir -p "$OUT"
+for s in $SIZES; do
+  python3 bench/gen_hlo.py --out "$OUT/m$s" --size-mb "$s"
+done
+python3 bench/gen_hlo.py --out "$OUT/large" --large-groups "$LARGE_OPS" \
+  --devices 65536
+python3 bench/gen_hlo.py --out "$OUT/tiny" --layers 1
+
+# measure NAME CMD...: runs CMD once under /usr/bin/time and appends
+# "wall user sys maxrss_kb" to $OUT/NAME.times; wall is measured here with
+# microsecond resolution (time's %e has 10 ms). CMD's stdout goes to a file,
+# not /dev/null: GNU grep notices /dev/null and stops at the first match.
+# Its exit status must be 0 or 1 (grep -c and topolint both use 1 for
+# "found"); anything else aborts.
+measure() {
+  local name=$1
+  shift
+  local rc=0 t0 t1
+  t0=$EPOCHREALTIME
+  "$TIME" -f "%U %S %M" -o "$OUT/.last" "$@" >"$OUT/.stdout" 2>"$OUT/.stderr" || rc=$?
+  t1=$EPOCHREALTIME
+  if [ "$rc" -gt 1 ]; then
+    echo "run.sh: '$*' exited with $rc:" >&2
+    cat "$OUT/.stderr" >&2
+    exit 2
+  fi
+  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", b-a}') $(tail -n 1 "$OUT/.last")" \
+    >>"$OUT/$name.times"
+}
+
+# median FILE COLUMN: the median of one column.
+median() {
+  awk -v c="$2" '{print $c}' "$1" | sort -g |
+    awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'
+}
+# cpu FILE: median of user+sys.
+cpu() {
+  awk '{printf "%.3f\n", $2+$3}' "$1" | sort -g |
+    awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'
+}
+max() { awk -v c="$2" 'BEGIN{m=0} $c>m{m=$c} END{print m}' "$1"; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "inf" }'; }
+
+# The generated unit must be clean: exit 0, so timings are of checking, not
+# of rendering findings.
+for s in $SIZES; do
+  if ! "$BIN" check --quiet "$OUT/m$s" >/dev/null 2>&1; then
+    echo "run.sh: topolint reports findings on $OUT/m$s:" >&2
+    "$BIN" check "$OUT/m$s" | head -20 >&2
+    exit 2
+  fi
+done
+
+echo "== runs (each: topolint then grep, alternately, $RUNS times; page cache warm)"
+printf '%-8s %10s %9s %12s %12s %9s %9s %11s\n' size bytes grep-n \
+  "grep wall s" "tl wall s" "ratio" "cpu ratio" "tl peak MiB"
+for s in $SIZES; do
+  hlo=$OUT/m$s/model.hlo
+  rm -f "$OUT/tl$s.times" "$OUT/grep$s.times"
+  cat "$hlo" "$OUT/m$s/def.json" >/dev/null  # warm the page cache
+  grep -c replica_groups "$hlo" >"$OUT/.stdout"
+  for ((i = 0; i < RUNS; ++i)); do
+    measure "tl$s" "$BIN" check --quiet -j 1 "$OUT/m$s"
+    measure "grep$s" grep -c replica_groups "$hlo"
+  done
+  gw=$(median "$OUT/grep$s.times" 1)
+  tw=$(median "$OUT/tl$s.times" 1)
+  gc=$(cpu "$OUT/grep$s.times")
+  tc=$(cpu "$OUT/tl$s.times")
+  peak_kb=$(max "$OUT/tl$s.times" 4)
+  printf '%-8s %10s %9s %12s %12s %9s %9s %11s\n' "${s}MiB" \
+    "$(stat -c %s "$hlo")" "$(grep -c replica_groups "$hlo")" "$gw" "$tw" \
+    "$(div "$tw" "$gw")" "$(div "$tc" "$gc")" \
+    "$(awk -v k="$peak_kb" 'BEGIN{printf "%.1f", k/1024}')"
+  eval "WALL_$s=$tw; GREP_$s=$gw; PEAK_$s=$peak_kb"
+done
+
+# Peak RSS of the largest run as /usr/bin/time -v reports it.
+last=${SIZES##* }
+first=${SIZES%% *}
+echo "== /usr/bin/time -v topolint check ${last}MiB (excerpt)"
+"$TIME" -v "$BIN" check --quiet -j 1 "$OUT/m$last" 2>&1 >"$OUT/.stdout" |
+  grep -E 'Elapsed|Maximum resident|User time|System time' | sed 's/^\s*/  /'
+
+echo "== large groups: $LARGE_OPS all-reduces over [1,65536]<=[65536]"
+rm -f "$OUT/large.times"
+for ((i = 0; i < RUNS; ++i)); do measure large "$BIN" check --quiet -j 1 "$OUT/large"; done
+lw=$(median "$OUT/large.times" 1)
+lpeak=$(max "$OUT/large.times" 4)
+lms=$(awk -v w="$lw" -v n="$LARGE_OPS" 'BEGIN{printf "%.3f", 1000*w/n}')
+echo "  median wall ${lw} s = ${lms} ms per op; peak $(awk -v k="$lpeak" 'BEGIN{printf "%.1f", k/1024}') MiB"
+
+echo "== start-up + tiny unit ($(stat -c %s "$OUT/tiny/model.hlo") bytes), 21 runs"
+rm -f "$OUT/tiny.ms"
+"$BIN" check --quiet "$OUT/tiny" >/dev/null
+for ((i = 0; i < 21; ++i)); do
+  t0=$EPOCHREALTIME
+  "$BIN" check --quiet -j 1 "$OUT/tiny" >/dev/null
+  t1=$EPOCHREALTIME
+  awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f\n", (b-a)*1000}' >>"$OUT/tiny.ms"
+done
+tiny=$(sort -g "$OUT/tiny.ms" | awk '{a[NR]=$1} END{print a[(NR+1)/2]}')
+echo "  median ${tiny} ms"
+
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+echo "== targets (SPEC §5)"
+fail=0
+verdict() {  # verdict OK? TEXT
+  if [ "$1" = 1 ]; then echo "PASS  $2"; else echo "FAIL  $2"; fail=1; fi
+}
+eval "tw=\$WALL_$last; gw=\$GREP_$last; pk=\$PEAK_$last"
+ratio=$(div "$tw" "$gw")
+verdict "$(awk -v r="$ratio" 'BEGIN{print (r <= 3.0)}')" \
+  "time ${last}MiB: ${ratio}x grep -c (target <= 3)"
+verdict "$(awk -v k="$pk" 'BEGIN{print (k <= 65536)}')" \
+  "peak RSS ${last}MiB: $(awk -v k="$pk" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 64)"
+if [ "$first" != "$last" ]; then
+  eval "t1=\$WALL_$first"
+  scale=$(div "$tw" "$t1")
+  want=$(awk -v a="$last" -v b="$first" 'BEGIN{printf "%.2f", 1.1*a/b}')
+  verdict "$(awk -v s="$scale" -v w="$want" 'BEGIN{print (s <= w)}')" \
+    "scaling ${first}->${last}MiB: time x${scale} for size x$(div "$last" "$first") (target <= ${want})"
+fi
+verdict "$(awk -v m="$lms" 'BEGIN{print (m < 10)}')" \
+  "large groups: ${lms} ms per op (target: milliseconds)"
+verdict "$(awk -v m="$tiny" 'BEGIN{print (m < 10)}')" \
+  "start-up + tiny unit: ${tiny} ms (target < 10)"
+exit "$fail"

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Builds the seed corpora of the fuzz targets from fixtures/ (nothing here is
+# committed: the fixtures are the source of truth).
+#
+#   fuzz/make-corpus.sh [OUT_DIR]     (default: build-fuzz/corpus)
+#
+# Writes OUT_DIR/<target>/ for each target in fuzz/*_fuzz.cc:
+#   hlo_parser_fuzz    every fixture .hlo
+#   def_json_fuzz      every fixture def.json and the .neff member sources
+#   config_fuzz        every fixture neuron_config.json / vllm_config.json
+#                      and .topolint.json
+#   neff_archive_fuzz  every fixture .neff, plus plain-tar (uncompressed)
+#                      builds of tests/neff_archive/fixture-src/* so that
+#                      mutations reach the tar and JSON layers directly
+#   unit_fuzz          one input per fixture case: its HLO, def.json and
+#                      config joined by the separator line "@@@@", then its
+#                      --lnc/--num-cores/--replica-count/--num-partitions
+# Re-running replaces OUT_DIR/<target>/seed-* only (inputs libFuzzer added
+# to the directory are kept).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/build-fuzz/corpus}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+cd "$root"
+
+targets=(hlo_parser_fuzz def_json_fuzz config_fuzz neff_archive_fuzz unit_fuzz)
+for t in "${targets[@]}"; do
+  mkdir -p "$out/$t"
+  find "$out/$t" -maxdepth 1 -name 'seed-*' -delete
+done
+
+# seed <target> <source-path>: copies a file under a name derived from its path.
+seed() {
+  local name
+  name="seed-$(printf '%s' "$2" | tr '/ ' '__')"
+  cp "$2" "$out/$1/$name"
+}
+
+while IFS= read -r -d '' f; do seed hlo_parser_fuzz "$f"; done \
+  < <(find fixtures -type f \( -name '*.hlo' -o -name '*.hlo.txt' \) -print0)
+while IFS= read -r -d '' f; do seed def_json_fuzz "$f"; done \
+  < <(find fixtures tests/neff_archive/fixture-src -type f -name '*.json' \
+        ! -name neuron_config.json ! -name vllm_config.json -print0)
+while IFS= read -r -d '' f; do seed config_fuzz "$f"; done \
+  < <(find fixtures tests -type f \( -name neuron_config.json \
+        -o -name vllm_config.json -o -name .topolint.json \) -print0)
+while IFS= read -r -d '' f; do seed neff_archive_fuzz "$f"; done \
+  < <(find fixtures -type f -name '*.neff' -print0)
+for src in tests/neff_archive/fixture-src/*/; do
+  [ -f "$src/kelf-0.json" ] || continue
+  python3 scripts/make-neff.py "$src" \
+    "$out/neff_archive_fuzz/seed-plain-$(basename "$src").neff" --plain --lnc 2 \
+    > /dev/null
+done
+
+# unit_fuzz: one input per fixture case directory.
+sep=$'\n@@@@\n'
+while IFS= read -r -d '' dir; do
+  hlo="" def="" cfg="" opts=""
+  for f in "$dir"/*.hlo "$dir"/*.hlo.txt; do [ -f "$f" ] && hlo="$(cat "$f")"; done
+  [ -f "$dir/def.json" ] && def="$(cat "$dir/def.json")"
+  for f in "$dir/neuron_config.json" "$dir/vllm_config.json"; do
+    [ -f "$f" ] && cfg="$(cat "$f")"
+  done
+  [ -n "$hlo$def$cfg" ] || continue
+  if [ -f "$dir/args" ]; then
+    read -r -a args < "$dir/args" || true
+    lnc=0 cores=0 rc=0 np=0
+    for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+      case "${args[i]}" in
+        --lnc) lnc="${args[i+1]}" ;;
+        --num-cores) cores="${args[i+1]}" ;;
+        --replica-count) rc="${args[i+1]}" ;;
+        --num-partitions) np="${args[i+1]}" ;;
+      esac
+    done
+    opts="$sep$lnc $cores $rc $np"
+  fi
+  printf '%s%s%s%s%s%s' "$hlo" "$sep" "$def" "$sep" "$cfg" "$opts" \
+    > "$out/unit_fuzz/seed-$(printf '%s' "$dir" | tr '/ ' '__')"
+done < <(find fixtures -mindepth 2 -maxdepth 2 -type d -print0)
+
+for t in "${targets[@]}"; do
+  printf '%-18s %4d seeds\n' "$t" "$(find "$out/$t" -maxdepth 1 -name 'seed-*' | wc -l)"
+done

@@ -1,0 +1,335 @@
+// Syntax errors: exact positions and messages, recovery at the next
+// instruction, the error cap, limits, binary input, unreadable files.
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/hlo/hlo_test_util.h"
+
+namespace topolint::hlo {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::SizeIs;
+using ::testing::StartsWith;
+using testing::Errors;
+using testing::Parse;
+using testing::WriteTemp;
+
+TEST(HloErrorTest, EmptyAndCommentOnlyFiles) {
+  EXPECT_EQ(Errors(Parse("")),
+            "1:1: expected 'HloModule' or a computation, found end of file\n");
+  EXPECT_EQ(Errors(Parse("  \n// only a comment\n")),
+            "3:1: expected 'HloModule' or a computation, found end of file\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\n")),
+            "2:1: expected a computation (such as 'ENTRY main { ... }') after "
+            "the HloModule header, found end of file\n");
+}
+
+TEST(HloErrorTest, NotHloAtAll) {
+  EXPECT_EQ(Errors(Parse("hello world\nthis is not hlo\n")),
+            "1:1: expected 'HloModule' or a computation ('name {' or 'ENTRY "
+            "name {'), found 'hello'\n");
+  EXPECT_EQ(Errors(Parse("{\"CCInfo\": {}}")),
+            "1:1: expected 'HloModule' or a computation, found '{'\n");
+}
+
+TEST(HloErrorTest, BinaryInputIsOneError) {
+  std::string binary = "HloModule m\n";
+  for (int i = 0; i < 5000; ++i) binary.push_back(static_cast<char>(i * 7));
+  const Module m = Parse(binary);
+  ASSERT_THAT(m.syntax_errors, SizeIs(1));
+  EXPECT_EQ(Errors(m), "2:1: not HLO text: found control byte 0x00; the input "
+                       "looks like binary data\n");
+  // A control byte after the first 4 KiB stops parsing there.
+  std::string late = "HloModule m\nENTRY e {\n";
+  for (int i = 0; i < 300; ++i) late += "  x = f32[] constant(0)\n";
+  late += "  y = f32[] constant(\x01)\n  ROOT r = f32[] all-reduce(y), to_apply=a\n}\n";
+  const Module l = Parse(late);
+  EXPECT_EQ(Errors(l), "303:22: not HLO text: found control byte 0x01; the "
+                       "input looks like binary data\n");
+  EXPECT_TRUE(l.collectives.empty());
+}
+
+TEST(HloErrorTest, HeaderValues) {
+  EXPECT_EQ(Errors(Parse("HloModule m, replica_count=0\nENTRY e {\n}\n")),
+            "1:28: replica_count must be a positive integer, found 0\n");
+  EXPECT_EQ(Errors(Parse("HloModule m, num_partitions=-2\nENTRY e {\n}\n")),
+            "1:29: num_partitions must be a positive integer, found -2\n");
+  EXPECT_EQ(Errors(Parse("HloModule m, replica_count=99999999999999999999\n"
+                         "ENTRY e {\n}\n")),
+            "1:28: integer 99999999999999999999 does not fit in 64 bits\n");
+  EXPECT_EQ(Errors(Parse("HloModule m, replica_count=2, replica_count=2\n"
+                         "ENTRY e {\n}\n")),
+            "1:31: header attribute 'replica_count' is given twice; expected "
+            "it at most once\n");
+  EXPECT_EQ(Errors(Parse("HloModule m, replica_count=2x\nENTRY e {\n}\n")),
+            "1:29: expected ',' or end of line after the value of "
+            "'replica_count', found 'x'\n");
+  EXPECT_EQ(Errors(Parse("HloModule\nENTRY e {\n}\n")),
+            "2:1: expected a module name after 'HloModule', found 'ENTRY'\n");
+}
+
+TEST(HloErrorTest, TruncatedModules) {
+  const std::string full =
+      "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
+      "  ROOT r = f32[4] all-reduce(p), replica_groups={{0,1}}, "
+      "to_apply=add\n}\n";
+  EXPECT_EQ(Errors(Parse(full)), "");
+  // Cut before the closing brace: the collective is kept.
+  const Module no_close = Parse(full.substr(0, full.size() - 2));
+  EXPECT_EQ(Errors(no_close), "5:1: expected '}' to close computation 'e' "
+                              "(opened at 2:1), found end of file\n");
+  EXPECT_THAT(no_close.collectives, SizeIs(1));
+  // Cut inside the operand list.
+  const Module cut = Parse(full.substr(0, full.find("(p)") + 2));
+  EXPECT_EQ(Errors(cut), "4:31: expected ',' or ')' in the operand list of "
+                        "'r', found end of file\n");
+}
+
+TEST(HloErrorTest, CutInsideReplicaGroups) {
+  const Module m = Parse(
+      "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
+      "  ROOT r = f32[4] all-reduce(p), replica_groups={{0,1");
+  EXPECT_EQ(Errors(m), "4:54: expected ',' or '}' in replica group 0, found "
+                       "end of file\n");
+}
+
+TEST(HloErrorTest, UnbalancedBrackets) {
+  // A '[' never closed in a shape: reported where the wrong closer is.
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  p = f32[4 parameter(0)\n"
+                         "  ROOT r = f32[4] all-reduce(p), to_apply=add\n}\n")),
+            "3:10: unbalanced brackets: expected ']' to close this '[' before "
+            "the instruction on line 4\n");
+  // A '{' never closed in an attribute of a non-collective.
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  p = f32[4] parameter(0), "
+                         "sharding={devices=[2]0,1\n")),
+            "3:37: unbalanced brackets: expected '}' to close this '{' before "
+            "end of file\n"
+            "4:1: expected '}' to close computation 'e' (opened at 2:1), "
+            "found end of file\n");
+  // A mismatched closer.
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  ROOT r = f32[4] "
+                         "all-reduce(p), to_apply=add, "
+                         "sharding={devices=[2]0,1)\n}\n")),
+            "3:72: unbalanced brackets: expected '}' to close the '{' opened "
+            "at 3:57, found ')'\n");
+  // An extra closer after the computation.
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  ROOT c = f32[] "
+                         "constant(0)\n}\n}\n")),
+            "5:1: expected a computation, found '}'\n");
+}
+
+TEST(HloErrorTest, CommentsAndStrings) {
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  p = f32[4] parameter(0) "
+                         "/* open\n  ROOT c = f32[] constant(0)\n}\n")),
+            "3:27: unterminated comment: expected '*/' to close the '/*' that "
+            "starts here\n"
+            "6:1: expected '}' to close computation 'e' (opened at 2:1), "
+            "found end of file\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  x = f32[4] add(p, p) / "
+                         "2\n  ROOT c = f32[] constant(0)\n}\n")),
+            "3:24: expected an instruction ('name = shape opcode(...)') or '}' "
+            "to close computation 'e', found '/'\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  x = f32[4] custom-call(p), "
+                         "backend_config=\"never closed\n}\n")),
+            "3:45: unterminated string: expected a closing quote (\") for the "
+            "string that starts here\n"
+            "5:1: expected '}' to close computation 'e' (opened at 2:1), "
+            "found end of file\n");
+}
+
+TEST(HloErrorTest, InstructionShape) {
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  x f32[4] add(p, p)\n"
+                         "  ROOT c = f32[] constant(0)\n}\n")),
+            "3:5: expected '=' after instruction name 'x', found 'f32'\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  %x = f32[4] add\n"
+                         "  ROOT c = f32[] constant(0)\n}\n")),
+            "4:3: expected '(' after opcode 'add', found 'ROOT'\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  %x = = f32[4] add(p)\n"
+                         "  ROOT c = f32[] constant(0)\n}\n")),
+            "3:8: expected a shape or an opcode after '%x =', found '='\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  %x = f32[4] 7(p)\n"
+                         "  ROOT c = f32[] constant(0)\n}\n")),
+            "3:15: expected an opcode after the shape of '%x', found '7'\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  ROOT r = f32[4] "
+                         "all-reduce(f32[4 %p), to_apply=add\n}\n")),
+            "3:36: expected ',' or ']' in the shape dimensions, found '%p'\n");
+  // `f32` alone is an operand name, so '%p' is out of place.
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  ROOT r = f32[4] "
+                         "all-reduce(f32 %p), to_apply=add\n}\n")),
+            "3:34: expected ',' or ')' in the operand list of 'r', found "
+            "'%p'\n");
+}
+
+TEST(HloErrorTest, ComputationHeaders) {
+  EXPECT_EQ(Errors(Parse("HloModule m\n%c1 (p: f32[4] -> f32[4] {\n  p = "
+                         "f32[4] parameter(0)\n}\n")),
+            "2:16: expected ',' or ')' in the parameter list of computation "
+            "'%c1', found '->'\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\n%c1 (p f32[4]) -> f32[4] {\n}\n")),
+            "2:8: expected ':' after parameter 'p', found 'f32'\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\n%c1 (p: f32[4]) f32[4] {\n}\n")),
+            "2:17: expected '->' and the result shape after the parameters of "
+            "computation '%c1', found 'f32'\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e\n  ROOT c = f32[] "
+                         "constant(0)\n}\n")),
+            "3:3: expected '{' to start the body of computation 'e', found "
+            "'ROOT'\n");
+  EXPECT_EQ(Errors(Parse("HloModule m\n  x = f32[] constant(0)\n")),
+            "2:3: expected a computation ('name {' or 'ENTRY name {'), found "
+            "instruction 'x' outside any computation\n");
+}
+
+TEST(HloErrorTest, MissingCloseBeforeNextComputation) {
+  const Module m = Parse(
+      "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n\n%c2 {\n  q = "
+      "f32[4] parameter(0)\n  ROOT r = f32[4] all-reduce(q), to_apply=add\n}\n");
+  EXPECT_EQ(Errors(m), "5:1: expected '}' to close computation 'e' (opened at "
+                       "2:1) before the next computation\n");
+  ASSERT_THAT(m.collectives, SizeIs(1));
+  EXPECT_EQ(m.collectives[0].computation, "%c2");
+  EXPECT_EQ(m.computation_count, 2);
+}
+
+TEST(HloErrorTest, RecoveryAtTheNextInstruction) {
+  const Module m = Parse(R"hlo(HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  a = f32[4] all-reduce(p), replica_groups=[2,2]<=[3], to_apply=add
+  b = f32[4] all-reduce(p), replica_groups={{0,1}}, to_apply=add
+  c = f32[4] all-reduce(p) extra, to_apply=add
+  d = f32[4] all-gather(p), replica_groups={{0},{1}}, dimensions={0}
+  e = f32[4] bad(
+      more, stuff
+  f = f32[4] collective-permute(p), source_target_pairs={{0,1}}
+  ROOT g = f32[4] copy(f)
+}
+)hlo");
+  EXPECT_EQ(Errors(m),
+            "4:51: iota replica_groups [2,2] hold 4 ids but the reshape dims "
+            "[3] hold 3; expected the same number\n"
+            "6:33: expected '=' after instruction name 'extra', found ','\n"
+            "8:17: unbalanced brackets: expected ')' to close this '(' before "
+            "the instruction on line 10\n");
+  // b, d and f survive the errors around them; c is complete up to the
+  // stray word after its operands.
+  ASSERT_THAT(m.collectives, SizeIs(4));
+  EXPECT_EQ(m.collectives[0].name, "b");
+  EXPECT_EQ(m.collectives[1].name, "c");
+  EXPECT_EQ(m.collectives[2].name, "d");
+  EXPECT_EQ(m.collectives[3].name, "f");
+}
+
+TEST(HloErrorTest, ErrorCapStopsParsing) {
+  std::string text = "HloModule m\nENTRY e {\n";
+  for (int i = 0; i < 50; ++i) {
+    text += "  x" + std::to_string(i) + " = f32[] add(]\n";
+  }
+  text += "}\n";
+  const Module m = Parse(text);
+  ASSERT_THAT(m.syntax_errors, SizeIs(kMaxSyntaxErrors + 1));
+  EXPECT_EQ(m.syntax_errors[19].pos.line, 22);
+  EXPECT_EQ(m.syntax_errors.back().pos.line, 23);
+  EXPECT_EQ(m.syntax_errors.back().message,
+            "too many syntax errors (20); the rest of the file was not "
+            "checked");
+}
+
+TEST(HloLimitTest, IntegersThatOverflow) {
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  ROOT r = f32[4] "
+                         "all-reduce(p), channel_id=9223372036854775808, "
+                         "to_apply=add\n}\n")),
+            "3:45: integer 9223372036854775808 does not fit in 64 bits\n");
+  const Module min = Parse("HloModule m\nENTRY e {\n  ROOT r = f32[4] "
+                           "all-reduce(p), channel_id=-9223372036854775808, "
+                           "to_apply=add\n}\n");
+  EXPECT_EQ(Errors(min), "");
+  EXPECT_EQ(min.collectives[0].channel_id, INT64_MIN);
+  EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  ROOT r = f32[4] "
+                         "all-reduce(p), channel_id=-9223372036854775809, "
+                         "to_apply=add\n}\n")),
+            "3:45: integer -9223372036854775809 does not fit in 64 bits\n");
+}
+
+TEST(HloLimitTest, LongInstructionIsAnError) {
+  ParseOptions options;
+  options.max_instruction_bytes = 200;
+  std::string text = "HloModule m\nENTRY e {\n  x = f32[4] custom-call(),\n";
+  for (int i = 0; i < 20; ++i) text += "      a" + std::to_string(i) + "=1,\n";
+  text += "      z=2\n  ROOT r = f32[4] all-reduce(x), to_apply=add\n}\n";
+  const Module m = ParseHloText(text, "t.hlo", options);
+  EXPECT_EQ(Errors(m), "3:3: instruction is longer than the limit of 200 "
+                       "bytes; expected it to end sooner\n");
+  EXPECT_THAT(m.collectives, SizeIs(1));
+  // Inside brackets the limit is checked at each line break.
+  std::string nested = "HloModule m\nENTRY e {\n  x = f32[4] custom-call(\n";
+  for (int i = 0; i < 100; ++i) nested += "      p" + std::to_string(i) + ",\n";
+  nested += "      q)\n  ROOT r = f32[4] all-reduce(x), to_apply=add\n}\n";
+  const Module n = ParseHloText(nested, "t.hlo", options);
+  EXPECT_EQ(Errors(n), "3:3: instruction is longer than the limit of 200 "
+                       "bytes; expected it to end sooner\n");
+}
+
+TEST(HloLimitTest, LongNamesDeepNestingAndHugeShapes) {
+  const std::string long_name(kMaxTokenBytes + 10, 'n');
+  EXPECT_THAT(Errors(Parse("HloModule m\nENTRY e {\n  " + long_name +
+                           " = f32[] constant(0)\n}\n")),
+              StartsWith("3:3: name 'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...' is "
+                         "longer than the limit of 65536 bytes\n"));
+  const std::string deep = std::string(2000, '{') + std::string(2000, '}');
+  EXPECT_THAT(Errors(Parse("HloModule m\nENTRY e {\n  x = f32[] "
+                           "constant(0), sharding=" + deep + "\n}\n")),
+              StartsWith("3:1035: brackets nest deeper than the limit of "
+                         "1000\n"));
+  std::string tuple;
+  for (int i = 0; i < 100; ++i) tuple += "(";
+  tuple += "f32[]";
+  for (int i = 0; i < 100; ++i) tuple += ")";
+  EXPECT_THAT(Errors(Parse("HloModule m\nENTRY e {\n  ROOT r = f32[] "
+                           "all-reduce(" + tuple + " %p), to_apply=add\n}\n")),
+              StartsWith("3:93: tuple shape nests deeper than the limit of "
+                         "64\n"));
+}
+
+TEST(HloLimitTest, ExplicitListsAreBounded) {
+  std::string groups = "{";
+  for (int64_t g = 0; g < kMaxExplicitIds / 1024 + 1; ++g) {
+    if (g > 0) groups += ",";
+    groups += "{0";
+    for (int i = 1; i < 1024; ++i) groups += ",0";
+    groups += "}";
+  }
+  groups += "}";
+  const Module m = Parse("HloModule m\nENTRY e {\n  ROOT r = f32[] "
+                         "all-reduce(p), replica_groups=" + groups +
+                         ", to_apply=add\n}\n");
+  EXPECT_EQ(Errors(m), "3:48: replica_groups lists more than the limit of "
+                       "1048576 ids\n");
+  EXPECT_TRUE(m.collectives.empty());
+}
+
+TEST(HloFileTest, UnreadableFiles) {
+  Module m;
+  const absl::Status missing =
+      ParseHloFile("/nonexistent/dir/x.hlo", "x.hlo", &m);
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(missing.message()), HasSubstr("x.hlo: cannot open"));
+  const absl::Status dir = ParseHloFile("/tmp", "tmp", &m);
+  EXPECT_FALSE(dir.ok());
+}
+
+TEST(HloFileTest, BinaryFileThroughTheFileReader) {
+  std::string binary;
+  for (int i = 0; i < 100000; ++i) binary.push_back(static_cast<char>(i * 31));
+  const std::string path = WriteTemp(binary);
+  Module m;
+  ASSERT_TRUE(ParseHloFile(path, "b.hlo", &m).ok());
+  std::remove(path.c_str());
+  ASSERT_THAT(m.syntax_errors, SizeIs(1));
+  EXPECT_THAT(m.syntax_errors[0].message, StartsWith("not HLO text"));
+  EXPECT_EQ(m.file, "b.hlo");
+}
+
+}  // namespace
+}  // namespace topolint::hlo
