@@ -2,6 +2,8 @@
 // HLO modules of the same unit.
 #include <algorithm>
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +17,7 @@
 #include "checker/model/group_list.h"
 #include "checker/model/module_params.h"
 #include "fmt/format.h"
+#include "rules/collective_checks.h"
 #include "rules/families.h"
 
 namespace topolint {
@@ -128,94 +131,163 @@ std::string OrderDifference(const model::FamilyMatcher& matcher, int f,
   return "the rank order differs";
 }
 
-void CheckGroups(const ParallelConfig& cfg, const model::FamilyMatcher& matcher,
-                 const hlo::Module& m, const model::ModuleParams& p,
-                 Emitter& emit) {
-  absl::flat_hash_map<model::GroupList, model::FamilyMatch> cache;
-  const Location config_loc = ConfigLoc(cfg);
-  for (const hlo::Collective& op : m.collectives) {
-    if (op.kind == hlo::CollectiveKind::kCollectivePermute ||
-        op.kind == hlo::CollectiveKind::kSend ||
-        op.kind == hlo::CollectiveKind::kRecv) {
-      continue;  // pairs, not groups
-    }
-    absl::StatusOr<model::GroupList> groups = model::FlattenedIdGroupsOf(op, p);
-    if (!groups.ok() || groups->num_groups() == 0) continue;  // hlo-* rules
-    auto [it, inserted] = cache.try_emplace(*groups);
-    if (inserted) it->second = matcher.Match(*groups);
-    const model::FamilyMatch& match = it->second;
-    if (match.exact >= 0) continue;
-    if (match.same_partition >= 0 && !RankOrderMatters(op.kind)) continue;
+// xref-config-groups for the collectives of one module against one config,
+// one collective at a time.
+class GroupsCheck {
+ public:
+  GroupsCheck(const ParallelConfig& cfg, const model::FamilyMatcher& matcher,
+              const hlo::Module& m, const model::ModuleParams& p,
+              Emitter& emit)
+      : cfg_(cfg),
+        matcher_(matcher),
+        m_(m),
+        p_(p),
+        emit_(emit),
+        config_loc_(ConfigLoc(cfg)) {}
 
-    const TextPos pos =
-        op.replica_groups.form == hlo::ReplicaGroups::Form::kAbsent
-            ? op.opcode_pos
-            : op.replica_groups.pos;
-    const char* kind = hlo::CollectiveKindName(op.kind);
-    std::string message;
-    if (match.same_partition >= 0) {
-      const model::GroupFamily& fam =
-          matcher.families()[static_cast<size_t>(match.same_partition)];
-      message = fmt::format(
-          "{} {}: its groups are those of the config's '{}' family, but {}; "
-          "the rank order inside a group decides which shard each rank "
-          "holds",
-          kind, op.name, fam.DisplayName(),
-          OrderDifference(matcher, match.same_partition, *groups));
-    } else if (match.nearest >= 0) {
-      const model::GroupFamily& fam =
-          matcher.families()[static_cast<size_t>(match.nearest)];
-      message = fmt::format(
-          "{} {}: groups {} ({}, as global device ids) are none of the "
-          "config's group families; nearest is '{}' ({} of {} groups in "
-          "common): {}",
-          kind, op.name, groups->ToString(kMaxIdsShown), GroupsSummary(*groups),
-          fam.DisplayName(), match.groups_in_common, groups->num_groups(),
-          Difference(matcher, match, *groups));
-    } else {
-      continue;
-    }
-    std::vector<Note> notes;
-    notes.push_back(
-        {config_loc,
-         fmt::format("the {} config defines {} group families over {} "
-                     "ranks ({})",
-                     config::ConfigFormName(cfg.form),
-                     matcher.families().size(), cfg.WorldSize().value_or(0),
-                     cfg.WorldSizeExplanation())});
-    emit.Report("xref-config-groups", At(m.file, pos), std::move(message),
-                std::move(notes), op.name);
+  void Op(const hlo::Collective& op);
+
+ private:
+  const ParallelConfig& cfg_;
+  const model::FamilyMatcher& matcher_;
+  const hlo::Module& m_;
+  const model::ModuleParams p_;
+  Emitter& emit_;
+  const Location config_loc_;
+  absl::flat_hash_map<model::GroupList, model::FamilyMatch> cache_;
+};
+
+void GroupsCheck::Op(const hlo::Collective& op) {
+  if (op.kind == hlo::CollectiveKind::kCollectivePermute ||
+      op.kind == hlo::CollectiveKind::kSend ||
+      op.kind == hlo::CollectiveKind::kRecv) {
+    return;  // pairs, not groups
   }
+  absl::StatusOr<model::GroupList> groups = model::FlattenedIdGroupsOf(op, p_);
+  if (!groups.ok() || groups->num_groups() == 0) return;  // hlo-* rules
+  auto [it, inserted] = cache_.try_emplace(*groups);
+  if (inserted) it->second = matcher_.Match(*groups);
+  const model::FamilyMatch& match = it->second;
+  if (match.exact >= 0) return;
+  if (match.same_partition >= 0 && !RankOrderMatters(op.kind)) return;
+
+  const TextPos pos =
+      op.replica_groups.form == hlo::ReplicaGroups::Form::kAbsent
+          ? op.opcode_pos
+          : op.replica_groups.pos;
+  const char* kind = hlo::CollectiveKindName(op.kind);
+  std::string message;
+  if (match.same_partition >= 0) {
+    const model::GroupFamily& fam =
+        matcher_.families()[static_cast<size_t>(match.same_partition)];
+    message = fmt::format(
+        "{} {}: its groups are those of the config's '{}' family, but {}; "
+        "the rank order inside a group decides which shard each rank "
+        "holds",
+        kind, op.name, fam.DisplayName(),
+        OrderDifference(matcher_, match.same_partition, *groups));
+  } else if (match.nearest >= 0) {
+    const model::GroupFamily& fam =
+        matcher_.families()[static_cast<size_t>(match.nearest)];
+    message = fmt::format(
+        "{} {}: groups {} ({}, as global device ids) are none of the "
+        "config's group families; nearest is '{}' ({} of {} groups in "
+        "common): {}",
+        kind, op.name, groups->ToString(kMaxIdsShown), GroupsSummary(*groups),
+        fam.DisplayName(), match.groups_in_common, groups->num_groups(),
+        Difference(matcher_, match, *groups));
+  } else {
+    return;
+  }
+  std::vector<Note> notes;
+  notes.push_back(
+      {config_loc_,
+       fmt::format("the {} config defines {} group families over {} "
+                   "ranks ({})",
+                   config::ConfigFormName(cfg_.form),
+                   matcher_.families().size(), cfg_.WorldSize().value_or(0),
+                   cfg_.WorldSizeExplanation())});
+  emit_.Report("xref-config-groups", At(m_.file, pos), std::move(message),
+               std::move(notes), op.name);
 }
 
+class ConfigXrefSession : public ModuleSession {
+ public:
+  void Op(const hlo::Collective& op) override {
+    for (GroupsCheck& c : checks_) c.Op(op);
+  }
+  void End() override {}
+  // Not a vector: a GroupsCheck must not move.
+  std::deque<GroupsCheck> checks_;
+};
+
+// One config of the unit and its group families (built on first use: only a
+// module whose device count matches needs them).
+struct ConfigSide {
+  explicit ConfigSide(ParallelConfig c) : cfg(std::move(c)) {}
+  const ParallelConfig cfg;
+  std::optional<model::FamilyMatcher> matcher;
+  bool families_tried = false;
+};
+
+class ConfigXrefFamily : public FamilyChecks {
+ public:
+  ConfigXrefFamily(std::vector<std::unique_ptr<ConfigSide>> configs,
+                   const CheckOptions& options, Emitter& emit)
+      : configs_(std::move(configs)),
+        options_(options),
+        emit_(emit),
+        want_groups_(emit.Enabled("xref-config-groups")) {}
+
+  std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
+    const model::ModuleParams p = model::EffectiveModuleParams(
+        m, options_.replica_count, options_.num_partitions);
+    auto session = std::make_unique<ConfigXrefSession>();
+    for (const std::unique_ptr<ConfigSide>& c : configs_) {
+      if (!CheckWorldSize(c->cfg, m, p, emit_) || !want_groups_) continue;
+      if (!c->families_tried) {
+        c->families_tried = true;
+        absl::StatusOr<std::vector<model::GroupFamily>> families =
+            model::GroupFamiliesOf(c->cfg);
+        // A layout that does not divide is config-dp-divides' finding.
+        if (families.ok()) c->matcher.emplace(*std::move(families));
+      }
+      if (c->matcher.has_value()) {
+        session->checks_.emplace_back(c->cfg, *c->matcher, m, p, emit_);
+      }
+    }
+    if (session->checks_.empty()) return nullptr;
+    return session;
+  }
+
+ private:
+  const std::vector<std::unique_ptr<ConfigSide>> configs_;
+  const CheckOptions& options_;
+  Emitter& emit_;
+  const bool want_groups_;
+};
+
 }  // namespace
+
+std::unique_ptr<FamilyChecks> MakeConfigXrefChecks(const Unit& unit,
+                                                   const CheckOptions& options,
+                                                   Emitter& emit) {
+  std::vector<std::unique_ptr<ConfigSide>> configs;
+  for (const config::ComponentConfig& c : unit.configs) {
+    ParallelConfig cfg = config::ReadParallelConfig(c);
+    // A layout field that could not be read is config-schema's finding;
+    // comparing a half-read layout would only add noise.
+    if (!cfg.LayoutFieldsOk()) continue;
+    configs.push_back(std::make_unique<ConfigSide>(std::move(cfg)));
+  }
+  if (configs.empty()) return nullptr;
+  return std::make_unique<ConfigXrefFamily>(std::move(configs), options, emit);
+}
 
 void CheckConfigXref(const Unit& unit, const CheckOptions& options,
                      Emitter& emit) {
   if (unit.configs.empty() || unit.hlo_modules.empty()) return;
-  const bool want_groups = emit.Enabled("xref-config-groups");
-  for (const config::ComponentConfig& c : unit.configs) {
-    const ParallelConfig cfg = config::ReadParallelConfig(c);
-    // A layout field that could not be read is config-schema's finding;
-    // comparing a half-read layout would only add noise.
-    if (!cfg.LayoutFieldsOk()) continue;
-    // Built on first use: only a module whose device count matches needs it.
-    std::optional<model::FamilyMatcher> matcher;
-    bool families_tried = false;
-    for (const hlo::Module& m : unit.hlo_modules) {
-      const model::ModuleParams p = model::EffectiveModuleParams(
-          m, options.replica_count, options.num_partitions);
-      if (!CheckWorldSize(cfg, m, p, emit) || !want_groups) continue;
-      if (!families_tried) {
-        families_tried = true;
-        absl::StatusOr<std::vector<model::GroupFamily>> families =
-            model::GroupFamiliesOf(cfg);
-        // A layout that does not divide is config-dp-divides' finding.
-        if (families.ok()) matcher.emplace(*std::move(families));
-      }
-      if (matcher.has_value()) CheckGroups(cfg, *matcher, m, p, emit);
-    }
-  }
+  RunFamily(MakeConfigXrefChecks(unit, options, emit).get(), unit);
 }
 
 }  // namespace topolint

@@ -6,6 +6,7 @@
 // op (the first offending group or id in list order), so one run shows every
 // kind of problem an op has.
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,22 @@ void CheckEmptyGroups(const OpView& v, Emitter& emit) {
   }
 }
 
+// True when every id is in [0, limit) and appears once: the valid case, in
+// one tight pass (no reporting state kept live across iterations). `seen`
+// holds `limit` zero bytes and is left dirty.
+bool AllInRangeAndUnique(absl::Span<const int64_t> ids, int64_t limit,
+                         uint8_t* seen) {
+  uint8_t repeated = 0;
+  for (const int64_t id : ids) {
+    if (static_cast<uint64_t>(id) >= static_cast<uint64_t>(limit)) {
+      return false;
+    }
+    repeated |= seen[id];
+    seen[id] = 1;
+  }
+  return repeated == 0;
+}
+
 // Range (below the ids listed and the mode's participants) and duplicates,
 // in list order, with a bitmap sized by the limit: O(ids).
 void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
@@ -49,7 +66,12 @@ void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
   const int64_t listed = groups.num_ids();
   const int64_t limit =
       participants > 1 ? std::min(listed, participants) : listed;
-  std::vector<bool> seen(static_cast<size_t>(limit), false);
+  // One byte per id (not vector<bool>): this runs over every id of every
+  // op, up to millions for the largest groups.
+  std::vector<uint8_t> seen(static_cast<size_t>(limit), 0);
+  if (AllInRangeAndUnique(groups.ids(), limit, seen.data())) return;
+  // Something to report: again, in list order, saying what and where.
+  std::fill(seen.begin(), seen.end(), 0);
   bool range_done = false, duplicate_done = false;
   for (int64_t g = 0;
        g < groups.num_groups() && !(range_done && duplicate_done); ++g) {
@@ -72,8 +94,8 @@ void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
                            IdNoun(v.mode), id, limit, op.name, why));
         continue;
       }
-      if (!seen[static_cast<size_t>(id)]) {
-        seen[static_cast<size_t>(id)] = true;
+      if (seen[static_cast<size_t>(id)] == 0) {
+        seen[static_cast<size_t>(id)] = 1;
         continue;
       }
       if (duplicate_done) continue;

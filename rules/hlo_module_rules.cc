@@ -19,6 +19,8 @@ void GeometryTracker::Add(const OpView& v) {
   const size_t hash = absl::HashOf(*v.groups);
   if (first_.op == nullptr) {
     first_ = v;
+    first_op_ = *v.op;
+    first_.op = &first_op_;
     first_.groups = nullptr;  // the copy below is the one kept
     first_groups_ = *v.groups;
     distinct_hashes_.push_back(hash);
@@ -33,6 +35,8 @@ void GeometryTracker::Add(const OpView& v) {
   }
   if (differing_.op == nullptr && *v.groups != first_groups_) {
     differing_ = v;
+    differing_op_ = *v.op;
+    differing_.op = &differing_op_;
     differing_.groups = nullptr;  // not kept: only its text is reported
     differing_text_ = v.groups->ToString(24);
   }

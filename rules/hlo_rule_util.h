@@ -50,17 +50,25 @@ void CheckGroupSizeShape(const OpView& v, Emitter& emit);
 void CheckPermutePairs(const OpView& v, Emitter& emit);
 
 // hlo-multiple-geometries (hlo_module_rules.cc): fed every op of one module
-// in order, then reports at most one finding for the module. Keeps a copy of
-// the first list only, so memory does not grow with the number of ops.
+// in order, then reports at most one finding for the module. Keeps copies of
+// the first op and list and of the first differing op only, so memory does
+// not grow with the number of ops, and the ops fed need not outlive Add()
+// (a module may be checked while it is parsed). Not copyable or movable.
 class GeometryTracker {
  public:
+  GeometryTracker() = default;
+  GeometryTracker(const GeometryTracker&) = delete;
+  GeometryTracker& operator=(const GeometryTracker&) = delete;
+
   void Add(const OpView& v);
   void Report(Emitter& emit) const;
 
  private:
   OpView first_;  // first op with groups (op == nullptr: none)
+  hlo::Collective first_op_;  // what first_.op points to
   model::GroupList first_groups_;
-  OpView differing_;            // first op whose list differs from first_'s
+  OpView differing_;  // first op whose list differs from first_'s
+  hlo::Collective differing_op_;  // what differing_.op points to
   std::string differing_text_;  // its list, as printed in the message
   std::vector<size_t> distinct_hashes_;  // one per distinct list seen
 };

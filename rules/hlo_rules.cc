@@ -1,42 +1,82 @@
 // CheckHlo: runs the hlo-* rule family (except hlo-syntax, which
-// rules/syntax_rules.cc reports) over every HLO module of a unit. Each
-// collective's replica groups are expanded once and shared by every check.
+// rules/syntax_rules.cc reports) over every HLO module of a unit, one
+// collective at a time (see rules/collective_checks.h). Each collective's
+// replica groups are expanded once and shared by every check.
+#include <memory>
+
 #include "absl/status/statusor.h"
 #include "checker/model/group_mode.h"
 #include "checker/model/module_params.h"
 #include "checker/model/replica_groups.h"
+#include "rules/collective_checks.h"
 #include "rules/families.h"
 #include "rules/hlo_rule_util.h"
 
 namespace topolint {
+namespace {
+
+class HloSession : public ModuleSession {
+ public:
+  HloSession(const hlo::Module& module, const CheckOptions& options,
+             Emitter& emit)
+      : module_(module),
+        params_(model::EffectiveModuleParams(module, options.replica_count,
+                                             options.num_partitions)),
+        emit_(emit) {}
+
+  void Op(const hlo::Collective& op) override {
+    absl::StatusOr<model::GroupList> groups =
+        model::ExpandReplicaGroups(op.replica_groups);
+    hlo_rules::OpView view;
+    view.module = &module_;
+    view.op = &op;
+    view.params = params_;
+    view.mode = model::GroupModeOf(op);
+    view.groups = groups.ok() ? &*groups : nullptr;
+
+    hlo_rules::CheckGroupMode(view, emit_);
+    if (!groups.ok()) {
+      hlo_rules::ReportUnexpandableGroups(view, groups.status(), emit_);
+    }
+    hlo_rules::CheckGroupIds(view, emit_);
+    hlo_rules::CheckGroupSizeShape(view, emit_);
+    hlo_rules::CheckPermutePairs(view, emit_);
+    hlo_rules::CheckNotFlattenedId(view, emit_);
+    geometries_.Add(view);
+  }
+
+  void End() override { geometries_.Report(emit_); }
+
+ private:
+  const hlo::Module& module_;
+  const model::ModuleParams params_;
+  Emitter& emit_;
+  hlo_rules::GeometryTracker geometries_;
+};
+
+class HloFamily : public FamilyChecks {
+ public:
+  HloFamily(const CheckOptions& options, Emitter& emit)
+      : options_(options), emit_(emit) {}
+  std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
+    return std::make_unique<HloSession>(m, options_, emit_);
+  }
+
+ private:
+  const CheckOptions& options_;
+  Emitter& emit_;
+};
+
+}  // namespace
+
+std::unique_ptr<FamilyChecks> MakeHloChecks(const Unit& /*unit*/,
+                                            const CheckOptions& options,
+                                            Emitter& emit) {
+  return std::make_unique<HloFamily>(options, emit);
+}
 
 void CheckHlo(const Unit& unit, const CheckOptions& options, Emitter& emit) {
-  for (const hlo::Module& module : unit.hlo_modules) {
-    const model::ModuleParams params = model::EffectiveModuleParams(
-        module, options.replica_count, options.num_partitions);
-    hlo_rules::GeometryTracker geometries;
-    for (const hlo::Collective& op : module.collectives) {
-      absl::StatusOr<model::GroupList> groups =
-          model::ExpandReplicaGroups(op.replica_groups);
-      hlo_rules::OpView view;
-      view.module = &module;
-      view.op = &op;
-      view.params = params;
-      view.mode = model::GroupModeOf(op);
-      view.groups = groups.ok() ? &*groups : nullptr;
-
-      hlo_rules::CheckGroupMode(view, emit);
-      if (!groups.ok()) {
-        hlo_rules::ReportUnexpandableGroups(view, groups.status(), emit);
-      }
-      hlo_rules::CheckGroupIds(view, emit);
-      hlo_rules::CheckGroupSizeShape(view, emit);
-      hlo_rules::CheckPermutePairs(view, emit);
-      hlo_rules::CheckNotFlattenedId(view, emit);
-      geometries.Add(view);
-    }
-    geometries.Report(emit);
-  }
+  RunFamily(MakeHloChecks(unit, options, emit).get(), unit);
 }
 
 }  // namespace topolint

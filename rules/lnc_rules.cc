@@ -3,9 +3,12 @@
 // NEFF ranks (replica_groups and src_target_pairs) and the ids written
 // explicitly in HLO replica_groups and source_target_pairs. Each rank value
 // is reported once per def.json and once per HLO instruction.
+#include <memory>
+
 #include "absl/container/flat_hash_set.h"
 #include "checker/model/rank_map.h"
 #include "fmt/format.h"
+#include "rules/collective_checks.h"
 #include "rules/families.h"
 
 namespace topolint {
@@ -102,23 +105,60 @@ void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
   }
 }
 
-}  // namespace
+class LncSession : public ModuleSession {
+ public:
+  LncSession(const hlo::Module& m, const RankRange& range, Emitter& emit)
+      : m_(m), range_(range), emit_(emit) {}
+  void Op(const hlo::Collective& op) override {
+    CheckCollective(m_, op, range_, emit_);
+  }
+  void End() override {}
 
-void CheckLnc(const Unit& unit, const CheckOptions& options, Emitter& emit) {
-  if (!options.num_cores.has_value() || *options.num_cores < 1 ||
-      options.lnc < 1) {
-    return;
-  }
-  const RankRange range(*options.num_cores, options.lnc);
-  for (const neff::DefJson& d : unit.def_jsons) CheckDefJson(d, range, emit);
-  for (const neff::NeffArchive& a : unit.neff_archives) {
-    for (const neff::DefJson& d : a.graphs) CheckDefJson(d, range, emit);
-  }
-  for (const hlo::Module& m : unit.hlo_modules) {
-    for (const hlo::Collective& op : m.collectives) {
-      CheckCollective(m, op, range, emit);
+ private:
+  const hlo::Module& m_;
+  const RankRange& range_;
+  Emitter& emit_;
+};
+
+class LncFamily : public FamilyChecks {
+ public:
+  LncFamily(const Unit& unit, const RankRange& range, Emitter& emit)
+      : unit_(unit), range_(range), emit_(emit) {}
+
+  void CheckUnitParts() override {
+    for (const neff::DefJson& d : unit_.def_jsons) {
+      CheckDefJson(d, range_, emit_);
+    }
+    for (const neff::NeffArchive& a : unit_.neff_archives) {
+      for (const neff::DefJson& d : a.graphs) CheckDefJson(d, range_, emit_);
     }
   }
+
+  std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
+    return std::make_unique<LncSession>(m, range_, emit_);
+  }
+
+ private:
+  const Unit& unit_;
+  const RankRange range_;
+  Emitter& emit_;
+};
+
+}  // namespace
+
+std::unique_ptr<FamilyChecks> MakeLncChecks(const Unit& unit,
+                                            const CheckOptions& options,
+                                            Emitter& emit) {
+  if (!options.num_cores.has_value() || *options.num_cores < 1 ||
+      options.lnc < 1) {
+    return nullptr;
+  }
+  return std::make_unique<LncFamily>(
+      unit, RankRange(*options.num_cores, options.lnc), emit);
+}
+
+void CheckLnc(const Unit& unit, const CheckOptions& options, Emitter& emit) {
+  RunFamily(MakeLncChecks(unit, options, emit).get(), unit);
 }
 
 }  // namespace topolint

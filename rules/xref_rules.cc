@@ -1,12 +1,16 @@
 // xref-topology-mismatch, xref-world-size, xref-permute-pairs: every HLO
 // module of a unit against every def.json of it (loose files and each graph
-// of each .neff). The checks themselves are in xref_topology.cc,
-// xref_world_size.cc and xref_pairs.cc.
+// of each .neff), one collective at a time (rules/collective_checks.h). The
+// checks themselves are in xref_topology.cc, xref_world_size.cc and
+// xref_pairs.cc.
 #include <algorithm>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "checker/model/group_mode.h"
 #include "checker/model/module_params.h"
+#include "rules/collective_checks.h"
 #include "rules/families.h"
 #include "rules/xref_checks.h"
 
@@ -18,12 +22,73 @@ namespace {
 // list is already in memory, bounded by the parser).
 constexpr int64_t kMinExpansionCap = int64_t{1} << 16;
 
+class XrefSession : public ModuleSession {
+ public:
+  XrefSession(const hlo::Module& module, const CheckOptions& options,
+              const std::vector<xref::NeffSide>& neffs, int64_t cap,
+              Emitter& emit)
+      : module_(module),
+        params_(model::EffectiveModuleParams(module, options.replica_count,
+                                             options.num_partitions)),
+        neffs_(neffs),
+        cap_(cap),
+        emit_(emit) {}
+
+  void Op(const hlo::Collective& op) override {
+    if (!xref::CarriesReplicaGroups(op)) {
+      for (const xref::NeffSide& n : neffs_) {
+        xref::CheckPermutePairs(module_, op, n, emit_);
+      }
+      return;
+    }
+    const xref::OpGroups groups = xref::ReadOpGroups(op, params_, cap_);
+    if (!groups.known_shape) return;
+    any_groups_ = true;
+    for (const xref::NeffSide& n : neffs_) {
+      const bool shape_reported = xref::CheckTopology(module_, groups, n, emit_);
+      xref::CheckOpWorldSize(module_, groups, n, shape_reported, emit_);
+    }
+  }
+
+  void End() override {
+    for (const xref::NeffSide& n : neffs_) {
+      xref::CheckDeviceSpace(module_, params_, any_groups_, n, emit_);
+    }
+  }
+
+ private:
+  const hlo::Module& module_;
+  const model::ModuleParams params_;
+  const std::vector<xref::NeffSide>& neffs_;
+  const int64_t cap_;
+  Emitter& emit_;
+  bool any_groups_ = false;
+};
+
+class XrefFamily : public FamilyChecks {
+ public:
+  XrefFamily(std::vector<xref::NeffSide> neffs, int64_t cap,
+             const CheckOptions& options, Emitter& emit)
+      : neffs_(std::move(neffs)), cap_(cap), options_(options), emit_(emit) {}
+  std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
+    return std::make_unique<XrefSession>(m, options_, neffs_, cap_, emit_);
+  }
+
+ private:
+  const std::vector<xref::NeffSide> neffs_;
+  const int64_t cap_;
+  const CheckOptions& options_;
+  Emitter& emit_;
+};
+
 }  // namespace
 
-void CheckXref(const Unit& unit, const CheckOptions& options, Emitter& emit) {
+std::unique_ptr<FamilyChecks> MakeXrefChecks(const Unit& unit,
+                                             const CheckOptions& options,
+                                             Emitter& emit) {
   if (!emit.Enabled("xref-topology-mismatch") &&
       !emit.Enabled("xref-world-size") && !emit.Enabled("xref-permute-pairs")) {
-    return;
+    return nullptr;
   }
   std::vector<xref::NeffSide> neffs;
   for (const neff::DefJson& d : unit.def_jsons) {
@@ -34,33 +99,14 @@ void CheckXref(const Unit& unit, const CheckOptions& options, Emitter& emit) {
       neffs.push_back(xref::ReadNeffSide(d));
     }
   }
-  if (neffs.empty()) return;
+  if (neffs.empty()) return nullptr;
   int64_t cap = kMinExpansionCap;
   for (const xref::NeffSide& n : neffs) cap = std::max(cap, n.rank_count);
+  return std::make_unique<XrefFamily>(std::move(neffs), cap, options, emit);
+}
 
-  for (const hlo::Module& module : unit.hlo_modules) {
-    const model::ModuleParams params = model::EffectiveModuleParams(
-        module, options.replica_count, options.num_partitions);
-    bool any_groups = false;
-    for (const hlo::Collective& op : module.collectives) {
-      if (!xref::CarriesReplicaGroups(op)) {
-        for (const xref::NeffSide& n : neffs) {
-          xref::CheckPermutePairs(module, op, n, emit);
-        }
-        continue;
-      }
-      const xref::OpGroups groups = xref::ReadOpGroups(op, params, cap);
-      if (!groups.known_shape) continue;
-      any_groups = true;
-      for (const xref::NeffSide& n : neffs) {
-        const bool shape_reported = xref::CheckTopology(module, groups, n, emit);
-        xref::CheckOpWorldSize(module, groups, n, shape_reported, emit);
-      }
-    }
-    for (const xref::NeffSide& n : neffs) {
-      xref::CheckDeviceSpace(module, params, any_groups, n, emit);
-    }
-  }
+void CheckXref(const Unit& unit, const CheckOptions& options, Emitter& emit) {
+  RunFamily(MakeXrefChecks(unit, options, emit).get(), unit);
 }
 
 namespace xref {

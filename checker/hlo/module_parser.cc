@@ -504,7 +504,7 @@ void ModuleParser::FindResyncPoint() {
       lx_.SkipLine();
       continue;
     }
-    if (c == '/') {
+    if (c == '/' && (lx_.PeekAt(1) == '/' || lx_.PeekAt(1) == '*')) {
       if (!lx_.SkipTrivia()) lx_.SkipLine();
       continue;
     }

@@ -292,7 +292,7 @@ TEST(CliHostileTest, StraySlashIsAFindingNotAHang) {
     SCOPED_TRACE(text);
     TempDir d;
     const std::string hlo = d.Write("model.hlo", text);
-    CliResult r = RunTopolintWithin({"check", "--color", "never", hlo}, "", 60);
+    CliResult r = RunTopolintWithin({"check", "--color", "never", hlo}, "", 30);
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("[hlo-syntax]"));
   }
@@ -320,13 +320,13 @@ TEST(CliHostileTest, ManyFindingsOnOneLongLineFinish) {
 
 // Found by hlo_parser_fuzz (timeouts): each collective whose iota list is
 // just under the expansion cap (2^24 ids) costs seconds and hundreds of MB,
-// so a 1 KB module of eight of them ran for minutes. The cost of a module
+// so a 4 KB module of 32 of them runs for minutes. The cost of a module
 // must stay bounded by its size, not by (number of ops) x (the cap)
-// (fuzz/regressions/hlo_parser_fuzz/hang-eight-ops-at-the-iota-cap.hlo).
+// (fuzz/regressions/hlo_parser_fuzz/hang-32-ops-at-the-iota-cap.hlo).
 TEST(CliHostileTest, ManyCollectivesAtTheIotaCapFinish) {
   const std::string hlo = std::string(TOPOLINT_SOURCE_DIR) +
                           "/fuzz/regressions/hlo_parser_fuzz/"
-                          "hang-eight-ops-at-the-iota-cap.hlo";
+                          "hang-32-ops-at-the-iota-cap.hlo";
   CliResult r = RunTopolintWithin({"check", "--color", "never", hlo}, "", 60);
   EXPECT_THAT(r.exit_code, AnyOf(0, 1)) << r.err;
 }

@@ -83,6 +83,10 @@ double CheckWithCli(const std::vector<InMemoryInput>& inputs) {
   return secs;
 }
 
+// Each variant is checked in a child process (RunIsolated): a variant that
+// crashes or hangs fails the test with its name instead of stopping it.
+constexpr int kVariantTimeoutSeconds = 10;
+
 class MalformedInputTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(MalformedInputTest, EveryTruncationIsHandled) {
@@ -102,15 +106,20 @@ TEST_P(MalformedInputTest, EveryTruncationIsHandled) {
       SCOPED_TRACE(base[which].name + " cut at " + std::to_string(n));
       std::vector<InMemoryInput> inputs = base;
       inputs[which].text = full.substr(0, n);
-      std::vector<Finding> findings = CheckInProcess(inputs);
       const char* syntax = is_json ? "json-syntax" : "hlo-syntax";
       const bool must_fail =
           is_json ? n <= last
                   : entry != std::string::npos && n > entry + 5 && n <= last;
-      if (must_fail) {
-        EXPECT_NE(FindRuleFinding(findings, syntax), nullptr)
-            << Describe(findings);
-      }
+      IsolatedRun run = RunIsolated(
+          [&] {
+            std::vector<Finding> findings = CheckInProcess(inputs);
+            if (must_fail) {
+              EXPECT_NE(FindRuleFinding(findings, syntax), nullptr)
+                  << Describe(findings);
+            }
+          },
+          kVariantTimeoutSeconds);
+      EXPECT_TRUE(run.Clean()) << run.Describe();
       if (n % 41 == 0) {
         slowest = std::max(slowest, CheckWithCli(inputs));
         ++cli_runs;
@@ -152,7 +161,9 @@ TEST_P(MalformedInputTest, RandomByteFlipsAreHandled) {
     }
     SCOPED_TRACE("variant " + std::to_string(variant) + " of " +
                  inputs[which].name + ":\n" + text);
-    CheckInProcess(inputs);
+    IsolatedRun run =
+        RunIsolated([&] { CheckInProcess(inputs); }, kVariantTimeoutSeconds);
+    EXPECT_TRUE(run.Clean()) << run.Describe();
     if (variant % 15 == 0) {
       slowest = std::max(slowest, CheckWithCli(inputs));
       ++cli_runs;
@@ -169,6 +180,8 @@ TEST_P(MalformedInputTest, ParsersAloneAcceptEveryPrefix) {
   for (const InMemoryInput& in : ReadCase(GetParam())) {
     for (size_t n = 0; n <= in.text.size(); ++n) {
       const std::string prefix = in.text.substr(0, n);
+      SCOPED_TRACE(in.name + " cut at " + std::to_string(n));
+      IsolatedRun run = RunIsolated([&] {
       if (in.name == "model.hlo") {
         hlo::ParseOptions small;
         small.window_bytes = 7;
@@ -190,6 +203,8 @@ TEST_P(MalformedInputTest, ParsersAloneAcceptEveryPrefix) {
           EXPECT_GE(r.error.pos.column, 1);
         }
       }
+      }, kVariantTimeoutSeconds);
+      EXPECT_TRUE(run.Clean()) << run.Describe();
     }
   }
 }

@@ -108,7 +108,7 @@ inline IsolatedRun RunIsolated(const std::function<void()>& fn,
       run.timed_out = true;
       return run;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
   if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
