@@ -264,15 +264,6 @@ bool HloLexer::CheckNotBinary(size_t n) {
   return true;
 }
 
-bool HloLexer::AtLineStart() const {
-  if (line_start_ < window_->base()) return false;
-  for (const char* q = window_->begin() + (line_start_ - window_->base());
-       q < p_; ++q) {
-    if (*q != ' ' && *q != '\t' && *q != '\r') return false;
-  }
-  return true;
-}
-
 void HloLexer::SkipLine() {
   for (;;) {
     const char* nl = static_cast<const char*>(

@@ -198,8 +198,10 @@ class HloLexer {
   // ---- Resynchronisation --------------------------------------------------
   // Skips the rest of the current line (no string or comment awareness).
   void SkipLine();
-  // True when only blanks precede the cursor on its line.
-  bool AtLineStart() const;
+  // True when the cursor is where the last SkipTrivia that crossed a line
+  // break stopped: at the first token of its line (known without looking
+  // back, so it does not depend on what the window still holds).
+  bool AtLineStart() const { return trivia_line_start_ == Offset(); }
 
  private:
   struct Open {
@@ -216,6 +218,7 @@ class HloLexer {
 
   int PeekSlow();
   bool SkipTriviaSlow();
+  bool SkipTriviaLines(bool* crossed_newline);
   bool Refill();
   void NewlineAt(const char* nl) {
     ++line_;
@@ -243,6 +246,7 @@ class HloLexer {
   std::vector<Capture> captures_;
   std::vector<Open> opens_;
   std::string ident_scratch_;
+  int64_t trivia_line_start_ = -1;
   int64_t stmt_start_ = 0;
   TextPos stmt_pos_{1, 1};
   int error_count_ = 0;

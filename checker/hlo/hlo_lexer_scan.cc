@@ -355,6 +355,13 @@ void HloLexer::SkipBlanks() {
 }
 
 bool HloLexer::SkipTriviaSlow() {
+  bool crossed_newline = false;
+  const bool ok = SkipTriviaLines(&crossed_newline);
+  if (crossed_newline) trivia_line_start_ = Offset();
+  return ok;
+}
+
+bool HloLexer::SkipTriviaLines(bool* crossed_newline) {
   for (;;) {
     const char* p = p_;
     while (*p == ' ' || *p == '\t' || *p == '\r') ++p;  // NUL sentinel stops
@@ -367,6 +374,7 @@ bool HloLexer::SkipTriviaSlow() {
       case '\n':
         NewlineAt(p);
         p_ = p + 1;
+        *crossed_newline = true;
         break;
       case '\f':
       case '\v':
