@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "checker/diag/location.h"
@@ -20,6 +21,13 @@ bool ParseSeverity(std::string_view name, Severity* out);
 
 // A related location that explains a finding ("topology[0] is declared here").
 struct Note {
+  // A constructor rather than aggregate initialisation: GCC 12 at -O3 warns
+  // (-Wmaybe-uninitialized, a false positive) when a braced temporary
+  // aggregate holding strings is destroyed after push_back.
+  Note() = default;
+  Note(Location loc_in, std::string message_in)
+      : loc(std::move(loc_in)), message(std::move(message_in)) {}
+
   Location loc;
   std::string message;
 };

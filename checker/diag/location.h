@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace topolint {
 
@@ -13,6 +14,13 @@ namespace topolint {
 // line == 0 means "the whole file" (no line is known); column == 0 means
 // "the whole line".
 struct Location {
+  // Constructors rather than aggregate initialisation: with braced aggregate
+  // temporaries holding a string, GCC 12 at -O3 reports a false
+  // -Wmaybe-uninitialized on their destruction.
+  Location() = default;
+  Location(std::string file_in, int64_t line_in = 0, int64_t column_in = 0)
+      : file(std::move(file_in)), line(line_in), column(column_in) {}
+
   std::string file;
   int64_t line = 0;
   int64_t column = 0;
