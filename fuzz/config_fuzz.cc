@@ -1,5 +1,6 @@
-// libFuzzer driver: the component-config and .topolint.json loaders and the config rules.
-// The body is topolint::fuzz::RunConfigTarget (fuzz/fuzz_targets.h).
+// libFuzzer driver: the component-config and .topolint.json loaders and the
+// config rules. The body is topolint::fuzz::RunConfigTarget
+// (fuzz/fuzz_targets.h).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -42,10 +42,9 @@ inline void AppendPos(std::string* out, TextPos p) {
 
 // What the rules can see of a module, as text, for the differential check.
 inline std::string Digest(const hlo::Module& m) {
-  std::string d = fmt::format("{}|{}|{}|{}|{}|{}\n", m.name, m.has_header,
-                              m.replica_count.value_or(-1),
-                              m.num_partitions.value_or(-1),
-                              m.entry_computation, m.computation_count);
+  std::string d = fmt::format(
+      "{}|{}|{}|{}|{}|{}\n", m.name, m.has_header, m.replica_count.value_or(-1),
+      m.num_partitions.value_or(-1), m.entry_computation, m.computation_count);
   for (const hlo::Collective& c : m.collectives) {
     d += fmt::format("{} {} {} ch={} ugdi={}/{} rg={} n={} pairs={} ops={}",
                      c.name, c.opcode, c.computation, c.channel_id,
@@ -90,9 +89,10 @@ inline void RunHloParserTarget(std::string_view input) {
   const std::string b =
       internal::Digest(hlo::ParseHloText(text, "fuzz.hlo", small));
   if (a != b) {
-    Fail(fmt::format("window of {} bytes changes the parse:\n--- one window\n"
-                     "{}--- small window\n{}",
-                     small.window_bytes, a, b));
+    Fail(
+        fmt::format("window of {} bytes changes the parse:\n--- one window\n"
+                    "{}--- small window\n{}",
+                    small.window_bytes, a, b));
   }
 
   Unit unit;
@@ -248,7 +248,8 @@ inline void RunNeffArchiveTarget(std::string_view input) {
     return;
   }
   const bool written =
-      input.empty() || std::fwrite(input.data(), 1, input.size(), f) == input.size();
+      input.empty() ||
+      std::fwrite(input.data(), 1, input.size(), f) == input.size();
   std::fclose(f);
   if (!written) {
     Fail("short write to the scratch file " + path);
@@ -325,9 +326,8 @@ inline void RunUnitTarget(std::string_view input) {
     in_memory.push_back({f.path, std::string(parts[i])});
     docs.push_back({f.path, std::string(parts[i])});
   }
-  const CheckOptions options = parts.size() > 3
-                                   ? internal::ParseCheckOptions(parts[3])
-                                   : CheckOptions{};
+  const CheckOptions options =
+      parts.size() > 3 ? internal::ParseCheckOptions(parts[3]) : CheckOptions{};
   Unit unit;
   if (absl::Status st = LoadUnit(spec, in_memory, &unit); !st.ok()) {
     Fail("LoadUnit failed on in-memory input: " + std::string(st.message()));

@@ -58,7 +58,8 @@ struct Document {
 
 // Every finding names a registered rule and, when its file is one of
 // `docs`, points inside that document (line 0 = whole file is allowed).
-inline void CheckLocation(const Location& loc, const std::vector<Document>& docs,
+inline void CheckLocation(const Location& loc,
+                          const std::vector<Document>& docs,
                           const std::string& what) {
   if (loc.line < 0 || loc.column < 0) {
     Fail(what + ": negative line or column at " + loc.file);

@@ -1,5 +1,6 @@
-// libFuzzer driver: the .neff archive reader (header, gzip/tar, kelf-0.json, def.json members).
-// The body is topolint::fuzz::RunNeffArchiveTarget (fuzz/fuzz_targets.h).
+// libFuzzer driver: the .neff archive reader (header, gzip/tar, kelf-0.json,
+// def.json members). The body is topolint::fuzz::RunNeffArchiveTarget
+// (fuzz/fuzz_targets.h).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

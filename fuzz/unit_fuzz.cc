@@ -1,5 +1,5 @@
-// libFuzzer driver: the whole check of a unit: LoadUnit + CheckUnit + renderers + explain.
-// The body is topolint::fuzz::RunUnitTarget (fuzz/fuzz_targets.h).
+// libFuzzer driver: the whole check of a unit: LoadUnit + CheckUnit + renderers
+// + explain. The body is topolint::fuzz::RunUnitTarget (fuzz/fuzz_targets.h).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -163,7 +163,15 @@ void GroupsCheck::Op(const hlo::Collective& op) {
       op.kind == hlo::CollectiveKind::kRecv) {
     return;  // pairs, not groups
   }
-  absl::StatusOr<model::GroupList> groups = model::FlattenedIdGroupsOf(op, p_);
+  // A valid list flattens to at most R*P ids (the config's world, which
+  // matched, so at most model::kMaxFamilyRanks); anything larger repeats an
+  // id, which the hlo-* rules report, and need not be expanded.
+  int64_t devices = 0;
+  if (__builtin_mul_overflow(p_.replica_count, p_.num_partitions, &devices)) {
+    return;
+  }
+  absl::StatusOr<model::GroupList> groups = model::FlattenedIdGroupsOf(
+      op, p_, std::min<int64_t>(devices, model::kMaxExpandedIds));
   if (!groups.ok() || groups->num_groups() == 0) return;  // hlo-* rules
   auto [it, inserted] = cache_.try_emplace(*groups);
   if (inserted) it->second = matcher_.Match(*groups);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/model/id_scan.h"
 #include "fmt/format.h"
 #include "rules/hlo_rule_util.h"
 
@@ -30,6 +31,8 @@ bool NeedsUniformGroups(hlo::CollectiveKind kind) {
 
 void CheckEmptyGroups(const OpView& v, Emitter& emit) {
   const GroupList& groups = *v.groups;
+  // O(1) for the uniform lists every iota and mesh expands to.
+  if (groups.is_uniform() && groups.group_size(0) != 0) return;
   for (int64_t g = 0; g < groups.num_groups(); ++g) {
     if (groups.group_size(g) != 0) continue;
     Report(emit, "hlo-empty-group", v, GroupPos(*v.op, g),
@@ -41,24 +44,9 @@ void CheckEmptyGroups(const OpView& v, Emitter& emit) {
   }
 }
 
-// True when every id is in [0, limit) and appears once: the valid case, in
-// one tight pass (no reporting state kept live across iterations). `seen`
-// holds `limit` zero bytes and is left dirty.
-bool AllInRangeAndUnique(absl::Span<const int64_t> ids, int64_t limit,
-                         uint8_t* seen) {
-  uint8_t repeated = 0;
-  for (const int64_t id : ids) {
-    if (static_cast<uint64_t>(id) >= static_cast<uint64_t>(limit)) {
-      return false;
-    }
-    repeated |= seen[id];
-    seen[id] = 1;
-  }
-  return repeated == 0;
-}
-
 // Range (below the ids listed and the mode's participants) and duplicates,
-// in list order, with a bitmap sized by the limit: O(ids).
+// in list order: model::ScanIds, one linear pass over a flat byte map,
+// memoised on the cache entry so that ops sharing a list scan it once.
 void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
                               Emitter& emit) {
   const GroupList& groups = *v.groups;
@@ -66,47 +54,36 @@ void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
   const int64_t listed = groups.num_ids();
   const int64_t limit =
       participants > 1 ? std::min(listed, participants) : listed;
-  // One byte per id (not vector<bool>): this runs over every id of every
-  // op, up to millions for the largest groups.
-  std::vector<uint8_t> seen(static_cast<size_t>(limit), 0);
-  if (AllInRangeAndUnique(groups.ids(), limit, seen.data())) return;
-  // Something to report: again, in list order, saying what and where.
-  std::fill(seen.begin(), seen.end(), 0);
-  bool range_done = false, duplicate_done = false;
-  for (int64_t g = 0;
-       g < groups.num_groups() && !(range_done && duplicate_done); ++g) {
-    absl::Span<const int64_t> ids = groups.group(g);
-    for (size_t k = 0; k < ids.size(); ++k) {
-      const int64_t id = ids[k];
-      if (id < 0 || id >= limit) {
-        if (range_done) continue;
-        range_done = true;
-        std::string why =
-            limit == listed
-                ? fmt::format("the {} ids listed must be exactly 0..{}", listed,
-                              listed - 1)
-                : fmt::format("{} mode has {} {}", model::ModeName(v.mode),
-                              participants, CountNoun(v.mode));
-        Report(emit, "hlo-device-id-range", v,
-               IdPos(op, g, static_cast<int64_t>(k)),
-               fmt::format("{} {} is out of range (should be in [0, {})) in "
-                           "{}'s replica groups; {}",
-                           IdNoun(v.mode), id, limit, op.name, why));
-        continue;
-      }
-      if (seen[static_cast<size_t>(id)] == 0) {
-        seen[static_cast<size_t>(id)] = 1;
-        continue;
-      }
-      if (duplicate_done) continue;
-      duplicate_done = true;
-      Report(emit, "hlo-duplicate-device-id", v,
-             IdPos(op, g, static_cast<int64_t>(k)),
-             fmt::format("{} {} is repeated in {}'s replica groups (again in "
-                         "group {} {}); each id may appear in one group, once",
-                         IdNoun(v.mode), id, op.name, g,
-                         groups.GroupToString(g, 16)));
-    }
+  model::IdScan local;
+  const model::IdScan* scan = nullptr;
+  if (v.expanded != nullptr) {
+    scan = &v.expanded->Scan(limit);
+  } else {
+    local = model::ScanIds(groups, limit);
+    scan = &local;
+  }
+  if (scan->range_group >= 0) {
+    const int64_t g = scan->range_group, k = scan->range_index;
+    const int64_t id = groups.group(g)[static_cast<size_t>(k)];
+    std::string why =
+        limit == listed
+            ? fmt::format("the {} ids listed must be exactly 0..{}", listed,
+                          listed - 1)
+            : fmt::format("{} mode has {} {}", model::ModeName(v.mode),
+                          participants, CountNoun(v.mode));
+    Report(emit, "hlo-device-id-range", v, IdPos(op, g, k),
+           fmt::format("{} {} is out of range (should be in [0, {})) in "
+                       "{}'s replica groups; {}",
+                       IdNoun(v.mode), id, limit, op.name, why));
+  }
+  if (scan->dup_group >= 0) {
+    const int64_t g = scan->dup_group, k = scan->dup_index;
+    const int64_t id = groups.group(g)[static_cast<size_t>(k)];
+    Report(emit, "hlo-duplicate-device-id", v, IdPos(op, g, k),
+           fmt::format("{} {} is repeated in {}'s replica groups (again in "
+                       "group {} {}); each id may appear in one group, once",
+                       IdNoun(v.mode), id, op.name, g,
+                       groups.GroupToString(g, 16)));
   }
 }
 
@@ -159,6 +136,18 @@ void ReportUnexpandableGroups(const OpView& v, const absl::Status& why,
   Report(emit, "hlo-group-coverage", v, GroupsPos(*v.op),
          fmt::format("{}'s replica groups cannot be expanded: {}", v.op->name,
                      std::string(why.message())));
+}
+
+void ReportOverBudgetGroups(const OpView& v, const model::ExpansionCache& cache,
+                            Emitter& emit) {
+  const int64_t n = model::ExpandedIdCount(v.op->replica_groups);
+  Report(emit, "hlo-syntax", v, GroupsPos(*v.op),
+         fmt::format("{}'s replica groups were not expanded or checked: they "
+                     "expand to {} ids but this module's iota and mesh lists "
+                     "have already expanded to {} of the {} ids topolint "
+                     "expands per module (identical lists count once); "
+                     "expected fewer distinct large lists in one module",
+                     v.op->name, n, cache.spent(), cache.budget()));
 }
 
 void CheckGroupIds(const OpView& v, Emitter& emit) {

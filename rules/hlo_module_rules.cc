@@ -9,35 +9,79 @@
 
 namespace topolint::hlo_rules {
 
-void GeometryTracker::Add(const OpView& v) {
+namespace {
+
+// The first list is kept for exact comparison up to this many ids (2 MiB);
+// a larger one is compared by its size and 64-bit hash only, so that the
+// tracker does not hold a list at the expansion cap beside the current op's.
+constexpr int64_t kMaxKeptIds = int64_t{1} << 18;
+
+}  // namespace
+
+bool GeometryTracker::SameAsFirst(const OpView& v) {
+  const model::ExpandedGroups* e = v.expanded;
+  if (e != nullptr && e == first_entry_.get()) return true;
+  const size_t hash = e != nullptr ? e->hash : absl::HashOf(*v.groups);
+  if (hash != first_hash_) return false;
+  if (first_groups_ == nullptr) {
+    return v.groups->num_ids() == first_num_ids_ &&
+           v.groups->num_groups() == first_num_groups_;
+  }
+  // Equal hashes: decide exactly, once per cache key.
+  if (e != nullptr && !e->key.empty()) {
+    auto it = same_as_first_by_key_.find(e->key);
+    if (it != same_as_first_by_key_.end()) return it->second;
+    const bool same = *v.groups == *first_groups_;
+    same_as_first_by_key_.emplace(e->key, same);
+    return same;
+  }
+  return *v.groups == *first_groups_;
+}
+
+void GeometryTracker::Add(
+    const OpView& v, const std::shared_ptr<const model::ExpandedGroups>& entry) {
   // Only lists that are written and expand: an empty list names no topology,
   // and collective-permute / send / recv pairs are not replica groups.
   if (v.groups == nullptr || v.groups->empty() ||
       !HasReplicaGroups(v.op->kind)) {
     return;
   }
-  const size_t hash = absl::HashOf(*v.groups);
   if (first_.op == nullptr) {
     first_ = v;
     first_op_ = *v.op;
     first_.op = &first_op_;
-    first_.groups = nullptr;  // the copy below is the one kept
-    first_groups_ = *v.groups;
-    distinct_hashes_.push_back(hash);
+    first_.groups = nullptr;  // first_groups_ is the one kept
+    first_.expanded = nullptr;
+    first_hash_ = v.expanded != nullptr ? v.expanded->hash
+                                        : absl::HashOf(*v.groups);
+    first_num_ids_ = v.groups->num_ids();
+    first_num_groups_ = v.groups->num_groups();
+    first_text_ = v.groups->ToString(24);
+    if (first_num_ids_ > kMaxKeptIds) {
+      first_groups_ = nullptr;  // compared by hash
+    } else if (entry != nullptr && !entry->key.empty()) {
+      first_entry_ = entry;
+      first_groups_ = &first_entry_->groups;
+    } else {
+      first_groups_copy_ = *v.groups;
+      first_groups_ = &first_groups_copy_;
+    }
+    distinct_hashes_.insert(first_hash_);
     return;
   }
+  const bool same = SameAsFirst(v);
   // Distinct lists are counted by hash (for the message only); whether an op
   // differs from the first is decided exactly.
-  if (std::find(distinct_hashes_.begin(), distinct_hashes_.end(), hash) ==
-          distinct_hashes_.end() &&
-      distinct_hashes_.size() < 1000) {
-    distinct_hashes_.push_back(hash);
+  if (!same && distinct_hashes_.size() < 1000) {
+    distinct_hashes_.insert(v.expanded != nullptr ? v.expanded->hash
+                                                  : absl::HashOf(*v.groups));
   }
-  if (differing_.op == nullptr && *v.groups != first_groups_) {
+  if (differing_.op == nullptr && !same) {
     differing_ = v;
     differing_op_ = *v.op;
     differing_.op = &differing_op_;
     differing_.groups = nullptr;  // not kept: only its text is reported
+    differing_.expanded = nullptr;
     differing_text_ = v.groups->ToString(24);
   }
 }
@@ -48,14 +92,14 @@ void GeometryTracker::Report(Emitter& emit) const {
   std::vector<Note> notes;
   notes.push_back(Note{At(first_.module->file, GroupsPos(*first_.op)),
                        fmt::format("{} uses {} here", first_.op->name,
-                                   first_groups_.ToString(24))});
+                                   first_text_)});
   hlo_rules::Report(
       emit, "hlo-multiple-geometries", differing_, GroupsPos(*differing_.op),
       fmt::format("{} uses replica groups {} but {} uses {}; {} different "
                   "group lists in one module would need {} NEFF topologies "
                   "(MPMD); expected one group list for every collective",
                   differing_.op->name, differing_text_, first_.op->name,
-                  first_groups_.ToString(24), count, count),
+                  first_text_, count, count),
       std::move(notes));
 }
 

@@ -1,5 +1,7 @@
 // hlo-permute-pairs: XLA's CheckDuplicatedSourceOrTarget (2026-02) for
-// collective-permute and collective-permute-start.
+// collective-permute and collective-permute-start, and the pair-uniqueness
+// part of its send/recv deadlock check for the
+// `_xla_send_recv_source_target_pairs` of send and recv.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -45,7 +47,11 @@ struct Limit {
 // this check runs on every pair of every permute.
 std::string PairWhere(const hlo::Collective& op, size_t i) {
   const std::pair<int64_t, int64_t>& p = op.source_target_pairs.pairs[i];
-  return fmt::format("{}'s source_target_pairs (pair {} {{{},{}}})", op.name,
+  const bool send_recv = op.kind == hlo::CollectiveKind::kSend ||
+                         op.kind == hlo::CollectiveKind::kRecv;
+  return fmt::format("{}'s {} (pair {} {{{},{}}})", op.name,
+                     send_recv ? "_xla_send_recv_source_target_pairs"
+                               : "source_target_pairs",
                      i, p.first, p.second);
 }
 
@@ -83,7 +89,9 @@ std::string CheckEndpoint(const char* what, int64_t id, const Limit& limit,
 
 void CheckPermutePairs(const OpView& v, Emitter& emit) {
   const hlo::Collective& op = *v.op;
-  if (op.kind != hlo::CollectiveKind::kCollectivePermute ||
+  const bool send_recv = op.kind == hlo::CollectiveKind::kSend ||
+                         op.kind == hlo::CollectiveKind::kRecv;
+  if ((op.kind != hlo::CollectiveKind::kCollectivePermute && !send_recv) ||
       !op.source_target_pairs.present) {
     return;
   }
@@ -91,7 +99,9 @@ void CheckPermutePairs(const OpView& v, Emitter& emit) {
   const bool by_partition = v.mode == model::GroupMode::kCrossPartition;
   int64_t limit =
       by_partition ? v.params.num_partitions : v.params.replica_count;
-  const bool derived = limit == 1;
+  // XLA checks send/recv pairs for repeats only (its deadlock check), never
+  // against R or P: their ids bound themselves, as with R = P = 1.
+  const bool derived = limit == 1 || send_recv;
   if (derived) {
     // 2026-02: with R (or P) left at 1, the pairs' own span is the limit, so
     // only negative ids can be out of range. (Saturating: an id of INT64_MAX

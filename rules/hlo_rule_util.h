@@ -5,13 +5,17 @@
 #define TOPOLINT_RULES_HLO_RULE_UTIL_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "checker/diag/finding.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/model/expansion_cache.h"
 #include "checker/model/group_list.h"
 #include "checker/model/group_mode.h"
 #include "checker/model/module_params.h"
@@ -29,6 +33,9 @@ struct OpView {
   // The expanded replica groups; nullptr when they could not be expanded
   // (then the group checks are skipped and hlo-group-coverage says why).
   const model::GroupList* groups = nullptr;
+  // The cache entry `groups` belongs to (set whenever `groups` is), with its
+  // hash and memoised id scans.
+  const model::ExpandedGroups* expanded = nullptr;
 };
 
 // --- checks, one family each (rules/hlo_<family>_rules.cc) ---------------
@@ -41,6 +48,10 @@ void CheckNotFlattenedId(const OpView& v, Emitter& emit);
 // (hlo_group_rules.cc).
 void ReportUnexpandableGroups(const OpView& v, const absl::Status& why,
                               Emitter& emit);
+// hlo-syntax for replica groups left unexpanded because the module's budget
+// of expanded ids is spent (hlo_group_rules.cc).
+void ReportOverBudgetGroups(const OpView& v, const model::ExpansionCache& cache,
+                            Emitter& emit);
 // hlo-empty-group, hlo-device-id-range, hlo-duplicate-device-id,
 // hlo-group-coverage, hlo-nonuniform-groups (hlo_group_rules.cc).
 void CheckGroupIds(const OpView& v, Emitter& emit);
@@ -51,26 +62,45 @@ void CheckPermutePairs(const OpView& v, Emitter& emit);
 
 // hlo-multiple-geometries (hlo_module_rules.cc): fed every op of one module
 // in order, then reports at most one finding for the module. Keeps copies of
-// the first op and list and of the first differing op only, so memory does
-// not grow with the number of ops, and the ops fed need not outlive Add()
-// (a module may be checked while it is parsed). Not copyable or movable.
+// the first op and list (or a reference to the list's cache entry; a list
+// above 2^18 ids is compared by size and 64-bit hash instead of kept) and of
+// the first differing op only, so memory does not grow with the number of ops,
+// and the ops fed need not outlive Add() (a module may be checked while it is
+// parsed). Each op costs O(1) when it shares the first op's cache entry or
+// key, else one hash comparison and at most one O(ids) comparison per
+// distinct key. Not copyable or movable.
 class GeometryTracker {
  public:
   GeometryTracker() = default;
   GeometryTracker(const GeometryTracker&) = delete;
   GeometryTracker& operator=(const GeometryTracker&) = delete;
 
-  void Add(const OpView& v);
+  // `entry` is v.groups' cache entry when it has one (kept, not copied).
+  void Add(const OpView& v,
+           const std::shared_ptr<const model::ExpandedGroups>& entry);
   void Report(Emitter& emit) const;
 
  private:
+  // True when v's list equals the first list (memoised by cache key, so
+  // thousands of ops sharing one large list are compared once).
+  bool SameAsFirst(const OpView& v);
+
   OpView first_;  // first op with groups (op == nullptr: none)
   hlo::Collective first_op_;  // what first_.op points to
-  model::GroupList first_groups_;
+  // The first list: its cache entry when there is one, else a copy; null
+  // when it is too large to keep (then compared by size and hash).
+  std::shared_ptr<const model::ExpandedGroups> first_entry_;
+  model::GroupList first_groups_copy_;
+  const model::GroupList* first_groups_ = nullptr;
+  size_t first_hash_ = 0;
+  int64_t first_num_ids_ = 0;
+  int64_t first_num_groups_ = 0;
+  std::string first_text_;  // as printed in the message
+  absl::flat_hash_map<std::string, bool> same_as_first_by_key_;
   OpView differing_;  // first op whose list differs from first_'s
   hlo::Collective differing_op_;  // what differing_.op points to
   std::string differing_text_;  // its list, as printed in the message
-  std::vector<size_t> distinct_hashes_;  // one per distinct list seen
+  absl::flat_hash_set<size_t> distinct_hashes_;  // one per distinct list
 };
 
 // --- helpers (hlo_rule_util.cc) ------------------------------------------

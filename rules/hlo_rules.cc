@@ -1,10 +1,14 @@
 // CheckHlo: runs the hlo-* rule family (except hlo-syntax, which
 // rules/syntax_rules.cc reports) over every HLO module of a unit, one
 // collective at a time (see rules/collective_checks.h). Each collective's
-// replica groups are expanded once and shared by every check.
+// replica groups are expanded once and shared by every check; identical
+// iota / mesh lists of a module share one expansion (model::ExpansionCache),
+// and a module whose distinct lists exceed the expansion budget gets an
+// hlo-syntax finding for each op left unchecked.
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "checker/model/expansion_cache.h"
 #include "checker/model/group_mode.h"
 #include "checker/model/module_params.h"
 #include "checker/model/replica_groups.h"
@@ -25,24 +29,28 @@ class HloSession : public ModuleSession {
         emit_(emit) {}
 
   void Op(const hlo::Collective& op) override {
-    absl::StatusOr<model::GroupList> groups =
-        model::ExpandReplicaGroups(op.replica_groups);
+    const model::ExpansionCache::Result r = cache_.Expand(op.replica_groups);
     hlo_rules::OpView view;
     view.module = &module_;
     view.op = &op;
     view.params = params_;
     view.mode = model::GroupModeOf(op);
-    view.groups = groups.ok() ? &*groups : nullptr;
+    if (r.groups != nullptr) {
+      view.groups = &r.groups->groups;
+      view.expanded = r.groups.get();
+    }
 
     hlo_rules::CheckGroupMode(view, emit_);
-    if (!groups.ok()) {
-      hlo_rules::ReportUnexpandableGroups(view, groups.status(), emit_);
+    if (r.over_budget) {
+      hlo_rules::ReportOverBudgetGroups(view, cache_, emit_);
+    } else if (!r.status.ok()) {
+      hlo_rules::ReportUnexpandableGroups(view, r.status, emit_);
     }
     hlo_rules::CheckGroupIds(view, emit_);
     hlo_rules::CheckGroupSizeShape(view, emit_);
     hlo_rules::CheckPermutePairs(view, emit_);
     hlo_rules::CheckNotFlattenedId(view, emit_);
-    geometries_.Add(view);
+    geometries_.Add(view, r.groups);
   }
 
   void End() override { geometries_.Report(emit_); }
@@ -51,6 +59,8 @@ class HloSession : public ModuleSession {
   const hlo::Module& module_;
   const model::ModuleParams params_;
   Emitter& emit_;
+  // Identical lists of the module are expanded once, within a budget.
+  model::ExpansionCache cache_;
   hlo_rules::GeometryTracker geometries_;
 };
 

@@ -6,9 +6,12 @@
 #define TOPOLINT_RULES_XREF_CHECKS_H_
 
 #include <cstdint>
-#include <optional>
+#include <memory>
+#include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/model/expansion_cache.h"
 #include "checker/model/group_list.h"
 #include "checker/model/module_params.h"
 #include "checker/model/world_size.h"
@@ -35,27 +38,41 @@ NeffSide ReadNeffSide(const neff::DefJson& def);
 
 // One collective that carries replica groups, as the xref checks see it.
 struct OpGroups {
+  OpGroups() = default;
+  OpGroups(const OpGroups&) = delete;
+  OpGroups& operator=(const OpGroups&) = delete;
+
   const hlo::Collective* op = nullptr;
-  // The written groups after expansion (WrittenGroups); unset when they hold
+  // The written groups after expansion (WrittenGroups); null when they hold
   // more ids than any def.json of the unit has ranks (an iota then keeps
-  // only its shape below) or do not expand at all.
-  std::optional<model::GroupList> groups;
+  // only its shape below), do not expand at all, or are beyond the module's
+  // expansion budget. Points into `expanded` (shared with identical lists
+  // of the module) or `implied`.
+  const model::GroupList* groups = nullptr;
+  std::shared_ptr<const model::ExpandedGroups> expanded;
+  model::GroupList implied;
   bool known_shape = false;  // groups, or the shape of a large iota
   int64_t num_groups = 0;
   int64_t largest_group = 0;
   bool uniform = true;
 };
 
-// Expands `op`'s groups, giving up (keeping an iota's shape) beyond `cap`
-// ids. known_shape is false when there is nothing to compare.
-OpGroups ReadOpGroups(const hlo::Collective& op,
-                      const model::ModuleParams& params, int64_t cap);
+// Expands `op`'s groups through the module's `cache`, giving up (keeping an
+// iota's shape) beyond `cap` ids. known_shape is false when there is nothing
+// to compare, also when the module's expansion budget is spent (the hlo-*
+// family reports those ops). `*out` must be freshly constructed.
+void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,
+                  int64_t cap, model::ExpansionCache& cache, OpGroups* out);
 
 // xref-topology-mismatch for one op. Returns true when it reported that the
 // op's groups have another count or size than topology[0] (or that there is
 // no topology), which xref-world-size then need not repeat.
+// `memo` (may be null) caches CompareGroupLists results by the op's cache
+// key, so that ops sharing a list are compared with topology[0] once.
 bool CheckTopology(const hlo::Module& module, const OpGroups& op,
-                   const NeffSide& n, Emitter& emit);
+                   const NeffSide& n, Emitter& emit,
+                   absl::flat_hash_map<std::string, GroupListDiff>* memo =
+                       nullptr);
 // xref-world-size, the per-op part: world size == the op's group size.
 void CheckOpWorldSize(const hlo::Module& module, const OpGroups& op,
                       const NeffSide& n, bool shape_reported, Emitter& emit);

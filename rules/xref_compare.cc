@@ -13,7 +13,22 @@ namespace {
 
 using model::GroupList;
 
+// Ids in [0, limit) for a flat map: at most a small multiple of the ids
+// compared (so the map costs what the lists cost), else the sort fallback.
+int64_t FlatLimit(absl::Span<const int64_t> a, absl::Span<const int64_t> b) {
+  int64_t top = -1;
+  for (absl::Span<const int64_t> s : {a, b}) {
+    for (int64_t id : s) {
+      if (id < 0) return -1;
+      top = std::max(top, id);
+    }
+  }
+  const int64_t bound = 4 * static_cast<int64_t>(a.size() + b.size()) + 1024;
+  return top < bound ? top + 1 : -1;
+}
+
 // The groups of `list`, each sorted, then sorted: the list as a set of sets.
+// Fallback for ids too sparse for a flat map.
 std::vector<std::vector<int64_t>> SortedGroups(const GroupList& list) {
   std::vector<std::vector<int64_t>> out = list.ToVectors();
   for (std::vector<int64_t>& g : out) std::sort(g.begin(), g.end());
@@ -21,13 +36,87 @@ std::vector<std::vector<int64_t>> SortedGroups(const GroupList& list) {
   return out;
 }
 
+// Same multiset of ids. O(|a| + |b|) with a flat count map when the ids are
+// dense, else by sorting.
 bool SameRanksReordered(absl::Span<const int64_t> a,
                         absl::Span<const int64_t> b) {
   if (a.size() != b.size()) return false;
+  const int64_t limit = FlatLimit(a, b);
+  if (limit >= 0) {
+    std::vector<int32_t> count(static_cast<size_t>(limit), 0);
+    for (int64_t id : a) ++count[static_cast<size_t>(id)];
+    for (int64_t id : b) {
+      if (--count[static_cast<size_t>(id)] < 0) return false;
+    }
+    return true;  // equal sizes and no id of b in excess
+  }
   std::vector<int64_t> sa(a.begin(), a.end()), sb(b.begin(), b.end());
   std::sort(sa.begin(), sa.end());
   std::sort(sb.begin(), sb.end());
   return sa == sb;
+}
+
+// Same groups as sets, in any order. Linear when every id of each list is
+// distinct and dense: as many empty groups, each other group of `a` within
+// one group of `b` of its size, and no group of `b` used twice (with equal
+// id counts, that covers `b`). Otherwise (repeated or sparse ids) by
+// sorting.
+bool SameGroupsReordered(const GroupList& a, const GroupList& b) {
+  if (a.num_groups() != b.num_groups() || a.num_ids() != b.num_ids()) {
+    return false;
+  }
+  const int64_t limit = FlatLimit(a.ids(), b.ids());
+  if (limit >= 0) {
+    std::vector<int64_t> group_of(static_cast<size_t>(limit), -1);
+    bool distinct = true;
+    for (int64_t g = 0; g < b.num_groups() && distinct; ++g) {
+      for (int64_t id : b.group(g)) {
+        int64_t& slot = group_of[static_cast<size_t>(id)];
+        if (slot >= 0) {
+          distinct = false;
+          break;
+        }
+        slot = g;
+      }
+    }
+    std::vector<uint8_t> seen(static_cast<size_t>(limit), 0);
+    for (int64_t id : a.ids()) {
+      if (!distinct) break;
+      distinct = seen[static_cast<size_t>(id)] == 0;
+      seen[static_cast<size_t>(id)] = 1;
+    }
+    if (distinct) {
+      int64_t empty_a = 0, empty_b = 0;
+      for (int64_t g = 0; g < a.num_groups(); ++g) {
+        empty_a += a.group_size(g) == 0 ? 1 : 0;
+        empty_b += b.group_size(g) == 0 ? 1 : 0;
+      }
+      if (empty_a != empty_b) return false;
+      std::vector<uint8_t> used(static_cast<size_t>(b.num_groups()), 0);
+      for (int64_t g = 0; g < a.num_groups(); ++g) {
+        absl::Span<const int64_t> ids = a.group(g);
+        if (ids.empty()) continue;
+        const int64_t target = group_of[static_cast<size_t>(ids[0])];
+        if (target < 0 || used[static_cast<size_t>(target)] != 0 ||
+            b.group_size(target) != static_cast<int64_t>(ids.size())) {
+          return false;
+        }
+        for (int64_t id : ids) {
+          if (group_of[static_cast<size_t>(id)] != target) return false;
+        }
+        used[static_cast<size_t>(target)] = 1;
+      }
+      return true;
+    }
+  }
+  return SortedGroups(a) == SortedGroups(b);
+}
+
+std::vector<std::pair<int64_t, int64_t>> SortedUnique(
+    std::vector<std::pair<int64_t, int64_t>> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
 }
 
 bool HasProblemUnder(const neff::DefJson& d, std::string_view key) {
@@ -40,13 +129,6 @@ bool HasProblemUnder(const neff::DefJson& d, std::string_view key) {
     if (rest.empty() || rest[0] == '[') return true;
   }
   return false;
-}
-
-std::vector<std::pair<int64_t, int64_t>> SortedUnique(
-    std::vector<std::pair<int64_t, int64_t>> v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
 }
 
 }  // namespace
@@ -137,7 +219,7 @@ GroupListDiff CompareGroupLists(const GroupList& hlo, const GroupList& neff) {
     diff.same_ranks_reordered = SameRanksReordered(a, b);
     break;
   }
-  diff.same_groups_reordered = SortedGroups(hlo) == SortedGroups(neff);
+  diff.same_groups_reordered = SameGroupsReordered(hlo, neff);
   return diff;
 }
 

@@ -41,11 +41,15 @@ class XrefSession : public ModuleSession {
       }
       return;
     }
-    const xref::OpGroups groups = xref::ReadOpGroups(op, params_, cap_);
+    xref::OpGroups groups;
+    xref::ReadOpGroups(op, params_, cap_, cache_, &groups);
     if (!groups.known_shape) return;
     any_groups_ = true;
-    for (const xref::NeffSide& n : neffs_) {
-      const bool shape_reported = xref::CheckTopology(module_, groups, n, emit_);
+    diff_memo_.resize(neffs_.size());
+    for (size_t i = 0; i < neffs_.size(); ++i) {
+      const xref::NeffSide& n = neffs_[i];
+      const bool shape_reported =
+          xref::CheckTopology(module_, groups, n, emit_, &diff_memo_[i]);
       xref::CheckOpWorldSize(module_, groups, n, shape_reported, emit_);
     }
   }
@@ -63,6 +67,11 @@ class XrefSession : public ModuleSession {
   const int64_t cap_;
   Emitter& emit_;
   bool any_groups_ = false;
+  // Identical lists of the module are expanded once, within a budget, and
+  // compared with each def.json's topology once (by cache key).
+  model::ExpansionCache cache_;
+  std::vector<absl::flat_hash_map<std::string, xref::GroupListDiff>>
+      diff_memo_;
 };
 
 class XrefFamily : public FamilyChecks {
@@ -130,22 +139,40 @@ NeffSide ReadNeffSide(const neff::DefJson& def) {
   return n;
 }
 
-OpGroups ReadOpGroups(const hlo::Collective& op,
-                      const model::ModuleParams& params, int64_t cap) {
-  OpGroups g;
+void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,
+                  int64_t cap, model::ExpansionCache& cache, OpGroups* out) {
+  OpGroups& g = *out;
   g.op = &op;
-  absl::StatusOr<model::GroupList> list = WrittenGroups(op, params, cap);
-  if (list.ok()) {
-    g.known_shape = true;
-    g.num_groups = list->num_groups();
-    g.uniform = list->is_uniform();
-    for (int64_t i = 0; i < list->num_groups(); ++i) {
-      g.largest_group = std::max(g.largest_group, list->group_size(i));
+  absl::Status status;
+  if (HasImplicitGroups(op)) {
+    absl::StatusOr<model::GroupList> list = WrittenGroups(op, params, cap);
+    status = list.status();
+    if (list.ok()) {
+      g.implied = *std::move(list);
+      g.groups = &g.implied;
     }
-    g.groups = *std::move(list);
-    return g;
+  } else {
+    model::ExpansionCache::Result r = cache.Expand(op.replica_groups, cap);
+    if (r.over_budget) return;
+    status = r.status;
+    g.expanded = std::move(r.groups);
+    if (g.expanded != nullptr) g.groups = &g.expanded->groups;
   }
-  if (!absl::IsResourceExhausted(list.status())) return g;
+  if (g.groups != nullptr) {
+    const model::GroupList& list = *g.groups;
+    g.known_shape = true;
+    g.num_groups = list.num_groups();
+    g.uniform = list.is_uniform();
+    if (list.is_uniform()) {
+      g.largest_group = list.num_groups() > 0 ? list.group_size(0) : 0;
+    } else {
+      for (int64_t i = 0; i < list.num_groups(); ++i) {
+        g.largest_group = std::max(g.largest_group, list.group_size(i));
+      }
+    }
+    return;
+  }
+  if (!absl::IsResourceExhausted(status)) return;
   // Too large to hold: keep the shape where it is known without expanding.
   const hlo::ReplicaGroups& rg = op.replica_groups;
   if (HasImplicitGroups(op)) {
@@ -160,7 +187,6 @@ OpGroups ReadOpGroups(const hlo::Collective& op,
     g.num_groups = rg.iota.num_groups;
     g.largest_group = rg.iota.group_size;
   }
-  return g;
 }
 
 Location GroupsLocation(const hlo::Module& module, const hlo::Collective& op,

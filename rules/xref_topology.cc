@@ -13,7 +13,7 @@ constexpr char kRule[] = "xref-topology-mismatch";
 
 // "4 groups of 2", also for a list too large to have been expanded.
 std::string OpShape(const OpGroups& g) {
-  if (g.groups.has_value()) return DescribeShape(*g.groups);
+  if (g.groups != nullptr) return DescribeShape(*g.groups);
   return fmt::format("{} group{} of {}", g.num_groups,
                      g.num_groups == 1 ? "" : "s", g.largest_group);
 }
@@ -25,7 +25,7 @@ bool CompareWithNoTopology(const hlo::Module& module, const OpGroups& g,
                            const neff::DefJson& def, Emitter& emit) {
   const hlo::Collective& op = *g.op;
   if (HasImplicitGroups(op) ||
-      (g.groups.has_value() && IsSingleIotaGroup(*g.groups))) {
+      (g.groups != nullptr && IsSingleIotaGroup(*g.groups))) {
     return false;
   }
   std::vector<Note> notes;
@@ -47,7 +47,8 @@ bool CompareWithNoTopology(const hlo::Module& module, const OpGroups& g,
 }  // namespace
 
 bool CheckTopology(const hlo::Module& module, const OpGroups& g,
-                   const NeffSide& n, Emitter& emit) {
+                   const NeffSide& n, Emitter& emit,
+                   absl::flat_hash_map<std::string, GroupListDiff>* memo) {
   if (!emit.Enabled(kRule)) return false;
   const neff::DefJson& def = *n.def;
   if (n.topology == NeffSide::Topology::kSkip) return false;
@@ -65,7 +66,18 @@ bool CheckTopology(const hlo::Module& module, const OpGroups& g,
   // A list too large to expand holds more ids than topology[0].
   GroupListDiff diff;
   diff.kind = GroupListDiff::Kind::kShape;
-  if (g.groups.has_value()) diff = CompareGroupLists(*g.groups, neff_groups);
+  if (g.groups != nullptr) {
+    const bool keyed = memo != nullptr && g.expanded != nullptr &&
+                       !g.expanded->key.empty();
+    if (!keyed) {
+      diff = CompareGroupLists(*g.groups, neff_groups);
+    } else if (auto it = memo->find(g.expanded->key); it != memo->end()) {
+      diff = it->second;
+    } else {
+      diff = CompareGroupLists(*g.groups, neff_groups);
+      memo->emplace(g.expanded->key, diff);
+    }
+  }
   if (diff.kind == GroupListDiff::Kind::kEqual) return false;
   if (diff.kind == GroupListDiff::Kind::kShape) {
     emit.Report(kRule, GroupsLocation(module, op),

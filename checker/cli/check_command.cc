@@ -78,6 +78,9 @@ int RunCheck(const Options& options) {
                       "def.json / .neff or a component config\n",
                       s));
     }
+    for (const std::string& w : plan.warnings) {
+      Err(fmt::format("topolint: warning: {}\n", w));
+    }
   }
   // Each unit is loaded, checked and dropped in turn (-j at a time): memory
   // holds the units in flight, not every unit of the run.

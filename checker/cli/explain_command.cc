@@ -31,6 +31,9 @@ int RunExplainCommand(const Options& options) {
                       "def.json / .neff or a component config\n",
                       s));
     }
+    for (const std::string& w : plan.warnings) {
+      Err(fmt::format("topolint: warning: {}\n", w));
+    }
   }
   std::vector<Unit> units;
   if (absl::Status st = LoadUnits(plan, options.jobs, &units); !st.ok()) {

@@ -101,7 +101,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
   }
   if (!disk_paths.empty()) {
     if (auto st = DiscoverUnits(disk_paths, DiscoveryLimits{}, &specs,
-                                &plan->skipped);
+                                &plan->skipped, &plan->warnings);
         !st.ok()) {
       return st;
     }
@@ -171,10 +171,11 @@ absl::Status CheckUnits(const JobPlan& plan, int jobs,
   outcomes->assign(plan.jobs.size(), UnitOutcome{});
   return ForEachJob(plan, jobs, [&](size_t i) {
     Unit unit;
-    absl::Status st = LoadUnit(plan.jobs[i].spec, plan.in_memory, &unit);
-    if (!st.ok()) return st;
     UnitOutcome& out = (*outcomes)[i];
-    out.findings = CheckUnit(unit, plan.jobs[i].check, plan.jobs[i].selection);
+    absl::Status st =
+        LoadAndCheckUnit(plan.jobs[i].spec, plan.in_memory, plan.jobs[i].check,
+                         plan.jobs[i].selection, &unit, &out.findings);
+    if (!st.ok()) return st;
     for (neff::NeffArchive& a : unit.neff_archives) {
       for (auto& member : a.member_texts) {
         out.member_texts.push_back(std::move(member));

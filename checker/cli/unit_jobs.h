@@ -27,6 +27,7 @@ struct JobPlan {
   std::vector<UnitJob> jobs;
   std::vector<InMemoryInput> in_memory;  // stdin
   std::vector<std::string> skipped;      // named files of no known kind
+  std::vector<std::string> warnings;     // e.g. unreadable subdirectories
 };
 
 // Usage errors, missing paths and invalid config files are errors (exit 2).
@@ -42,10 +43,11 @@ struct UnitOutcome {
   std::vector<std::pair<std::string, std::string>> member_texts;
 };
 
-// Loads and checks every unit with `jobs` threads and returns the outcomes
-// in plan order. Each unit is dropped as soon as it is checked, so memory
-// holds at most `jobs` units at a time, not the whole plan. Fails with the
-// first load error in plan order (as LoadUnits), outcomes then unspecified.
+// Loads and checks every unit (LoadAndCheckUnit) with `jobs` threads and
+// returns the outcomes in plan order. Each unit is dropped as soon as it is
+// checked, and no HLO module's collectives are held, so memory holds at most
+// `jobs` units' JSON inputs and findings. Fails with the first load error in
+// plan order (as LoadUnits); the outcomes are then unspecified.
 absl::Status CheckUnits(const JobPlan& plan, int jobs,
                         std::vector<UnitOutcome>* outcomes);
 

@@ -20,11 +20,25 @@ std::string ParentDisplay(const std::string& path) {
   return parent.empty() ? "." : parent;
 }
 
+// "Permission denied" -> "permission denied", to fit inside a message.
+std::string LowercaseFirst(std::string s) {
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  return s;
+}
+
 struct Walker {
   const DiscoveryLimits& limits;
   std::map<std::string, UnitSpec>* by_dir;
+  std::vector<std::string>* warnings;  // may be null
   std::set<std::string> seen_dirs;  // canonical, to break symlink loops
   size_t files = 0;
+
+  void Unreadable(const fs::path& dir, const std::error_code& ec) {
+    if (warnings == nullptr) return;
+    warnings->push_back(fmt::format("cannot read directory {}: {}; skipped",
+                                    dir.generic_string(),
+                                    LowercaseFirst(ec.message())));
+  }
 
   absl::Status AddFile(const std::string& display, bool named) {
     InputKind kind;
@@ -50,14 +64,23 @@ struct Walker {
       return absl::OkStatus();  // unreadable or already visited (loop)
     }
     std::vector<fs::directory_entry> entries;
-    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied,
-                              ec);
+    // No skip_permission_denied: it turns a directory that cannot be opened
+    // into an empty one, silently.
+    fs::directory_iterator it(dir, ec);
     if (ec) {
-      return absl::PermissionDeniedError(fmt::format(
-          "{}: cannot read directory: {}", dir.generic_string(), ec.message()));
+      if (depth == 0) {  // named on the command line: an unreadable input
+        return absl::PermissionDeniedError(
+            fmt::format("{}: cannot read directory: {}", dir.generic_string(),
+                        LowercaseFirst(ec.message())));
+      }
+      Unreadable(dir, ec);
+      return absl::OkStatus();
     }
     for (; it != fs::directory_iterator(); it.increment(ec)) {
-      if (ec) break;
+      if (ec) {
+        Unreadable(dir, ec);
+        break;
+      }
       entries.push_back(*it);
     }
     std::sort(entries.begin(), entries.end(),
@@ -112,9 +135,10 @@ bool ClassifyFile(const std::string& path, InputKind* kind) {
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
-                           std::vector<std::string>* skipped) {
+                           std::vector<std::string>* skipped,
+                           std::vector<std::string>* warnings) {
   std::map<std::string, UnitSpec> by_dir;
-  Walker walker{limits, &by_dir, {}, 0};
+  Walker walker{limits, &by_dir, warnings, {}, 0};
   for (const std::string& p : paths) {
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);

@@ -31,12 +31,19 @@ struct DiscoveryLimits {
 };
 
 // Groups `paths` into units. A path that does not exist or cannot be read
-// is an error (exit 2). Files named explicitly whose kind cannot be told are
-// listed in `skipped` (the CLI says so on stderr).
+// (a named directory that cannot be listed included) is an error (exit 2).
+// Files named explicitly whose kind cannot be told are listed in `skipped`
+// (the CLI says so on stderr). A directory met while searching that cannot
+// be listed is skipped, and when `warnings` is given a message saying so is
+// appended to it ("cannot read directory X: permission denied; skipped"),
+// for the CLI to print as a warning: it is not known to hold inputs, so it
+// is no "input that cannot be read" (SPEC §3) and does not change the exit
+// code, but it must not vanish silently.
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
-                           std::vector<std::string>* skipped);
+                           std::vector<std::string>* skipped,
+                           std::vector<std::string>* warnings = nullptr);
 
 // Classifies a file by name and, for other text files, by its first token.
 // Returns false when it is not an input topolint reads.

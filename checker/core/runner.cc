@@ -12,6 +12,7 @@
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
 #include "fmt/format.h"
+#include "rules/collective_checks.h"
 #include "rules/emitter.h"
 #include "rules/registry.h"
 
@@ -67,61 +68,68 @@ void LoadJson(const InputFile& f, const std::string& text, Unit* unit) {
   }
 }
 
-}  // namespace
+// Parses one HLO input into `*m` (collectives to `options.on_collective`
+// when it is set).
+absl::Status ParseHlo(const InputFile& f,
+                      const std::vector<InMemoryInput>& in_memory,
+                      const hlo::ParseOptions& options, hlo::Module* m) {
+  const std::string* mem =
+      f.from_stdin ? FindInMemory(in_memory, f.path) : nullptr;
+  if (mem != nullptr) {
+    hlo::ParseHloText(*mem, f.path, options, m);
+    return absl::OkStatus();
+  }
+  return hlo::ParseHloFile(f.path, f.path, options, m);
+}
 
-absl::Status LoadUnit(const UnitSpec& spec,
-                      const std::vector<InMemoryInput>& in_memory, Unit* unit) {
-  unit->directory = spec.directory;
-  for (const InputFile& f : spec.files) {
-    const std::string* mem =
-        f.from_stdin ? FindInMemory(in_memory, f.path) : nullptr;
-    switch (f.kind) {
-      case InputKind::kHlo: {
-        hlo::Module m;
-        if (mem != nullptr) {
-          m = hlo::ParseHloText(*mem, f.path);
-        } else if (absl::Status st = hlo::ParseHloFile(f.path, f.path, &m);
-                   !st.ok()) {
-          return st;
-        }
-        unit->hlo_modules.push_back(std::move(m));
-        break;
+// Loads one JSON or NEFF input into `unit` (an HLO input is left alone).
+absl::Status LoadNonHlo(const InputFile& f,
+                        const std::vector<InMemoryInput>& in_memory,
+                        Unit* unit) {
+  const std::string* mem =
+      f.from_stdin ? FindInMemory(in_memory, f.path) : nullptr;
+  switch (f.kind) {
+    case InputKind::kHlo:
+      break;
+    case InputKind::kJson: {
+      std::string text;
+      if (mem != nullptr) {
+        text = *mem;
+      } else if (absl::Status st = ReadWhole(f.path, &text); !st.ok()) {
+        return st;
       }
-      case InputKind::kJson: {
-        std::string text;
-        if (mem != nullptr) {
-          text = *mem;
-        } else if (absl::Status st = ReadWhole(f.path, &text); !st.ok()) {
-          return st;
-        }
-        LoadJson(f, text, unit);
-        break;
+      LoadJson(f, text, unit);
+      break;
+    }
+    case InputKind::kNeff: {
+      if (mem != nullptr) {
+        return absl::InvalidArgumentError(
+            "a .neff archive cannot be read from standard input");
       }
-      case InputKind::kNeff: {
-        if (mem != nullptr) {
-          return absl::InvalidArgumentError(
-              "a .neff archive cannot be read from standard input");
-        }
-        std::ifstream probe(f.path, std::ios::binary);
-        if (!probe) {
-          return absl::NotFoundError(fmt::format("{}: cannot read file", f.path));
-        }
-        unit->neff_archives.push_back(neff::ReadNeffArchive(f.path, f.path));
-        break;
+      std::ifstream probe(f.path, std::ios::binary);
+      if (!probe) {
+        return absl::NotFoundError(fmt::format("{}: cannot read file", f.path));
       }
+      unit->neff_archives.push_back(neff::ReadNeffArchive(f.path, f.path));
+      break;
     }
   }
   return absl::OkStatus();
 }
 
-std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
-                               const RuleSelection& selection) {
-  Emitter emit(
-      [&](std::string_view rule) { return selection.Enabled(rule); },
-      [&](std::string_view rule) { return selection.EffectiveSeverity(rule); });
-  for (const CheckFamily& family : AllCheckFamilies()) {
-    family.run(unit, options, emit);
-  }
+// `selection` must outlive the emitter.
+Emitter MakeEmitter(const RuleSelection& selection) {
+  const RuleSelection* sel = &selection;
+  return Emitter(
+      [sel](std::string_view rule) { return sel->Enabled(rule); },
+      [sel](std::string_view rule) { return sel->EffectiveSeverity(rule); });
+}
+
+// Per-file ignores, suppressions, --werror and the order: what CheckUnit
+// does once the families have run.
+std::vector<Finding> FinishFindings(const Unit& unit,
+                                    const RuleSelection& selection,
+                                    Emitter& emit) {
   std::vector<Finding> findings = std::move(emit.findings());
   findings.erase(std::remove_if(findings.begin(), findings.end(),
                                 [&](const Finding& f) {
@@ -137,6 +145,89 @@ std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
   }
   std::sort(findings.begin(), findings.end(), FindingLess);
   return findings;
+}
+
+}  // namespace
+
+absl::Status LoadUnit(const UnitSpec& spec,
+                      const std::vector<InMemoryInput>& in_memory, Unit* unit) {
+  unit->directory = spec.directory;
+  for (const InputFile& f : spec.files) {
+    if (f.kind != InputKind::kHlo) {
+      if (absl::Status st = LoadNonHlo(f, in_memory, unit); !st.ok()) return st;
+      continue;
+    }
+    hlo::Module m;
+    if (absl::Status st = ParseHlo(f, in_memory, hlo::ParseOptions{}, &m);
+        !st.ok()) {
+      return st;
+    }
+    unit->hlo_modules.push_back(std::move(m));
+  }
+  return absl::OkStatus();
+}
+
+std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
+                               const RuleSelection& selection) {
+  Emitter emit = MakeEmitter(selection);
+  for (const CheckFamily& family : AllCheckFamilies()) {
+    family.run(unit, options, emit);
+  }
+  return FinishFindings(unit, selection, emit);
+}
+
+absl::Status LoadAndCheckUnit(const UnitSpec& spec,
+                              const std::vector<InMemoryInput>& in_memory,
+                              const CheckOptions& options,
+                              const RuleSelection& selection, Unit* unit,
+                              std::vector<Finding>* findings) {
+  unit->directory = spec.directory;
+  // The JSON and NEFF inputs first: the collective checks compare against
+  // them. Loading stops at the first failure, as LoadUnit does; an HLO file
+  // before that one in spec order may still fail first.
+  size_t first_failure = spec.files.size();
+  absl::Status failure;
+  for (size_t i = 0; i < spec.files.size(); ++i) {
+    if (spec.files[i].kind == InputKind::kHlo) continue;
+    failure = LoadNonHlo(spec.files[i], in_memory, unit);
+    if (!failure.ok()) {
+      first_failure = i;
+      break;
+    }
+  }
+  Emitter emit = MakeEmitter(selection);
+  CollectiveChecks checks(*unit, options, emit);
+  for (size_t i = 0; i < first_failure; ++i) {
+    if (spec.files[i].kind != InputKind::kHlo) continue;
+    // Each collective is checked as the parser reads it and then dropped;
+    // the sessions start at the first one (the header is final by then).
+    hlo::Module m;
+    bool begun = false;
+    hlo::ParseOptions parse;
+    parse.on_collective = [&](const hlo::Module& module, hlo::Collective& op) {
+      if (!begun) {
+        checks.BeginModule(module);
+        begun = true;
+      }
+      checks.Op(op);
+    };
+    if (absl::Status st = ParseHlo(spec.files[i], in_memory, parse, &m);
+        !st.ok()) {
+      return st;
+    }
+    if (!begun) checks.BeginModule(m);
+    checks.EndModule();
+    unit->hlo_modules.push_back(std::move(m));
+  }
+  if (!failure.ok()) return failure;
+  checks.CheckUnitParts();
+  for (const CheckFamily& family : AllCheckFamilies()) {
+    if (!CollectiveChecks::Replaces(family.run)) {
+      family.run(*unit, options, emit);
+    }
+  }
+  *findings = FinishFindings(*unit, selection, emit);
+  return absl::OkStatus();
 }
 
 }  // namespace topolint

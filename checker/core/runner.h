@@ -33,6 +33,21 @@ absl::Status LoadUnit(const UnitSpec& spec,
 std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
                                const RuleSelection& selection);
 
+// LoadUnit and CheckUnit in one pass that never holds an HLO module's
+// collectives: the JSON and NEFF inputs are loaded first, then each HLO
+// module is parsed with every collective checked as soon as it is read and
+// then dropped (rules/collective_checks.h). Memory therefore grows with the
+// collectives of one instruction, not with the file (SPEC §5). `*findings`
+// equals CheckUnit(LoadUnit(spec)); `*unit` keeps everything else (module
+// headers, suppressions, syntax errors, JSON inputs, NEFF member texts) with
+// empty `collectives`. Fails as LoadUnit does (the first unreadable file in
+// spec order).
+absl::Status LoadAndCheckUnit(const UnitSpec& spec,
+                              const std::vector<InMemoryInput>& in_memory,
+                              const CheckOptions& options,
+                              const RuleSelection& selection, Unit* unit,
+                              std::vector<Finding>* findings);
+
 }  // namespace topolint
 
 #endif  // TOPOLINT_CHECKER_CORE_RUNNER_H_

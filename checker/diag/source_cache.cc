@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <memory>
 
 namespace topolint {
@@ -14,15 +15,23 @@ constexpr size_t kReadChunk = 64 * 1024;
 // Columns above this are treated as "no column" (keeps arithmetic in range).
 constexpr int64_t kMaxColumn = int64_t{1} << 40;
 
+// A half-open range [begin, end) of 0-based byte offsets in one line.
+struct ByteRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+};
+
 struct WantedLine {
-  // Columns whose excerpt may reach past the kept prefix of the line.
+  // Columns whose excerpt may reach past the kept prefix of the line
+  // (unsorted, possibly repeated until Prefetch tidies them).
   std::vector<int64_t> window_columns;
 };
 
 struct CollectedLine {
   std::string prefix;  // the first kMaxLineBytes bytes
   int64_t length = 0;  // the whole line, without terminator
-  std::vector<std::pair<int64_t, LineExcerpt>> windows;  // column -> window
+  // The merged windows of the wanted columns: (start offset, bytes).
+  std::vector<std::pair<int64_t, std::string>> segments;
 };
 
 bool NeedsWindow(int64_t column) {
@@ -30,9 +39,33 @@ bool NeedsWindow(int64_t column) {
          column - 1 + SourceCache::kExcerptRadius >= SourceCache::kMaxLineBytes;
 }
 
+// The bytes an excerpt around `column` shows, before clipping to the line.
+ByteRange WindowOf(int64_t column) {
+  return {std::max<int64_t>(0, column - 1 - SourceCache::kExcerptRadius),
+          column + SourceCache::kExcerptRadius};
+}
+
+// The union of the windows of `columns` (sorted and de-duplicated here), as
+// sorted, disjoint, non-adjacent ranges: O(columns log columns).
+std::vector<ByteRange> MergedWindows(std::vector<int64_t> columns) {
+  std::sort(columns.begin(), columns.end());
+  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+  std::vector<ByteRange> out;
+  for (int64_t column : columns) {
+    const ByteRange r = WindowOf(column);
+    if (!out.empty() && r.begin <= out.back().end) {
+      out.back().end = std::max(out.back().end, r.end);
+    } else {
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
 // Scans a text given in chunks and keeps the wanted lines (their prefix and
-// the windows around wanted columns). Skips unwanted lines with memchr and
-// stops as soon as the last wanted line is complete.
+// the merged windows around wanted columns). Skips unwanted bytes with
+// memchr, copies kept bytes in runs, and stops as soon as the last wanted
+// line is complete: O(bytes scanned + windows).
 class LineCollector {
  public:
   explicit LineCollector(std::map<int64_t, WantedLine> wanted)
@@ -45,30 +78,19 @@ class LineCollector {
   void Feed(const char* data, size_t size) {
     size_t i = 0;
     while (i < size && !Done()) {
-      if (line_ < next_->first || pos_ >= keep_until_) {
-        // Nothing of this line is kept: jump to its end.
-        const char* nl =
-            static_cast<const char*>(std::memchr(data + i, '\n', size - i));
-        const size_t stop = nl ? static_cast<size_t>(nl - data) : size;
-        if (stop > i) {
-          pos_ += static_cast<int64_t>(stop - i);
-          last_was_cr_ = data[stop - 1] == '\r';
-        }
-        i = stop;
-        if (nl) {
-          ++i;
-          EndLine();
-        }
-        continue;
+      const char* nl =
+          static_cast<const char*>(std::memchr(data + i, '\n', size - i));
+      const size_t stop = nl ? static_cast<size_t>(nl - data) : size;
+      if (stop > i) {
+        if (line_ == next_->first) Keep(data + i, stop - i);
+        pos_ += static_cast<int64_t>(stop - i);
+        last_was_cr_ = data[stop - 1] == '\r';
       }
-      const char c = data[i++];
-      if (c == '\n') {
+      i = stop;
+      if (nl) {
+        ++i;
         EndLine();
-        continue;
       }
-      Keep(c);
-      last_was_cr_ = c == '\r';
-      ++pos_;
     }
   }
 
@@ -82,25 +104,33 @@ class LineCollector {
  private:
   void MaybeStartLine() {
     current_ = CollectedLine{};
-    keep_until_ = 0;
+    ranges_.clear();
+    next_range_ = 0;
     if (Done() || line_ != next_->first) return;
-    keep_until_ = SourceCache::kMaxLineBytes;
-    for (int64_t column : next_->second.window_columns) {
-      LineExcerpt w;
-      w.first_column =
-          std::max<int64_t>(1, column - SourceCache::kExcerptRadius);
-      current_.windows.emplace_back(column, std::move(w));
-      keep_until_ = std::max(keep_until_, column + SourceCache::kExcerptRadius);
-    }
+    ranges_ = MergedWindows(std::move(next_->second.window_columns));
+    current_.segments.reserve(ranges_.size());
+    for (const ByteRange& r : ranges_) current_.segments.emplace_back(r.begin, "");
   }
 
-  void Keep(char c) {
-    if (pos_ < SourceCache::kMaxLineBytes) current_.prefix.push_back(c);
-    for (auto& [column, w] : current_.windows) {
-      if (pos_ >= w.first_column - 1 &&
-          pos_ <= column - 1 + SourceCache::kExcerptRadius) {
-        w.text.push_back(c);
+  // Keeps what the wanted line's bytes [pos_, pos_ + n) hold of the prefix
+  // and of the windows.
+  void Keep(const char* bytes, size_t n) {
+    const int64_t begin = pos_;
+    const int64_t end = pos_ + static_cast<int64_t>(n);
+    if (begin < SourceCache::kMaxLineBytes) {
+      const int64_t stop = std::min(end, SourceCache::kMaxLineBytes);
+      current_.prefix.append(bytes, static_cast<size_t>(stop - begin));
+    }
+    while (next_range_ < ranges_.size() && ranges_[next_range_].begin < end) {
+      const ByteRange& r = ranges_[next_range_];
+      const int64_t from = std::max(begin, r.begin);
+      const int64_t to = std::min(end, r.end);
+      if (from < to) {
+        current_.segments[next_range_].second.append(
+            bytes + (from - begin), static_cast<size_t>(to - from));
       }
+      if (r.end > end) break;  // continues in the next run of bytes
+      ++next_range_;
     }
   }
 
@@ -111,13 +141,11 @@ class LineCollector {
       if (static_cast<int64_t>(current_.prefix.size()) > length) {
         current_.prefix.resize(static_cast<size_t>(length));
       }
-      for (auto& [column, w] : current_.windows) {
-        const int64_t room =
-            std::max<int64_t>(0, length - (w.first_column - 1));
-        if (static_cast<int64_t>(w.text.size()) > room) {
-          w.text.resize(static_cast<size_t>(room));
+      for (auto& [start, text] : current_.segments) {
+        const int64_t room = std::max<int64_t>(0, length - start);
+        if (static_cast<int64_t>(text.size()) > room) {
+          text.resize(static_cast<size_t>(room));
         }
-        w.line_length = length;
       }
       collected_[line_] = std::move(current_);
       ++next_;
@@ -132,11 +160,57 @@ class LineCollector {
   std::map<int64_t, WantedLine>::iterator next_;
   std::map<int64_t, CollectedLine> collected_;
   int64_t line_ = 1;
-  int64_t pos_ = 0;         // bytes of the current line seen so far
-  int64_t keep_until_ = 0;  // bytes at or past this are not kept
+  int64_t pos_ = 0;  // bytes of the current line seen so far
   bool last_was_cr_ = false;
   CollectedLine current_;
+  std::vector<ByteRange> ranges_;  // windows of the current wanted line
+  size_t next_range_ = 0;          // first range not yet complete
 };
+
+// Adds `text` at `start` to `segments`, merging with the ranges it overlaps
+// or touches (rescans of a line read the same bytes again).
+void AddSegment(int64_t start, std::string text,
+                std::map<int64_t, std::string>* segments) {
+  int64_t end = start + static_cast<int64_t>(text.size());
+  auto it = segments->upper_bound(start);
+  if (it != segments->begin()) {
+    auto prev = std::prev(it);
+    const int64_t prev_end =
+        prev->first + static_cast<int64_t>(prev->second.size());
+    if (prev_end >= start) {
+      if (prev_end < end) {
+        prev->second.append(text, static_cast<size_t>(prev_end - start),
+                            std::string::npos);
+      }
+      start = prev->first;
+      text = std::move(prev->second);
+      end = start + static_cast<int64_t>(text.size());
+      it = segments->erase(prev);
+    }
+  }
+  while (it != segments->end() && it->first <= end) {
+    const int64_t it_end = it->first + static_cast<int64_t>(it->second.size());
+    if (it_end > end) {
+      text.append(it->second, static_cast<size_t>(end - it->first),
+                  std::string::npos);
+      end = it_end;
+    }
+    it = segments->erase(it);
+  }
+  segments->emplace(start, std::move(text));
+}
+
+// The segment of `segments` that holds all of [r.begin, r.end), or nullptr.
+const std::pair<const int64_t, std::string>* SegmentCovering(
+    const std::map<int64_t, std::string>& segments, ByteRange r) {
+  auto it = segments.upper_bound(r.begin);
+  if (it == segments.begin()) return nullptr;
+  --it;
+  if (it->first + static_cast<int64_t>(it->second.size()) < r.end) {
+    return nullptr;
+  }
+  return &*it;
+}
 
 // Reads `path` chunk by chunk into `collector`. False when the file cannot be
 // opened or read (what was collected before a read error stays valid).
@@ -174,9 +248,8 @@ void SourceCache::AddInMemory(const std::string& file, std::string text) {
        [](const auto& e) -> const std::string& { return e.first.first; });
   drop(line_lengths_,
        [](const auto& e) -> const std::string& { return e.first.first; });
-  drop(windows_, [](const auto& e) -> const std::string& {
-    return std::get<0>(e.first);
-  });
+  drop(segments_,
+       [](const auto& e) -> const std::string& { return e.first.first; });
   drop(missing_, [](const auto& e) -> const std::string& { return e.first; });
 }
 
@@ -187,8 +260,13 @@ bool SourceCache::Cached(const Location& loc) const {
   if (!NeedsWindow(loc.column)) return true;
   auto len = line_lengths_.find(key);
   if (len != line_lengths_.end() && len->second <= kMaxLineBytes) return true;
-  if (len != line_lengths_.end() && loc.column - 1 > len->second) return true;
-  return windows_.count(ColumnKey{loc.file, loc.line, loc.column}) > 0;
+  if (len == line_lengths_.end()) return false;
+  if (loc.column - 1 > len->second) return true;
+  auto segs = segments_.find(key);
+  if (segs == segments_.end()) return false;
+  ByteRange want = WindowOf(loc.column);
+  want.end = std::min(want.end, len->second);
+  return SegmentCovering(segs->second, want) != nullptr;
 }
 
 void SourceCache::Prefetch(const std::vector<Location>& locs) {
@@ -196,11 +274,8 @@ void SourceCache::Prefetch(const std::vector<Location>& locs) {
   for (const Location& loc : locs) {
     if (loc.line <= 0 || Cached(loc)) continue;
     WantedLine& w = by_file[loc.file][loc.line];
-    if (NeedsWindow(loc.column) &&
-        std::find(w.window_columns.begin(), w.window_columns.end(),
-                  loc.column) == w.window_columns.end()) {
-      w.window_columns.push_back(loc.column);
-    }
+    // Repeats are dropped when the line's windows are merged.
+    if (NeedsWindow(loc.column)) w.window_columns.push_back(loc.column);
   }
   for (auto& [file, wanted] : by_file) {
     std::vector<int64_t> lines;
@@ -223,8 +298,11 @@ void SourceCache::Prefetch(const std::vector<Location>& locs) {
       }
       lines_[key] = std::move(it->second.prefix);
       line_lengths_[key] = it->second.length;
-      for (auto& [column, w] : it->second.windows) {
-        windows_[ColumnKey{file, line, column}] = std::move(w);
+      if (!it->second.segments.empty()) {
+        Segments& segs = segments_[key];
+        for (auto& [start, text] : it->second.segments) {
+          AddSegment(start, std::move(text), &segs);
+        }
       }
     }
   }
@@ -256,8 +334,19 @@ std::optional<LineExcerpt> SourceCache::Excerpt(const std::string& file,
   const bool usable_column =
       column > 0 && column <= kMaxColumn && column - 1 <= length;
   if (usable_column && NeedsWindow(column) && length > kMaxLineBytes) {
-    auto w = windows_.find(ColumnKey{file, line, column});
-    if (w != windows_.end()) return w->second;
+    auto segs = segments_.find(key);
+    ByteRange want = WindowOf(column);
+    want.end = std::min(want.end, length);
+    if (segs != segments_.end()) {
+      if (const auto* seg = SegmentCovering(segs->second, want)) {
+        LineExcerpt ex;
+        ex.first_column = want.begin + 1;
+        ex.line_length = length;
+        ex.text = seg->second.substr(static_cast<size_t>(want.begin - seg->first),
+                                     static_cast<size_t>(want.end - want.begin));
+        return ex;
+      }
+    }
   }
   LineExcerpt ex;
   ex.line_length = length;

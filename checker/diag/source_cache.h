@@ -6,7 +6,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -60,7 +59,11 @@ class SourceCache {
 
  private:
   using LineKey = std::pair<std::string, int64_t>;
-  using ColumnKey = std::tuple<std::string, int64_t, int64_t>;
+  // Disjoint, non-adjacent byte ranges of one long line: 0-based start ->
+  // bytes. Together they cover the window of every column asked for, so a
+  // line with many findings costs at most its own length, whatever the
+  // number of findings.
+  using Segments = std::map<int64_t, std::string>;
 
   // True when Excerpt(loc) can be answered without reading.
   bool Cached(const Location& loc) const;
@@ -70,8 +73,8 @@ class SourceCache {
   std::set<std::pair<std::string, int64_t>> missing_;
   // Whole-line byte counts of the lines in lines_.
   std::map<LineKey, int64_t> line_lengths_;
-  // Windows around columns beyond the kept prefix of long lines.
-  std::map<ColumnKey, LineExcerpt> windows_;
+  // Bytes around columns beyond the kept prefix of long lines.
+  std::map<LineKey, Segments> segments_;
 };
 
 }  // namespace topolint

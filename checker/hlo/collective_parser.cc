@@ -92,6 +92,9 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
       if (!ParseArrayShapeRest(lx, std::move(word), shape)) return false;
       word.clear();
       has_shape = true;
+    } else if (word == "b" && lx.Peek() == '(') {  // buffer `b(f32[8])`
+      if (!ParseBufferShapeRest(lx, shape)) return false;
+      has_shape = true;
     } else if (lx.Peek() == '(') {
       return lx.SkipGroup() && SkipNestedAttributes(lx);  // shape unknown
     } else {
@@ -191,6 +194,9 @@ bool ParseAttribute(HloLexer& lx, const std::string& key, TextPos key_pos,
                         4096);
   }
   if (key == "to_apply") {
+    // `to_apply={ ... }`: a nested (inline) computation, as XLA's parser
+    // accepts and its canonical printer writes. It is skipped whole.
+    if (lx.Peek() == '{') return lx.SkipGroup();
     return lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
   }
   if (key == "metadata") return ParseMetadata(lx, c);

@@ -208,6 +208,10 @@ class HloLexer {
     char open;
     char closer;
     TextPos pos;
+    // A '{' that ends its line (`to_apply={`, `calls=` + `{`): it may hold a
+    // whole computation body, so a line inside it that looks like an
+    // instruction does not mean a closer is missing.
+    bool block = false;
   };
   struct Capture {
     int64_t start;
@@ -226,6 +230,12 @@ class HloLexer {
   }
   bool Scan(const uint8_t* table, bool one_group, bool stop_at_blank);
   bool NextLineStartsInstruction();
+  // At '{' (p_): true when only blanks or a `//` comment follow it on its
+  // line.
+  bool BraceEndsLine();
+  // At a newline (p_) right after `name=`: true when, after blank lines, a
+  // '{' comes next.
+  bool BlockFollowsOnNextLine();
   bool SkipQuoted(std::string* out, size_t cap);
   bool LineComment();
   bool BlockComment();

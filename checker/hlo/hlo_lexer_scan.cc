@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "checker/hlo/fast_scan.h"
 #include "checker/hlo/hlo_lexer.h"
 #include "fmt/format.h"
 
@@ -95,226 +96,6 @@ inline const char* SkipStringRun(const char* p, const char* end) {
 #endif
   while (kStringTable[static_cast<unsigned char>(*p)] == 0) ++p;
   return p;
-}
-
-// Bracket kinds for the block scanner: 1..3 open ( [ {, 5..7 close ) ] },
-// 8 comma.
-constexpr std::array<uint8_t, 256> MakeBracketKinds() {
-  std::array<uint8_t, 256> t{};
-  t['('] = 1;
-  t['['] = 2;
-  t['{'] = 3;
-  t[')'] = 5;
-  t[']'] = 6;
-  t['}'] = 7;
-  t[','] = 8;
-  return t;
-}
-constexpr std::array<uint8_t, 256> kBracketKinds = MakeBracketKinds();
-
-#if defined(__SSE2__)
-struct BlockMasks {
-  uint64_t quote = 0;        // '"'
-  uint64_t brackets = 0;     // ( ) [ ] { }
-  uint64_t comma = 0;        // ,
-  uint64_t space = 0;        // ' '
-  uint64_t hazard_any = 0;   // backslash, control bytes (newline, NUL)
-  uint64_t hazard_code = 0;  // '/' and '\'' (they matter outside strings)
-};
-
-inline uint64_t MoveMask(__m128i v) {
-  return static_cast<uint32_t>(_mm_movemask_epi8(v));
-}
-
-inline BlockMasks Masks64(const char* p) {
-  const __m128i max_control = _mm_set1_epi8(0x1f);
-  const __m128i upper = _mm_set1_epi8(static_cast<char>(0xdf));
-  const __m128i even = _mm_set1_epi8(static_cast<char>(0xfe));
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i lsquare = _mm_set1_epi8('[');
-  const __m128i rsquare = _mm_set1_epi8(']');
-  const __m128i lparen = _mm_set1_epi8('(');
-  const __m128i comma = _mm_set1_epi8(',');
-  const __m128i space = _mm_set1_epi8(' ');
-  const __m128i del = _mm_set1_epi8(0x7f);
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i slash = _mm_set1_epi8('/');
-  const __m128i apostrophe = _mm_set1_epi8('\'');
-  BlockMasks m;
-  for (int k = 0; k < 4; ++k) {
-    const __m128i v =
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    const __m128i folded = _mm_and_si128(v, upper);  // '{' -> '[', '}' -> ']'
-    const __m128i brackets = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(folded, lsquare),
-                     _mm_cmpeq_epi8(folded, rsquare)),
-        _mm_cmpeq_epi8(_mm_and_si128(v, even), lparen));
-    const __m128i hazard_any = _mm_or_si128(
-        _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control),
-        _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, backslash)));
-    const __m128i hazard_code =
-        _mm_or_si128(_mm_cmpeq_epi8(v, slash), _mm_cmpeq_epi8(v, apostrophe));
-    const int shift = 16 * k;
-    m.quote |= MoveMask(_mm_cmpeq_epi8(v, quote)) << shift;
-    m.brackets |= MoveMask(brackets) << shift;
-    m.comma |= MoveMask(_mm_cmpeq_epi8(v, comma)) << shift;
-    m.space |= MoveMask(_mm_cmpeq_epi8(v, space)) << shift;
-    m.hazard_any |= MoveMask(hazard_any) << shift;
-    m.hazard_code |= MoveMask(hazard_code) << shift;
-  }
-  return m;
-}
-
-// Bit i set when an odd number of bits at or below i are set in `x`.
-inline uint64_t PrefixXor(uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
-}
-#endif
-
-// What FastScan does; see HloLexer::Scan and TrySkipLine.
-enum class FastMode {
-  kGroup,  // from an opener through its closer
-  kValue,  // to a ',' / newline / unmatched closer at depth 0
-  kLine,   // to a newline / unmatched closer at depth 0 (commas included)
-  kBody,   // kLine from `(operands)`: only blanks between ')' and a ','
-};
-
-// The common case of Scan, 64 bytes at a time: text that holds only
-// brackets, commas, ordinary bytes and double-quoted strings without
-// escapes, on one line, nested at most 32 deep and correctly. Returns where
-// the exact scanner would stop, or nullptr when anything else comes first
-// (newline inside brackets, comment, escape, single quote, control byte,
-// end of the window, a bracket mismatch): the exact scanner then redoes
-// the work and decides. Reads up to 63 bytes past `end` (the window's
-// slack; the NUL sentinel at `end` stops everything).
-// Where the exact path ends a value or instruction at a blank at depth 0
-// (see the kBlank case of HloLexer::Scan): `spaces` are the depth-0 blanks
-// (bits of the block at `p`) to check, in order; `scan_start` bounds the
-// look back. Returns the first blank where the text ends, or nullptr.
-template <FastMode kMode>
-const char* EndingBlank(const char* p, uint64_t spaces, const char* scan_start) {
-  for (; spaces != 0; spaces &= spaces - 1) {
-    const char* blank = p + __builtin_ctzll(spaces);
-    const char* before = blank;  // the first blank of the run
-    while (before > scan_start && before[-1] == ' ') --before;
-    const char prev = before > scan_start ? before[-1] : '\0';
-    const char* after = blank;
-    while (*after == ' ') ++after;
-    const char next = *after;
-    if (prev == '=' || next == '{') continue;
-    if (kMode == FastMode::kValue) return before;
-    // kLine / kBody: the attribute loop goes on over `, ` and ` ,`, and a
-    // blank before the end of the line ends nothing by itself.
-    if (prev == ',' || next == ',' || next == '\n') continue;
-    return before;
-  }
-  return nullptr;
-}
-
-// Bits [from, to) of a 64-bit block mask.
-inline uint64_t BitRange(int from, int to) {
-  const uint64_t upto = to >= 64 ? ~uint64_t{0} : (uint64_t{1} << to) - 1;
-  const uint64_t below = from >= 64 ? ~uint64_t{0} : (uint64_t{1} << from) - 1;
-  return upto & ~below;
-}
-
-// The common case of Scan, 64 bytes at a time: text that holds only
-// brackets, commas, blanks, ordinary bytes and double-quoted strings
-// without escapes, on one line, nested at most 32 deep and correctly.
-// Returns where the exact scanner would stop, or nullptr when anything else
-// comes first (newline inside brackets, comment, escape, single quote,
-// control byte, end of the window, a bracket mismatch): the exact scanner
-// then redoes the work and decides. Reads up to 63 bytes past `end` (the
-// window's slack; the NUL sentinel at `end` stops everything).
-template <FastMode kMode>
-const char* FastScan(const char* const start, const char* end) {
-#if defined(__SSE2__)
-  uint64_t stack = 0;  // 2 bits per open bracket: 1 '(', 2 '[', 3 '{'
-  int depth = 0;
-  uint64_t in_string_carry = 0;
-  bool in_operands = kMode == FastMode::kBody;
-  // Start (bit index in the current block) of the text at depth 0 whose
-  // blanks are still to check; -1 while inside brackets.
-  int segment = kMode == FastMode::kLine || kMode == FastMode::kValue ? 0 : -1;
-  for (const char* p = start; p < end; p += 64) {
-    const BlockMasks m = Masks64(p);
-    const uint64_t in_string = PrefixXor(m.quote) ^ in_string_carry;
-    in_string_carry =
-        static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
-    const uint64_t hazard = m.hazard_any | (m.hazard_code & ~in_string);
-    const uint64_t below_hazard =
-        hazard == 0 ? ~uint64_t{0} : (hazard & (0 - hazard)) - 1;
-    const uint64_t spaces = m.space & ~in_string & below_hazard;
-    // Commas matter only where a value ends at one.
-    const uint64_t structural =
-        kMode == FastMode::kValue ? m.brackets | m.comma : m.brackets;
-    for (uint64_t s = structural & ~in_string & below_hazard; s != 0;
-         s &= s - 1) {
-      const int i = __builtin_ctzll(s);
-      const uint8_t kind = kBracketKinds[static_cast<unsigned char>(p[i])];
-      if (kMode != FastMode::kGroup && depth == 0 && segment >= 0) {
-        // Leaving a stretch at depth 0: its blanks may end the text first.
-        if (const char* b = EndingBlank<kMode>(
-                p, spaces & BitRange(segment, i), start)) {
-          return b;
-        }
-        segment = -1;
-      }
-      if (kMode == FastMode::kValue && kind == 8) {
-        if (depth == 0) return p + i;
-        continue;
-      }
-      if (kind < 4) {
-        if (depth == 32) return nullptr;
-        stack = (stack << 2) | kind;
-        ++depth;
-        continue;
-      }
-      if (depth == 0) return p + i;  // closes an enclosing construct
-      if ((stack & 3) != static_cast<uint64_t>(kind - 4)) return nullptr;
-      stack >>= 2;
-      if (--depth == 0) {
-        if (kMode == FastMode::kGroup) return p + i + 1;
-        if (kMode == FastMode::kBody && in_operands) {
-          // After `(operands)` only blanks may come before ',' or the end
-          // of the line, as in the exact path.
-          in_operands = false;
-          const char* q = p + i + 1;
-          while (*q == ' ' || *q == '\t' || *q == '\r') ++q;
-          if (*q == '\n') return q;
-          if (*q != ',') return nullptr;
-        }
-        segment = i + 1;
-      }
-    }
-    const int stop = hazard != 0 ? __builtin_ctzll(hazard) : 64;
-    if (kMode != FastMode::kGroup && depth == 0 && segment >= 0) {
-      if (const char* b = EndingBlank<kMode>(
-              p, spaces & BitRange(segment, stop), start)) {
-        return b;
-      }
-    }
-    if (hazard != 0) {
-      if (kMode != FastMode::kGroup && depth == 0 && !in_operands &&
-          p + stop < end && p[stop] == '\n' &&
-          ((in_string >> stop) & 1) == 0) {
-        return p + stop;
-      }
-      return nullptr;
-    }
-    if (segment >= 0) segment = 0;  // the stretch goes on into the next block
-  }
-#else
-  (void)start;
-  (void)end;
-#endif
-  return nullptr;
 }
 
 char CloserOf(char open) {
@@ -403,10 +184,14 @@ bool HloLexer::LineComment() {
   std::string text;
   for (;;) {
     const char* p = p_;
-    while (*p != '\n' && !IsBadByte(static_cast<unsigned char>(*p))) ++p;
+    // As in XLA's lexer, a '\r' ends the comment too (old Mac line ends).
+    while (*p != '\n' && *p != '\r' &&
+           !IsBadByte(static_cast<unsigned char>(*p))) {
+      ++p;
+    }
     AppendCapped(&text, p_, static_cast<size_t>(p - p_), 4096);
     p_ = p;
-    if (*p == '\n') break;
+    if (*p == '\n' || *p == '\r') break;
     if (p < end_) return NotText(static_cast<unsigned char>(*p));
     if (!Refill()) break;
   }
@@ -547,6 +332,10 @@ bool HloLexer::SkipQuoted(std::string* out, size_t cap) {
     }
     const char c = *p;
     switch (kStringTable[static_cast<unsigned char>(c)]) {
+      case kOrdinary:  // tab, CR, ...: the block scan stops at every < 0x20
+        AppendCapped(out, &c, 1, cap);
+        ++p_;
+        break;
       case kQuote:
         ++p_;
         if (c == quote) return true;
@@ -626,9 +415,30 @@ bool HloLexer::NextLineStartsInstruction() {
   return ident() && PeekAt(k) == '[';
 }
 
+bool HloLexer::BlockFollowsOnNextLine() {
+  constexpr size_t kLimit = 256;
+  size_t k = 0;
+  for (int c = PeekAt(k); k < kLimit; c = PeekAt(++k)) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return c == '{';
+  }
+  return false;
+}
+
+bool HloLexer::BraceEndsLine() {
+  // Bounded lookahead; a longer run of blanks counts as "not at the end".
+  constexpr size_t kLimit = 256;
+  size_t k = 1;
+  while (k < kLimit &&
+         (PeekAt(k) == ' ' || PeekAt(k) == '\t' || PeekAt(k) == '\r')) {
+    ++k;
+  }
+  const int next = PeekAt(k);
+  return next == '\n' || (next == '/' && PeekAt(k + 1) == '/');
+}
+
 bool HloLexer::TrySkipLine(bool from_operands, bool* trailing_comma) {
-  const char* q = from_operands ? FastScan<FastMode::kBody>(p_, end_)
-                                : FastScan<FastMode::kLine>(p_, end_);
+  const char* q = FastScan(from_operands ? FastMode::kBody : FastMode::kLine,
+                           p_, end_);
   if (q == nullptr) return false;
   const char* last = q;
   while (last > p_ &&
@@ -647,6 +457,8 @@ bool HloLexer::TrySkipSimpleDims() {
   ++p;
   if (*p == '{') {
     const char* q = p + 1;
+    // LayoutFollows() takes `{` for a layout when a digit or '}' comes next.
+    if (!IsDigit(static_cast<unsigned char>(*q)) && *q != '}') return false;
     while (IsDigit(static_cast<unsigned char>(*q)) || *q == ',') ++q;
     if (*q != '}') return false;
     p = q + 1;
@@ -669,8 +481,8 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
   // geometry in locals; both are written back before anything that may
   // refill or report, and reloaded after.
   if (!stop_at_blank) {
-    if (const char* q = one_group ? FastScan<FastMode::kGroup>(p_, end_)
-                                  : FastScan<FastMode::kValue>(p_, end_)) {
+    if (const char* q = FastScan(
+            one_group ? FastMode::kGroup : FastMode::kValue, p_, end_)) {
       p_ = q;
       return true;
     }
@@ -697,7 +509,14 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
                                           kMaxNestingDepth));
         }
         const int64_t offset = window_base + (p - begin);
-        opens_[depth++] = Open{c, CloserOf(c), TextPos{line_, offset - line_start_ + 1}};
+        bool block = false;
+        if (c == '{') {
+          p_ = p;
+          block = BraceEndsLine();
+          reload();
+        }
+        opens_[depth++] = Open{c, CloserOf(c),
+                               TextPos{line_, offset - line_start_ + 1}, block};
         ++p;
         break;
       }
@@ -725,11 +544,17 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
       }
       case kNewline:
         if (depth == 0) {
+          // `calls=` + newline + `{ ... }`: XLA's canonical printer puts a
+          // nested computation body on the lines after `name=`.
+          const bool after_equals = p > begin && p[-1] == '=';
           p_ = p;
-          return true;
+          if (!after_equals || !BlockFollowsOnNextLine()) return true;
+          if (!SkipTrivia()) return false;
+          reload();
+          break;
         }
         p_ = p;
-        if (NextLineStartsInstruction()) {
+        if (!opens_[depth - 1].block && NextLineStartsInstruction()) {
           // Most likely a closer is missing: stop here, before the line, so
           // that recovery resumes at that instruction.
           const Open& open = opens_[depth - 1];
@@ -757,13 +582,21 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
         if (stop_at_blank) return true;
         // A value ends at a blank at depth 0, except after `name=` and
         // before the '{' of `mesh[...] {...}`. The byte before the first
-        // blank of a run is kept in the window (see Refill).
+        // blank of a run is kept in the window (see Refill). The run is
+        // consumed either way (callers skip blanks next), without pinning
+        // the window however long it is.
         const bool after_equals = p > window_->begin() && p[-1] == '=';
-        size_t k = 1;
-        while (PeekAt(k) == ' ' || PeekAt(k) == '\t' || PeekAt(k) == '\r') ++k;
-        if (!after_equals && PeekAt(k) != '{') return true;
+        SkipBlanks();
+        if (!after_equals && Peek() != '{') {
+          char next[kValueWordLookahead + 1] = {};
+          for (int k = 0; k < kValueWordLookahead; ++k) {
+            const int b = PeekAt(static_cast<size_t>(k));
+            if (b == kEof) break;
+            next[k] = static_cast<char>(b);
+          }
+          if (!ContinuesValueAfterBlank(next)) return true;
+        }
         reload();
-        p += k;
         break;
       }
       case kComma:

@@ -18,10 +18,16 @@ Module ParseHloText(std::string_view text, const std::string& display_name) {
 Module ParseHloText(std::string_view text, const std::string& display_name,
                     const ParseOptions& options) {
   Module module;
-  module.file = display_name;
-  InputWindow window(text, options.window_bytes);
-  ModuleParser(&window, &module, options).Run();
+  ParseHloText(text, display_name, options, &module);
   return module;
+}
+
+void ParseHloText(std::string_view text, const std::string& display_name,
+                  const ParseOptions& options, Module* module) {
+  *module = Module();
+  module->file = display_name;
+  InputWindow window(text, options.window_bytes);
+  ModuleParser(&window, module, options).Run();
 }
 
 absl::Status ParseHloFile(const std::string& path,

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -26,8 +27,13 @@ namespace topolint::hlo {
 // Limits. Every one is enforced with a syntax error, never with a crash.
 //
 // An iota or mesh replica-group list may describe at most this many ids
-// (G×S, or the product of the mesh axis sizes).
-inline constexpr int64_t kMaxExpandedIds = int64_t{1} << 24;
+// (G×S, or the product of the mesh axis sizes): 2^21 = 2,097,152 devices,
+// ten times the largest single training jobs reported (100-200k
+// accelerators; a 2^21-rank Neuron world is 262,144 Trn2 chips at lnc=1).
+// An expanded list costs 8 bytes per id, so one list at the cap is 16 MiB,
+// which keeps checking a module within SPEC §5's 64 MiB. Equal to
+// model::kMaxExpandedIds.
+inline constexpr int64_t kMaxExpandedIds = int64_t{1} << 21;
 // An explicit `{{...},...}` list (replica_groups, source_target_pairs,
 // device_ids) may hold at most this many ids in one instruction.
 inline constexpr int64_t kMaxExplicitIds = int64_t{1} << 20;
@@ -52,11 +58,21 @@ inline constexpr size_t kDefaultWindowBytes = size_t{256} << 10;
 // resolvable; older ones resolve to an unknown shape).
 inline constexpr size_t kMaxShapeTableBytes = size_t{8} << 20;
 
+// Receives each collective as soon as it is parsed, in source order. The
+// module's header (file, name, replica_count, num_partitions) is final by
+// then; its suppressions and syntax errors are those seen so far. `op` may
+// be moved from; it is not kept by the parser.
+using CollectiveSink = std::function<void(const Module& module, Collective& op)>;
+
 // Knobs for tests and benchmarks. The defaults are the limits above.
 struct ParseOptions {
   size_t window_bytes = kDefaultWindowBytes;  // >= 1
   int64_t max_instruction_bytes = kMaxInstructionBytes;
   int max_syntax_errors = kMaxSyntaxErrors;
+  // When set, collectives go to the sink instead of Module::collectives
+  // (which stays empty), so that a caller can check each one and drop it:
+  // memory then grows with one collective, not with the module.
+  CollectiveSink on_collective;
 };
 
 // Parses HLO text held in memory. Never throws; problems become
@@ -64,6 +80,10 @@ struct ParseOptions {
 Module ParseHloText(std::string_view text, const std::string& display_name);
 Module ParseHloText(std::string_view text, const std::string& display_name,
                     const ParseOptions& options);
+// The same, filling `*module` in place (so that its address, which a
+// CollectiveSink sees, stays valid after the call).
+void ParseHloText(std::string_view text, const std::string& display_name,
+                  const ParseOptions& options, Module* module);
 
 // Parses the file at `path` in bounded windows (the file is never held whole;
 // pipes and other unseekable files work). Returns a non-OK status only when

@@ -28,6 +28,7 @@ ModuleParser::ModuleParser(InputWindow* window, Module* module,
                            const ParseOptions& options)
     : lx_(window, module, options),
       module_(module),
+      on_collective_(options.on_collective),
       table_(kMaxShapeTableBytes) {}
 
 void ModuleParser::Run() {
@@ -118,6 +119,9 @@ bool ModuleParser::ParseHeader(TextPos pos) {
                                            "'HloModule', found '{}'",
                                            module_->name));
   }
+  // XLA's lexer reads `name:` as one name token, so `HloModule m:` (common
+  // in hand-written tests) is the module `m`.
+  if (lx_.AtByte(':')) lx_.Bump();
   std::string key;
   for (;;) {
     if (!lx_.SkipTrivia()) return false;
@@ -263,6 +267,7 @@ bool ModuleParser::SkipSignatureShape() {
   if (c == '(') return lx_.SkipGroup();
   if (!IsIdentStart(c)) return lx_.Expected("a shape");
   if (!lx_.ReadIdent(&word_) || !lx_.SkipTrivia()) return false;
+  if (word_ == "b" && lx_.Peek() == '(') return lx_.SkipGroup();  // buffer
   if (lx_.Peek() != '[') {
     return lx_.Expected(fmt::format("'[' after element type '{}'", word_));
   }
@@ -419,7 +424,11 @@ bool ModuleParser::ParseInstructionRest(TextPos pos, bool is_root,
   const bool send_recv = op->kind == CollectiveKind::kSend ||
                          op->kind == CollectiveKind::kRecv;
   if (!send_recv || c_op.source_target_pairs.present) {
-    module_->collectives.push_back(std::move(c_op));
+    if (on_collective_) {
+      on_collective_(*module_, c_op);
+    } else {
+      module_->collectives.push_back(std::move(c_op));
+    }
   }
   return true;
 }
@@ -454,7 +463,11 @@ bool ModuleParser::ParseHead(bool* keep_shape, TextPos* opcode_pos,
       word = word_;
       ok = lx_.SkipTrivia();
     }
-    if (ok && lx_.Peek() == '[') {
+    if (ok && word_ == "b" && lx_.Peek() == '(') {
+      // A buffer shape `b(f32[8]{0})` (no opcode is called `b`).
+      has_shape = true;
+      ok = lx_.SkipGroup();
+    } else if (ok && lx_.Peek() == '[') {
       has_shape = true;
       ok = SkipArrayShapeRest(lx_);
     }

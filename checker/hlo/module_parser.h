@@ -55,6 +55,7 @@ class ModuleParser {
 
   HloLexer lx_;
   Module* module_;
+  CollectiveSink on_collective_;
   ShapeTable table_;
   State state_ = State::kTop;
   std::string computation_;

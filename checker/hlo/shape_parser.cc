@@ -10,6 +10,7 @@ namespace {
 
 constexpr size_t kMaxDims = 4096;
 constexpr int64_t kMaxShapeNodes = int64_t{1} << 16;
+constexpr std::string_view kBufferType = "b";
 
 class ShapeReader {
  public:
@@ -28,6 +29,7 @@ class ShapeReader {
     }
     std::string type;
     if (!lx_.ReadIdent(&type) || !lx_.SkipTrivia()) return false;
+    if (type == kBufferType && lx_.Peek() == '(') return Buffer(shape, depth);
     if (lx_.Peek() != '[') {
       return lx_.Expected(fmt::format("'[' after element type '{}'", type));
     }
@@ -78,6 +80,20 @@ class ShapeReader {
     return true;
   }
 
+  // `b(f32[8]{0})`: a buffer holding one array; modelled as that array.
+  bool Buffer(hlo::Shape* shape, int depth) {
+    lx_.Bump();  // '('
+    if (!lx_.SkipTrivia()) return false;
+    if (lx_.Peek() == '(') {
+      return lx_.Expected("an array shape inside the buffer shape 'b(...)'");
+    }
+    if (!Shape(shape, depth + 1) || !lx_.SkipTrivia()) return false;
+    if (!lx_.Eat(')')) {
+      return lx_.Expected("')' to close the buffer shape 'b(...)'");
+    }
+    return true;
+  }
+
   bool Tuple(hlo::Shape* shape, int depth) {
     if (depth >= kMaxShapeDepth) {
       return lx_.Error(lx_.Pos(), fmt::format("tuple shape nests deeper than "
@@ -115,6 +131,10 @@ bool ParseShape(HloLexer& lx, Shape* shape) {
 bool ParseArrayShapeRest(HloLexer& lx, std::string element_type,
                          Shape* shape) {
   return ShapeReader(lx).ArrayRest(std::move(element_type), shape);
+}
+
+bool ParseBufferShapeRest(HloLexer& lx, Shape* shape) {
+  return ShapeReader(lx).Buffer(shape, 0);
 }
 
 bool SkipArrayShapeRest(HloLexer& lx) {

@@ -20,6 +20,10 @@ bool ParseShape(HloLexer& lx, Shape* shape);
 // the cursor is at '['.
 bool ParseArrayShapeRest(HloLexer& lx, std::string element_type, Shape* shape);
 
+// Parses the rest of a buffer shape `b(f32[8]{0})` whose `b` was already
+// read; the cursor is at '('. The buffer is modelled as the array it holds.
+bool ParseBufferShapeRest(HloLexer& lx, Shape* shape);
+
 // Skips the rest of an array shape (dims and optional layout) without
 // building it; the cursor is at '['.
 bool SkipArrayShapeRest(HloLexer& lx);

@@ -123,15 +123,18 @@ class ValueBuilder {
   bool Number(Type type, int64_t i, uint64_t u, double d) {
     Value v;
     v.type = type;
-    v.int_value = i;
-    v.uint_value = u;
-    v.float_value = d;
+    // One union: only the member of `type` is set.
+    if (type == Type::kInt) {
+      v.int_value = i;
+    } else if (type == Type::kUInt) {
+      v.uint_value = u;
+    } else {
+      v.float_value = d;
+    }
     const size_t start = BeginToken();
     size_t end = start;
     if (const Substitution* s = SpecialAt(start)) {
       v.type = Type::kFloat;
-      v.int_value = 0;
-      v.uint_value = 0;
       v.float_value = s->kind == Substitution::Kind::kNaN
                           ? std::numeric_limits<double>::quiet_NaN()
                       : s->kind == Substitution::Kind::kInfinity
@@ -144,7 +147,7 @@ class ValueBuilder {
         ++end;
       }
     }
-    v.number_text = std::string(text_.substr(start, end - start));
+    v.number_text = text_.substr(start, end - start);
     cursor_ = end;
     return Place(std::move(v), start);
   }
@@ -181,6 +184,10 @@ class ValueBuilder {
   bool Close() {
     BeginToken();
     cursor_ = input_->delivered();
+    // The list is complete: give back its growth slack.
+    Value* closed = stack_.back();
+    closed->array.shrink_to_fit();
+    closed->object.shrink_to_fit();
     stack_.pop_back();
     return true;
   }

@@ -15,8 +15,10 @@ namespace topolint::json {
 // Documented limits (refused with a syntax error, never a crash).
 inline constexpr int kMaxNestingDepth = 256;
 inline constexpr size_t kMaxDocumentBytes = size_t{1} << 30;  // 1 GiB
-// Values plus object keys in one document (bounds the memory of the tree).
-inline constexpr size_t kMaxValueCount = size_t{1} << 22;
+// Values plus object keys in one document. It bounds the memory of the tree
+// (a json::Value is 56 bytes, a key 16 more: at most about 60 MB) whatever
+// the document; a def.json listing nearly a million ranks still fits.
+inline constexpr size_t kMaxValueCount = size_t{1} << 20;
 
 struct SyntaxError {
   TextPos pos;          // offending byte

@@ -1,18 +1,32 @@
 // A JSON document with a source position on every value and key.
+//
+// Memory: a document may hold millions of values (kMaxValueCount), so a
+// Value is kept small (56 bytes): its position is packed, its numbers share
+// storage, and its strings and child lists are one pointer each (short
+// strings, such as most number literals, need no allocation at all).
 #ifndef TOPOLINT_CHECKER_JSON_JSON_VALUE_H_
 #define TOPOLINT_CHECKER_JSON_JSON_VALUE_H_
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "checker/diag/location.h"
+#include "checker/json/json_containers.h"
 
 namespace topolint::json {
 
-enum class Type { kNull, kBool, kInt, kUInt, kFloat, kString, kArray, kObject };
+enum class Type : uint8_t {
+  kNull,
+  kBool,
+  kInt,
+  kUInt,
+  kFloat,
+  kString,
+  kArray,
+  kObject
+};
 
 struct Member;
 
@@ -22,15 +36,20 @@ struct Member;
 // with `number_text` holding the literal as written.
 struct Value {
   Type type = Type::kNull;
-  TextPos pos;  // first byte of the value ('[' '{' '"' or the literal)
   bool bool_value = false;
-  int64_t int_value = 0;     // kInt
-  uint64_t uint_value = 0;   // kUInt
-  double float_value = 0;    // kFloat
-  std::string string_value;  // kString
-  std::string number_text;   // kInt / kUInt / kFloat: the literal as written
-  std::vector<Value> array;  // kArray
-  std::vector<Member> object;  // kObject, in document order (duplicates kept)
+  PackedPos pos;  // first byte of the value ('[' '{' '"' or the literal)
+  // Only the member named by `type` is meaningful (one is stored, to keep
+  // values small): int_value for kInt, uint_value for kUInt, float_value for
+  // kFloat.
+  union {
+    int64_t int_value = 0;  // kInt
+    uint64_t uint_value;    // kUInt
+    double float_value;     // kFloat
+  };
+  String string_value;  // kString
+  String number_text;   // kInt / kUInt / kFloat: the literal as written
+  Children<Value> array;    // kArray
+  Children<Member> object;  // kObject, in document order (duplicates kept)
 
   bool is_null() const { return type == Type::kNull; }
   bool is_array() const { return type == Type::kArray; }
@@ -51,8 +70,8 @@ struct Value {
 };
 
 struct Member {
-  std::string key;
-  TextPos key_pos;  // the opening quote of the key
+  String key;
+  PackedPos key_pos;  // the opening quote of the key
   Value value;
 };
 

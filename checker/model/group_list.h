@@ -19,10 +19,11 @@
 
 namespace topolint::model {
 
-// The most ids any expansion in checker/model will produce (2^24). Inputs
-// that would expand further are refused with an error status rather than
-// allocated.
-inline constexpr int64_t kMaxExpandedIds = int64_t{1} << 24;
+// The most ids any expansion in checker/model will produce (2^21, as
+// hlo::kMaxExpandedIds, which says why). Inputs that would expand further
+// are refused with an error status rather than allocated. The ids of all
+// expansions of one module are bounded separately (ExpansionCache).
+inline constexpr int64_t kMaxExpandedIds = int64_t{1} << 21;
 
 class GroupList {
  public:

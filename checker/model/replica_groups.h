@@ -2,7 +2,7 @@
 // into the explicit 2-D group list XLA's `replica_groups()` returns.
 //
 // Every function is pure, O(number of ids), and bounded: a value that would
-// expand to more than `cap` ids (default kMaxExpandedIds = 2^24) is refused
+// expand to more than `cap` ids (default kMaxExpandedIds = 2^21) is refused
 // with a ResourceExhausted status before anything of that size is allocated.
 // A value that does not describe a valid list (sizes that disagree, a
 // transpose that is not a permutation, an unknown mesh axis, ...) gives an

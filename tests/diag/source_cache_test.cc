@@ -1,7 +1,9 @@
 #include "checker/diag/source_cache.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -191,6 +193,85 @@ TEST(SourceCacheTest, ExcerptInTheMiddleOfALongInMemoryLine) {
   ASSERT_GE(4500, ex->first_column - 1);
   EXPECT_EQ(ex->text[4500 - (ex->first_column - 1)], '^');
   EXPECT_EQ(ex->line_length, 5000);
+}
+
+
+// The excerpt the cache must give for `column` of `line`: the bytes within
+// kExcerptRadius of the column, clipped to the line.
+LineExcerpt ExpectedExcerpt(const std::string& line, int64_t column) {
+  const int64_t length = static_cast<int64_t>(line.size());
+  const int64_t begin =
+      std::max<int64_t>(0, column - 1 - SourceCache::kExcerptRadius);
+  const int64_t end =
+      std::min<int64_t>(length, column + SourceCache::kExcerptRadius);
+  LineExcerpt ex;
+  ex.first_column = begin + 1;
+  ex.line_length = length;
+  ex.text = line.substr(static_cast<size_t>(begin),
+                        static_cast<size_t>(end - begin));
+  return ex;
+}
+
+// A long line with distinct bytes everywhere, so a window shifted by one
+// byte would not compare equal.
+std::string DistinctLine(size_t n) {
+  std::string s(n, ' ');
+  for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>('!' + (i * 7) % 90);
+  return s;
+}
+
+TEST(SourceCacheTest, ManyColumnsOfOneLongLineEachGetTheirOwnWindow) {
+  TempDir dir;
+  const std::string line = DistinctLine(60000);
+  const std::string f = dir.Write("def.json", "{\n" + line + "\n}\n");
+  // Overlapping windows (every 3 bytes), repeated columns, windows touching
+  // the prefix, isolated ones, the last byte and one past it.
+  std::vector<int64_t> columns;
+  for (int64_t c = 3900; c < 9000; c += 3) columns.push_back(c);
+  for (int64_t c : {20000, 20000, 20513, 30000, 59990, 60000, 60001}) {
+    columns.push_back(c);
+  }
+  std::vector<Location> locs;
+  for (int64_t c : columns) locs.push_back({f, 2, c});
+  SourceCache cache;
+  cache.Prefetch(locs);
+  std::filesystem::remove(f);  // everything is served from the cache now
+  for (int64_t c : columns) {
+    SCOPED_TRACE(c);
+    auto ex = cache.Excerpt(f, 2, c);
+    ASSERT_TRUE(ex.has_value());
+    const LineExcerpt want = ExpectedExcerpt(line, c);
+    EXPECT_EQ(ex->first_column, want.first_column);
+    EXPECT_EQ(ex->line_length, want.line_length);
+    EXPECT_EQ(ex->text, want.text);
+  }
+  EXPECT_THAT(cache.Line(f, 2), Optional(Eq(line.substr(
+                                    0, SourceCache::kMaxLineBytes))));
+}
+
+TEST(SourceCacheTest, SecondPrefetchOfTheSameLineAddsWindows) {
+  const std::string line = DistinctLine(30000);
+  SourceCache cache;
+  cache.AddInMemory("m", line + "\r\n" + line);
+  cache.Prefetch({{"m", 1, 10000}, {"m", 1, 29999}});
+  // Overlapping and adjacent to the first window, then one far away, then
+  // one bridging two windows: each read again and merged.
+  cache.Prefetch({{"m", 1, 10300}});
+  cache.Prefetch({{"m", 1, 9487}, {"m", 1, 25000}});
+  cache.Prefetch({{"m", 1, 17500}});
+  for (int64_t c : {10000, 10300, 9487, 25000, 17500, 9600, 25256}) {
+    SCOPED_TRACE(c);
+    auto ex = cache.Excerpt("m", 1, c);
+    ASSERT_TRUE(ex.has_value());
+    const LineExcerpt want = ExpectedExcerpt(line, c);
+    EXPECT_EQ(ex->first_column, want.first_column);
+    EXPECT_EQ(ex->text, want.text);
+  }
+  // The window at the end of the CRLF line drops the carriage return.
+  auto end = cache.Excerpt("m", 1, 29999);
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(end->text, ExpectedExcerpt(line, 29999).text);
+  EXPECT_EQ(end->line_length, 30000);
 }
 
 }  // namespace

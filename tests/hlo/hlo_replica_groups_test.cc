@@ -134,7 +134,7 @@ TEST(IotaGroupsTest, ValidationErrors) {
             "3:59: iota reshape dim 0 must be positive, found -8\n");
   EXPECT_EQ(ErrorOf("[4096,4097]<=[16781312]"),
             "3:51: iota replica_groups [4096,4097] expand to 16781312 ids, "
-            "more than the limit of 16777216\n");
+            "more than the limit of 2097152\n");
   EXPECT_EQ(ErrorOf("[4294967296,4294967296]<=[1]"),
             "3:51: iota replica_groups [4294967296,4294967296] hold more ids "
             "than fit in 64 bits\n");
@@ -227,7 +227,7 @@ TEST(MeshGroupsTest, ValidationErrors) {
   EXPECT_EQ(ErrorOf("mesh[x=0] {x}"),
             "3:58: mesh axis 'x' must have a positive size, found 0\n");
   EXPECT_EQ(ErrorOf("mesh[x=65536,y=65536] {x}"),
-            "3:51: mesh has more devices than the limit of 16777216\n");
+            "3:51: mesh has more devices than the limit of 2097152\n");
   EXPECT_EQ(ErrorOf("mesh[x=2] x"),
             "3:61: expected '{' with the grouped mesh axes after 'mesh[...]', "
             "found 'x'\n");

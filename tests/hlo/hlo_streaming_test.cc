@@ -72,9 +72,7 @@ TEST(StreamingTest, FileWindowsMatchInMemoryParse) {
   }
 }
 
-// DISABLED: known bug, CRLF text is refused as binary by one scanner path;
-// re-enable when fixed.
-TEST(StreamingTest, DISABLED_CrLfLineEndings) {
+TEST(StreamingTest, CrLfLineEndings) {
   std::string crlf;
   for (char c : Torture()) {
     if (c == '\n') crlf += '\r';
@@ -119,6 +117,37 @@ TEST(StreamingTest, EveryFixtureMatchesAcrossWindows) {
           << path << " window " << window;
     }
   }
+}
+
+// Long runs of blanks where a value may or may not go on (before a mesh's
+// '{', after `name=`, after a value, inside operands): the same result for
+// every window, in time linear in the run (a megabyte of blanks).
+TEST(StreamingTest, LongBlankRunsAgreeAcrossWindows) {
+  const std::string run(1 << 20, ' ');
+  const std::vector<std::string> bodies = {
+      "replica_groups=mesh[x=2]" + run + "{x}, to_apply=%add",
+      "replica_groups=" + run + "{{0,1}}, to_apply=%add",
+      "to_apply=%add" + run + ", channel_id=3",
+      "to_apply=%add" + run + "garbage",
+      "metadata={op_name=\"a\"}" + run,
+  };
+  for (const std::string& body : bodies) {
+    for (const char* op : {"all-reduce", "add"}) {
+      const std::string text =
+          "HloModule m\nENTRY e {\n  %p = f32[8] parameter(0)\n"
+          "  %x = f32[8] " + std::string(op) + "(%p," + run + "%p), " + body +
+          "\n  ROOT %r = f32[8] all-reduce(%x), to_apply=%add\n}\n";
+      const std::string expected = DumpWithWindow(text, kDefaultWindowBytes);
+      EXPECT_EQ(DumpWithWindow(text, 7), expected) << body.substr(0, 30);
+      EXPECT_EQ(DumpWithWindow(text, 4096), expected) << body.substr(0, 30);
+    }
+  }
+  const Module mesh = Parse(
+      "HloModule m\nENTRY e {\n  ROOT %x = f32[8] all-reduce(%p), "
+      "replica_groups=mesh[x=2]" + run + "{x}, channel_id=3\n}\n");
+  EXPECT_EQ(Errors(mesh), "");
+  ASSERT_THAT(mesh.collectives, SizeIs(1));
+  EXPECT_EQ(mesh.collectives[0].channel_id, 3);
 }
 
 // Random damage: every result must be the same whatever the window (the

@@ -76,9 +76,9 @@ double CheckWithCli(const std::vector<InMemoryInput>& inputs) {
   for (const InMemoryInput& in : inputs) d.Write(in.name, in.text);
   const auto start = std::chrono::steady_clock::now();
   CliResult r = RunTopolintWithin({"check", "--format", "json", d.path()});
-  const double secs = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - start)
-                          .count();
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   EXPECT_THAT(r.exit_code, AnyOf(0, 1)) << r.err;
   return secs;
 }
@@ -95,8 +95,9 @@ TEST_P(MalformedInputTest, EveryTruncationIsHandled) {
   int cli_runs = 0;
   for (size_t which = 0; which < base.size(); ++which) {
     const std::string& full = base[which].text;
-    const bool is_json = base[which].name.size() > 5 &&
-                         base[which].name.substr(base[which].name.size() - 5) == ".json";
+    const bool is_json =
+        base[which].name.size() > 5 &&
+        base[which].name.substr(base[which].name.size() - 5) == ".json";
     // The last byte that matters: a JSON prefix shorter than this is
     // incomplete; an HLO prefix cut before the final '}' leaves the entry
     // computation open.
@@ -181,29 +182,32 @@ TEST_P(MalformedInputTest, ParsersAloneAcceptEveryPrefix) {
     for (size_t n = 0; n <= in.text.size(); ++n) {
       const std::string prefix = in.text.substr(0, n);
       SCOPED_TRACE(in.name + " cut at " + std::to_string(n));
-      IsolatedRun run = RunIsolated([&] {
-      if (in.name == "model.hlo") {
-        hlo::ParseOptions small;
-        small.window_bytes = 7;
-        hlo::Module a = hlo::ParseHloText(prefix, "m.hlo");
-        hlo::Module b = hlo::ParseHloText(prefix, "m.hlo", small);
-        ASSERT_EQ(a.syntax_errors.size(), b.syntax_errors.size()) << prefix;
-        ASSERT_EQ(a.collectives.size(), b.collectives.size()) << prefix;
-        for (const hlo::SyntaxError& e : a.syntax_errors) {
-          EXPECT_GE(e.pos.line, 1);
-          EXPECT_LE(e.pos.line, Lines(prefix));
-          EXPECT_GE(e.pos.column, 1);
-        }
-      } else {
-        json::ParseResult r = json::Parse(prefix);
-        if (r.ok) {
-          (void)neff::BuildDefJson(r.root, in.name);
-        } else {
-          EXPECT_LE(r.error.pos.line, Lines(prefix));
-          EXPECT_GE(r.error.pos.column, 1);
-        }
-      }
-      }, kVariantTimeoutSeconds);
+      IsolatedRun run = RunIsolated(
+          [&] {
+            if (in.name == "model.hlo") {
+              hlo::ParseOptions small;
+              small.window_bytes = 7;
+              hlo::Module a = hlo::ParseHloText(prefix, "m.hlo");
+              hlo::Module b = hlo::ParseHloText(prefix, "m.hlo", small);
+              ASSERT_EQ(a.syntax_errors.size(), b.syntax_errors.size())
+                  << prefix;
+              ASSERT_EQ(a.collectives.size(), b.collectives.size()) << prefix;
+              for (const hlo::SyntaxError& e : a.syntax_errors) {
+                EXPECT_GE(e.pos.line, 1);
+                EXPECT_LE(e.pos.line, Lines(prefix));
+                EXPECT_GE(e.pos.column, 1);
+              }
+            } else {
+              json::ParseResult r = json::Parse(prefix);
+              if (r.ok) {
+                (void)neff::BuildDefJson(r.root, in.name);
+              } else {
+                EXPECT_LE(r.error.pos.line, Lines(prefix));
+                EXPECT_GE(r.error.pos.column, 1);
+              }
+            }
+          },
+          kVariantTimeoutSeconds);
       EXPECT_TRUE(run.Clean()) << run.Describe();
     }
   }

@@ -79,6 +79,19 @@ struct IsolatedRun {
   }
 };
 
+// Failed assertions recorded so far in the current test.
+inline int FailedPartCount() {
+  const ::testing::TestInfo* info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  if (info == nullptr) return 0;
+  const ::testing::TestResult* result = info->result();
+  int failed = 0;
+  for (int i = 0; i < result->total_part_count(); ++i) {
+    failed += result->GetTestPartResult(i).failed() ? 1 : 0;
+  }
+  return failed;
+}
+
 // Runs `fn` in a forked child, killing it after `timeout_seconds`, so that
 // a crash or a hang fails one test instead of taking the binary down. The
 // child exits 0 after `fn` returns, or 3 when `fn` recorded a test failure.
@@ -87,17 +100,19 @@ inline IsolatedRun RunIsolated(const std::function<void()>& fn,
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
+    // Count only the failures `fn` adds (the child inherits the parent's).
+    const int before = FailedPartCount();
     fn();
     std::fflush(nullptr);
-    _exit(::testing::Test::HasFailure() ? 3 : 0);
+    _exit(FailedPartCount() > before ? 3 : 0);
   }
   IsolatedRun run;
   if (pid < 0) {
     run.exit_code = -1;
     return run;
   }
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::seconds(timeout_seconds);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   int status = 0;
   for (;;) {
     const pid_t r = waitpid(pid, &status, WNOHANG);
@@ -126,22 +141,22 @@ inline CliResult RunTopolintWithin(const std::vector<std::string>& args,
                                    const std::string& stdin_text = "",
                                    int timeout_seconds = kCliTimeoutSeconds) {
   static int counter = 0;
-  const std::string base =
-      (std::filesystem::temp_directory_path() /
-       ("topolint-rel-" + std::to_string(getpid()) + "-" +
-        std::to_string(counter++)))
-          .string();
+  const std::string base = (std::filesystem::temp_directory_path() /
+                            ("topolint-rel-" + std::to_string(getpid()) + "-" +
+                             std::to_string(counter++)))
+                               .string();
   const std::string in = base + ".in", out = base + ".out", err = base + ".err";
   WriteAll(in, stdin_text);
   std::string cmd = "cd " + ShellQuote(TOPOLINT_SOURCE_DIR) +
                     " && timeout -s KILL " + std::to_string(timeout_seconds) +
                     " " + ShellQuote(TOPOLINT_BINARY);
   for (const std::string& a : args) cmd += " " + ShellQuote(a);
-  cmd += " <" + ShellQuote(in) + " >" + ShellQuote(out) + " 2>" +
-         ShellQuote(err);
+  cmd +=
+      " <" + ShellQuote(in) + " >" + ShellQuote(out) + " 2>" + ShellQuote(err);
   const int status = std::system(cmd.c_str());
   CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = ReadAll(out);
   r.err = ReadAll(err);
   std::filesystem::remove(in);

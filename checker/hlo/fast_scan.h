@@ -1,0 +1,58 @@
+// The block scanner behind HloLexer's fast paths: 64 bytes at a time with
+// SSE2 bitmasks (brackets, quotes, blanks, hazards) and a prefix-XOR string
+// mask, in the manner of simdjson. It only ever answers for the common case
+// (one line, plain strings, no comments or escapes, nesting within 32) and
+// otherwise declines, so that the exact byte scanners decide: both paths
+// accept exactly the same texts, whatever the window. Internal to
+// checker/hlo.
+#ifndef TOPOLINT_CHECKER_HLO_FAST_SCAN_H_
+#define TOPOLINT_CHECKER_HLO_FAST_SCAN_H_
+
+#include <initializer_list>
+
+namespace topolint::hlo {
+
+// What FastScan skips; see HloLexer::Scan and HloLexer::TrySkipLine.
+enum class FastMode {
+  kGroup,  // from an opener through its closer
+  kValue,  // to a ',' / blank / newline / unmatched closer at depth 0
+  kLine,   // to a newline / unmatched closer at depth 0 (commas included)
+  kBody,   // kLine from `(operands)`: only blanks between ')' and a ','
+};
+
+// Where the exact scanner would stop, starting at `start` (inside a window
+// ending at `end`, whose NUL sentinel and 64 bytes of slack follow), or
+// nullptr when the text is not the simple case. Never reads before `start`
+// (except to look back over blanks it has scanned) nor more than 63 bytes
+// past `end`.
+const char* FastScan(FastMode mode, const char* start, const char* end);
+
+// The bytes a value may continue with after a blank at nesting depth 0
+// (the scalar of `literal=f32[] 0.5`, `literal=c64[] (1, 2)`,
+// `literal=pred[] true`, `literal=f32[] -inf`): a number, '(', or one of the
+// literal words XLA's lexer keeps out of names. Anything else (a name, '}',
+// ',', a comment, a line end) ends the value there.
+inline constexpr int kValueWordLookahead = 6;
+inline bool ContinuesValueAfterBlank(const char* next) {
+  const char c = next[0];
+  if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+      c == '(') {
+    return true;
+  }
+  for (const char* word : {"true", "false", "inf", "nan"}) {
+    int i = 0;
+    while (word[i] != '\0' && next[i] == word[i]) ++i;
+    if (word[i] != '\0') continue;
+    const char after = next[i];
+    const bool ident_char = (after >= 'a' && after <= 'z') ||
+                            (after >= 'A' && after <= 'Z') ||
+                            (after >= '0' && after <= '9') || after == '_' ||
+                            after == '.' || after == '-';
+    if (!ident_char) return true;
+  }
+  return false;
+}
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_FAST_SCAN_H_
