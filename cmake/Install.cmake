@@ -21,8 +21,13 @@ target_include_directories(topolint_c PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set(TOPOLINT_C_MAP ${PROJECT_SOURCE_DIR}/cmake/topolint_c.map)
-target_link_options(topolint_c PRIVATE
-  "LINKER:--version-script=${TOPOLINT_C_MAP}" "LINKER:--no-undefined")
+target_link_options(topolint_c PRIVATE "LINKER:--version-script=${TOPOLINT_C_MAP}")
+if(NOT (TOPOLINT_SANITIZE AND CMAKE_CXX_COMPILER_ID MATCHES "Clang"))
+  # clang links its sanitizer runtimes into executables only: a sanitized
+  # shared library takes them from the process (an executable, or the
+  # runtime preloaded into python3), so it must allow undefined symbols.
+  target_link_options(topolint_c PRIVATE "LINKER:--no-undefined")
+endif()
 set_target_properties(topolint_c PROPERTIES
   LINK_DEPENDS ${TOPOLINT_C_MAP}
   VERSION ${PROJECT_VERSION}
@@ -47,7 +52,8 @@ if(TARGET topolint_integration_tests)
     TOPOLINT_CMAKE_GENERATOR="${CMAKE_GENERATOR}"
     TOPOLINT_CXX_COMPILER="${CMAKE_CXX_COMPILER}"
     TOPOLINT_C_COMPILER="${CMAKE_C_COMPILER}"
-    TOPOLINT_SANITIZE_BUILD=$<BOOL:${TOPOLINT_SANITIZE}>)
+    TOPOLINT_SANITIZE_BUILD=$<BOOL:${TOPOLINT_SANITIZE}>
+    TOPOLINT_SANITIZER_RUNTIME="$<IF:$<CXX_COMPILER_ID:Clang>,libclang_rt.asan-x86_64.so,libasan.so>")
 endif()
 
 # --- Installation ----------------------------------------------------------

@@ -13,26 +13,40 @@ namespace topolint::hlo {
 bool ParseIntList(HloLexer& lx, char open, char close, std::string_view what,
                   std::vector<int64_t>* values,
                   std::vector<TextPos>* positions, int64_t max_count) {
+  return ParseIntList(
+      lx, open, close, [what] { return std::string(what); }, values,
+      positions, max_count);
+}
+
+bool ParseIntList(HloLexer& lx, char open, char close,
+                  absl::FunctionRef<std::string()> what,
+                  std::vector<int64_t>* values,
+                  std::vector<TextPos>* positions, int64_t max_count) {
   const TextPos start = lx.Pos();
-  if (!lx.Eat(open)) return lx.Expected(fmt::format("'{}' to start {}", open, what));
+  if (!lx.Eat(open)) {
+    return lx.Expected(fmt::format("'{}' to start {}", open, what()));
+  }
   if (!lx.SkipTrivia()) return false;
   if (lx.Eat(close)) return true;
   for (;;) {
     if (!lx.SkipTrivia()) return false;
     const TextPos pos = lx.Pos();
+    if (!lx.AtInt()) {
+      return lx.Expected(fmt::format("an integer in {}", what()));
+    }
     int64_t v = 0;
-    if (!lx.ReadInt(&v, fmt::format("an integer in {}", what))) return false;
+    if (!lx.ReadInt(&v, "an integer")) return false;
     if (static_cast<int64_t>(values->size()) >= max_count) {
       return lx.Error(start, fmt::format("{} lists more than the limit of {} "
                                          "values",
-                                         what, max_count));
+                                         what(), max_count));
     }
     values->push_back(v);
     if (positions != nullptr) positions->push_back(pos);
     if (!lx.SkipTrivia()) return false;
     if (lx.Eat(',')) continue;
     if (lx.Eat(close)) return true;
-    return lx.Expected(fmt::format("',' or '{}' in {}", close, what));
+    return lx.Expected(fmt::format("',' or '{}' in {}", close, what()));
   }
 }
 
@@ -112,8 +126,9 @@ bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
     const TextPos group_pos = lx.Pos();
     std::vector<int64_t> ids;
     std::vector<TextPos> pos;
-    if (!ParseIntList(lx, '{', '}', fmt::format("replica group {}", g), &ids,
-                      &pos)) {
+    if (!ParseIntList(
+            lx, '{', '}', [g] { return fmt::format("replica group {}", g); },
+            &ids, &pos)) {
       return false;
     }
     out->explicit_id_count += static_cast<int64_t>(ids.size());
@@ -180,8 +195,10 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
     }
     const TextPos pair_pos = lx.Pos();
     std::vector<int64_t> ids;
-    if (!ParseIntList(lx, '{', '}', fmt::format("pair {} of {}", i, attr),
-                      &ids, nullptr, 1024)) {
+    if (!ParseIntList(
+            lx, '{', '}',
+            [i, attr] { return fmt::format("pair {} of {}", i, attr); }, &ids,
+            nullptr, 1024)) {
       return false;
     }
     if (ids.size() != 2) {

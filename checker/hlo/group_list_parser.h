@@ -8,9 +8,11 @@
 #define TOPOLINT_CHECKER_HLO_GROUP_LIST_PARSER_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_lexer.h"
 #include "checker/hlo/hlo_module.h"
@@ -35,6 +37,12 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
 // `what` names the list in messages ("the iota reshape dims"). `positions`
 // may be null. At most `max_count` values.
 bool ParseIntList(HloLexer& lx, char open, char close, std::string_view what,
+                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
+                  int64_t max_count = kMaxExplicitIds);
+// The same, with the name built only when a message needs it (lists parsed
+// once per replica group must not format a name for every group).
+bool ParseIntList(HloLexer& lx, char open, char close,
+                  absl::FunctionRef<std::string()> what,
                   std::vector<int64_t>* values, std::vector<TextPos>* positions,
                   int64_t max_count = kMaxExplicitIds);
 

@@ -133,19 +133,21 @@ bool HloLexer::ReadInt(int64_t* value, std::string_view what) {
                : static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   uint64_t acc = 0;
   bool overflow = false;
-  std::string digits;
+  // The first digits, kept for the overflow message only (no allocation).
+  char digits[40];
+  size_t n = 0;
   for (int c = Peek(); IsDigit(c); c = Peek()) {
     const uint64_t d = static_cast<uint64_t>(c - '0');
     if (acc > (limit - d) / 10) overflow = true;
     if (!overflow) acc = acc * 10 + d;
-    if (digits.size() < 40) digits.push_back(static_cast<char>(c));
+    if (n < sizeof(digits)) digits[n++] = static_cast<char>(c);
     Bump();
   }
   if (overflow) {
     return Error(start,
                  fmt::format("integer {}{}{} does not fit in 64 bits",
-                             negative ? "-" : "", digits,
-                             digits.size() >= 40 ? "..." : ""));
+                             negative ? "-" : "", std::string_view(digits, n),
+                             n >= sizeof(digits) ? "..." : ""));
   }
   *value = negative ? static_cast<int64_t>(0 - acc) : static_cast<int64_t>(acc);
   return true;

@@ -218,8 +218,10 @@ TEST(CApiTest, SharedLibraryExportsOnlyTheCApi) {
 // library: Python is not built with it, so preload it in sanitizer builds.
 std::string SanitizerPreload() {
   if (!TOPOLINT_SANITIZE_BUILD) return "";
+  // GCC's libasan.so, or clang's libclang_rt.asan-x86_64.so (which also
+  // holds the UBSan and coverage callbacks a clang-sanitized library needs).
   std::string cmd = ShellQuote(TOPOLINT_CXX_COMPILER) +
-                    " -print-file-name=libasan.so";
+                    " -print-file-name=" TOPOLINT_SANITIZER_RUNTIME;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return "";
   char buf[4096];

@@ -15,6 +15,15 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// A clang-sanitized libtopolint_c.so takes the sanitizer runtimes from the
+// executable, so the consumer's executables (one of them linked as C) must
+// link them, with UBSan's C++ part. GCC's sanitized library loads its own.
+std::string ConsumerLinkFlags() {
+  if (!TOPOLINT_SANITIZE_BUILD) return "";
+  if (std::string(TOPOLINT_SANITIZER_RUNTIME) == "libasan.so") return "";
+  return "-fsanitize=address,undefined -fsanitize-link-c++-runtime -lstdc++";
+}
+
 TEST(InstallTest, ConsumerBuildsAgainstTheInstalledPackage) {
   TempDir d;
   std::string log = d.path() + "/install.log";
@@ -27,7 +36,9 @@ TEST(InstallTest, ConsumerBuildsAgainstTheInstalledPackage) {
       ShellQuote(TOPOLINT_CMAKE_COMMAND) + " " +
       ShellQuote(TOPOLINT_CMAKE_GENERATOR) + " " +
       ShellQuote(TOPOLINT_CXX_COMPILER) + " " +
-      ShellQuote(TOPOLINT_C_COMPILER) + " >" + ShellQuote(log) + " 2>&1";
+      ShellQuote(TOPOLINT_C_COMPILER) + " " +
+      ShellQuote(ConsumerLinkFlags()) +
+      " >" + ShellQuote(log) + " 2>&1";
   int status = std::system(cmd.c_str());
   std::string out = ReadAll(log);
   ASSERT_TRUE(WIFEXITED(status)) << out;

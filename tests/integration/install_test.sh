@@ -3,10 +3,13 @@
 # consumer project (tests/integration/consumer) against it with
 # find_package(topolint).
 #
-# usage: install_test.sh BUILD_DIR SOURCE_DIR CMAKE GENERATOR CXX CC
+# usage: install_test.sh BUILD_DIR SOURCE_DIR CMAKE GENERATOR CXX CC [LDFLAGS]
+# LDFLAGS: linker flags the consumer's executables need, e.g.
+# -fsanitize=address,undefined when the build under test is sanitized (clang
+# links the sanitizer runtimes into executables only).
 set -euo pipefail
 
-build=$1 src=$2 cmake=$3 generator=$4 cxx=$5 cc=$6
+build=$1 src=$2 cmake=$3 generator=$4 cxx=$5 cc=$6 ldflags=${7:-}
 fail() { echo "install_test: FAIL: $*" >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/topolint-install.XXXXXX")
@@ -59,6 +62,7 @@ grep -qF "[neff-empty-topology]" "$tmp/cli.out" || fail "installed topolint: no 
 "$cmake" -S "$src/tests/integration/consumer" -B "$tmp/consumer" \
   -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
   >"$tmp/configure.log" 2>&1 ||
   { cat "$tmp/configure.log" >&2; fail "configuring the consumer failed"; }
 grep -qF "topolint executable: $prefix/bin/topolint" "$tmp/configure.log" ||

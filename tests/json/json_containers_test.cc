@@ -36,7 +36,8 @@ TEST(JsonStringTest, HoldsInlineAndHeapLengths) {
     EXPECT_TRUE(copy.empty());  // NOLINT: moved-from is empty by contract
     String assigned;
     assigned = moved;
-    assigned = assigned;  // self-assignment keeps the text
+    String& alias = assigned;
+    assigned = alias;  // self-assignment keeps the text
     EXPECT_EQ(assigned, want);
   }
 }
