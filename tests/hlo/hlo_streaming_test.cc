@@ -20,13 +20,7 @@ using ::testing::SizeIs;
 using testing::Errors;
 using testing::Parse;
 using testing::ParseViaFile;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::ReadFile;
 
 std::string Torture() {
   return ReadFile(std::string(TOPOLINT_SOURCE_DIR) +

@@ -3,6 +3,8 @@
 #define TOPOLINT_TESTS_HLO_HLO_TEST_UTIL_H_
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <unistd.h>
@@ -13,6 +15,14 @@
 #include "gtest/gtest.h"
 
 namespace topolint::hlo::testing {
+
+// The whole file at `path` ("" when it cannot be read).
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 inline Module Parse(std::string_view text) {
   return ParseHloText(text, "test.hlo");

@@ -205,22 +205,6 @@ TEST(CliHostileTest, ThousandsOfFilesFinish) {
   ExpectValidJson(r);
 }
 
-TEST(CliHostileTest, UnreadableFileExitsTwo) {
-  if (geteuid() == 0) GTEST_SKIP() << "root can read mode-000 files";
-  TempDir d;
-  const std::string hlo = d.Write("a/model.hlo", kSmallHlo);
-  const std::string def = d.Write("b/def.json", kSmallDef);
-  ASSERT_EQ(chmod(hlo.c_str(), 0), 0);
-  ASSERT_EQ(chmod(def.c_str(), 0), 0);
-  EXPECT_EQ(RunTopolintWithin({"check", hlo}).exit_code, 2);
-  EXPECT_EQ(RunTopolintWithin({"check", def}).exit_code, 2);
-  CliResult walk = RunTopolintWithin({"check", d.path()});
-  EXPECT_EQ(walk.exit_code, 2) << walk.out << walk.err;
-  EXPECT_THAT(walk.err, HasSubstr("model.hlo"));
-  chmod(hlo.c_str(), 0644);
-  chmod(def.c_str(), 0644);
-}
-
 // Runs topolint as an unprivileged user: root reads mode-000 directories, so
 // as root the run drops to `nobody` with setpriv. Returns false (and the
 // caller skips) when that is not possible.
@@ -256,6 +240,27 @@ bool RunUnprivileged(const std::vector<std::string>& args, CliResult* r) {
 // warning naming it; it holds no known input, so the exit code is that of
 // the rest (SPEC §3: 2 is for an input that cannot be read). A directory
 // named on the command line that cannot be read is such an input.
+// A file that cannot be read, named or found in a directory, is exit 2
+// (SPEC §3). Runs as `nobody` when the tests run as root.
+TEST(CliHostileTest, UnreadableFileExitsTwo) {
+  TempDir d;
+  ASSERT_EQ(chmod(d.path().c_str(), 0755), 0);
+  const std::string hlo = d.Write("a/model.hlo", kSmallHlo);
+  const std::string def = d.Write("b/def.json", kSmallDef);
+  ASSERT_EQ(chmod(hlo.c_str(), 0), 0);
+  ASSERT_EQ(chmod(def.c_str(), 0), 0);
+  CliResult named_hlo, named_def, walk;
+  if (!RunUnprivileged({"check", hlo}, &named_hlo)) {
+    GTEST_SKIP() << "cannot run as an unprivileged user";
+  }
+  EXPECT_EQ(named_hlo.exit_code, 2) << named_hlo.out << named_hlo.err;
+  ASSERT_TRUE(RunUnprivileged({"check", def}, &named_def));
+  EXPECT_EQ(named_def.exit_code, 2) << named_def.out << named_def.err;
+  ASSERT_TRUE(RunUnprivileged({"check", d.path()}, &walk));
+  EXPECT_EQ(walk.exit_code, 2) << walk.out << walk.err;
+  EXPECT_THAT(walk.err, HasSubstr("model.hlo"));
+}
+
 TEST(CliHostileTest, UnreadableDirectoryIsAWarningNotASilentSkip) {
   TempDir d;
   ASSERT_EQ(chmod(d.path().c_str(), 0755), 0);
