@@ -1,7 +1,5 @@
 #include "checker/neff/neff_tar.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <sys/types.h>
 
 #include <algorithm>
@@ -13,12 +11,16 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "checker/neff/libarchive_api.h"
 #include "fmt/format.h"
 
 namespace topolint::neff {
 namespace {
 
 constexpr size_t kBlockBytes = size_t{64} << 10;
+
+// libarchive's API; only called once ReadTarMembers has loaded it.
+const LibArchive& Lib() { return *LoadLibArchive(nullptr); }
 
 // The payload window [offset, offset + length) of the file, as the client
 // libarchive reads from. Never hands out a byte beyond the window.
@@ -35,7 +37,7 @@ la_ssize_t ReadBlock(struct archive* a, void* client, const void** buffer) {
   size_t got = want == 0 ? 0 : std::fread(w->block.data(), 1, want, w->file);
   if (got < want) {
     if (std::ferror(w->file)) {
-      archive_set_error(a, EIO, "read error in the .neff file");
+      Lib().set_error(a, EIO, "read error in the .neff file");
       return -1;
     }
     w->remaining = 0;  // the file shrank under us: treat as the end
@@ -59,7 +61,7 @@ la_int64_t SkipBytes(struct archive* /*a*/, void* client, la_int64_t request) {
 }
 
 std::string ErrorOf(struct archive* a) {
-  const char* s = archive_error_string(a);
+  const char* s = Lib().error_string(a);
   return s != nullptr ? std::string(s) : std::string("unknown error");
 }
 
@@ -74,7 +76,7 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 struct ArchiveFreer {
-  void operator()(struct archive* a) const { archive_read_free(a); }
+  void operator()(struct archive* a) const { Lib().read_free(a); }
 };
 
 // Reads the data of the current entry into `text`, refusing more than
@@ -83,7 +85,7 @@ bool ReadEntryData(struct archive* a, const std::string& name,
                    int64_t max_bytes, std::string* text, std::string* problem) {
   std::vector<char> buf(kBlockBytes);
   for (;;) {
-    const la_ssize_t n = archive_read_data(a, buf.data(), buf.size());
+    const la_ssize_t n = Lib().read_data(a, buf.data(), buf.size());
     if (n == 0) return true;
     if (n < 0) {
       *problem =
@@ -121,6 +123,11 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
                     const std::function<bool(const std::string&)>& want,
                     const NeffArchiveLimits& limits) {
   TarScan out;
+  std::string why;
+  if (LoadLibArchive(&why) == nullptr) {
+    out.problems.push_back(why + "; the archive's members are not read");
+    return out;
+  }
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (!file || fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
     out.problems.push_back("the tar payload cannot be read from the file");
@@ -128,22 +135,22 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
   }
   Window window{file.get(), length, std::vector<char>(kBlockBytes)};
 
-  std::unique_ptr<struct archive, ArchiveFreer> a(archive_read_new());
+  std::unique_ptr<struct archive, ArchiveFreer> a(Lib().read_new());
   if (!a) {
     out.problems.push_back("libarchive could not be initialised");
     return out;
   }
   // ARCHIVE_WARN here would mean "gzip through an external program": refuse
   // rather than fork.
-  if (archive_read_support_filter_gzip(a.get()) != ARCHIVE_OK ||
-      archive_read_support_filter_none(a.get()) != ARCHIVE_OK ||
-      archive_read_support_format_tar(a.get()) != ARCHIVE_OK) {
+  if (Lib().support_filter_gzip(a.get()) != ARCHIVE_OK ||
+      Lib().support_filter_none(a.get()) != ARCHIVE_OK ||
+      Lib().support_format_tar(a.get()) != ARCHIVE_OK) {
     out.problems.push_back(
         "libarchive lacks built-in gzip or tar support; the payload is not "
         "read");
     return out;
   }
-  if (archive_read_open2(a.get(), &window, nullptr, &ReadBlock, &SkipBytes,
+  if (Lib().read_open2(a.get(), &window, nullptr, &ReadBlock, &SkipBytes,
                          nullptr) != ARCHIVE_OK) {
     out.problems.push_back(NotATar(a.get()));
     return out;
@@ -152,7 +159,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
   int64_t entries = 0;
   for (;;) {
     struct archive_entry* entry = nullptr;
-    const int r = archive_read_next_header(a.get(), &entry);
+    const int r = Lib().read_next_header(a.get(), &entry);
     if (r == ARCHIVE_EOF) {
       out.complete = true;
       break;
@@ -172,14 +179,14 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
           limits.max_members));
       break;
     }
-    const char* raw_name = archive_entry_pathname(entry);
+    const char* raw_name = Lib().entry_pathname(entry);
     const std::string raw = raw_name != nullptr ? raw_name : "";
-    const int64_t size = archive_entry_size_is_set(entry)
-                             ? std::max<int64_t>(archive_entry_size(entry), 0)
+    const int64_t size = Lib().entry_size_is_set(entry)
+                             ? std::max<int64_t>(Lib().entry_size(entry), 0)
                              : 0;
     // Everything consumed so far (headers included) plus this member's data
     // must stay within the limit: skipping a member still decompresses it.
-    const int64_t consumed = archive_filter_bytes(a.get(), 0);
+    const int64_t consumed = Lib().filter_bytes(a.get(), 0);
     if (consumed > limits.max_total_bytes ||
         size > limits.max_total_bytes - consumed) {
       out.problems.push_back(fmt::format(
@@ -188,7 +195,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
           limits.max_total_bytes, raw));
       break;
     }
-    const mode_t type = archive_entry_filetype(entry);
+    const mode_t type = Lib().entry_filetype(entry);
     if (type == AE_IFDIR) continue;
     std::string name;
     if (!NormalizeMemberPath(raw, &name)) {
@@ -198,7 +205,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
           raw));
       continue;
     }
-    if (archive_entry_hardlink(entry) != nullptr || type == AE_IFLNK) {
+    if (Lib().entry_hardlink(entry) != nullptr || type == AE_IFLNK) {
       out.problems.push_back(fmt::format(
           "member '{}' is a link; links are not followed; skipped", raw));
       continue;

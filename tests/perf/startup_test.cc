@@ -1,0 +1,35 @@
+// Start-up cost (SPEC §5: start-up plus a small file under 10 ms): the
+// `topolint` executable must not load libarchive and its 17 dependencies at
+// start; the .neff reader dlopens it on first use
+// (checker/neff/libarchive_api.h). The .neff golden fixtures check that the
+// loaded path works; this checks that the executable does not need it.
+#include <cstdio>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace topolint {
+namespace {
+
+std::string Shell(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+TEST(StartupTest, ExecutableDoesNotNeedLibarchive) {
+  if (Shell("command -v readelf").empty()) GTEST_SKIP() << "no readelf";
+  const std::string needed =
+      Shell(std::string("readelf -d '") + TOPOLINT_BINARY + "' | grep NEEDED");
+  ASSERT_THAT(needed, ::testing::HasSubstr("libc.so"));
+  EXPECT_THAT(needed, ::testing::Not(::testing::HasSubstr("libarchive")));
+}
+
+}  // namespace
+}  // namespace topolint
