@@ -4,11 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_check.h"
 #include "bench/bench_inputs.h"
 #include "benchmark/benchmark.h"
 #include "checker/config/component_config.h"
-#include "checker/core/rule_selection.h"
-#include "checker/core/runner.h"
 #include "checker/core/unit.h"
 #include "checker/hlo/hlo_parser.h"
 #include "checker/json/json_loader.h"
@@ -33,18 +32,9 @@ Unit MakeUnit(const std::string& hlo, const std::string& def_json,
 }
 
 void RunCheck(benchmark::State& state, const Unit& unit) {
-  const RuleSelection selection;
-  const CheckOptions options;
-  size_t findings = 0;
-  for (auto _ : state) {
-    std::vector<Finding> f = CheckUnit(unit, options, selection);
-    findings = f.size();
-    benchmark::DoNotOptimize(f);
-  }
-  const size_t ops = unit.hlo_modules[0].collectives.size();
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) *
-                          static_cast<int64_t>(ops));
-  state.counters["collectives"] = static_cast<double>(ops);
+  const size_t findings = CheckUnitEachIteration(state, unit);
+  state.counters["collectives"] =
+      static_cast<double>(unit.hlo_modules[0].collectives.size());
   state.counters["findings"] = static_cast<double>(findings);
 }
 

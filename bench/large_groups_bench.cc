@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_check.h"
 #include "benchmark/benchmark.h"
-#include "checker/core/rule_selection.h"
-#include "checker/core/runner.h"
 #include "checker/core/unit.h"
 #include "checker/hlo/hlo_parser.h"
 #include "fmt/format.h"
@@ -58,16 +57,8 @@ void RunCheck(benchmark::State& state, const std::vector<std::string>& lists) {
   Unit unit;
   unit.directory = "bench";
   unit.hlo_modules.push_back(hlo::ParseHloText(Module(lists), "model.hlo"));
-  const RuleSelection selection;
-  const CheckOptions options;
-  size_t findings = 0;
-  for (auto _ : state) {
-    std::vector<Finding> f = CheckUnit(unit, options, selection);
-    findings = f.size();
-    benchmark::DoNotOptimize(f);
-  }
+  const size_t findings = CheckUnitEachIteration(state, unit);
   const int64_t ops = static_cast<int64_t>(lists.size());
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * ops);
   state.counters["ops"] = static_cast<double>(ops);
   state.counters["findings"] = static_cast<double>(findings);
   // Seconds per op (printed as e.g. "12.3us").
