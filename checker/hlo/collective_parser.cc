@@ -83,7 +83,19 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
   bool has_shape = false;
   std::string word;
   const int c = lx.Peek();
-  if (c == '(') {
+  if (c == '(' || IsIdentStart(c)) {
+    // The common `f32[8]{0} %x`, straight from the window.
+    if (const char* end = ReadSimpleShape(lx.cursor(), lx.limit(),
+                                          /*end_is_final=*/false, shape)) {
+      lx.AdvanceTo(end);
+      has_shape = true;
+    } else {
+      *shape = Shape();
+    }
+  }
+  if (has_shape) {
+    // Read; the name follows.
+  } else if (c == '(') {
     if (!ParseShape(lx, shape)) return false;
     has_shape = true;
   } else if (IsIdentStart(c)) {
@@ -146,7 +158,7 @@ bool Duplicate(HloLexer& lx, TextPos pos, std::string_view attr) {
 }
 
 // One `name=value` of a collective; the cursor is after '=' and trivia.
-bool ParseAttribute(HloLexer& lx, const std::string& key, TextPos key_pos,
+bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
                     Collective* c) {
   if (key == "channel_id") {
     if (c->has_channel_id) return Duplicate(lx, key_pos, key);

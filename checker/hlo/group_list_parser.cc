@@ -2,6 +2,7 @@
 // of replica_groups to the iota and mesh parsers.
 #include "checker/hlo/group_list_parser.h"
 
+#include <cstddef>
 #include <string>
 #include <utility>
 
@@ -18,10 +19,68 @@ bool ParseIntList(HloLexer& lx, char open, char close, std::string_view what,
       positions, max_count);
 }
 
+namespace {
+
+inline bool IsDecimal(char c) { return c >= '0' && c <= '9'; }
+
+// The common case of ParseIntList, read straight from the window:
+// `open d,d,...,d close` with no blanks, signs or line breaks, each value at
+// most 18 digits (so that it cannot overflow), within max_count. Returns
+// false with nothing consumed and nothing appended otherwise, and the exact
+// path decides.
+bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
+                           std::vector<int64_t>* values,
+                           std::vector<TextPos>* positions,
+                           int64_t max_count) {
+  const char* const start = lx.cursor();
+  if (*start != open) return false;
+  const char* p = start + 1;
+  if (*p == close) {
+    lx.AdvanceTo(p + 1);
+    return true;
+  }
+  const size_t old_values = values->size();
+  const size_t old_positions = positions != nullptr ? positions->size() : 0;
+  const TextPos base = lx.Pos();
+  for (;;) {
+    const char* const digits = p;
+    int64_t v = 0;
+    while (IsDecimal(*p)) {
+      v = v * 10 + (*p - '0');
+      ++p;
+    }
+    const ptrdiff_t n = p - digits;
+    if (n == 0 || n > 18 ||
+        static_cast<int64_t>(values->size()) >= max_count) {
+      break;
+    }
+    values->push_back(v);
+    if (positions != nullptr) {
+      positions->push_back(
+          TextPos{base.line, base.column + (digits - start)});
+    }
+    if (*p == ',') {
+      ++p;
+      continue;
+    }
+    if (*p != close) break;
+    lx.AdvanceTo(p + 1);
+    return true;
+  }
+  values->resize(old_values);
+  if (positions != nullptr) positions->resize(old_positions);
+  return false;
+}
+
+}  // namespace
+
 bool ParseIntList(HloLexer& lx, char open, char close,
                   absl::FunctionRef<std::string()> what,
                   std::vector<int64_t>* values,
                   std::vector<TextPos>* positions, int64_t max_count) {
+  if (TryParseSimpleIntList(lx, open, close, values, positions, max_count)) {
+    return true;
+  }
   const TextPos start = lx.Pos();
   if (!lx.Eat(open)) {
     return lx.Expected(fmt::format("'{}' to start {}", open, what()));
@@ -188,13 +247,14 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
   if (!lx.SkipTrivia()) return false;
   if (lx.Eat('}')) return true;
   int64_t total = 0;
+  std::vector<int64_t> ids;  // reused for every pair
   for (size_t i = 0;; ++i) {
     if (!lx.SkipTrivia()) return false;
     if (lx.Peek() != '{') {
       return lx.Expected(fmt::format("'{{' to start pair {} of {}", i, attr));
     }
     const TextPos pair_pos = lx.Pos();
-    std::vector<int64_t> ids;
+    ids.clear();
     if (!ParseIntList(
             lx, '{', '}',
             [i, attr] { return fmt::format("pair {} of {}", i, attr); }, &ids,

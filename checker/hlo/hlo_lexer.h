@@ -64,6 +64,16 @@ class HloLexer {
   int64_t Offset() const { return window_->base() + (p_ - window_->begin()); }
   TextPos Pos() const { return TextPos{line_, Offset() - line_start_ + 1}; }
 
+  // ---- Raw access (fast paths) --------------------------------------------
+  // The cursor and the end of the buffered bytes; *limit() == '\0' and
+  // InputWindow::kSlackBytes readable bytes follow it. Valid until the next
+  // call that may read more input.
+  const char* cursor() const { return p_; }
+  const char* limit() const { return end_; }
+  // Moves the cursor forward to `q` (in [cursor(), limit()]) over bytes that
+  // hold no newline.
+  void AdvanceTo(const char* q) { p_ = q; }
+
   // ---- Bytes --------------------------------------------------------------
   // The byte at the cursor (0..255) or kEof.
   int Peek() { return p_ < end_ ? static_cast<unsigned char>(*p_) : PeekSlow(); }

@@ -35,18 +35,24 @@ bool InputWindow::Refill(int64_t keep_from) {
   if (eof_) return false;
   const char* keep = begin_ + (keep_from - base_);
   const size_t keep_len = static_cast<size_t>(end_ - keep);
-  const size_t need = keep_len + chunk_bytes_ + 1 + kSlackBytes;
+  // The kept bytes go at `lead` so that the chunk read after them starts on
+  // a kReadAlign boundary: the kernel copies into a misaligned buffer
+  // several times more slowly (measured: 0.04 s vs 0.20 s of system time
+  // for 300 MB).
+  const size_t lead = (kReadAlign - keep_len % kReadAlign) % kReadAlign;
+  const size_t need = lead + keep_len + chunk_bytes_ + 1 + kSlackBytes;
   if (need > capacity_) {
     // Grow geometrically so that a long kept region costs amortised O(1).
     const size_t new_capacity = std::max(need, capacity_ * 2);
-    std::unique_ptr<char[]> grown(new char[new_capacity]);
-    if (keep_len > 0) std::memcpy(grown.get(), keep, keep_len);
+    std::unique_ptr<char[], AlignedDelete> grown(static_cast<char*>(
+        ::operator new[](new_capacity, std::align_val_t{kReadAlign})));
+    if (keep_len > 0) std::memcpy(grown.get() + lead, keep, keep_len);
     storage_ = std::move(grown);
     capacity_ = new_capacity;
-  } else if (keep_len > 0 && keep != storage_.get()) {
-    std::memmove(storage_.get(), keep, keep_len);
+  } else if (keep_len > 0 && keep != storage_.get() + lead) {
+    std::memmove(storage_.get() + lead, keep, keep_len);
   }
-  char* const data = storage_.get();
+  char* const data = storage_.get() + lead;
   const size_t got = Read(data + keep_len, chunk_bytes_);
   base_ = keep_from;
   begin_ = data;

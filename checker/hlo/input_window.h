@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <string_view>
 
 namespace topolint::hlo {
@@ -43,13 +44,21 @@ class InputWindow {
  private:
   size_t Read(char* dst, size_t n);
 
+  // Alignment of the address each chunk is read to.
+  static constexpr size_t kReadAlign = 64;
+  struct AlignedDelete {
+    void operator()(char* p) const {
+      ::operator delete[](p, std::align_val_t{kReadAlign});
+    }
+  };
+
   const char* begin_;
   const char* end_;
   int64_t base_ = 0;
   std::string_view text_;      // memory source: the bytes not yet read
   std::FILE* file_ = nullptr;  // file source
   size_t chunk_bytes_;
-  std::unique_ptr<char[]> storage_;
+  std::unique_ptr<char[], AlignedDelete> storage_;
   size_t capacity_ = 0;
   bool eof_ = false;
   bool read_error_ = false;

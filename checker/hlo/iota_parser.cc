@@ -41,7 +41,10 @@ bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
     return false;
   }
   const TextPos after_dims = lx.Pos();
-  const std::string dims_text = absl::StrJoin(out->reshape_dims, ",");
+  // For messages only.
+  const auto dims_text = [out] {
+    return absl::StrJoin(out->reshape_dims, ",");
+  };
   std::vector<TextPos> perm_entry_pos;
   TextPos perm_pos = after_dims;
   bool has_perm = false;
@@ -82,7 +85,7 @@ bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
                     fmt::format("expected 'T(' after the iota reshape dims "
                                 "[{}]: a transpose is required when there is "
                                 "more than one reshape dim",
-                                dims_text));
+                                dims_text()));
   }
   if (out->reshape_dims.size() == 1 && has_perm) {
     return lx.Error(perm_pos, "unexpected 'T(...)' after a single iota "
@@ -112,7 +115,7 @@ bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
         dims_pos,
         fmt::format("iota replica_groups [{},{}] hold {} ids but the reshape "
                     "dims [{}] hold {}; expected the same number",
-                    shape[0], shape[1], total, dims_text,
+                    shape[0], shape[1], total, dims_text(),
                     held == 0 ? std::string("more than 2^63")
                               : std::to_string(held)));
   }

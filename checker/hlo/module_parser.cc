@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "checker/hlo/collective_parser.h"
+#include "checker/hlo/instruction_head.h"
 #include "checker/hlo/shape_parser.h"
 #include "fmt/format.h"
 
@@ -352,6 +353,8 @@ bool ModuleParser::ParseInstruction() {
   // until the instruction ends.
   lx_.BeginStatement();
   const TextPos pos = lx_.Pos();
+  SimpleHead head;
+  if (ScanSimpleHead(lx_.cursor(), &head)) return ParseSimpleInstruction(pos, head);
   bool is_root = false;
   std::string_view word;
   if (!ReadInstructionName(&word, &percent_)) return false;
@@ -385,6 +388,27 @@ bool ModuleParser::ParseInstruction() {
   return ok;
 }
 
+bool ModuleParser::ParseSimpleInstruction(TextPos pos,
+                                          const SimpleHead& head) {
+  // The head was scanned in place (ScanSimpleHead); the views in `head`
+  // stay valid until the cursor next reads more input.
+  percent_ = head.percent;
+  table_.Begin(head.name);
+  table_.arena()->append(head.shape);
+  lx_.AdvanceTo(head.open);
+  const bool keep_shape = head.shape.size() <= kMaxShapeCapture;
+  const TextPos opcode_pos{
+      pos.line, pos.column + static_cast<int64_t>(head.opcode_offset)};
+  const bool ok = FinishInstruction(pos, head.is_root, keep_shape, opcode_pos,
+                                    head.opcode);
+  if (keep_shape) {
+    table_.Commit();
+  } else {
+    table_.Abort();
+  }
+  return ok;
+}
+
 bool ModuleParser::ParseInstructionRest(TextPos pos, bool is_root,
                                         bool* keep_shape) {
   if (!lx_.SkipTrivia()) return false;
@@ -396,6 +420,12 @@ bool ModuleParser::ParseInstructionRest(TextPos pos, bool is_root,
   TextPos opcode_pos;
   std::string_view opcode;
   if (!ParseHead(keep_shape, &opcode_pos, &opcode)) return false;
+  return FinishInstruction(pos, is_root, *keep_shape, opcode_pos, opcode);
+}
+
+bool ModuleParser::FinishInstruction(TextPos pos, bool is_root,
+                                     bool keep_shape, TextPos opcode_pos,
+                                     std::string_view opcode) {
   const std::optional<CollectiveOpcode> op = ClassifyOpcode(opcode);
   if (!lx_.AtByte('(')) {
     opcode_.assign(opcode);
@@ -417,7 +447,7 @@ bool ModuleParser::ParseInstructionRest(TextPos pos, bool is_root,
   c_op.pos = pos;
   c_op.opcode_pos = opcode_pos;
   c_op.is_root = is_root;
-  if (*keep_shape) ParseShapeText(table_.PendingShape(), &c_op.result_shape);
+  if (keep_shape) ParseShapeText(table_.PendingShape(), &c_op.result_shape);
   if (!ParseCollectiveBody(lx_, table_, &c_op) || !lx_.EndStatement()) {
     return false;
   }

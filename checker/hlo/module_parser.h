@@ -11,6 +11,7 @@
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/input_window.h"
+#include "checker/hlo/instruction_head.h"
 #include "checker/hlo/shape_table.h"
 
 namespace topolint::hlo {
@@ -41,7 +42,12 @@ class ModuleParser {
   bool CloseComputation();
   bool ParseInstruction();
   bool ReadInstructionName(std::string_view* name, bool* percent);
+  bool ParseSimpleInstruction(TextPos pos, const SimpleHead& head);
   bool ParseInstructionRest(TextPos pos, bool is_root, bool* keep_shape);
+  // After the head: the opcode's '(' and the body (collectives are parsed
+  // and handed on; everything else is skipped).
+  bool FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
+                         TextPos opcode_pos, std::string_view opcode);
   bool ParseHead(bool* keep_shape, TextPos* opcode_pos,
                  std::string_view* opcode);
   bool ReportUnclosed(TextPos pos);

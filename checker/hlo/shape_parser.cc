@@ -122,7 +122,102 @@ class ShapeReader {
   int64_t nodes_ = 0;
 };
 
+// ReadSimpleShape's reader: every access is bounds-checked against `end_`.
+class SimpleShapeReader {
+ public:
+  // `end_is_final`: the text ends at `end` (captured text), rather than a
+  // window whose input may go on after it.
+  SimpleShapeReader(const char* end, bool end_is_final)
+      : end_(end), end_is_final_(end_is_final) {}
+
+  const char* Shape(const char* p, hlo::Shape* shape, int depth) {
+    if (++nodes_ > kMaxShapeNodes) return nullptr;
+    if (At(p) == '(') return Tuple(p, shape, depth);
+    if (!IsIdentStart(At(p))) return nullptr;
+    const char* type = p;
+    while (IsIdentChar(At(p))) ++p;
+    if (p - type > kMaxTokenBytes || At(p) != '[') return nullptr;
+    shape->known = true;
+    shape->is_tuple = false;
+    shape->element_type.assign(type, static_cast<size_t>(p - type));
+    shape->dims.clear();
+    ++p;  // '['
+    if (At(p) != ']') {
+      for (;;) {
+        const char* digits = p;
+        int64_t dim = 0;
+        while (IsDigit(At(p))) {
+          dim = dim * 10 + (*p - '0');
+          ++p;
+        }
+        if (p == digits || p - digits > 18 || shape->dims.size() >= kMaxDims) {
+          return nullptr;
+        }
+        shape->dims.push_back(dim);
+        if (At(p) == ',') {
+          ++p;
+          continue;
+        }
+        if (At(p) != ']') return nullptr;
+        break;
+      }
+    }
+    ++p;  // ']'
+    if (At(p) == '{') {
+      // Only a layout of digits and commas (LayoutFollows() holds for it).
+      ++p;
+      while (IsDigit(At(p)) || At(p) == ',') ++p;
+      if (At(p) != '}') return nullptr;
+      return p + 1;
+    }
+    // The exact parser looks past blanks (and line breaks and comments) for
+    // a layout; decline when anything of that kind follows.
+    const char* q = p;
+    while (At(q) == ' ') ++q;
+    const int next = At(q);
+    if (next == '{' || next == '\n' || next == '/' || next == '\t' ||
+        next == '\r' || next == '\f' || next == '\v' || next == 0) {
+      return end_is_final_ && q == end_ && q == p ? p : nullptr;
+    }
+    return p;
+  }
+
+ private:
+  const char* Tuple(const char* p, hlo::Shape* shape, int depth) {
+    if (depth >= kMaxShapeDepth) return nullptr;
+    shape->known = true;
+    shape->is_tuple = true;
+    shape->tuple.clear();
+    ++p;  // '('
+    if (At(p) == ')') return p + 1;
+    for (;;) {
+      hlo::Shape element;
+      p = Shape(p, &element, depth + 1);
+      if (p == nullptr) return nullptr;
+      shape->tuple.push_back(std::move(element));
+      if (At(p) == ')') return p + 1;
+      if (At(p) != ',') return nullptr;
+      ++p;
+      while (At(p) == ' ') ++p;
+    }
+  }
+
+  // The byte at `p`, or 0 at the end (0 never continues a shape).
+  int At(const char* p) const {
+    return p < end_ ? static_cast<unsigned char>(*p) : 0;
+  }
+
+  const char* end_;
+  bool end_is_final_;
+  int64_t nodes_ = 0;
+};
+
 }  // namespace
+
+const char* ReadSimpleShape(const char* p, const char* end, bool end_is_final,
+                            Shape* shape) {
+  return SimpleShapeReader(end, end_is_final).Shape(p, shape, 0);
+}
 
 bool ParseShape(HloLexer& lx, Shape* shape) {
   return ShapeReader(lx).Shape(shape, 0);
@@ -154,6 +249,13 @@ bool LayoutFollows(HloLexer& lx) {
 }
 
 bool ParseShapeText(std::string_view text, Shape* shape) {
+  const char* const end = text.data() + text.size();
+  Shape simple;
+  if (ReadSimpleShape(text.data(), end, /*end_is_final=*/true, &simple) ==
+      end) {
+    *shape = std::move(simple);
+    return true;
+  }
   InputWindow window(text, text.size() + 1);
   HloLexer lx(&window, /*module=*/nullptr, ParseOptions{});
   Shape parsed;

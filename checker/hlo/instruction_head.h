@@ -1,0 +1,33 @@
+// The fast path for the head of an instruction as XLA prints it,
+// `[ROOT ]%name = shape opcode(`, scanned straight from the window's bytes.
+// It accepts only the plain, common spelling and declines everything else
+// (comments, line breaks, strings, `/*index=N*/`, tiled layouts, buffers,
+// dynamic dimensions, shape-less instructions), so that the exact parser
+// decides those; where it accepts, the result is what the exact parser
+// would read. Internal to checker/hlo.
+#ifndef TOPOLINT_CHECKER_HLO_INSTRUCTION_HEAD_H_
+#define TOPOLINT_CHECKER_HLO_INSTRUCTION_HEAD_H_
+
+#include <cstddef>
+#include <string_view>
+
+namespace topolint::hlo {
+
+struct SimpleHead {
+  bool is_root = false;
+  bool percent = false;       // the name was written with '%'
+  std::string_view name;      // without '%'
+  std::string_view shape;     // the shape text as written
+  std::string_view opcode;
+  size_t opcode_offset = 0;   // bytes from the start to the opcode
+  const char* open = nullptr; // the '(' after the opcode
+};
+
+// Scans the head starting at `p`. The bytes must end with a NUL (the
+// window's sentinel); nothing past a NUL is read. Returns false, with `*out`
+// unspecified, when the head is not the plain form.
+bool ScanSimpleHead(const char* p, SimpleHead* out);
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_INSTRUCTION_HEAD_H_

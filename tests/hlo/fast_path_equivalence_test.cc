@@ -1,0 +1,168 @@
+// The parser's fast paths (ScanSimpleHead, ReadSimpleShape, the plain
+// integer-list reader, FastScan) read straight from the window and decline
+// anything unusual. Through a 1-byte window none of them can engage, so
+// parsing every text both ways and comparing the dumps checks that where a
+// fast path answers, it answers exactly as the exact parser does: the same
+// collectives, shapes, positions and syntax errors.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "checker/hlo/hlo_debug.h"
+#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/instruction_head.h"
+#include "checker/hlo/shape_parser.h"
+#include "gtest/gtest.h"
+
+namespace topolint::hlo {
+namespace {
+
+std::string Dump(const std::string& text, size_t window) {
+  ParseOptions options;
+  options.window_bytes = window;
+  return ModuleDebugString(ParseHloText(text, "test.hlo", options));
+}
+
+void ExpectSameBothWays(const std::string& text) {
+  const std::string exact = Dump(text, 1);
+  EXPECT_EQ(Dump(text, size_t{1} << 20), exact) << text;
+  EXPECT_EQ(Dump(text, 7), exact) << text;
+}
+
+// Pieces of instruction text, plain and unusual. Each variant picks one
+// entry per slot at random.
+const std::vector<std::string> kRoots = {"", "", "ROOT ", "ROOT  ", "ROOT\t"};
+const std::vector<std::string> kNames = {
+    "%x", "%ar.1", "ar", "%a-b.c_d", "%", "%1x", "ENTRY", "ROOT", "%ROOT"};
+const std::vector<std::string> kEquals = {" = ", " = ", "=", "  =  ", " =\n "};
+const std::vector<std::string> kShapes = {
+    "f32[8]{0}",
+    "f32[8]",
+    "f32[]",
+    "bf16[4,64,4096]{2,1,0}",
+    "f32[8] {0}",
+    "f32[8]{1,0:T(8,128)}",
+    "f32[<=8]{0}",
+    "f32[?]",
+    "f32[-1]",
+    "f32[99999999999999999999]",
+    "f32[8]{}",
+    "f32[8]{0",
+    "f32[8,]",
+    "(f32[], u32[])",
+    "(f32[8]{0}, (s32[], pred[]))",
+    "(f32[8]{0}, /*index=1*/s32[])",
+    "(f32[8]{0} , s32[])",
+    "()",
+    "b(f32[8]{0})",
+    "token[]",
+    "f32[8]{0}/*c*/",
+};
+const std::vector<std::string> kGaps = {" ", " ", "  ", "\t", "\n  "};
+const std::vector<std::string> kOpcodes = {
+    "all-reduce", "add", "all-gather-start", "collective-permute",
+    "reduce-scatter", "all-to-all", "fusion", "all-reduce-start", "send"};
+const std::vector<std::string> kOperands = {
+    "(f32[8]{0} %p)",
+    "(%p)",
+    "(p)",
+    "(f32[8] %p, f32[8]{0} %p)",
+    "((f32[], u32[]) %t)",
+    "(f32[8] {0} %p)",
+    "(f32[8]{0}\n %p)",
+    "(f32[8]{0} add(%p, %p), %p)",
+    "(f32[<=8]{0} %p)",
+    "(f32[8]{0} %p",
+};
+const std::vector<std::string> kAttrs = {
+    "",
+    ", replica_groups={{0,1},{2,3}}",
+    ", replica_groups={{0, 1},{2,3}}",
+    ", replica_groups={{0,1},{2,-3}}",
+    ", replica_groups={{0,1},{2,99999999999999999999}}",
+    ", replica_groups={{0,1},{2,3}",
+    ", replica_groups={{},{0,1,2,3}}",
+    ", replica_groups={{0,1,}}",
+    ", replica_groups=[2,2]<=[4]",
+    ", replica_groups=[2,2]<=[2,2]T(1,0)",
+    ", replica_groups=[2,2]<=[2, 2]T(1,0)",
+    ", source_target_pairs={{0,1},{1,0}}",
+    ", source_target_pairs={{0,1,2},{1,0}}",
+    ", source_target_pairs={{0,1}, {1,0}}",
+    ", dimensions={0}",
+    ", dimensions={ 0 }",
+    ", channel_id=1, use_global_device_ids=true",
+    ", metadata={op_name=\"a(b)\" source_file=\"f.py\" source_line=3}",
+    ", backend_config={\"x\":[1,2],\"y\":\"{\"}",
+    ", to_apply=%add",
+};
+
+std::string Pick(const std::vector<std::string>& v, std::mt19937& rng) {
+  return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
+}
+
+TEST(FastPathEquivalenceTest, RandomInstructionsParseTheSameThroughAnyWindow) {
+  std::mt19937 rng(20261130);
+  for (int i = 0; i < 1500; ++i) {
+    std::string text = "HloModule m, replica_count=4\n\nENTRY main {\n";
+    text += "  %p = f32[8]{0} parameter(0)\n";
+    text += "  %t = (f32[], u32[]) parameter(1)\n";
+    const int lines = 1 + static_cast<int>(rng() % 3);
+    for (int k = 0; k < lines; ++k) {
+      text += "  " + Pick(kRoots, rng) + Pick(kNames, rng) + Pick(kEquals, rng) +
+              Pick(kShapes, rng) + Pick(kGaps, rng) + Pick(kOpcodes, rng) +
+              Pick(kOperands, rng) + Pick(kAttrs, rng) + Pick(kAttrs, rng) +
+              "\n";
+    }
+    text += "}\n";
+    ExpectSameBothWays(text);
+    if (HasFailure()) break;
+  }
+}
+
+TEST(FastPathEquivalenceTest, TheFastPathsDoEngageOnPlainText) {
+  // Guards the test above: if the fast paths declined everything, it would
+  // compare the exact parser with itself.
+  SimpleHead head;
+  const char line[] = "ROOT %ar.1 = (f32[8]{0}, u32[]) all-reduce(%p)";
+  ASSERT_TRUE(ScanSimpleHead(line, &head));
+  EXPECT_TRUE(head.is_root);
+  EXPECT_TRUE(head.percent);
+  EXPECT_EQ(head.name, "ar.1");
+  EXPECT_EQ(head.shape, "(f32[8]{0}, u32[])");
+  EXPECT_EQ(head.opcode, "all-reduce");
+  EXPECT_EQ(head.opcode_offset, 32u);
+  EXPECT_EQ(*head.open, '(');
+
+  const std::string shape_text = "(bf16[4,64]{1,0}, (s32[], pred[7]))";
+  Shape shape;
+  const char* end = shape_text.data() + shape_text.size();
+  ASSERT_EQ(ReadSimpleShape(shape_text.data(), end, true, &shape), end);
+  EXPECT_EQ(ShapeToString(shape), "(bf16[4,64], (s32[], pred[7]))");
+}
+
+TEST(FastPathEquivalenceTest, TheFastPathsDeclineWhatTheyDoNotKnow) {
+  SimpleHead head;
+  for (const char* line :
+       {"%x = f32[8] {0} add(%p)", "%x = f32[8]{0}  add (%p)",
+        "ENTRY = f32[] add()", "%x = (f32[], /*index=1*/u32[]) tuple()",
+        "%x = f32[?] add(%p)", "%x =f32[] add()", "%x = add(%p)"}) {
+    EXPECT_FALSE(ScanSimpleHead(line, &head)) << line;
+  }
+  Shape shape;
+  for (const std::string text :
+       {"f32[8] {0}", "f32[-1]", "f32[8]{1,0:T(8,128)}", "f32[8] ",
+        "(f32[] ,u32[])", "b(f32[8])", "f32[1234567890123456789]"}) {
+    const char* end = text.data() + text.size();
+    EXPECT_NE(ReadSimpleShape(text.data(), end, true, &shape), end) << text;
+  }
+  // In a window (the input may go on), a shape may not end at the window's
+  // end: a layout could follow in the next chunk.
+  const std::string window = "f32[8]";
+  EXPECT_EQ(ReadSimpleShape(window.data(), window.data() + window.size(),
+                            /*end_is_final=*/false, &shape),
+            nullptr);
+}
+
+}  // namespace
+}  // namespace topolint::hlo
