@@ -39,8 +39,18 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
     lx.AdvanceTo(p + 1);
     return true;
   }
+  // One pass to find the closer and count the values, so that the vectors
+  // grow once.
+  size_t count = 1;
+  const char* q = p;
+  for (; IsDecimal(*q) || *q == ','; ++q) count += *q == ',' ? 1 : 0;
+  if (*q != close) return false;
   const size_t old_values = values->size();
   const size_t old_positions = positions != nullptr ? positions->size() : 0;
+  if (static_cast<int64_t>(count) <= max_count) {
+    values->reserve(old_values + count);
+    if (positions != nullptr) positions->reserve(old_positions + count);
+  }
   const TextPos base = lx.Pos();
   for (;;) {
     const char* const digits = p;
@@ -238,11 +248,81 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out) {
   return ok;
 }
 
+namespace {
+
+// Reads a plain decimal of at most 18 digits at `p` into *v; nullptr when
+// there is none or it is longer.
+const char* ReadPlainInt(const char* p, int64_t* v) {
+  const char* const digits = p;
+  int64_t acc = 0;
+  while (IsDecimal(*p)) {
+    acc = acc * 10 + (*p - '0');
+    ++p;
+  }
+  if (p == digits || p - digits > 18) return nullptr;
+  *v = acc;
+  return p;
+}
+
+// The common case of ParseSourceTargetPairs, read straight from the window:
+// `{{s,t},{s,t},...}` with no blanks, signs or line breaks. False with
+// nothing consumed (and `out` empty) otherwise.
+bool TryParseSimplePairs(HloLexer& lx, SourceTargetPairs* out) {
+  const char* const start = lx.cursor();
+  const char* p = start + 1;  // after '{'
+  const TextPos base = lx.Pos();
+  if (*p != '}') {
+    // Count the pairs first so that the vectors grow once.
+    size_t count = 0;
+    for (const char* q = p; IsDecimal(*q) || *q == ',' || *q == '{' ||
+                            (*q == '}' && q[1] != '}');
+         ++q) {
+      count += *q == '{' ? 1 : 0;
+    }
+    if (2 * static_cast<int64_t>(count) <= kMaxExplicitIds) {
+      out->pairs.reserve(count);
+      out->pair_pos.reserve(count);
+    }
+    for (;;) {
+      if (*p != '{') break;
+      const char* const pair = p;
+      int64_t s = 0;
+      int64_t t = 0;
+      p = ReadPlainInt(p + 1, &s);
+      if (p == nullptr || *p != ',') break;
+      p = ReadPlainInt(p + 1, &t);
+      if (p == nullptr || *p != '}') break;
+      ++p;
+      if (2 * static_cast<int64_t>(out->pairs.size() + 1) > kMaxExplicitIds) {
+        break;
+      }
+      out->pairs.emplace_back(s, t);
+      out->pair_pos.push_back(
+          TextPos{base.line, base.column + (pair - start)});
+      if (*p == ',') {
+        ++p;
+        continue;
+      }
+      if (*p != '}') break;
+      lx.AdvanceTo(p + 1);
+      return true;
+    }
+    out->pairs.clear();
+    out->pair_pos.clear();
+    return false;
+  }
+  lx.AdvanceTo(p + 1);
+  return true;
+}
+
+}  // namespace
+
 bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
                             SourceTargetPairs* out) {
   *out = SourceTargetPairs();
   out->present = true;
   out->pos = lx.Pos();
+  if (lx.AtByte('{') && TryParseSimplePairs(lx, out)) return true;
   if (!lx.Eat('{')) return lx.Expected(fmt::format("'{{' to start {}", attr));
   if (!lx.SkipTrivia()) return false;
   if (lx.Eat('}')) return true;

@@ -3,34 +3,88 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "checker/hlo/hlo_lexer.h"
 #include "checker/hlo/hlo_parser.h"
 
 namespace topolint::hlo {
 namespace {
 
-inline bool Ident(char c) { return IsIdentChar(static_cast<unsigned char>(c)); }
 inline bool Digit(char c) { return c >= '0' && c <= '9'; }
+
+#if defined(__SSE2__)
+// Bytes in [lo, lo + span] (unsigned), as 0xff lanes.
+inline __m128i InRange(__m128i v, char lo, int span) {
+  const __m128i t = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+  return _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(static_cast<char>(span))),
+                        t);
+}
+// Bit i set when byte i of the 16 at `p` is an identifier byte
+// [A-Za-z0-9_.-] (respectively a digit or ',').
+inline unsigned IdentMask(const char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i alpha = InRange(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25);
+  const __m128i other = _mm_or_si128(
+      _mm_or_si128(InRange(v, '0', 9), _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))),
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+                   _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(alpha, other)));
+}
+inline unsigned DimMask(const char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+      InRange(v, '0', 9), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')))));
+}
+#endif
+
+// Past the run of bytes at `p` that `mask` (16 at a time) or `is` (one at a
+// time) accept. The run always ends at the NUL sentinel, and the 16-byte
+// loads stay within the window's slack after it.
+template <unsigned (*kMask)(const char*), bool (*kIs)(char)>
+const char* SkipRun(const char* p) {
+#if defined(__SSE2__)
+  (void)kIs;
+  for (;;) {
+    const unsigned stop = ~kMask(p) & 0xffffu;
+    if (stop != 0) return p + __builtin_ctz(stop);
+    p += 16;
+  }
+#else
+  (void)kMask;
+  while (kIs(*p)) ++p;
+  return p;
+#endif
+}
+
+inline bool IsIdentByte(char c) {
+  return IsIdentChar(static_cast<unsigned char>(c));
+}
+inline bool IsDimByte(char c) { return Digit(c) || c == ','; }
+#if !defined(__SSE2__)
+inline unsigned IdentMask(const char*) { return 0; }
+inline unsigned DimMask(const char*) { return 0; }
+#endif
 
 // Past an identifier at `p` (which starts one), or nullptr when it is longer
 // than a token may be (the exact path reports that).
 const char* SkipIdent(const char* p) {
-  const char* const start = p;
-  while (Ident(*p)) ++p;  // the NUL sentinel stops it
-  return p - start > kMaxTokenBytes ? nullptr : p;
+  const char* const end = SkipRun<IdentMask, IsIdentByte>(p);
+  return end - p > kMaxTokenBytes ? nullptr : end;
 }
 
 // `[d,d,...]` and an optional `{d,d,...}` layout right after it: digits and
 // commas only, as HloLexer::TrySkipSimpleDims takes them. `p` is at '['.
 const char* SkipDims(const char* p) {
-  ++p;
-  while (Digit(*p) || *p == ',') ++p;
+  p = SkipRun<DimMask, IsDimByte>(p + 1);
   if (*p != ']') return nullptr;
   ++p;
   if (*p != '{') return p;
   ++p;
   if (!Digit(*p) && *p != '}') return nullptr;
-  while (Digit(*p) || *p == ',') ++p;
+  p = SkipRun<DimMask, IsDimByte>(p);
   return *p == '}' ? p + 1 : nullptr;
 }
 

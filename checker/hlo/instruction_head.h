@@ -24,7 +24,8 @@ struct SimpleHead {
 };
 
 // Scans the head starting at `p`. The bytes must end with a NUL (the
-// window's sentinel); nothing past a NUL is read. Returns false, with `*out`
+// window's sentinel) followed by at least 15 readable bytes (the window's
+// slack): runs of bytes are scanned 16 at a time. Returns false, with `*out`
 // unspecified, when the head is not the plain form.
 bool ScanSimpleHead(const char* p, SimpleHead* out);
 

@@ -393,8 +393,7 @@ bool ModuleParser::ParseSimpleInstruction(TextPos pos,
   // The head was scanned in place (ScanSimpleHead); the views in `head`
   // stay valid until the cursor next reads more input.
   percent_ = head.percent;
-  table_.Begin(head.name);
-  table_.arena()->append(head.shape);
+  table_.BeginWithShape(head.name, head.shape);
   lx_.AdvanceTo(head.open);
   const bool keep_shape = head.shape.size() <= kMaxShapeCapture;
   const TextPos opcode_pos{

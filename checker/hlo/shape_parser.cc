@@ -143,6 +143,11 @@ class SimpleShapeReader {
     shape->dims.clear();
     ++p;  // '['
     if (At(p) != ']') {
+      size_t count = 1;
+      for (const char* q = p; IsDigit(At(q)) || At(q) == ','; ++q) {
+        count += At(q) == ',' ? 1 : 0;
+      }
+      if (count <= kMaxDims) shape->dims.reserve(count);
       for (;;) {
         const char* digits = p;
         int64_t dim = 0;

@@ -29,6 +29,17 @@ void ShapeTable::Begin(std::string_view name) {
   pending_shape_offset_ = arena_.size();
 }
 
+void ShapeTable::BeginWithShape(std::string_view name,
+                                std::string_view shape) {
+  name = StripPercent(name);
+  if (Bytes() + name.size() > max_bytes_) Clear();
+  if (arena_.capacity() == 0) arena_.reserve(std::min<size_t>(max_bytes_, 1 << 16));
+  pending_name_offset_ = arena_.size();
+  arena_.append(name);
+  pending_shape_offset_ = arena_.size();
+  arena_.append(shape);
+}
+
 bool ShapeTable::Commit() {
   const size_t shape_len = arena_.size() - pending_shape_offset_;
   const size_t name_len = pending_shape_offset_ - pending_name_offset_;

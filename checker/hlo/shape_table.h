@@ -29,6 +29,8 @@ class ShapeTable {
   // appends the shape text to *arena() and calls Commit() or Abort().
   void Begin(std::string_view name);
   std::string* arena() { return &arena_; }
+  // Begin(name) followed by appending `shape`, in one step.
+  void BeginWithShape(std::string_view name, std::string_view shape);
   // False when the entry alone is over budget and was dropped.
   bool Commit();
   void Abort();
