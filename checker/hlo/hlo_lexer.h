@@ -94,9 +94,18 @@ class HloLexer {
   bool SkipTrivia() {
     while (*p_ == ' ') ++p_;  // the NUL sentinel stops the loop
     const char c = *p_;
-    if (c != '\n' && c != '/' && c != '\t' && c != '\r' && c != '\0' &&
-        c != '\f' && c != '\v') {
-      return true;
+    if (!IsTriviaStart(c)) return true;
+    if (c == '\n') {
+      // The common line break between two instructions: a newline, the
+      // next line's indentation, then code.
+      const char* q = p_ + 1;
+      while (*q == ' ') ++q;
+      if (!IsTriviaStart(*q)) {
+        NewlineAt(p_);
+        p_ = q;
+        trivia_line_start_ = Offset();
+        return true;
+      }
     }
     return SkipTriviaSlow();
   }
@@ -230,6 +239,12 @@ class HloLexer {
     size_t seen;
   };
 
+  // Bytes at which SkipTrivia has work to do beyond spaces (the NUL may be
+  // the end of the window).
+  static bool IsTriviaStart(char c) {
+    return c == '\n' || c == '/' || c == '\t' || c == '\r' || c == '\0' ||
+           c == '\f' || c == '\v';
+  }
   int PeekSlow();
   bool SkipTriviaSlow();
   bool SkipTriviaLines(bool* crossed_newline);
