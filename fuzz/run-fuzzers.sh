@@ -2,8 +2,7 @@
 # fuzz/run-fuzzers.sh: builds the libFuzzer targets (fuzz/*_fuzz.cc) with clang-14,
 # ASan and UBSan, then runs each for a bounded time on its seed corpus
 # (made from fixtures/ by fuzz/make-corpus.sh) plus the committed
-# regression inputs (fuzz/regressions/<target>/, but not known-* inputs of
-# bugs not fixed yet). Any crash, sanitizer
+# regression inputs (fuzz/regressions/<target>/). Any crash, sanitizer
 # report, timeout (-timeout) or memory blow-up (-rss_limit_mb) fails the
 # job; the offending input is printed (base64) so it can be recovered from
 # the log. Fuzzing time: 5 targets x FUZZ_SECONDS (default 40) <= 4 minutes;
@@ -49,11 +48,11 @@ for bin in "$build"/fuzz/*_fuzz; do
     hlo_parser_fuzz | unit_fuzz) dict=fuzz/hlo.dict ;;
     neff_archive_fuzz) max_len=16384 ;;
   esac
-  # Regression inputs, except those of bugs not fixed yet (known-*).
+  # Regression inputs: every one must run clean.
   rm -rf "$build/regressions/$t"
   mkdir -p "$build/regressions/$t"
   if [ -d "fuzz/regressions/$t" ]; then
-    find "fuzz/regressions/$t" -maxdepth 1 -type f ! -name 'known-*' \
+    find "fuzz/regressions/$t" -maxdepth 1 -type f \
       -exec cp {} "$build/regressions/$t/" \;
   fi
   corpora=("$build/corpus/$t" "$build/regressions/$t")
