@@ -69,6 +69,19 @@ std::string_view ShapeTable::LastShape() const {
 
 std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
   name = StripPercent(name);
+  // An operand is most often defined a few lines before its user: look at
+  // the latest entries not yet indexed first, so that the index is built
+  // only when a lookup reaches further back (hashing every name of a long
+  // computation costs more than all the lookups).
+  const size_t recent =
+      std::max(indexed_, entries_.size() - std::min<size_t>(entries_.size(),
+                                                            kLinearLookups));
+  for (size_t i = entries_.size(); i > recent; --i) {
+    const Entry& e = entries_[i - 1];
+    if (e.name_len == name.size() && NameOf(e) == name) {
+      return std::string_view(arena_.data() + e.shape_offset, e.shape_len);
+    }
+  }
   for (; indexed_ < entries_.size(); ++indexed_) {
     Entry& e = entries_[indexed_];
     auto [it, inserted] =

@@ -64,6 +64,9 @@ class ShapeTable {
     uint32_t prev_same_hash;  // kNone or index of an older entry
   };
   static constexpr uint32_t kNone = ~uint32_t{0};
+  // Entries Find() compares one by one, newest first, before it uses (and
+  // extends) the hash index.
+  static constexpr size_t kLinearLookups = 64;
 
   // Memory held: arena, entries and (an estimate of) the index.
   size_t Bytes() const {
