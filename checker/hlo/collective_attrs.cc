@@ -2,6 +2,10 @@
 
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "checker/hlo/group_list_parser.h"
 #include "checker/hlo/input_window.h"
 #include "fmt/format.h"
@@ -43,9 +47,97 @@ bool ParseQuotedPairs(HloLexer& lx, const std::string& content,
   return ok;
 }
 
+// Past a plain double-quoted string at `p` (its opening quote): no escape,
+// control byte or line break inside. nullptr otherwise.
+// Reads 16 bytes at a time: the window keeps InputWindow::kSlackBytes
+// readable bytes after its NUL.
+const char* SkipPlainString(const char* p) {
+  ++p;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i max_control = _mm_set1_epi8(0x1f);
+  const __m128i del = _mm_set1_epi8(0x7f);
+  for (;; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i stop = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+        _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control),
+                     _mm_cmpeq_epi8(v, del)));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
+    if (mask != 0) {
+      p += __builtin_ctz(mask);
+      break;
+    }
+  }
+#else
+  while (*p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 &&
+         *p != 0x7f) {
+    ++p;
+  }
+#endif
+  return *p == '"' ? p + 1 : nullptr;  // NUL (the window's end) declines
+}
+
+// The common case of ParseMetadata, read straight from the window:
+// `{key="plain string" ... source_line=N}` where every value is a plain
+// double-quoted string, or the integer of source_line, and keys and values
+// are separated by blanks or commas on one line. False with nothing
+// consumed and `c` untouched otherwise.
+bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
+  const char* p = lx.cursor() + 1;  // after '{'
+  std::string_view op_name;
+  std::string_view source_file;
+  bool has_op_name = false;
+  bool has_source_file = false;
+  bool has_source_line = false;
+  int64_t source_line = 0;
+  for (;;) {
+    while (*p == ' ' || *p == ',') ++p;
+    if (*p == '}') break;
+    if (!IsIdentStart(static_cast<unsigned char>(*p))) return false;
+    const char* const key = p;
+    while (IsIdentChar(static_cast<unsigned char>(*p))) ++p;
+    const std::string_view k(key, static_cast<size_t>(p - key));
+    if (*p != '=') return false;
+    ++p;
+    if (k == "source_line") {
+      const char* const digits = p;
+      int64_t v = 0;
+      while (*p >= '0' && *p <= '9') {
+        v = v * 10 + (*p - '0');
+        ++p;
+      }
+      if (p == digits || p - digits > 18) return false;
+      has_source_line = true;
+      source_line = v;
+    } else {
+      if (*p != '"') return false;
+      const char* const end = SkipPlainString(p);
+      if (end == nullptr) return false;
+      const std::string_view content(p + 1, static_cast<size_t>(end - p - 2));
+      if (k == "op_name") {
+        has_op_name = true;
+        op_name = content;
+      } else if (k == "source_file") {
+        has_source_file = true;
+        source_file = content;
+      }
+      p = end;
+    }
+    if (*p != ' ' && *p != ',' && *p != '}') return false;
+  }
+  if (has_op_name) c->op_name.assign(op_name.substr(0, 256));
+  if (has_source_file) c->source_file.assign(source_file.substr(0, 4096));
+  if (has_source_line) c->source_line = source_line;
+  lx.AdvanceTo(p + 1);
+  return true;
+}
+
 }  // namespace
 
 bool ParseMetadata(HloLexer& lx, Collective* c) {
+  if (lx.AtByte('{') && TryParseSimpleMetadata(lx, c)) return true;
   if (!lx.Eat('{')) return lx.Expected("'{' to start metadata");
   std::string key;
   for (;;) {

@@ -117,8 +117,18 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
     return lx.Expected("an operand (a name such as '%p', optionally after "
                        "its shape)");
   }
-  if (has_shape && !lx.SkipTrivia()) return false;
-  if (!lx.ReadName(&word, "an operand name")) return false;
+  if (has_shape) {
+    // The name is not needed: read it as a view (no copy).
+    if (!lx.SkipTrivia()) return false;
+    const int n = lx.Peek();
+    const bool percent = n == '%' && IsIdentStart(lx.PeekAt(1));
+    if (!percent && !IsIdentStart(n)) return lx.Expected("an operand name");
+    if (percent) lx.Bump();
+    std::string_view name;
+    if (!lx.ReadIdentView(&name)) return false;
+  } else if (!lx.ReadName(&word, "an operand name")) {
+    return false;
+  }
   if (!lx.SkipTrivia()) return false;
   if (lx.Peek() == '(') {
     // `f32[8] add(...)`: a nested instruction; its shape is the one written.

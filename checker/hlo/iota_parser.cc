@@ -11,9 +11,98 @@
 #include "fmt/format.h"
 
 namespace topolint::hlo {
+namespace {
+
+constexpr size_t kMaxSimpleIotaDims = 16;
+
+// `[v,v,...]` (or `(v,...)`) of plain decimals at `p` (the opener) into
+// `values`, at most kMaxSimpleIotaDims of at most 18 digits each; returns
+// past the closer, or nullptr.
+const char* ReadPlainList(const char* p, char close, int64_t* values,
+                          size_t* count) {
+  *count = 0;
+  ++p;
+  for (;;) {
+    const char* const digits = p;
+    int64_t v = 0;
+    while (*p >= '0' && *p <= '9') {
+      v = v * 10 + (*p - '0');
+      ++p;
+    }
+    if (p == digits || p - digits > 18 || *count == kMaxSimpleIotaDims) {
+      return nullptr;
+    }
+    values[(*count)++] = v;
+    if (*p == ',') {
+      ++p;
+      continue;
+    }
+    return *p == close ? p + 1 : nullptr;
+  }
+}
+
+// The common case of ParseIotaGroups, read straight from the window: a
+// plain `[G,S]<=[d,...]` or `[G,S]<=[d,...]T(p,...)` with no blanks that
+// passes every check of the exact path. Anything else (including every
+// invalid spec, so that the exact path reports it) returns false with
+// nothing consumed.
+bool TryParseSimpleIota(HloLexer& lx, IotaSpec* out) {
+  int64_t shape[kMaxSimpleIotaDims];
+  int64_t dims[kMaxSimpleIotaDims];
+  int64_t perm[kMaxSimpleIotaDims];
+  size_t n_shape = 0;
+  size_t n_dims = 0;
+  size_t n_perm = 0;
+  const char* p = ReadPlainList(lx.cursor(), ']', shape, &n_shape);
+  if (p == nullptr || n_shape != 2 || p[0] != '<' || p[1] != '=' ||
+      p[2] != '[') {
+    return false;
+  }
+  p = ReadPlainList(p + 2, ']', dims, &n_dims);
+  if (p == nullptr) return false;
+  const bool has_perm = p[0] == 'T' && p[1] == '(';
+  if (has_perm) {
+    p = ReadPlainList(p + 1, ')', perm, &n_perm);
+    if (p == nullptr) return false;
+  }
+  // A blank after the value could still be followed by `T(` (the exact path
+  // looks past blanks); only a value that visibly ends here is taken.
+  if (*p != ',' && *p != '\n' && *p != '}' && *p != ')') return false;
+  // The checks of the exact path, all of which must pass.
+  if (shape[0] < 1 || shape[1] < 1 || n_dims == 0) return false;
+  if ((n_dims > 1) != has_perm || (has_perm && n_perm != n_dims)) {
+    return false;
+  }
+  bool seen[kMaxSimpleIotaDims] = {};
+  for (size_t i = 0; i < n_perm; ++i) {
+    if (perm[i] >= static_cast<int64_t>(n_dims) || seen[perm[i]]) return false;
+    seen[perm[i]] = true;
+  }
+  int64_t total = 0;
+  if (__builtin_mul_overflow(shape[0], shape[1], &total) ||
+      total > kMaxExpandedIds) {
+    return false;
+  }
+  int64_t held = 1;
+  for (size_t i = 0; i < n_dims; ++i) {
+    if (dims[i] < 1 || __builtin_mul_overflow(held, dims[i], &held)) {
+      return false;
+    }
+  }
+  if (held != total) return false;
+  out->num_groups = shape[0];
+  out->group_size = shape[1];
+  out->reshape_dims.assign(dims, dims + n_dims);
+  out->perm.assign(perm, perm + n_perm);
+  lx.AdvanceTo(p);
+  return true;
+}
+
+}  // namespace
 
 bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
   *out = IotaSpec();
+  if (TryParseSimpleIota(lx, out)) return true;
   const TextPos shape_pos = lx.Pos();
   std::vector<int64_t> shape;
   std::vector<TextPos> shape_entry_pos;
