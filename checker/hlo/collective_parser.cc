@@ -3,6 +3,7 @@
 // attribute is skipped. Non-collective instructions are skipped whole.
 #include "checker/hlo/collective_parser.h"
 
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -269,7 +270,11 @@ bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {
 
 bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
   if (!ParseOperands(lx, table, c)) return false;
-  std::string key;
+  // The key must outlive reads of its value (which may refill the window):
+  // short keys are copied into a local buffer, long ones into a string.
+  char key_buf[64];
+  std::string long_key;
+  std::string_view key;
   for (;;) {
     if (!lx.SkipTrivia()) return false;
     if (lx.Peek() != ',') return true;
@@ -279,7 +284,16 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
     if (!IsIdentStart(lx.Peek())) {
       return lx.Expected("an attribute name after ','");
     }
-    if (!lx.ReadIdent(&key) || !lx.SkipTrivia()) return false;
+    std::string_view view;
+    if (!lx.ReadIdentView(&view)) return false;
+    if (view.size() <= sizeof(key_buf)) {
+      std::memcpy(key_buf, view.data(), view.size());
+      key = std::string_view(key_buf, view.size());
+    } else {
+      long_key.assign(view);
+      key = long_key;
+    }
+    if (!lx.SkipTrivia()) return false;
     if (!lx.Eat('=')) {
       return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
     }
