@@ -2,7 +2,9 @@
 // `topolint` executable must not load libarchive and its 17 dependencies at
 // start; the .neff reader dlopens it on first use
 // (checker/neff/libarchive_api.h). The .neff golden fixtures check that the
-// loaded path works; this checks that the executable does not need it.
+// loaded path works; this checks that the executable does not need it. Nor,
+// when Abseil's static archives are linked (TOPOLINT_STATIC_ABSEIL,
+// cmake/StaticAbseil.cmake), any of Abseil's ~25 shared libraries.
 #include <cstdio>
 #include <string>
 
@@ -29,6 +31,15 @@ TEST(StartupTest, ExecutableDoesNotNeedLibarchive) {
       Shell(std::string("readelf -d '") + TOPOLINT_BINARY + "' | grep NEEDED");
   ASSERT_THAT(needed, ::testing::HasSubstr("libc.so"));
   EXPECT_THAT(needed, ::testing::Not(::testing::HasSubstr("libarchive")));
+}
+
+TEST(StartupTest, ExecutableDoesNotNeedAbseilWhenLinkedStatically) {
+  if (!TOPOLINT_ABSEIL_STATIC) GTEST_SKIP() << "Abseil is linked shared";
+  if (Shell("command -v readelf").empty()) GTEST_SKIP() << "no readelf";
+  const std::string needed =
+      Shell(std::string("readelf -d '") + TOPOLINT_BINARY + "' | grep NEEDED");
+  ASSERT_THAT(needed, ::testing::HasSubstr("libc.so"));
+  EXPECT_THAT(needed, ::testing::Not(::testing::HasSubstr("libabsl")));
 }
 
 }  // namespace
