@@ -103,14 +103,14 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
     ++p;
     if (k == "source_line") {
       const char* const digits = p;
-      int64_t v = 0;
+      uint64_t v = 0;  // unsigned: more than 18 digits wrap, then decline
       while (*p >= '0' && *p <= '9') {
-        v = v * 10 + (*p - '0');
+        v = v * 10 + static_cast<uint64_t>(*p - '0');
         ++p;
       }
       if (p == digits || p - digits > 18) return false;
       has_source_line = true;
-      source_line = v;
+      source_line = static_cast<int64_t>(v);
     } else {
       if (*p != '"') return false;
       const char* const end = SkipPlainString(p);

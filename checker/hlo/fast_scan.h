@@ -1,6 +1,7 @@
 // The block scanner behind HloLexer's fast paths: 64 bytes at a time with
-// SSE2 bitmasks (brackets, quotes, blanks, hazards) and a prefix-XOR string
-// mask, in the manner of simdjson. It only ever answers for the common case
+// SIMD bitmasks (brackets, quotes, blanks, hazards) and a prefix-XOR string
+// mask, in the manner of simdjson: AVX2 where the CPU has it (chosen at run
+// time), SSE2 otherwise. It only ever answers for the common case
 // (one line, plain strings, no comments or escapes, nesting within 32) and
 // otherwise declines, so that the exact byte scanners decide: both paths
 // accept exactly the same texts, whatever the window. Internal to
@@ -23,9 +24,18 @@ enum class FastMode {
 // Where the exact scanner would stop, starting at `start` (inside a window
 // ending at `end`, whose NUL sentinel and 64 bytes of slack follow), or
 // nullptr when the text is not the simple case. Never reads before `start`
-// (except to look back over blanks it has scanned) nor more than 63 bytes
-// past `end`.
+// (only the byte before a blank or newline it has scanned) nor more than 63
+// bytes past `end`. Thread-safe.
 const char* FastScan(FastMode mode, const char* start, const char* end);
+
+// For tests: the instruction set FastScan uses on this machine, and the SSE2
+// implementation (the fallback) called directly, whatever the CPU has. The
+// two implementations give the same answers. Without SSE2 (not x86), the
+// fallback declines everything.
+enum class FastScanIsa { kNone, kSse2, kAvx2 };
+FastScanIsa FastScanIsaInUse();
+const char* FastScanSse2ForTest(FastMode mode, const char* start,
+                                const char* end);
 
 // The bytes a value may continue with after a blank at nesting depth 0
 // (the scalar of `literal=f32[] 0.5`, `literal=c64[] (1, 2)`,

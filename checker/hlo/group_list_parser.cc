@@ -54,9 +54,9 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
   const TextPos base = lx.Pos();
   for (;;) {
     const char* const digits = p;
-    int64_t v = 0;
+    uint64_t v = 0;  // unsigned: more than 18 digits wrap, then decline
     while (IsDecimal(*p)) {
-      v = v * 10 + (*p - '0');
+      v = v * 10 + static_cast<uint64_t>(*p - '0');
       ++p;
     }
     const ptrdiff_t n = p - digits;
@@ -64,7 +64,7 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
         static_cast<int64_t>(values->size()) >= max_count) {
       break;
     }
-    values->push_back(v);
+    values->push_back(static_cast<int64_t>(v));
     if (positions != nullptr) {
       positions->push_back(
           TextPos{base.line, base.column + (digits - start)});
@@ -254,13 +254,13 @@ namespace {
 // there is none or it is longer.
 const char* ReadPlainInt(const char* p, int64_t* v) {
   const char* const digits = p;
-  int64_t acc = 0;
+  uint64_t acc = 0;  // unsigned: more than 18 digits wrap, then decline
   while (IsDecimal(*p)) {
-    acc = acc * 10 + (*p - '0');
+    acc = acc * 10 + static_cast<uint64_t>(*p - '0');
     ++p;
   }
   if (p == digits || p - digits > 18) return nullptr;
-  *v = acc;
+  *v = static_cast<int64_t>(acc);
   return p;
 }
 

@@ -26,4 +26,52 @@ const char* CollectiveKindName(CollectiveKind kind) {
   return "collective";
 }
 
+void Shape::Clear() {
+  known = false;
+  is_tuple = false;
+  element_type.clear();
+  dims.clear();
+  tuple.clear();
+}
+
+void Collective::Clear() {
+  // Every field of Collective must be reset here. On the platforms topolint
+  // builds for (LP64 with libstdc++) a new field changes the size and fails
+  // this check until it is added below; tests/hlo/collective_clear_test.cc
+  // checks the values.
+  static_assert(sizeof(void*) != 8 || sizeof(std::string) != 32 ||
+                    sizeof(Collective) == 872,
+                "Collective changed: update Collective::Clear()");
+  name.clear();
+  computation.clear();
+  kind = CollectiveKind::kAllReduce;
+  opcode.clear();
+  is_async_start = false;
+  pos = TextPos();
+  opcode_pos = TextPos();
+  is_root = false;
+  has_channel_id = false;
+  channel_id = 0;
+  channel_id_pos = TextPos();
+  has_use_global_device_ids = false;
+  use_global_device_ids = false;
+  use_global_device_ids_pos = TextPos();
+  replica_groups = ReplicaGroups();
+  source_target_pairs.present = false;
+  source_target_pairs.pos = TextPos();
+  source_target_pairs.pairs.clear();
+  source_target_pairs.pair_pos.clear();
+  slice_sizes_count = 0;
+  has_dimensions = false;
+  dimensions.clear();
+  dimensions_pos = TextPos();
+  result_shape.Clear();
+  operand_shapes.clear();
+  operand_count = 0;
+  to_apply.clear();
+  source_file.clear();
+  source_line = 0;
+  op_name.clear();
+}
+
 }  // namespace topolint::hlo

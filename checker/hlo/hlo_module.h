@@ -90,6 +90,10 @@ struct Shape {
   std::string element_type;   // "f32", "token", ... (arrays)
   std::vector<int64_t> dims;  // arrays; dynamic `?` is -1, `<=8` is 8
   std::vector<Shape> tuple;   // tuples
+
+  // Back to the default value, keeping the storage of the strings and
+  // vectors (the parser reuses one object for every collective).
+  void Clear();
 };
 
 struct Collective {
@@ -140,6 +144,10 @@ struct Collective {
   std::string source_file;
   int64_t source_line = 0;
   std::string op_name;  // metadata op_name (truncated to 256 bytes)
+
+  // Back to the default value, keeping the storage of the strings and
+  // vectors (the parser reuses one object for every collective).
+  void Clear();
 };
 
 // `// topolint: disable=a,b` (applies to its own line) or

@@ -24,15 +24,15 @@ const char* ReadPlainList(const char* p, char close, int64_t* values,
   ++p;
   for (;;) {
     const char* const digits = p;
-    int64_t v = 0;
+    uint64_t v = 0;  // unsigned: more than 18 digits wrap, then decline
     while (*p >= '0' && *p <= '9') {
-      v = v * 10 + (*p - '0');
+      v = v * 10 + static_cast<uint64_t>(*p - '0');
       ++p;
     }
     if (p == digits || p - digits > 18 || *count == kMaxSimpleIotaDims) {
       return nullptr;
     }
-    values[(*count)++] = v;
+    values[(*count)++] = static_cast<int64_t>(v);
     if (*p == ',') {
       ++p;
       continue;

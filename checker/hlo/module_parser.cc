@@ -437,10 +437,14 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root,
   if (!op.has_value()) {
     return SkipInstructionBody(lx_) && lx_.EndStatement();
   }
-  Collective c_op;
-  c_op.opcode = std::string(opcode);
-  c_op.name = PendingName();
-  c_op.computation = computation_;
+  // One object serves every collective of the module (cleared, not freed),
+  // so that its strings and vectors are allocated once.
+  Collective& c_op = op_;
+  c_op.Clear();
+  c_op.opcode.assign(opcode);
+  c_op.name.assign(percent_ ? "%" : "");
+  c_op.name.append(table_.PendingName());
+  c_op.computation.assign(computation_);
   c_op.kind = op->kind;
   c_op.is_async_start = op->async_start;
   c_op.pos = pos;

@@ -71,6 +71,7 @@ class ModuleParser {
   bool percent_ = false;
   int64_t last_resync_offset_ = -1;  // the pending instruction's name had a '%'
   // Scratch, reused across instructions to avoid allocations.
+  Collective op_;
   std::string word_;
   std::string name_;
   std::string opcode_;

@@ -141,6 +141,7 @@ class SimpleShapeReader {
     shape->is_tuple = false;
     shape->element_type.assign(type, static_cast<size_t>(p - type));
     shape->dims.clear();
+    shape->tuple.clear();
     ++p;  // '['
     if (At(p) != ']') {
       size_t count = 1;
@@ -150,15 +151,15 @@ class SimpleShapeReader {
       if (count <= kMaxDims) shape->dims.reserve(count);
       for (;;) {
         const char* digits = p;
-        int64_t dim = 0;
+        uint64_t dim = 0;  // unsigned: more than 18 digits wrap, then decline
         while (IsDigit(At(p))) {
-          dim = dim * 10 + (*p - '0');
+          dim = dim * 10 + static_cast<uint64_t>(*p - '0');
           ++p;
         }
         if (p == digits || p - digits > 18 || shape->dims.size() >= kMaxDims) {
           return nullptr;
         }
-        shape->dims.push_back(dim);
+        shape->dims.push_back(static_cast<int64_t>(dim));
         if (At(p) == ',') {
           ++p;
           continue;
@@ -192,6 +193,8 @@ class SimpleShapeReader {
     if (depth >= kMaxShapeDepth) return nullptr;
     shape->known = true;
     shape->is_tuple = true;
+    shape->element_type.clear();
+    shape->dims.clear();
     shape->tuple.clear();
     ++p;  // '('
     if (At(p) == ')') return p + 1;
@@ -254,13 +257,13 @@ bool LayoutFollows(HloLexer& lx) {
 }
 
 bool ParseShapeText(std::string_view text, Shape* shape) {
+  // The fast path writes into *shape (reusing its storage); when it
+  // declines, *shape is cleared and the exact parser decides.
   const char* const end = text.data() + text.size();
-  Shape simple;
-  if (ReadSimpleShape(text.data(), end, /*end_is_final=*/true, &simple) ==
-      end) {
-    *shape = std::move(simple);
+  if (ReadSimpleShape(text.data(), end, /*end_is_final=*/true, shape) == end) {
     return true;
   }
+  shape->Clear();
   InputWindow window(text, text.size() + 1);
   HloLexer lx(&window, /*module=*/nullptr, ParseOptions{});
   Shape parsed;

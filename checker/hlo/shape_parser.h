@@ -33,18 +33,19 @@ bool SkipArrayShapeRest(HloLexer& lx);
 bool LayoutFollows(HloLexer& lx);
 
 // The common case of ParseShape, read from the bytes [p, end) without a
-// lexer (a window's bytes up to its end, or captured text that ends at
-// `end` when `end_is_final`): array shapes `type[d,...]` with an optional `{d,...}` layout, and
-// tuples of them separated by ',' and spaces. Returns where the shape ends,
-// or nullptr (with *shape unspecified) when the text is anything else
-// (blanks before a layout, comments, dynamic dimensions, tiled layouts, ...)
-// and the exact parser must decide. Where it returns non-null, the shape is
-// the one ParseShape reads and the exact parser would stop at the same byte.
+// lexer (a window's bytes up to its end, or captured text that ends at `end`
+// when `end_is_final`): array shapes `type[d,...]` with an optional
+// `{d,...}` layout, and tuples of them separated by ',' and spaces. Returns
+// where the shape ends, or nullptr (with *shape unspecified) when the text
+// is anything else (blanks before a layout, comments, dynamic dimensions,
+// tiled layouts, ...) and the exact parser must decide. Where it returns
+// non-null, the shape is the one ParseShape reads and the exact parser would
+// stop at the same byte.
 const char* ReadSimpleShape(const char* p, const char* end, bool end_is_final,
                             Shape* shape);
 
-// Parses previously captured shape text; false (shape unknown) when it is
-// not a complete shape.
+// Parses previously captured shape text into *shape (reusing its storage);
+// false, with *shape cleared (unknown), when it is not a complete shape.
 bool ParseShapeText(std::string_view text, Shape* shape);
 
 }  // namespace topolint::hlo
