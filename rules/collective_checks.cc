@@ -35,19 +35,25 @@ void CollectiveChecks::CheckUnitParts() {
 
 void CollectiveChecks::BeginModule(const hlo::Module& module) {
   sessions_.clear();
+  specs_ = std::make_unique<model::GroupSpecTable>();
   for (const std::unique_ptr<FamilyChecks>& f : families_) {
+    f->set_shared_specs(specs_.get());
     std::unique_ptr<ModuleSession> s = f->Begin(module);
+    f->set_shared_specs(nullptr);
     if (s != nullptr) sessions_.push_back(std::move(s));
   }
 }
 
 void CollectiveChecks::Op(const hlo::Collective& op) {
+  if (sessions_.empty()) return;
+  model::GroupSpecTable::Pin pin(*specs_, op.replica_groups);
   for (const std::unique_ptr<ModuleSession>& s : sessions_) s->Op(op);
 }
 
 void CollectiveChecks::EndModule() {
   for (const std::unique_ptr<ModuleSession>& s : sessions_) s->End();
   sessions_.clear();
+  specs_.reset();
 }
 
 bool CollectiveChecks::Replaces(CheckFn family) {

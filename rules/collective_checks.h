@@ -19,6 +19,7 @@
 
 #include "checker/core/unit.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/model/group_spec_table.h"
 #include "rules/emitter.h"
 #include "rules/registry.h"
 
@@ -48,6 +49,16 @@ class FamilyChecks {
   virtual void CheckUnitParts() {}
   // A session for `m`, or null when the family checks nothing in it.
   virtual std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) = 0;
+
+  // The table of replica-group specifications that the sessions Begin()
+  // creates share with the other families' sessions of the module (null:
+  // each session keeps its own). Set around Begin() by CollectiveChecks;
+  // the table outlives those sessions.
+  void set_shared_specs(model::GroupSpecTable* specs) { shared_specs_ = specs; }
+  model::GroupSpecTable* shared_specs() const { return shared_specs_; }
+
+ private:
+  model::GroupSpecTable* shared_specs_ = nullptr;
 };
 
 std::unique_ptr<FamilyChecks> MakeHloChecks(const Unit& unit,
@@ -91,6 +102,8 @@ class CollectiveChecks {
   // `module` must keep its address until EndModule(); its header must be
   // final. Its `collectives` are not read.
   void BeginModule(const hlo::Module& module);
+  // The op's replica-group specification is looked up once for every
+  // family (model::GroupSpecTable::Pin).
   void Op(const hlo::Collective& op);
   void EndModule();
 
@@ -100,6 +113,9 @@ class CollectiveChecks {
 
  private:
   std::vector<std::unique_ptr<FamilyChecks>> families_;
+  // The module's specifications, shared by its sessions (declared first:
+  // it outlives them).
+  std::unique_ptr<model::GroupSpecTable> specs_;
   std::vector<std::unique_ptr<ModuleSession>> sessions_;
 };
 

@@ -136,46 +136,43 @@ std::string OrderDifference(const model::FamilyMatcher& matcher, int f,
 class GroupsCheck {
  public:
   GroupsCheck(const ParallelConfig& cfg, const model::FamilyMatcher& matcher,
-              const hlo::Module& m, const model::ModuleParams& p,
-              Emitter& emit)
+              const hlo::Module& m, Emitter& emit)
       : cfg_(cfg),
         matcher_(matcher),
         m_(m),
-        p_(p),
         emit_(emit),
         config_loc_(ConfigLoc(cfg)) {}
 
-  void Op(const hlo::Collective& op);
+  // `groups` are op's groups as global device ids (not empty), and `id`
+  // their FlattenedGroupsCache id (0: not shared).
+  void Op(const hlo::Collective& op, const model::GroupList& groups,
+          uint64_t id);
 
  private:
+  // Matches of the lists seen, by FlattenedGroupsCache id; emptied beyond
+  // this many entries (it is only a memo).
+  static constexpr size_t kMaxMatchesKept = 4096;
+
   const ParallelConfig& cfg_;
   const model::FamilyMatcher& matcher_;
   const hlo::Module& m_;
-  const model::ModuleParams p_;
   Emitter& emit_;
   const Location config_loc_;
-  absl::flat_hash_map<model::GroupList, model::FamilyMatch> cache_;
+  absl::flat_hash_map<uint64_t, model::FamilyMatch> matches_;
 };
 
-void GroupsCheck::Op(const hlo::Collective& op) {
-  if (op.kind == hlo::CollectiveKind::kCollectivePermute ||
-      op.kind == hlo::CollectiveKind::kSend ||
-      op.kind == hlo::CollectiveKind::kRecv) {
-    return;  // pairs, not groups
+void GroupsCheck::Op(const hlo::Collective& op, const model::GroupList& groups,
+                     uint64_t id) {
+  model::FamilyMatch match;
+  if (auto it = matches_.find(id); id != 0 && it != matches_.end()) {
+    match = it->second;
+  } else {
+    match = matcher_.Match(groups);
+    if (id != 0) {
+      if (matches_.size() >= kMaxMatchesKept) matches_.clear();
+      matches_.emplace(id, match);
+    }
   }
-  // A valid list flattens to at most R*P ids (the config's world, which
-  // matched, so at most model::kMaxFamilyRanks); anything larger repeats an
-  // id, which the hlo-* rules report, and need not be expanded.
-  int64_t devices = 0;
-  if (__builtin_mul_overflow(p_.replica_count, p_.num_partitions, &devices)) {
-    return;
-  }
-  absl::StatusOr<model::GroupList> groups = model::FlattenedIdGroupsOf(
-      op, p_, std::min<int64_t>(devices, model::kMaxExpandedIds));
-  if (!groups.ok() || groups->num_groups() == 0) return;  // hlo-* rules
-  auto [it, inserted] = cache_.try_emplace(*groups);
-  if (inserted) it->second = matcher_.Match(*groups);
-  const model::FamilyMatch& match = it->second;
   if (match.exact >= 0) return;
   if (match.same_partition >= 0 && !RankOrderMatters(op.kind)) return;
 
@@ -193,7 +190,7 @@ void GroupsCheck::Op(const hlo::Collective& op) {
         "the rank order inside a group decides which shard each rank "
         "holds",
         kind, op.name, fam.DisplayName(),
-        OrderDifference(matcher_, match.same_partition, *groups));
+        OrderDifference(matcher_, match.same_partition, groups));
   } else if (match.nearest >= 0) {
     const model::GroupFamily& fam =
         matcher_.families()[static_cast<size_t>(match.nearest)];
@@ -201,9 +198,9 @@ void GroupsCheck::Op(const hlo::Collective& op) {
         "{} {}: groups {} ({}, as global device ids) are none of the "
         "config's group families; nearest is '{}' ({} of {} groups in "
         "common): {}",
-        kind, op.name, groups->ToString(kMaxIdsShown), GroupsSummary(*groups),
-        fam.DisplayName(), match.groups_in_common, groups->num_groups(),
-        Difference(matcher_, match, *groups));
+        kind, op.name, groups.ToString(kMaxIdsShown), GroupsSummary(groups),
+        fam.DisplayName(), match.groups_in_common, groups.num_groups(),
+        Difference(matcher_, match, groups));
   } else {
     return;
   }
@@ -219,14 +216,37 @@ void GroupsCheck::Op(const hlo::Collective& op) {
                std::move(notes), op.name);
 }
 
+// The GroupsChecks of one module: each op's groups are flattened once (and
+// each distinct list once per module, model::FlattenedGroupsCache) for all
+// of them.
 class ConfigXrefSession : public ModuleSession {
  public:
+  // `devices` = R*P, which does not overflow; `specs` may be null.
+  ConfigXrefSession(const model::ModuleParams& p, int64_t devices,
+                    model::GroupSpecTable* specs)
+      // A valid list flattens to at most R*P ids (the config's world, which
+      // matched, so at most model::kMaxFamilyRanks); anything larger
+      // repeats an id, which the hlo-* rules report, and need not be
+      // expanded.
+      : flattened_(p, std::min<int64_t>(devices, model::kMaxExpandedIds),
+                   specs) {}
+
   void Op(const hlo::Collective& op) override {
-    for (GroupsCheck& c : checks_) c.Op(op);
+    if (op.kind == hlo::CollectiveKind::kCollectivePermute ||
+        op.kind == hlo::CollectiveKind::kSend ||
+        op.kind == hlo::CollectiveKind::kRecv) {
+      return;  // pairs, not groups
+    }
+    const model::FlattenedGroupsCache::Result& r = flattened_.Flatten(op);
+    if (!r.status.ok() || r.groups->num_groups() == 0) return;  // hlo-* rules
+    for (GroupsCheck& c : checks_) c.Op(op, *r.groups, r.id);
   }
   void End() override {}
   // Not a vector: a GroupsCheck must not move.
   std::deque<GroupsCheck> checks_;
+
+ private:
+  model::FlattenedGroupsCache flattened_;
 };
 
 // One config of the unit and its group families (built on first use: only a
@@ -250,7 +270,12 @@ class ConfigXrefFamily : public FamilyChecks {
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
     const model::ModuleParams p = model::EffectiveModuleParams(
         m, options_.replica_count, options_.num_partitions);
-    auto session = std::make_unique<ConfigXrefSession>();
+    int64_t devices = 0;
+    if (__builtin_mul_overflow(p.replica_count, p.num_partitions, &devices)) {
+      devices = -1;  // no config's world size matches: no groups checked
+    }
+    auto session =
+        std::make_unique<ConfigXrefSession>(p, devices, shared_specs());
     for (const std::unique_ptr<ConfigSide>& c : configs_) {
       if (!CheckWorldSize(c->cfg, m, p, emit_) || !want_groups_) continue;
       if (!c->families_tried) {
@@ -261,7 +286,7 @@ class ConfigXrefFamily : public FamilyChecks {
         if (families.ok()) c->matcher.emplace(*std::move(families));
       }
       if (c->matcher.has_value()) {
-        session->checks_.emplace_back(c->cfg, *c->matcher, m, p, emit_);
+        session->checks_.emplace_back(c->cfg, *c->matcher, m, emit_);
       }
     }
     if (session->checks_.empty()) return nullptr;

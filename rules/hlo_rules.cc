@@ -21,12 +21,14 @@ namespace {
 
 class HloSession : public ModuleSession {
  public:
+  // `specs` may be null (see FamilyChecks::shared_specs).
   HloSession(const hlo::Module& module, const CheckOptions& options,
-             Emitter& emit)
+             model::GroupSpecTable* specs, Emitter& emit)
       : module_(module),
         params_(model::EffectiveModuleParams(module, options.replica_count,
                                              options.num_partitions)),
-        emit_(emit) {}
+        emit_(emit),
+        cache_(model::kMaxModuleExpandedIds, model::kMaxRetainedIds, specs) {}
 
   void Op(const hlo::Collective& op) override {
     const model::ExpansionCache::Result r = cache_.Expand(op.replica_groups);
@@ -69,7 +71,7 @@ class HloFamily : public FamilyChecks {
   HloFamily(const CheckOptions& options, Emitter& emit)
       : options_(options), emit_(emit) {}
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
-    return std::make_unique<HloSession>(m, options_, emit_);
+    return std::make_unique<HloSession>(m, options_, shared_specs(), emit_);
   }
 
  private:

@@ -5,9 +5,12 @@
 // xref_pairs.cc.
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "checker/model/group_mode.h"
 #include "checker/model/module_params.h"
 #include "rules/collective_checks.h"
@@ -22,22 +25,65 @@ namespace {
 // list is already in memory, bounded by the parser).
 constexpr int64_t kMinExpansionCap = int64_t{1} << 16;
 
+// Pair lists known to equal one def.json's src_target_pairs as sets, so
+// that the ring a module repeats is compared (sorted) once, not per op. A
+// memo only: at most kMaxLists lists of kMaxPairs pairs in all.
+class PairListsEqualToNeff {
+ public:
+  bool Contains(const std::vector<std::pair<int64_t, int64_t>>& pairs) const {
+    for (const auto& known : lists_) {
+      if (known == pairs) return true;
+    }
+    return false;
+  }
+  void Add(const std::vector<std::pair<int64_t, int64_t>>& pairs) {
+    if (pairs.size() > kMaxPairs) return;
+    if (lists_.size() == kMaxLists || pairs.size() > kMaxPairs - pairs_) {
+      lists_.clear();
+      pairs_ = 0;
+    }
+    lists_.push_back(pairs);
+    pairs_ += pairs.size();
+  }
+
+ private:
+  static constexpr size_t kMaxLists = 8;
+  static constexpr size_t kMaxPairs = size_t{1} << 16;
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> lists_;
+  size_t pairs_ = 0;
+};
+
+// What one session knows about one def.json beyond the NeffSide.
+struct NeffMemo {
+  // Ids of cache entries equal to topology[0] (xref-topology-mismatch has
+  // nothing to say about them); emptied beyond kMaxIds.
+  static constexpr size_t kMaxIds = 4096;
+  absl::flat_hash_set<uint64_t> equal_to_topology;
+  PairListsEqualToNeff pairs_equal;
+  // CheckTopology's memo of differences, by cache key.
+  absl::flat_hash_map<std::string, xref::GroupListDiff> diffs;
+};
+
 class XrefSession : public ModuleSession {
  public:
   XrefSession(const hlo::Module& module, const CheckOptions& options,
               const std::vector<xref::NeffSide>& neffs, int64_t cap,
-              Emitter& emit)
+              bool pairs_enabled, model::GroupSpecTable* specs, Emitter& emit)
       : module_(module),
         params_(model::EffectiveModuleParams(module, options.replica_count,
                                              options.num_partitions)),
         neffs_(neffs),
         cap_(cap),
-        emit_(emit) {}
+        pairs_enabled_(pairs_enabled),
+        emit_(emit),
+        cache_(model::kMaxModuleExpandedIds, model::kMaxRetainedIds, specs),
+        memos_(neffs.size()) {}
 
   void Op(const hlo::Collective& op) override {
     if (!xref::CarriesReplicaGroups(op)) {
-      for (const xref::NeffSide& n : neffs_) {
-        xref::CheckPermutePairs(module_, op, n, emit_);
+      for (size_t i = 0; i < neffs_.size(); ++i) {
+        if (PairsEqualToNeff(op, i)) continue;  // nothing to report
+        xref::CheckPermutePairs(module_, op, neffs_[i], emit_);
       }
       return;
     }
@@ -45,11 +91,11 @@ class XrefSession : public ModuleSession {
     xref::ReadOpGroups(op, params_, cap_, cache_, &groups);
     if (!groups.known_shape) return;
     any_groups_ = true;
-    diff_memo_.resize(neffs_.size());
     for (size_t i = 0; i < neffs_.size(); ++i) {
       const xref::NeffSide& n = neffs_[i];
       const bool shape_reported =
-          xref::CheckTopology(module_, groups, n, emit_, &diff_memo_[i]);
+          !EqualToTopology(groups, i) &&
+          xref::CheckTopology(module_, groups, n, emit_, &memos_[i].diffs);
       xref::CheckOpWorldSize(module_, groups, n, shape_reported, emit_);
     }
   }
@@ -61,31 +107,67 @@ class XrefSession : public ModuleSession {
   }
 
  private:
+  // True when `g` is topology[0] of def.json `i` (then CheckTopology finds
+  // them equal and reports nothing). O(1) for a cache entry seen before.
+  bool EqualToTopology(const xref::OpGroups& g, size_t i) {
+    const xref::NeffSide& n = neffs_[i];
+    if (n.topology != xref::NeffSide::Topology::kOne || g.groups == nullptr) {
+      return false;
+    }
+    absl::flat_hash_set<uint64_t>& known = memos_[i].equal_to_topology;
+    if (g.expanded != nullptr && known.contains(g.expanded->id)) return true;
+    if (*g.groups != n.topology0) return false;
+    if (g.expanded != nullptr) {
+      if (known.size() >= NeffMemo::kMaxIds) known.clear();
+      known.insert(g.expanded->id);
+    }
+    return true;
+  }
+
+  // True when op's pairs are def.json `i`'s src_target_pairs as sets (then
+  // CheckPermutePairs reports nothing), each distinct list compared once.
+  bool PairsEqualToNeff(const hlo::Collective& op, size_t i) {
+    const hlo::SourceTargetPairs& stp = op.source_target_pairs;
+    const xref::NeffSide& n = neffs_[i];
+    if (!pairs_enabled_ || !n.parts.pairs || !stp.present) return false;
+    PairListsEqualToNeff& known = memos_[i].pairs_equal;
+    if (known.Contains(stp.pairs)) return true;
+    if (!xref::ComparePairSets(stp, n.def->pairs).equal()) return false;
+    known.Add(stp.pairs);
+    return true;
+  }
+
   const hlo::Module& module_;
   const model::ModuleParams params_;
   const std::vector<xref::NeffSide>& neffs_;
   const int64_t cap_;
+  const bool pairs_enabled_;
   Emitter& emit_;
   bool any_groups_ = false;
   // Identical lists of the module are expanded once, within a budget, and
-  // compared with each def.json's topology once (by cache key).
+  // compared with each def.json's topology once.
   model::ExpansionCache cache_;
-  std::vector<absl::flat_hash_map<std::string, xref::GroupListDiff>>
-      diff_memo_;
+  std::vector<NeffMemo> memos_;  // by def.json
 };
 
 class XrefFamily : public FamilyChecks {
  public:
   XrefFamily(std::vector<xref::NeffSide> neffs, int64_t cap,
              const CheckOptions& options, Emitter& emit)
-      : neffs_(std::move(neffs)), cap_(cap), options_(options), emit_(emit) {}
+      : neffs_(std::move(neffs)),
+        cap_(cap),
+        pairs_enabled_(emit.Enabled("xref-permute-pairs")),
+        options_(options),
+        emit_(emit) {}
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
-    return std::make_unique<XrefSession>(m, options_, neffs_, cap_, emit_);
+    return std::make_unique<XrefSession>(m, options_, neffs_, cap_,
+                                         pairs_enabled_, shared_specs(), emit_);
   }
 
  private:
   const std::vector<xref::NeffSide> neffs_;
   const int64_t cap_;
+  const bool pairs_enabled_;
   const CheckOptions& options_;
   Emitter& emit_;
 };

@@ -1,5 +1,6 @@
 #include "checker/model/flattened_groups.h"
 
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -107,6 +108,55 @@ absl::StatusOr<GroupList> FlattenedIdGroupsOf(const hlo::Collective& op,
   return GetParticipatingFlattenedIdGroups(*groups, GroupModeOf(op),
                                            params.replica_count,
                                            params.num_partitions, cap);
+}
+
+FlattenedGroupsCache::FlattenedGroupsCache(const ModuleParams& params,
+                                           int64_t cap, GroupSpecTable* specs,
+                                           int64_t budget)
+    : params_(params),
+      cap_(cap),
+      expansions_(budget, kMaxRetainedFlattenedIds, specs) {}
+
+const FlattenedGroupsCache::Result& FlattenedGroupsCache::Flatten(
+    const hlo::Collective& op) {
+  // Each flattened list (or failure) counts as its ids plus this many.
+  constexpr int64_t kOverheadIds = 8;
+  constexpr int64_t kMaxKeptIds = kMaxRetainedFlattenedIds;
+  Result r;
+  ExpansionCache::Result e = expansions_.Expand(op.replica_groups, cap_);
+  if (e.over_budget) {
+    absl::StatusOr<GroupList> fresh = FlattenedIdGroupsOf(op, params_, cap_);
+    r.status = fresh.status();
+    if (fresh.ok()) {
+      r.groups = std::make_shared<const GroupList>(*std::move(fresh));
+    }
+    return unkept_ = std::move(r);
+  }
+  if (!e.status.ok()) {
+    r.status = e.status;
+    return unkept_ = std::move(r);
+  }
+  const Key key{e.groups->id, GroupModeOf(op)};
+  if (auto it = flattened_.find(key); it != flattened_.end()) {
+    return it->second;
+  }
+  absl::StatusOr<GroupList> flat = GetParticipatingFlattenedIdGroups(
+      e.groups->groups, key.mode, params_.replica_count, params_.num_partitions,
+      cap_);
+  r.status = flat.status();
+  if (flat.ok()) {
+    r.groups = std::make_shared<const GroupList>(*std::move(flat));
+  }
+  r.id = next_id_++;
+  const int64_t charge =
+      (r.groups != nullptr ? r.groups->num_ids() : 0) + kOverheadIds;
+  if (charge > kMaxKeptIds) return unkept_ = std::move(r);
+  if (charge > kMaxKeptIds - retained_ids_) {
+    flattened_.clear();
+    retained_ids_ = 0;
+  }
+  retained_ids_ += charge;
+  return flattened_.emplace(key, std::move(r)).first->second;
 }
 
 }  // namespace topolint::model
