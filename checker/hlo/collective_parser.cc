@@ -230,29 +230,28 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
 }  // namespace
 
 std::optional<CollectiveOpcode> ClassifyOpcode(std::string_view opcode) {
-  // Cheap rejection first: this runs once per instruction of the module.
-  if (opcode.size() < 4) return std::nullopt;
-  switch (opcode[0]) {
-    case 'a':
-      if (opcode[3] != '-' || opcode[1] != 'l') return std::nullopt;
-      break;
-    case 'c':
-      if (opcode.size() < 11 || opcode[10] != '-') return std::nullopt;
-      break;
-    case 'r':
-      if (opcode[1] != 'e' && opcode[1] != 'a') return std::nullopt;
-      if (opcode[1] == 'e' && opcode[2] != 'c' && opcode.size() < 14) {
-        return std::nullopt;
-      }
-      break;
-    case 's':
-      if (opcode[1] != 'e') return std::nullopt;
+  // This runs once per instruction of the module: only opcodes of a
+  // collective's length are compared at all (most opcodes have none).
+  switch (opcode.size()) {
+    case 4:   // send, recv
+    case 10:  // all-reduce, all-gather, all-to-all
+    case 14:  // reduce-scatter
+    case 16:  // all-reduce-start, all-gather-start, all-to-all-start
+    case 17:  // ragged-all-to-all
+    case 18:  // collective-permute
+    case 20:  // reduce-scatter-start, collective-broadcast
+    case 23:  // ragged-all-to-all-start
+    case 24:  // collective-permute-start
+    case 26:  // collective-broadcast-start
       break;
     default:
       return std::nullopt;
   }
   for (const OpcodeEntry& e : kOpcodes) {
-    if (e.name == opcode) return CollectiveOpcode{e.kind, e.async_start};
+    if (e.name.size() == opcode.size() && e.name[0] == opcode[0] &&
+        e.name == opcode) {
+      return CollectiveOpcode{e.kind, e.async_start};
+    }
   }
   return std::nullopt;
 }
@@ -320,7 +319,12 @@ bool SkipInstructionBody(HloLexer& lx) {
       }
       continue;
     }
-    if (!(at_operands ? lx.SkipGroup() : lx.SkipValue())) return false;
+    if (at_operands) {
+      // `(... /*index=5*/...)`: the plain group scanner handles comments.
+      if (!lx.TrySkipPlainGroup() && !lx.SkipGroup()) return false;
+    } else if (!lx.SkipValue()) {
+      return false;
+    }
     at_operands = false;
     if (!lx.SkipTrivia()) return false;
     if (lx.Peek() != ',') return true;

@@ -153,6 +153,12 @@ class HloLexer {
   // and returns true. Otherwise consumes nothing and returns false, and the
   // caller uses the exact scanners; both paths accept the same texts.
   bool TrySkipLine(bool from_operands, bool* trailing_comma);
+  // Fast path for SkipGroup at '(' / '[' / '{' when the group holds only
+  // brackets, plain bytes and `/*...*/` comments on one line (the tuple
+  // shapes XLA prints with `/*index=N*/`): no string, quote, escape, line
+  // break or control byte, nesting within 32, within the window. False
+  // (nothing consumed) otherwise; the exact path then decides.
+  bool TrySkipPlainGroup();
   // Fast path for `[dims]` and an optional `{layout}` of digits and commas
   // at the cursor ('['). False (nothing consumed) when they are not that
   // simple.

@@ -450,6 +450,68 @@ bool HloLexer::TrySkipLine(bool from_operands, bool* trailing_comma) {
   return true;
 }
 
+namespace {
+
+// TrySkipPlainGroup's byte classes: 0 plain, 1..3 open ( [ {, 5..7 close
+// ) ] }, 8 '/', 9 anything that declines (quotes, backslash, control bytes
+// including the line break and the window's NUL, DEL).
+constexpr std::array<uint8_t, 256> MakePlainGroupClasses() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 0x20; ++c) t[c] = 9;
+  t[0x7f] = 9;
+  t['"'] = 9;
+  t['\''] = 9;
+  t['\\'] = 9;
+  t['('] = 1;
+  t['['] = 2;
+  t['{'] = 3;
+  t[')'] = 5;
+  t[']'] = 6;
+  t['}'] = 7;
+  t['/'] = 8;
+  return t;
+}
+constexpr std::array<uint8_t, 256> kPlainGroupClasses = MakePlainGroupClasses();
+
+}  // namespace
+
+bool HloLexer::TrySkipPlainGroup() {
+  uint64_t stack = 0;  // 2 bits per open bracket: 1 '(', 2 '[', 3 '{'
+  int depth = 0;
+  for (const char* p = p_;; ++p) {
+    const uint8_t cls = kPlainGroupClasses[static_cast<unsigned char>(*p)];
+    if (cls == 0) continue;
+    if (cls < 4) {
+      if (depth == 32) return false;
+      stack = (stack << 2) | cls;
+      ++depth;
+      continue;
+    }
+    if (cls < 8) {
+      if (depth == 0 || (stack & 3) != static_cast<uint64_t>(cls - 4)) {
+        return false;  // the exact path reports the mismatch
+      }
+      stack >>= 2;
+      if (--depth == 0) {
+        p_ = p + 1;
+        return true;
+      }
+      continue;
+    }
+    if (cls == 9 || p[1] != '*') return false;
+    // `/* ... */` on this line; the window's NUL stops the search.
+    const char* q = p + 2;
+    while (!(q[0] == '*' && q[1] == '/')) {
+      if (kPlainGroupClasses[static_cast<unsigned char>(*q)] == 9 &&
+          *q != '"' && *q != '\'' && *q != '\\') {
+        return false;  // a control byte: line break, window end, binary
+      }
+      ++q;
+    }
+    p = q + 1;  // the loop's ++p steps past the '/'
+  }
+}
+
 bool HloLexer::TrySkipSimpleDims() {
   const char* p = p_ + 1;  // after '['
   while (IsDigit(static_cast<unsigned char>(*p)) || *p == ',') ++p;

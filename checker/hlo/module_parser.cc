@@ -265,7 +265,7 @@ bool ModuleParser::ParseSignature() {
 
 bool ModuleParser::SkipSignatureShape() {
   const int c = lx_.Peek();
-  if (c == '(') return lx_.SkipGroup();
+  if (c == '(') return lx_.TrySkipPlainGroup() || lx_.SkipGroup();
   if (!IsIdentStart(c)) return lx_.Expected("a shape");
   if (!lx_.ReadIdent(&word_) || !lx_.SkipTrivia()) return false;
   if (word_ == "b" && lx_.Peek() == '(') return lx_.SkipGroup();  // buffer

@@ -18,7 +18,8 @@ uint64_t HashName(std::string_view name) {
 
 }  // namespace
 
-ShapeTable::ShapeTable(size_t max_bytes) : max_bytes_(max_bytes) {}
+ShapeTable::ShapeTable(size_t max_bytes)
+    : max_bytes_(std::min<size_t>(max_bytes, UINT32_MAX)) {}
 
 void ShapeTable::Begin(std::string_view name) {
   name = StripPercent(name);
@@ -43,8 +44,7 @@ void ShapeTable::BeginWithShape(std::string_view name,
 bool ShapeTable::Commit() {
   const size_t shape_len = arena_.size() - pending_shape_offset_;
   const size_t name_len = pending_shape_offset_ - pending_name_offset_;
-  if (Bytes() > max_bytes_ || name_len > UINT32_MAX ||
-      entries_.size() >= kNone - 1) {
+  if (Bytes() > max_bytes_ || entries_.size() >= kNone - 1) {
     // Over budget: keep only this entry, moved to the front.
     std::string keep = arena_.substr(pending_name_offset_);
     Clear();
@@ -53,9 +53,9 @@ bool ShapeTable::Commit() {
     pending_name_offset_ = 0;
     pending_shape_offset_ = name_len;
   }
-  entries_.push_back(Entry{pending_name_offset_,
+  entries_.push_back(Entry{static_cast<uint32_t>(pending_name_offset_),
                            static_cast<uint32_t>(name_len),
-                           pending_shape_offset_, shape_len, kNone});
+                           static_cast<uint32_t>(shape_len), kNone});
   return true;
 }
 
@@ -63,8 +63,7 @@ void ShapeTable::Abort() { arena_.resize(pending_name_offset_); }
 
 std::string_view ShapeTable::LastShape() const {
   if (entries_.empty()) return {};
-  const Entry& e = entries_.back();
-  return std::string_view(arena_.data() + e.shape_offset, e.shape_len);
+  return ShapeOf(entries_.back());
 }
 
 std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
@@ -78,9 +77,7 @@ std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
                                                             kLinearLookups));
   for (size_t i = entries_.size(); i > recent; --i) {
     const Entry& e = entries_[i - 1];
-    if (e.name_len == name.size() && NameOf(e) == name) {
-      return std::string_view(arena_.data() + e.shape_offset, e.shape_len);
-    }
+    if (e.name_len == name.size() && NameOf(e) == name) return ShapeOf(e);
   }
   for (; indexed_ < entries_.size(); ++indexed_) {
     Entry& e = entries_[indexed_];
@@ -95,9 +92,7 @@ std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
   if (it == index_.end()) return std::nullopt;
   for (uint32_t i = it->second; i != kNone; i = entries_[i].prev_same_hash) {
     const Entry& e = entries_[i];
-    if (NameOf(e) == name) {
-      return std::string_view(arena_.data() + e.shape_offset, e.shape_len);
-    }
+    if (NameOf(e) == name) return ShapeOf(e);
   }
   return std::nullopt;
 }

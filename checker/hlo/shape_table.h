@@ -56,11 +56,12 @@ class ShapeTable {
   void Clear();
 
  private:
+  // 16 bytes: offsets fit in 32 bits because the arena stays within
+  // max_bytes_ (at most 4 GiB). The shape follows the name in the arena.
   struct Entry {
-    size_t name_offset;
+    uint32_t name_offset;
     uint32_t name_len;
-    size_t shape_offset;
-    size_t shape_len;
+    uint32_t shape_len;
     uint32_t prev_same_hash;  // kNone or index of an older entry
   };
   static constexpr uint32_t kNone = ~uint32_t{0};
@@ -74,6 +75,10 @@ class ShapeTable {
   }
   std::string_view NameOf(const Entry& e) const {
     return std::string_view(arena_.data() + e.name_offset, e.name_len);
+  }
+  std::string_view ShapeOf(const Entry& e) const {
+    return std::string_view(arena_.data() + e.name_offset + e.name_len,
+                            e.shape_len);
   }
 
   size_t max_bytes_;
