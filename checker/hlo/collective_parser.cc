@@ -303,10 +303,13 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
   }
 }
 
-bool SkipInstructionBody(HloLexer& lx) {
-  // The cursor is at '(' first, then at the start of an attribute. Each
-  // piece is skipped by the fast line scanner when it can, else exactly.
-  bool at_operands = true;
+namespace {
+
+// SkipInstructionBody from its operands (`at_operands`) or from an
+// attribute.
+bool SkipBodyPieces(HloLexer& lx, bool at_operands) {
+  // Each piece is skipped by the fast line scanner when it can, else
+  // exactly.
   for (;;) {
     bool trailing_comma = false;
     if (lx.TrySkipLine(at_operands, &trailing_comma)) {
@@ -331,6 +334,16 @@ bool SkipInstructionBody(HloLexer& lx) {
     lx.Bump();
     if (!lx.SkipTrivia()) return false;
   }
+}
+
+}  // namespace
+
+bool SkipInstructionBody(HloLexer& lx) {
+  return SkipBodyPieces(lx, /*at_operands=*/true);
+}
+
+bool SkipInstructionAttributes(HloLexer& lx) {
+  return SkipBodyPieces(lx, /*at_operands=*/false);
 }
 
 }  // namespace topolint::hlo
