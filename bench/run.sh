@@ -12,7 +12,7 @@
 # ([1,65536]<=[65536], LARGE_OPS ops) in ms per op, and start-up on a tiny
 # unit. Ends with one PASS/FAIL line per target; exits 1 when one fails.
 #
-# Environment: RUNS (default 5), SIZES (default "150 300", MiB; the last is
+# Environment: RUNS (default 7), SIZES (default "150 300", MiB; the last is
 # the one the targets apply to), LARGE_OPS (default 2000), KEEP=1 keeps
 # bench/out/, BUILD_DIR (default build-bench), JOBS (default 2).
 # Needs cmake, ninja, python3 and /usr/bin/time (package `time`;
@@ -21,7 +21,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-7}
 SIZES=${SIZES:-150 300}
 LARGE_OPS=${LARGE_OPS:-2000}
 BUILD_DIR=${BUILD_DIR:-build-bench}
