@@ -236,9 +236,11 @@ bool ModuleParser::ParseSignature() {
       }
       if (!lx_.SkipTrivia()) return false;
       table_.Begin(name_);
-      lx_.BeginCapture(table_.arena(), kMaxShapeCapture);
+      capture_.clear();
+      lx_.BeginCapture(&capture_, kMaxShapeCapture);
       const bool ok = SkipSignatureShape();
       const bool complete = lx_.EndCapture();
+      table_.AppendPending(capture_);
       if (ok && complete) {
         table_.Commit();
       } else {
@@ -499,8 +501,10 @@ bool ModuleParser::ReportUnclosed(TextPos pos) {
 
 bool ModuleParser::ParseHead(bool* keep_shape, TextPos* opcode_pos,
                              std::string_view* opcode) {
-  // The shape text is appended to the pending table entry, after the name.
-  lx_.BeginCapture(table_.arena(), kMaxShapeCapture);
+  // The shape text is captured, then appended to the pending table entry
+  // (after the name) when it is a shape.
+  capture_.clear();
+  lx_.BeginCapture(&capture_, kMaxShapeCapture);
   bool has_shape = false;
   const TextPos word_pos = lx_.Pos();
   std::string_view word;
@@ -531,8 +535,9 @@ bool ModuleParser::ParseHead(bool* keep_shape, TextPos* opcode_pos,
   const bool complete = lx_.EndCapture();
   *keep_shape = ok && has_shape && complete;
   if (!ok) return false;
+  if (has_shape) table_.AppendPending(capture_);
   if (!has_shape) {
-    table_.TruncatePending();  // the capture holds the opcode, not a shape
+    // (The capture holds the opcode, not a shape.)
     opcode_.swap(word_);
     *opcode = opcode_;
     *opcode_pos = word_pos;

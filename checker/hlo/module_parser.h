@@ -72,6 +72,7 @@ class ModuleParser {
   int64_t last_resync_offset_ = -1;  // the pending instruction's name had a '%'
   // Scratch, reused across instructions to avoid allocations.
   Collective op_;
+  std::string capture_;  // shape text of the exact path
   std::string word_;
   std::string name_;
   std::string opcode_;

@@ -26,7 +26,7 @@ void ShapeTable::Begin(std::string_view name) {
   if (Bytes() + name.size() > max_bytes_) Clear();
   if (arena_.capacity() == 0) arena_.reserve(std::min<size_t>(max_bytes_, 1 << 16));
   pending_name_offset_ = arena_.size();
-  arena_.append(name);
+  AppendPending(name);
   pending_shape_offset_ = arena_.size();
 }
 
@@ -36,9 +36,9 @@ void ShapeTable::BeginWithShape(std::string_view name,
   if (Bytes() + name.size() > max_bytes_) Clear();
   if (arena_.capacity() == 0) arena_.reserve(std::min<size_t>(max_bytes_, 1 << 16));
   pending_name_offset_ = arena_.size();
-  arena_.append(name);
+  AppendPending(name);
   pending_shape_offset_ = arena_.size();
-  arena_.append(shape);
+  AppendPending(shape);
 }
 
 bool ShapeTable::Commit() {
@@ -46,7 +46,8 @@ bool ShapeTable::Commit() {
   const size_t name_len = pending_shape_offset_ - pending_name_offset_;
   if (Bytes() > max_bytes_ || entries_.size() >= kNone - 1) {
     // Over budget: keep only this entry, moved to the front.
-    std::string keep = arena_.substr(pending_name_offset_);
+    std::vector<char> keep(arena_.begin() + pending_name_offset_,
+                           arena_.end());
     Clear();
     if (keep.size() > max_bytes_) return false;
     arena_ = std::move(keep);

@@ -26,10 +26,15 @@ class ShapeTable {
   explicit ShapeTable(size_t max_bytes);
 
   // Starts an entry for `name` (a leading '%' is ignored). The caller then
-  // appends the shape text to *arena() and calls Commit() or Abort().
+  // appends the shape text with AppendPending() and calls Commit() or
+  // Abort().
   void Begin(std::string_view name);
-  std::string* arena() { return &arena_; }
-  // Begin(name) followed by appending `shape`, in one step.
+  void AppendPending(std::string_view text) {
+    arena_.insert(arena_.end(), text.begin(), text.end());
+  }
+  // Begin(name) followed by AppendPending(shape), in one step (this runs
+  // once per instruction of a module: the vector's insert is inlined where
+  // a string's append is a library call).
   void BeginWithShape(std::string_view name, std::string_view shape);
   // False when the entry alone is over budget and was dropped.
   bool Commit();
@@ -44,8 +49,6 @@ class ShapeTable {
     return std::string_view(arena_.data() + pending_shape_offset_,
                             arena_.size() - pending_shape_offset_);
   }
-  // Drops the text appended after the pending name.
-  void TruncatePending() { arena_.resize(pending_shape_offset_); }
   // The shape text of the entry just committed.
   std::string_view LastShape() const;
 
@@ -82,7 +85,7 @@ class ShapeTable {
   }
 
   size_t max_bytes_;
-  std::string arena_;
+  std::vector<char> arena_;
   std::vector<Entry> entries_;
   absl::flat_hash_map<uint64_t, uint32_t> index_;  // name hash -> latest
   size_t indexed_ = 0;                             // entries in index_
