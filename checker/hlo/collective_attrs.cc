@@ -102,15 +102,9 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
     if (*p != '=') return false;
     ++p;
     if (k == "source_line") {
-      const char* const digits = p;
-      uint64_t v = 0;  // unsigned: more than 18 digits wrap, then decline
-      while (*p >= '0' && *p <= '9') {
-        v = v * 10 + static_cast<uint64_t>(*p - '0');
-        ++p;
-      }
-      if (p == digits || p - digits > 18) return false;
+      p = ReadPlainDecimal(p, &source_line);
+      if (p == nullptr) return false;
       has_source_line = true;
-      source_line = static_cast<int64_t>(v);
     } else {
       if (*p != '"') return false;
       const char* const end = SkipPlainString(p);

@@ -303,13 +303,10 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
   }
 }
 
-namespace {
-
-// SkipInstructionBody from its operands (`at_operands`) or from an
-// attribute.
-bool SkipBodyPieces(HloLexer& lx, bool at_operands) {
-  // Each piece is skipped by the fast line scanner when it can, else
-  // exactly.
+bool SkipInstructionBody(HloLexer& lx) {
+  // The cursor is at '(' first, then at the start of an attribute. Each
+  // piece is skipped by the fast line scanner when it can, else exactly.
+  bool at_operands = true;
   for (;;) {
     bool trailing_comma = false;
     if (lx.TrySkipLine(at_operands, &trailing_comma)) {
@@ -334,16 +331,6 @@ bool SkipBodyPieces(HloLexer& lx, bool at_operands) {
     lx.Bump();
     if (!lx.SkipTrivia()) return false;
   }
-}
-
-}  // namespace
-
-bool SkipInstructionBody(HloLexer& lx) {
-  return SkipBodyPieces(lx, /*at_operands=*/true);
-}
-
-bool SkipInstructionAttributes(HloLexer& lx) {
-  return SkipBodyPieces(lx, /*at_operands=*/false);
 }
 
 }  // namespace topolint::hlo

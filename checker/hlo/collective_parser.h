@@ -30,9 +30,6 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c);
 // Skips `(operands)` and the attributes of any other instruction; the cursor
 // is at '('.
 bool SkipInstructionBody(HloLexer& lx);
-// The rest of a non-collective instruction from the start of an attribute
-// (after `(operands), `).
-bool SkipInstructionAttributes(HloLexer& lx);
 
 // After an attribute value: the next byte must end it (',', end of line, a
 // comment, '}' or end of file).

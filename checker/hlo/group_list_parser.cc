@@ -23,6 +23,22 @@ namespace {
 
 inline bool IsDecimal(char c) { return c >= '0' && c <= '9'; }
 
+}  // namespace
+
+const char* ReadPlainDecimal(const char* p, int64_t* value) {
+  const char* const digits = p;
+  uint64_t acc = 0;  // unsigned: more than 18 digits wrap, then decline
+  while (IsDecimal(*p)) {
+    acc = acc * 10 + static_cast<uint64_t>(*p - '0');
+    ++p;
+  }
+  if (p == digits || p - digits > 18) return nullptr;
+  *value = static_cast<int64_t>(acc);
+  return p;
+}
+
+namespace {
+
 // The common case of ParseIntList, read straight from the window:
 // `open d,d,...,d close` with no blanks, signs or line breaks, each value at
 // most 18 digits (so that it cannot overflow), within max_count. Returns
@@ -54,17 +70,12 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
   const TextPos base = lx.Pos();
   for (;;) {
     const char* const digits = p;
-    uint64_t v = 0;  // unsigned: more than 18 digits wrap, then decline
-    while (IsDecimal(*p)) {
-      v = v * 10 + static_cast<uint64_t>(*p - '0');
-      ++p;
-    }
-    const ptrdiff_t n = p - digits;
-    if (n == 0 || n > 18 ||
-        static_cast<int64_t>(values->size()) >= max_count) {
+    int64_t v = 0;
+    p = ReadPlainDecimal(p, &v);
+    if (p == nullptr || static_cast<int64_t>(values->size()) >= max_count) {
       break;
     }
-    values->push_back(static_cast<int64_t>(v));
+    values->push_back(v);
     if (positions != nullptr) {
       positions->push_back(
           TextPos{base.line, base.column + (digits - start)});
@@ -250,20 +261,6 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out) {
 
 namespace {
 
-// Reads a plain decimal of at most 18 digits at `p` into *v; nullptr when
-// there is none or it is longer.
-const char* ReadPlainInt(const char* p, int64_t* v) {
-  const char* const digits = p;
-  uint64_t acc = 0;  // unsigned: more than 18 digits wrap, then decline
-  while (IsDecimal(*p)) {
-    acc = acc * 10 + static_cast<uint64_t>(*p - '0');
-    ++p;
-  }
-  if (p == digits || p - digits > 18) return nullptr;
-  *v = static_cast<int64_t>(acc);
-  return p;
-}
-
 // The common case of ParseSourceTargetPairs, read straight from the window:
 // `{{s,t},{s,t},...}` with no blanks, signs or line breaks. False with
 // nothing consumed (and `out` empty) otherwise.
@@ -288,9 +285,9 @@ bool TryParseSimplePairs(HloLexer& lx, SourceTargetPairs* out) {
       const char* const pair = p;
       int64_t s = 0;
       int64_t t = 0;
-      p = ReadPlainInt(p + 1, &s);
+      p = ReadPlainDecimal(p + 1, &s);
       if (p == nullptr || *p != ',') break;
-      p = ReadPlainInt(p + 1, &t);
+      p = ReadPlainDecimal(p + 1, &t);
       if (p == nullptr || *p != '}') break;
       ++p;
       if (2 * static_cast<int64_t>(out->pairs.size() + 1) > kMaxExplicitIds) {

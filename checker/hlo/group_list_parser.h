@@ -46,6 +46,12 @@ bool ParseIntList(HloLexer& lx, char open, char close,
                   std::vector<int64_t>* values, std::vector<TextPos>* positions,
                   int64_t max_count = kMaxExplicitIds);
 
+// For the fast paths that read straight from a window (whose NUL sentinel
+// ends every run): the plain decimal of at most 18 digits at `p` (so that it
+// fits in int64 with room to spare) into *value; returns past it, or nullptr
+// when there is none or it is longer (the exact parser then decides).
+const char* ReadPlainDecimal(const char* p, int64_t* value);
+
 // `{{...},{...}}`: counts the inner lists (slice_sizes).
 bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count);
 

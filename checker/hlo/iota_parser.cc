@@ -23,16 +23,10 @@ const char* ReadPlainList(const char* p, char close, int64_t* values,
   *count = 0;
   ++p;
   for (;;) {
-    const char* const digits = p;
-    uint64_t v = 0;  // unsigned: more than 18 digits wrap, then decline
-    while (*p >= '0' && *p <= '9') {
-      v = v * 10 + static_cast<uint64_t>(*p - '0');
-      ++p;
-    }
-    if (p == digits || p - digits > 18 || *count == kMaxSimpleIotaDims) {
-      return nullptr;
-    }
-    values[(*count)++] = static_cast<int64_t>(v);
+    if (*count == kMaxSimpleIotaDims) return nullptr;
+    p = ReadPlainDecimal(p, &values[*count]);
+    if (p == nullptr) return nullptr;
+    ++*count;
     if (*p == ',') {
       ++p;
       continue;

@@ -399,22 +399,9 @@ bool ModuleParser::ParseSimpleInstruction(TextPos pos,
   lx_.AdvanceTo(head.open);
   const bool keep_shape = head.shape.size() <= kMaxShapeCapture;
   if (keep_shape && !ClassifyOpcode(head.opcode).has_value()) {
-    // The hot path of the whole parser (most instructions of a module):
-    // a non-collective instruction whose body is one simple line.
-    bool trailing_comma = false;
-    bool ok;
-    if (lx_.TrySkipLine(/*from_operands=*/true, &trailing_comma)) {
-      ok = lx_.SkipTrivia();
-      if (ok && !trailing_comma && lx_.Peek() == ',') {
-        lx_.Bump();
-        ok = lx_.SkipTrivia() && SkipInstructionAttributes(lx_);
-      } else if (ok && trailing_comma) {
-        ok = SkipInstructionAttributes(lx_);
-      }
-    } else {
-      ok = SkipInstructionBody(lx_);
-    }
-    ok = ok && lx_.EndStatement();
+    // The hot path of the whole parser (most instructions of a module): a
+    // non-collective instruction, at its '('.
+    const bool ok = SkipInstructionBody(lx_) && lx_.EndStatement();
     table_.Commit();
     return ok;
   }

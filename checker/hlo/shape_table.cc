@@ -24,7 +24,9 @@ ShapeTable::ShapeTable(size_t max_bytes)
 void ShapeTable::Begin(std::string_view name) {
   name = StripPercent(name);
   if (Bytes() + name.size() > max_bytes_) Clear();
-  if (arena_.capacity() == 0) arena_.reserve(std::min<size_t>(max_bytes_, 1 << 16));
+  if (arena_.capacity() == 0) {
+    arena_.reserve(std::min<size_t>(max_bytes_, 1 << 16));
+  }
   pending_name_offset_ = arena_.size();
   AppendPending(name);
   pending_shape_offset_ = arena_.size();
@@ -32,12 +34,7 @@ void ShapeTable::Begin(std::string_view name) {
 
 void ShapeTable::BeginWithShape(std::string_view name,
                                 std::string_view shape) {
-  name = StripPercent(name);
-  if (Bytes() + name.size() > max_bytes_) Clear();
-  if (arena_.capacity() == 0) arena_.reserve(std::min<size_t>(max_bytes_, 1 << 16));
-  pending_name_offset_ = arena_.size();
-  AppendPending(name);
-  pending_shape_offset_ = arena_.size();
+  Begin(name);
   AppendPending(shape);
 }
 
@@ -61,11 +58,6 @@ bool ShapeTable::Commit() {
 }
 
 void ShapeTable::Abort() { arena_.resize(pending_name_offset_); }
-
-std::string_view ShapeTable::LastShape() const {
-  if (entries_.empty()) return {};
-  return ShapeOf(entries_.back());
-}
 
 std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
   name = StripPercent(name);

@@ -49,8 +49,6 @@ class ShapeTable {
     return std::string_view(arena_.data() + pending_shape_offset_,
                             arena_.size() - pending_shape_offset_);
   }
-  // The shape text of the entry just committed.
-  std::string_view LastShape() const;
 
   // The shape text recorded for `name` (a leading '%' is ignored), latest
   // entry first; nullopt when unknown.
