@@ -20,22 +20,6 @@
 namespace topolint::hlo {
 namespace {
 
-// Bracket kinds for the block scanner: 1..3 open ( [ {, 5..7 close ) ] },
-// 8 comma. An open bracket's kind is its entry on the bracket stack; a
-// closer's is that entry | 4.
-constexpr std::array<uint8_t, 256> MakeBracketKinds() {
-  std::array<uint8_t, 256> t{};
-  t['('] = 1;
-  t['['] = 2;
-  t['{'] = 3;
-  t[')'] = 5;
-  t[']'] = 6;
-  t['}'] = 7;
-  t[','] = 8;
-  return t;
-}
-constexpr std::array<uint8_t, 256> kBracketKinds = MakeBracketKinds();
-
 // The bytes of one 64-byte block that the scanner looks at, one bit each.
 struct BlockMasks {
   uint64_t quote = 0;        // '"'

@@ -9,9 +9,27 @@
 #ifndef TOPOLINT_CHECKER_HLO_FAST_SCAN_H_
 #define TOPOLINT_CHECKER_HLO_FAST_SCAN_H_
 
+#include <array>
+#include <cstdint>
 #include <initializer_list>
 
 namespace topolint::hlo {
+
+// Bracket kinds shared by the fast scanners: 1..3 open ( [ {, 5..7 close
+// ) ] }, 8 comma, 0 anything else. An open bracket's kind is its entry on a
+// bracket stack; a closer's is that entry | 4.
+constexpr std::array<uint8_t, 256> MakeBracketKinds() {
+  std::array<uint8_t, 256> t{};
+  t['('] = 1;
+  t['['] = 2;
+  t['{'] = 3;
+  t[')'] = 5;
+  t[']'] = 6;
+  t['}'] = 7;
+  t[','] = 8;
+  return t;
+}
+inline constexpr std::array<uint8_t, 256> kBracketKinds = MakeBracketKinds();
 
 // What FastScan skips; see HloLexer::Scan and HloLexer::TrySkipLine.
 enum class FastMode {

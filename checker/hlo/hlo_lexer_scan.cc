@@ -456,18 +456,13 @@ namespace {
 // ) ] }, 8 '/', 9 anything that declines (quotes, backslash, control bytes
 // including the line break and the window's NUL, DEL).
 constexpr std::array<uint8_t, 256> MakePlainGroupClasses() {
-  std::array<uint8_t, 256> t{};
+  std::array<uint8_t, 256> t = kBracketKinds;  // brackets as FastScan's
+  t[','] = 0;
   for (int c = 0; c < 0x20; ++c) t[c] = 9;
   t[0x7f] = 9;
   t['"'] = 9;
   t['\''] = 9;
   t['\\'] = 9;
-  t['('] = 1;
-  t['['] = 2;
-  t['{'] = 3;
-  t[')'] = 5;
-  t[']'] = 6;
-  t['}'] = 7;
   t['/'] = 8;
   return t;
 }
