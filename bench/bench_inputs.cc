@@ -34,7 +34,8 @@ std::string GroupsForm(int tp, int k) {
       return fmt::format("[1,{}]<=[{},2]T(0,1)", tp, tp / 2);
     default: {
       std::string s = "{{";
-      for (int i = 0; i < tp; ++i) fmt::format_to(std::back_inserter(s), "{}{}", i ? "," : "", i);
+      for (int i = 0; i < tp; ++i)
+        fmt::format_to(std::back_inserter(s), "{}{}", i ? "," : "", i);
       return s + "}}";
     }
   }
@@ -154,8 +155,8 @@ std::string MakeLargeGroupModule(int ops, int64_t devices) {
                    "use_global_device_ids=true, to_apply=%add\n",
                    k + 1, k, k + 1, devices, devices);
   }
-  fmt::format_to(o, "  ROOT %r = f32[1024]{{0}} copy(f32[1024]{{0}} %p.{})\n}}\n",
-                 ops);
+  fmt::format_to(
+      o, "  ROOT %r = f32[1024]{{0}} copy(f32[1024]{{0}} %p.{})\n}}\n", ops);
   return out;
 }
 
@@ -163,8 +164,9 @@ std::string MakeDefJson(int64_t groups, int64_t group_size, bool ring) {
   std::string out;
   auto o = std::back_inserter(out);
   const int64_t ranks = groups * group_size;
-  fmt::format_to(o, "{{\n \"name\": \"sg00\",\n \"CCInfo\": {{\n"
-                    "  \"replica_groups\": [\n   [\n");
+  fmt::format_to(o,
+                 "{{\n \"name\": \"sg00\",\n \"CCInfo\": {{\n"
+                 "  \"replica_groups\": [\n   [\n");
   for (int64_t g = 0; g < groups; ++g) {
     out += "    [\n";
     for (int64_t r = 0; r < group_size; ++r) {

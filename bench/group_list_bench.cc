@@ -72,8 +72,7 @@ void BM_ExpandMesh(benchmark::State& state) {
 BENCHMARK(BM_ExpandMesh);
 
 void BM_FlattenCrossReplicaAndPartition(benchmark::State& state) {
-  model::GroupList groups =
-      *model::ExpandIota(Iota(64, 64, {4096}, {}));
+  model::GroupList groups = *model::ExpandIota(Iota(64, 64, {4096}, {}));
   for (auto _ : state) {
     absl::StatusOr<model::GroupList> f =
         model::GetParticipatingFlattenedIdGroups(

@@ -24,7 +24,10 @@ void BM_ParseLayeredModule(benchmark::State& state) {
   state.counters["collectives"] = static_cast<double>(collectives);
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
-BENCHMARK(BM_ParseLayeredModule)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseLayeredModule)
+    ->Arg(64)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_ParseLargeGroups(benchmark::State& state) {
   const std::string text =

@@ -63,16 +63,14 @@ void RunCheck(benchmark::State& state, const std::vector<std::string>& lists) {
   state.counters["findings"] = static_cast<double>(findings);
   // Seconds per op (printed as e.g. "12.3us").
   state.counters["per_op"] = benchmark::Counter(
-      static_cast<double>(ops),
-      benchmark::Counter::kIsIterationInvariantRate |
-          benchmark::Counter::kInvert);
+      static_cast<double>(ops), benchmark::Counter::kIsIterationInvariantRate |
+                                    benchmark::Counter::kInvert);
 }
 
 // N ops sharing `[1,65536]<=[65536]`.
 void BM_IdenticalLargeGroups(benchmark::State& state) {
-  const std::vector<std::string> lists(
-      static_cast<size_t>(state.range(0)),
-      fmt::format("[1,{}]<=[{}]", kIds, kIds));
+  const std::vector<std::string> lists(static_cast<size_t>(state.range(0)),
+                                       fmt::format("[1,{}]<=[{}]", kIds, kIds));
   RunCheck(state, lists);
 }
 BENCHMARK(BM_IdenticalLargeGroups)

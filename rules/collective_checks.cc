@@ -18,10 +18,9 @@ void RunFamily(FamilyChecks* checks, const Unit& unit) {
 }
 
 CollectiveChecks::CollectiveChecks(const Unit& unit,
-                                   const CheckOptions& options,
-                                   Emitter& emit) {
-  for (auto make : {MakeHloChecks, MakeXrefChecks, MakeConfigXrefChecks,
-                    MakeLncChecks}) {
+                                   const CheckOptions& options, Emitter& emit) {
+  for (auto make :
+       {MakeHloChecks, MakeXrefChecks, MakeConfigXrefChecks, MakeLncChecks}) {
     std::unique_ptr<FamilyChecks> f = make(unit, options, emit);
     if (f != nullptr) families_.push_back(std::move(f));
   }

@@ -39,7 +39,8 @@ bool GeometryTracker::SameAsFirst(const OpView& v) {
 }
 
 void GeometryTracker::Add(
-    const OpView& v, const std::shared_ptr<const model::ExpandedGroups>& entry) {
+    const OpView& v,
+    const std::shared_ptr<const model::ExpandedGroups>& entry) {
   // Only lists that are written and expand: an empty list names no topology,
   // and collective-permute / send / recv pairs are not replica groups.
   if (v.groups == nullptr || v.groups->empty() ||
@@ -52,8 +53,8 @@ void GeometryTracker::Add(
     first_.op = &first_op_;
     first_.groups = nullptr;  // first_groups_ is the one kept
     first_.expanded = nullptr;
-    first_hash_ = v.expanded != nullptr ? v.expanded->hash
-                                        : absl::HashOf(*v.groups);
+    first_hash_ =
+        v.expanded != nullptr ? v.expanded->hash : absl::HashOf(*v.groups);
     first_num_ids_ = v.groups->num_ids();
     first_num_groups_ = v.groups->num_groups();
     first_text_ = v.groups->ToString(24);
@@ -90,9 +91,9 @@ void GeometryTracker::Report(Emitter& emit) const {
   if (differing_.op == nullptr) return;
   const size_t count = std::max<size_t>(distinct_hashes_.size(), 2);
   std::vector<Note> notes;
-  notes.push_back(Note{At(first_.module->file, GroupsPos(*first_.op)),
-                       fmt::format("{} uses {} here", first_.op->name,
-                                   first_text_)});
+  notes.push_back(
+      Note{At(first_.module->file, GroupsPos(*first_.op)),
+           fmt::format("{} uses {} here", first_.op->name, first_text_)});
   hlo_rules::Report(
       emit, "hlo-multiple-geometries", differing_, GroupsPos(*differing_.op),
       fmt::format("{} uses replica groups {} but {} uses {}; {} different "

@@ -49,10 +49,10 @@ std::string PairWhere(const hlo::Collective& op, size_t i) {
   const std::pair<int64_t, int64_t>& p = op.source_target_pairs.pairs[i];
   const bool send_recv = op.kind == hlo::CollectiveKind::kSend ||
                          op.kind == hlo::CollectiveKind::kRecv;
-  return fmt::format("{}'s {} (pair {} {{{},{}}})", op.name,
-                     send_recv ? "_xla_send_recv_source_target_pairs"
-                               : "source_target_pairs",
-                     i, p.first, p.second);
+  return fmt::format(
+      "{}'s {} (pair {} {{{},{}}})", op.name,
+      send_recv ? "_xla_send_recv_source_target_pairs" : "source_target_pairs",
+      i, p.first, p.second);
 }
 
 // Checks one endpoint of pair `i` of `op`; returns the problem, or "" when

@@ -85,7 +85,7 @@ class GeometryTracker {
   // thousands of ops sharing one large list are compared once).
   bool SameAsFirst(const OpView& v);
 
-  OpView first_;  // first op with groups (op == nullptr: none)
+  OpView first_;              // first op with groups (op == nullptr: none)
   hlo::Collective first_op_;  // what first_.op points to
   // The first list: its cache entry when there is one, else a copy; null
   // when it is too large to keep (then compared by size and hash).
@@ -97,9 +97,9 @@ class GeometryTracker {
   int64_t first_num_groups_ = 0;
   std::string first_text_;  // as printed in the message
   absl::flat_hash_map<std::string, bool> same_as_first_by_key_;
-  OpView differing_;  // first op whose list differs from first_'s
+  OpView differing_;              // first op whose list differs from first_'s
   hlo::Collective differing_op_;  // what differing_.op points to
-  std::string differing_text_;  // its list, as printed in the message
+  std::string differing_text_;    // its list, as printed in the message
   absl::flat_hash_set<size_t> distinct_hashes_;  // one per distinct list
 };
 

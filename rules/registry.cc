@@ -71,7 +71,8 @@ constexpr RuleInfo kRules[] = {
     {"lnc-rank-range", E, "a rank is not below num_cores / lnc"},
     {"neff-lnc-mismatch", E,
      "NEFF lnc_size, --lnc, the config's LNC and the graph count disagree"},
-    {"neff-graphs-disagree", E, "the graphs of one .neff carry different CCInfo"},
+    {"neff-graphs-disagree", E,
+     "the graphs of one .neff carry different CCInfo"},
     // Beyond SPEC §4: reports suppression comments that silence nothing.
     {"unused-suppression", N,
      "a topolint suppression comment silences no finding"},

@@ -69,10 +69,10 @@ void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,
 // no topology), which xref-world-size then need not repeat.
 // `memo` (may be null) caches CompareGroupLists results by the op's cache
 // key, so that ops sharing a list are compared with topology[0] once.
-bool CheckTopology(const hlo::Module& module, const OpGroups& op,
-                   const NeffSide& n, Emitter& emit,
-                   absl::flat_hash_map<std::string, GroupListDiff>* memo =
-                       nullptr);
+bool CheckTopology(
+    const hlo::Module& module, const OpGroups& op, const NeffSide& n,
+    Emitter& emit,
+    absl::flat_hash_map<std::string, GroupListDiff>* memo = nullptr);
 // xref-world-size, the per-op part: world size == the op's group size.
 void CheckOpWorldSize(const hlo::Module& module, const OpGroups& op,
                       const NeffSide& n, bool shape_reported, Emitter& emit);

@@ -194,8 +194,8 @@ std::string DescribeShape(const GroupList& groups) {
   for (int64_t g = 0; g < n && g < kMaxSizes; ++g) {
     sizes.push_back(groups.group_size(g));
   }
-  return fmt::format("{} {} of sizes {}{}", n, noun,
-                     absl::StrJoin(sizes, ", "), n > kMaxSizes ? ", ..." : "");
+  return fmt::format("{} {} of sizes {}{}", n, noun, absl::StrJoin(sizes, ", "),
+                     n > kMaxSizes ? ", ..." : "");
 }
 
 GroupListDiff CompareGroupLists(const GroupList& hlo, const GroupList& neff) {

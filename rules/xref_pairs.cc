@@ -74,11 +74,11 @@ void CheckPermutePairs(const hlo::Module& module, const hlo::Collective& op,
     const auto& first = diff.only_neff.front();
     for (const neff::Pair& p : def.pairs) {
       if (p.src.value != first.first || p.dst.value != first.second) continue;
-      notes.push_back({At(def.file, p.pos),
-                       fmt::format("src_target_pairs[{}] is [{},{}], which {} "
-                                   "does not have",
-                                   p.index, first.first, first.second,
-                                   op.name)});
+      notes.push_back(
+          {At(def.file, p.pos),
+           fmt::format("src_target_pairs[{}] is [{},{}], which {} "
+                       "does not have",
+                       p.index, first.first, first.second, op.name)});
       break;
     }
     parts.push_back(fmt::format("{} only in src_target_pairs",

@@ -33,8 +33,8 @@ bool CompareWithNoTopology(const hlo::Module& module, const OpGroups& g,
     notes.push_back({At(def.file, def.replica_groups_pos),
                      "replica_groups holds no topology here"});
   } else {
-    notes.push_back({At(def.file, def.cc_info_pos),
-                     "CCInfo has no replica_groups"});
+    notes.push_back(
+        {At(def.file, def.cc_info_pos), "CCInfo has no replica_groups"});
   }
   emit.Report(kRule, GroupsLocation(module, op),
               fmt::format("{} has {} but the NEFF lists no topology, which "
@@ -67,8 +67,8 @@ bool CheckTopology(const hlo::Module& module, const OpGroups& g,
   GroupListDiff diff;
   diff.kind = GroupListDiff::Kind::kShape;
   if (g.groups != nullptr) {
-    const bool keyed = memo != nullptr && g.expanded != nullptr &&
-                       !g.expanded->key.empty();
+    const bool keyed =
+        memo != nullptr && g.expanded != nullptr && !g.expanded->key.empty();
     if (!keyed) {
       diff = CompareGroupLists(*g.groups, neff_groups);
     } else if (auto it = memo->find(g.expanded->key); it != memo->end()) {
@@ -90,11 +90,13 @@ bool CheckTopology(const hlo::Module& module, const OpGroups& g,
   const int64_t i = diff.group;
   std::string why;
   if (diff.same_ranks_reordered) {
-    why = " (the same ranks in another order; a rank's position in its "
-          "group is its rank in the collective, so the order must match)";
+    why =
+        " (the same ranks in another order; a rank's position in its "
+        "group is its rank in the collective, so the order must match)";
   } else if (diff.same_groups_reordered) {
-    why = " (the same groups in another order; topology[0] must list them "
-          "in the HLO's order)";
+    why =
+        " (the same groups in another order; topology[0] must list them "
+        "in the HLO's order)";
   }
   notes.push_back({At(def.file, topo.groups[static_cast<size_t>(i)].pos),
                    fmt::format("group {} of topology[0] is {}", i,

@@ -100,22 +100,21 @@ struct Outside {
   int64_t more = 0;
 };
 
-void ReportOutside(const hlo::Module& module,
-                   const model::ModuleParams& params, const NeffSide& n,
-                   int64_t devices, const Outside& o, const std::string& list,
-                   Emitter& emit) {
+void ReportOutside(const hlo::Module& module, const model::ModuleParams& params,
+                   const NeffSide& n, int64_t devices, const Outside& o,
+                   const std::string& list, Emitter& emit) {
   if (o.first == nullptr) return;
   std::string more;
   if (o.more > 0) {
-    more = fmt::format("; {} more rank{} of {} {} outside too", o.more,
-                       o.more == 1 ? "" : "s", list,
-                       o.more == 1 ? "is" : "are");
+    more =
+        fmt::format("; {} more rank{} of {} {} outside too", o.more,
+                    o.more == 1 ? "" : "s", list, o.more == 1 ? "is" : "are");
   }
   emit.Report(kRule, At(n.def->file, o.first->pos),
               fmt::format("rank {} of {} is outside the device space {} of "
                           "{}{}",
-                          o.first->value, o.where,
-                          DeviceSpace(params, devices), module.file, more),
+                          o.first->value, o.where, DeviceSpace(params, devices),
+                          module.file, more),
               {DeviceCountNote(module, params, devices)}, o.anchor);
 }
 
@@ -135,8 +134,8 @@ void CheckRankRange(const hlo::Module& module,
         }
         o.first = &ranks[r];
         o.where = fmt::format("topology[{}] group {}", topo.index, g);
-        o.anchor = fmt::format("CCInfo.replica_groups[{}][{}][{}]",
-                               topo.index, g, r);
+        o.anchor =
+            fmt::format("CCInfo.replica_groups[{}][{}][{}]", topo.index, g, r);
       }
     }
     ReportOutside(module, params, n, devices, o,
@@ -192,8 +191,7 @@ void CheckDeviceSpace(const hlo::Module& module,
   if (devices <= 1) return;
   CheckRankRange(module, params, n, devices, emit);
   const neff::DefJson& def = *n.def;
-  if (!any_groups && def.has_explicit_world_size &&
-      n.world.ws_expl > devices) {
+  if (!any_groups && def.has_explicit_world_size && n.world.ws_expl > devices) {
     emit.Report(kRule, At(def.file, def.explicit_world_size.pos),
                 fmt::format("#rank_world_size is {} but {} has only {} "
                             "devices",

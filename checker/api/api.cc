@@ -102,7 +102,8 @@ Status Unit::AddFile(const std::string& path, InputKind kind) {
                              path));
   }
   if (!fs::is_regular_file(path, ec)) {
-    return Error(Status::Code::kNotFound, fmt::format("{}: no such file", path));
+    return Error(Status::Code::kNotFound,
+                 fmt::format("{}: no such file", path));
   }
   if (Contains(path, false)) {
     return Error(Status::Code::kInvalidArgument,
@@ -215,8 +216,8 @@ absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
   }
   RuleSelection selection;
   CheckOptions check;
-  if (absl::Status st = BuildSettings(options, spec.directory, &selection,
-                                      &check);
+  if (absl::Status st =
+          BuildSettings(options, spec.directory, &selection, &check);
       !st.ok()) {
     return st;
   }
@@ -285,8 +286,8 @@ Status Check(const Unit& unit, const Options& options,
   return Convert(st, engine, findings);
 }
 
-Status CheckPaths(const std::vector<std::string>& paths,
-                  const Options& options, std::vector<Finding>* findings) {
+Status CheckPaths(const std::vector<std::string>& paths, const Options& options,
+                  std::vector<Finding>* findings) {
   std::vector<topolint::Finding> engine;
   absl::Status st = internal::CheckPathsFindings(paths, options, &engine);
   return Convert(st, engine, findings);

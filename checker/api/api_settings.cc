@@ -29,11 +29,11 @@ absl::Status Prefixed(const std::string& prefix, const absl::Status& st) {
 
 absl::Status BuildSettings(const Options& options, const std::string& unit_dir,
                            RuleSelection* selection, CheckOptions* check) {
-  for (absl::Status st : {CheckPositive("lnc", options.lnc),
-                          CheckPositive("num_cores", options.num_cores),
-                          CheckPositive("replica_count", options.replica_count),
-                          CheckPositive("num_partitions",
-                                        options.num_partitions)}) {
+  for (absl::Status st :
+       {CheckPositive("lnc", options.lnc),
+        CheckPositive("num_cores", options.num_cores),
+        CheckPositive("replica_count", options.replica_count),
+        CheckPositive("num_partitions", options.num_partitions)}) {
     if (!st.ok()) return st;
   }
   *selection = RuleSelection();

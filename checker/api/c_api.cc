@@ -68,7 +68,8 @@ absl::Status ReadOptions(const json& o, Options* options) {
         options->rules.push_back(v.get<std::string>());
       } else if (v.is_array()) {
         for (const json& g : v) {
-          if (!g.is_string()) return Bad("options.rules entries must be strings");
+          if (!g.is_string())
+            return Bad("options.rules entries must be strings");
           options->rules.push_back(g.get<std::string>());
         }
       } else {
@@ -98,9 +99,10 @@ absl::Status ReadKind(const json& file, size_t i, InputKind* kind) {
   } else if (k == "component_config") {
     *kind = InputKind::kComponentConfig;
   } else {
-    return Bad(fmt::format("files[{}].kind must be \"auto\", \"hlo\", "
-                           "\"def_json\" or \"component_config\"",
-                           i));
+    return Bad(
+        fmt::format("files[{}].kind must be \"auto\", \"hlo\", "
+                    "\"def_json\" or \"component_config\"",
+                    i));
   }
   return absl::OkStatus();
 }
@@ -109,12 +111,14 @@ absl::Status ReadFiles(const json& files, Unit* unit) {
   if (!files.is_array()) return Bad("\"files\" must be a list");
   for (size_t i = 0; i < files.size(); ++i) {
     const json& f = files[i];
-    if (!f.is_object()) return Bad(fmt::format("files[{}] must be an object", i));
+    if (!f.is_object())
+      return Bad(fmt::format("files[{}] must be an object", i));
     for (const auto& [key, v] : f.items()) {
       if (key != "name" && key != "text" && key != "kind") {
-        return Bad(fmt::format("files[{}]: unknown key \"{}\"; expected name, "
-                               "text or kind",
-                               i, key));
+        return Bad(
+            fmt::format("files[{}]: unknown key \"{}\"; expected name, "
+                        "text or kind",
+                        i, key));
       }
     }
     auto name = f.find("name"), text = f.find("text");
@@ -126,8 +130,8 @@ absl::Status ReadFiles(const json& files, Unit* unit) {
     }
     InputKind kind = InputKind::kAuto;
     if (absl::Status st = ReadKind(f, i, &kind); !st.ok()) return st;
-    Status st = unit->AddText(name->get<std::string>(), text->get<std::string>(),
-                              kind);
+    Status st =
+        unit->AddText(name->get<std::string>(), text->get<std::string>(), kind);
     if (!st.ok()) return Bad(st.message);
   }
   return absl::OkStatus();
@@ -148,8 +152,8 @@ absl::Status ReadPaths(const json& paths, Unit* unit) {
 // The response text for a request text.
 std::string Respond(const char* request_json) {
   auto error = [](const std::string& message) {
-    return json{{"error", message}}.dump(
-               -1, ' ', false, json::error_handler_t::replace) +
+    return json{{"error", message}}.dump(-1, ' ', false,
+                                         json::error_handler_t::replace) +
            "\n";
   };
   if (request_json == nullptr) return error("the request is NULL");
@@ -204,8 +208,7 @@ char* topolint_check_json(const char* request_json) {
     try {
       return topolint::api::CopyOut(
           nlohmann::json{{"error", std::string("internal error: ") + e.what()}}
-              .dump(-1, ' ', false,
-                    nlohmann::json::error_handler_t::replace) +
+              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
           "\n");
     } catch (...) {
       return nullptr;

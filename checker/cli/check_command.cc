@@ -18,9 +18,7 @@
 namespace topolint::cli {
 namespace {
 
-void Err(const std::string& msg) {
-  std::fputs(msg.c_str(), stderr);
-}
+void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
 
 bool UseColor(const Options& o) {
   if (o.color == ColorMode::kAlways) return true;
@@ -74,7 +72,8 @@ int RunCheck(const Options& options) {
   }
   if (!options.quiet) {
     for (const std::string& s : plan.skipped) {
-      Err(fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
+      Err(
+          fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
                       "def.json / .neff or a component config\n",
                       s));
     }
@@ -119,7 +118,8 @@ int RunCheck(const Options& options) {
   if (!options.baseline.empty()) {
     auto text = ReadFile(options.baseline);
     if (!text.ok()) {
-      Err(fmt::format("topolint: error: {}\n", std::string(text.status().message())));
+      Err(fmt::format("topolint: error: {}\n",
+                      std::string(text.status().message())));
       return kExitUsage;
     }
     std::string error;
@@ -193,11 +193,11 @@ int RunCheck(const Options& options) {
                       Plural(files, "file")));
     }
     if (!options.baseline.empty()) {
-      Err(fmt::format("topolint: baseline hid {}; {} baseline {} no longer "
-                      "match{}\n",
-                      Plural(baselined, "finding"), stale,
-                      stale == 1 ? "entry" : "entries",
-                      stale == 1 ? "es" : ""));
+      Err(fmt::format(
+          "topolint: baseline hid {}; {} baseline {} no longer "
+          "match{}\n",
+          Plural(baselined, "finding"), stale, stale == 1 ? "entry" : "entries",
+          stale == 1 ? "es" : ""));
     }
   }
   return errors > 0 ? kExitFindings : kExitClean;

@@ -27,7 +27,8 @@ int RunExplainCommand(const Options& options) {
   }
   if (!options.quiet) {
     for (const std::string& s : plan.skipped) {
-      Err(fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
+      Err(
+          fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
                       "def.json / .neff or a component config\n",
                       s));
     }

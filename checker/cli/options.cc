@@ -18,8 +18,8 @@ absl::StatusOr<int64_t> PositiveInt(const std::string& flag,
                                     const std::string& value, int64_t min) {
   int64_t v;
   if (!absl::SimpleAtoi(value, &v) || v < min) {
-    return Usage(fmt::format("{} expects an integer >= {}, got '{}'", flag, min,
-                             value));
+    return Usage(
+        fmt::format("{} expects an integer >= {}, got '{}'", flag, min, value));
   }
   return v;
 }
@@ -87,7 +87,8 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
     std::string a = args[i];
     if (only_paths || a == "-" || a.empty() || a[0] != '-') {
       if (o.verb == Verb::kRules) {
-        if (!o.rule_id.empty()) return Usage("`rules` takes at most one RULE_ID");
+        if (!o.rule_id.empty())
+          return Usage("`rules` takes at most one RULE_ID");
         o.rule_id = a;
       } else {
         o.paths.push_back(a);
@@ -117,11 +118,11 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       if (!v.ok()) return v.status();
       return PositiveInt(a, *v, min);
     };
-#define TL_ASSIGN(lhs, expr)        \
-  do {                              \
-    auto tl_v = (expr);             \
+#define TL_ASSIGN(lhs, expr)              \
+  do {                                    \
+    auto tl_v = (expr);                   \
     if (!tl_v.ok()) return tl_v.status(); \
-    lhs = *tl_v;                    \
+    lhs = *tl_v;                          \
   } while (0)
     if (a == "-h" || a == "--help") {
       o.verb = Verb::kHelp;
@@ -199,8 +200,8 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       } else if (c == "never") {
         o.color = ColorMode::kNever;
       } else {
-        return Usage(fmt::format(
-            "--color must be auto, always or never, got '{}'", c));
+        return Usage(
+            fmt::format("--color must be auto, always or never, got '{}'", c));
       }
     } else if (a == "--stdin-filename") {
       TL_ASSIGN(o.stdin_filename, take());

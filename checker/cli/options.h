@@ -19,7 +19,7 @@ struct Options {
   Verb verb = Verb::kCheck;
   std::vector<std::string> paths;
   Format format = Format::kText;
-  std::string output;  // -o; "" = stdout
+  std::string output;                   // -o; "" = stdout
   std::vector<std::string> rule_globs;  // each --rules, in order
   bool werror = false;
   std::optional<int64_t> lnc;

@@ -23,7 +23,8 @@ std::string ParentOf(const std::string& path) {
 absl::Status ApplyFlags(const Options& o, UnitJob* job) {
   for (const std::string& g : o.rule_globs) {
     if (auto st = job->selection.ApplyGlobs(g); !st.ok()) {
-      return absl::InvalidArgumentError(fmt::format("--rules: {}", std::string(st.message())));
+      return absl::InvalidArgumentError(
+          fmt::format("--rules: {}", std::string(st.message())));
     }
   }
   if (o.werror) job->selection.set_werror(true);
@@ -51,10 +52,11 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
     return absl::OkStatus();
   };
   if (auto st = add(o.hlo, InputKind::kHlo, false); !st.ok()) return st;
-  bool neff_is_archive = o.neff.size() > 5 &&
-                         o.neff.compare(o.neff.size() - 5, 5, ".neff") == 0;
-  if (auto st = add(o.neff, neff_is_archive ? InputKind::kNeff : InputKind::kJson,
-                    !neff_is_archive);
+  bool neff_is_archive =
+      o.neff.size() > 5 && o.neff.compare(o.neff.size() - 5, 5, ".neff") == 0;
+  if (auto st =
+          add(o.neff, neff_is_archive ? InputKind::kNeff : InputKind::kJson,
+              !neff_is_archive);
       !st.ok()) {
     return st;
   }
@@ -143,7 +145,8 @@ absl::Status ForEachJob(const JobPlan& plan, int jobs, Work work) {
       status[i] = work(i);
     }
   };
-  int threads = std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
+  int threads =
+      std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
   if (threads == 1) {
     worker();
   } else {
@@ -159,7 +162,8 @@ absl::Status ForEachJob(const JobPlan& plan, int jobs, Work work) {
 
 }  // namespace
 
-absl::Status LoadUnits(const JobPlan& plan, int jobs, std::vector<Unit>* units) {
+absl::Status LoadUnits(const JobPlan& plan, int jobs,
+                       std::vector<Unit>* units) {
   units->assign(plan.jobs.size(), Unit{});
   return ForEachJob(plan, jobs, [&](size_t i) {
     return LoadUnit(plan.jobs[i].spec, plan.in_memory, &(*units)[i]);

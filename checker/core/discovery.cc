@@ -22,7 +22,8 @@ std::string ParentDisplay(const std::string& path) {
 
 // "Permission denied" -> "permission denied", to fit inside a message.
 std::string LowercaseFirst(std::string s) {
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z')
+    s[0] = static_cast<char>(s[0] - 'A' + 'a');
   return s;
 }
 
@@ -30,7 +31,7 @@ struct Walker {
   const DiscoveryLimits& limits;
   std::map<std::string, UnitSpec>* by_dir;
   std::vector<std::string>* warnings;  // may be null
-  std::set<std::string> seen_dirs;  // canonical, to break symlink loops
+  std::set<std::string> seen_dirs;     // canonical, to break symlink loops
   size_t files = 0;
 
   void Unreadable(const fs::path& dir, const std::error_code& ec) {
@@ -143,7 +144,8 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);
     if (ec || !fs::exists(st)) {
-      return absl::NotFoundError(fmt::format("{}: no such file or directory", p));
+      return absl::NotFoundError(
+          fmt::format("{}: no such file or directory", p));
     }
     if (fs::is_directory(st)) {
       if (auto s = walker.Walk(fs::path(p), 0); !s.ok()) return s;
@@ -151,7 +153,8 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
     }
     std::ifstream probe(p, std::ios::binary);
     if (!probe) {
-      return absl::PermissionDeniedError(fmt::format("{}: cannot read file", p));
+      return absl::PermissionDeniedError(
+          fmt::format("{}: cannot read file", p));
     }
     InputKind kind;
     if (!ClassifyFile(p, &kind)) {
@@ -173,10 +176,9 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   }
   for (auto& [dir, unit] : by_dir) {
     // Directory walks may have found a file also named explicitly.
-    std::sort(unit.files.begin(), unit.files.end(),
-              [](const InputFile& a, const InputFile& b) {
-                return a.path < b.path;
-              });
+    std::sort(
+        unit.files.begin(), unit.files.end(),
+        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
     unit.files.erase(std::unique(unit.files.begin(), unit.files.end(),
                                  [](const InputFile& a, const InputFile& b) {
                                    return a.path == b.path;

@@ -13,10 +13,10 @@ namespace topolint {
 enum class InputKind { kHlo, kJson, kNeff };
 
 struct InputFile {
-  std::string path;        // as given / as found (display name)
+  std::string path;  // as given / as found (display name)
   InputKind kind = InputKind::kJson;
-  bool named = false;      // named on the command line (always loaded)
-  bool from_stdin = false; // `-` with --stdin-filename
+  bool named = false;           // named on the command line (always loaded)
+  bool from_stdin = false;      // `-` with --stdin-filename
   bool force_def_json = false;  // given as --neff: read as a def.json
 };
 

@@ -26,8 +26,8 @@ absl::StatusOr<int64_t> PositiveInt(const std::string& path,
   return m.value.int_value;
 }
 
-absl::StatusOr<std::vector<std::string>> StringOrList(
-    const std::string& path, const json::Member& m) {
+absl::StatusOr<std::vector<std::string>> StringOrList(const std::string& path,
+                                                      const json::Member& m) {
   std::vector<std::string> out;
   if (m.value.is_string()) {
     out.push_back(m.value.string_value);
@@ -43,9 +43,9 @@ absl::StatusOr<std::vector<std::string>> StringOrList(
     }
     return out;
   }
-  return ErrorAt(path, m.value.pos,
-                 fmt::format("\"{}\" must be a string or a list of strings",
-                             m.key));
+  return ErrorAt(
+      path, m.value.pos,
+      fmt::format("\"{}\" must be a string or a list of strings", m.key));
 }
 
 }  // namespace
@@ -124,7 +124,8 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
 absl::StatusOr<ProjectConfig> LoadProjectConfig(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError(fmt::format("{}: cannot read config file", path));
+    return absl::NotFoundError(
+        fmt::format("{}: cannot read config file", path));
   }
   std::ostringstream ss;
   ss << in.rdbuf();
@@ -163,7 +164,8 @@ absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
 
 std::string FindProjectConfig(const std::string& dir) {
   std::error_code ec;
-  std::filesystem::path p = std::filesystem::absolute(dir.empty() ? "." : dir, ec);
+  std::filesystem::path p =
+      std::filesystem::absolute(dir.empty() ? "." : dir, ec);
   if (ec) return "";
   while (true) {
     std::filesystem::path candidate = p / ".topolint.json";

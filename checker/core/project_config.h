@@ -2,11 +2,10 @@
 //
 //   {
 //     "rules": "-*,neff-*",            // or ["-*", "neff-*"]
-//     "severity": {"hlo-not-flattened-id": "error", "config-unknown-key": "off"},
-//     "werror": false,
-//     "lnc": 2, "num_cores": 64,
-//     "replica_count": 1, "num_partitions": 8,
-//     "per_file_ignores": {"legacy/*.hlo": ["hlo-multiple-geometries"]}
+//     "severity": {"hlo-not-flattened-id": "error", "config-unknown-key":
+//     "off"}, "werror": false, "lnc": 2, "num_cores": 64, "replica_count": 1,
+//     "num_partitions": 8, "per_file_ignores": {"legacy/*.hlo":
+//     ["hlo-multiple-geometries"]}
 //   }
 #ifndef TOPOLINT_CHECKER_CORE_PROJECT_CONFIG_H_
 #define TOPOLINT_CHECKER_CORE_PROJECT_CONFIG_H_
@@ -25,7 +24,7 @@
 namespace topolint {
 
 struct ProjectConfig {
-  std::string path;  // where it was read from ("" when none)
+  std::string path;                // where it was read from ("" when none)
   std::vector<std::string> rules;  // glob lists, applied in order
   std::vector<std::pair<std::string, std::string>> severity;
   std::optional<bool> werror;

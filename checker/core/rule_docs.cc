@@ -13,8 +13,8 @@ std::string RuleDocSection(std::string_view id, std::string_view heading) {
   size_t end = doc.find("\n## ", start);
   std::string_view body =
       doc.substr(start, end == std::string_view::npos ? doc.npos : end - start);
-  return std::string(absl::StripAsciiWhitespace(
-      absl::string_view(body.data(), body.size())));
+  return std::string(
+      absl::StripAsciiWhitespace(absl::string_view(body.data(), body.size())));
 }
 
 }  // namespace topolint

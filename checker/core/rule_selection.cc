@@ -2,9 +2,9 @@
 
 #include <fnmatch.h>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "absl/strings/ascii.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
@@ -31,9 +31,9 @@ absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
       }
     }
     if (!matched) {
-      return absl::InvalidArgumentError(fmt::format(
-          "rule glob '{}' matches no rule (see `topolint rules`)",
-          std::string(entry)));
+      return absl::InvalidArgumentError(
+          fmt::format("rule glob '{}' matches no rule (see `topolint rules`)",
+                      std::string(entry)));
     }
     globs_.emplace_back(std::string(entry), enable);
   }
@@ -49,8 +49,8 @@ absl::Status RuleSelection::SetSeverity(std::string_view rule,
   Severity s;
   if (level != "off" && !ParseSeverity(level, &s)) {
     return absl::InvalidArgumentError(fmt::format(
-        "severity of '{}' is '{}'; expected error, warning, note or off",
-        rule, level));
+        "severity of '{}' is '{}'; expected error, warning, note or off", rule,
+        level));
   }
   severity_[std::string(rule)] = std::string(level);
   return absl::OkStatus();

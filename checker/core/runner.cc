@@ -25,7 +25,8 @@ std::string BaseName(const std::string& path) {
 
 absl::Status ReadWhole(const std::string& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(fmt::format("{}: cannot read file", path));
+  if (!in)
+    return absl::NotFoundError(fmt::format("{}: cannot read file", path));
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
   if (size > static_cast<std::streamoff>(json::kMaxDocumentBytes)) {
@@ -52,7 +53,8 @@ const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,
 
 void LoadJson(const InputFile& f, const std::string& text, Unit* unit) {
   std::string base = BaseName(f.path);
-  bool always = f.named || f.force_def_json || base == "def.json" || base == "neuron_config.json";
+  bool always = f.named || f.force_def_json || base == "def.json" ||
+                base == "neuron_config.json";
   json::ParseResult parsed = json::Parse(text);
   if (!parsed.ok) {
     if (always) {
@@ -64,7 +66,8 @@ void LoadJson(const InputFile& f, const std::string& text, Unit* unit) {
   if (f.force_def_json || neff::IsDefJson(parsed.root) || base == "def.json") {
     unit->def_jsons.push_back(neff::BuildDefJson(parsed.root, f.path));
   } else if (config::LooksLikeComponentConfig(parsed.root)) {
-    unit->configs.push_back(config::ComponentConfig{f.path, std::move(parsed.root)});
+    unit->configs.push_back(
+        config::ComponentConfig{f.path, std::move(parsed.root)});
   }
 }
 

@@ -33,11 +33,11 @@ struct Unit {
 
 // Settings that change what the rules compute (not which rules run).
 struct CheckOptions {
-  int64_t lnc = 1;                       // numCoresPerLNC (--lnc)
-  bool lnc_given = false;                // --lnc or config file `lnc` set it
-  std::optional<int64_t> num_cores;      // --num-cores
-  std::optional<int64_t> replica_count;  // --replica-count (header wins)
-  std::optional<int64_t> num_partitions; // --num-partitions (header wins)
+  int64_t lnc = 1;                        // numCoresPerLNC (--lnc)
+  bool lnc_given = false;                 // --lnc or config file `lnc` set it
+  std::optional<int64_t> num_cores;       // --num-cores
+  std::optional<int64_t> replica_count;   // --replica-count (header wins)
+  std::optional<int64_t> num_partitions;  // --num-partitions (header wins)
 };
 
 }  // namespace topolint

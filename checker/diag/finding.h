@@ -33,11 +33,11 @@ struct Note {
 };
 
 struct Finding {
-  std::string rule;        // stable rule id, e.g. "xref-topology-mismatch"
+  std::string rule;  // stable rule id, e.g. "xref-topology-mismatch"
   Severity severity = Severity::kError;
-  std::string message;     // one line, no trailing period needed
-  Location loc;            // primary location
-  std::vector<Note> notes; // related locations, in display order
+  std::string message;      // one line, no trailing period needed
+  Location loc;             // primary location
+  std::vector<Note> notes;  // related locations, in display order
   // A location-independent identity for baselines and SARIF fingerprints:
   // what the finding is about (an HLO op name like "%ar", a JSON path like
   // "CCInfo.replica_groups[1]"), never a line number. Empty means "use the

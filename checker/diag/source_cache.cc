@@ -109,7 +109,8 @@ class LineCollector {
     if (Done() || line_ != next_->first) return;
     ranges_ = MergedWindows(std::move(next_->second.window_columns));
     current_.segments.reserve(ranges_.size());
-    for (const ByteRange& r : ranges_) current_.segments.emplace_back(r.begin, "");
+    for (const ByteRange& r : ranges_)
+      current_.segments.emplace_back(r.begin, "");
   }
 
   // Keeps what the wanted line's bytes [pos_, pos_ + n) hold of the prefix
@@ -342,8 +343,9 @@ std::optional<LineExcerpt> SourceCache::Excerpt(const std::string& file,
         LineExcerpt ex;
         ex.first_column = want.begin + 1;
         ex.line_length = length;
-        ex.text = seg->second.substr(static_cast<size_t>(want.begin - seg->first),
-                                     static_cast<size_t>(want.end - want.begin));
+        ex.text =
+            seg->second.substr(static_cast<size_t>(want.begin - seg->first),
+                               static_cast<size_t>(want.end - want.begin));
         return ex;
       }
     }

@@ -70,8 +70,8 @@ CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
       if (!op.groups.has_value()) continue;
       // The rank is a global device id: look it up in the device groups.
       mp.collectives.push_back(PlaceRank(
-          op.device_groups.has_value() ? *op.device_groups : *op.groups,
-          c.rank, op.name));
+          op.device_groups.has_value() ? *op.device_groups : *op.groups, c.rank,
+          op.name));
     }
     c.modules.push_back(std::move(mp));
   }

@@ -54,7 +54,7 @@ struct CollectiveExplanation {
   // "explicit", "iota", "mesh", "empty" ({}), "absent", or "pairs" for
   // collective-permute / send / recv.
   std::string form;
-  std::string written;  // the value as written
+  std::string written;                     // the value as written
   std::optional<model::GroupList> groups;  // as written, after expansion
   std::string groups_error;                // why `groups` is missing
   std::string iota;              // an iota form of `groups`, "" if none

@@ -70,9 +70,9 @@ CollectiveExplanation ExplainCollective(const hlo::Collective& op,
     return c;
   }
   if (groups->num_ids() > kMaxListedIds) {
-    c.groups_error = fmt::format("{} ({} ids): too many to list",
-                                 xref::DescribeShape(*groups),
-                                 groups->num_ids());
+    c.groups_error =
+        fmt::format("{} ({} ids): too many to list",
+                    xref::DescribeShape(*groups), groups->num_ids());
     return c;
   }
   c.groups = *std::move(groups);
@@ -102,8 +102,8 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
       module, check.replica_count, check.num_partitions);
   m.replica_count = params.replica_count;
   m.num_partitions = params.num_partitions;
-  m.replica_count_source = CountSource(module.replica_count,
-                                       check.replica_count, "--replica-count");
+  m.replica_count_source =
+      CountSource(module.replica_count, check.replica_count, "--replica-count");
   m.num_partitions_source = CountSource(
       module.num_partitions, check.num_partitions, "--num-partitions");
   int64_t devices = 0;

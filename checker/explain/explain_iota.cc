@@ -9,8 +9,7 @@
 namespace topolint::explain {
 
 std::string IotaText(const hlo::IotaSpec& iota) {
-  std::string s = fmt::format("[{},{}]<=[{}]", iota.num_groups,
-                              iota.group_size,
+  std::string s = fmt::format("[{},{}]<=[{}]", iota.num_groups, iota.group_size,
                               absl::StrJoin(iota.reshape_dims, ","));
   if (!iota.perm.empty()) {
     s += fmt::format("T({})", absl::StrJoin(iota.perm, ","));

@@ -36,9 +36,9 @@ Json GridJson(const Grid& g) {
     for (int64_t c = 0; c < g.columns; ++c) {
       const size_t i = static_cast<size_t>(r * g.columns + c);
       if (g.id[i] < 0) break;
-      row.push_back(Json{{"id", g.id[i]},
-                         {"group", g.group[i] < 0 ? Json(nullptr)
-                                                  : Json(g.group[i])}});
+      row.push_back(
+          Json{{"id", g.id[i]},
+               {"group", g.group[i] < 0 ? Json(nullptr) : Json(g.group[i])}});
     }
     cells.push_back(std::move(row));
   }
@@ -52,16 +52,16 @@ Json GridJson(const Grid& g) {
 
 Json ShapeInfo(const model::GroupList& g) {
   Json j{{"num_groups", g.num_groups()}};
-  j["group_size"] = g.num_groups() > 0 && g.is_uniform()
-                        ? Json(g.group_size(0))
-                        : Json(nullptr);
+  j["group_size"] = g.num_groups() > 0 && g.is_uniform() ? Json(g.group_size(0))
+                                                         : Json(nullptr);
   return j;
 }
 
 Json CollectiveJson(const CollectiveExplanation& c) {
-  Json j{{"name", c.name},     {"opcode", c.opcode}, {"line", c.line},
-         {"mode", c.mode},     {"mode_reason", c.mode_reason},
-         {"form", c.form},     {"written", c.written}};
+  Json j{
+      {"name", c.name},      {"opcode", c.opcode},           {"line", c.line},
+      {"mode", c.mode},      {"mode_reason", c.mode_reason}, {"form", c.form},
+      {"written", c.written}};
   if (c.form == "pairs") {
     j["source_target_pairs"] = c.has_pairs ? Pairs(c.pairs) : Json(nullptr);
     return j;
@@ -75,8 +75,8 @@ Json CollectiveJson(const CollectiveExplanation& c) {
   j.update(ShapeInfo(*c.groups));
   j["iota"] = c.iota.empty() ? Json(nullptr) : Json(c.iota);
   j["iota_as_written"] = c.iota_as_written;
-  j["device_groups"] = Groups(c.device_groups.has_value() ? *c.device_groups
-                                                          : *c.groups);
+  j["device_groups"] =
+      Groups(c.device_groups.has_value() ? *c.device_groups : *c.groups);
   j["same_groups_as"] =
       c.same_groups_as.empty() ? Json(nullptr) : Json(c.same_groups_as);
   j["device_grid"] = c.grid.has_value() ? GridJson(*c.grid) : Json(nullptr);
@@ -111,11 +111,11 @@ Json NeffJson(const NeffExplanation& n) {
   }
   Json matches = Json::array();
   for (const TopologyMatch& m : n.matches) {
-    matches.push_back(Json{{"module", m.module_file},
-                           {"collective", m.collective},
-                           {"equal", m.equal},
-                           {"difference", m.equal ? Json(nullptr)
-                                                  : Json(m.difference)}});
+    matches.push_back(
+        Json{{"module", m.module_file},
+             {"collective", m.collective},
+             {"equal", m.equal},
+             {"difference", m.equal ? Json(nullptr) : Json(m.difference)}});
   }
   const model::WorldSize& w = n.world;
   return Json{
@@ -144,17 +144,17 @@ Json ConfigJson(const ConfigExplanation& c) {
   for (const ConfigFamilyExplanation& f : c.families) {
     families.push_back(Json{{"name", f.name}, {"groups", Groups(f.groups)}});
   }
-  return Json{{"file", c.file},
-              {"form", c.form},
-              {"tp", c.tp},
-              {"dp", c.dp},
-              {"world", c.world},
-              {"world_formula", c.world_formula},
-              {"component_dp_sizes", std::move(dp)},
-              {"rank_grid", c.grid.has_value() ? GridJson(*c.grid)
-                                               : Json(nullptr)},
-              {"families", std::move(families)},
-              {"error", c.error.empty() ? Json(nullptr) : Json(c.error)}};
+  return Json{
+      {"file", c.file},
+      {"form", c.form},
+      {"tp", c.tp},
+      {"dp", c.dp},
+      {"world", c.world},
+      {"world_formula", c.world_formula},
+      {"component_dp_sizes", std::move(dp)},
+      {"rank_grid", c.grid.has_value() ? GridJson(*c.grid) : Json(nullptr)},
+      {"families", std::move(families)},
+      {"error", c.error.empty() ? Json(nullptr) : Json(c.error)}};
 }
 
 Json PlaceJson(const RankPlace& p) {
@@ -162,8 +162,7 @@ Json PlaceJson(const RankPlace& p) {
   j["participates"] = p.status == "member" || p.status == "all";
   j["group"] = p.group < 0 ? Json(nullptr) : Json(p.group);
   j["position"] = p.position < 0 ? Json(nullptr) : Json(p.position);
-  j["group_ranks"] =
-      p.status == "member" ? Json(p.group_ranks) : Json(nullptr);
+  j["group_ranks"] = p.status == "member" ? Json(p.group_ranks) : Json(nullptr);
   return j;
 }
 
@@ -183,12 +182,12 @@ Json CoreJson(const CoreExplanation& c) {
   for (const CoreExplanation::ConfigPlace& cp : c.configs) {
     Json fams = Json::array();
     for (const RankPlace& p : cp.families) fams.push_back(PlaceJson(p));
-    configs.push_back(Json{{"file", cp.file},
-                           {"in_world", cp.in_world},
-                           {"dp_row", cp.row < 0 ? Json(nullptr) : Json(cp.row)},
-                           {"tp_column",
-                            cp.column < 0 ? Json(nullptr) : Json(cp.column)},
-                           {"families", std::move(fams)}});
+    configs.push_back(
+        Json{{"file", cp.file},
+             {"in_world", cp.in_world},
+             {"dp_row", cp.row < 0 ? Json(nullptr) : Json(cp.row)},
+             {"tp_column", cp.column < 0 ? Json(nullptr) : Json(cp.column)},
+             {"families", std::move(fams)}});
   }
   return Json{{"core", c.core},
               {"lnc", c.lnc},
@@ -207,20 +206,21 @@ std::string RenderExplainJson(const std::vector<UnitExplanation>& units) {
   for (const UnitExplanation& u : units) {
     Json modules = Json::array(), neffs = Json::array(),
          configs = Json::array();
-    for (const ModuleExplanation& m : u.modules) modules.push_back(ModuleJson(m));
+    for (const ModuleExplanation& m : u.modules)
+      modules.push_back(ModuleJson(m));
     for (const NeffExplanation& n : u.neffs) neffs.push_back(NeffJson(n));
     for (const ConfigExplanation& c : u.configs) {
       configs.push_back(ConfigJson(c));
     }
-    list.push_back(Json{{"directory", u.directory},
-                        {"hlo_modules", std::move(modules)},
-                        {"neff", std::move(neffs)},
-                        {"configs", std::move(configs)},
-                        {"core", u.core.has_value() ? CoreJson(*u.core)
-                                                    : Json(nullptr)}});
+    list.push_back(
+        Json{{"directory", u.directory},
+             {"hlo_modules", std::move(modules)},
+             {"neff", std::move(neffs)},
+             {"configs", std::move(configs)},
+             {"core", u.core.has_value() ? CoreJson(*u.core) : Json(nullptr)}});
   }
-  return Json{{"units", std::move(list)}}.dump(
-             2, ' ', false, Json::error_handler_t::replace) +
+  return Json{{"units", std::move(list)}}.dump(2, ' ', false,
+                                               Json::error_handler_t::replace) +
          "\n";
 }
 

@@ -62,21 +62,19 @@ std::string Difference(const model::GroupList& op,
       return fmt::format("{} here, {} in topology[0]", xref::DescribeShape(op),
                          xref::DescribeShape(topo));
     case xref::GroupListDiff::Kind::kGroup:
-      return fmt::format("group {} is {} here, {} in topology[0]{}", d.group,
-                         op.GroupToString(d.group), topo.GroupToString(d.group),
-                         d.same_groups_reordered
-                             ? " (same groups, another order)"
-                             : (d.same_ranks_reordered
-                                    ? " (same ranks, another order)"
-                                    : ""));
+      return fmt::format(
+          "group {} is {} here, {} in topology[0]{}", d.group,
+          op.GroupToString(d.group), topo.GroupToString(d.group),
+          d.same_groups_reordered
+              ? " (same groups, another order)"
+              : (d.same_ranks_reordered ? " (same ranks, another order)" : ""));
   }
   return "";
 }
 
-void Matches(const std::vector<hlo::Module>& modules,
-             const CheckOptions& check, NeffExplanation* n) {
-  const bool single = n->topologies.size() == 1 &&
-                      n->topology_index[0] == 0 &&
+void Matches(const std::vector<hlo::Module>& modules, const CheckOptions& check,
+             NeffExplanation* n) {
+  const bool single = n->topologies.size() == 1 && n->topology_index[0] == 0 &&
                       n->topologies[0].num_groups() > 0;
   const bool none = n->topologies.empty() && n->topology_count == 0;
   if (!single && !none) return;

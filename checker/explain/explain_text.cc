@@ -84,14 +84,15 @@ void RenderCollective(const CollectiveExplanation& c, const Mark& marked,
     return;
   }
   if (c.form == "absent" || c.form == "empty") {
-    *out += fmt::format("    written  {} (every participant in one group)\n",
-                        c.form == "absent" ? "no replica_groups"
-                                           : "replica_groups={}");
+    *out += fmt::format(
+        "    written  {} (every participant in one group)\n",
+        c.form == "absent" ? "no replica_groups" : "replica_groups={}");
   } else if (c.form == "mesh") {
     *out += fmt::format("    written  {} ({} form)\n", Safe(c.written), c.form);
   }
   if (!c.groups.has_value()) {
-    *out += fmt::format("    groups   not expanded: {}\n", Safe(c.groups_error));
+    *out +=
+        fmt::format("    groups   not expanded: {}\n", Safe(c.groups_error));
     return;
   }
   *out += fmt::format("    groups   {}\n", GroupsLine(*c.groups));
@@ -123,9 +124,9 @@ void RenderCollective(const CollectiveExplanation& c, const Mark& marked,
 
 void RenderModule(const ModuleExplanation& m, const Mark& marked,
                   std::string* out) {
-  *out += fmt::format("\nHLO module {} ({})\n",
-                      m.name.empty() ? "(no header)" : Safe(m.name),
-                      Safe(m.file));
+  *out +=
+      fmt::format("\nHLO module {} ({})\n",
+                  m.name.empty() ? "(no header)" : Safe(m.name), Safe(m.file));
   *out += fmt::format("  R = replica_count  = {} ({})\n", m.replica_count,
                       m.replica_count_source);
   *out += fmt::format("  P = num_partitions = {} ({})\n", m.num_partitions,
@@ -174,9 +175,10 @@ void RenderNeff(const NeffExplanation& n, std::string* out) {
   *out += "  world size (NeffInfo.getCCRankWorldSize)\n";
   *out += fmt::format("    ws_rg    = {}  (largest group of each topology)\n",
                       w.ws_rg);
-  *out += fmt::format("    ws_pairs = {}  (1 + largest src_target_pairs id, 0 "
-                      "if none)\n",
-                      w.ws_pairs);
+  *out += fmt::format(
+      "    ws_pairs = {}  (1 + largest src_target_pairs id, 0 "
+      "if none)\n",
+      w.ws_pairs);
   *out += fmt::format("    ws_expl  = {}  (#rank_world_size{})\n", w.ws_expl,
                       n.has_explicit_world_size ? "" : ", absent");
   if (!n.mpmd.empty()) {
@@ -222,8 +224,8 @@ void RenderCore(const CoreExplanation& c, std::string* out) {
                         c.core, *c.num_cores);
   }
   for (const RankPlace& p : c.neffs) {
-    *out += fmt::format("  {}: {}\n", Safe(p.what),
-                        PlaceText(p, c.core, c.rank));
+    *out +=
+        fmt::format("  {}: {}\n", Safe(p.what), PlaceText(p, c.core, c.rank));
   }
   for (const CoreExplanation::ModulePlace& m : c.modules) {
     if (!m.in_device_space) {
@@ -234,8 +236,8 @@ void RenderCore(const CoreExplanation& c, std::string* out) {
           m.devices.has_value() ? fmt::format("{}", *m.devices) : "?", c.core);
       continue;
     }
-    *out += fmt::format("  {}: rank {} is device {} of [0, {})\n",
-                        Safe(m.file), c.rank, c.rank, *m.devices);
+    *out += fmt::format("  {}: rank {} is device {} of [0, {})\n", Safe(m.file),
+                        c.rank, c.rank, *m.devices);
     for (const RankPlace& p : m.collectives) {
       *out += fmt::format("    {}: {}\n", Safe(p.what),
                           PlaceText(p, c.core, c.rank));
@@ -266,8 +268,8 @@ void RenderConfig(const ConfigExplanation& c, const Mark& marked,
     for (const auto& [key, value] : c.component_dp) {
       sizes.push_back(fmt::format("{}={}", key, value));
     }
-    *out += fmt::format("  component DP sizes: {}\n",
-                        absl::StrJoin(sizes, ", "));
+    *out +=
+        fmt::format("  component DP sizes: {}\n", absl::StrJoin(sizes, ", "));
   }
   if (c.grid.has_value()) {
     *out += fmt::format("  rank grid {} x {} ({}):\n", c.grid->rows,
@@ -282,7 +284,8 @@ void RenderConfig(const ConfigExplanation& c, const Mark& marked,
   }
   *out += "  group families:\n";
   for (const ConfigFamilyExplanation& f : c.families) {
-    *out += fmt::format("    {}\n      {}\n", Safe(f.name), GroupsLine(f.groups));
+    *out +=
+        fmt::format("    {}\n      {}\n", Safe(f.name), GroupsLine(f.groups));
   }
 }
 

@@ -13,7 +13,8 @@
 namespace topolint::hlo {
 namespace {
 
-constexpr std::string_view kSendRecvPairs = "_xla_send_recv_source_target_pairs";
+constexpr std::string_view kSendRecvPairs =
+    "_xla_send_recv_source_target_pairs";
 
 bool ReadKey(HloLexer& lx, std::string_view what, std::string* key) {
   const int c = lx.Peek();
@@ -32,8 +33,8 @@ bool ParseQuotedPairs(HloLexer& lx, const std::string& content,
   sub.SetStartPos(TextPos{string_pos.line, string_pos.column + 1});
   bool ok = sub.SkipTrivia();
   if (ok && sub.Peek() != '{') {
-    ok = sub.Expected(fmt::format("'{{' to start the pairs of {}",
-                                  kSendRecvPairs));
+    ok = sub.Expected(
+        fmt::format("'{{' to start the pairs of {}", kSendRecvPairs));
   }
   ok = ok && ParseSourceTargetPairs(sub, kSendRecvPairs, out) &&
        sub.SkipTrivia();
@@ -181,14 +182,15 @@ bool ParseFrontendAttributes(HloLexer& lx, Collective* c) {
     if (key == kSendRecvPairs) {
       const int v = lx.Peek();
       if (v == '{') {
-        ok = ParseSourceTargetPairs(lx, kSendRecvPairs, &c->source_target_pairs);
+        ok =
+            ParseSourceTargetPairs(lx, kSendRecvPairs, &c->source_target_pairs);
       } else if (v == '"' || v == '\'') {
         const TextPos string_pos = lx.Pos();
         ok = lx.ReadString(&content, size_t{16} << 20) &&
              ParseQuotedPairs(lx, content, string_pos, &c->source_target_pairs);
       } else {
-        ok = lx.Expected(fmt::format("a string or '{{...}}' value for {}",
-                                     kSendRecvPairs));
+        ok = lx.Expected(
+            fmt::format("a string or '{{...}}' value for {}", kSendRecvPairs));
       }
     } else {
       ok = lx.SkipValue();

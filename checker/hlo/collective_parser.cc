@@ -115,8 +115,9 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
       return true;
     }
   } else if (c != '%') {
-    return lx.Expected("an operand (a name such as '%p', optionally after "
-                       "its shape)");
+    return lx.Expected(
+        "an operand (a name such as '%p', optionally after "
+        "its shape)");
   }
   if (has_shape) {
     // The name is not needed: read it as a view (no copy).
@@ -259,8 +260,7 @@ std::optional<CollectiveOpcode> ClassifyOpcode(std::string_view opcode) {
 bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {
   lx.SkipBlanks();
   const int c = lx.Peek();
-  if (c == ',' || c == '\n' || c == kEof || c == '}' || c == '/' ||
-      c == ')') {
+  if (c == ',' || c == '\n' || c == kEof || c == '}' || c == '/' || c == ')') {
     return true;
   }
   return lx.Expected(

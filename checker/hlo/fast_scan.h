@@ -63,8 +63,7 @@ const char* FastScanSse2ForTest(FastMode mode, const char* start,
 inline constexpr int kValueWordLookahead = 6;
 inline bool ContinuesValueAfterBlank(const char* next) {
   const char c = next[0];
-  if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
-      c == '(') {
+  if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == '(') {
     return true;
   }
   for (const char* word : {"true", "false", "inf", "nan"}) {

@@ -12,11 +12,11 @@
 namespace topolint::hlo {
 
 bool ParseIntList(HloLexer& lx, char open, char close, std::string_view what,
-                  std::vector<int64_t>* values,
-                  std::vector<TextPos>* positions, int64_t max_count) {
+                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
+                  int64_t max_count) {
   return ParseIntList(
-      lx, open, close, [what] { return std::string(what); }, values,
-      positions, max_count);
+      lx, open, close, [what] { return std::string(what); }, values, positions,
+      max_count);
 }
 
 namespace {
@@ -46,8 +46,7 @@ namespace {
 // path decides.
 bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
                            std::vector<int64_t>* values,
-                           std::vector<TextPos>* positions,
-                           int64_t max_count) {
+                           std::vector<TextPos>* positions, int64_t max_count) {
   const char* const start = lx.cursor();
   if (*start != open) return false;
   const char* p = start + 1;
@@ -77,8 +76,7 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
     }
     values->push_back(v);
     if (positions != nullptr) {
-      positions->push_back(
-          TextPos{base.line, base.column + (digits - start)});
+      positions->push_back(TextPos{base.line, base.column + (digits - start)});
     }
     if (*p == ',') {
       ++p;
@@ -97,8 +95,8 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
 
 bool ParseIntList(HloLexer& lx, char open, char close,
                   absl::FunctionRef<std::string()> what,
-                  std::vector<int64_t>* values,
-                  std::vector<TextPos>* positions, int64_t max_count) {
+                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
+                  int64_t max_count) {
   if (TryParseSimpleIntList(lx, open, close, values, positions, max_count)) {
     return true;
   }
@@ -138,8 +136,8 @@ bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count) {
   for (;;) {
     if (!lx.SkipTrivia()) return false;
     if (lx.Peek() != '{') {
-      return lx.Expected(fmt::format("'{{' to start entry {} of {}", *count,
-                                     what));
+      return lx.Expected(
+          fmt::format("'{{' to start entry {} of {}", *count, what));
     }
     if (!lx.SkipGroup()) return false;
     ++*count;
@@ -164,12 +162,12 @@ bool CheckPermutation(HloLexer& lx, std::string_view what,
                       const std::vector<TextPos>& entry_pos, TextPos perm_pos,
                       size_t rank) {
   if (perm.size() != rank) {
-    return lx.Error(perm_pos,
-                    fmt::format("{} T({}) has {} entries but there are {} "
-                                "reshape dims; expected a permutation of "
-                                "0..{}",
-                                what, absl::StrJoin(perm, ","), perm.size(),
-                                rank, static_cast<int64_t>(rank) - 1));
+    return lx.Error(
+        perm_pos, fmt::format("{} T({}) has {} entries but there are {} "
+                              "reshape dims; expected a permutation of "
+                              "0..{}",
+                              what, absl::StrJoin(perm, ","), perm.size(), rank,
+                              static_cast<int64_t>(rank) - 1));
   }
   std::vector<bool> seen(rank, false);
   for (size_t i = 0; i < perm.size(); ++i) {
@@ -271,8 +269,8 @@ bool TryParseSimplePairs(HloLexer& lx, SourceTargetPairs* out) {
   if (*p != '}') {
     // Count the pairs first so that the vectors grow once.
     size_t count = 0;
-    for (const char* q = p; IsDecimal(*q) || *q == ',' || *q == '{' ||
-                            (*q == '}' && q[1] != '}');
+    for (const char* q = p;
+         IsDecimal(*q) || *q == ',' || *q == '{' || (*q == '}' && q[1] != '}');
          ++q) {
       count += *q == '{' ? 1 : 0;
     }
@@ -294,8 +292,7 @@ bool TryParseSimplePairs(HloLexer& lx, SourceTargetPairs* out) {
         break;
       }
       out->pairs.emplace_back(s, t);
-      out->pair_pos.push_back(
-          TextPos{base.line, base.column + (pair - start)});
+      out->pair_pos.push_back(TextPos{base.line, base.column + (pair - start)});
       if (*p == ',') {
         ++p;
         continue;

@@ -42,16 +42,14 @@ std::string GroupsToString(const ReplicaGroups& g) {
       }
       std::vector<std::string> refs;
       for (const MeshAxisRef& r : g.mesh.grouped) {
-        refs.push_back(r.pre_size == 0
-                           ? fmt::format("{}#{}", r.name, r.size)
-                           : fmt::format("{}:({}){}", r.name, r.pre_size,
-                                         r.size));
+        refs.push_back(r.pre_size == 0 ? fmt::format("{}#{}", r.name, r.size)
+                                       : fmt::format("{}:({}){}", r.name,
+                                                     r.pre_size, r.size));
       }
-      return fmt::format("mesh[{}] ids=({}) iota=[{}]T({}) {{{}}}",
-                         absl::StrJoin(axes, ","), DimsStr(g.mesh.device_ids),
-                         DimsStr(g.mesh.device_ids_dims),
-                         DimsStr(g.mesh.device_ids_perm),
-                         absl::StrJoin(refs, ","));
+      return fmt::format(
+          "mesh[{}] ids=({}) iota=[{}]T({}) {{{}}}", absl::StrJoin(axes, ","),
+          DimsStr(g.mesh.device_ids), DimsStr(g.mesh.device_ids_dims),
+          DimsStr(g.mesh.device_ids_perm), absl::StrJoin(refs, ","));
     }
   }
   return "?";
@@ -80,7 +78,8 @@ std::string ModuleDebugString(const Module& m) {
       PosStr(m.num_partitions_pos), m.entry_computation, m.computation_count);
   for (const Collective& c : m.collectives) {
     std::vector<std::string> operands;
-    for (const Shape& s : c.operand_shapes) operands.push_back(ShapeToString(s));
+    for (const Shape& s : c.operand_shapes)
+      operands.push_back(ShapeToString(s));
     std::vector<std::string> pairs;
     for (size_t i = 0; i < c.source_target_pairs.pairs.size(); ++i) {
       pairs.push_back(fmt::format("{{{},{}}}@{}",

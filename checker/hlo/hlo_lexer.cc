@@ -174,7 +174,8 @@ bool HloLexer::Error(TextPos pos, std::string message) {
 bool HloLexer::Expected(std::string_view what) {
   const int c = Peek();
   if (IsControlByte(c)) return NotText(c);
-  return Error(Pos(), fmt::format("expected {}, found {}", what, DescribeNext()));
+  return Error(Pos(),
+               fmt::format("expected {}, found {}", what, DescribeNext()));
 }
 
 std::string HloLexer::DescribeNext() {

@@ -76,7 +76,9 @@ class HloLexer {
 
   // ---- Bytes --------------------------------------------------------------
   // The byte at the cursor (0..255) or kEof.
-  int Peek() { return p_ < end_ ? static_cast<unsigned char>(*p_) : PeekSlow(); }
+  int Peek() {
+    return p_ < end_ ? static_cast<unsigned char>(*p_) : PeekSlow();
+  }
   // The byte k places ahead (k < 64), or kEof.
   int PeekAt(size_t k);
   // Consumes the peeked byte, which must not be '\n'.

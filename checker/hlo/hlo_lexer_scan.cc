@@ -2,8 +2,8 @@
 // strings, and the brace/paren/string-aware skipping that is the hot path for
 // non-collective instructions.
 #include <array>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -98,9 +98,7 @@ inline const char* SkipStringRun(const char* p, const char* end) {
   return p;
 }
 
-char CloserOf(char open) {
-  return open == '(' ? ')' : open == '[' ? ']' : '}';
-}
+char CloserOf(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
 
 void AppendCapped(std::string* out, const char* data, size_t n, size_t cap) {
   if (out == nullptr || out->size() >= cap) return;
@@ -214,8 +212,9 @@ bool HloLexer::BlockComment() {
     p_ = p;
     if (p == end_) {
       if (!Refill()) {
-        return Error(pos, "unterminated comment: expected '*/' to close the "
-                          "'/*' that starts here");
+        return Error(pos,
+                     "unterminated comment: expected '*/' to close the "
+                     "'/*' that starts here");
       }
       continue;
     }
@@ -242,8 +241,9 @@ void HloLexer::Directive(std::string_view directive, TextPos pos) {
   if (absl::ConsumePrefix(&text, "disable-next-line=")) {
     next_line = true;
   } else if (!absl::ConsumePrefix(&text, "disable=")) {
-    Error(pos, "malformed topolint directive: expected 'disable=RULE[,RULE]' "
-               "or 'disable-next-line=RULE[,RULE]' after 'topolint:'");
+    Error(pos,
+          "malformed topolint directive: expected 'disable=RULE[,RULE]' "
+          "or 'disable-next-line=RULE[,RULE]' after 'topolint:'");
     return;
   }
   // The rule list ends at the first blank that does not follow a comma.
@@ -259,8 +259,9 @@ void HloLexer::Directive(std::string_view directive, TextPos pos) {
     s.rules.emplace_back(rule);
   }
   if (s.rules.empty()) {
-    Error(pos, "topolint directive names no rule: expected "
-               "'disable=RULE[,RULE]' or 'disable-next-line=RULE[,RULE]'");
+    Error(pos,
+          "topolint directive names no rule: expected "
+          "'disable=RULE[,RULE]' or 'disable-next-line=RULE[,RULE]'");
     return;
   }
   s.target_line = next_line ? NextCodeLine() : pos.line;
@@ -437,8 +438,8 @@ bool HloLexer::BraceEndsLine() {
 }
 
 bool HloLexer::TrySkipLine(bool from_operands, bool* trailing_comma) {
-  const char* q = FastScan(from_operands ? FastMode::kBody : FastMode::kLine,
-                           p_, end_);
+  const char* q =
+      FastScan(from_operands ? FastMode::kBody : FastMode::kLine, p_, end_);
   if (q == nullptr) return false;
   const char* last = q;
   while (last > p_ &&
@@ -676,8 +677,9 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
         } else if (next == '*') {
           if (!BlockComment()) return false;
         } else {
-          return Error(Pos(), "unexpected '/': expected '//' or '/*' to start "
-                              "a comment");
+          return Error(Pos(),
+                       "unexpected '/': expected '//' or '/*' to start "
+                       "a comment");
         }
         reload();
         break;

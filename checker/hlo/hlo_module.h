@@ -69,8 +69,8 @@ struct ReplicaGroups {
   std::vector<std::vector<int64_t>> groups;
   std::vector<TextPos> group_pos;
   std::vector<std::vector<TextPos>> id_pos;
-  IotaSpec iota;  // kIota
-  MeshSpec mesh;  // kMesh
+  IotaSpec iota;     // kIota
+  MeshSpec mesh;     // kMesh
   std::string text;  // the value as written (truncated to 256 bytes)
   // Total number of ids of a kExplicit list (sum of the group sizes).
   int64_t explicit_id_count = 0;
@@ -100,11 +100,11 @@ struct Collective {
   std::string name;         // as written, with '%' when written so
   std::string computation;  // enclosing computation's name
   CollectiveKind kind = CollectiveKind::kAllReduce;
-  std::string opcode;       // as written: "all-gather-start", "async-start"
+  std::string opcode;  // as written: "all-gather-start", "async-start"
   bool is_async_start = false;
-  TextPos pos;              // first byte of the instruction (ROOT or name)
+  TextPos pos;  // first byte of the instruction (ROOT or name)
   TextPos opcode_pos;
-  bool is_root = false;     // written with ROOT
+  bool is_root = false;  // written with ROOT
 
   // The *_pos of an attribute below is the first byte of its name
   // (`channel_id=...`); ReplicaGroups::pos and SourceTargetPairs::pos are the
@@ -153,8 +153,8 @@ struct Collective {
 // `// topolint: disable=a,b` (applies to its own line) or
 // `// topolint: disable-next-line=a,b` (the next line that holds code).
 struct Suppression {
-  TextPos pos;              // the comment
-  int64_t target_line = 0;  // the line it silences
+  TextPos pos;                     // the comment
+  int64_t target_line = 0;         // the line it silences
   std::vector<std::string> rules;  // ids or globs as written
 };
 
@@ -171,7 +171,7 @@ struct Module {
   std::optional<int64_t> replica_count;  // header attribute, when written
   TextPos replica_count_pos;             // `replica_count=` (the name)
   std::optional<int64_t> num_partitions;
-  TextPos num_partitions_pos;            // `num_partitions=` (the name)
+  TextPos num_partitions_pos;  // `num_partitions=` (the name)
 
   // The computation marked ENTRY, else the last one ("" when none parsed).
   std::string entry_computation;

@@ -62,7 +62,8 @@ inline constexpr size_t kMaxShapeTableBytes = size_t{8} << 20;
 // module's header (file, name, replica_count, num_partitions) is final by
 // then; its suppressions and syntax errors are those seen so far. `op` may
 // be moved from; it is not kept by the parser.
-using CollectiveSink = std::function<void(const Module& module, Collective& op)>;
+using CollectiveSink =
+    std::function<void(const Module& module, Collective& op)>;
 
 // Knobs for tests and benchmarks. The defaults are the limits above.
 struct ParseOptions {

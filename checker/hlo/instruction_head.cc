@@ -35,8 +35,8 @@ inline unsigned IdentMask(const char* p) {
 }
 inline unsigned DimMask(const char* p) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
-      InRange(v, '0', 9), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')))));
+  return static_cast<unsigned>(_mm_movemask_epi8(
+      _mm_or_si128(InRange(v, '0', 9), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')))));
 }
 #endif
 

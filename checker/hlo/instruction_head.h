@@ -15,12 +15,12 @@ namespace topolint::hlo {
 
 struct SimpleHead {
   bool is_root = false;
-  bool percent = false;       // the name was written with '%'
-  std::string_view name;      // without '%'
-  std::string_view shape;     // the shape text as written
+  bool percent = false;    // the name was written with '%'
+  std::string_view name;   // without '%'
+  std::string_view shape;  // the shape text as written
   std::string_view opcode;
-  size_t opcode_offset = 0;   // bytes from the start to the opcode
-  const char* open = nullptr; // the '(' after the opcode
+  size_t opcode_offset = 0;    // bytes from the start to the opcode
+  const char* open = nullptr;  // the '(' after the opcode
 };
 
 // Scans the head starting at `p`. The bytes must end with a NUL (the

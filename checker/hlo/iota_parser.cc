@@ -145,15 +145,16 @@ bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
   out->group_size = shape[1];
 
   if (out->reshape_dims.empty()) {
-    return lx.Error(dims_pos, "expected at least one iota reshape dim, found "
-                              "'[]'");
+    return lx.Error(dims_pos,
+                    "expected at least one iota reshape dim, found "
+                    "'[]'");
   }
   for (size_t i = 0; i < 2; ++i) {
     if (shape[i] < 1) {
-      return lx.Error(shape_entry_pos[i],
-                      fmt::format("iota {} must be positive, found {}",
-                                  i == 0 ? "num_groups" : "group_size",
-                                  shape[i]));
+      return lx.Error(
+          shape_entry_pos[i],
+          fmt::format("iota {} must be positive, found {}",
+                      i == 0 ? "num_groups" : "group_size", shape[i]));
     }
   }
   for (size_t i = 0; i < out->reshape_dims.size(); ++i) {
@@ -171,9 +172,10 @@ bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
                                 dims_text()));
   }
   if (out->reshape_dims.size() == 1 && has_perm) {
-    return lx.Error(perm_pos, "unexpected 'T(...)' after a single iota "
-                              "reshape dim: a transpose is only allowed with "
-                              "more than one reshape dim");
+    return lx.Error(perm_pos,
+                    "unexpected 'T(...)' after a single iota "
+                    "reshape dim: a transpose is only allowed with "
+                    "more than one reshape dim");
   }
   if (has_perm &&
       !CheckPermutation(lx, "iota transpose", out->perm, perm_entry_pos,
@@ -196,11 +198,11 @@ bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
   if (!CheckedProduct(out->reshape_dims, &held) || held != total) {
     return lx.Error(
         dims_pos,
-        fmt::format("iota replica_groups [{},{}] hold {} ids but the reshape "
-                    "dims [{}] hold {}; expected the same number",
-                    shape[0], shape[1], total, dims_text(),
-                    held == 0 ? std::string("more than 2^63")
-                              : std::to_string(held)));
+        fmt::format(
+            "iota replica_groups [{},{}] hold {} ids but the reshape "
+            "dims [{}] hold {}; expected the same number",
+            shape[0], shape[1], total, dims_text(),
+            held == 0 ? std::string("more than 2^63") : std::to_string(held)));
   }
   return true;
 }

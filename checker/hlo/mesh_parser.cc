@@ -185,13 +185,13 @@ class MeshReader {
     int64_t held = 0;
     if (out_->device_ids_dims.empty() ||
         !CheckedProduct(out_->device_ids_dims, &held) || held != devices_) {
-      return lx_.Error(dims_pos, fmt::format("mesh has {} devices but the "
-                                             "device_ids dims [{}] do not "
-                                             "hold {} ids",
-                                             devices_,
-                                             absl::StrJoin(
-                                                 out_->device_ids_dims, ","),
-                                             devices_));
+      return lx_.Error(
+          dims_pos,
+          fmt::format("mesh has {} devices but the "
+                      "device_ids dims [{}] do not "
+                      "hold {} ids",
+                      devices_, absl::StrJoin(out_->device_ids_dims, ","),
+                      devices_));
     }
     (void)ids_pos;
     return true;
@@ -236,9 +236,10 @@ class MeshReader {
   bool SubAxis(const MeshAxis& axis, TextPos ref_pos, MeshAxisRef* ref) {
     if (!lx_.SkipTrivia()) return false;
     if (!lx_.Eat('(')) {
-      return lx_.Expected(fmt::format("'(' to start the sub-axis of '{}' "
-                                      "(written 'name:(pre_size)size')",
-                                      ref->name));
+      return lx_.Expected(
+          fmt::format("'(' to start the sub-axis of '{}' "
+                      "(written 'name:(pre_size)size')",
+                      ref->name));
     }
     if (!lx_.SkipTrivia() ||
         !lx_.ReadInt(&ref->pre_size, "the sub-axis pre_size") ||

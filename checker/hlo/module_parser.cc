@@ -36,8 +36,9 @@ void ModuleParser::Run() {
   if (!lx_.CheckNotBinary(kSniffBytes)) return;
   if (!lx_.SkipTrivia()) return;
   if (lx_.Peek() == kEof) {
-    lx_.Error(lx_.Pos(), "expected 'HloModule' or a computation, found end "
-                         "of file");
+    lx_.Error(lx_.Pos(),
+              "expected 'HloModule' or a computation, found end "
+              "of file");
     return;
   }
   while (!lx_.stopped()) {
@@ -61,15 +62,15 @@ void ModuleParser::Run() {
       }
       break;
     }
-    const bool ok =
-        state_ == State::kTop ? ParseTopItem() : ParseBodyItem();
+    const bool ok = state_ == State::kTop ? ParseTopItem() : ParseBodyItem();
     if (!ok && !lx_.stopped()) Resync();
   }
   if (!lx_.stopped() && module_->computation_count == 0 &&
       module_->syntax_errors.empty()) {
-    lx_.Error(lx_.Pos(), "expected a computation (such as 'ENTRY main "
-                         "{ ... }') after the HloModule header, found end "
-                         "of file");
+    lx_.Error(lx_.Pos(),
+              "expected a computation (such as 'ENTRY main "
+              "{ ... }') after the HloModule header, found end "
+              "of file");
   }
 }
 
@@ -90,8 +91,9 @@ bool ModuleParser::ParseTopItem() {
   if (!lx_.ReadIdent(&word_)) return false;
   if (word_ == "HloModule") {
     if (module_->has_header || anything_parsed_) {
-      return lx_.Error(pos, "unexpected second 'HloModule' header: expected "
-                            "one module per file");
+      return lx_.Error(pos,
+                       "unexpected second 'HloModule' header: expected "
+                       "one module per file");
     }
     return ParseHeader(pos);
   }
@@ -249,16 +251,17 @@ bool ModuleParser::ParseSignature() {
       if (!ok || !lx_.SkipTrivia()) return false;
       if (lx_.Eat(',')) continue;
       if (lx_.Eat(')')) break;
-      return lx_.Expected(fmt::format(
-          "',' or ')' in the parameter list of computation '{}'",
-          computation_));
+      return lx_.Expected(
+          fmt::format("',' or ')' in the parameter list of computation '{}'",
+                      computation_));
     }
   }
   if (!lx_.SkipTrivia()) return false;
   if (!(lx_.Peek() == '-' && lx_.PeekAt(1) == '>')) {
-    return lx_.Expected(fmt::format("'->' and the result shape after the "
-                                    "parameters of computation '{}'",
-                                    computation_));
+    return lx_.Expected(
+        fmt::format("'->' and the result shape after the "
+                    "parameters of computation '{}'",
+                    computation_));
   }
   lx_.Bump();
   lx_.Bump();
@@ -324,8 +327,7 @@ bool ModuleParser::CloseComputation() {
   return lx_.SkipTrivia() && lx_.SkipValue() && lx_.EndStatement();
 }
 
-bool ModuleParser::ReadInstructionName(std::string_view* name,
-                                       bool* percent) {
+bool ModuleParser::ReadInstructionName(std::string_view* name, bool* percent) {
   const int c = lx_.Peek();
   *percent = c == '%';
   if (*percent) {
@@ -356,7 +358,8 @@ bool ModuleParser::ParseInstruction() {
   lx_.BeginStatement();
   const TextPos pos = lx_.Pos();
   SimpleHead head;
-  if (ScanSimpleHead(lx_.cursor(), &head)) return ParseSimpleInstruction(pos, head);
+  if (ScanSimpleHead(lx_.cursor(), &head))
+    return ParseSimpleInstruction(pos, head);
   bool is_root = false;
   std::string_view word;
   if (!ReadInstructionName(&word, &percent_)) return false;
@@ -390,8 +393,7 @@ bool ModuleParser::ParseInstruction() {
   return ok;
 }
 
-bool ModuleParser::ParseSimpleInstruction(TextPos pos,
-                                          const SimpleHead& head) {
+bool ModuleParser::ParseSimpleInstruction(TextPos pos, const SimpleHead& head) {
   // The head was scanned in place (ScanSimpleHead); the views in `head`
   // stay valid until the cursor next reads more input.
   percent_ = head.percent;
@@ -407,8 +409,8 @@ bool ModuleParser::ParseSimpleInstruction(TextPos pos,
   }
   const TextPos opcode_pos{
       pos.line, pos.column + static_cast<int64_t>(head.opcode_offset)};
-  const bool ok = FinishInstruction(pos, head.is_root, keep_shape, opcode_pos,
-                                    head.opcode);
+  const bool ok =
+      FinishInstruction(pos, head.is_root, keep_shape, opcode_pos, head.opcode);
   if (keep_shape) {
     table_.Commit();
   } else {
@@ -431,8 +433,8 @@ bool ModuleParser::ParseInstructionRest(TextPos pos, bool is_root,
   return FinishInstruction(pos, is_root, *keep_shape, opcode_pos, opcode);
 }
 
-bool ModuleParser::FinishInstruction(TextPos pos, bool is_root,
-                                     bool keep_shape, TextPos opcode_pos,
+bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
+                                     TextPos opcode_pos,
                                      std::string_view opcode) {
   const std::optional<CollectiveOpcode> op = ClassifyOpcode(opcode);
   if (!lx_.AtByte('(')) {
@@ -463,8 +465,8 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root,
   if (!ParseCollectiveBody(lx_, table_, &c_op) || !lx_.EndStatement()) {
     return false;
   }
-  const bool send_recv = op->kind == CollectiveKind::kSend ||
-                         op->kind == CollectiveKind::kRecv;
+  const bool send_recv =
+      op->kind == CollectiveKind::kSend || op->kind == CollectiveKind::kRecv;
   if (!send_recv || c_op.source_target_pairs.present) {
     if (on_collective_) {
       on_collective_(*module_, c_op);

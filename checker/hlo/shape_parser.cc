@@ -24,8 +24,9 @@ class ShapeReader {
     }
     if (lx_.Peek() == '(') return Tuple(shape, depth);
     if (!IsIdentStart(lx_.Peek())) {
-      return lx_.Expected("a shape (an element type such as 'f32[8]' or a "
-                          "tuple '(...)')");
+      return lx_.Expected(
+          "a shape (an element type such as 'f32[8]' or a "
+          "tuple '(...)')");
     }
     std::string type;
     if (!lx_.ReadIdent(&type) || !lx_.SkipTrivia()) return false;
@@ -231,8 +232,7 @@ bool ParseShape(HloLexer& lx, Shape* shape) {
   return ShapeReader(lx).Shape(shape, 0);
 }
 
-bool ParseArrayShapeRest(HloLexer& lx, std::string element_type,
-                         Shape* shape) {
+bool ParseArrayShapeRest(HloLexer& lx, std::string element_type, Shape* shape) {
   return ShapeReader(lx).ArrayRest(std::move(element_type), shape);
 }
 

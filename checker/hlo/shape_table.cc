@@ -32,8 +32,7 @@ void ShapeTable::Begin(std::string_view name) {
   pending_shape_offset_ = arena_.size();
 }
 
-void ShapeTable::BeginWithShape(std::string_view name,
-                                std::string_view shape) {
+void ShapeTable::BeginWithShape(std::string_view name, std::string_view shape) {
   Begin(name);
   AppendPending(shape);
 }
@@ -43,8 +42,7 @@ bool ShapeTable::Commit() {
   const size_t name_len = pending_shape_offset_ - pending_name_offset_;
   if (Bytes() > max_bytes_ || entries_.size() >= kNone - 1) {
     // Over budget: keep only this entry, moved to the front.
-    std::vector<char> keep(arena_.begin() + pending_name_offset_,
-                           arena_.end());
+    std::vector<char> keep(arena_.begin() + pending_name_offset_, arena_.end());
     Clear();
     if (keep.size() > max_bytes_) return false;
     arena_ = std::move(keep);
@@ -66,16 +64,16 @@ std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
   // only when a lookup reaches further back (hashing every name of a long
   // computation costs more than all the lookups).
   const size_t recent =
-      std::max(indexed_, entries_.size() - std::min<size_t>(entries_.size(),
-                                                            kLinearLookups));
+      std::max(indexed_, entries_.size() -
+                             std::min<size_t>(entries_.size(), kLinearLookups));
   for (size_t i = entries_.size(); i > recent; --i) {
     const Entry& e = entries_[i - 1];
     if (e.name_len == name.size() && NameOf(e) == name) return ShapeOf(e);
   }
   for (; indexed_ < entries_.size(); ++indexed_) {
     Entry& e = entries_[indexed_];
-    auto [it, inserted] =
-        index_.try_emplace(HashName(NameOf(e)), static_cast<uint32_t>(indexed_));
+    auto [it, inserted] = index_.try_emplace(HashName(NameOf(e)),
+                                             static_cast<uint32_t>(indexed_));
     if (!inserted) {
       e.prev_same_hash = it->second;
       it->second = static_cast<uint32_t>(indexed_);

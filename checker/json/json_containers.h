@@ -99,12 +99,12 @@ class String {
   }
 
   operator std::string_view() const { return view(); }  // NOLINT
-  operator absl::string_view() const {                   // NOLINT
+  operator absl::string_view() const {                  // NOLINT
     return absl::string_view(data(), size());
   }
   operator std::string() const { return str(); }  // NOLINT
 
-#define TOPOLINT_JSON_STRING_COMPARE(T)                                   \
+#define TOPOLINT_JSON_STRING_COMPARE(T)                                  \
   friend bool operator==(const String& a, T b) { return a.view() == b; } \
   friend bool operator==(T b, const String& a) { return a.view() == b; } \
   friend bool operator!=(const String& a, T b) { return a.view() != b; } \

@@ -46,8 +46,8 @@ struct Value {
     uint64_t uint_value;    // kUInt
     double float_value;     // kFloat
   };
-  String string_value;  // kString
-  String number_text;   // kInt / kUInt / kFloat: the literal as written
+  String string_value;      // kString
+  String number_text;       // kInt / kUInt / kFloat: the literal as written
   Children<Value> array;    // kArray
   Children<Member> object;  // kObject, in document order (duplicates kept)
 

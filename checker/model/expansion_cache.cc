@@ -50,8 +50,8 @@ int64_t ExpandedIdCount(const hlo::ReplicaGroups& rg) {
 std::string CanonicalGroupsKey(const hlo::ReplicaGroups& rg, int64_t cap) {
   if (rg.form == Form::kIota) {
     const hlo::IotaSpec& i = rg.iota;
-    return absl::StrCat("iota ", i.num_groups, ",", i.group_size, " <= ",
-                        absl::StrJoin(i.reshape_dims, ","), " T ",
+    return absl::StrCat("iota ", i.num_groups, ",", i.group_size,
+                        " <= ", absl::StrJoin(i.reshape_dims, ","), " T ",
                         absl::StrJoin(i.perm, ","), " cap ", cap);
   }
   if (rg.form == Form::kMesh && rg.mesh.device_ids.empty()) {

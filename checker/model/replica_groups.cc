@@ -74,9 +74,8 @@ absl::StatusOr<GroupList> ExpandIota(const hlo::IotaSpec& iota, int64_t cap) {
   const int64_t listed = ProductWithin(lead, cap);
   const size_t rank = iota.reshape_dims.size();
   if (listed < 0 || listed != ProductWithin(iota.reshape_dims, cap) ||
-      (!iota.perm.empty() && !CheckPermutation(iota.perm,
-                                               static_cast<int64_t>(rank))
-                                   .ok())) {
+      (!iota.perm.empty() &&
+       !CheckPermutation(iota.perm, static_cast<int64_t>(rank)).ok())) {
     return ExpandIotaChecked(iota, cap);  // says what is wrong
   }
   if (iota.perm.empty()) {

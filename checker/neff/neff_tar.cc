@@ -151,7 +151,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
     return out;
   }
   if (Lib().read_open2(a.get(), &window, nullptr, &ReadBlock, &SkipBytes,
-                         nullptr) != ARCHIVE_OK) {
+                       nullptr) != ARCHIVE_OK) {
     out.problems.push_back(NotATar(a.get()));
     return out;
   }

@@ -4,7 +4,8 @@
 //
 //   topolint::api::Unit unit;
 //   topolint::api::Status st =
-//       unit.AddText("out/model.hlo", hlo_text, topolint::api::InputKind::kHlo);
+//       unit.AddText("out/model.hlo", hlo_text,
+//       topolint::api::InputKind::kHlo);
 //   if (st.ok()) st = unit.AddText("out/def.json", def_json_text);
 //   std::vector<topolint::api::Finding> findings;
 //   if (st.ok()) st = topolint::api::Check(unit, options, &findings);
@@ -94,14 +95,14 @@ bool HasErrors(const std::vector<Finding>& findings);
 // config; a file named def.json is always a def.json).
 enum class InputKind {
   kAuto,
-  kHlo,              // XLA HLO text
-  kDefJson,          // NEFF def.json (read as one whatever its name)
+  kHlo,      // XLA HLO text
+  kDefJson,  // NEFF def.json (read as one whatever its name)
   // neuron_config.json / model-parallel config. Read as JSON and, like
   // kAuto, recognised by content: it needs one of tp_degree,
   // tensor_parallel_size, *_dp_size or *_dp_degree (at top level or under
   // neuron_config); a JSON with none of them is not checked.
   kComponentConfig,
-  kNeff,             // .neff archive (files only)
+  kNeff,  // .neff archive (files only)
 };
 
 // The inputs checked together: normally one HLO module, its def.json (or
@@ -168,8 +169,8 @@ Status Check(const Unit& unit, const Options& options,
 // Checks files and directories exactly as `topolint check PATH...`: files
 // in one directory form one unit, directories are searched recursively.
 // Named files of no known kind are skipped (the CLI warns about them).
-Status CheckPaths(const std::vector<std::string>& paths,
-                  const Options& options, std::vector<Finding>* findings);
+Status CheckPaths(const std::vector<std::string>& paths, const Options& options,
+                  std::vector<Finding>* findings);
 
 // The library version, e.g. "0.1.0".
 const char* Version();

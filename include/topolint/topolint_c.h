@@ -58,7 +58,7 @@ TOPOLINT_C_EXPORT void topolint_free(char* response);
 TOPOLINT_C_EXPORT const char* topolint_version(void);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* TOPOLINT_TOPOLINT_C_H_ */
+#endif /* TOPOLINT_TOPOLINT_C_H_ */

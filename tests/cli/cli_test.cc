@@ -130,7 +130,8 @@ TEST(CliTest, GithubFormat) {
   TempDir d;
   std::string f = d.Write("def.json", kEmptyTopologyDef);
   CliResult r = RunTopolint({"check", "--format", "github", f});
-  EXPECT_THAT(r.out, HasSubstr("::error file=" + f + ",line=3,col=34,"
+  EXPECT_THAT(r.out, HasSubstr("::error file=" + f +
+                               ",line=3,col=34,"
                                "title=neff-empty-topology::"));
 }
 
@@ -202,13 +203,11 @@ TEST(CliTest, BaselineHidesRecordedFindings) {
   EXPECT_THAT(r.err, HasSubstr("baseline hid 1 finding"));
   // An unrelated edit that moves the finding down keeps it hidden.
   d.Write("u/def.json", std::string("\n\n") + kEmptyTopologyDef);
-  EXPECT_EQ(RunTopolint({"check", "--baseline", base, d.path() + "/u"})
-                .exit_code,
-            0);
+  EXPECT_EQ(
+      RunTopolint({"check", "--baseline", base, d.path() + "/u"}).exit_code, 0);
   // Fixing the problem leaves a stale entry, which is reported.
   d.Write("u/def.json", kGoodDef);
-  CliResult fixed =
-      RunTopolint({"check", "--baseline", base, d.path() + "/u"});
+  CliResult fixed = RunTopolint({"check", "--baseline", base, d.path() + "/u"});
   EXPECT_EQ(fixed.exit_code, 0);
   EXPECT_THAT(fixed.err, HasSubstr("1 baseline entry no longer matches"));
 }
@@ -219,7 +218,8 @@ TEST(CliTest, ParallelJobsGiveTheSameOutput) {
     d.Write("u" + std::to_string(i) + "/def.json", kEmptyTopologyDef);
   }
   CliResult one = RunTopolint({"check", "--color", "never", d.path()});
-  CliResult many = RunTopolint({"check", "--color", "never", "-j", "4", d.path()});
+  CliResult many =
+      RunTopolint({"check", "--color", "never", "-j", "4", d.path()});
   EXPECT_EQ(one.out, many.out);
   EXPECT_EQ(one.exit_code, many.exit_code);
 }

@@ -60,14 +60,15 @@ inline CliResult RunTopolint(const std::vector<std::string>& args,
   std::string in_path = base + ".in", out_path = base + ".out",
               err_path = base + ".err";
   WriteAll(in_path, stdin_text);
-  std::string cmd = "cd " + ShellQuote(cwd) + " && " +
-                    ShellQuote(TOPOLINT_BINARY);
+  std::string cmd =
+      "cd " + ShellQuote(cwd) + " && " + ShellQuote(TOPOLINT_BINARY);
   for (const std::string& a : args) cmd += " " + ShellQuote(a);
   cmd += " <" + ShellQuote(in_path) + " >" + ShellQuote(out_path) + " 2>" +
          ShellQuote(err_path);
   int status = std::system(cmd.c_str());
   CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = ReadAll(out_path);
   r.err = ReadAll(err_path);
   std::filesystem::remove(in_path);

@@ -195,7 +195,6 @@ TEST(SourceCacheTest, ExcerptInTheMiddleOfALongInMemoryLine) {
   EXPECT_EQ(ex->line_length, 5000);
 }
 
-
 // The excerpt the cache must give for `column` of `line`: the bytes within
 // kExcerptRadius of the column, clipped to the line.
 LineExcerpt ExpectedExcerpt(const std::string& line, int64_t column) {
@@ -207,8 +206,8 @@ LineExcerpt ExpectedExcerpt(const std::string& line, int64_t column) {
   LineExcerpt ex;
   ex.first_column = begin + 1;
   ex.line_length = length;
-  ex.text = line.substr(static_cast<size_t>(begin),
-                        static_cast<size_t>(end - begin));
+  ex.text =
+      line.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin));
   return ex;
 }
 
@@ -245,8 +244,8 @@ TEST(SourceCacheTest, ManyColumnsOfOneLongLineEachGetTheirOwnWindow) {
     EXPECT_EQ(ex->line_length, want.line_length);
     EXPECT_EQ(ex->text, want.text);
   }
-  EXPECT_THAT(cache.Line(f, 2), Optional(Eq(line.substr(
-                                    0, SourceCache::kMaxLineBytes))));
+  EXPECT_THAT(cache.Line(f, 2),
+              Optional(Eq(line.substr(0, SourceCache::kMaxLineBytes))));
 }
 
 TEST(SourceCacheTest, SecondPrefetchOfTheSameLineAddsWindows) {

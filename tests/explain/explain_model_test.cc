@@ -10,9 +10,9 @@ namespace {
 using model::GroupList;
 
 TEST(FindIotaFormTest, NamesPlainAndTransposedIotas) {
-  EXPECT_EQ(FindIotaForm(GroupList::FromGroups({{0, 4}, {1, 5}, {2, 6},
-                                                {3, 7}})),
-            "[4,2]<=[2,4]T(1,0)");
+  EXPECT_EQ(
+      FindIotaForm(GroupList::FromGroups({{0, 4}, {1, 5}, {2, 6}, {3, 7}})),
+      "[4,2]<=[2,4]T(1,0)");
   EXPECT_EQ(FindIotaForm(GroupList::FromGroups({{0, 1, 2, 3}, {4, 5, 6, 7}})),
             "[2,4]<=[8]");
   EXPECT_EQ(FindIotaForm(GroupList::FromGroups({{0, 2}, {1, 3}})),
@@ -20,8 +20,8 @@ TEST(FindIotaFormTest, NamesPlainAndTransposedIotas) {
 }
 
 TEST(FindIotaFormTest, EveryNameExpandsBackToTheList) {
-  const GroupList list = GroupList::FromGroups(
-      {{0, 3, 6, 9}, {1, 4, 7, 10}, {2, 5, 8, 11}});
+  const GroupList list =
+      GroupList::FromGroups({{0, 3, 6, 9}, {1, 4, 7, 10}, {2, 5, 8, 11}});
   const std::string form = FindIotaForm(list);
   ASSERT_EQ(form, "[3,4]<=[4,3]T(1,0)");
   hlo::IotaSpec iota{3, 4, {4, 3}, {1, 0}};
@@ -75,10 +75,9 @@ TEST(DeviceGridTest, ReplicasByPartitionsOrRowsOfSixteen) {
   EXPECT_EQ(g->columns, 16);
   EXPECT_EQ(g->id[19], 19);
   EXPECT_EQ(g->id[20], -1);  // past the end of the partial last row
-  EXPECT_FALSE(
-      DeviceGrid(op, GroupList(), true, {1, kMaxGridCells + 1},
-                 kMaxGridCells + 1)
-          .has_value());
+  EXPECT_FALSE(DeviceGrid(op, GroupList(), true, {1, kMaxGridCells + 1},
+                          kMaxGridCells + 1)
+                   .has_value());
 }
 
 }  // namespace

@@ -74,8 +74,8 @@ TEST(ExplainTest, WorkedExampleText) {
 }
 
 TEST(ExplainTest, WorkedExampleJson) {
-  CliResult r = RunTopolint({"explain", "--format", "json", "--lnc", "2",
-                             "--core", "9", kExample});
+  CliResult r = RunTopolint(
+      {"explain", "--format", "json", "--lnc", "2", "--core", "9", kExample});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Json doc = ParseJson(r.out);
   ASSERT_EQ(doc["units"].size(), 1u);
@@ -128,7 +128,8 @@ TEST(ExplainTest, CoreOutsideTheDeviceSpace) {
       {"explain", "--lnc", "2", "--core", "17", "--num-cores", "16", kExample});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("  rank = core / lnc = 17 / 2 = 8\n"));
-  EXPECT_THAT(r.out, HasSubstr("  core 17 is out of range: --num-cores is 16\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr("  core 17 is out of range: --num-cores is 16\n"));
   EXPECT_THAT(r.out, HasSubstr("rank 8 is in no group: core 17 does not "
                                "participate"));
   EXPECT_THAT(r.out, HasSubstr("model.hlo: rank 8 is out of range: outside "
@@ -151,8 +152,8 @@ TEST(ExplainTest, CoreThatDoesNotParticipate) {
   dir.Write("def.json",
             R"({"CCInfo": {"replica_groups": [[[0, 1], [4, 5]]]}})");
   // Core 5 at LNC 2 is rank 2, which no group of topology[0] holds.
-  CliResult r = RunTopolint({"explain", "--lnc", "2", "--core", "5",
-                             dir.path()});
+  CliResult r =
+      RunTopolint({"explain", "--lnc", "2", "--core", "5", dir.path()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("rank 2 is in no group: core 5 does not "
                                "participate"));
@@ -164,8 +165,8 @@ TEST(ExplainTest, CoreThatDoesNotParticipate) {
 TEST(ExplainTest, NoTopologyMeansEveryCoreParticipates) {
   TempDir dir;
   dir.Write("def.json", R"({"CCInfo": {"replica_groups": []}})");
-  CliResult r = RunTopolint(
-      {"explain", "--format", "json", "--core", "3", dir.path()});
+  CliResult r =
+      RunTopolint({"explain", "--format", "json", "--core", "3", dir.path()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Json p = ParseJson(r.out)["units"][0]["core"]["neff"][0];
   EXPECT_EQ(p["status"], "all");
@@ -187,7 +188,8 @@ TEST(ExplainTest, ComponentConfigRankGridAndFamilies) {
   EXPECT_THAT(lines, Contains("    DP 1   4  5*   6   7"));
   EXPECT_THAT(lines, Contains("    attention DP column (attention_dp_size=2) "
                               "(same groups as: dp (data_parallel_size=2))"));
-  EXPECT_THAT(lines, Contains("      {{0,4},{1,5},{2,6},{3,7}}: 4 groups of 2"));
+  EXPECT_THAT(lines,
+              Contains("      {{0,4},{1,5},{2,6},{3,7}}: 4 groups of 2"));
   EXPECT_THAT(r.out, HasSubstr(": DP row 1, TP column 1\n"));
 
   CliResult j = RunTopolint({"explain", "--format", "json", dir.path()});

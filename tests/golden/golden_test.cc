@@ -58,8 +58,7 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
   std::string actual = r.out;
   if (!actual.empty() && actual.back() != '\n') actual += '\n';
   actual += "# exit: " + std::to_string(r.exit_code) + "\n";
-  EXPECT_EQ(ReadAll(abs + "/expected.txt"), actual)
-      << "stderr:\n" << r.err;
+  EXPECT_EQ(ReadAll(abs + "/expected.txt"), actual) << "stderr:\n" << r.err;
   EXPECT_LT(r.exit_code, 2) << "fixtures must be readable inputs: " << r.err;
 
   // A fail- case must show its rule; a pass- case must not.

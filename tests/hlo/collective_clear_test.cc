@@ -64,8 +64,7 @@ TEST(CollectiveClearTest, ReusedObjectLeavesNothingBehind) {
   EXPECT_EQ(n.collectives[0].name, "%ag");
   EXPECT_EQ(n.collectives[0].replica_groups.groups.size(), 2u);
   EXPECT_EQ(n.collectives[1].name, "%cp");
-  EXPECT_EQ(n.collectives[1].replica_groups.form,
-            ReplicaGroups::Form::kAbsent);
+  EXPECT_EQ(n.collectives[1].replica_groups.form, ReplicaGroups::Form::kAbsent);
   EXPECT_FALSE(n.collectives[1].has_dimensions);
   EXPECT_TRUE(n.collectives[1].to_apply.empty());
 }

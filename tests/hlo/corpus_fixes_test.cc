@@ -86,8 +86,8 @@ TEST(LineCommentTest, CrLfSuppressionStillApplies) {
 
 TEST(LiteralAttributeTest, ScalarAfterABlankContinuesTheValue) {
   for (const char* literal :
-       {"f32[] 0.25", "f32[] -inf", "pred[] true", "pred[] false",
-        "f32[] nan", "f32[] inf", "c64[] (1, 2)", "s32[] -7"}) {
+       {"f32[] 0.25", "f32[] -inf", "pred[] true", "pred[] false", "f32[] nan",
+        "f32[] inf", "c64[] (1, 2)", "s32[] -7"}) {
     const std::string text = InEntry(
         std::string("  %c = f32[1]{0} custom-call(), custom_call_target=\"t\", "
                     "literal=") +

@@ -65,9 +65,7 @@ std::vector<std::string> CollectiveNames(const Module& m) {
   return names;
 }
 
-TEST(CorpusTest, HasBreadth) {
-  EXPECT_GE(Corpus().size(), 30u);
-}
+TEST(CorpusTest, HasBreadth) { EXPECT_GE(Corpus().size(), 30u); }
 
 TEST(CorpusTest, EveryModuleParsesWithoutSyntaxErrors) {
   for (const auto& [name, text] : Corpus()) {
@@ -100,11 +98,10 @@ TEST(CorpusTest, EveryModuleParsesTheSameFromAFile) {
 TEST(CorpusTest, ShortFormCollectivesAreAllFound) {
   const Module& m = ParsedCase("pass-short-form-collectives");
   EXPECT_THAT(CollectiveNames(m),
-              ::testing::ElementsAre("ar.all", "ar.sub", "ar.iota",
-                                     "ar.start", "rs", "ag", "ag.start",
-                                     "a2a.tuple", "a2a.split", "cb", "cp",
-                                     "cp.start", "cp.none", "ragged",
-                                     "ragged.iota"));
+              ::testing::ElementsAre("ar.all", "ar.sub", "ar.iota", "ar.start",
+                                     "rs", "ag", "ag.start", "a2a.tuple",
+                                     "a2a.split", "cb", "cp", "cp.start",
+                                     "cp.none", "ragged", "ragged.iota"));
   EXPECT_EQ(*m.replica_count, 8);
   const Collective& sub = m.collectives[1];
   EXPECT_THAT(sub.replica_groups.groups,

@@ -60,9 +60,15 @@ const std::vector<std::string> kShapes = {
     "f32[8]{0}/*c*/",
 };
 const std::vector<std::string> kGaps = {" ", " ", "  ", "\t", "\n  "};
-const std::vector<std::string> kOpcodes = {
-    "all-reduce", "add", "all-gather-start", "collective-permute",
-    "reduce-scatter", "all-to-all", "fusion", "all-reduce-start", "send"};
+const std::vector<std::string> kOpcodes = {"all-reduce",
+                                           "add",
+                                           "all-gather-start",
+                                           "collective-permute",
+                                           "reduce-scatter",
+                                           "all-to-all",
+                                           "fusion",
+                                           "all-reduce-start",
+                                           "send"};
 const std::vector<std::string> kOperands = {
     "(f32[8]{0} %p)",
     "(%p)",
@@ -109,7 +115,8 @@ const std::vector<std::string> kAttrs = {
     ", metadata={op_name=\"a\\\"b\" source_file=\"f.py\"}",
     ", metadata={op_name=\"a\", source_line=-3}",
     ", metadata={op_name=\"a\" op_name=\"b\" source_line=1 source_line=2}",
-    ", metadata={deduplicated_name=\"fusion.1\" source_line=99999999999999999999}",
+    ", metadata={deduplicated_name=\"fusion.1\" "
+    "source_line=99999999999999999999}",
     ", metadata={op_name=x source_line=\"3\"}",
     ", metadata={op_name=\"a\"b}",
     ", metadata={source_line=12x}",
@@ -145,10 +152,10 @@ TEST(FastPathEquivalenceTest, RandomInstructionsParseTheSameThroughAnyWindow) {
     text += "  %t = (f32[], u32[]) parameter(1)\n";
     const int lines = 1 + static_cast<int>(rng() % 3);
     for (int k = 0; k < lines; ++k) {
-      text += "  " + Pick(kRoots, rng) + Pick(kNames, rng) + Pick(kEquals, rng) +
-              Pick(kShapes, rng) + Pick(kGaps, rng) + Pick(kOpcodes, rng) +
-              Pick(kOperands, rng) + Pick(kAttrs, rng) + Pick(kAttrs, rng) +
-              "\n";
+      text += "  " + Pick(kRoots, rng) + Pick(kNames, rng) +
+              Pick(kEquals, rng) + Pick(kShapes, rng) + Pick(kGaps, rng) +
+              Pick(kOpcodes, rng) + Pick(kOperands, rng) + Pick(kAttrs, rng) +
+              Pick(kAttrs, rng) + "\n";
     }
     text += "}\n";
     ExpectSameBothWays(text);

@@ -10,11 +10,11 @@ namespace topolint::hlo {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::Pair;
 using testing::Errors;
 using testing::InEntry;
 using testing::kEntryFirstLine;
 using testing::Only;
+using ::testing::Pair;
 using testing::Parse;
 
 struct KindCase {
@@ -82,7 +82,8 @@ INSTANTIATE_TEST_SUITE_P(
                  CollectiveKind::kRecv, false}));
 
 TEST(CollectiveTest, DoneUpdateAndOtherOpcodesAreNotRecorded) {
-  const Module m = Parse(InEntry(R"hlo(  %s = f32[8,16] all-reduce-start(%p), replica_groups={{0,1}}, to_apply=%add
+  const Module m = Parse(InEntry(
+      R"hlo(  %s = f32[8,16] all-reduce-start(%p), replica_groups={{0,1}}, to_apply=%add
   %d = f32[8,16] all-reduce-done(%s)
   %gs = ((f32[8,16]), f32[4,16]) reduce-scatter-start(%p), dimensions={0}, to_apply=%add
   %gu = ((f32[8,16]), f32[4,16]) reduce-scatter-update(%gs)
@@ -141,7 +142,8 @@ TEST(CollectiveTest, SendRecvPairsQuotedAndRawWithPositions) {
   const Module m = Parse(InEntry(
       "  %tok = token[] after-all()\n"
       "  %s = (f32[8,16], u32[], token[]) send(%p, %tok), channel_id=1, "
-      "frontend_attributes={_xla_send_recv_source_target_pairs=\"{{0,1},{1,2}}\","
+      "frontend_attributes={_xla_send_recv_source_target_pairs=\"{{0,1},{1,2}}"
+      "\","
       " other=\"{{9}}\"}\n"
       "  %r = (f32[8,16], u32[], token[]) recv(%tok), channel_id=1, "
       "frontend_attributes={_xla_send_recv_source_target_pairs={{3,0}}}\n"
@@ -192,9 +194,9 @@ TEST(CollectiveTest, AttributesWithPositions) {
 }
 
 TEST(CollectiveTest, NegativeChannelAndAbsentAttributes) {
-  const Module m = Parse(InEntry(
-      "  %a = f32[8,16] all-to-all(%p, %p), channel_id=-5\n"
-      "  ROOT %r = f32[8,16] copy(%a)"));
+  const Module m =
+      Parse(InEntry("  %a = f32[8,16] all-to-all(%p, %p), channel_id=-5\n"
+                    "  ROOT %r = f32[8,16] copy(%a)"));
   EXPECT_EQ(Errors(m), "");
   const Collective& c = Only(m);
   EXPECT_EQ(c.channel_id, -5);
@@ -251,7 +253,8 @@ ENTRY %e (p: f32[8,16], t: (f32[2], s32[])) -> f32[8,16] {
 }
 
 TEST(CollectiveTest, LaterDefinitionShadowsAndCollectivesAreOperands) {
-  const Module m = Parse(InEntry(R"hlo(  %ar = f32[4,16] all-reduce(%p), to_apply=%add
+  const Module m =
+      Parse(InEntry(R"hlo(  %ar = f32[4,16] all-reduce(%p), to_apply=%add
   %ag = f32[8,16] all-gather(%ar), dimensions={0}
   ROOT %r = f32[8,16] copy(%ag))hlo"));
   EXPECT_EQ(Errors(m), "");
@@ -261,19 +264,21 @@ TEST(CollectiveTest, LaterDefinitionShadowsAndCollectivesAreOperands) {
 }
 
 TEST(CollectiveTest, RepeatedAttributeIsAnError) {
-  const Module m = Parse(InEntry(
-      "  %a = f32[8,16] all-reduce(%p), channel_id=1, to_apply=%add, "
-      "channel_id=2\n  ROOT %r = f32[8,16] copy(%a)"));
-  EXPECT_EQ(Errors(m), "8:63: attribute 'channel_id' is given twice; "
-                       "expected it at most once\n");
+  const Module m = Parse(
+      InEntry("  %a = f32[8,16] all-reduce(%p), channel_id=1, to_apply=%add, "
+              "channel_id=2\n  ROOT %r = f32[8,16] copy(%a)"));
+  EXPECT_EQ(Errors(m),
+            "8:63: attribute 'channel_id' is given twice; "
+            "expected it at most once\n");
 }
 
 TEST(CollectiveTest, BadBooleanIsAnError) {
-  const Module m = Parse(InEntry(
-      "  %a = f32[8,16] all-reduce(%p), use_global_device_ids=yes, "
-      "to_apply=%add\n  ROOT %r = f32[8,16] copy(%a)"));
-  EXPECT_EQ(Errors(m), "8:56: expected 'true' or 'false' for "
-                       "use_global_device_ids, found 'yes'\n");
+  const Module m = Parse(
+      InEntry("  %a = f32[8,16] all-reduce(%p), use_global_device_ids=yes, "
+              "to_apply=%add\n  ROOT %r = f32[8,16] copy(%a)"));
+  EXPECT_EQ(Errors(m),
+            "8:56: expected 'true' or 'false' for "
+            "use_global_device_ids, found 'yes'\n");
 }
 
 }  // namespace

@@ -9,11 +9,11 @@
 namespace topolint::hlo {
 namespace {
 
+using testing::Errors;
 using ::testing::HasSubstr;
+using testing::Parse;
 using ::testing::SizeIs;
 using ::testing::StartsWith;
-using testing::Errors;
-using testing::Parse;
 using testing::WriteTemp;
 
 TEST(HloErrorTest, EmptyAndCommentOnlyFiles) {
@@ -39,15 +39,19 @@ TEST(HloErrorTest, BinaryInputIsOneError) {
   for (int i = 0; i < 5000; ++i) binary.push_back(static_cast<char>(i * 7));
   const Module m = Parse(binary);
   ASSERT_THAT(m.syntax_errors, SizeIs(1));
-  EXPECT_EQ(Errors(m), "2:1: not HLO text: found control byte 0x00; the input "
-                       "looks like binary data\n");
+  EXPECT_EQ(Errors(m),
+            "2:1: not HLO text: found control byte 0x00; the input "
+            "looks like binary data\n");
   // A control byte after the first 4 KiB stops parsing there.
   std::string late = "HloModule m\nENTRY e {\n";
   for (int i = 0; i < 300; ++i) late += "  x = f32[] constant(0)\n";
-  late += "  y = f32[] constant(\x01)\n  ROOT r = f32[] all-reduce(y), to_apply=a\n}\n";
+  late +=
+      "  y = f32[] constant(\x01)\n  ROOT r = f32[] all-reduce(y), "
+      "to_apply=a\n}\n";
   const Module l = Parse(late);
-  EXPECT_EQ(Errors(l), "303:22: not HLO text: found control byte 0x01; the "
-                       "input looks like binary data\n");
+  EXPECT_EQ(Errors(l),
+            "303:22: not HLO text: found control byte 0x01; the "
+            "input looks like binary data\n");
   EXPECT_TRUE(l.collectives.empty());
 }
 
@@ -78,21 +82,24 @@ TEST(HloErrorTest, TruncatedModules) {
   EXPECT_EQ(Errors(Parse(full)), "");
   // Cut before the closing brace: the collective is kept.
   const Module no_close = Parse(full.substr(0, full.size() - 2));
-  EXPECT_EQ(Errors(no_close), "5:1: expected '}' to close computation 'e' "
-                              "(opened at 2:1), found end of file\n");
+  EXPECT_EQ(Errors(no_close),
+            "5:1: expected '}' to close computation 'e' "
+            "(opened at 2:1), found end of file\n");
   EXPECT_THAT(no_close.collectives, SizeIs(1));
   // Cut inside the operand list.
   const Module cut = Parse(full.substr(0, full.find("(p)") + 2));
-  EXPECT_EQ(Errors(cut), "4:31: expected ',' or ')' in the operand list of "
-                        "'r', found end of file\n");
+  EXPECT_EQ(Errors(cut),
+            "4:31: expected ',' or ')' in the operand list of "
+            "'r', found end of file\n");
 }
 
 TEST(HloErrorTest, CutInsideReplicaGroups) {
   const Module m = Parse(
       "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
       "  ROOT r = f32[4] all-reduce(p), replica_groups={{0,1");
-  EXPECT_EQ(Errors(m), "4:54: expected ',' or '}' in replica group 0, found "
-                       "end of file\n");
+  EXPECT_EQ(Errors(m),
+            "4:54: expected ',' or '}' in replica group 0, found "
+            "end of file\n");
 }
 
 TEST(HloErrorTest, UnbalancedBrackets) {
@@ -184,9 +191,11 @@ TEST(HloErrorTest, ComputationHeaders) {
 TEST(HloErrorTest, MissingCloseBeforeNextComputation) {
   const Module m = Parse(
       "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n\n%c2 {\n  q = "
-      "f32[4] parameter(0)\n  ROOT r = f32[4] all-reduce(q), to_apply=add\n}\n");
-  EXPECT_EQ(Errors(m), "5:1: expected '}' to close computation 'e' (opened at "
-                       "2:1) before the next computation\n");
+      "f32[4] parameter(0)\n  ROOT r = f32[4] all-reduce(q), "
+      "to_apply=add\n}\n");
+  EXPECT_EQ(Errors(m),
+            "5:1: expected '}' to close computation 'e' (opened at "
+            "2:1) before the next computation\n");
   ASSERT_THAT(m.collectives, SizeIs(1));
   EXPECT_EQ(m.collectives[0].computation, "%c2");
   EXPECT_EQ(m.computation_count, 2);
@@ -241,9 +250,10 @@ TEST(HloLimitTest, IntegersThatOverflow) {
                          "all-reduce(p), channel_id=9223372036854775808, "
                          "to_apply=add\n}\n")),
             "3:45: integer 9223372036854775808 does not fit in 64 bits\n");
-  const Module min = Parse("HloModule m\nENTRY e {\n  ROOT r = f32[4] "
-                           "all-reduce(p), channel_id=-9223372036854775808, "
-                           "to_apply=add\n}\n");
+  const Module min = Parse(
+      "HloModule m\nENTRY e {\n  ROOT r = f32[4] "
+      "all-reduce(p), channel_id=-9223372036854775808, "
+      "to_apply=add\n}\n");
   EXPECT_EQ(Errors(min), "");
   EXPECT_EQ(min.collectives[0].channel_id, INT64_MIN);
   EXPECT_EQ(Errors(Parse("HloModule m\nENTRY e {\n  ROOT r = f32[4] "
@@ -259,16 +269,18 @@ TEST(HloLimitTest, LongInstructionIsAnError) {
   for (int i = 0; i < 20; ++i) text += "      a" + std::to_string(i) + "=1,\n";
   text += "      z=2\n  ROOT r = f32[4] all-reduce(x), to_apply=add\n}\n";
   const Module m = ParseHloText(text, "t.hlo", options);
-  EXPECT_EQ(Errors(m), "3:3: instruction is longer than the limit of 200 "
-                       "bytes; expected it to end sooner\n");
+  EXPECT_EQ(Errors(m),
+            "3:3: instruction is longer than the limit of 200 "
+            "bytes; expected it to end sooner\n");
   EXPECT_THAT(m.collectives, SizeIs(1));
   // Inside brackets the limit is checked at each line break.
   std::string nested = "HloModule m\nENTRY e {\n  x = f32[4] custom-call(\n";
   for (int i = 0; i < 100; ++i) nested += "      p" + std::to_string(i) + ",\n";
   nested += "      q)\n  ROOT r = f32[4] all-reduce(x), to_apply=add\n}\n";
   const Module n = ParseHloText(nested, "t.hlo", options);
-  EXPECT_EQ(Errors(n), "3:3: instruction is longer than the limit of 200 "
-                       "bytes; expected it to end sooner\n");
+  EXPECT_EQ(Errors(n),
+            "3:3: instruction is longer than the limit of 200 "
+            "bytes; expected it to end sooner\n");
 }
 
 TEST(HloLimitTest, LongNamesDeepNestingAndHugeShapes) {
@@ -279,7 +291,8 @@ TEST(HloLimitTest, LongNamesDeepNestingAndHugeShapes) {
                          "longer than the limit of 65536 bytes\n"));
   const std::string deep = std::string(2000, '{') + std::string(2000, '}');
   EXPECT_THAT(Errors(Parse("HloModule m\nENTRY e {\n  x = f32[] "
-                           "constant(0), sharding=" + deep + "\n}\n")),
+                           "constant(0), sharding=" +
+                           deep + "\n}\n")),
               StartsWith("3:1035: brackets nest deeper than the limit of "
                          "1000\n"));
   std::string tuple;
@@ -287,7 +300,8 @@ TEST(HloLimitTest, LongNamesDeepNestingAndHugeShapes) {
   tuple += "f32[]";
   for (int i = 0; i < 100; ++i) tuple += ")";
   EXPECT_THAT(Errors(Parse("HloModule m\nENTRY e {\n  ROOT r = f32[] "
-                           "all-reduce(" + tuple + " %p), to_apply=add\n}\n")),
+                           "all-reduce(" +
+                           tuple + " %p), to_apply=add\n}\n")),
               StartsWith("3:93: tuple shape nests deeper than the limit of "
                          "64\n"));
 }
@@ -301,11 +315,13 @@ TEST(HloLimitTest, ExplicitListsAreBounded) {
     groups += "}";
   }
   groups += "}";
-  const Module m = Parse("HloModule m\nENTRY e {\n  ROOT r = f32[] "
-                         "all-reduce(p), replica_groups=" + groups +
-                         ", to_apply=add\n}\n");
-  EXPECT_EQ(Errors(m), "3:48: replica_groups lists more than the limit of "
-                       "1048576 ids\n");
+  const Module m = Parse(
+      "HloModule m\nENTRY e {\n  ROOT r = f32[] "
+      "all-reduce(p), replica_groups=" +
+      groups + ", to_apply=add\n}\n");
+  EXPECT_EQ(Errors(m),
+            "3:48: replica_groups lists more than the limit of "
+            "1048576 ids\n");
   EXPECT_TRUE(m.collectives.empty());
 }
 

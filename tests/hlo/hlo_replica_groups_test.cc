@@ -11,8 +11,8 @@ namespace topolint::hlo {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::IsEmpty;
 using testing::Errors;
+using ::testing::IsEmpty;
 using testing::Only;
 using testing::Parse;
 
@@ -191,8 +191,8 @@ TEST(MeshGroupsTest, DeviceIdsExplicitAndIota) {
       GroupsOf("mesh[x=2,y=2], device_ids=([2,2]<=[2,2]T(1,0)) {x}");
   EXPECT_THAT(r.mesh.device_ids_dims, ElementsAre(2, 2));
   // The comma and blank inside the value do not end it early.
-  const Module m = Parse(WithGroups(
-      "mesh[x=2,y=2], device_ids=(0,2,1,3) {y}, channel_id=5"));
+  const Module m = Parse(
+      WithGroups("mesh[x=2,y=2], device_ids=(0,2,1,3) {y}, channel_id=5"));
   EXPECT_EQ(Errors(m), "");
   EXPECT_EQ(Only(m).channel_id, 5);
 }
@@ -249,8 +249,9 @@ TEST(SourceTargetPairsTest, Malformed) {
       "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n"
       "  ROOT c = f32[2] collective-permute(p), "
       "source_target_pairs={{0,1},{1,2,3}}\n}\n");
-  EXPECT_EQ(Errors(m), "4:69: expected a pair {source,target} as entry 1 of "
-                       "source_target_pairs, found 3 ids\n");
+  EXPECT_EQ(Errors(m),
+            "4:69: expected a pair {source,target} as entry 1 of "
+            "source_target_pairs, found 3 ids\n");
 }
 
 }  // namespace

@@ -16,11 +16,11 @@
 namespace topolint::hlo {
 namespace {
 
-using ::testing::SizeIs;
 using testing::Errors;
 using testing::Parse;
 using testing::ParseViaFile;
 using testing::ReadFile;
+using ::testing::SizeIs;
 
 std::string Torture() {
   return ReadFile(std::string(TOPOLINT_SOURCE_DIR) +
@@ -46,11 +46,10 @@ TEST(TortureTest, ParsesEveryFormCleanly) {
   ASSERT_THAT(m.collectives, SizeIs(16));
   std::vector<std::string> names;
   for (const Collective& c : m.collectives) names.push_back(c.name);
-  EXPECT_THAT(names,
-              ::testing::ElementsAre(
-                  "%rs.inner", "r", "%ar.cross_replica", "%ar.flat", "%ag",
-                  "%ags", "%ars", "%cp", "%cps", "%a2a", "%rss", "%cb",
-                  "%ragged", "%snd", "%rcv", "%nested"));
+  EXPECT_THAT(names, ::testing::ElementsAre(
+                         "%rs.inner", "r", "%ar.cross_replica", "%ar.flat",
+                         "%ag", "%ags", "%ars", "%cp", "%cps", "%a2a", "%rss",
+                         "%cb", "%ragged", "%snd", "%rcv", "%nested"));
   const Collective& ragged = m.collectives[12];
   EXPECT_EQ(ShapeToString(ragged.operand_shapes[3]), "s32[4]");  // by name
   EXPECT_EQ(m.collectives[0].replica_groups.form, ReplicaGroups::Form::kMesh);
@@ -129,7 +128,8 @@ TEST(StreamingTest, LongBlankRunsAgreeAcrossWindows) {
     for (const char* op : {"all-reduce", "add"}) {
       const std::string text =
           "HloModule m\nENTRY e {\n  %p = f32[8] parameter(0)\n"
-          "  %x = f32[8] " + std::string(op) + "(%p," + run + "%p), " + body +
+          "  %x = f32[8] " +
+          std::string(op) + "(%p," + run + "%p), " + body +
           "\n  ROOT %r = f32[8] all-reduce(%x), to_apply=%add\n}\n";
       const std::string expected = DumpWithWindow(text, kDefaultWindowBytes);
       EXPECT_EQ(DumpWithWindow(text, 7), expected) << body.substr(0, 30);
@@ -138,7 +138,8 @@ TEST(StreamingTest, LongBlankRunsAgreeAcrossWindows) {
   }
   const Module mesh = Parse(
       "HloModule m\nENTRY e {\n  ROOT %x = f32[8] all-reduce(%p), "
-      "replica_groups=mesh[x=2]" + run + "{x}, channel_id=3\n}\n");
+      "replica_groups=mesh[x=2]" +
+      run + "{x}, channel_id=3\n}\n");
   EXPECT_EQ(Errors(mesh), "");
   ASSERT_THAT(mesh.collectives, SizeIs(1));
   EXPECT_EQ(mesh.collectives[0].channel_id, 3);
@@ -181,20 +182,44 @@ TEST(StreamingTest, DamagedTextAgreesAcrossWindows) {
 // agreement with the exact ones at every block boundary.
 TEST(StreamingTest, RandomBodiesAgreeAcrossWindows) {
   const std::vector<std::string> pieces = {
-      "(", ")", "[", "]", "{", "}", ",", " ", "  ", "x", "%p", "=", "f32[8]",
-      "{1,0}", "\"s\"", "\"a, }) b\"", "'q'", "// c\n", "/* c */", "\n",
-      "metadata={op_name=\"n\" source_line=3}", ", to_apply=%add",
-      "replica_groups={{0,1}}", "mesh[x=2] {x}", "a= 1", "b=2 ROOT"};
+      "(",
+      ")",
+      "[",
+      "]",
+      "{",
+      "}",
+      ",",
+      " ",
+      "  ",
+      "x",
+      "%p",
+      "=",
+      "f32[8]",
+      "{1,0}",
+      "\"s\"",
+      "\"a, }) b\"",
+      "'q'",
+      "// c\n",
+      "/* c */",
+      "\n",
+      "metadata={op_name=\"n\" source_line=3}",
+      ", to_apply=%add",
+      "replica_groups={{0,1}}",
+      "mesh[x=2] {x}",
+      "a= 1",
+      "b=2 ROOT"};
   std::mt19937 rng(777);
   for (int round = 0; round < 600; ++round) {
     std::string body;
     const int n = 1 + static_cast<int>(rng() % 40);
     for (int i = 0; i < n; ++i) body += pieces[rng() % pieces.size()];
     const std::string op = round % 2 == 0 ? "all-reduce" : "add";
-    const std::string text = "HloModule m\nENTRY e {\n  %p = f32[8] parameter(0)\n"
-                             "  %x = f32[8] " + op + "(%p" + body +
-                             "\n  ROOT %r = f32[8] all-reduce(%x), "
-                             "to_apply=%add\n}\n";
+    const std::string text =
+        "HloModule m\nENTRY e {\n  %p = f32[8] parameter(0)\n"
+        "  %x = f32[8] " +
+        op + "(%p" + body +
+        "\n  ROOT %r = f32[8] all-reduce(%x), "
+        "to_apply=%add\n}\n";
     const std::string expected = DumpWithWindow(text, kDefaultWindowBytes);
     ASSERT_EQ(DumpWithWindow(text, 1), expected) << text;
     ASSERT_EQ(DumpWithWindow(text, 64), expected) << text;

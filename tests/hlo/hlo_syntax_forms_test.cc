@@ -11,9 +11,9 @@ namespace topolint::hlo {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::IsEmpty;
 using testing::Errors;
 using testing::InEntry;
+using ::testing::IsEmpty;
 using testing::Only;
 using testing::Parse;
 
@@ -39,7 +39,8 @@ TEST(HloHeaderTest, RecordsCountsWithPositions) {
 }
 
 TEST(HloHeaderTest, AbsentCountsStayUnset) {
-  const Module m = Parse("HloModule m\nENTRY e {\n  ROOT c = f32[] constant(0)\n}\n");
+  const Module m =
+      Parse("HloModule m\nENTRY e {\n  ROOT c = f32[] constant(0)\n}\n");
   EXPECT_EQ(Errors(m), "");
   EXPECT_FALSE(m.replica_count.has_value());
   EXPECT_FALSE(m.num_partitions.has_value());
@@ -50,7 +51,8 @@ TEST(HloHeaderTest, SkipsStructuredAndMultiLineAttributes) {
   // input_output_alias, frontend_attributes, and a multi-line attribute
   // whose strings hold a whole nested module (with braces, quotes and an
   // "ENTRY" line that must not be taken for a computation).
-  const Module m = Parse(R"hlo(HloModule outer, entry_computation_layout={(f32[8]{0:T(128)}, (s32[], token[]))->f32[8]{0}}, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, must-alias) }, frontend_attributes={xla.sdy.meshes={mesh=#sdy.mesh<["x"=2]>}, attr="v"},
+  const Module m = Parse(
+      R"hlo(HloModule outer, entry_computation_layout={(f32[8]{0:T(128)}, (s32[], token[]))->f32[8]{0}}, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, must-alias) }, frontend_attributes={xla.sdy.meshes={mesh=#sdy.mesh<["x"=2]>}, attr="v"},
     origin_recovery_table={
       {"k1", "HloModule nested, num_partitions=8\nENTRY %n {\n  ROOT %x = f32[] parameter(0) }\n"},
       {"k2", "closing } and \"quoted\" text"}
@@ -168,7 +170,8 @@ TEST(HloComputationTest, OneLineComputation) {
 }
 
 TEST(HloShapeTest, TuplesLayoutsDynamicDimsAndTokens) {
-  const Module m = Parse(InEntry(R"hlo(  %t = (f32[8,16]{1,0:T(8,128)(2,1)S(1)}, /*index=1*/s32[<=8,?]{1,0}, (token[], /*index=3*/pred[])) parameter(1)
+  const Module m = Parse(InEntry(
+      R"hlo(  %t = (f32[8,16]{1,0:T(8,128)(2,1)S(1)}, /*index=1*/s32[<=8,?]{1,0}, (token[], /*index=3*/pred[])) parameter(1)
   %ar = (f32[8,16]{1,0:T(8,128)}, s32[<=8,?]{1,0}, (token[], pred[])) all-reduce(%t), replica_groups={}, to_apply=%add
   %e = bf16[4,2]{0,1:E(4)} parameter(2)
   %ag = bf16[8,2] all-gather(bf16[4,2]{0,1:E(4)} %e), replica_groups={{0,1}}, dimensions={0}
@@ -184,9 +187,9 @@ TEST(HloShapeTest, TuplesLayoutsDynamicDimsAndTokens) {
 }
 
 TEST(HloShapeTest, ElidedShapeLeavesResultUnknown) {
-  const Module m = Parse(InEntry(
-      "  %ar = all-reduce(f32[8,16] %p), to_apply=%add\n"
-      "  ROOT %r = f32[8,16] copy(%ar)"));
+  const Module m =
+      Parse(InEntry("  %ar = all-reduce(f32[8,16] %p), to_apply=%add\n"
+                    "  ROOT %r = f32[8,16] copy(%ar)"));
   EXPECT_EQ(Errors(m), "");
   EXPECT_FALSE(Only(m).result_shape.known);
   EXPECT_EQ(Only(m).opcode_pos.column, 9);
@@ -212,7 +215,8 @@ ENTRY /* between */ %e /* x */ (p /* y */: f32[4]) -> f32[4] { // after brace
 }
 
 TEST(HloStringTest, StringsSpanLinesAndHoldEscapes) {
-  const Module m = Parse(InEntry(R"hlo(  %cc = f32[8,16] custom-call(%p), custom_call_target="x", backend_config="line one
+  const Module m = Parse(InEntry(
+      R"hlo(  %cc = f32[8,16] custom-call(%p), custom_call_target="x", backend_config="line one
 line \"two\" with } and ) and // not a comment
 line three\\"
   %ar = f32[8,16] all-reduce(%cc), to_apply=%add, metadata={op_name="a \"quoted\" name" source_file="/src/m\x.py" source_line=7}
@@ -228,7 +232,8 @@ line three\\"
 TEST(HloAttributeTest, ValueKindsAreSkipped) {
   // JSON backend_config, sharding forms, frontend attributes with unquoted
   // {{...}} values, control-predecessors, statistics, raw braces.
-  const Module m = Parse(InEntry(R"hlo(  %a = f32[8,16] add(%p, %p), sharding={devices=[2,1]<=[2] last_tile_dim_replicate}, frontend_attributes={_scheduling_group_id="1", pairs={{3,0}}}
+  const Module m = Parse(InEntry(
+      R"hlo(  %a = f32[8,16] add(%p, %p), sharding={devices=[2,1]<=[2] last_tile_dim_replicate}, frontend_attributes={_scheduling_group_id="1", pairs={{3,0}}}
   %b = f32[8,16] fusion(%a), kind=kLoop, calls=%add, backend_config={"operation_queue_id":"0","wait_on_operation_queues":[],"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":{"output_tiles":[{"sizes":["1","16"]}]}}}
   %c = f32[8,16] multiply(%b, %b), sharding={{replicated}, {maximal device=1}, {devices=[2,2]0,1,2,3 last_tile_dims={manual}}}, control-predecessors={%a}, statistics={visualizing_index=1,stat-1=33.0}
   %d = f32[8,16] all-reduce(%c), channel_id=1, replica_groups={{0,1}}, to_apply=%add, backend_config={"collective_backend_config":{"is_sync":true}}, sharding={replicated}, frontend_attributes={a="{{0,1}}", b={{1,2}}}

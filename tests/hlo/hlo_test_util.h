@@ -2,12 +2,12 @@
 #ifndef TOPOLINT_TESTS_HLO_HLO_TEST_UTIL_H_
 #define TOPOLINT_TESTS_HLO_HLO_TEST_UTIL_H_
 
+#include <unistd.h>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 
 #include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/hlo_module.h"
@@ -49,8 +49,7 @@ inline Module ParseViaFile(std::string_view text, size_t window_bytes) {
   ParseOptions options;
   options.window_bytes = window_bytes;
   Module module;
-  const absl::Status status =
-      ParseHloFile(path, "test.hlo", options, &module);
+  const absl::Status status = ParseHloFile(path, "test.hlo", options, &module);
   EXPECT_TRUE(status.ok()) << status;
   std::remove(path.c_str());
   return module;

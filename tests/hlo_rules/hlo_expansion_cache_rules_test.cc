@@ -70,14 +70,13 @@ TEST(HloExpansionCacheRulesTest, ExplicitAndIotaOfOneListAreOneGeometry) {
 }
 
 TEST(HloExpansionCacheRulesTest, DifferentListsAreCountedOnce) {
-  const std::vector<Finding> f = Only(
-      RunHlo(Iotas({{2, 4, {8}, {}},
-                    {4, 2, {8}, {}},
-                    {4, 2, {8}, {}},
-                    {2, 4, {4, 2}, {1, 0}},
-                    {2, 4, {8}, {}}},
-                   8)),
-      "hlo-multiple-geometries");
+  const std::vector<Finding> f = Only(RunHlo(Iotas({{2, 4, {8}, {}},
+                                                    {4, 2, {8}, {}},
+                                                    {4, 2, {8}, {}},
+                                                    {2, 4, {4, 2}, {1, 0}},
+                                                    {2, 4, {8}, {}}},
+                                                   8)),
+                                      "hlo-multiple-geometries");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_THAT(f[0].message, HasSubstr("%ar1 uses replica groups "
                                       "{{0,1},{2,3},{4,5},{6,7}} but %ar0 "
@@ -105,9 +104,8 @@ TEST(HloExpansionCacheRulesTest, OpsBeyondTheBudgetAreReportedOnce) {
   specs.push_back({2, cap / 2, {cap / 2, 2}, {1, 0}});  // over the budget
   const std::vector<Finding> f = Only(RunHlo(Iotas(specs, cap)), "hlo-syntax");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].loc,
-            (Location{"model.hlo", static_cast<int64_t>(specs.size()),
-                      kGroupsCol}));
+  EXPECT_EQ(f[0].loc, (Location{"model.hlo", static_cast<int64_t>(specs.size()),
+                                kGroupsCol}));
   EXPECT_EQ(f[0].anchor, fmt::format("%ar{} in %main", specs.size() - 1));
   EXPECT_THAT(f[0].message,
               HasSubstr(fmt::format("they expand to {} ids but this module's "

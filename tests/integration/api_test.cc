@@ -95,10 +95,11 @@ TEST(ApiTest, ExplicitKindsOverrideTheName) {
 
 TEST(ApiTest, ComponentConfigTextIsChecked) {
   api::Unit unit;
-  ASSERT_TRUE(unit.AddText("cfg",
-                           R"({"neuron_config": {"tp_degree": 4, "tp_degre": 2}})",
-                           api::InputKind::kComponentConfig)
-                  .ok());
+  ASSERT_TRUE(
+      unit.AddText("cfg",
+                   R"({"neuron_config": {"tp_degree": 4, "tp_degre": 2}})",
+                   api::InputKind::kComponentConfig)
+          .ok());
   std::vector<api::Finding> f = MustCheck(unit);
   ASSERT_THAT(Rules(f), ElementsAre("config-unknown-key"));
   EXPECT_EQ(f[0].severity, api::Severity::kWarning);
@@ -315,7 +316,8 @@ TEST(ApiTest, FindingsEqualTheCliJsonOutput) {
   d.Write("m/model.hlo", kModuleHlo);
   d.Write("m/def.json", kTransposedDef);
   d.Write("n/def.json", kEmptyTopologyDef);
-  CliResult cli = RunTopolint({"check", "--format", "json", "m", "n"}, d.path());
+  CliResult cli =
+      RunTopolint({"check", "--format", "json", "m", "n"}, d.path());
   ASSERT_EQ(cli.exit_code, 1) << cli.err;
   nlohmann::json expected = nlohmann::json::parse(cli.out);
 

@@ -60,14 +60,14 @@ TEST(CApiTest, ResponseIsByteForByteTheCliJsonOutput) {
   CliResult cli = RunTopolint({"check", "--format", "json", "m"}, d.path());
   ASSERT_EQ(cli.exit_code, 1) << cli.err;
   // The same files in memory, under the names the CLI shows...
-  std::string in_memory = Call(Json{
-      {"files",
-       {{{"name", "m/model.hlo"}, {"text", kModuleHlo}},
-        {{"name", "m/def.json"}, {"text", kTransposedDef}}}}});
+  std::string in_memory =
+      Call(Json{{"files",
+                 {{{"name", "m/model.hlo"}, {"text", kModuleHlo}},
+                  {{"name", "m/def.json"}, {"text", kTransposedDef}}}}});
   EXPECT_EQ(in_memory, cli.out);
   // ...and on disk.
-  std::string on_disk = Call(Json{
-      {"paths", {d.path() + "/m/model.hlo", d.path() + "/m/def.json"}}});
+  std::string on_disk = Call(
+      Json{{"paths", {d.path() + "/m/model.hlo", d.path() + "/m/def.json"}}});
   Json a = Json::parse(on_disk), b = Json::parse(cli.out);
   ASSERT_EQ(a.size(), 1u);
   ASSERT_EQ(b.size(), 1u);
@@ -77,8 +77,7 @@ TEST(CApiTest, ResponseIsByteForByteTheCliJsonOutput) {
 }
 
 TEST(CApiTest, CleanInputIsAnEmptyArray) {
-  EXPECT_EQ(Call(Json{{"files",
-                       {{{"name", "def.json"}, {"text", kGoodDef}}}}}),
+  EXPECT_EQ(Call(Json{{"files", {{{"name", "def.json"}, {"text", kGoodDef}}}}}),
             "[]\n");
 }
 
@@ -86,16 +85,15 @@ TEST(CApiTest, OptionsApply) {
   Json files = {{{"name", "def.json"}, {"text", kFourRankDef}}};
   EXPECT_EQ(Call(Json{{"files", files}, {"options", {{"num_cores", 4}}}}),
             "[]\n");
-  Json r = Json::parse(Call(Json{
-      {"files", files}, {"options", {{"num_cores", 4}, {"lnc", 2}}}}));
+  Json r = Json::parse(Call(
+      Json{{"files", files}, {"options", {{"num_cores", 4}, {"lnc", 2}}}}));
   ASSERT_TRUE(r.is_array()) << r;
   EXPECT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0]["rule"], "lnc-rank-range");
-  r = Json::parse(Call(Json{{"files", files},
-                            {"options",
-                             {{"num_cores", 4},
-                              {"lnc", 2},
-                              {"rules", {"-*", "neff-*"}}}}}));
+  r = Json::parse(Call(
+      Json{{"files", files},
+           {"options",
+            {{"num_cores", 4}, {"lnc", 2}, {"rules", {"-*", "neff-*"}}}}}));
   EXPECT_EQ(r, Json::array());
 
   Json hlo = {{{"name", "w.hlo"}, {"text", kNotFlattenedHlo}}};
@@ -114,9 +112,8 @@ TEST(CApiTest, KindsAndProjectConfig) {
   TempDir d;
   std::string cfg = d.Write(".topolint.json",
                             R"({"severity": {"neff-empty-topology": "off"}})");
-  Json files = {{{"name", "ccinfo"},
-                 {"kind", "def_json"},
-                 {"text", kEmptyTopologyDef}}};
+  Json files = {
+      {{"name", "ccinfo"}, {"kind", "def_json"}, {"text", kEmptyTopologyDef}}};
   Json r = Json::parse(Call(Json{{"files", files}}));
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0]["rule"], "neff-empty-topology");
@@ -140,12 +137,11 @@ TEST(CApiTest, BadRequestsAreErrorObjects) {
   Json def = {{{"name", "def.json"}, {"text", kGoodDef}}};
   EXPECT_THAT(ErrorOf(Call(Json{{"files", def}, {"options", {{"lnc", 0}}}})),
               HasSubstr("options.lnc must be a positive integer"));
+  EXPECT_THAT(ErrorOf(Call(Json{{"files", def}, {"options", {{"lnc", "2"}}}})),
+              HasSubstr("options.lnc"));
   EXPECT_THAT(
-      ErrorOf(Call(Json{{"files", def}, {"options", {{"lnc", "2"}}}})),
-      HasSubstr("options.lnc"));
-  EXPECT_THAT(ErrorOf(Call(Json{{"files", def},
-                                {"options", {{"num_cores", 1e30}}}})),
-              HasSubstr("options.num_cores"));
+      ErrorOf(Call(Json{{"files", def}, {"options", {{"num_cores", 1e30}}}})),
+      HasSubstr("options.num_cores"));
   EXPECT_THAT(
       ErrorOf(Call(Json{{"files", def},
                         {"options", {{"num_cores", 18446744073709551615u}}}})),
@@ -157,30 +153,30 @@ TEST(CApiTest, BadRequestsAreErrorObjects) {
       HasSubstr("nope"));
   EXPECT_THAT(ErrorOf(Call(Json{{"files", {{{"name", "def.json"}}}}})),
               HasSubstr("files[0].text"));
-  EXPECT_THAT(ErrorOf(Call(Json{{"files",
-                                 {{{"name", "x"},
-                                   {"text", "{}"},
-                                   {"kind", "neff"}}}}})),
-              HasSubstr("files[0].kind"));
-  EXPECT_THAT(ErrorOf(Call(Json{{"files", {{{"name", "notes.txt"},
-                                            {"text", "hello"}}}}})),
+  EXPECT_THAT(
+      ErrorOf(Call(Json{
+          {"files", {{{"name", "x"}, {"text", "{}"}, {"kind", "neff"}}}}})),
+      HasSubstr("files[0].kind"));
+  EXPECT_THAT(ErrorOf(Call(Json{
+                  {"files", {{{"name", "notes.txt"}, {"text", "hello"}}}}})),
               HasSubstr("notes.txt"));
-  EXPECT_THAT(ErrorOf(Call(Json{{"paths", {"/nonexistent/topolint/def.json"}}})),
-              HasSubstr("/nonexistent/topolint/def.json"));
+  EXPECT_THAT(
+      ErrorOf(Call(Json{{"paths", {"/nonexistent/topolint/def.json"}}})),
+      HasSubstr("/nonexistent/topolint/def.json"));
   EXPECT_THAT(ErrorOf(Call(Json{{"paths", {1}}})), HasSubstr("paths[0]"));
 }
 
 TEST(CApiTest, GarbageInputsAreFindingsNotErrors) {
   std::string garbage("\xff\xfe\x00HloModule", 12);
-  Json r = Json::parse(Call(Json{
-      {"files",
-       {{{"name", "def.json"}, {"text", "{\"CCInfo\": "}},
-        {{"name", "m.hlo"}, {"text", "HloModule x\nENTRY %e {\n"}}}}}));
+  Json r = Json::parse(Call(
+      Json{{"files",
+            {{{"name", "def.json"}, {"text", "{\"CCInfo\": "}},
+             {{"name", "m.hlo"}, {"text", "HloModule x\nENTRY %e {\n"}}}}}));
   ASSERT_TRUE(r.is_array()) << r;
   std::vector<std::string> rules;
   for (const Json& f : r) rules.push_back(f["rule"]);
-  EXPECT_THAT(rules, ::testing::UnorderedElementsAre("json-syntax",
-                                                     "hlo-syntax"));
+  EXPECT_THAT(rules,
+              ::testing::UnorderedElementsAre("json-syntax", "hlo-syntax"));
   // Invalid UTF-8 in a request is a JSON error of the request itself.
   EXPECT_THAT(ErrorOf(Call("{\"files\": [{\"name\": \"a.json\", \"text\": \"" +
                            garbage + "\"}]}")),

@@ -27,18 +27,17 @@ std::string ConsumerLinkFlags() {
 TEST(InstallTest, ConsumerBuildsAgainstTheInstalledPackage) {
   TempDir d;
   std::string log = d.path() + "/install.log";
-  std::string cmd =
-      "bash " +
-      ShellQuote(std::string(TOPOLINT_SOURCE_DIR) +
-                 "/tests/integration/install_test.sh") +
-      " " + ShellQuote(TOPOLINT_BUILD_DIR) + " " +
-      ShellQuote(TOPOLINT_SOURCE_DIR) + " " +
-      ShellQuote(TOPOLINT_CMAKE_COMMAND) + " " +
-      ShellQuote(TOPOLINT_CMAKE_GENERATOR) + " " +
-      ShellQuote(TOPOLINT_CXX_COMPILER) + " " +
-      ShellQuote(TOPOLINT_C_COMPILER) + " " +
-      ShellQuote(ConsumerLinkFlags()) +
-      " >" + ShellQuote(log) + " 2>&1";
+  std::string cmd = "bash " +
+                    ShellQuote(std::string(TOPOLINT_SOURCE_DIR) +
+                               "/tests/integration/install_test.sh") +
+                    " " + ShellQuote(TOPOLINT_BUILD_DIR) + " " +
+                    ShellQuote(TOPOLINT_SOURCE_DIR) + " " +
+                    ShellQuote(TOPOLINT_CMAKE_COMMAND) + " " +
+                    ShellQuote(TOPOLINT_CMAKE_GENERATOR) + " " +
+                    ShellQuote(TOPOLINT_CXX_COMPILER) + " " +
+                    ShellQuote(TOPOLINT_C_COMPILER) + " " +
+                    ShellQuote(ConsumerLinkFlags()) + " >" + ShellQuote(log) +
+                    " 2>&1";
   int status = std::system(cmd.c_str());
   std::string out = ReadAll(log);
   ASSERT_TRUE(WIFEXITED(status)) << out;

@@ -154,8 +154,7 @@ TEST(JsonValueTest, TheValueCapIsASyntaxErrorAtTheFirstValueBeyondIt) {
               HasSubstr(fmt::format("more than {} values", kMaxValueCount)));
   EXPECT_EQ(beyond.error.pos.line, 1);
   // The last zero: "[0" then ",0" per further value.
-  EXPECT_EQ(beyond.error.pos.column,
-            static_cast<int64_t>(2 * kMaxValueCount));
+  EXPECT_EQ(beyond.error.pos.column, static_cast<int64_t>(2 * kMaxValueCount));
 }
 
 }  // namespace

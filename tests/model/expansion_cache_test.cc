@@ -291,10 +291,8 @@ TEST(ExpansionCacheTest, CachesSharingATableKeepTheirOwnBudgetsAndEntries) {
 
 TEST(ExpansionCacheTest, MeshListsAreCachedByTheirSpec) {
   ExpansionCache cache;
-  const hlo::ReplicaGroups x =
-      Mesh({{"x", 2}, {"y", 2}}, {{"x", 0, 0}});
-  const hlo::ReplicaGroups y =
-      Mesh({{"x", 2}, {"y", 2}}, {{"y", 0, 0}});
+  const hlo::ReplicaGroups x = Mesh({{"x", 2}, {"y", 2}}, {{"x", 0, 0}});
+  const hlo::ReplicaGroups y = Mesh({{"x", 2}, {"y", 2}}, {{"y", 0, 0}});
   ExpansionCache::Result a = cache.Expand(x);
   ExpansionCache::Result b = cache.Expand(y);
   ExpansionCache::Result c = cache.Expand(x);
@@ -336,8 +334,7 @@ TEST(ExpansionCacheTest, KeysNameTheSpecAndTheCap) {
 TEST(ExpansionCacheTest, ExpandedIdCountNeedsNoExpansion) {
   EXPECT_EQ(ExpandedIdCount(Iota(4096, 4096, {16777216})), 16777216);
   EXPECT_EQ(ExpandedIdCount(Mesh({{"x", 3}, {"y", 5}}, {})), 15);
-  EXPECT_EQ(ExpandedIdCount(Iota(int64_t{1} << 40, int64_t{1} << 40, {1})),
-            -1);
+  EXPECT_EQ(ExpandedIdCount(Iota(int64_t{1} << 40, int64_t{1} << 40, {1})), -1);
   EXPECT_EQ(ExpandedIdCount(Explicit({{0, 1}})), -1);
 }
 

@@ -25,8 +25,7 @@ TEST(ScanIdsTest, NegativeIdsAreOutOfRange) {
 }
 
 TEST(ScanIdsTest, FindsFirstRepeatAcrossGroups) {
-  const IdScan s =
-      ScanIds(GroupList::FromGroups({{0, 1}, {2, 3}, {1, 2}}), 4);
+  const IdScan s = ScanIds(GroupList::FromGroups({{0, 1}, {2, 3}, {1, 2}}), 4);
   EXPECT_EQ(s.range_group, -1);
   EXPECT_EQ(s.dup_group, 2);
   EXPECT_EQ(s.dup_index, 0);

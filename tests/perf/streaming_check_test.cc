@@ -89,9 +89,9 @@ TEST(StreamingCheckTest, SameFindingsAsLoadThenCheckOnEveryFixture) {
         const absl::Status load_status = LoadUnit(spec, {}, &loaded);
         Unit streamed;
         std::vector<Finding> streamed_findings;
-        const absl::Status stream_status = LoadAndCheckUnit(
-            spec, {}, setting.options, selection, &streamed,
-            &streamed_findings);
+        const absl::Status stream_status =
+            LoadAndCheckUnit(spec, {}, setting.options, selection, &streamed,
+                             &streamed_findings);
         ASSERT_EQ(load_status.ok(), stream_status.ok()) << dir;
         if (!load_status.ok()) {
           EXPECT_EQ(load_status.message(), stream_status.message()) << dir;

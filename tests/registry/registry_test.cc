@@ -16,18 +16,38 @@ namespace fs = std::filesystem;
 const fs::path kRoot = TOPOLINT_SOURCE_DIR;
 
 // The ids of SPEC §4: the registry must hold each one.
-const char* const kSpecRules[] = {
-    "hlo-syntax", "json-syntax", "neff-schema", "neff-empty-topology",
-    "neff-inconsistent-worker-count", "neff-multiple-topologies",
-    "neff-ragged-groups", "neff-duplicate-rank", "neff-world-size",
-    "hlo-group-mode", "hlo-empty-group", "hlo-device-id-range",
-    "hlo-duplicate-device-id", "hlo-group-coverage", "hlo-nonuniform-groups",
-    "hlo-group-size-shape", "hlo-permute-pairs", "hlo-not-flattened-id",
-    "hlo-multiple-geometries", "xref-topology-mismatch", "xref-world-size",
-    "xref-permute-pairs", "config-schema", "config-unknown-key",
-    "config-di-recommended", "config-dp-divides", "config-mlp-dp-with-ep",
-    "config-world-size", "xref-config-groups", "lnc-rank-range",
-    "neff-lnc-mismatch", "neff-graphs-disagree"};
+const char* const kSpecRules[] = {"hlo-syntax",
+                                  "json-syntax",
+                                  "neff-schema",
+                                  "neff-empty-topology",
+                                  "neff-inconsistent-worker-count",
+                                  "neff-multiple-topologies",
+                                  "neff-ragged-groups",
+                                  "neff-duplicate-rank",
+                                  "neff-world-size",
+                                  "hlo-group-mode",
+                                  "hlo-empty-group",
+                                  "hlo-device-id-range",
+                                  "hlo-duplicate-device-id",
+                                  "hlo-group-coverage",
+                                  "hlo-nonuniform-groups",
+                                  "hlo-group-size-shape",
+                                  "hlo-permute-pairs",
+                                  "hlo-not-flattened-id",
+                                  "hlo-multiple-geometries",
+                                  "xref-topology-mismatch",
+                                  "xref-world-size",
+                                  "xref-permute-pairs",
+                                  "config-schema",
+                                  "config-unknown-key",
+                                  "config-di-recommended",
+                                  "config-dp-divides",
+                                  "config-mlp-dp-with-ep",
+                                  "config-world-size",
+                                  "xref-config-groups",
+                                  "lnc-rank-range",
+                                  "neff-lnc-mismatch",
+                                  "neff-graphs-disagree"};
 
 TEST(RegistryTest, HoldsEverySpecRule) {
   for (const char* id : kSpecRules) {

@@ -215,11 +215,10 @@ bool RunUnprivileged(const std::vector<std::string>& args, CliResult* r) {
     prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups -- ";
   }
   static int counter = 0;
-  const std::string base =
-      (std::filesystem::temp_directory_path() /
-       ("topolint-unpriv-" + std::to_string(getpid()) + "-" +
-        std::to_string(counter++)))
-          .string();
+  const std::string base = (std::filesystem::temp_directory_path() /
+                            ("topolint-unpriv-" + std::to_string(getpid()) +
+                             "-" + std::to_string(counter++)))
+                               .string();
   const std::string out = base + ".out", err = base + ".err";
   std::string cmd = "cd " + ShellQuote(TOPOLINT_SOURCE_DIR) +
                     " && timeout -s KILL 60 " + prefix +
@@ -372,10 +371,10 @@ TEST(CliHostileTest, StraySlashIsAFindingNotAHang) {
 // the caret display costs O(line + findings log findings).
 TEST(CliHostileTest, ManyFindingsOnOneLongLineFinish) {
   TempDir d;
-  const std::string def = d.Write(
-      "def.json", ReadAll(std::string(TOPOLINT_SOURCE_DIR) +
-                          "/fuzz/regressions/def_json_fuzz/"
-                          "hang-30000-duplicate-ranks-one-line.json"));
+  const std::string def =
+      d.Write("def.json", ReadAll(std::string(TOPOLINT_SOURCE_DIR) +
+                                  "/fuzz/regressions/def_json_fuzz/"
+                                  "hang-30000-duplicate-ranks-one-line.json"));
   for (const char* format : {"text", "json"}) {
     SCOPED_TRACE(format);
     CliResult r = RunTopolintWithin(

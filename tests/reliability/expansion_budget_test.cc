@@ -22,8 +22,8 @@ using ::testing::AnyOf;
 using ::testing::HasSubstr;
 
 std::string Regression(const std::string& name) {
-  return std::string(TOPOLINT_SOURCE_DIR) + "/fuzz/regressions/hlo_parser_fuzz/" +
-         name;
+  return std::string(TOPOLINT_SOURCE_DIR) +
+         "/fuzz/regressions/hlo_parser_fuzz/" + name;
 }
 
 // A module of all-reduces in flattened-id mode over `devices` devices, one
@@ -57,9 +57,10 @@ std::vector<Finding> OfRule(const std::vector<Finding>& all,
 // now, each is refused by the parser (fuzz/regressions/hlo_parser_fuzz/
 // hang-64-ops-at-the-iota-cap.hlo).
 TEST(ExpansionBudgetTest, ManyCollectivesAtTheIotaCapFinish) {
-  CliResult r = RunTopolintWithin(
-      {"check", "--color", "never", Regression("hang-64-ops-at-the-iota-cap.hlo")},
-      "", 60);
+  CliResult r =
+      RunTopolintWithin({"check", "--color", "never",
+                         Regression("hang-64-ops-at-the-iota-cap.hlo")},
+                        "", 60);
   EXPECT_THAT(r.exit_code, AnyOf(0, 1)) << r.err;
 }
 
@@ -89,8 +90,8 @@ TEST(ExpansionBudgetTest, OpBeyondTheBudgetIsReportedAtItsGroups) {
       groups.push_back(fmt::format("[1,{}]<=[{}]", cap, cap));
     } else {
       const int64_t g = int64_t{1} << i;
-      groups.push_back(fmt::format("[{},{}]<=[{},{}]T(1,0)", g, cap / g,
-                                   cap / g, g));
+      groups.push_back(
+          fmt::format("[{},{}]<=[{},{}]T(1,0)", g, cap / g, cap / g, g));
     }
   }
   groups.push_back("[2,4]<=[8]");  // 8 more ids: over the budget
@@ -137,8 +138,7 @@ TEST(ExpansionBudgetTest, BudgetIsPerModule) {
     groups.push_back(fmt::format("[{},{}]<=[{}]", g, cap / g, cap));
   }
   const std::string hlo = ModuleOf(groups, cap);
-  const std::vector<Finding> all =
-      CheckTexts({{"a.hlo", hlo}, {"b.hlo", hlo}});
+  const std::vector<Finding> all = CheckTexts({{"a.hlo", hlo}, {"b.hlo", hlo}});
   EXPECT_TRUE(OfRule(all, "hlo-syntax").empty()) << Describe(all);
 }
 
@@ -146,9 +146,8 @@ TEST(ExpansionBudgetTest, BudgetIsPerModule) {
 // than the budget would allow fresh, and no finding.
 TEST(ExpansionBudgetTest, IdenticalListsShareOneExpansion) {
   const int64_t cap = hlo::kMaxExpandedIds;
-  const std::vector<std::string> groups(
-      3 * model::kMaxModuleExpandedIds / cap,
-      fmt::format("[1,{}]<=[{}]", cap, cap));
+  const std::vector<std::string> groups(3 * model::kMaxModuleExpandedIds / cap,
+                                        fmt::format("[1,{}]<=[{}]", cap, cap));
   const std::string hlo = ModuleOf(groups, cap);
   const std::vector<Finding> all = CheckTexts({{"model.hlo", hlo}});
   EXPECT_TRUE(all.empty()) << Describe(all);

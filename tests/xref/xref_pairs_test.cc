@@ -18,8 +18,8 @@ constexpr char kRing[] = "{{0,1},{1,2},{2,3},{3,0}}";
 std::vector<Finding> Pairs(const std::string& hlo_pairs,
                            const neff::DefJson& def) {
   return OfRule(
-      RunXref(MakeUnit(Hlo(", num_partitions=4", {Permute("cp", hlo_pairs)}),
-                       def)),
+      RunXref(
+          MakeUnit(Hlo(", num_partitions=4", {Permute("cp", hlo_pairs)}), def)),
       kRule);
 }
 
@@ -43,8 +43,9 @@ TEST(XrefPermutePairsTest, DifferencesOnBothSidesAreNamed) {
             "src_target_pairs: {1,2} and 2 more only here; [1,3] and 2 more "
             "only in src_target_pairs");
   // At the first HLO pair the NEFF lacks.
-  EXPECT_EQ(f[0].loc, (Location{"model.hlo", 10,
-                                3 + 5 + static_cast<int64_t>(op.find("{1,2}"))}));
+  EXPECT_EQ(f[0].loc,
+            (Location{"model.hlo", 10,
+                      3 + 5 + static_cast<int64_t>(op.find("{1,2}"))}));
   ASSERT_THAT(f[0].notes, SizeIs(2));
   EXPECT_EQ(f[0].notes[0].message, "src_target_pairs is declared here");
   EXPECT_EQ(f[0].notes[1].message,
@@ -138,12 +139,12 @@ TEST(XrefCompareTest, ComparePairSetsIgnoresOrderAndRepeats) {
 }
 
 TEST(XrefCompareTest, IsSingleIotaGroup) {
-  EXPECT_TRUE(xref::IsSingleIotaGroup(
-      model::GroupList::FromGroups({{0, 1, 2, 3}})));
-  EXPECT_FALSE(xref::IsSingleIotaGroup(
-      model::GroupList::FromGroups({{0, 2, 1, 3}})));
-  EXPECT_FALSE(xref::IsSingleIotaGroup(
-      model::GroupList::FromGroups({{0, 1}, {2, 3}})));
+  EXPECT_TRUE(
+      xref::IsSingleIotaGroup(model::GroupList::FromGroups({{0, 1, 2, 3}})));
+  EXPECT_FALSE(
+      xref::IsSingleIotaGroup(model::GroupList::FromGroups({{0, 2, 1, 3}})));
+  EXPECT_FALSE(
+      xref::IsSingleIotaGroup(model::GroupList::FromGroups({{0, 1}, {2, 3}})));
   EXPECT_FALSE(xref::IsSingleIotaGroup(model::GroupList()));
 }
 

@@ -84,7 +84,8 @@ inline neff::DefJson Def(const std::string& replica_groups,
     lines.push_back("\"replica_groups\": " + replica_groups);
   }
   if (!pairs.empty()) lines.push_back("\"src_target_pairs\": " + pairs);
-  if (!world_size.empty()) lines.push_back("\"#rank_world_size\": " + world_size);
+  if (!world_size.empty())
+    lines.push_back("\"#rank_world_size\": " + world_size);
   std::string text = "{\n\"CCInfo\": {\n";
   for (size_t i = 0; i < lines.size(); ++i) {
     text += lines[i] + (i + 1 < lines.size() ? ",\n" : "\n");
@@ -104,7 +105,9 @@ inline std::vector<Finding> RunXref(const Unit& unit,
                "xref-permute-pairs"};
   }
   Emitter emit(
-      [enabled](std::string_view r) { return enabled.count(std::string(r)) > 0; },
+      [enabled](std::string_view r) {
+        return enabled.count(std::string(r)) > 0;
+      },
       [](std::string_view) { return Severity::kError; });
   CheckXref(unit, options, emit);
   return emit.findings();

@@ -41,10 +41,10 @@ TEST(XrefTopologyTest, MeshThatExpandsToTheListPasses) {
 
 TEST(XrefTopologyTest, FirstDifferingGroupIsNamedAndLocated) {
   const std::string op = FlatAllReduce("ar", "{{0,4},{1,5},{2,6},{3,7}}");
-  std::vector<Finding> f = OfRule(
-      RunXref(MakeUnit(Hlo(kHeader, {op}),
-                       Def("[[[0, 4], [1, 6], [2, 5], [3, 7]]]"))),
-      kRule);
+  std::vector<Finding> f =
+      OfRule(RunXref(MakeUnit(Hlo(kHeader, {op}),
+                              Def("[[[0, 4], [1, 6], [2, 5], [3, 7]]]"))),
+             kRule);
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_EQ(f[0].message,
             "replica group 1 is {1,5} here but {1,6} in topology[0]");
@@ -102,10 +102,9 @@ TEST(XrefTopologyTest, NonUniformListsAreDescribedBySizes) {
 }
 
 TEST(XrefTopologyTest, EveryCollectiveIsCompared) {
-  hlo::Module m =
-      Hlo(kHeader, {FlatAllReduce("a", "{{0,4},{1,5},{2,6},{3,7}}"),
-                    FlatAllReduce("b", "{{0,4},{1,5},{2,7},{3,6}}"),
-                    FlatAllReduce("c", "[4,2]<=[2,4]T(1,0)")});
+  hlo::Module m = Hlo(kHeader, {FlatAllReduce("a", "{{0,4},{1,5},{2,6},{3,7}}"),
+                                FlatAllReduce("b", "{{0,4},{1,5},{2,7},{3,6}}"),
+                                FlatAllReduce("c", "[4,2]<=[2,4]T(1,0)")});
   std::vector<Finding> f = OfRule(RunXref(MakeUnit(m, Def(kNeff))), kRule);
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_EQ(f[0].anchor, "%b");
@@ -154,8 +153,7 @@ TEST(XrefTopologyTest, EmptyListStandsForOneGroupOfAllParticipants) {
   Unit none = MakeUnit(Hlo(", replica_count=4", {op}), Def("[]"));
   EXPECT_THAT(OfRule(RunXref(none), kRule), IsEmpty());
 
-  Unit bad = MakeUnit(Hlo(", replica_count=4", {op}),
-                      Def("[[[0, 1, 3, 2]]]"));
+  Unit bad = MakeUnit(Hlo(", replica_count=4", {op}), Def("[[[0, 1, 3, 2]]]"));
   std::vector<Finding> f = OfRule(RunXref(bad), kRule);
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_THAT(f[0].message,
@@ -174,9 +172,9 @@ TEST(XrefTopologyTest, EmptyListStandsForOneGroupOfAllParticipants) {
 }
 
 TEST(XrefTopologyTest, PermutesAreNotComparedWithTopologies) {
-  Unit u = MakeUnit(Hlo(", num_partitions=4",
-                        {Permute("cp", "{{0,1},{1,2},{2,3},{3,0}}")}),
-                    Def("[[[0, 1], [2, 3]]]", "[[0, 1], [1, 2], [2, 3], [3, 0]]"));
+  Unit u = MakeUnit(
+      Hlo(", num_partitions=4", {Permute("cp", "{{0,1},{1,2},{2,3},{3,0}}")}),
+      Def("[[[0, 1], [2, 3]]]", "[[0, 1], [1, 2], [2, 3], [3, 0]]"));
   EXPECT_THAT(OfRule(RunXref(u), kRule), IsEmpty());
 }
 
@@ -185,8 +183,8 @@ TEST(XrefTopologyTest, EveryDefJsonAndEveryNeffGraphIsPaired) {
   u.hlo_modules.push_back(
       Hlo(kHeader, {FlatAllReduce("ar", "{{0,4},{1,5},{2,6},{3,7}}")}));
   u.def_jsons.push_back(Def(kNeff, "", "", "a/def.json"));
-  u.def_jsons.push_back(Def("[[[0, 1], [2, 3], [4, 5], [6, 7]]]", "", "",
-                            "b/def.json"));
+  u.def_jsons.push_back(
+      Def("[[[0, 1], [2, 3], [4, 5], [6, 7]]]", "", "", "b/def.json"));
   neff::NeffArchive archive;
   archive.file = "x.neff";
   archive.graphs.push_back(Def("[[[0, 4], [1, 5], [2, 6], [3, 8]]]", "", "",
@@ -202,8 +200,8 @@ TEST(XrefTopologyTest, EveryDefJsonAndEveryNeffGraphIsPaired) {
 }
 
 TEST(XrefTopologyTest, DisabledRuleReportsNothing) {
-  Unit u = MakeUnit(Hlo(kHeader, {FlatAllReduce("ar", "[2,4]<=[8]")}),
-                    Def(kNeff));
+  Unit u =
+      MakeUnit(Hlo(kHeader, {FlatAllReduce("ar", "[2,4]<=[8]")}), Def(kNeff));
   EXPECT_THAT(RunXref(u, {}, {"xref-permute-pairs"}), IsEmpty());
 }
 
@@ -221,9 +219,9 @@ TEST(XrefTopologyTest, ListsLargerThanAnyNeffAreNotExpanded) {
   EXPECT_EQ(f[0].message,
             "%ar has 2 groups of 65536 but topology[0] has 4 groups of 2");
   // The implied group of an empty list, likewise.
-  Unit u = MakeUnit(Hlo(", replica_count=200000",
-                        {AllReduce("ar", "replica_groups={}")}),
-                    Def(kNeff));
+  Unit u = MakeUnit(
+      Hlo(", replica_count=200000", {AllReduce("ar", "replica_groups={}")}),
+      Def(kNeff));
   f = OfRule(RunXref(u), kRule);
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_EQ(f[0].message,

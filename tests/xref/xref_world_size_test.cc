@@ -58,22 +58,21 @@ TEST(XrefWorldSizeTest, AShapeMismatchAloneIsLeftToTopologyMismatch) {
   // topology[0] has groups of 4, the op of 2: xref-topology-mismatch says
   // so; the world size (4, from those groups) adds nothing.
   neff::DefJson def = Def("[[[0, 1, 2, 3], [4, 5, 6, 7]]]");
-  std::vector<Finding> all = RunXref(
-      MakeUnit(Hlo(kHeader, {FlatAllReduce("ar", kGroups)}), def));
+  std::vector<Finding> all =
+      RunXref(MakeUnit(Hlo(kHeader, {FlatAllReduce("ar", kGroups)}), def));
   EXPECT_THAT(OfRule(all, "xref-topology-mismatch"), SizeIs(1));
   EXPECT_THAT(OfRule(all, kRule), IsEmpty());
   // With xref-topology-mismatch off, xref-world-size tells it.
   std::vector<Finding> only = RunXref(
-      MakeUnit(Hlo(kHeader, {FlatAllReduce("ar", kGroups)}), def), {},
-      {kRule});
+      MakeUnit(Hlo(kHeader, {FlatAllReduce("ar", kGroups)}), def), {}, {kRule});
   ASSERT_THAT(only, SizeIs(1));
   EXPECT_THAT(only[0].message, HasSubstr("world size is 4"));
 }
 
 TEST(XrefWorldSizeTest, NonUniformGroupsUseTheLargest) {
-  std::vector<Finding> f = WorldSize(Def("[[[0, 1, 2], [3, 4, 5, 6, 7]]]",
-                                         "", "8"),
-                                     kHeader, "{{0,1,2},{3,4,5,6,7}}");
+  std::vector<Finding> f =
+      WorldSize(Def("[[[0, 1, 2], [3, 4, 5, 6, 7]]]", "", "8"), kHeader,
+                "{{0,1,2},{3,4,5,6,7}}");
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_THAT(f[0].message, HasSubstr("has groups of up to 5 ranks"));
 }
@@ -100,10 +99,10 @@ TEST(XrefWorldSizeTest, NeffRankOutsideTheDeviceSpace) {
 }
 
 TEST(XrefWorldSizeTest, OneFindingPerTopologyCountsTheOthers) {
-  Unit u = MakeUnit(Hlo(", num_partitions=4",
-                        {Permute("cp", "{{0,1},{1,2},{2,3},{3,0}}")}),
-                    Def("[[[0, 4], [1, 5], [2, 6], [3, 7]]]",
-                        "[[0, 1], [1, 2], [2, 3], [3, 0]]"));
+  Unit u = MakeUnit(
+      Hlo(", num_partitions=4", {Permute("cp", "{{0,1},{1,2},{2,3},{3,0}}")}),
+      Def("[[[0, 4], [1, 5], [2, 6], [3, 7]]]",
+          "[[0, 1], [1, 2], [2, 3], [3, 0]]"));
   std::vector<Finding> f = OfRule(RunXref(u), kRule);
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_EQ(f[0].message,
@@ -117,9 +116,8 @@ TEST(XrefWorldSizeTest, OneFindingPerTopologyCountsTheOthers) {
 TEST(XrefWorldSizeTest, DeviceCountFromTheCommandLineIsSaid) {
   CheckOptions o;
   o.num_partitions = 4;
-  std::vector<Finding> f =
-      WorldSize(Def("[[[0, 1], [2, 3]]]", "[[3, 5]]", "2"), "",
-                "{{0,1},{2,3}}", o);
+  std::vector<Finding> f = WorldSize(Def("[[[0, 1], [2, 3]]]", "[[3, 5]]", "2"),
+                                     "", "{{0,1},{2,3}}", o);
   ASSERT_THAT(f, SizeIs(2));
   bool found = false;
   for (const Finding& x : f) {
@@ -137,9 +135,9 @@ TEST(XrefWorldSizeTest, ASingleDeviceModuleDoesNotBoundRanks) {
 }
 
 TEST(XrefWorldSizeTest, ExplicitWorldSizeBeyondTheDevicesOfAPermuteModule) {
-  Unit u = MakeUnit(Hlo(", num_partitions=4",
-                        {Permute("cp", "{{0,1},{1,2},{2,3},{3,0}}")}),
-                    Def("[]", "[[0, 1], [1, 2], [2, 3], [3, 0]]", "16"));
+  Unit u = MakeUnit(
+      Hlo(", num_partitions=4", {Permute("cp", "{{0,1},{1,2},{2,3},{3,0}}")}),
+      Def("[]", "[[0, 1], [1, 2], [2, 3], [3, 0]]", "16"));
   std::vector<Finding> f = OfRule(RunXref(u), kRule);
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_EQ(f[0].message,
