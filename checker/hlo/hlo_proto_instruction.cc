@@ -16,6 +16,7 @@ enum InstructionField : uint32_t {
   kShape = 3,
   kMetadata = 7,
   kDimensions = 14,
+  kDynamicSliceSizes = 20,
   kChannelId = 26,
   kId = 35,
   kOperandIds = 36,
@@ -115,6 +116,7 @@ void InstructionScratch::Clear() {
   id = 0;
   operand_ids.clear();
   called_ids.clear();
+  dynamic_slice_sizes = 0;
   groups_rank = 0;
 }
 
@@ -200,6 +202,13 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         ok = r.ReadInt64s("dimensions (14)", wt, kMaxShapeDims, &c.dimensions,
                           nullptr);
         break;
+      case kDynamicSliceSizes: {
+        std::vector<int64_t> sizes;
+        ok = r.ReadInt64s("dynamic_slice_sizes (20)", wt, kMaxIdsPerField,
+                          &sizes, nullptr);
+        s->dynamic_slice_sizes += static_cast<int64_t>(sizes.size());
+        break;
+      }
       case kChannelId:
         c.has_channel_id = true;
         c.channel_id_pos = at;

@@ -33,6 +33,9 @@ struct InstructionScratch {
   int64_t id = 0;
   std::vector<int64_t> operand_ids;
   std::vector<int64_t> called_ids;
+  // dynamic_slice_sizes (20): an in-place collective-permute's slice_sizes
+  // lists, flattened (one value per dimension of each list).
+  int64_t dynamic_slice_sizes = 0;
   // Which replica-group field filled c.replica_groups (XLA's reader order:
   // replica_groups 49 if non-empty, then 92, 93, 87); 0 = none.
   int groups_rank = 0;

@@ -366,6 +366,18 @@ class InstructionStream {
       auto it = shapes_.find(id);
       c.operand_shapes.push_back(it != shapes_.end() ? it->second : Shape());
     }
+    // In-place collective-permute: XLA flattens its slice_sizes lists into
+    // dynamic_slice_sizes, one value per dimension of the sliced operand.
+    if (c.kind == CollectiveKind::kCollectivePermute &&
+        s_.dynamic_slice_sizes > 0) {
+      const Shape* in =
+          c.operand_shapes.empty() ? nullptr : &c.operand_shapes.front();
+      const int64_t rank =
+          in != nullptr && in->known && !in->is_tuple && !in->dims.empty()
+              ? static_cast<int64_t>(in->dims.size())
+              : 1;
+      c.slice_sizes_count = std::max<int64_t>(1, s_.dynamic_slice_sizes / rank);
+    }
     if (!s_.called_ids.empty()) {
       auto it = names_.find(s_.called_ids.front());
       if (it != names_.end()) c.to_apply = "%" + it->second;

@@ -17,6 +17,7 @@
 
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/hlo_proto_internal.h"
+#include "checker/model/transpose.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
@@ -108,7 +109,15 @@ inline std::string MeshProto(const hlo::MeshSpec& mesh) {
     Varint(&axis, 2, static_cast<uint64_t>(a.size));
     Bytes(&m, 1, axis);
   }
-  if (!mesh.device_ids.empty()) Packed(&m, 2, mesh.device_ids);
+  if (!mesh.device_ids.empty()) {
+    Packed(&m, 2, mesh.device_ids);
+  } else if (!mesh.device_ids_dims.empty()) {  // an iota: listed in full
+    std::vector<int64_t> perm = mesh.device_ids_perm;
+    for (size_t i = perm.size(); i < mesh.device_ids_dims.size(); ++i) {
+      perm.push_back(static_cast<int64_t>(i));
+    }
+    Packed(&m, 2, model::TransposedIndices(mesh.device_ids_dims, perm));
+  }
   std::string out;
   Bytes(&out, 1, m);
   for (const hlo::MeshAxisRef& r : mesh.grouped) {
@@ -192,7 +201,7 @@ inline std::string Gzip(const std::string& data) {
 // HloModuleProtoWithConfig when the wrapper is kModule, so they survive.
 inline std::string WriteHloProto(const hlo::Module& m,
                                  ProtoWriteOptions o = {}) {
-  using namespace proto_writer;  // NOLINT
+  using namespace proto_writer;    // NOLINT
   std::vector<std::string> order;  // computations, in order of appearance
   std::map<std::string, std::vector<const hlo::Collective*>> by_comp;
   std::map<std::string, int64_t> comp_ids;
@@ -228,10 +237,9 @@ inline std::string WriteHloProto(const hlo::Module& m,
     for (const hlo::Collective* c : by_comp[comp]) {
       std::vector<int64_t> operands;
       for (int64_t k = 0; k < c->operand_count; ++k) {
-        const hlo::Shape* s =
-            static_cast<size_t>(k) < c->operand_shapes.size()
-                ? &c->operand_shapes[static_cast<size_t>(k)]
-                : nullptr;
+        const hlo::Shape* s = static_cast<size_t>(k) < c->operand_shapes.size()
+                                  ? &c->operand_shapes[static_cast<size_t>(k)]
+                                  : nullptr;
         if (s != nullptr && s->known) {
           const int64_t id = next_id++;
           Bytes(&computation, 2,
@@ -242,8 +250,8 @@ inline std::string WriteHloProto(const hlo::Module& m,
         }
       }
       const int64_t id = next_id++;
-      std::string ins = Instruction(StripPercent(c->name), c->opcode,
-                                    &c->result_shape, id);
+      std::string ins =
+          Instruction(StripPercent(c->name), c->opcode, &c->result_shape, id);
       if (!c->op_name.empty() || !c->source_file.empty() ||
           c->source_line != 0) {
         std::string md;
@@ -255,6 +263,17 @@ inline std::string WriteHloProto(const hlo::Module& m,
         Bytes(&ins, 7, md);
       }
       if (c->has_dimensions) Packed(&ins, 14, c->dimensions);
+      if (c->slice_sizes_count > 0) {  // in-place permute: flattened lists
+        const hlo::Shape* in =
+            c->operand_shapes.empty() ? nullptr : &c->operand_shapes.front();
+        const size_t rank =
+            in != nullptr && in->known && !in->is_tuple && !in->dims.empty()
+                ? in->dims.size()
+                : 1;
+        Packed(&ins, 20,
+               std::vector<int64_t>(
+                   rank * static_cast<size_t>(c->slice_sizes_count), 1));
+      }
       if (c->has_channel_id) {
         Varint(&ins, 26, static_cast<uint64_t>(c->channel_id));
       }
@@ -317,8 +336,8 @@ inline std::string WriteHloProto(const hlo::Module& m,
   }
   Varint(&module, 6, static_cast<uint64_t>(comp_id(entry)));
 
-  const bool counts = m.replica_count.has_value() ||
-                      m.num_partitions.has_value();
+  const bool counts =
+      m.replica_count.has_value() || m.num_partitions.has_value();
   if (o.wrapper == ProtoWrapper::kModule && counts) {
     o.wrapper = ProtoWrapper::kWithConfig;
   }
