@@ -36,6 +36,11 @@ WireReader::WireReader(google::protobuf::io::ZeroCopyInputStream* in,
                        int64_t end_hint)
     : in_(in), end_hint_(end_hint) {
   in_.SetTotalBytesLimit(INT_MAX);
+  // A known size bounds the top-level message, so that a declared length
+  // past the end is refused before anything is read.
+  if (end_hint >= 0 && end_hint <= INT_MAX) {
+    in_.PushLimit(static_cast<int>(end_hint));
+  }
 }
 
 bool WireReader::Fail(std::string message) {
