@@ -88,7 +88,7 @@ std::string Module::LogicalLocation(int64_t offset) const {
       return "computation " + s.computation + ", op " + s.op;
     }
   }
-  return name.empty() ? "module" : "module " + name;
+  return name.empty() ? "" : "module " + name;
 }
 
 }  // namespace topolint::hlo

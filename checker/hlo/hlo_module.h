@@ -210,7 +210,7 @@ struct Module {
 
   bool is_binary() const { return !proto_format.empty(); }
   // "computation %c, op %ar" for the collective spanning `offset`, else
-  // "module <name>" ("" for text modules).
+  // "module <name>" ("" for text modules and unnamed ones).
   std::string LogicalLocation(int64_t offset) const;
 };
 

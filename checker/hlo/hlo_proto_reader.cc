@@ -208,7 +208,7 @@ bool WalkLevel(WireReader& r, int level, int64_t begin, int64_t size,
       if (field == 1 && wt == proto::kLen) {
         int saved = 0;
         const int64_t at = r.offset();
-        if (!r.Enter(what, wt, &saved)) return false;
+        if (!r.Enter(kWhat[std::min(level + 1, 3)], wt, &saved)) return false;
         const int64_t inner = r.offset();
         uint8_t b = 0;
         if (r.PeekByte(&b) && b < 0x20) {

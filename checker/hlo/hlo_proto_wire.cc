@@ -151,9 +151,13 @@ static bool ReadLengthImpl(WireReader* r,
     return r->FailAt(
         at,
         until >= 0
-            ? fmt::format("expected the length of {} to fit in the {} bytes "
-                          "left of its enclosing message, found {}",
-                          what, until, u)
+            ? fmt::format("expected {} to fit in the {} bytes left of the {}, "
+                          "found a length of {} (truncated or corrupt input)",
+                          what, until,
+                          in->CurrentPosition() + until == r->end_hint()
+                              ? "file"
+                              : "enclosing message",
+                          u)
             : fmt::format("expected the length of {} to be at most 2 GiB, "
                           "found {}",
                           what, u));

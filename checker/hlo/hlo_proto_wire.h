@@ -95,6 +95,7 @@ class WireReader {
   bool FailAt(int64_t offset, std::string message);
 
   int depth() const { return depth_; }
+  int64_t end_hint() const { return end_hint_; }
   // Bytes left in the current message (-1 at top level).
   int64_t bytes_left() const { return in_.BytesUntilLimit(); }
 

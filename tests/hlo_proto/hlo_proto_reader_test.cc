@@ -332,7 +332,7 @@ TEST(HloProtoReaderTest, HugeDeclaredLengthsAreRefusedUpFront) {
   module += "abcd";
   const Module m = Read(module);
   ASSERT_EQ(m.syntax_errors.size(), 1u);
-  EXPECT_NE(m.syntax_errors[0].message.find("expected the length"),
+  EXPECT_NE(m.syntax_errors[0].message.find("to fit in the 4 bytes left"),
             std::string::npos)
       << m.syntax_errors[0].message;
   EXPECT_EQ(m.syntax_errors[0].pos.byte_offset(), 1);
