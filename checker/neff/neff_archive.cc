@@ -12,6 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
+#include "checker/diag/input_file.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/neff_tar.h"
 #include "fmt/format.h"
@@ -41,9 +42,16 @@ std::string MemberDisplay(const NeffArchive& a, const std::string& member) {
 // [offset, offset + length) when the header locates one.
 bool ReadHeader(const std::string& path, NeffArchive& a, uint64_t* offset,
                 uint64_t* length) {
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  // OpenInputFile refuses FIFOs and devices without blocking on them.
+  absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
+  if (!opened.ok()) {
+    AddProblem(a, fmt::format("cannot open the file: {}",
+                              std::string(opened.status().message())));
+    return false;
+  }
+  std::unique_ptr<std::FILE, FileCloser> file(*opened);
   struct stat st;
-  if (!file || fstat(fileno(file.get()), &st) != 0) {
+  if (fstat(fileno(file.get()), &st) != 0) {
     AddProblem(a,
                fmt::format("cannot open the file: {}", std::strerror(errno)));
     return false;
