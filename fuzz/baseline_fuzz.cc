@@ -1,4 +1,5 @@
-// libFuzzer driver: the --baseline reader (LoadBaseline, ApplyBaseline, WriteBaseline). The body is topolint::fuzz::RunBaselineTarget
+// libFuzzer driver: the --baseline reader (LoadBaseline, ApplyBaseline,
+// WriteBaseline). The body is topolint::fuzz::RunBaselineTarget
 // (fuzz/fuzz_targets.h).
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,5 @@
-// libFuzzer driver: the .topolint.json reader (ParseProjectConfig, ApplyProjectConfig). The body is topolint::fuzz::RunProjectConfigTarget
+// libFuzzer driver: the .topolint.json reader (ParseProjectConfig,
+// ApplyProjectConfig). The body is topolint::fuzz::RunProjectConfigTarget
 // (fuzz/fuzz_targets.h).
 #include <cstddef>
 #include <cstdint>

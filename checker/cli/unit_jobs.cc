@@ -98,6 +98,13 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
 }  // namespace
 
 absl::Status PlanJobs(const Options& o, JobPlan* plan) {
+  // A --config that cannot be read is an error even when no unit needs it.
+  if (!o.config.empty()) {
+    if (absl::Status st = CheckReadableKind(o.config); !st.ok()) {
+      return absl::Status(st.code(), fmt::format("settings file {}",
+                                                 std::string(st.message())));
+    }
+  }
   std::vector<UnitSpec> specs;
   if (auto st = AddExplicitUnit(o, &specs); !st.ok()) return st;
   std::vector<std::string> disk_paths;

@@ -55,8 +55,7 @@ TEST(InputFileTest, ReadsStopOneBytePastTheLimit) {
   const int zero = open("/dev/zero", O_RDONLY);
   ASSERT_GE(zero, 0);
   std::string out;
-  const absl::Status st =
-      ReadFdBounded(zero, "zeros", 1 << 20, "tests", &out);
+  const absl::Status st = ReadFdBounded(zero, "zeros", 1 << 20, "tests", &out);
   close(zero);
   EXPECT_EQ(st.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(st.message()),
@@ -70,8 +69,8 @@ TEST(InputFileTest, APipeIsReadToItsEnd) {
   ASSERT_EQ(write(fds[1], "hello", 5), 5);
   close(fds[1]);
   std::string out;
-  const absl::Status st = ReadInputFile(
-      "/dev/fd/" + std::to_string(fds[0]), 100, "tests", &out);
+  const absl::Status st =
+      ReadInputFile("/dev/fd/" + std::to_string(fds[0]), 100, "tests", &out);
   close(fds[0]);
   ASSERT_TRUE(st.ok()) << st;
   EXPECT_EQ(out, "hello");

@@ -25,11 +25,10 @@ namespace topolint::testing {
 inline CliResult RunShell(const std::string& script,
                           const std::string& cwd = TOPOLINT_SOURCE_DIR) {
   static int counter = 0;
-  const std::string base =
-      (std::filesystem::temp_directory_path() /
-       ("topolint-env-" + std::to_string(getpid()) + "-" +
-        std::to_string(counter++)))
-          .string();
+  const std::string base = (std::filesystem::temp_directory_path() /
+                            ("topolint-env-" + std::to_string(getpid()) + "-" +
+                             std::to_string(counter++)))
+                               .string();
   WriteAll(base + ".sh", "TL=" + ShellQuote(TOPOLINT_BINARY) + "\n" + script);
   const std::string cmd = "cd " + ShellQuote(cwd) + " && timeout 60 bash " +
                           ShellQuote(base + ".sh") + " </dev/null >" +
@@ -53,8 +52,8 @@ inline CliResult RunShell(const std::string& script,
 inline CliResult RunWithFileSizeLimit(const std::vector<std::string>& args,
                                       rlim_t max_file_bytes,
                                       const std::string& cwd) {
-  const std::string err_path = cwd + "/../fsize-" +
-                               std::to_string(getpid()) + ".err";
+  const std::string err_path =
+      cwd + "/../fsize-" + std::to_string(getpid()) + ".err";
   const pid_t pid = fork();
   if (pid == 0) {
     if (chdir(cwd.c_str()) != 0) _exit(120);

@@ -56,12 +56,11 @@ TEST(InputKindsTest, NamedFifosAreRefusedWithoutBlocking) {
   const std::string json_fifo = dir.path() + "/cfg.json";
   ASSERT_EQ(mkfifo(json_fifo.c_str(), 0600), 0);
   for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{
-           {"model.hlo"},
-           {"--hlo", "model.hlo"},
-           {"--config", "cfg.json", "."},
-           {"--baseline", "cfg.json", "."},
-           {"cfg.json"}}) {
+       std::vector<std::vector<std::string>>{{"model.hlo"},
+                                             {"--hlo", "model.hlo"},
+                                             {"--config", "cfg.json", "."},
+                                             {"--baseline", "cfg.json", "."},
+                                             {"cfg.json"}}) {
     const CliResult r = RunTopolint(args, dir.path());
     EXPECT_EQ(r.exit_code, 2) << args[0];
     EXPECT_THAT(r.err, HasSubstr("named pipe (FIFO)")) << r.err;
@@ -120,10 +119,9 @@ TEST(InputKindsTest, ProcessSubstitutionAndPipesAreRead) {
 
 TEST(InputKindsTest, DeepJsonIsRefusedByEveryReader) {
   TempDir dir;
-  const std::string deep =
-      std::string(100000, '[') + std::string(100000, ']');
-  dir.Write("model.hlo", ReadAll(std::string(TOPOLINT_SOURCE_DIR) + "/" +
-                                 kFailingHlo));
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  dir.Write("model.hlo",
+            ReadAll(std::string(TOPOLINT_SOURCE_DIR) + "/" + kFailingHlo));
   // Baseline: in the version, in an entry, at the top.
   for (const std::string& text :
        {"{\"version\": " + deep + ", \"findings\": []}",
@@ -156,8 +154,8 @@ TEST(InputKindsTest, DeepJsonIsRefusedByEveryReader) {
 
 TEST(InputKindsTest, EmptyOptionValuesAreUsageErrors) {
   for (const char* flag :
-       {"-o", "--output", "--config", "--baseline", "--write-baseline",
-        "--hlo", "--neff", "--neuron-config", "--stdin-filename"}) {
+       {"-o", "--output", "--config", "--baseline", "--write-baseline", "--hlo",
+        "--neff", "--neuron-config", "--stdin-filename"}) {
     const CliResult r = RunTopolint({flag, "", kFailingHlo});
     EXPECT_EQ(r.exit_code, 2) << flag;
     EXPECT_THAT(r.err, HasSubstr("needs a file name")) << flag;
@@ -191,21 +189,32 @@ TEST(InputKindsTest, MessagesStateTheRealReason) {
 
 TEST(InputKindsTest, RanksNearInt64MaxDoNotOverflowIntoNegativeCores) {
   TempDir dir;
-  dir.Write("def.json",
-            "{\"CCInfo\": {\"replica_groups\": [[[0, 9223372036854775806]]]}}");
+  std::string hlo = ManyDuplicateIdOps(1);
+  const size_t at = hlo.find("{{0,0}}");
+  ASSERT_NE(at, std::string::npos);
+  hlo.replace(at, 7, "{{0,9223372036854775806}}");
+  dir.Write("model.hlo", hlo);
   const CliResult r = RunTopolint(
-      {"--lnc", "2", "--num-cores", "8", "--rules", "lnc-*", "def.json"},
+      {"--lnc", "2", "--num-cores", "8", "--rules", "lnc-*", "model.hlo"},
       dir.path());
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("[lnc-rank-range]"));
   EXPECT_THAT(r.out, HasSubstr("beyond 2^63"));
   EXPECT_THAT(r.out, Not(HasSubstr("cores -")));
-  const CliResult big_lnc = RunTopolint(
-      {"--lnc", "9223372036854775807", "--num-cores", "8", "--rules",
-       "lnc-*", "def.json"},
-      dir.path());
-  EXPECT_THAT(big_lnc.exit_code, ::testing::AnyOf(0, 1)) << big_lnc.err;
+  // The largest LNC: every rank but 0 is out of range; no product wraps.
+  const CliResult big_lnc =
+      RunTopolint({"--lnc", "9223372036854775807", "--num-cores", "8",
+                   "--rules", "lnc-*", "model.hlo"},
+                  dir.path());
+  EXPECT_EQ(big_lnc.exit_code, 1) << big_lnc.err;
   EXPECT_THAT(big_lnc.out, Not(HasSubstr("cores -")));
+  // In range, the cores are shown exactly.
+  hlo.replace(hlo.find("9223372036854775806"), 19, "5");
+  dir.Write("model.hlo", hlo);
+  const CliResult small = RunTopolint(
+      {"--lnc", "2", "--num-cores", "8", "--rules", "lnc-*", "model.hlo"},
+      dir.path());
+  EXPECT_THAT(small.out, HasSubstr("physical cores 10..11 do not exist"));
 }
 
 TEST(InputKindsTest, CarriageReturnOnlyLineEndsParseAsXlaDoes) {
@@ -218,8 +227,8 @@ TEST(InputKindsTest, CarriageReturnOnlyLineEndsParseAsXlaDoes) {
   }
   TempDir dir;
   dir.Write("model.hlo", hlo);
-  const CliResult r = RunTopolint({"--format", "json", "model.hlo"},
-                                  dir.path());
+  const CliResult r =
+      RunTopolint({"--format", "json", "model.hlo"}, dir.path());
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_THAT(r.out, HasSubstr("hlo-device-id-range"));
   EXPECT_THAT(r.out, Not(HasSubstr("hlo-syntax")));
@@ -228,10 +237,9 @@ TEST(InputKindsTest, CarriageReturnOnlyLineEndsParseAsXlaDoes) {
 TEST(InputKindsTest, FindingsAreCappedPerRuleAndUnit) {
   TempDir dir;
   dir.Write("model.hlo", ManyDuplicateIdOps(1500));
-  const CliResult r = RunTopolint(
-      {"--format", "github", "--rules", "-*,hlo-duplicate-device-id",
-       "model.hlo"},
-      dir.path());
+  const CliResult r = RunTopolint({"--format", "github", "--rules",
+                                   "-*,hlo-duplicate-device-id", "model.hlo"},
+                                  dir.path());
   EXPECT_EQ(r.exit_code, 1) << r.err;
   size_t errors = 0, pos = 0;
   while ((pos = r.out.find("::error ", pos)) != std::string::npos) {

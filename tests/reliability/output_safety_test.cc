@@ -58,7 +58,8 @@ TEST(OutputSafetyTest, AReplacedReportKeepsItsPermissions) {
   dir.Write("model.hlo", FailingHlo());
   const std::string out = dir.Write("report.txt", "old");
   ASSERT_EQ(chmod(out.c_str(), 0640), 0);
-  const CliResult r = RunTopolint({"-o", "report.txt", "model.hlo"}, dir.path());
+  const CliResult r =
+      RunTopolint({"-o", "report.txt", "model.hlo"}, dir.path());
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(ReadAll(out), HasSubstr("[hlo-device-id-range]"));
   struct stat st;
@@ -74,15 +75,15 @@ TEST(OutputSafetyTest, DevFullIsExitTwoForEveryOutput) {
     EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.err;
     EXPECT_THAT(r.err, HasSubstr("No space left on device")) << flag;
   }
-  const CliResult r = RunShell("\"$TL\" " + std::string(kFailing) +
-                               "/model.hlo > /dev/full");
+  const CliResult r =
+      RunShell("\"$TL\" " + std::string(kFailing) + "/model.hlo > /dev/full");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("standard output"));
   EXPECT_THAT(r.err, HasSubstr("No space left on device"));
 }
 
 TEST(OutputSafetyTest, ClosedStdoutIsExitTwoWithAMessage) {
-  for (const std::string cmd :
+  for (const std::string& cmd :
        {"\"$TL\" " + std::string(kFailing) + "/model.hlo >&-",
         std::string("\"$TL\" rules >&-"), std::string("\"$TL\" --help >&-")}) {
     const CliResult r = RunShell(cmd);
@@ -121,7 +122,7 @@ TEST(OutputSafetyTest, AnOutputThatIsAnInputIsRefused) {
                                     dir.path() + "/hard.txt");
   std::filesystem::create_symlink(dir.path() + "/m/model.hlo",
                                   dir.path() + "/link.txt");
-  for (const std::string& out : {"m/model.hlo", "hard.txt", "link.txt"}) {
+  for (const char* out : {"m/model.hlo", "hard.txt", "link.txt"}) {
     for (const char* flag : {"-o", "--write-baseline"}) {
       // Named directly, and found inside a directory.
       for (const char* input : {"m/model.hlo", "m"}) {
@@ -149,8 +150,8 @@ TEST(OutputSafetyTest, AnOutputThatIsAnInputIsRefused) {
 TEST(OutputSafetyTest, BaselineUpdatedInPlaceReadsTheOldOneFirst) {
   TempDir dir;
   dir.Write("model.hlo", FailingHlo());
-  CliResult r = RunTopolint({"--write-baseline", "b.json", "model.hlo"},
-                            dir.path());
+  CliResult r =
+      RunTopolint({"--write-baseline", "b.json", "model.hlo"}, dir.path());
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const std::string first = ReadAll(dir.path() + "/b.json");
   ASSERT_THAT(first, HasSubstr("hlo-device-id-range"));
@@ -190,7 +191,8 @@ TEST(OutputSafetyTest, OutputsThroughSymlinksReplaceTheTarget) {
   dir.Write("real/report.txt", "old");
   std::filesystem::create_symlink(dir.path() + "/real/report.txt",
                                   dir.path() + "/report.txt");
-  const CliResult r = RunTopolint({"-o", "report.txt", "model.hlo"}, dir.path());
+  const CliResult r =
+      RunTopolint({"-o", "report.txt", "model.hlo"}, dir.path());
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(std::filesystem::is_symlink(dir.path() + "/report.txt"));
   EXPECT_THAT(ReadAll(dir.path() + "/real/report.txt"),
