@@ -25,7 +25,7 @@ std::string BaseName(const std::string& path) {
 }
 
 absl::Status ReadWhole(const std::string& path, std::string* out) {
-  return ReadInputFile(path, json::kMaxDocumentBytes, "JSON inputs", out);
+  return ReadInputFile(path, kMaxJsonFileBytes, "JSON inputs", out);
 }
 
 const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,

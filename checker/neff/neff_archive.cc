@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -118,7 +119,12 @@ bool ParseMember(NeffArchive& a, const std::string& member, std::string text,
                  json::Value* root) {
   const std::string display = MemberDisplay(a, member);
   json::ParseResult r = json::Parse(text);
-  a.member_texts.emplace_back(display, std::move(text));
+  size_t kept = 0;
+  for (const auto& [name, t] : a.member_texts) kept += t.size();
+  if (text.size() <=
+      kMaxKeptMemberTextBytes - std::min(kept, kMaxKeptMemberTextBytes)) {
+    a.member_texts.emplace_back(display, std::move(text));
+  }
   if (!r.ok) {
     a.json_syntax.push_back({At(display, r.error.pos), r.error.message});
     return false;
