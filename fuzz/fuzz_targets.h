@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,7 @@
 #include "checker/config/parallel_config.h"
 #include "checker/core/discovery.h"
 #include "checker/core/project_config.h"
+#include "checker/diag/baseline.h"
 #include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/hlo_proto_reader.h"
 #include "checker/json/json_loader.h"
@@ -375,6 +377,60 @@ inline void RunUnitTarget(std::string_view input) {
     return;
   }
   CheckRenderExplain(unit, options, docs);
+}
+
+// ------------------------------------------------------------------ baseline
+
+// The --baseline reader: never crashes at any depth or size; what it
+// accepts applies cleanly, and a baseline written for findings reads back
+// with one entry per finding.
+inline void RunBaselineTarget(std::string_view input) {
+  std::string error;
+  std::optional<Baseline> baseline = LoadBaseline(input, &error);
+  if (!baseline) {
+    if (error.empty()) Fail("baseline refused without a reason");
+    return;
+  }
+  int64_t total = 0;
+  for (const auto& [fingerprint, count] : baseline->counts) {
+    if (fingerprint.empty() || count < 1) Fail("empty or uncounted entry");
+    total += count;
+  }
+  if (total != baseline->size) Fail("baseline counts disagree with its size");
+  Finding f;
+  f.rule = "hlo-syntax";
+  f.loc = {"model.hlo", 1, 1};
+  f.message = std::string(input.substr(0, 64));
+  const BaselineResult r = ApplyBaseline({f, f}, *baseline);
+  if (r.suppressed + static_cast<int64_t>(r.kept.size()) != 2) {
+    Fail("ApplyBaseline lost a finding");
+  }
+  std::optional<Baseline> again = LoadBaseline(WriteBaseline({f, f}), &error);
+  if (!again || again->size != 2) Fail("written baseline does not read back");
+}
+
+// ---------------------------------------------------- .topolint.json reader
+
+// The settings reader alone: every accepted file applies or is refused
+// with a message naming the file.
+inline void RunProjectConfigTarget(std::string_view input) {
+  absl::StatusOr<ProjectConfig> cfg =
+      ParseProjectConfig(std::string(input), ".topolint.json");
+  if (!cfg.ok()) {
+    if (cfg.status().message().find(".topolint.json") ==
+        std::string_view::npos) {
+      Fail("settings error does not name the file");
+    }
+    return;
+  }
+  cfg->path = ".topolint.json";
+  RuleSelection selection;
+  CheckOptions options;
+  absl::Status st = ApplyProjectConfig(*cfg, &selection, &options);
+  if (!st.ok() &&
+      st.message().find(".topolint.json") == std::string_view::npos) {
+    Fail("settings error does not name the file");
+  }
 }
 
 }  // namespace topolint::fuzz

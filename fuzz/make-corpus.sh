@@ -13,6 +13,8 @@
 #   neff_archive_fuzz  every fixture .neff, plus plain-tar (uncompressed)
 #                      builds of tests/neff_archive/fixture-src/* so that
 #                      mutations reach the tar and JSON layers directly
+#   project_config_fuzz every fixture and test .topolint.json
+#   baseline_fuzz      none here (see fuzz/regressions/baseline_fuzz/)
 #   unit_fuzz          one input per fixture case: its HLO, def.json and
 #                      config joined by the separator line "@@@@", then its
 #                      --lnc/--num-cores/--replica-count/--num-partitions
@@ -25,7 +27,8 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$root"
 
-targets=(hlo_parser_fuzz hlo_proto_fuzz def_json_fuzz config_fuzz neff_archive_fuzz unit_fuzz)
+targets=(hlo_parser_fuzz hlo_proto_fuzz def_json_fuzz config_fuzz neff_archive_fuzz
+  unit_fuzz project_config_fuzz baseline_fuzz)
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   find "$out/$t" -maxdepth 1 -name 'seed-*' -delete
@@ -53,6 +56,10 @@ while IFS= read -r -d '' f; do seed def_json_fuzz "$f"; done \
 while IFS= read -r -d '' f; do seed config_fuzz "$f"; done \
   < <(find fixtures tests -type f \( -name neuron_config.json \
         -o -name vllm_config.json -o -name .topolint.json \) -print0)
+while IFS= read -r -d '' f; do seed project_config_fuzz "$f"; done \
+  < <(find fixtures tests -type f -name .topolint.json -print0)
+# baseline_fuzz: its seeds are the committed fuzz/regressions/baseline_fuzz/
+# files (valid baselines among them), which run-fuzzers.sh always adds.
 while IFS= read -r -d '' f; do seed neff_archive_fuzz "$f"; done \
   < <(find fixtures -type f -name '*.neff' -print0)
 for src in tests/neff_archive/fixture-src/*/; do

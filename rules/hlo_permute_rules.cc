@@ -127,7 +127,7 @@ void CheckPermutePairs(const OpView& v, Emitter& emit) {
                         : op.source_target_pairs.pos.known()
                             ? op.source_target_pairs.pos
                             : OpPos(op);
-    Report(emit, "hlo-permute-pairs", v, pos, std::move(problem));
+    Report(emit, kHloPermutePairs, v, pos, std::move(problem));
     return;  // as XLA: the first problem of the op
   }
 }

@@ -13,7 +13,7 @@ PACKAGES=(
 )
 if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then
   # Extras for the integration and reliability jobs.
-  PACKAGES+=(pre-commit clang-14 libclang-rt-14-dev time)
+  PACKAGES+=(pre-commit clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14 time)
 fi
 
 missing=()

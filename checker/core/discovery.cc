@@ -7,6 +7,7 @@
 #include <set>
 
 #include "absl/strings/match.h"
+#include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/hlo_proto_reader.h"
 #include "fmt/format.h"
@@ -209,19 +210,13 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   for (const std::string& p : paths) {
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) {
-      return absl::NotFoundError(
-          fmt::format("{}: no such file or directory", p));
-    }
+    if (ec || !fs::exists(st)) return CheckReadableKind(p);
     if (fs::is_directory(st)) {
       if (auto s = walker.Walk(fs::path(p), 0); !s.ok()) return s;
       continue;
     }
-    std::ifstream probe(p, std::ios::binary);
-    if (!probe) {
-      return absl::PermissionDeniedError(
-          fmt::format("{}: cannot read file", p));
-    }
+    // Refuses devices, FIFOs and sockets before anything could block.
+    if (absl::Status st = CheckReadableKind(p); !st.ok()) return st;
     InputKind kind;
     if (!ClassifyFile(p, &kind)) {
       skipped->push_back(p);

@@ -7,6 +7,7 @@
 
 #include "checker/config/component_config.h"
 #include "checker/core/suppression.h"
+#include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/hlo_proto_reader.h"
 #include "checker/json/json_loader.h"
@@ -25,23 +26,7 @@ std::string BaseName(const std::string& path) {
 }
 
 absl::Status ReadWhole(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return absl::NotFoundError(fmt::format("{}: cannot read file", path));
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  if (size > static_cast<std::streamoff>(json::kMaxDocumentBytes)) {
-    return absl::ResourceExhaustedError(
-        fmt::format("{}: file of {} bytes is larger than the {} byte limit "
-                    "for JSON inputs",
-                    path, size, json::kMaxDocumentBytes));
-  }
-  in.seekg(0, std::ios::beg);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(fmt::format("{}: read error", path));
-  *out = ss.str();
-  return absl::OkStatus();
+  return ReadInputFile(path, kMaxJsonFileBytes, "JSON inputs", out);
 }
 
 const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,
@@ -130,10 +115,7 @@ absl::Status LoadNonHlo(const InputFile& f,
         return absl::InvalidArgumentError(
             "a .neff archive cannot be read from standard input");
       }
-      std::ifstream probe(f.path, std::ios::binary);
-      if (!probe) {
-        return absl::NotFoundError(fmt::format("{}: cannot read file", f.path));
-      }
+      if (absl::Status st = CheckReadableKind(f.path); !st.ok()) return st;
       unit->neff_archives.push_back(neff::ReadNeffArchive(f.path, f.path));
       break;
     }
@@ -154,6 +136,7 @@ Emitter MakeEmitter(const RuleSelection& selection) {
 std::vector<Finding> FinishFindings(const Unit& unit,
                                     const RuleSelection& selection,
                                     Emitter& emit) {
+  emit.AddCapNotes();
   std::vector<Finding> findings = std::move(emit.findings());
   NameBinaryLocations(unit, &findings);
   findings.erase(std::remove_if(findings.begin(), findings.end(),

@@ -30,6 +30,8 @@ const std::map<std::string, Target>& Targets() {
       {"config_fuzz", fuzz::RunConfigTarget},
       {"neff_archive_fuzz", fuzz::RunNeffArchiveTarget},
       {"unit_fuzz", fuzz::RunUnitTarget},
+      {"baseline_fuzz", fuzz::RunBaselineTarget},
+      {"project_config_fuzz", fuzz::RunProjectConfigTarget},
   };
   return *targets;
 }
@@ -111,6 +113,7 @@ TEST(FuzzRegressionsTest, FixtureInputsKeepTheInvariants) {
       fuzz::RunConfigTarget(ReadAll(p.string()));
     } else if (p.extension() == ".neff") {
       fuzz::RunNeffArchiveTarget(ReadAll(p.string()));
+
     } else {
       continue;
     }
