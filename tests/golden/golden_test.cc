@@ -64,6 +64,12 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
   // A fail- case must show its rule; a pass- case must not.
   std::string group = fs::path(dir).parent_path().filename().string();
   std::string tag = "[" + group + "]";
+  // A case with `--format json|github` in its args shows the rule its way.
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] != "--format") continue;
+    if (args[i + 1] == "json") tag = "\"rule\": \"" + group + "\"";
+    if (args[i + 1] == "github") tag = ",title=" + group + "::";
+  }
   std::string kind = fs::path(dir).filename().string().substr(0, 4);
   if (group != "syntax") {
     if (kind == "fail") {
