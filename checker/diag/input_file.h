@@ -68,7 +68,10 @@ absl::Status ReadInputFile(const std::string& path, size_t limit,
                            std::string_view what, std::string* out);
 
 // Byte limits of the readers that hold a whole input in memory.
-inline constexpr size_t kMaxStdinBytes = size_t{1} << 30;          // 1 GiB
+inline constexpr size_t kMaxStdinBytes = size_t{1} << 30;  // 1 GiB
+// def.json and component configs read from disk (held whole, then parsed:
+// at most 2^20 values, ~56 MiB, besides the text).
+inline constexpr size_t kMaxJsonFileBytes = size_t{64} << 20;      // 64 MiB
 inline constexpr size_t kMaxBaselineBytes = size_t{256} << 20;     // 256 MiB
 inline constexpr size_t kMaxProjectConfigBytes = size_t{1} << 20;  // 1 MiB
 // HLO is streamed (never held whole); the limit bounds the time spent on an
