@@ -26,6 +26,7 @@
 #include "checker/core/project_config.h"
 #include "checker/diag/baseline.h"
 #include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/hlo_proto_reader.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
@@ -101,6 +102,46 @@ inline void RunHloParserTarget(std::string_view input) {
   unit.directory = ".";
   unit.hlo_modules.push_back(std::move(whole));
   CheckRenderExplain(unit, CheckOptions{}, docs);
+}
+
+// ------------------------------------------------------------- binary HLO
+
+// The binary HLO reader (checker/hlo/hlo_proto_reader.h) and the HLO rules:
+// at most one syntax error, located at a byte offset inside the input
+// (plain input), with a message; the streaming sink sees the same
+// collectives as the collecting parse; every rule, renderer and explain
+// runs on the result.
+inline void RunHloProtoTarget(std::string_view input) {
+  hlo::Module whole;
+  hlo::ParseHloProto(input, "fuzz.pb", hlo::ParseOptions{}, &whole);
+  if (whole.syntax_errors.size() > 1) Fail("more than one proto error");
+  for (const hlo::SyntaxError& e : whole.syntax_errors) {
+    if (!e.pos.is_byte()) Fail("proto syntax error without a byte offset");
+    if (!whole.gzip && (e.pos.byte_offset() < 0 ||
+                        e.pos.byte_offset() >
+                            static_cast<int64_t>(input.size()))) {
+      Fail(fmt::format("proto syntax error at byte {} of {}",
+                       e.pos.byte_offset(), input.size()));
+    }
+    if (e.message.empty()) Fail("proto syntax error without a message");
+  }
+  for (const hlo::Collective& c : whole.collectives) {
+    if (!c.pos.is_byte()) Fail("binary collective without a byte offset");
+  }
+  hlo::Module streamed;
+  std::string names;
+  hlo::ParseOptions sink;
+  sink.on_collective = [&](const hlo::Module&, hlo::Collective& op) {
+    names += op.name + "\n";
+  };
+  hlo::ParseHloProto(input, "fuzz.pb", sink, &streamed);
+  std::string expected;
+  for (const hlo::Collective& c : whole.collectives) expected += c.name + "\n";
+  if (names != expected) Fail("the sink sees other collectives");
+  Unit unit;
+  unit.directory = ".";
+  unit.hlo_modules.push_back(std::move(whole));
+  CheckRenderExplain(unit, CheckOptions{}, {});
 }
 
 // ------------------------------------------------------------- def.json

@@ -10,12 +10,12 @@ Emitter::Emitter(std::function<bool(std::string_view)> enabled,
                  std::function<Severity(std::string_view)> severity)
     : enabled_(std::move(enabled)), severity_(std::move(severity)) {}
 
-void Emitter::Report(std::string_view rule, Location loc, std::string message,
+void Emitter::Report(RuleId rule, Location loc, std::string message,
                      std::vector<Note> notes, std::string anchor) {
-  if (!enabled_(rule)) return;
-  auto it = counts_.find(rule);
+  if (!enabled_(rule.str())) return;
+  auto it = counts_.find(rule.str());
   if (it == counts_.end())
-    it = counts_.emplace(std::string(rule), RuleCount{}).first;
+    it = counts_.emplace(std::string(rule.str()), RuleCount{}).first;
   RuleCount& count = it->second;
   if (count.reported >= kMaxFindingsPerRule) {
     if (count.dropped++ == 0) count.first_dropped = std::move(loc);
@@ -23,8 +23,8 @@ void Emitter::Report(std::string_view rule, Location loc, std::string message,
   }
   ++count.reported;
   Finding f;
-  f.rule = std::string(rule);
-  f.severity = severity_(rule);
+  f.rule = std::string(rule.str());
+  f.severity = severity_(rule.str());
   f.message = std::move(message);
   f.loc = std::move(loc);
   f.notes = std::move(notes);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/diag/finding.h"
+#include "rules/rule_ids.h"
 
 namespace topolint {
 
@@ -28,12 +29,12 @@ class Emitter {
   Emitter(std::function<bool(std::string_view)> enabled,
           std::function<Severity(std::string_view)> severity);
 
-  // Reports `message` at `loc` for `rule` (which must be a registered id).
-  // `anchor` is the location-independent identity (op name, JSON path).
-  void Report(std::string_view rule, Location loc, std::string message,
+  // Reports `message` at `loc` for `rule`. `anchor` is the
+  // location-independent identity (op name, JSON path).
+  void Report(RuleId rule, Location loc, std::string message,
               std::vector<Note> notes = {}, std::string anchor = {});
 
-  bool Enabled(std::string_view rule) const { return enabled_(rule); }
+  bool Enabled(RuleId rule) const { return enabled_(rule.str()); }
 
   // Appends, for each rule that reported more than kMaxFindingsPerRule
   // findings, one note at the first dropped finding's location saying how

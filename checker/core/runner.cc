@@ -9,6 +9,7 @@
 #include "checker/core/suppression.h"
 #include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/hlo_proto_reader.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
@@ -63,11 +64,31 @@ absl::Status ParseHlo(const InputFile& f,
                       const hlo::ParseOptions& options, hlo::Module* m) {
   const std::string* mem =
       f.from_stdin ? FindInMemory(in_memory, f.path) : nullptr;
+  // Text or binary (HloModuleProto and its wrappers, plain or gzip) by
+  // content, whatever the name says (NxD's model/graph.hlo is binary).
   if (mem != nullptr) {
-    hlo::ParseHloText(*mem, f.path, options, m);
+    hlo::ParseHloAny(*mem, f.path, options, m);
     return absl::OkStatus();
   }
-  return hlo::ParseHloFile(f.path, f.path, options, m);
+  return hlo::ParseHloAnyFile(f.path, f.path, options, m);
+}
+
+// Binary modules have no lines: a location there is a byte offset, named
+// here by the computation and op that span it ("computation %c, op %ar").
+void NameBinaryLocations(const Unit& unit, std::vector<Finding>* findings) {
+  auto name = [&](Location& loc) {
+    if (loc.byte_offset < 0 || !loc.logical.empty()) return;
+    for (const hlo::Module& m : unit.hlo_modules) {
+      if (m.is_binary() && m.file == loc.file) {
+        loc.logical = m.LogicalLocation(loc.byte_offset);
+        return;
+      }
+    }
+  };
+  for (Finding& f : *findings) {
+    name(f.loc);
+    for (Note& n : f.notes) name(n.loc);
+  }
 }
 
 // Loads one JSON or NEFF input into `unit` (an HLO input is left alone).
@@ -117,6 +138,7 @@ std::vector<Finding> FinishFindings(const Unit& unit,
                                     Emitter& emit) {
   emit.AddCapNotes();
   std::vector<Finding> findings = std::move(emit.findings());
+  NameBinaryLocations(unit, &findings);
   findings.erase(std::remove_if(findings.begin(), findings.end(),
                                 [&](const Finding& f) {
                                   return selection.IgnoredInFile(f.rule,
