@@ -62,8 +62,20 @@ void ModuleParser::Run() {
       }
       break;
     }
+    // One defect, one finding: after an error, the items that fail before
+    // one parses again are the same defect's echo (e.g. computation headers
+    // without bodies), so their errors are dropped while resynchronising.
+    const size_t errors_before = module_->syntax_errors.size();
     const bool ok = state_ == State::kTop ? ParseTopItem() : ParseBodyItem();
-    if (!ok && !lx_.stopped()) Resync();
+    if (ok) {
+      resyncing_ = false;
+      continue;
+    }
+    if (resyncing_ && !lx_.stopped()) {
+      module_->syntax_errors.resize(errors_before);
+    }
+    resyncing_ = true;
+    if (!lx_.stopped()) Resync();
   }
   if (!lx_.stopped() && module_->computation_count == 0 &&
       module_->syntax_errors.empty()) {
