@@ -8,11 +8,11 @@
 #include <memory>
 
 #include "absl/container/flat_hash_set.h"
-#include "checker/core/lnc.h"
 #include "checker/model/rank_map.h"
 #include "fmt/format.h"
 #include "rules/collective_checks.h"
 #include "rules/families.h"
+#include "rules/lnc_resolution.h"
 
 namespace topolint {
 namespace {
@@ -22,7 +22,9 @@ class RankRange {
   RankRange(int64_t num_cores, const LncStatement& lnc)
       : num_cores_(num_cores),
         lnc_(lnc.value),
-        lnc_source_(lnc.origin == LncOrigin::kDefault
+        // Only an lnc the user did not give is attributed.
+        lnc_source_(lnc.origin == LncOrigin::kDefault ||
+                            lnc.origin == LncOrigin::kOption
                         ? std::string()
                         : fmt::format(", lnc from {}", lnc.source)),
         ranks_(model::RanksOfCores(num_cores, lnc.value)) {}

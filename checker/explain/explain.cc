@@ -3,10 +3,10 @@
 #include "checker/explain/explain.h"
 
 #include "checker/config/parallel_config.h"
-#include "checker/core/lnc.h"
 #include "checker/explain/explain_internal.h"
 #include "checker/model/rank_map.h"
 #include "fmt/format.h"
+#include "rules/lnc_resolution.h"
 
 namespace topolint::explain {
 namespace {

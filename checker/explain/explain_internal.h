@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "checker/config/parallel_config.h"
-#include "checker/core/lnc.h"
 #include "checker/explain/explain.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/model/module_params.h"
+#include "rules/lnc_resolution.h"
 
 namespace topolint::explain {
 

@@ -68,7 +68,7 @@ class ModuleParser {
   TextPos computation_pos_;
   bool entry_seen_ = false;
   bool anything_parsed_ = false;
-  // An error was reported and no item has parsed since (see Run()).
+  // A top-level item failed and no item has parsed since (see Run()).
   bool resyncing_ = false;
   bool percent_ = false;
   int64_t last_resync_offset_ = -1;  // the pending instruction's name had a '%'

@@ -2,8 +2,8 @@
 // --lnc, .topolint.json `lnc` (CheckOptions), the .neff header `lnc_size`,
 // the compiler flags recorded beside the module (compile_flags.json), the
 // component config's `logical_nc_config`; else 1.
-#ifndef TOPOLINT_CHECKER_CORE_LNC_H_
-#define TOPOLINT_CHECKER_CORE_LNC_H_
+#ifndef TOPOLINT_RULES_LNC_RESOLUTION_H_
+#define TOPOLINT_RULES_LNC_RESOLUTION_H_
 
 #include <cstdint>
 #include <optional>
@@ -37,4 +37,4 @@ LncStatement ResolveLnc(const Unit& unit, const CheckOptions& options);
 
 }  // namespace topolint
 
-#endif  // TOPOLINT_CHECKER_CORE_LNC_H_
+#endif  // TOPOLINT_RULES_LNC_RESOLUTION_H_

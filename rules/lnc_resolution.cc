@@ -1,4 +1,4 @@
-#include "checker/core/lnc.h"
+#include "rules/lnc_resolution.h"
 
 #include "checker/config/parallel_config.h"
 #include "fmt/format.h"
@@ -8,7 +8,8 @@ namespace topolint {
 std::vector<LncStatement> LncStatements(const Unit& unit,
                                         const CheckOptions& options) {
   std::vector<LncStatement> out;
-  if (options.lnc_given && options.lnc >= 1) {
+  // An lnc set by a library caller without lnc_given still counts.
+  if ((options.lnc_given || options.lnc > 1) && options.lnc >= 1) {
     const std::string origin =
         options.lnc_origin.empty() ? std::string("--lnc") : options.lnc_origin;
     out.push_back(
