@@ -19,7 +19,7 @@ constexpr size_t kMaxKeyShown = 64;
 
 void CheckSchema(const config::ParallelConfig& cfg, Emitter& emit) {
   for (const config::SchemaProblem& p : cfg.problems) {
-    emit.Report("config-schema", At(cfg.file, p.pos), p.message, {}, p.path);
+    emit.Report(kConfigSchema, At(cfg.file, p.pos), p.message, {}, p.path);
   }
 }
 
@@ -56,8 +56,8 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
                   cfg.neuron_config_path, key)
             : fmt::format("unknown {} key '{}'; did you mean '{}'?",
                           cfg.neuron_config_path, key, suggestion);
-    emit.Report("config-unknown-key", At(cfg.file, m.key_pos),
-                std::move(message), {}, cfg.neuron_config_path + "." + key);
+    emit.Report(kConfigUnknownKey, At(cfg.file, m.key_pos), std::move(message),
+                {}, cfg.neuron_config_path + "." + key);
   }
 }
 
@@ -67,7 +67,7 @@ void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit) {
     const std::string key = k.key.size() > kMaxKeyShown
                                 ? k.key.substr(0, kMaxKeyShown) + "..."
                                 : k.key;
-    emit.Report("config-unknown-key", At(c.file, k.pos),
+    emit.Report(kConfigUnknownKey, At(c.file, k.pos),
                 fmt::format("'{}' is not read: {} looks for '{}', so the "
                             "settings under this key are silently dropped; "
                             "did you mean '{}'?",

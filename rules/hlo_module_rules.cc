@@ -134,7 +134,7 @@ void GeometryTracker::Report(Emitter& emit) const {
                 "that a single-program runtime does not load",
                 first_workers_);
   hlo_rules::Report(
-      emit, "hlo-multiple-geometries", differing_, GroupsPos(*differing_.op),
+      emit, kHloMultipleGeometries, differing_, GroupsPos(*differing_.op),
       fmt::format("{} uses replica groups {} but {} uses {}; {} different "
                   "data-moving group lists in one SPMD module would need {} "
                   "NEFF topologies, and {}; expected one group list for "

@@ -11,7 +11,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Known(TextPos pos) { return pos.line > 0; }
+bool Known(TextPos pos) { return pos.known(); }
 
 bool IsFile(const fs::path& p) {
   std::error_code ec;
@@ -46,7 +46,7 @@ std::string LocateSourceFile(const std::string& source,
 
 }  // namespace
 
-void Report(Emitter& emit, std::string_view rule, const OpView& v, TextPos pos,
+void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
             std::string message, std::vector<Note> notes) {
   const hlo::Collective& op = *v.op;
   if (!op.source_file.empty() && op.source_line > 0) {

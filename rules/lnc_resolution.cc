@@ -21,6 +21,9 @@ std::vector<LncStatement> LncStatements(const Unit& unit,
                    fmt::format("the header lnc_size of {}", a.file),
                    Location{a.file, 0, 0}, "lnc_size"});
   }
+  // The compiler flags recorded beside the module (compile_flags.json,
+  // LncOrigin::kCompileFlags) rank here, between the header and the config,
+  // once the unit carries them.
   for (const config::ComponentConfig& c : unit.configs) {
     for (const config::ParallelConfig& pc : config::ReadParallelConfigs(c)) {
       const config::IntField& f = pc.logical_nc_config;

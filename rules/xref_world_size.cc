@@ -12,7 +12,7 @@
 namespace topolint::xref {
 namespace {
 
-constexpr char kRule[] = "xref-world-size";
+constexpr RuleId kRule = kXrefWorldSize;
 
 // MPMD (the neff-* rules report it) has no world size; a def.json part
 // with a schema problem would give a wrong one.
