@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "checker/core/unit.h"
 #include "checker/diag/location.h"
+#include "checker/model/unit.h"
 
 namespace topolint {
 
