@@ -50,7 +50,16 @@ void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
             std::string message, std::vector<Note> notes) {
   const hlo::Collective& op = *v.op;
   if (!op.source_file.empty() && op.source_line > 0) {
-    const std::string here = LocateSourceFile(op.source_file, v.module->file);
+    // Findings of one module usually name one source file: the last lookup
+    // is remembered (per thread, as units are checked in parallel), so a
+    // module with many findings does not stat the same paths again.
+    thread_local std::string last_source, last_module, last_here;
+    if (op.source_file != last_source || v.module->file != last_module) {
+      last_here = LocateSourceFile(op.source_file, v.module->file);
+      last_source = op.source_file;
+      last_module = v.module->file;
+    }
+    const std::string& here = last_here;
     if (!here.empty()) {
       notes.push_back(
           Note{Location{here, op.source_line, 0},
