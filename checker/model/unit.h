@@ -35,6 +35,7 @@ struct Unit {
 struct CheckOptions {
   int64_t lnc = 1;                        // numCoresPerLNC (--lnc)
   bool lnc_given = false;                 // --lnc or config file `lnc` set it
+  std::string lnc_origin;                 // "--lnc" / ".topolint.json"
   std::optional<int64_t> num_cores;       // --num-cores
   std::optional<int64_t> replica_count;   // --replica-count (header wins)
   std::optional<int64_t> num_partitions;  // --num-partitions (header wins)
