@@ -1,6 +1,7 @@
 // `topolint check`: plan units, load, run rules, apply the baseline, render.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -62,6 +63,15 @@ std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
+bool SameFinding(const Finding& a, const Finding& b) {
+  return !FindingLess(a, b) && !FindingLess(b, a) && a.rule == b.rule &&
+         a.loc == b.loc && a.message == b.message && a.severity == b.severity &&
+         std::equal(a.notes.begin(), a.notes.end(), b.notes.begin(),
+                    b.notes.end(), [](const Note& x, const Note& y) {
+                      return x.loc == y.loc && x.message == y.message;
+                    });
+}
+
 }  // namespace
 
 int RunCheck(const Options& options) {
@@ -81,6 +91,12 @@ int RunCheck(const Options& options) {
       Err(fmt::format("topolint: warning: {}\n", w));
     }
   }
+  if (options.verbose) {
+    for (const SkippedPath& s : plan.search_skipped) {
+      if (!s.warned)
+        Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
+    }
+  }
   // Each unit is loaded, checked and dropped in turn (-j at a time): memory
   // holds the units in flight, not every unit of the run.
   std::vector<UnitOutcome> outcomes;
@@ -94,9 +110,7 @@ int RunCheck(const Options& options) {
     sources.AddInMemory(m.name, m.text);
   }
   std::vector<Finding> findings;
-  size_t files = 0;
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    files += plan.jobs[i].spec.files.size();
     std::vector<Finding>& f = outcomes[i].findings;
     findings.insert(findings.end(), std::make_move_iterator(f.begin()),
                     std::make_move_iterator(f.end()));
@@ -106,6 +120,10 @@ int RunCheck(const Options& options) {
   }
   outcomes.clear();
   std::sort(findings.begin(), findings.end(), FindingLess);
+  // A config inherited by several units (docs/layouts.md) gives its own
+  // findings once per unit: keep one.
+  findings.erase(std::unique(findings.begin(), findings.end(), SameFinding),
+                 findings.end());
 
   if (!options.write_baseline.empty()) {
     if (!WriteFile(options.write_baseline, WriteBaseline(findings))) {
@@ -180,17 +198,22 @@ int RunCheck(const Options& options) {
     }
   }
   if (!options.quiet) {
+    std::string files = fmt::format("{} checked, {} skipped",
+                                    Plural(CheckedFileCount(plan), "file"),
+                                    SkippedFileCount(plan));
     if (plan.jobs.empty()) {
-      Err("topolint: warning: no HLO, def.json, .neff or component config "
-          "files found\n");
+      Err(fmt::format(
+          "topolint: warning: no HLO, def.json, .neff or component config "
+          "files found ({})\n",
+          files));
     } else if (findings.empty()) {
       Err(fmt::format("topolint: no findings ({}, {})\n",
-                      Plural(plan.jobs.size(), "unit"), Plural(files, "file")));
+                      Plural(plan.jobs.size(), "unit"), files));
     } else {
       Err(fmt::format("topolint: {}, {}, {} ({}, {})\n",
                       Plural(errors, "error"), Plural(warnings, "warning"),
                       Plural(notes, "note"), Plural(plan.jobs.size(), "unit"),
-                      Plural(files, "file")));
+                      files));
     }
     if (!options.baseline.empty()) {
       Err(fmt::format(
