@@ -118,6 +118,14 @@ struct Walker {
 
   absl::Status Entry(const fs::directory_entry& e, int depth) {
     std::string name = e.path().filename().string();
+    std::string p = e.path().generic_string();
+    if (p.size() >= PATH_MAX) {
+      // Not even stat() takes it: report, do not guess what it is.
+      result->warnings.push_back(fmt::format(
+          "{} ({} bytes): path longer than PATH_MAX ({}); not searched",
+          Abbreviated(p), p.size(), PATH_MAX));
+      return absl::OkStatus();
+    }
     std::error_code ec;
     bool link = e.is_symlink(ec);
     fs::file_status st = e.status(ec);  // follows a symlink
@@ -140,13 +148,6 @@ struct Walker {
       return Walk(e.path(), depth + 1);
     }
     if (fs::is_regular_file(st)) {
-      std::string p = e.path().generic_string();
-      if (p.size() >= PATH_MAX) {
-        result->warnings.push_back(fmt::format(
-            "{} ({} bytes): path longer than PATH_MAX ({}); not read",
-            Abbreviated(p), p.size(), PATH_MAX));
-        return absl::OkStatus();
-      }
       return AddFile(e.path());
     }
     if (ec || !fs::exists(st)) {

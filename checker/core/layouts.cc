@@ -172,7 +172,7 @@ std::vector<UnitSpec> DirUnits(const DirGroup& g) {
     std::string key = PairKey(name, FileRole::kHlo);
     // Only the final module of a dump is compared with a NEFF.
     if (!DumpModuleId(name).empty() && !IsFinalDumpModule(name)) {
-      key = "\x01" + name;
+      key = name;  // sorts after the module id: a unit of its own
     }
     add(f, key);
   }
