@@ -1,11 +1,13 @@
 #include "checker/core/dir_walk.h"
 
 #include <limits.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <utility>
 
 #include "fmt/format.h"
 
@@ -46,7 +48,7 @@ struct Walker {
   const DiscoveryLimits& limits;
   WalkResult* result;
   std::string root;
-  std::set<std::string> seen_dirs;  // canonical, to break symlink loops
+  std::set<std::pair<dev_t, ino_t>> seen_dirs;  // to break symlink loops
   size_t files = 0;
 
   void Skip(const fs::path& p, std::string reason, size_t n) {
@@ -79,8 +81,11 @@ struct Walker {
       return absl::OkStatus();
     }
     std::error_code ec;
-    fs::path canon = fs::canonical(dir, ec);
-    if (!ec && !seen_dirs.insert(canon.string()).second) {
+    // One stat() (not realpath(), which stats every component) to know a
+    // directory met twice through symlinks.
+    struct stat st;
+    if (::stat(shown.c_str(), &st) == 0 &&
+        !seen_dirs.insert({st.st_dev, st.st_ino}).second) {
       Skip(dir, "already searched (a symbolic link leads here twice)", 0);
       return absl::OkStatus();
     }
