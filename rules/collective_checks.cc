@@ -2,8 +2,6 @@
 
 #include <utility>
 
-#include "rules/families.h"
-
 namespace topolint {
 
 void RunFamily(FamilyChecks* checks, const Unit& unit) {
@@ -19,9 +17,10 @@ void RunFamily(FamilyChecks* checks, const Unit& unit) {
 
 CollectiveChecks::CollectiveChecks(const Unit& unit,
                                    const CheckOptions& options, Emitter& emit) {
-  for (auto make :
-       {MakeHloChecks, MakeXrefChecks, MakeConfigXrefChecks, MakeLncChecks}) {
-    std::unique_ptr<FamilyChecks> f = make(unit, options, emit);
+  for (const CheckFamily& family : AllCheckFamilies()) {
+    if (family.collective_checks == nullptr) continue;
+    std::unique_ptr<FamilyChecks> f =
+        family.collective_checks(unit, options, emit);
     if (f != nullptr) families_.push_back(std::move(f));
   }
 }
@@ -56,8 +55,10 @@ void CollectiveChecks::EndModule() {
 }
 
 bool CollectiveChecks::Replaces(CheckFn family) {
-  return family == &CheckHlo || family == &CheckXref ||
-         family == &CheckConfigXref || family == &CheckLnc;
+  for (const CheckFamily& f : AllCheckFamilies()) {
+    if (f.run == family) return f.collective_checks != nullptr;
+  }
+  return false;
 }
 
 }  // namespace topolint

@@ -1,14 +1,15 @@
 // The check families that read HLO collectives, one collective at a time.
 //
-// CheckHlo, CheckXref, CheckConfigXref and CheckLnc (rules/families.h) are
-// the only families that look at `hlo::Module::collectives`. Each one's work
-// on a module is a session: begin with the module's header, feed every
-// collective in source order, end with the module-level findings. The batch
-// family functions run exactly these sessions over `module.collectives`;
-// CollectiveChecks runs the same sessions while a module is still being
-// parsed, so that the caller can drop each collective once it is checked and
-// never hold a module's collectives at all (SPEC §5: memory grows with the
-// collectives, not with the file). Both ways report the same findings.
+// The families with a `collective_checks` factory in the registry
+// (rules/registry.cc: hlo, xref, config-xref, lnc) are the only families that
+// look at `hlo::Module::collectives`. Each one's work on a module is a session:
+// begin with the module's header, feed every collective in source order, end
+// with the module-level findings. The batch family functions run exactly these
+// sessions over `module.collectives`; CollectiveChecks runs the same sessions
+// while a module is still being parsed, so that the caller can drop each
+// collective once it is checked and never hold a module's collectives at all
+// (SPEC §5: memory grows with the collectives, not with the file). Both ways
+// report the same findings.
 //
 // Internal to rules/ and checker/core (the runner).
 #ifndef TOPOLINT_RULES_COLLECTIVE_CHECKS_H_
@@ -17,9 +18,9 @@
 #include <memory>
 #include <vector>
 
-#include "checker/core/unit.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/model/group_spec_table.h"
+#include "checker/model/unit.h"
 #include "rules/emitter.h"
 #include "rules/registry.h"
 

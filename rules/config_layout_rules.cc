@@ -45,8 +45,8 @@ void CheckDivides(const ParallelConfig& cfg, const IntField& at,
   }
   std::vector<Note> notes;
   AddNote(cfg, note_at, fmt::format("{} is set here", Named(note_at)), &notes);
-  emit.Report("config-dp-divides", At(cfg.file, at.value_pos),
-              std::move(message), std::move(notes), at.path);
+  emit.Report(kConfigDpDivides, At(cfg.file, at.value_pos), std::move(message),
+              std::move(notes), at.path);
 }
 
 }  // namespace
@@ -117,7 +117,7 @@ void CheckMlpDpWithEp(const ParallelConfig& cfg, Emitter& emit) {
                       "dispatch",
                       cfg.all2all_backend.written),
           &notes);
-  emit.Report("config-mlp-dp-with-ep", At(cfg.file, mlp.value_pos),
+  emit.Report(kConfigMlpDpWithEp, At(cfg.file, mlp.value_pos),
               std::move(message), std::move(notes), mlp.path);
 }
 
@@ -145,7 +145,7 @@ void CheckDiRecommended(const ParallelConfig& cfg, Emitter& emit) {
         Key(*f), f->value, f->value, found);
     std::vector<Note> notes;
     AddNote(cfg, cfg.kv_role, "kv_role is set here", &notes);
-    emit.Report("config-di-recommended", At(cfg.file, f->value_pos),
+    emit.Report(kConfigDiRecommended, At(cfg.file, f->value_pos),
                 std::move(message), std::move(notes), f->path);
   }
 }

@@ -18,7 +18,7 @@ constexpr size_t kMaxKeyShown = 64;
 
 void CheckSchema(const config::ParallelConfig& cfg, Emitter& emit) {
   for (const config::SchemaProblem& p : cfg.problems) {
-    emit.Report("config-schema", At(cfg.file, p.pos), p.message, {}, p.path);
+    emit.Report(kConfigSchema, At(cfg.file, p.pos), p.message, {}, p.path);
   }
 }
 
@@ -42,8 +42,8 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
                   cfg.neuron_config_path, key)
             : fmt::format("unknown {} key '{}'; did you mean '{}'?",
                           cfg.neuron_config_path, key, suggestion);
-    emit.Report("config-unknown-key", At(cfg.file, m.key_pos),
-                std::move(message), {}, cfg.neuron_config_path + "." + key);
+    emit.Report(kConfigUnknownKey, At(cfg.file, m.key_pos), std::move(message),
+                {}, cfg.neuron_config_path + "." + key);
   }
 }
 

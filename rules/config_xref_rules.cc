@@ -66,7 +66,7 @@ bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
   if (world.has_value() && *world == devices) return true;
   const std::string config_world =
       world.has_value() ? fmt::format("{}", *world) : "too large to compute";
-  emit.Report("config-world-size", ConfigLoc(cfg),
+  emit.Report(kConfigWorldSize, ConfigLoc(cfg),
               fmt::format("the config's world size is {} ({}), but HLO module "
                           "'{}' runs on {} devices (replica_count {} x "
                           "num_partitions {})",
@@ -212,7 +212,7 @@ void GroupsCheck::Op(const hlo::Collective& op, const model::GroupList& groups,
                    config::ConfigFormName(cfg_.form),
                    matcher_.families().size(), cfg_.WorldSize().value_or(0),
                    cfg_.WorldSizeExplanation())});
-  emit_.Report("xref-config-groups", At(m_.file, pos), std::move(message),
+  emit_.Report(kXrefConfigGroups, At(m_.file, pos), std::move(message),
                std::move(notes), op.name);
 }
 
@@ -265,7 +265,7 @@ class ConfigXrefFamily : public FamilyChecks {
       : configs_(std::move(configs)),
         options_(options),
         emit_(emit),
-        want_groups_(emit.Enabled("xref-config-groups")) {}
+        want_groups_(emit.Enabled(kXrefConfigGroups)) {}
 
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
     const model::ModuleParams p = model::EffectiveModuleParams(

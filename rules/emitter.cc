@@ -2,23 +2,52 @@
 
 #include <utility>
 
+#include "fmt/format.h"
+
 namespace topolint {
 
 Emitter::Emitter(std::function<bool(std::string_view)> enabled,
                  std::function<Severity(std::string_view)> severity)
     : enabled_(std::move(enabled)), severity_(std::move(severity)) {}
 
-void Emitter::Report(std::string_view rule, Location loc, std::string message,
+void Emitter::Report(RuleId rule, Location loc, std::string message,
                      std::vector<Note> notes, std::string anchor) {
-  if (!enabled_(rule)) return;
+  if (!enabled_(rule.str())) return;
+  auto it = counts_.find(rule.str());
+  if (it == counts_.end())
+    it = counts_.emplace(std::string(rule.str()), RuleCount{}).first;
+  RuleCount& count = it->second;
+  if (count.reported >= kMaxFindingsPerRule) {
+    if (count.dropped++ == 0) count.first_dropped = std::move(loc);
+    return;
+  }
+  ++count.reported;
   Finding f;
-  f.rule = std::string(rule);
-  f.severity = severity_(rule);
+  f.rule = std::string(rule.str());
+  f.severity = severity_(rule.str());
   f.message = std::move(message);
   f.loc = std::move(loc);
   f.notes = std::move(notes);
   f.anchor = std::move(anchor);
   findings_.push_back(std::move(f));
+}
+
+void Emitter::AddCapNotes() {
+  for (auto& [rule, count] : counts_) {
+    if (count.dropped == 0) continue;
+    Finding f;
+    f.rule = rule;
+    f.severity = Severity::kNote;
+    f.message = fmt::format(
+        "{} more {} finding{} in this unit not shown (at most {} per rule "
+        "and unit)",
+        count.dropped, rule, count.dropped == 1 ? "" : "s",
+        kMaxFindingsPerRule);
+    f.loc = count.first_dropped;
+    f.anchor = "topolint-findings-cap";
+    findings_.push_back(std::move(f));
+    count.dropped = 0;
+  }
 }
 
 }  // namespace topolint

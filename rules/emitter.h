@@ -2,14 +2,22 @@
 #ifndef TOPOLINT_RULES_EMITTER_H_
 #define TOPOLINT_RULES_EMITTER_H_
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "checker/diag/finding.h"
+#include "rules/rule_ids.h"
 
 namespace topolint {
+
+// Findings one rule may report in one unit; the rest are counted and
+// summarised by one note (AddCapNotes), so that memory does not grow with a
+// hostile input's finding count.
+inline constexpr int64_t kMaxFindingsPerRule = 1000;
 
 // Collects findings. The severity is filled in from the registry (or the
 // user's override); a rule that is not enabled is dropped here, so rules do
@@ -21,12 +29,17 @@ class Emitter {
   Emitter(std::function<bool(std::string_view)> enabled,
           std::function<Severity(std::string_view)> severity);
 
-  // Reports `message` at `loc` for `rule` (which must be a registered id).
-  // `anchor` is the location-independent identity (op name, JSON path).
-  void Report(std::string_view rule, Location loc, std::string message,
+  // Reports `message` at `loc` for `rule`. `anchor` is the
+  // location-independent identity (op name, JSON path).
+  void Report(RuleId rule, Location loc, std::string message,
               std::vector<Note> notes = {}, std::string anchor = {});
 
-  bool Enabled(std::string_view rule) const { return enabled_(rule); }
+  bool Enabled(RuleId rule) const { return enabled_(rule.str()); }
+
+  // Appends, for each rule that reported more than kMaxFindingsPerRule
+  // findings, one note at the first dropped finding's location saying how
+  // many more there were. Called once, when the unit's checks are done.
+  void AddCapNotes();
 
   std::vector<Finding>& findings() { return findings_; }
   const std::vector<Finding>& findings() const { return findings_; }
@@ -35,6 +48,12 @@ class Emitter {
   std::function<bool(std::string_view)> enabled_;
   std::function<Severity(std::string_view)> severity_;
   std::vector<Finding> findings_;
+  struct RuleCount {
+    int64_t reported = 0;
+    int64_t dropped = 0;
+    Location first_dropped;
+  };
+  std::map<std::string, RuleCount, std::less<>> counts_;
 };
 
 }  // namespace topolint

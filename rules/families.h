@@ -3,7 +3,7 @@
 #ifndef TOPOLINT_RULES_FAMILIES_H_
 #define TOPOLINT_RULES_FAMILIES_H_
 
-#include "checker/core/unit.h"
+#include "checker/model/unit.h"
 #include "rules/emitter.h"
 
 namespace topolint {

@@ -35,7 +35,7 @@ void CheckEmptyGroups(const OpView& v, Emitter& emit) {
   if (groups.is_uniform() && groups.group_size(0) != 0) return;
   for (int64_t g = 0; g < groups.num_groups(); ++g) {
     if (groups.group_size(g) != 0) continue;
-    Report(emit, "hlo-empty-group", v, GroupPos(*v.op, g),
+    Report(emit, kHloEmptyGroup, v, GroupPos(*v.op, g),
            fmt::format("replica group {} of {} is empty; every group needs at "
                        "least one id (XLA: \"Instruction cannot have an empty "
                        "replica group\")",
@@ -71,7 +71,7 @@ void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
                           listed - 1)
             : fmt::format("{} mode has {} {}", model::ModeName(v.mode),
                           participants, CountNoun(v.mode));
-    Report(emit, "hlo-device-id-range", v, IdPos(op, g, k),
+    Report(emit, kHloDeviceIdRange, v, IdPos(op, g, k),
            fmt::format("{} {} is out of range (should be in [0, {})) in "
                        "{}'s replica groups; {}",
                        IdNoun(v.mode), id, limit, op.name, why));
@@ -79,7 +79,7 @@ void CheckIdsInRangeAndUnique(const OpView& v, int64_t participants,
   if (scan->dup_group >= 0) {
     const int64_t g = scan->dup_group, k = scan->dup_index;
     const int64_t id = groups.group(g)[static_cast<size_t>(k)];
-    Report(emit, "hlo-duplicate-device-id", v, IdPos(op, g, k),
+    Report(emit, kHloDuplicateDeviceId, v, IdPos(op, g, k),
            fmt::format("{} {} is repeated in {}'s replica groups (again in "
                        "group {} {}); each id may appear in one group, once",
                        IdNoun(v.mode), id, op.name, g,
@@ -103,7 +103,7 @@ void CheckCoverage(const OpView& v, int64_t participants, Emitter& emit) {
       counts = fmt::format("replica_count={}", v.params.replica_count);
       break;
   }
-  Report(emit, "hlo-group-coverage", v, GroupsPos(*v.op),
+  Report(emit, kHloGroupCoverage, v, GroupsPos(*v.op),
          fmt::format("{}'s replica groups hold {} ids but {} mode with {} "
                      "needs all {} {} (XLA: \"In {} mode, replica groups "
                      "should contain {} {}, but found {}\")",
@@ -119,7 +119,7 @@ void CheckUniform(const OpView& v, Emitter& emit) {
   for (int64_t g = 1; g < groups.num_groups(); ++g) {
     if (groups.group_size(g) == size0) continue;
     Report(
-        emit, "hlo-nonuniform-groups", v, GroupPos(*v.op, g),
+        emit, kHloNonuniformGroups, v, GroupPos(*v.op, g),
         fmt::format("replica group {} {} of {} has {} ids but group 0 has "
                     "{}; {} needs groups of one size (XLA: \"Replica "
                     "groups expected to be of uniform size\")",
@@ -133,7 +133,7 @@ void CheckUniform(const OpView& v, Emitter& emit) {
 
 void ReportUnexpandableGroups(const OpView& v, const absl::Status& why,
                               Emitter& emit) {
-  Report(emit, "hlo-group-coverage", v, GroupsPos(*v.op),
+  Report(emit, kHloGroupCoverage, v, GroupsPos(*v.op),
          fmt::format("{}'s replica groups cannot be expanded: {}", v.op->name,
                      std::string(why.message())));
 }
@@ -141,7 +141,7 @@ void ReportUnexpandableGroups(const OpView& v, const absl::Status& why,
 void ReportOverBudgetGroups(const OpView& v, const model::ExpansionCache& cache,
                             Emitter& emit) {
   const int64_t n = model::ExpandedIdCount(v.op->replica_groups);
-  Report(emit, "hlo-syntax", v, GroupsPos(*v.op),
+  Report(emit, kHloSyntax, v, GroupsPos(*v.op),
          fmt::format("{}'s replica groups were not expanded or checked: they "
                      "expand to {} ids but this module's iota and mesh lists "
                      "have already expanded to {} of the {} ids topolint "
@@ -154,7 +154,7 @@ void CheckGroupIds(const OpView& v, Emitter& emit) {
   if (v.groups == nullptr || !HasReplicaGroups(v.op->kind)) return;
   if (v.groups->empty()) {
     if (v.mode != GroupMode::kFlattenedId) return;
-    Report(emit, "hlo-empty-group", v, GroupsPos(*v.op),
+    Report(emit, kHloEmptyGroup, v, GroupsPos(*v.op),
            fmt::format("{} is in flattened_id mode (channel_id with "
                        "use_global_device_ids=true) but lists no replica "
                        "groups; expected every device id listed (XLA: "

@@ -12,11 +12,11 @@ using model::GroupMode;
 void CheckGroupMode(const OpView& v, Emitter& emit) {
   const hlo::Collective& op = *v.op;
   if (!op.has_use_global_device_ids) return;
-  const TextPos pos = op.use_global_device_ids_pos.line > 0
+  const TextPos pos = op.use_global_device_ids_pos.known()
                           ? op.use_global_device_ids_pos
                           : OpPos(op);
   if (!model::TakesUseGlobalDeviceIds(op.kind)) {
-    Report(emit, "hlo-group-mode", v, pos,
+    Report(emit, kHloGroupMode, v, pos,
            fmt::format("{} is {}, which takes no use_global_device_ids "
                        "(XLA: unexpected attribute \"use_global_device_ids\"); "
                        "its mode comes from channel_id alone ({} here), so "
@@ -26,7 +26,7 @@ void CheckGroupMode(const OpView& v, Emitter& emit) {
     return;
   }
   if (v.mode == GroupMode::kInvalid) {
-    Report(emit, "hlo-group-mode", v, pos,
+    Report(emit, kHloGroupMode, v, pos,
            fmt::format("{} sets use_global_device_ids=true without a "
                        "channel_id (XLA: \"Cannot have "
                        "use_global_device_ids=true without channel_id\"); "
@@ -65,7 +65,7 @@ void CheckNotFlattenedId(const OpView& v, Emitter& emit) {
         "use_global_device_ids=true with ids in [0, {})",
         op.name, v.params.num_partitions, devices);
   }
-  Report(emit, "hlo-not-flattened-id", v, OpPos(op), std::move(message));
+  Report(emit, kHloNotFlattenedId, v, OpPos(op), std::move(message));
 }
 
 }  // namespace topolint::hlo_rules

@@ -95,7 +95,7 @@ void GeometryTracker::Report(Emitter& emit) const {
       Note{At(first_.module->file, GroupsPos(*first_.op)),
            fmt::format("{} uses {} here", first_.op->name, first_text_)});
   hlo_rules::Report(
-      emit, "hlo-multiple-geometries", differing_, GroupsPos(*differing_.op),
+      emit, kHloMultipleGeometries, differing_, GroupsPos(*differing_.op),
       fmt::format("{} uses replica groups {} but {} uses {}; {} different "
                   "group lists in one module would need {} NEFF topologies "
                   "(MPMD); expected one group list for every collective",

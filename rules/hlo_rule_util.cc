@@ -7,11 +7,11 @@
 namespace topolint::hlo_rules {
 namespace {
 
-bool Known(TextPos pos) { return pos.line > 0; }
+bool Known(TextPos pos) { return pos.known(); }
 
 }  // namespace
 
-void Report(Emitter& emit, std::string_view rule, const OpView& v, TextPos pos,
+void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
             std::string message, std::vector<Note> notes) {
   const hlo::Collective& op = *v.op;
   if (!op.source_file.empty() && op.source_line > 0) {

@@ -107,7 +107,7 @@ class GeometryTracker {
 
 // Reports `rule` at `pos` of v's module file, with v's anchor and, when the
 // op's metadata names a source line, a note there; `notes` come first.
-void Report(Emitter& emit, std::string_view rule, const OpView& v, TextPos pos,
+void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
             std::string message, std::vector<Note> notes = {});
 
 // "%ar in %main": the location-independent identity of an op.

@@ -39,7 +39,7 @@ const Shape* FirstOperand(const hlo::Collective& op) {
 }
 
 TextPos DimensionsPos(const hlo::Collective& op) {
-  return op.dimensions_pos.line > 0 ? op.dimensions_pos : OpPos(op);
+  return op.dimensions_pos.known() ? op.dimensions_pos : OpPos(op);
 }
 
 // The size of dimension `d` of `s`, or -1 when it is out of range, dynamic
@@ -54,7 +54,7 @@ bool ReportBadDimension(const OpView& v, const Shape& shape, int64_t d,
                         const char* which, Emitter& emit) {
   if (d >= 0 && d < static_cast<int64_t>(shape.dims.size())) return false;
   Report(
-      emit, "hlo-group-size-shape", v, DimensionsPos(*v.op),
+      emit, kHloGroupSizeShape, v, DimensionsPos(*v.op),
       fmt::format("{} names dimension {} but its {} has rank {}; expected "
                   "a dimension in [0, {})",
                   v.op->name, d, which, shape.dims.size(), shape.dims.size()));
@@ -95,7 +95,7 @@ void CheckGatherOrScatter(const OpView& v, int64_t subgroup, Emitter& emit) {
     expected =
         fmt::format("expected an operand dimension divisible by {}", subgroup);
   }
-  Report(emit, "hlo-group-size-shape", v, DimensionsPos(op),
+  Report(emit, kHloGroupSizeShape, v, DimensionsPos(op),
          fmt::format("{} {} dimension {} from {} to {} ({} shards) but each "
                      "of its groups has {} devices; {} (XLA: \"shard_count = "
                      "{}, subgroup_size = {}\")",
@@ -112,7 +112,7 @@ void CheckAllToAll(const OpView& v, int64_t split_count, Emitter& emit) {
     if (ReportBadDimension(v, *in, d, "operand", emit)) return;
     const int64_t size = DimSize(*in, d);
     if (size < 0 || size % split_count == 0) return;
-    Report(emit, "hlo-group-size-shape", v, DimensionsPos(op),
+    Report(emit, kHloGroupSizeShape, v, DimensionsPos(op),
            fmt::format("{} splits dimension {} of size {} into {} parts, one "
                        "per device of its groups, but {} is not divisible by "
                        "{} (XLA: \"Split dimension size {} must be dividable "
@@ -125,7 +125,7 @@ void CheckAllToAll(const OpView& v, int64_t split_count, Emitter& emit) {
   // num_partitions left at 1 says nothing about the real group size.
   if (v.groups->empty() && split_count == 1) return;
   if (op.operand_count == split_count) return;
-  Report(emit, "hlo-group-size-shape", v, OpPos(op),
+  Report(emit, kHloGroupSizeShape, v, OpPos(op),
          fmt::format("{} has {} operands but each of its groups has {} "
                      "devices; a tuple all-to-all takes one operand per device "
                      "(XLA: operand_count() == split_count)",

@@ -26,11 +26,13 @@ class RankRange {
   // "rank 9 (where) is not below num_cores / lnc = 16 / 2 = 8 (physical
   // cores 18..19 do not exist)"
   std::string Message(int64_t rank, std::string_view where) const {
-    const int64_t first = rank * lnc_;
+    int64_t first = 0, last = 0;
     const std::string cores =
-        lnc_ == 1 ? fmt::format("physical core {} does not exist", first)
-                  : fmt::format("physical cores {}..{} do not exist", first,
-                                first + lnc_ - 1);
+        !model::CoresOfRank(rank, lnc_, &first, &last)
+            ? std::string("its physical cores would lie beyond 2^63")
+        : lnc_ == 1
+            ? fmt::format("physical core {} does not exist", first)
+            : fmt::format("physical cores {}..{} do not exist", first, last);
     return fmt::format(
         "rank {} {} is not below num_cores / lnc = {} / {} = "
         "{} ({})",
@@ -54,7 +56,7 @@ void CheckDefJson(const neff::DefJson& d, const RankRange& range,
         if (range.Contains(v) || !reported.insert(v).second) continue;
         const std::string path =
             fmt::format("replica_groups[{}][{}][{}]", t.index, g, r);
-        emit.Report("lnc-rank-range", At(d.file, ranks[r].pos),
+        emit.Report(kLncRankRange, At(d.file, ranks[r].pos),
                     range.Message(v, "(" + path + ")"), {}, "CCInfo." + path);
       }
     }
@@ -66,7 +68,7 @@ void CheckDefJson(const neff::DefJson& d, const RankRange& range,
       if (range.Contains(v) || !reported.insert(v).second) continue;
       const std::string path =
           fmt::format("src_target_pairs[{}][{}]", p.index, k);
-      emit.Report("lnc-rank-range", At(d.file, ends[k]->pos),
+      emit.Report(kLncRankRange, At(d.file, ends[k]->pos),
                   range.Message(v, "(" + path + ")"), {}, "CCInfo." + path);
     }
   }
@@ -85,7 +87,7 @@ void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
         if (g < rg.id_pos.size() && i < rg.id_pos[g].size()) {
           pos = rg.id_pos[g][i];
         }
-        emit.Report("lnc-rank-range", At(m.file, pos),
+        emit.Report(kLncRankRange, At(m.file, pos),
                     range.Message(v, fmt::format("in replica group {} of {}", g,
                                                  op.name)),
                     {}, op.name);
@@ -97,7 +99,7 @@ void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
     for (int64_t v : {stp.pairs[k].first, stp.pairs[k].second}) {
       if (range.Contains(v) || v < 0 || !reported.insert(v).second) continue;
       const TextPos pos = k < stp.pair_pos.size() ? stp.pair_pos[k] : op.pos;
-      emit.Report("lnc-rank-range", At(m.file, pos),
+      emit.Report(kLncRankRange, At(m.file, pos),
                   range.Message(v, fmt::format("in source-target pair {} of {}",
                                                k, op.name)),
                   {}, op.name);

@@ -123,7 +123,7 @@ void CheckLncOfArchive(const NeffArchive& a, const Unit& unit,
       notes.push_back(
           {*sources[j].loc, fmt::format("{} here", SourcePhrase(sources[j]))});
     }
-    emit.Report("neff-lnc-mismatch", loc, std::move(message), std::move(notes),
+    emit.Report(kNeffLncMismatch, loc, std::move(message), std::move(notes),
                 s.anchor);
   }
 }
@@ -274,7 +274,7 @@ void CheckGraphsOfArchive(const NeffArchive& a, Emitter& emit) {
     if (!d) continue;
     const std::string mi = MemberOf(a, gi);
     emit.Report(
-        "neff-graphs-disagree", At(gi.file, d->here),
+        kNeffGraphsDisagree, At(gi.file, d->here),
         fmt::format("{} is {} in {} but {} in {} (graph 0); every graph of "
                     "one NEFF must carry the same CCInfo",
                     d->path, d->here_value, mi, d->there_value, m0),

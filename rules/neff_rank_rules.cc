@@ -29,7 +29,7 @@ void CheckTopologyDuplicates(const neff::DefJson& d, const neff::Topology& t,
               : fmt::format("in group {} and again in group {}", seen.group,
                             here.group);
       emit.Report(
-          "neff-duplicate-rank", At(d.file, here.pos),
+          kNeffDuplicateRank, At(d.file, here.pos),
           fmt::format("rank {} appears {} of topology[{}]; expected each rank "
                       "at most once in a topology",
                       ranks[r].value, where, t.index),
@@ -65,7 +65,7 @@ void CheckPairDuplicates(const neff::DefJson& d, Emitter& emit) {
       auto [it, inserted] = e.seen.try_emplace(e.rank.value, here);
       if (inserted) continue;
       emit.Report(
-          "neff-duplicate-rank", At(d.file, e.rank.pos),
+          kNeffDuplicateRank, At(d.file, e.rank.pos),
           fmt::format("rank {} is the {} of src_target_pairs[{}] and again of "
                       "src_target_pairs[{}]; expected {}",
                       e.rank.value, e.role, it->second.index, p.index,
@@ -111,7 +111,7 @@ void CheckExplicitWorldSize(const neff::DefJson& d, Emitter& emit) {
     const int64_t n = static_cast<int64_t>(g.ranks.size());
     if (n > declared) {
       emit.Report(
-          "neff-world-size", here,
+          kNeffWorldSize, here,
           fmt::format("#rank_world_size is {} but group {} of topology[{}] "
                       "has {} ranks; expected a world size of at least {}",
                       declared, big_group, big_topology->index, n, n),
@@ -135,7 +135,7 @@ void CheckExplicitWorldSize(const neff::DefJson& d, Emitter& emit) {
   }
   if (top != nullptr && top->value + 1 > declared) {
     emit.Report(
-        "neff-world-size", here,
+        kNeffWorldSize, here,
         fmt::format("#rank_world_size is {} but src_target_pairs[{}] uses "
                     "rank {}, so the pairs span {} ranks; expected a world "
                     "size of at least {}",

@@ -22,7 +22,7 @@ namespace {
 
 void CheckDefJson(const neff::DefJson& d, Emitter& emit) {
   for (const neff::SchemaProblem& p : d.schema_problems) {
-    emit.Report("neff-schema", At(d.file, p.pos), p.message, {}, p.anchor);
+    emit.Report(kNeffSchema, At(d.file, p.pos), p.message, {}, p.anchor);
   }
   const model::WorldSize ws = model::ComputeWorldSize(d);
   CheckTopologies(d, ws, emit);
@@ -41,7 +41,7 @@ void CheckNeff(const Unit& unit, const CheckOptions& /*options*/,
   }
   for (const neff::NeffArchive& archive : unit.neff_archives) {
     for (const neff::ArchiveProblem& p : archive.problems) {
-      emit.Report("neff-schema", p.loc, p.message, {}, p.message);
+      emit.Report(kNeffSchema, p.loc, p.message, {}, p.message);
     }
     for (const neff::DefJson& graph : archive.graphs) {
       neff_rules::CheckDefJson(graph, emit);

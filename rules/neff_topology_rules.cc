@@ -16,7 +16,7 @@ std::string Ranks(int64_t n) {
 void ReportEmpty(const neff::DefJson& d, const model::MpmdError& e,
                  Emitter& emit) {
   emit.Report(
-      "neff-empty-topology", At(d.file, e.pos),
+      kNeffEmptyTopology, At(d.file, e.pos),
       fmt::format("Empty topology found at index {}, possible MPMD neff file: "
                   "replica_groups[{}] holds no groups; expected every "
                   "topology to hold at least one group",
@@ -27,7 +27,7 @@ void ReportEmpty(const neff::DefJson& d, const model::MpmdError& e,
 void ReportInconsistent(const neff::DefJson& d, const model::MpmdError& e,
                         Emitter& emit) {
   emit.Report(
-      "neff-inconsistent-worker-count", At(d.file, e.pos),
+      kNeffInconsistentWorkerCount, At(d.file, e.pos),
       fmt::format("Inconsistent worker count across topologies: {} vs {}. "
                   "Possible MPMD neff file: topology[{}] has groups of up to "
                   "{}, topology[{}] of up to {}; expected one worker count for "
@@ -57,7 +57,7 @@ void CheckTopologies(const neff::DefJson& d, const model::WorldSize& ws,
     const neff::Topology& first = d.topologies[0];
     const neff::Topology& second = d.topologies[1];
     emit.Report(
-        "neff-multiple-topologies", At(d.file, second.pos),
+        kNeffMultipleTopologies, At(d.file, second.pos),
         fmt::format("replica_groups holds {} topologies, but a single-program "
                     "(SPMD) NEFF has exactly one; possible MPMD neff file "
                     "(all topologies agree on {} workers)",
@@ -98,7 +98,7 @@ void CheckRaggedGroups(const neff::DefJson& d, Emitter& emit) {
                             t.groups.size(),
                             Ranks(static_cast<int64_t>(reference)));
       emit.Report(
-          "neff-ragged-groups", At(d.file, t.groups[i].pos),
+          kNeffRaggedGroups, At(d.file, t.groups[i].pos),
           fmt::format("group {} of topology[{}] has {} but {}; every group of "
                       "a topology must be the same size",
                       i, t.index, Ranks(static_cast<int64_t>(n)), others),

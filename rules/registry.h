@@ -3,17 +3,19 @@
 #ifndef TOPOLINT_RULES_REGISTRY_H_
 #define TOPOLINT_RULES_REGISTRY_H_
 
+#include <memory>
 #include <string_view>
 
 #include "absl/types/span.h"
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
+#include "checker/model/unit.h"
 #include "rules/emitter.h"
+#include "rules/rule_ids.h"
 
 namespace topolint {
 
 struct RuleInfo {
-  std::string_view id;
+  std::string_view id;  // one of the constants of rules/rule_ids.h
   Severity default_severity;
   std::string_view summary;  // one line, shown by `topolint rules`
   // docs path is always "docs/rules/<id>.md"
@@ -28,11 +30,17 @@ const RuleInfo* FindRule(std::string_view id);
 // the emitter. Families never parse, print or exit.
 using CheckFn = void (*)(const Unit& unit, const CheckOptions& options,
                          Emitter& emit);
+class FamilyChecks;  // rules/collective_checks.h
+// For the families that read HLO collectives: their per-unit state and
+// module sessions, which CollectiveChecks feeds while a module is parsed.
+using MakeChecksFn = std::unique_ptr<FamilyChecks> (*)(
+    const Unit& unit, const CheckOptions& options, Emitter& emit);
 struct CheckFamily {
   std::string_view name;
   CheckFn run;
+  MakeChecksFn collective_checks;  // null: the family reads no collectives
 };
-// Explicit list, in run order (rules/registry.cc).
+// The one list of families, in run order (rules/registry.cc).
 absl::Span<const CheckFamily> AllCheckFamilies();
 
 }  // namespace topolint

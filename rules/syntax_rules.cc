@@ -7,17 +7,17 @@ void CheckSyntax(const Unit& unit, const CheckOptions& /*options*/,
                  Emitter& emit) {
   for (const hlo::Module& m : unit.hlo_modules) {
     for (const hlo::SyntaxError& e : m.syntax_errors) {
-      emit.Report("hlo-syntax", At(m.file, e.pos), e.message, {},
+      emit.Report(kHloSyntax, At(m.file, e.pos), e.message, {},
                   "syntax:" + e.message);
     }
   }
   for (const JsonSyntaxProblem& p : unit.json_syntax) {
-    emit.Report("json-syntax", p.loc, p.message, {}, "syntax:" + p.message);
+    emit.Report(kJsonSyntax, p.loc, p.message, {}, "syntax:" + p.message);
   }
   // Members of .neff archives (x.neff:sg00/def.json) that do not parse.
   for (const neff::NeffArchive& a : unit.neff_archives) {
     for (const neff::ArchiveProblem& p : a.json_syntax) {
-      emit.Report("json-syntax", p.loc, p.message, {}, "syntax:" + p.message);
+      emit.Report(kJsonSyntax, p.loc, p.message, {}, "syntax:" + p.message);
     }
   }
 }

@@ -13,7 +13,7 @@
 namespace topolint::xref {
 namespace {
 
-constexpr char kRule[] = "xref-permute-pairs";
+constexpr RuleId kRule = kXrefPermutePairs;
 
 std::string OneAndMore(const std::vector<std::pair<int64_t, int64_t>>& p,
                        bool json_style) {

@@ -156,7 +156,7 @@ class XrefFamily : public FamilyChecks {
              const CheckOptions& options, Emitter& emit)
       : neffs_(std::move(neffs)),
         cap_(cap),
-        pairs_enabled_(emit.Enabled("xref-permute-pairs")),
+        pairs_enabled_(emit.Enabled(kXrefPermutePairs)),
         options_(options),
         emit_(emit) {}
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
@@ -177,8 +177,8 @@ class XrefFamily : public FamilyChecks {
 std::unique_ptr<FamilyChecks> MakeXrefChecks(const Unit& unit,
                                              const CheckOptions& options,
                                              Emitter& emit) {
-  if (!emit.Enabled("xref-topology-mismatch") &&
-      !emit.Enabled("xref-world-size") && !emit.Enabled("xref-permute-pairs")) {
+  if (!emit.Enabled(kXrefTopologyMismatch) && !emit.Enabled(kXrefWorldSize) &&
+      !emit.Enabled(kXrefPermutePairs)) {
     return nullptr;
   }
   std::vector<xref::NeffSide> neffs;

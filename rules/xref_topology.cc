@@ -9,7 +9,7 @@
 namespace topolint::xref {
 namespace {
 
-constexpr char kRule[] = "xref-topology-mismatch";
+constexpr RuleId kRule = kXrefTopologyMismatch;
 
 // "4 groups of 2", also for a list too large to have been expanded.
 std::string OpShape(const OpGroups& g) {

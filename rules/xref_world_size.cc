@@ -11,7 +11,7 @@
 namespace topolint::xref {
 namespace {
 
-constexpr char kRule[] = "xref-world-size";
+constexpr RuleId kRule = kXrefWorldSize;
 
 std::string Formula(const model::WorldSize& w) {
   return fmt::format("max(ws_rg {}, ws_pairs {}, #rank_world_size {}, 1)",

@@ -8,12 +8,12 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libabsl-dev libre2-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libarchive-dev zlib1g-dev
+  libarchive-dev zlib1g-dev libprotobuf-dev
   python3 python3-jsonschema
 )
 if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then
   # Extras for the integration and reliability jobs.
-  PACKAGES+=(pre-commit clang-14 libclang-rt-14-dev time)
+  PACKAGES+=(pre-commit clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14 time)
 fi
 
 missing=()

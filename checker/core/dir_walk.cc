@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "checker/diag/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -182,15 +183,14 @@ absl::Status WalkPaths(const std::vector<std::string>& paths,
   for (const std::string& p : paths) {
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) {
-      return absl::NotFoundError(
-          fmt::format("{}: no such file or directory", p));
-    }
+    if (ec || !fs::exists(st)) return CheckReadableKind(p);
     if (fs::is_directory(st)) {
       walker.root = WithoutTrailingSlash(p);
       if (auto s = walker.Walk(fs::path(walker.root), 0); !s.ok()) return s;
       continue;
     }
+    // Refuses devices, FIFOs and sockets before anything could block.
+    if (absl::Status s = CheckReadableKind(p); !s.ok()) return s;
     std::ifstream probe(p, std::ios::binary);
     if (!probe) {
       return absl::PermissionDeniedError(

@@ -10,7 +10,7 @@ namespace topolint {
 namespace {
 
 bool Matches(const hlo::Suppression& s, const Finding& f) {
-  if (f.rule == "unused-suppression") return false;
+  if (f.rule == kUnusedSuppression.str()) return false;
   for (const std::string& glob : s.rules) {
     if (glob == "all" || GlobMatch(glob, f.rule)) return true;
   }
@@ -34,7 +34,7 @@ void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
       findings->erase(
           std::remove_if(findings->begin(), findings->end(), silenced),
           findings->end());
-      if (used || !selection.Enabled("unused-suppression")) continue;
+      if (used || !selection.Enabled(kUnusedSuppression)) continue;
       std::vector<std::string> unknown;
       for (const std::string& glob : s.rules) {
         bool any = glob == "all";
@@ -42,7 +42,7 @@ void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
         if (!any) unknown.push_back(glob);
       }
       Finding f;
-      f.rule = "unused-suppression";
+      f.rule = std::string(kUnusedSuppression.str());
       f.severity = selection.EffectiveSeverity(f.rule);
       f.loc = At(m.file, s.pos);
       f.anchor = "suppression:" + absl::StrJoin(s.rules, ",");

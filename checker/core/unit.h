@@ -1,49 +1,8 @@
-// A unit: the files checked together (one HLO module, its def.json / .neff,
-// its component config), normally the recognised files of one directory.
+// Unit and CheckOptions live in checker/model/unit.h (the rules read them
+// and must not include checker/core). Kept so that existing includes build.
 #ifndef TOPOLINT_CHECKER_CORE_UNIT_H_
 #define TOPOLINT_CHECKER_CORE_UNIT_H_
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "checker/config/compile_flags.h"
-#include "checker/config/component_config.h"
-#include "checker/diag/location.h"
-#include "checker/hlo/hlo_module.h"
-#include "checker/neff/def_json.h"
-#include "checker/neff/neff_archive.h"
-
-namespace topolint {
-
-// A JSON input that did not parse (reported as `json-syntax`).
-struct JsonSyntaxProblem {
-  Location loc;
-  std::string message;
-};
-
-struct Unit {
-  std::string directory;  // the directory the unit stands for (display)
-  std::vector<hlo::Module> hlo_modules;
-  std::vector<neff::DefJson> def_jsons;  // loose def.json files
-  std::vector<neff::NeffArchive> neff_archives;
-  std::vector<config::ComponentConfig> configs;
-  // compile_flags.json of a compile-cache entry (loaded, not judged here:
-  // the LNC resolution reads them, SPEC §1).
-  std::vector<config::CompileFlags> compile_flags;
-  std::vector<JsonSyntaxProblem> json_syntax;
-};
-
-// Settings that change what the rules compute (not which rules run).
-struct CheckOptions {
-  int64_t lnc = 1;                        // numCoresPerLNC (--lnc)
-  bool lnc_given = false;                 // --lnc or config file `lnc` set it
-  std::optional<int64_t> num_cores;       // --num-cores
-  std::optional<int64_t> replica_count;   // --replica-count (header wins)
-  std::optional<int64_t> num_partitions;  // --num-partitions (header wins)
-};
-
-}  // namespace topolint
+#include "checker/model/unit.h"
 
 #endif  // TOPOLINT_CHECKER_CORE_UNIT_H_

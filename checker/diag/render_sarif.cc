@@ -47,8 +47,17 @@ Json PhysicalLocation(const Location& loc) {
     region["startLine"] = loc.line;
     if (loc.column > 0) region["startColumn"] = loc.column;
     pl["region"] = std::move(region);
+  } else if (loc.byte_offset >= 0) {  // a binary input (HLO proto)
+    pl["region"] = {{"byteOffset", loc.byte_offset}};
   }
   return pl;
+}
+
+// Binary inputs: the computation and op as a logical location.
+void AddLogicalLocation(const Location& loc, Json* location) {
+  if (loc.byte_offset < 0 || loc.logical.empty()) return;
+  (*location)["logicalLocations"] = Json::array(
+      {{{"fullyQualifiedName", loc.logical}, {"kind", "function"}}});
 }
 
 Json RuleObject(const RuleDescriptor& r) {
@@ -81,14 +90,17 @@ Json ResultObject(const Finding& f,
   result["message"] = {{"text", f.message}};
   Json primary;
   primary["physicalLocation"] = PhysicalLocation(f.loc);
+  AddLogicalLocation(f.loc, &primary);
   result["locations"] = Json::array();
   result["locations"].push_back(std::move(primary));
   if (!f.notes.empty()) {
     Json related = Json::array();
     for (size_t i = 0; i < f.notes.size(); ++i) {
-      related.push_back({{"id", i},
-                         {"physicalLocation", PhysicalLocation(f.notes[i].loc)},
-                         {"message", {{"text", f.notes[i].message}}}});
+      Json note = {{"id", i},
+                   {"physicalLocation", PhysicalLocation(f.notes[i].loc)},
+                   {"message", {{"text", f.notes[i].message}}}};
+      AddLogicalLocation(f.notes[i].loc, &note);
+      related.push_back(std::move(note));
     }
     result["relatedLocations"] = std::move(related);
   }

@@ -1,0 +1,108 @@
+// The registry is the single source of truth for rule ids (issue 18): no
+// file under rules/ spells a rule id as a string literal (rules/rule_ids.h
+// holds the only spelling), none makes a RuleId of its own, and none includes
+// a header of checker/core (the layer above the rules).
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rules/registry.h"
+#include "rules/rule_ids.h"
+
+namespace topolint {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kRules = fs::path(TOPOLINT_SOURCE_DIR) / "rules";
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Every rules/*.cc and rules/*.h except rule_ids.h.
+std::vector<fs::path> RuleSources() {
+  std::vector<fs::path> out;
+  for (const fs::directory_entry& e : fs::directory_iterator(kRules)) {
+    const std::string ext = e.path().extension().string();
+    if ((ext == ".cc" || ext == ".h") && e.path().filename() != "rule_ids.h") {
+      out.push_back(e.path());
+    }
+  }
+  return out;
+}
+
+// The string literals of C++ source `text` (no raw strings in rules/).
+std::vector<std::string> StringLiterals(const std::string& text) {
+  static const std::regex kLiteral(R"re("((?:[^"\\\n]|\\.)*)")re");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kLiteral);
+       it != std::sregex_iterator(); ++it) {
+    out.push_back((*it)[1].str());
+  }
+  return out;
+}
+
+TEST(RuleSourcesTest, FindsTheRuleFiles) {
+  EXPECT_GT(RuleSources().size(), 20u);
+}
+
+TEST(RuleSourcesTest, NoRuleIdAsStringLiteral) {
+  std::set<std::string> ids;
+  for (const RuleInfo& r : AllRules()) ids.emplace(r.id);
+  for (const fs::path& p : RuleSources()) {
+    for (const std::string& lit : StringLiterals(ReadFile(p))) {
+      EXPECT_EQ(ids.count(lit), 0u)
+          << p << " spells rule id \"" << lit
+          << "\" as a string: use its constant from rules/rule_ids.h";
+    }
+  }
+}
+
+TEST(RuleSourcesTest, NoRuleIdMadeOutsideRuleIdsHeader) {
+  for (const fs::path& p : RuleSources()) {
+    EXPECT_EQ(ReadFile(p).find("rule_ids_internal"), std::string::npos)
+        << p << " makes a RuleId: add the id to rules/rule_ids.h";
+  }
+}
+
+TEST(RuleSourcesTest, NoCoreInclude) {
+  static const std::regex kCoreInclude(R"re(#\s*include\s*"checker/core/)re");
+  for (const fs::path& p : RuleSources()) {
+    EXPECT_FALSE(std::regex_search(ReadFile(p), kCoreInclude))
+        << p << " includes a header of checker/core";
+  }
+}
+
+// The literal scan itself: it sees an id in a literal, and not a longer one.
+TEST(RuleSourcesTest, LiteralScanFindsIds) {
+  const std::vector<std::string> lits = StringLiterals(
+      "emit.Report(\"hlo-syntax\", x, \"a \\\"q\\\" b\");\n"
+      "f(\"hlo-syntax-x\");");
+  ASSERT_EQ(lits.size(), 3u);
+  EXPECT_EQ(lits[0], "hlo-syntax");
+  EXPECT_EQ(lits[1], "a \\\"q\\\" b");
+  EXPECT_EQ(lits[2], "hlo-syntax-x");
+}
+
+// Every constant of rules/rule_ids.h is in kAllRuleIds (registry.cc checks
+// that list against its table at compile time).
+TEST(RuleSourcesTest, EveryConstantIsListed) {
+  const std::string header = ReadFile(kRules / "rule_ids.h");
+  static const std::regex kConstant(R"re(TOPOLINT_RULE_ID_\(\s*k\w+,)re");
+  const auto n = std::distance(
+      std::sregex_iterator(header.begin(), header.end(), kConstant),
+      std::sregex_iterator());
+  EXPECT_EQ(static_cast<size_t>(n), std::size(kAllRuleIds));
+  EXPECT_EQ(std::size(kAllRuleIds), AllRules().size());
+}
+
+}  // namespace
+}  // namespace topolint
