@@ -5,8 +5,8 @@
 #   bash bench/many_units.sh BIN OUTDIR     # run.sh calls it this way
 #
 # Writes OUTDIR/neuron-compile-cache/neuronxcc-*/MODULE_<n>+d41d8cd9/ entries
-# (model.hlo from bench/gen_hlo.py --layers 1, def.json, compile_flags.json,
-# model.done) under one vllm_config.json that every entry inherits, checks
+# (model.hlo, HLO text from bench/gen_hlo.py --layers 1, standing in for
+# model.hlo_module.pb; def.json, compile_flags.json, model.done) under one vllm_config.json that every entry inherits, checks
 # that the run is clean, then runs -j 1 and -j 2 alternately RUNS times and
 # prints the medians, the ratio and one PASS/FAIL line (exit 1 on FAIL).
 # Environment: UNITS (default 2000), RUNS (default 7), KEEP=1 keeps OUTDIR.

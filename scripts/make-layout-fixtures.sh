@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # Regenerates the directory trees of fixtures/layouts/ (compile cache,
 # compiler workdir, NxDI compiled-model directory with an NxD bucket, XLA
-# dump), .neff archives included (scripts/make-neff.py). The HLO modules are
-# text stand-ins named as the real binary files would be, where the name
-# still reads as HLO. Then run scripts/update-golden.sh fixtures/layouts/*
-# and read the diff.
+# dump), .neff archives included (scripts/make-neff.py). Modules are binary
+# HloModuleProtos where the real tools write binary (*.hlo_module.pb,
+# *.hlo.pb, NxD's model/graph.hlo), written from text by
+# build/topolint_hlo_to_proto; XLA dumps stay text. Then run
+# scripts/update-golden.sh fixtures/layouts/* and read the diff.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 L=fixtures/layouts
+TOOL=${TOPOLINT_HLO_TO_PROTO:-build/topolint_hlo_to_proto}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# hlo FILE NAME GROUPS: an 8-partition module with one all-reduce.
+# hlo FILE NAME GROUPS: an 8-partition module with one all-reduce, binary
+# when FILE is named as a binary module.
 hlo() {
   mkdir -p "$(dirname "$1")"
-  cat > "$1" <<HLO
+  local text=$1
+  case "$1" in
+    *.pb | */graph.hlo | */wrapped_neff.hlo) text=$TMP/$2.hlo ;;
+  esac
+  cat > "$text" <<HLO
 HloModule $2, replica_count=1, num_partitions=8
 
 %add (x: f32[], y: f32[]) -> f32[] {
@@ -28,6 +35,7 @@ ENTRY %main (p: f32[16,128]) -> f32[16,128] {
   ROOT %ar = f32[16,128]{1,0} all-reduce(%p), channel_id=1, replica_groups=$3, use_global_device_ids=true, to_apply=%add
 }
 HLO
+  if [ "$text" != "$1" ]; then "$TOOL" "$text" "$1" >/dev/null; fi
 }
 
 # neff FILE GROUPS: a .neff whose one graph declares topology[0] = GROUPS.
@@ -48,39 +56,43 @@ J2='[[0, 1], [2, 3], [4, 5], [6, 7]]'
 G8='{{0,1,2,3,4,5,6,7}}'
 J8='[[0, 1, 2, 3, 4, 5, 6, 7]]'
 
-rm -rf "$L/compile-cache" "$L/compiler-workdir" "$L/nxdi-compiled" \
-  "$L/xla-dump"
+# Everything but the goldens (expected*.txt) is rewritten.
+for c in compile-cache compiler-workdir nxdi-compiled xla-dump; do
+  if [ -d "$L/$c" ]; then
+    find "$L/$c" -mindepth 1 -maxdepth 1 ! -name 'expected*.txt' -exec rm -rf {} +
+  fi
+done
 
 # A Neuron persistent cache: two finished entries (one whose NEFF disagrees
 # with its module), a failed one, a locked one and an incomplete one.
 C=$L/compile-cache/neuronxcc-2.21.18209.0+043b1bf7
 E=$C/MODULE_12486829708343293975+d41d8cd9
-hlo "$E/model.hlo" ok "$G4"; neff "$E/model.neff" "$J4"
+hlo "$E/model.hlo_module.pb" ok "$G4"; neff "$E/model.neff" "$J4"
 echo '["--target=trn1", "--model-type=transformer", "-O1"]' \
   > "$E/compile_flags.json"
 : > "$E/model.done"
 E=$C/MODULE_50a122f44c378e1567a4+ede6753c
-hlo "$E/model.hlo" mismatch "$G4"; neff "$E/model.neff" "$J2"
+hlo "$E/model.hlo.pb" mismatch "$G4"; neff "$E/model.neff" "$J2"
 echo '["--target=trn2", "--lnc=1"]' > "$E/compile_flags.json"
 : > "$E/model.done"
 E=$C/MODULE_7731065542861410339+d41d8cd9
-hlo "$E/model.hlo" failed "$G4"
+hlo "$E/model.hlo_module.pb" failed "$G4"
 echo '["--target=trn1"]' > "$E/compile_flags.json"
 echo 'ERROR: compilation failed' > "$E/model.log"
 E=$C/MODULE_9f0c2d8e7a6b5c4d3e2f+617f6939
-hlo "$E/model.hlo" locked "$G4"
-: > "$E/model.hlo.lock"
+hlo "$E/model.hlo_module.pb" locked "$G4"
+: > "$E/model.hlo_module.pb.lock"
 E=$C/MODULE_3048123581293012933+d41d8cd9
-hlo "$E/model.hlo" incomplete "$G4"; neff "$E/model.neff" "$J4"
+hlo "$E/model.hlo_module.pb" incomplete "$G4"; neff "$E/model.neff" "$J4"
 
 # A compiler work directory: three module/NEFF pairs side by side, each
 # pair with its own topology; only the second pair disagrees.
 W=$L/compiler-workdir
-hlo "$W/model.MODULE_1a2b3c4d5e6f7a8b9c0d+d41d8cd9.hlo" a "$G4"
+hlo "$W/model.MODULE_1a2b3c4d5e6f7a8b9c0d+d41d8cd9.hlo_module.pb" a "$G4"
 neff "$W/model.MODULE_1a2b3c4d5e6f7a8b9c0d+d41d8cd9.neff" "$J4"
-hlo "$W/model.MODULE_2b3c4d5e6f7a8b9c0d1e+d41d8cd9.hlo" b "$G2"
+hlo "$W/model.MODULE_2b3c4d5e6f7a8b9c0d1e+d41d8cd9.hlo_module.pb" b "$G2"
 neff "$W/model.MODULE_2b3c4d5e6f7a8b9c0d1e+d41d8cd9.neff" "$J8"
-hlo "$W/model.MODULE_3c4d5e6f7a8b9c0d1e2f+617f6939.hlo" c "$G8"
+hlo "$W/model.MODULE_3c4d5e6f7a8b9c0d1e2f+617f6939.hlo_module.pb" c "$G8"
 neff "$W/model.MODULE_3c4d5e6f7a8b9c0d1e2f+617f6939.neff" "$J8"
 echo 'neuronx-cc compile --framework=XLA ... --target=trn1' \
   > "$W/log-neuron-cc.txt"
@@ -102,11 +114,11 @@ JSON
 echo 'not a real TorchScript archive' > "$N/model.pt"
 C=$N/neuronxcc-2.21.18209.0+043b1bf7
 E=$C/MODULE_56f0d314fda2b6e1e336+617f6939
-hlo "$E/model.hlo" tp8 "$G8"; neff "$E/model.neff" "$J8"
+hlo "$E/model.hlo_module.pb" tp8 "$G8"; neff "$E/model.neff" "$J8"
 echo '["--target=trn1", "--lnc=1"]' > "$E/compile_flags.json"
 : > "$E/model.done"
 E=$C/MODULE_6a1d4c2b9e8f7a6b5c4d+617f6939
-hlo "$E/model.hlo" tp4 "$G2"; neff "$E/model.neff" "$J2"
+hlo "$E/model.hlo_module.pb" tp4 "$G2"; neff "$E/model.neff" "$J2"
 echo '["--target=trn1", "--lnc=1"]' > "$E/compile_flags.json"
 : > "$E/model.done"
 B=$N/token_generation_model/_tp0_bk0
