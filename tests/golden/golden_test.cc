@@ -111,7 +111,14 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
 
   // A fail- case must show its rule; a pass- case must not.
   std::string group = fs::path(dir).parent_path().filename().string();
+  // How each format names the rule: text `[id]`, json `"rule": "id"`,
+  // github `title=id`.
   std::string tag = "[" + group + "]";
+  if (r.out.rfind("[", 0) == 0 || r.out.rfind("\n[", 0) == 0) {
+    tag = "\"rule\": \"" + group + "\"";
+  } else if (r.out.rfind("::", 0) == 0) {
+    tag = "title=" + group + "::";
+  }
   std::string kind = fs::path(dir).filename().string().substr(0, 4);
   if (group != "syntax") {
     if (kind == "fail") {
