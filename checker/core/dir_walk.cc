@@ -133,17 +133,19 @@ struct Walker {
       return absl::OkStatus();
     }
     std::error_code ec;
+    // The type readdir gave is cached in `e`: only a symlink costs a stat().
     bool link = e.is_symlink(ec);
-    fs::file_status st = e.status(ec);  // follows a symlink
+    bool dir = e.is_directory(ec);  // follows a symlink
+    bool regular = !dir && e.is_regular_file(ec);
     if (!name.empty() && name[0] == '.') {
       // .git, .topolint.json (read as settings), editor files.
       if (name != ".topolint.json") {
         Skip(e.path(), "hidden (names starting with '.' are not searched)",
-             fs::is_regular_file(st) ? 1 : 0);
+             regular ? 1 : 0);
       }
       return absl::OkStatus();
     }
-    if (fs::is_directory(st)) {
+    if (dir) {
       if (link && !limits.follow_symlinks) {
         Skip(e.path(),
              "symbolic link to a directory; not followed "
@@ -153,9 +155,8 @@ struct Walker {
       }
       return Walk(e.path(), depth + 1);
     }
-    if (fs::is_regular_file(st)) {
-      return AddFile(e.path());
-    }
+    if (regular) return AddFile(e.path());
+    fs::file_status st = e.status(ec);
     if (ec || !fs::exists(st)) {
       Skip(e.path(), "broken symbolic link", 0);
     } else {

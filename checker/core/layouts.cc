@@ -45,13 +45,17 @@ std::string_view DumpModuleId(std::string_view name) {
   return name.substr(0, i);
 }
 
+// String forms of filename() / parent_path() for the walk's generic paths
+// (no trailing '/'): called several times per file, so no fs::path.
 std::string BaseName(const std::string& path) {
-  return fs::path(path).filename().string();
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string ParentOf(const std::string& path) {
-  std::string p = fs::path(path).parent_path().generic_string();
-  return p.empty() ? "." : p;
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
 }
 
 // `_tp0_bk3`: an NxD compile bucket.
