@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/config/compile_flags.h"
 #include "checker/config/component_config.h"
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_module.h"
@@ -28,6 +29,9 @@ struct Unit {
   std::vector<neff::DefJson> def_jsons;  // loose def.json files
   std::vector<neff::NeffArchive> neff_archives;
   std::vector<config::ComponentConfig> configs;
+  // compile_flags.json of a compile-cache entry (loaded, not judged here:
+  // the LNC resolution reads them, SPEC §1).
+  std::vector<config::CompileFlags> compile_flags;
   std::vector<JsonSyntaxProblem> json_syntax;
 };
 
