@@ -249,4 +249,5 @@ verdict "$(awk -v m="$lms" 'BEGIN{print (m < 10)}')" \
   "large groups: ${lms} ms per op (target: milliseconds)"
 verdict "$(awk -v m="$tiny" 'BEGIN{print (m < 10)}')" \
   "start-up + tiny unit: ${tiny} ms wall, ${tiny_cpu} ms CPU (target < 10)"
+bash "$ROOT/bench/many_units.sh" "$BIN" "$OUT/many" || fail=1
 exit "$fail"

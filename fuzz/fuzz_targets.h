@@ -117,9 +117,9 @@ inline void RunHloProtoTarget(std::string_view input) {
   if (whole.syntax_errors.size() > 1) Fail("more than one proto error");
   for (const hlo::SyntaxError& e : whole.syntax_errors) {
     if (!e.pos.is_byte()) Fail("proto syntax error without a byte offset");
-    if (!whole.gzip && (e.pos.byte_offset() < 0 ||
-                        e.pos.byte_offset() >
-                            static_cast<int64_t>(input.size()))) {
+    if (!whole.gzip &&
+        (e.pos.byte_offset() < 0 ||
+         e.pos.byte_offset() > static_cast<int64_t>(input.size()))) {
       Fail(fmt::format("proto syntax error at byte {} of {}",
                        e.pos.byte_offset(), input.size()));
     }

@@ -13,8 +13,9 @@
 #   neff_archive_fuzz  every fixture .neff, plus plain-tar (uncompressed)
 #                      builds of tests/neff_archive/fixture-src/* so that
 #                      mutations reach the tar and JSON layers directly
-#   project_config_fuzz every fixture and test .topolint.json
-#   baseline_fuzz      none here (see fuzz/regressions/baseline_fuzz/)
+#   project_config_fuzz every fixture and test .topolint.json, plus one
+#                      hand-written seed using every key
+#   baseline_fuzz      one hand-written baseline
 #   unit_fuzz          one input per fixture case: its HLO, def.json and
 #                      config joined by the separator line "@@@@", then its
 #                      --lnc/--num-cores/--replica-count/--num-partitions
@@ -58,8 +59,34 @@ while IFS= read -r -d '' f; do seed config_fuzz "$f"; done \
         -o -name vllm_config.json -o -name .topolint.json \) -print0)
 while IFS= read -r -d '' f; do seed project_config_fuzz "$f"; done \
   < <(find fixtures tests -type f -name .topolint.json -print0)
-# baseline_fuzz: its seeds are the committed fuzz/regressions/baseline_fuzz/
-# files (valid baselines among them), which run-fuzzers.sh always adds.
+# baseline_fuzz and project_config_fuzz: small hand-written seeds (the
+# fixtures hold no baseline or .topolint.json).
+cat > "$out/baseline_fuzz/seed-two-entries.json" <<'JSON'
+{
+  "version": 1,
+  "findings": [
+    {
+      "rule": "hlo-syntax",
+      "file": "model.hlo",
+      "fingerprint": "0123456789abcdef",
+      "message": "expected a shape"
+    },
+    {
+      "rule": "neff-schema",
+      "file": "def.json",
+      "fingerprint": "fedcba9876543210",
+      "message": "m",
+      "extra": {"a": [1, 2, {"b": null}]}
+    }
+  ]
+}
+JSON
+cat > "$out/project_config_fuzz/seed-every-key.json" <<'JSON'
+{"rules": ["-*", "hlo-*"], "severity": {"hlo-not-flattened-id": "error"},
+ "werror": false, "lnc": 2, "num_cores": 64, "replica_count": 1,
+ "num_partitions": 8,
+ "per_file_ignores": {"legacy/*.hlo": ["hlo-multiple-geometries"]}}
+JSON
 while IFS= read -r -d '' f; do seed neff_archive_fuzz "$f"; done \
   < <(find fixtures -type f -name '*.neff' -print0)
 for src in tests/neff_archive/fixture-src/*/; do

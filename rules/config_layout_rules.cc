@@ -53,7 +53,8 @@ void CheckDivides(const ParallelConfig& cfg, const IntField& at,
 
 void CheckDpDivides(const ParallelConfig& cfg, Emitter& emit) {
   const IntField& tp = cfg.Tp();
-  if (cfg.form == ConfigForm::kVllm) {
+  // vLLM component DP sizes (written only in the vLLM form).
+  {
     for (const config::ComponentDp& c : cfg.ComponentDpSizes()) {
       CheckDivides(cfg, *c.field, *c.field, cfg.data_parallel_size,
                    fmt::format("the {} component TP group is a block of "
@@ -62,7 +63,9 @@ void CheckDpDivides(const ParallelConfig& cfg, Emitter& emit) {
                                c.component),
                    cfg.data_parallel_size, emit);
     }
-  } else {
+  }
+  // NxDI degrees: also in an NxDI override dict of the vLLM form.
+  {
     CheckDivides(cfg, cfg.cp_degree, cfg.cp_degree, tp,
                  "context parallelism is carved inside each TP group "
                  "(\"TP Degree must be evenly divisible by CP Degree\")",

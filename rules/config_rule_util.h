@@ -16,6 +16,9 @@ namespace topolint::config_rules {
 void CheckSchema(const config::ParallelConfig& cfg, Emitter& emit);
 // config-unknown-key (config_rules.cc).
 void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit);
+// config-unknown-key for misspelled container keys such as
+// `override-neuron-config` (config_rules.cc).
+void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit);
 // config-dp-divides (config_layout_rules.cc).
 void CheckDpDivides(const config::ParallelConfig& cfg, Emitter& emit);
 // config-mlp-dp-with-ep (config_layout_rules.cc).

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/config/config_sections.h"
 #include "checker/config/known_keys.h"
 #include "checker/config/parallel_config.h"
 #include "fmt/format.h"
@@ -25,9 +26,22 @@ void CheckSchema(const config::ParallelConfig& cfg, Emitter& emit) {
 void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
   // Only a real neuron_config object: in the flat form the top level also
   // holds model and engine fields that belong to neither NeuronConfig.
-  if (cfg.neuron_config == nullptr) return;
+  // The native plugin's VisionNeuronConfig has keys of its own.
+  if (cfg.neuron_config == nullptr ||
+      cfg.kind == config::NeuronDictKind::kVisionPlugin) {
+    return;
+  }
   for (const json::Member& m : cfg.neuron_config->object) {
     if (config::IsKnownNeuronConfigKey(m.key)) continue;
+    // Sub-model sections of an override dict are checked as their own
+    // configs (and a misspelled one is reported by CheckMisspelledKeys).
+    if (cfg.kind == config::NeuronDictKind::kOverride &&
+        (m.key == "text_neuron_config" || m.key == "vision_neuron_config" ||
+         (m.value.is_object() &&
+          (config::EditDistance(m.key, "text_neuron_config", 2) <= 2 ||
+           config::EditDistance(m.key, "vision_neuron_config", 2) <= 2)))) {
+      continue;
+    }
     const std::string suggestion = config::SuggestNeuronConfigKey(m.key);
     // Keys come from the input: keep the message one short line.
     const std::string key = m.key.size() > kMaxKeyShown
@@ -47,17 +61,35 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
   }
 }
 
+void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit) {
+  for (const config::MisspelledKey& k :
+       config::LocateSections(c.root).misspelled) {
+    const std::string key = k.key.size() > kMaxKeyShown
+                                ? k.key.substr(0, kMaxKeyShown) + "..."
+                                : k.key;
+    emit.Report(kConfigUnknownKey, At(c.file, k.pos),
+                fmt::format("'{}' is not read: {} looks for '{}', so the "
+                            "settings under this key are silently dropped; "
+                            "did you mean '{}'?",
+                            key, k.reader, k.expected, k.expected),
+                {}, k.path);
+  }
+}
+
 }  // namespace config_rules
 
 void CheckConfig(const Unit& unit, const CheckOptions& /*options*/,
                  Emitter& emit) {
   for (const config::ComponentConfig& c : unit.configs) {
-    const config::ParallelConfig cfg = config::ReadParallelConfig(c);
-    config_rules::CheckSchema(cfg, emit);
-    config_rules::CheckUnknownKeys(cfg, emit);
-    config_rules::CheckDpDivides(cfg, emit);
-    config_rules::CheckMlpDpWithEp(cfg, emit);
-    config_rules::CheckDiRecommended(cfg, emit);
+    config_rules::CheckMisspelledKeys(c, emit);
+    // Each section (the main config, each sub-model) is a config of its own.
+    for (const config::ParallelConfig& cfg : config::ReadParallelConfigs(c)) {
+      config_rules::CheckSchema(cfg, emit);
+      config_rules::CheckUnknownKeys(cfg, emit);
+      config_rules::CheckDpDivides(cfg, emit);
+      config_rules::CheckMlpDpWithEp(cfg, emit);
+      config_rules::CheckDiRecommended(cfg, emit);
+    }
   }
 }
 

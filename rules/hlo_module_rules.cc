@@ -1,5 +1,8 @@
 // hlo-multiple-geometries: a single-program SPMD NEFF holds one topology, so
-// every collective with replica groups must use the same expanded list.
+// in the SPMD flow (num_partitions > 1, flattened-id or cross-partition
+// collectives) every collective that moves data (a group of 2 or more
+// devices) must use the same expanded list. Cross-replica (torch_xla
+// replica-mode) modules mix TP/DP/PP groups legitimately and are out of scope.
 #include <algorithm>
 #include <utility>
 
@@ -15,6 +18,26 @@ namespace {
 // a larger one is compared by its size and 64-bit hash only, so that the
 // tracker does not hold a list at the expansion cap beside the current op's.
 constexpr int64_t kMaxKeptIds = int64_t{1} << 18;
+
+// The NEFF reader's worker count of a topology: its largest group length.
+// O(1) for a uniform list.
+int64_t LargestGroup(const model::GroupList& g) {
+  if (g.empty()) return 0;
+  if (g.is_uniform()) return g.group_size(0);
+  int64_t best = 0;
+  for (int64_t i = 0; i < g.num_groups(); ++i) {
+    best = std::max(best, g.group_size(i));
+  }
+  return best;
+}
+
+// The SPMD flow of the rank model: ids name partitions (alone or flattened
+// with replicas) of a module with more than one partition.
+bool InSpmdFlow(const OpView& v) {
+  return v.params.num_partitions > 1 &&
+         (v.mode == model::GroupMode::kFlattenedId ||
+          v.mode == model::GroupMode::kCrossPartition);
+}
 
 }  // namespace
 
@@ -44,9 +67,12 @@ void GeometryTracker::Add(
   // Only lists that are written and expand: an empty list names no topology,
   // and collective-permute / send / recv pairs are not replica groups.
   if (v.groups == nullptr || v.groups->empty() ||
-      !HasReplicaGroups(v.op->kind)) {
+      !HasReplicaGroups(v.op->kind) || !InSpmdFlow(v)) {
     return;
   }
+  // Groups of one device move no data and need no NEFF topology entry.
+  const int64_t largest = LargestGroup(*v.groups);
+  if (largest < 2) return;
   if (first_.op == nullptr) {
     first_ = v;
     first_op_.CopyForReport(*v.op);  // not its ids: first_groups_ has them
@@ -58,6 +84,7 @@ void GeometryTracker::Add(
     first_num_ids_ = v.groups->num_ids();
     first_num_groups_ = v.groups->num_groups();
     first_text_ = v.groups->ToString(24);
+    first_workers_ = largest;
     if (first_num_ids_ > kMaxKeptIds) {
       first_groups_ = nullptr;  // compared by hash
     } else if (entry != nullptr && !entry->key.empty()) {
@@ -84,6 +111,7 @@ void GeometryTracker::Add(
     differing_.groups = nullptr;  // not kept: only its text is reported
     differing_.expanded = nullptr;
     differing_text_ = v.groups->ToString(24);
+    differing_workers_ = largest;
   }
 }
 
@@ -94,13 +122,25 @@ void GeometryTracker::Report(Emitter& emit) const {
   notes.push_back(
       Note{At(first_.module->file, GroupsPos(*first_.op)),
            fmt::format("{} uses {} here", first_.op->name, first_text_)});
+  // What the NEFF reader would make of the two topologies (SPEC section 1).
+  const std::string verdict =
+      first_workers_ != differing_workers_
+          ? fmt::format(
+                "the NEFF reader would refuse it (\"Inconsistent worker "
+                "count across topologies: {} vs {}. Possible MPMD\")",
+                first_workers_, differing_workers_)
+          : fmt::format(
+                "the worker counts agree ({} each), so it is an MPMD NEFF "
+                "that a single-program runtime does not load",
+                first_workers_);
   hlo_rules::Report(
       emit, kHloMultipleGeometries, differing_, GroupsPos(*differing_.op),
       fmt::format("{} uses replica groups {} but {} uses {}; {} different "
-                  "group lists in one module would need {} NEFF topologies "
-                  "(MPMD); expected one group list for every collective",
+                  "data-moving group lists in one SPMD module would need {} "
+                  "NEFF topologies, and {}; expected one group list for "
+                  "every collective",
                   differing_.op->name, differing_text_, first_.op->name,
-                  first_text_, count, count),
+                  first_text_, count, count, verdict),
       std::move(notes));
 }
 

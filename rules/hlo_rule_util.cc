@@ -1,5 +1,7 @@
 #include "rules/hlo_rule_util.h"
 
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "fmt/format.h"
@@ -7,7 +9,40 @@
 namespace topolint::hlo_rules {
 namespace {
 
+namespace fs = std::filesystem;
+
 bool Known(TextPos pos) { return pos.known(); }
+
+bool IsFile(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+// Where `source` (a metadata source_file, usually a path on the producer's
+// machine) is for the user: as written (absolute, or relative to the working
+// directory), relative to the module's directory, or relative to the
+// repository holding the module (the nearest ancestor with a `.git`). Empty
+// when it is nowhere, so that no note points at a missing file.
+std::string LocateSourceFile(const std::string& source,
+                             const std::string& module_file) {
+  const fs::path src(source);
+  if (IsFile(src)) return source;
+  if (src.is_absolute()) return {};
+  const fs::path beside = fs::path(module_file).parent_path() / src;
+  if (IsFile(beside)) return beside.lexically_normal().string();
+  std::error_code ec;
+  fs::path dir = fs::absolute(fs::path(module_file), ec).parent_path();
+  for (int depth = 0; !ec && depth < 64 && !dir.empty(); ++depth) {
+    if (fs::exists(dir / ".git", ec)) {
+      if (!IsFile(dir / src)) return {};
+      const fs::path rel = fs::proximate(dir / src, ec);
+      return ec ? (dir / src).string() : rel.string();
+    }
+    if (dir == dir.parent_path()) break;
+    dir = dir.parent_path();
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -15,9 +50,30 @@ void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
             std::string message, std::vector<Note> notes) {
   const hlo::Collective& op = *v.op;
   if (!op.source_file.empty() && op.source_line > 0) {
-    notes.push_back(
-        Note{Location{op.source_file, op.source_line, 0},
-             fmt::format("{} comes from this source line", op.name)});
+    // Findings of one module usually name one source file: the last lookup
+    // is remembered (per thread, as units are checked in parallel), so a
+    // module with many findings does not stat the same paths again.
+    thread_local std::string last_source, last_module, last_here;
+    if (op.source_file != last_source || v.module->file != last_module) {
+      last_here = LocateSourceFile(op.source_file, v.module->file);
+      last_source = op.source_file;
+      last_module = v.module->file;
+    }
+    const std::string& here = last_here;
+    if (!here.empty()) {
+      notes.push_back(
+          Note{Location{here, op.source_line, 0},
+               fmt::format("{} comes from this source line", op.name)});
+    } else {
+      // A path from the producer's machine: named in the text only.
+      constexpr size_t kMaxShown = 160;
+      const std::string shown =
+          op.source_file.size() > kMaxShown
+              ? "..." + op.source_file.substr(op.source_file.size() - kMaxShown)
+              : op.source_file;
+      message += fmt::format(" (source: {}:{}, as the producer recorded it)",
+                             shown, op.source_line);
+    }
   }
   emit.Report(rule, At(v.module->file, pos), std::move(message),
               std::move(notes), Anchor(op));

@@ -61,7 +61,9 @@ void CheckGroupSizeShape(const OpView& v, Emitter& emit);
 void CheckPermutePairs(const OpView& v, Emitter& emit);
 
 // hlo-multiple-geometries (hlo_module_rules.cc): fed every op of one module
-// in order, then reports at most one finding for the module. Keeps copies of
+// in order, then reports at most one finding for the module. Only ops of the
+// SPMD flow (num_partitions > 1, flattened-id or cross-partition mode) whose
+// list has a group of 2 or more devices count. Keeps copies of
 // the first op and list (or a reference to the list's cache entry; a list
 // above 2^18 ids is compared by size and 64-bit hash instead of kept) and of
 // the first differing op only, so memory does not grow with the number of ops,
@@ -95,11 +97,13 @@ class GeometryTracker {
   size_t first_hash_ = 0;
   int64_t first_num_ids_ = 0;
   int64_t first_num_groups_ = 0;
-  std::string first_text_;  // as printed in the message
+  std::string first_text_;     // as printed in the message
+  int64_t first_workers_ = 0;  // its largest group (the reader's ws_rg)
   absl::flat_hash_map<std::string, bool> same_as_first_by_key_;
-  OpView differing_;              // first op whose list differs from first_'s
-  hlo::Collective differing_op_;  // what differing_.op points to
-  std::string differing_text_;    // its list, as printed in the message
+  OpView differing_;               // first op whose list differs from first_'s
+  hlo::Collective differing_op_;   // what differing_.op points to
+  std::string differing_text_;     // its list, as printed in the message
+  int64_t differing_workers_ = 0;  // its largest group
   absl::flat_hash_set<size_t> distinct_hashes_;  // one per distinct list
 };
 

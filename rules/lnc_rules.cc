@@ -3,6 +3,8 @@
 // NEFF ranks (replica_groups and src_target_pairs) and the ids written
 // explicitly in HLO replica_groups and source_target_pairs. Each rank value
 // is reported once per def.json and once per HLO instruction.
+#include <algorithm>
+#include <climits>
 #include <memory>
 
 #include "absl/container/flat_hash_set.h"
@@ -10,16 +12,24 @@
 #include "fmt/format.h"
 #include "rules/collective_checks.h"
 #include "rules/families.h"
+#include "rules/lnc_resolution.h"
 
 namespace topolint {
 namespace {
 
 class RankRange {
  public:
-  RankRange(int64_t num_cores, int64_t lnc)
+  RankRange(int64_t num_cores, const LncStatement& lnc)
       : num_cores_(num_cores),
-        lnc_(lnc),
-        ranks_(model::RanksOfCores(num_cores, lnc)) {}
+        lnc_(lnc.value),
+        // Only an lnc the user did not give is attributed.
+        lnc_source_(lnc.origin == LncOrigin::kDefault ||
+                            lnc.origin == LncOrigin::kOption
+                        ? std::string()
+                        : fmt::format(", lnc from {}", lnc.source)),
+        ranks_(model::RanksOfCores(num_cores, lnc.value)) {}
+
+  int64_t ranks() const { return ranks_; }
 
   bool Contains(int64_t rank) const { return rank >= 0 && rank < ranks_; }
 
@@ -35,13 +45,14 @@ class RankRange {
             : fmt::format("physical cores {}..{} do not exist", first, last);
     return fmt::format(
         "rank {} {} is not below num_cores / lnc = {} / {} = "
-        "{} ({})",
-        rank, where, num_cores_, lnc_, ranks_, cores);
+        "{} ({}{})",
+        rank, where, num_cores_, lnc_, ranks_, cores, lnc_source_);
   }
 
  private:
   int64_t num_cores_;
   int64_t lnc_;
+  std::string lnc_source_;
   int64_t ranks_;
 };
 
@@ -93,6 +104,30 @@ void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
                     {}, op.name);
       }
     }
+  }
+  // Iota and mesh lists: the largest id they expand to, reported once as
+  // the first id not below the rank count.
+  int64_t span = 0;  // ids 0..span-1
+  if (rg.form == hlo::ReplicaGroups::Form::kIota) {
+    if (__builtin_mul_overflow(rg.iota.num_groups, rg.iota.group_size, &span)) {
+      span = INT64_MAX;
+    }
+  } else if (rg.form == hlo::ReplicaGroups::Form::kMesh) {
+    if (!rg.mesh.device_ids.empty()) {
+      for (int64_t id : rg.mesh.device_ids) span = std::max(span, id + 1);
+    } else {
+      span = 1;
+      for (const hlo::MeshAxis& a : rg.mesh.axes) {
+        if (__builtin_mul_overflow(span, a.size, &span)) span = INT64_MAX;
+      }
+    }
+  }
+  if (span > range.ranks() && range.ranks() >= 0) {
+    const int64_t v = range.ranks();
+    emit.Report(kLncRankRange, At(m.file, rg.pos),
+                range.Message(v, fmt::format("in the replica groups {} of {}",
+                                             rg.text, op.name)),
+                {}, op.name);
   }
   const hlo::SourceTargetPairs& stp = op.source_target_pairs;
   for (size_t k = 0; k < stp.pairs.size(); ++k) {
@@ -151,12 +186,13 @@ class LncFamily : public FamilyChecks {
 std::unique_ptr<FamilyChecks> MakeLncChecks(const Unit& unit,
                                             const CheckOptions& options,
                                             Emitter& emit) {
-  if (!options.num_cores.has_value() || *options.num_cores < 1 ||
-      options.lnc < 1) {
+  if (!options.num_cores.has_value() || *options.num_cores < 1) {
     return nullptr;
   }
-  return std::make_unique<LncFamily>(
-      unit, RankRange(*options.num_cores, options.lnc), emit);
+  const LncStatement lnc = ResolveLnc(unit, options);
+  if (lnc.value < 1) return nullptr;
+  return std::make_unique<LncFamily>(unit, RankRange(*options.num_cores, lnc),
+                                     emit);
 }
 
 void CheckLnc(const Unit& unit, const CheckOptions& options, Emitter& emit) {

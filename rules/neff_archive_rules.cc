@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "checker/config/parallel_config.h"
 #include "fmt/format.h"
 #include "rules/families.h"
 
@@ -33,24 +34,15 @@ std::string Graphs(int64_t n) {
   return fmt::format("{} graph{}", n, n == 1 ? "" : "s");
 }
 
-// The LNC a config asks for: neuron_config.logical_nc_config (NxDI form),
-// else a top-level logical_nc_config. Non-integers are config-schema's job.
-std::optional<LncSource> ConfigLnc(const config::ComponentConfig& c) {
-  const json::Value* v = nullptr;
-  std::string anchor;
-  if (const json::Value* nc = c.root.Find("neuron_config")) {
-    v = nc->Find("logical_nc_config");
-    anchor = "neuron_config.logical_nc_config";
+// The LNCs a config asks for: logical_nc_config of each section, in any
+// config form. Invalid values are config-schema's job.
+void ConfigLncs(const config::ComponentConfig& c, std::vector<LncSource>* out) {
+  for (const config::ParallelConfig& pc : config::ReadParallelConfigs(c)) {
+    const config::IntField& f = pc.logical_nc_config;
+    if (!f.IsSet()) continue;
+    out->push_back(LncSource{LncSourceKind::kConfig, f.value,
+                             At(c.file, f.value_pos), f.path});
   }
-  if (v == nullptr) {
-    v = c.root.Find("logical_nc_config");
-    anchor = "logical_nc_config";
-  }
-  if (v == nullptr || v->type != json::Type::kInt || v->int_value < 1) {
-    return std::nullopt;
-  }
-  return LncSource{LncSourceKind::kConfig, v->int_value, At(c.file, v->pos),
-                   anchor};
 }
 
 // How the reference source is named in a finding's message. `in_archive`:
@@ -76,7 +68,9 @@ std::string SourcePhrase(const LncSource& s) {
     case LncSourceKind::kConfig:
       return fmt::format("logical_nc_config is {}", s.value);
     case LncSourceKind::kOption:
-      return fmt::format("--lnc is {}", s.value);
+      return s.anchor == ".topolint.json"
+                 ? fmt::format(".topolint.json sets lnc {}", s.value)
+                 : fmt::format("{} is {}", s.anchor, s.value);
   }
   return {};
 }
@@ -97,11 +91,12 @@ void CheckLncOfArchive(const NeffArchive& a, const Unit& unit,
   // compare (config vs --lnc is not this rule's business).
   if (sources.empty()) return;
   for (const config::ComponentConfig& c : unit.configs) {
-    if (std::optional<LncSource> s = ConfigLnc(c)) sources.push_back(*s);
+    ConfigLncs(c, &sources);
   }
   if (options.lnc_given) {
-    sources.push_back(
-        {LncSourceKind::kOption, options.lnc, std::nullopt, "--lnc"});
+    sources.push_back({LncSourceKind::kOption, options.lnc, std::nullopt,
+                       options.lnc_origin.empty() ? std::string("--lnc")
+                                                  : options.lnc_origin});
   }
 
   const LncSource& ref = sources.front();

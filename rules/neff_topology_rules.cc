@@ -2,6 +2,7 @@
 // neff-multiple-topologies and neff-ragged-groups: the outer two axes of
 // replica_groups[topology][group][rank].
 #include <map>
+#include <string>
 
 #include "fmt/format.h"
 #include "rules/neff_checks.h"
@@ -56,12 +57,29 @@ void CheckTopologies(const neff::DefJson& d, const model::WorldSize& ws,
   if (d.topology_count > 1 && ws.ok() && d.all_topologies_kept()) {
     const neff::Topology& first = d.topologies[0];
     const neff::Topology& second = d.topologies[1];
+    // Only claim agreement when every topology has the same worker count:
+    // a topology listing no ranks (`[[]]`) passes the reader's comparison
+    // without agreeing with anything.
+    bool all_equal = true;
+    std::string counts;
+    for (const model::TopologyWorkers& t : ws.per_topology) {
+      if (t.workers != ws.per_topology.front().workers) all_equal = false;
+      if (!counts.empty()) counts += ", ";
+      counts += std::to_string(t.workers);
+    }
+    const std::string why =
+        all_equal ? fmt::format("all topologies agree on {} workers", ws.ws_rg)
+                  : fmt::format(
+                        "worker counts per topology are {}; the reader "
+                        "does not compare a topology that lists no ranks, "
+                        "so it does not refuse the file",
+                        counts);
     emit.Report(
         kNeffMultipleTopologies, At(d.file, second.pos),
         fmt::format("replica_groups holds {} topologies, but a single-program "
                     "(SPMD) NEFF has exactly one; possible MPMD neff file "
-                    "(all topologies agree on {} workers)",
-                    d.topology_count, ws.ws_rg),
+                    "({})",
+                    d.topology_count, why),
         {Note{At(d.file, first.pos), "topology[0] is declared here"}},
         TopologyPath(second.index));
   }

@@ -1,6 +1,7 @@
-// xref-world-size: the NEFF world size (model::ComputeWorldSize) must be the
-// group size of every op that carries groups, and every NEFF rank must be a
-// device of the HLO module, [0, R*P).
+// xref-world-size: the group size of every op that carries groups must be
+// ws_rg of topology[0] (its largest group), and every NEFF rank must be a
+// device of the HLO module, [0, R*P). ws_pairs and #rank_world_size may
+// exceed the group size (a permute ring beside a TP all-reduce).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -12,50 +13,6 @@ namespace topolint::xref {
 namespace {
 
 constexpr RuleId kRule = kXrefWorldSize;
-
-std::string Formula(const model::WorldSize& w) {
-  return fmt::format("max(ws_rg {}, ws_pairs {}, #rank_world_size {}, 1)",
-                     w.ws_rg, w.ws_pairs, w.ws_expl);
-}
-
-// Notes at whatever in the def.json makes the world size what it is.
-std::vector<Note> WorldSizeSources(const NeffSide& n) {
-  const neff::DefJson& def = *n.def;
-  const model::WorldSize& w = n.world;
-  std::vector<Note> notes;
-  if (w.ws_expl == w.world_size && def.has_explicit_world_size) {
-    notes.push_back({At(def.file, def.explicit_world_size.pos),
-                     fmt::format("#rank_world_size is {} here", w.ws_expl)});
-  }
-  if (w.ws_pairs == w.world_size && w.ws_pairs > 0) {
-    for (const neff::Pair& p : def.pairs) {
-      if (std::max(p.src.value, p.dst.value) + 1 != w.ws_pairs) continue;
-      notes.push_back(
-          {At(def.file, p.pos),
-           fmt::format("src_target_pairs[{}] reaches rank {}, so ws_pairs is "
-                       "{}",
-                       p.index, w.ws_pairs - 1, w.ws_pairs)});
-      break;
-    }
-  }
-  if (w.ws_rg == w.world_size && w.ws_rg > 0) {
-    for (const model::TopologyWorkers& t : w.per_topology) {
-      if (t.workers != w.ws_rg) continue;
-      for (const neff::Topology& topo : def.topologies) {
-        if (topo.index != t.topology_index) continue;
-        notes.push_back({At(def.file, topo.pos),
-                         fmt::format("topology[{}] has groups of {} ranks",
-                                     topo.index, t.workers)});
-      }
-      break;
-    }
-  }
-  if (notes.empty()) {
-    notes.push_back({At(def.file, def.cc_info_pos),
-                     "CCInfo gives no world size, so the reader takes 1"});
-  }
-  return notes;
-}
 
 // MPMD (the neff-* rules report it) has no world size; a def.json part
 // with a schema problem would give a wrong one.
@@ -162,19 +119,33 @@ void CheckRankRange(const hlo::Module& module,
 void CheckOpWorldSize(const hlo::Module& module, const OpGroups& g,
                       const NeffSide& n, bool shape_reported, Emitter& emit) {
   if (!emit.Enabled(kRule) || !WorldSizeKnown(n)) return;
-  const model::WorldSize& w = n.world;
-  if (g.largest_group == w.world_size) return;
   // xref-topology-mismatch already said that topology[0]'s groups have
-  // another size (or that there is no topology); when the groups alone
-  // make the world size, that is the whole story.
-  if (shape_reported && w.ws_pairs <= w.ws_rg && w.ws_expl <= w.ws_rg) return;
+  // another size (or that there is no topology).
+  if (shape_reported) return;
+  const neff::DefJson& def = *n.def;
+  const model::TopologyWorkers* t0 = nullptr;
+  for (const model::TopologyWorkers& t : n.world.per_topology) {
+    if (t.topology_index == 0) t0 = &t;
+  }
+  // No topology[0], or an empty flattened rank list (`[[[]]]`: every core
+  // takes part), bounds no group size.
+  if (t0 == nullptr || t0->workers == 0) return;
+  if (g.largest_group == t0->workers) return;
   const hlo::Collective& op = *g.op;
+  std::vector<Note> notes;
+  for (const neff::Topology& topo : def.topologies) {
+    if (topo.index != 0) continue;
+    notes.push_back(
+        {At(def.file, topo.pos),
+         fmt::format("topology[0] has groups of {} ranks", t0->workers)});
+  }
   emit.Report(kRule, GroupsLocation(module, op),
-              fmt::format("{} has groups of {}{} ranks but the NEFF world "
-                          "size is {} = {}",
+              fmt::format("{} has groups of {}{} ranks but ws_rg of "
+                          "topology[0] (its largest group) is {}; expected "
+                          "the op's group size",
                           op.name, g.uniform ? "" : "up to ", g.largest_group,
-                          w.world_size, Formula(w)),
-              WorldSizeSources(n), op.name);
+                          t0->workers),
+              std::move(notes), op.name);
 }
 
 void CheckDeviceSpace(const hlo::Module& module,

@@ -55,6 +55,7 @@ InputKind FromEngineKind(topolint::InputKind kind) {
     case topolint::InputKind::kNeff:
       return InputKind::kNeff;
     case topolint::InputKind::kJson:
+    case topolint::InputKind::kCompileFlags:
       break;
   }
   return InputKind::kAuto;

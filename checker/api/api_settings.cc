@@ -62,6 +62,7 @@ absl::Status BuildSettings(const Options& options, const std::string& unit_dir,
   if (options.lnc) {
     check->lnc = *options.lnc;
     check->lnc_given = true;
+    check->lnc_origin = "the lnc setting";
   }
   if (options.num_cores) check->num_cores = options.num_cores;
   if (options.replica_count) check->replica_count = options.replica_count;

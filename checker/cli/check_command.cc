@@ -1,6 +1,7 @@
 // `topolint check`: plan units, load, run rules, apply the baseline, render.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -81,6 +82,15 @@ std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
+bool SameFinding(const Finding& a, const Finding& b) {
+  return !FindingLess(a, b) && !FindingLess(b, a) && a.rule == b.rule &&
+         a.loc == b.loc && a.message == b.message && a.severity == b.severity &&
+         std::equal(a.notes.begin(), a.notes.end(), b.notes.begin(),
+                    b.notes.end(), [](const Note& x, const Note& y) {
+                      return x.loc == y.loc && x.message == y.message;
+                    });
+}
+
 }  // namespace
 
 int RunCheck(const Options& options) {
@@ -98,6 +108,12 @@ int RunCheck(const Options& options) {
     }
     for (const std::string& w : plan.warnings) {
       Err(fmt::format("topolint: warning: {}\n", w));
+    }
+  }
+  if (options.verbose) {
+    for (const SkippedPath& s : plan.search_skipped) {
+      if (!s.warned)
+        Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
     }
   }
   if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
@@ -123,9 +139,7 @@ int RunCheck(const Options& options) {
     sources.AddInMemory(m.name, m.text);
   }
   std::vector<Finding> findings;
-  size_t files = 0;
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    files += plan.jobs[i].spec.files.size();
     std::vector<Finding>& f = outcomes[i].findings;
     findings.insert(findings.end(), std::make_move_iterator(f.begin()),
                     std::make_move_iterator(f.end()));
@@ -135,6 +149,10 @@ int RunCheck(const Options& options) {
   }
   outcomes.clear();
   std::sort(findings.begin(), findings.end(), FindingLess);
+  // A config inherited by several units (docs/layouts.md) gives its own
+  // findings once per unit: keep one.
+  findings.erase(std::unique(findings.begin(), findings.end(), SameFinding),
+                 findings.end());
 
   // Nothing is written until everything is: outputs are staged next to
   // their targets and renamed into place only once all of them (and
@@ -206,17 +224,22 @@ int RunCheck(const Options& options) {
     }
   }
   if (!options.quiet) {
+    std::string files = fmt::format("{} checked, {} skipped",
+                                    Plural(CheckedFileCount(plan), "file"),
+                                    SkippedFileCount(plan));
     if (plan.jobs.empty()) {
-      Err("topolint: warning: no HLO, def.json, .neff or component config "
-          "files found\n");
+      Err(fmt::format(
+          "topolint: warning: no HLO, def.json, .neff or component config "
+          "files found ({})\n",
+          files));
     } else if (findings.empty()) {
       Err(fmt::format("topolint: no findings ({}, {})\n",
-                      Plural(plan.jobs.size(), "unit"), Plural(files, "file")));
+                      Plural(plan.jobs.size(), "unit"), files));
     } else {
       Err(fmt::format("topolint: {}, {}, {} ({}, {})\n",
                       Plural(errors, "error"), Plural(warnings, "warning"),
                       Plural(notes, "note"), Plural(plan.jobs.size(), "unit"),
-                      Plural(files, "file")));
+                      files));
     }
     if (!options.baseline.empty()) {
       Err(fmt::format(

@@ -33,8 +33,10 @@ std::string UsageText() {
 
 Checks the collective topology of XLA HLO text, NEFF def.json / .neff and
 model-parallel component configs. PATH is a file or a directory (searched
-recursively); the files of one directory form one unit. `-` reads one file
-from standard input (with --stdin-filename).
+recursively, compile caches and compiler work directories included: see
+docs/layouts.md for how files are grouped into units). `-` reads one file
+from standard input (with --stdin-filename). A file named here that is no
+input topolint reads is an error (exit 2).
 
 options:
   --format text|json|sarif|github   output format (default text)
@@ -52,7 +54,12 @@ options:
   --write-baseline FILE             record today's findings in FILE
   --hlo FILE --neff FILE --neuron-config FILE
                                     name the files of one unit explicitly
-  -j N                              check N units in parallel
+  -j N                              check N units in parallel (and
+                                    classify files with N threads)
+  --follow-symlinks                 walk into symlinked directories (not
+                                    followed by default)
+  -v, --verbose                     list what directory searches skipped,
+                                    and why (stderr)
   --stdin-filename NAME             name of the file read from `-`
   --statistics                      print a count per rule (stderr)
   --quiet                           no summary on stderr
@@ -199,6 +206,10 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       o.quiet = true;
     } else if (a == "--statistics") {
       o.statistics = true;
+    } else if (a == "--verbose" || a == "-v") {
+      o.verbose = true;
+    } else if (a == "--follow-symlinks") {
+      o.follow_symlinks = true;
     } else if (a == "--color") {
       std::string c;
       TL_ASSIGN(c, take());

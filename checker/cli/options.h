@@ -33,6 +33,8 @@ struct Options {
   int jobs = 1;
   bool quiet = false;
   bool statistics = false;
+  bool verbose = false;          // list what directory searches skipped
+  bool follow_symlinks = false;  // walk into directory symlinks
   ColorMode color = ColorMode::kAuto;
   std::string stdin_filename;
   std::optional<int64_t> core;  // explain --core

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "checker/core/project_config.h"
@@ -30,6 +31,7 @@ absl::Status ApplyFlags(const Options& o, UnitJob* job) {
   if (o.lnc) {
     job->check.lnc = *o.lnc;
     job->check.lnc_given = true;
+    job->check.lnc_origin = "--lnc";
   }
   if (o.num_cores) job->check.num_cores = o.num_cores;
   if (o.replica_count) job->check.replica_count = o.replica_count;
@@ -62,6 +64,37 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
   if (!spec.files.empty()) specs->push_back(std::move(spec));
   return absl::OkStatus();
 }
+
+// FindProjectConfig with every directory looked at once: many units share
+// their ancestors (a compile cache of thousands of entries).
+class ProjectConfigFinder {
+ public:
+  std::string Find(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::path p =
+        std::filesystem::absolute(dir.empty() ? "." : dir, ec);
+    if (ec) return "";
+    return FindAbsolute(p.lexically_normal());
+  }
+
+ private:
+  std::string FindAbsolute(const std::filesystem::path& p) {
+    std::string key = p.string();
+    if (auto it = found_.find(key); it != found_.end()) return it->second;
+    std::filesystem::path candidate = p / ".topolint.json";
+    std::error_code ec;
+    std::string result;
+    if (std::filesystem::is_regular_file(candidate, ec)) {
+      result = candidate.string();
+    } else if (p.has_parent_path() && p.parent_path() != p) {
+      result = FindAbsolute(p.parent_path());
+    }
+    found_.emplace(std::move(key), result);
+    return result;
+  }
+
+  std::map<std::string, std::string> found_;
+};
 
 // One unit of an input already read into memory (standard input or a
 // pipe), named `name`. Its kind comes from the name, else from the content.
@@ -96,6 +129,20 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
 }
 
 }  // namespace
+
+size_t CheckedFileCount(const JobPlan& plan) {
+  std::set<std::string> files;
+  for (const UnitJob& job : plan.jobs) {
+    for (const InputFile& f : job.spec.files) files.insert(f.path);
+  }
+  return files.size();
+}
+
+size_t SkippedFileCount(const JobPlan& plan) {
+  size_t n = 0;
+  for (const SkippedPath& s : plan.search_skipped) n += s.files;
+  return n;
+}
 
 absl::Status PlanJobs(const Options& o, JobPlan* plan) {
   // A --config that cannot be read is an error even when no unit needs it.
@@ -147,18 +194,30 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     }
   }
   if (!disk_paths.empty()) {
-    if (auto st = DiscoverUnits(disk_paths, DiscoveryLimits{}, &specs,
-                                &plan->skipped, &plan->warnings);
+    DiscoveryLimits limits;
+    limits.follow_symlinks = o.follow_symlinks;
+    limits.jobs = o.jobs;
+    DiscoveryReport report;
+    if (auto st = DiscoverUnits(disk_paths, limits, &specs, &report);
         !st.ok()) {
       return st;
     }
+    if (!report.unrecognised.empty()) {
+      const SkippedPath& s = report.unrecognised.front();
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}; name a file topolint reads, or its directory",
+                      s.path, s.reason));
+    }
+    plan->warnings = std::move(report.warnings);
+    plan->search_skipped = std::move(report.skipped);
   }
   std::map<std::string, ProjectConfig> configs;
+  ProjectConfigFinder finder;
   for (UnitSpec& spec : specs) {
     UnitJob job;
     job.spec = std::move(spec);
     std::string cfg_path =
-        o.config.empty() ? FindProjectConfig(job.spec.directory) : o.config;
+        o.config.empty() ? finder.Find(job.spec.directory) : o.config;
     if (!cfg_path.empty()) {
       auto it = configs.find(cfg_path);
       if (it == configs.end()) {

@@ -29,9 +29,20 @@ struct JobPlan {
   std::vector<std::string> skipped;       // named files of no known kind
   std::vector<std::string> warnings;      // e.g. unreadable subdirectories
   std::vector<std::string> config_paths;  // .topolint.json files in use
+  // Files and directories a directory search left out (--verbose lists
+  // them; the summary counts the files).
+  std::vector<SkippedPath> search_skipped;
 };
 
-// Usage errors, missing paths and invalid config files are errors (exit 2).
+// Files checked by the plan: each distinct input once (a config inherited
+// by many units counts once).
+size_t CheckedFileCount(const JobPlan& plan);
+
+// Files left out by the plan's directory searches.
+size_t SkippedFileCount(const JobPlan& plan);
+
+// Usage errors, missing paths, invalid config files and files named on the
+// command line that are no recognised kind are errors (exit 2).
 absl::Status PlanJobs(const Options& options, JobPlan* plan);
 
 // Loads every unit (in parallel with options.jobs threads), in plan order.

@@ -17,9 +17,11 @@ struct ComponentConfig {
   json::Value root;
 };
 
-// True when `root`, its "neuron_config" object, or its
-// "additional_config.neuron_config" object has any of tp_degree,
-// tensor_parallel_size, *_dp_size, *_dp_degree.
+// True when `root` is a component config in one of the forms SPEC section 2
+// lists (config_sections.h, IsComponentConfigDocument): a parallelism key in
+// one of its sections, or a Neuron dict container (`neuron_config`,
+// `override_neuron_config`, `additional_config.neuron_config`, ...), even
+// one without any parallelism key.
 bool LooksLikeComponentConfig(const json::Value& root);
 
 }  // namespace topolint::config

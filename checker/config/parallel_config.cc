@@ -171,11 +171,13 @@ class Reader {
   ParallelConfig* pc_;
 };
 
-bool HasAnyVllmKey(const json::Value& root, const json::Value* nc) {
-  for (const char* k :
-       {"tensor_parallel_size", "data_parallel_size", "enable_expert_parallel",
-        "kv_transfer_config", "additional_config"}) {
-    if (root.FindMember(k) != nullptr) return true;
+bool HasAnyVllmKey(const json::Value* engine, const json::Value* nc) {
+  if (engine != nullptr) {
+    for (const char* k : {"tensor_parallel_size", "data_parallel_size",
+                          "enable_expert_parallel", "kv_transfer_config",
+                          "additional_config", "override_neuron_config"}) {
+      if (engine->FindMember(k) != nullptr) return true;
+    }
   }
   if (nc == nullptr) return false;
   for (const json::Member& m : nc->object) {
@@ -186,44 +188,46 @@ bool HasAnyVllmKey(const json::Value& root, const json::Value* nc) {
   return false;
 }
 
-void ReadAll2AllBackend(Reader& r, const json::Value& root,
-                        const json::Value* nc, const std::string& nc_path,
-                        ParallelConfig* pc) {
+// all2all_backend may be null or any string (only "neuron" selects the
+// all2all-v dispatch; vLLM's own backends are other strings).
+void ReadAll2AllBackend(Reader& r, const json::Value* engine,
+                        const std::string& engine_path, const json::Value* nc,
+                        const std::string& nc_path, ParallelConfig* pc) {
   StringField top, inner;
   const json::Value* v_top =
-      r.String(&root, "", "all2all_backend", &top, /*null_ok=*/true);
+      r.String(engine, engine_path, "all2all_backend", &top, /*null_ok=*/true);
   const json::Value* v_inner =
-      nc != nullptr && nc != &root
+      nc != nullptr && nc != engine
           ? r.String(nc, nc_path, "all2all_backend", &inner, /*null_ok=*/true)
           : nullptr;
   for (auto [v, f] : {std::pair{v_top, &top}, std::pair{v_inner, &inner}}) {
-    if (v == nullptr) continue;
-    if (f->ok && (f->is_null || f->value == "neuron")) continue;
-    f->ok = false;
+    if (v == nullptr || f->ok) continue;
     f->value.clear();
     f->is_null = true;
     r.Problem(*v, f->path,
-              fmt::format("{} is {}; expected null or \"neuron\"", f->path,
-                          v->is_string() ? Written(*v) : Describe(*v)));
+              fmt::format("{} is {}; expected null or a string", f->path,
+                          Describe(*v)));
   }
   pc->all2all_backend = inner.present ? inner : top;
 }
 
-void ReadKvTransfer(Reader& r, const json::Value& root, ParallelConfig* pc) {
-  const json::Member* m = root.FindMember("kv_transfer_config");
-  pc->kv_role.path = "kv_transfer_config.kv_role";
+void ReadKvTransfer(Reader& r, const json::Value* engine,
+                    const std::string& engine_path, ParallelConfig* pc) {
+  const std::string kv_path = JoinPath(engine_path, "kv_transfer_config");
+  const json::Member* m =
+      engine != nullptr ? engine->FindMember("kv_transfer_config") : nullptr;
+  pc->kv_role.path = JoinPath(kv_path, "kv_role");
   if (m == nullptr || m->value.is_null()) return;
   if (!m->value.is_object()) {
-    r.Problem(m->value, "kv_transfer_config",
-              fmt::format("kv_transfer_config is {}; expected an object or "
-                          "null",
+    r.Problem(m->value, kv_path,
+              fmt::format("{} is {}; expected an object or null", kv_path,
                           Describe(m->value)));
     return;
   }
   pc->has_kv_transfer_config = true;
   pc->kv_transfer_config_pos = m->key_pos;
-  const json::Value* v = r.String(&m->value, "kv_transfer_config", "kv_role",
-                                  &pc->kv_role, /*null_ok=*/true);
+  const json::Value* v = r.String(&m->value, kv_path, "kv_role", &pc->kv_role,
+                                  /*null_ok=*/true);
   if (v == nullptr || (pc->kv_role.ok && pc->kv_role.is_null)) return;
   const std::string& role = pc->kv_role.value;
   if (pc->kv_role.ok &&
@@ -234,8 +238,9 @@ void ReadKvTransfer(Reader& r, const json::Value& root, ParallelConfig* pc) {
   pc->kv_role.value.clear();
   pc->kv_role.is_null = true;
   r.Problem(*v, pc->kv_role.path,
-            fmt::format("kv_transfer_config.kv_role is {}; expected "
-                        "\"kv_producer\", \"kv_consumer\" or \"kv_both\"",
+            fmt::format("{} is {}; expected \"kv_producer\", "
+                        "\"kv_consumer\" or \"kv_both\"",
+                        pc->kv_role.path,
                         v->is_string() ? Written(*v) : Describe(*v)));
 }
 
@@ -267,14 +272,15 @@ int64_t ParallelConfig::EffectiveEp() const {
 }
 
 const IntField& ParallelConfig::Tp() const {
-  return form == ConfigForm::kVllm ? tensor_parallel_size : tp_degree;
+  if (form != ConfigForm::kVllm) return tp_degree;
+  if (kind == NeuronDictKind::kOverride && tp_degree.IsSet()) return tp_degree;
+  return tensor_parallel_size;
 }
 
 std::optional<int64_t> ParallelConfig::WorldSize() const {
   int64_t out = 0;
   if (form == ConfigForm::kVllm) {
-    if (__builtin_mul_overflow(tensor_parallel_size.value,
-                               data_parallel_size.value, &out)) {
+    if (__builtin_mul_overflow(Tp().value, data_parallel_size.value, &out)) {
       return std::nullopt;
     }
     return out;
@@ -291,8 +297,10 @@ std::optional<int64_t> ParallelConfig::WorldSize() const {
 
 std::string ParallelConfig::WorldSizeExplanation() const {
   if (form == ConfigForm::kVllm) {
-    return fmt::format("tensor_parallel_size {} x data_parallel_size {}",
-                       tensor_parallel_size.value, data_parallel_size.value);
+    const IntField& tp = Tp();
+    return fmt::format("{} {} x data_parallel_size {}",
+                       tp.path.substr(tp.path.rfind('.') + 1), tp.value,
+                       data_parallel_size.value);
   }
   if (world_size.IsSet()) return "world_size as written";
   return fmt::format("tp_degree {} x pp_degree {} x ep_degree {}",
@@ -314,7 +322,7 @@ bool ParallelConfig::LayoutFieldsOk() const {
 const IntField* ParallelConfig::WorldSizeField() const {
   const IntField* order[2];
   if (form == ConfigForm::kVllm) {
-    order[0] = &tensor_parallel_size;
+    order[0] = &Tp();
     order[1] = &data_parallel_size;
   } else {
     order[0] = &world_size;
@@ -326,45 +334,42 @@ const IntField* ParallelConfig::WorldSizeField() const {
   return nullptr;
 }
 
-ParallelConfig ReadParallelConfig(const ComponentConfig& cfg) {
+ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
+                                         const ConfigSection& section) {
   ParallelConfig pc;
   pc.file = cfg.file;
+  pc.section = section.name;
+  pc.kind = section.kind;
   Reader r(&pc);
-  const json::Value& root = cfg.root;
-
-  // Locate the neuron_config object.
-  const json::Value* nc = nullptr;
-  if (const json::Member* m = root.FindMember("neuron_config")) {
-    if (m->value.is_object()) {
-      nc = &m->value;
-      pc.neuron_config_path = "neuron_config";
-    } else if (!m->value.is_null()) {
+  const json::Value* engine = section.engine;
+  const std::string& ep = section.engine_path;
+  const json::Value* nc =
+      section.kind == NeuronDictKind::kFlat ? nullptr : section.fields;
+  if (section.name.empty() && section.kind == NeuronDictKind::kFlat) {
+    // A neuron_config that is not an object (the locator only takes objects).
+    if (const json::Member* m = cfg.root.FindMember("neuron_config");
+        m != nullptr && !m->value.is_object() && !m->value.is_null()) {
       r.Problem(m->value, "neuron_config",
                 fmt::format("neuron_config is {}; expected an object",
                             Describe(m->value)));
     }
   }
-  if (nc == nullptr) {
-    const json::Value* ac = root.Find("additional_config");
-    const json::Value* inner = ac ? ac->Find("neuron_config") : nullptr;
-    if (inner != nullptr && inner->is_object()) {
-      nc = inner;
-      pc.neuron_config_path = "additional_config.neuron_config";
-    }
-  }
   pc.neuron_config = nc;
-  // Flat form: the NeuronConfig keywords are the top level.
-  const json::Value* fields = nc != nullptr ? nc : &root;
-  const std::string& fp = pc.neuron_config_path;
-  pc.form = HasAnyVllmKey(root, nc != nullptr ? nc : &root) ? ConfigForm::kVllm
-                                                            : ConfigForm::kNxdi;
+  pc.neuron_config_path = section.fields_path;
+  const json::Value* fields = section.fields;
+  const std::string& fp = section.fields_path;
+  const bool vllm_dict = section.kind == NeuronDictKind::kPlugin ||
+                         section.kind == NeuronDictKind::kOverride ||
+                         section.kind == NeuronDictKind::kVisionPlugin;
+  pc.form = vllm_dict || HasAnyVllmKey(engine, fields) ? ConfigForm::kVllm
+                                                       : ConfigForm::kNxdi;
 
-  // vLLM engine arguments (top level).
-  r.Int(&root, "", "tensor_parallel_size", &pc.tensor_parallel_size);
-  r.Int(&root, "", "data_parallel_size", &pc.data_parallel_size);
-  r.Bool(&root, "", "enable_expert_parallel", &pc.enable_expert_parallel);
-  ReadAll2AllBackend(r, root, nc, fp, &pc);
-  ReadKvTransfer(r, root, &pc);
+  // vLLM engine arguments.
+  r.Int(engine, ep, "tensor_parallel_size", &pc.tensor_parallel_size);
+  r.Int(engine, ep, "data_parallel_size", &pc.data_parallel_size);
+  r.Bool(engine, ep, "enable_expert_parallel", &pc.enable_expert_parallel);
+  ReadAll2AllBackend(r, engine, ep, nc, fp, &pc);
+  ReadKvTransfer(r, engine, ep, &pc);
 
   // vLLM plugin NeuronConfig.
   r.Int(fields, fp, "attention_dp_size", &pc.attention_dp_size);
@@ -410,6 +415,21 @@ ParallelConfig ReadParallelConfig(const ComponentConfig& cfg) {
   r.Int(fields, fp, alias_only ? "logical_neuron_cores" : "logical_nc_config",
         &pc.logical_nc_config, OneOrTwo());
   return pc;
+}
+
+std::vector<ParallelConfig> ReadParallelConfigs(const ComponentConfig& cfg) {
+  const ConfigSections cs = LocateSections(cfg.root);
+  std::vector<ParallelConfig> out;
+  out.reserve(cs.sections.size());
+  for (const ConfigSection& s : cs.sections) {
+    out.push_back(ReadParallelConfigSection(cfg, s));
+  }
+  return out;
+}
+
+ParallelConfig ReadParallelConfig(const ComponentConfig& cfg) {
+  const ConfigSections cs = LocateSections(cfg.root);
+  return ReadParallelConfigSection(cfg, cs.sections.front());
 }
 
 }  // namespace topolint::config

@@ -8,7 +8,8 @@
 //    (`ep_degree`, `attention_dp_size`, `embedding_dp_size`, `mlp_dp_size`,
 //    `draft_mlp_dp_size`, `lm_head_dp_size`, `all2all_backend`, ...). The
 //    `neuron_config` object may also sit at `additional_config.neuron_config`
-//    (as vLLM's `--additional-config` carries it).
+//    (as vLLM's `--additional-config` carries it). Other forms and where
+//    sub-model sections sit: config_sections.h.
 //  - NxD Inference: `neuron_config.json` as `InferenceConfig.save()` writes it
 //    (model fields at the top level, a nested `neuron_config` with `tp_degree`,
 //    `cp_degree`, `attention_dp_degree`, `world_size`, ...; bare `Infinity`
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "checker/config/component_config.h"
+#include "checker/config/config_sections.h"
 #include "checker/diag/location.h"
 
 namespace topolint::config {
@@ -84,11 +86,17 @@ struct ComponentDp {
 
 struct ParallelConfig {
   std::string file;
+  // "" for the main config, else the sub-model section it was read from
+  // ("text_config", "vision_neuron_config", ...).
+  std::string section;
+  NeuronDictKind kind = NeuronDictKind::kFlat;
   ConfigForm form = ConfigForm::kNxdi;
-  // Where the neuron_config fields were read: "neuron_config",
-  // "additional_config.neuron_config", or "" (the top level, flat form).
+  // Where the NeuronConfig fields were read: "neuron_config",
+  // "additional_config.neuron_config",
+  // "additional_config.override_neuron_config", ..., or the flat section's
+  // path ("" for the top level).
   std::string neuron_config_path;
-  // The neuron_config object (nullptr for the flat form). Points into the
+  // The Neuron dict (nullptr for a flat section). Points into the
   // ComponentConfig this was read from, which must outlive this struct.
   const json::Value* neuron_config = nullptr;
 
@@ -134,7 +142,9 @@ struct ParallelConfig {
   // enable_expert_parallel true).
   bool ExpertParallel() const;
 
-  // The tensor-parallel degree: tensor_parallel_size (vLLM) or tp_degree.
+  // The tensor-parallel degree: tensor_parallel_size (vLLM), except that a
+  // tp_degree written in an NxDI override dict wins (vllm-neuron applies the
+  // overrides after the engine arguments); tp_degree (NxDI).
   const IntField& Tp() const;
 
   // Number of ranks the config implies: TP*DP (vLLM), or world_size when
@@ -155,9 +165,15 @@ struct ParallelConfig {
   const IntField* WorldSizeField() const;
 };
 
-// Reads `cfg` (its `root`) into a ParallelConfig. Never fails; see above.
-// The result points into `cfg.root`, which must outlive it.
+// Reads every section of `cfg` (config_sections.h), the main one first, into
+// ParallelConfigs. Never fails; see above. The result points into
+// `cfg.root`, which must outlive it.
+std::vector<ParallelConfig> ReadParallelConfigs(const ComponentConfig& cfg);
+// The main section only.
 ParallelConfig ReadParallelConfig(const ComponentConfig& cfg);
+// One located section of `cfg`.
+ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
+                                         const ConfigSection& section);
 
 }  // namespace topolint::config
 

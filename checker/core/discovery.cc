@@ -1,108 +1,138 @@
 #include "checker/core/discovery.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <set>
+#include <thread>
 
 #include "absl/strings/match.h"
-#include "checker/diag/input_file.h"
+#include "checker/config/component_config.h"
+#include "checker/core/layouts.h"
 #include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/hlo_proto_reader.h"
+#include "checker/json/json_loader.h"
+#include "checker/neff/def_json.h"
 #include "fmt/format.h"
 
 namespace topolint {
 namespace fs = std::filesystem;
 namespace {
 
-std::string ParentDisplay(const std::string& path) {
-  fs::path p(path);
-  std::string parent = p.parent_path().generic_string();
-  return parent.empty() ? "." : parent;
+// Reads a JSON file met while searching, up to the loader's limit.
+bool ReadSmallFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  char buf[65536];
+  while (in.read(buf, sizeof(buf)) || in.gcount() > 0) {
+    out->append(buf, static_cast<size_t>(in.gcount()));
+    if (out->size() > kMaxJsonFileBytes) return false;
+  }
+  return !in.bad();
 }
 
-// "Permission denied" -> "permission denied", to fit inside a message.
-std::string LowercaseFirst(std::string s) {
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z')
-    s[0] = static_cast<char>(s[0] - 'A' + 'a');
-  return s;
+// What a .json file is: by name, then by content.
+void ClassifyJson(ClassifiedFile* c) {
+  const std::string& path = c->file.path;
+  std::string base = fs::path(path).filename().string();
+  if (base == "def.json") {
+    c->role = FileRole::kDefJson;
+    return;
+  }
+  if (base == "neuron_config.json") {
+    c->role = FileRole::kConfig;
+    return;
+  }
+  std::string text;
+  if (!ReadSmallFile(path, &text)) {
+    c->role = c->file.named ? FileRole::kJson : FileRole::kNone;
+    c->reason = fmt::format("cannot be read as JSON (at most {} bytes)",
+                            kMaxJsonFileBytes);
+    return;
+  }
+  json::ParseResult parsed = json::Parse(text);
+  if (!parsed.ok) {
+    // Named: loaded anyway, to report json-syntax.
+    c->role = c->file.named ? FileRole::kJson : FileRole::kNone;
+    c->reason = fmt::format("not valid JSON ({}:{}: {})", parsed.error.pos.line,
+                            parsed.error.pos.column, parsed.error.message);
+    return;
+  }
+  if (neff::IsDefJson(parsed.root)) {
+    c->role = FileRole::kDefJson;
+  } else if (config::LooksLikeComponentConfig(parsed.root)) {
+    c->role = FileRole::kConfig;
+  } else {
+    c->role = FileRole::kNone;
+    c->reason =
+        "JSON that is neither a NEFF def.json (no CCInfo) nor a component "
+        "config (no parallelism key or neuron_config section)";
+  }
 }
 
-struct Walker {
-  const DiscoveryLimits& limits;
-  std::map<std::string, UnitSpec>* by_dir;
-  std::vector<std::string>* warnings;  // may be null
-  std::set<std::string> seen_dirs;     // canonical, to break symlink loops
-  size_t files = 0;
-
-  void Unreadable(const fs::path& dir, const std::error_code& ec) {
-    if (warnings == nullptr) return;
-    warnings->push_back(fmt::format("cannot read directory {}: {}; skipped",
-                                    dir.generic_string(),
-                                    LowercaseFirst(ec.message())));
+void Classify(ClassifiedFile* c) {
+  const std::string& path = c->file.path;
+  std::string base = fs::path(path).filename().string();
+  bool named = c->file.named;
+  if (!named && (base == "model.done" || base == "model.log" ||
+                 absl::EndsWith(base, ".lock"))) {
+    c->role = FileRole::kCacheMarker;
+    return;
   }
-
-  absl::Status AddFile(const std::string& display, bool named) {
-    InputKind kind;
-    if (!ClassifyFile(display, &kind)) return absl::OkStatus();
-    if (++files > limits.max_files) {
-      return absl::ResourceExhaustedError(fmt::format(
-          "more than {} input files under the given paths; narrow the "
-          "search",
-          limits.max_files));
-    }
-    std::string dir = ParentDisplay(display);
-    UnitSpec& u = (*by_dir)[dir];
-    u.directory = dir;
-    u.files.push_back(InputFile{display, kind, named, false});
-    return absl::OkStatus();
+  if (base == "compile_flags.json") {
+    c->role = FileRole::kCompileFlags;
+    return;
   }
-
-  absl::Status Walk(const fs::path& dir, int depth) {
-    if (depth > limits.max_depth) return absl::OkStatus();
-    std::error_code ec;
-    fs::path canon = fs::canonical(dir, ec);
-    if (ec || !seen_dirs.insert(canon.string()).second) {
-      return absl::OkStatus();  // unreadable or already visited (loop)
-    }
-    std::vector<fs::directory_entry> entries;
-    // No skip_permission_denied: it turns a directory that cannot be opened
-    // into an empty one, silently.
-    fs::directory_iterator it(dir, ec);
-    if (ec) {
-      if (depth == 0) {  // named on the command line: an unreadable input
-        return absl::PermissionDeniedError(
-            fmt::format("{}: cannot read directory: {}", dir.generic_string(),
-                        LowercaseFirst(ec.message())));
-      }
-      Unreadable(dir, ec);
-      return absl::OkStatus();
-    }
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-      if (ec) {
-        Unreadable(dir, ec);
-        break;
-      }
-      entries.push_back(*it);
-    }
-    std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.path() < b.path(); });
-    for (const fs::directory_entry& e : entries) {
-      std::string name = e.path().filename().string();
-      if (!name.empty() && name[0] == '.') continue;  // .git, .topolint.json
-      std::error_code sec;
-      if (e.is_directory(sec)) {
-        if (auto st = Walk(e.path(), depth + 1); !st.ok()) return st;
-      } else if (e.is_regular_file(sec)) {
-        if (auto st = AddFile(e.path().generic_string(), false); !st.ok()) {
-          return st;
-        }
-      }
-    }
-    return absl::OkStatus();
+  if (!named && base == "wrapped_neff.hlo") {
+    c->role = FileRole::kNone;
+    c->reason =
+        "NxD's NEFF wrapper stub (it wraps the compiled NEFF; the module "
+        "compiled is model/graph.hlo)";
+    return;
   }
-};
+  InputKind kind;
+  if (!ClassifyFile(path, &kind)) {
+    c->role = FileRole::kNone;
+    c->reason =
+        "not a recognised input (HLO text or proto, NEFF def.json or "
+        ".neff, component config, compile_flags.json)";
+    return;
+  }
+  switch (kind) {
+    case InputKind::kHlo:
+      c->role = FileRole::kHlo;
+      break;
+    case InputKind::kNeff:
+      c->role = FileRole::kNeff;
+      break;
+    case InputKind::kCompileFlags:
+      c->role = FileRole::kCompileFlags;
+      break;
+    case InputKind::kJson:
+      ClassifyJson(c);
+      break;
+  }
+}
+
+// Classifies every file, `jobs` threads at a time.
+void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < files->size(); i = next++) {
+      Classify(&(*files)[i]);
+    }
+  };
+  // Small runs are not worth a thread.
+  int threads = std::max(
+      1, std::min<int>(jobs, static_cast<int>(files->size() / 64 + 1)));
+  if (threads == 1) {
+    worker();
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+}
 
 }  // namespace
 
@@ -203,49 +233,42 @@ bool ClassifyFile(const std::string& path, InputKind* kind) {
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
+                           DiscoveryReport* report) {
+  WalkResult walk;
+  if (absl::Status st = WalkPaths(paths, limits, &walk); !st.ok()) return st;
+  std::vector<ClassifiedFile> files(walk.files.size());
+  for (size_t i = 0; i < walk.files.size(); ++i) {
+    files[i].file = std::move(walk.files[i]);
+  }
+  ClassifyAll(&files, limits.jobs);
+  std::vector<ClassifiedFile> kept;
+  kept.reserve(files.size());
+  for (ClassifiedFile& c : files) {
+    if (c.file.named && c.role == FileRole::kNone) {
+      report->unrecognised.push_back({c.file.path, c.reason, 1});
+    } else {
+      kept.push_back(std::move(c));
+    }
+  }
+  report->skipped = std::move(walk.skipped);
+  report->warnings = std::move(walk.warnings);
+  GroupUnits(std::move(kept), units, &report->skipped, &report->warnings);
+  return absl::OkStatus();
+}
+
+absl::Status DiscoverUnits(const std::vector<std::string>& paths,
+                           const DiscoveryLimits& limits,
+                           std::vector<UnitSpec>* units,
                            std::vector<std::string>* skipped,
                            std::vector<std::string>* warnings) {
-  std::map<std::string, UnitSpec> by_dir;
-  Walker walker{limits, &by_dir, warnings, {}, 0};
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) return CheckReadableKind(p);
-    if (fs::is_directory(st)) {
-      if (auto s = walker.Walk(fs::path(p), 0); !s.ok()) return s;
-      continue;
-    }
-    // Refuses devices, FIFOs and sockets before anything could block.
-    if (absl::Status st = CheckReadableKind(p); !st.ok()) return st;
-    InputKind kind;
-    if (!ClassifyFile(p, &kind)) {
-      skipped->push_back(p);
-      continue;
-    }
-    std::string dir = ParentDisplay(p);
-    UnitSpec& u = by_dir[dir];
-    u.directory = dir;
-    // Named twice (e.g. a file and its directory): keep one.
-    bool dup = false;
-    for (InputFile& f : u.files) {
-      if (f.path == p) {
-        f.named = true;
-        dup = true;
-      }
-    }
-    if (!dup) u.files.push_back(InputFile{p, kind, true, false});
+  DiscoveryReport report;
+  if (absl::Status st = DiscoverUnits(paths, limits, units, &report);
+      !st.ok()) {
+    return st;
   }
-  for (auto& [dir, unit] : by_dir) {
-    // Directory walks may have found a file also named explicitly.
-    std::sort(
-        unit.files.begin(), unit.files.end(),
-        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
-    unit.files.erase(std::unique(unit.files.begin(), unit.files.end(),
-                                 [](const InputFile& a, const InputFile& b) {
-                                   return a.path == b.path;
-                                 }),
-                     unit.files.end());
-    units->push_back(std::move(unit));
+  for (const SkippedPath& s : report.unrecognised) skipped->push_back(s.path);
+  if (warnings != nullptr) {
+    for (std::string& w : report.warnings) warnings->push_back(std::move(w));
   }
   return absl::OkStatus();
 }

@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "checker/core/dir_walk.h"
 
 namespace topolint {
 
-enum class InputKind { kHlo, kJson, kNeff };
+// kCompileFlags: a compile-cache entry's compile_flags.json.
+enum class InputKind { kHlo, kJson, kNeff, kCompileFlags };
 
 struct InputFile {
   std::string path;  // as given / as found (display name)
@@ -25,20 +27,32 @@ struct UnitSpec {
   std::vector<InputFile> files;
 };
 
-struct DiscoveryLimits {
-  size_t max_files = 100000;  // refuse larger trees (exit 2)
-  int max_depth = 64;
+// What discovery left out, besides the units.
+struct DiscoveryReport {
+  // Files named on the command line that are no recognised kind (the CLI
+  // refuses them: exit 2), with the reason.
+  std::vector<SkippedPath> unrecognised;
+  // Files and directories met while searching and not checked, with the
+  // reason (`topolint check --verbose` lists them).
+  std::vector<SkippedPath> skipped;
+  // Inputs that may exist but were not searched or were refused as a whole
+  // (a directory that cannot be read, one deeper than the limit, a path
+  // longer than PATH_MAX, a failed or incomplete compile-cache entry): the
+  // CLI prints these as warnings; they do not change the exit code.
+  std::vector<std::string> warnings;
 };
 
-// Groups `paths` into units. A path that does not exist or cannot be read
-// (a named directory that cannot be listed included) is an error (exit 2).
-// Files named explicitly whose kind cannot be told are listed in `skipped`
-// (the CLI says so on stderr). A directory met while searching that cannot
-// be listed is skipped, and when `warnings` is given a message saying so is
-// appended to it ("cannot read directory X: permission denied; skipped"),
-// for the CLI to print as a warning: it is not known to hold inputs, so it
-// is no "input that cannot be read" (SPEC §3) and does not change the exit
-// code, but it must not vanish silently.
+// Groups `paths` into units (layouts.h; SPEC §2). A path that does not exist
+// or cannot be read (a named directory that cannot be listed included) is
+// an error (exit 2). Files are classified (by name, then content) with
+// `limits.jobs` threads.
+absl::Status DiscoverUnits(const std::vector<std::string>& paths,
+                           const DiscoveryLimits& limits,
+                           std::vector<UnitSpec>* units,
+                           DiscoveryReport* report);
+
+// The same, for callers that only want the named files of no known kind
+// (`skipped`) and the warnings.
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,

@@ -156,6 +156,7 @@ absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
   if (cfg.lnc) {
     check->lnc = *cfg.lnc;
     check->lnc_given = true;
+    check->lnc_origin = ".topolint.json";
   }
   if (cfg.num_cores) check->num_cores = cfg.num_cores;
   if (cfg.replica_count) check->replica_count = cfg.replica_count;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "checker/config/compile_flags.h"
 #include "checker/config/component_config.h"
 #include "checker/core/suppression.h"
 #include "checker/diag/input_file.h"
@@ -108,6 +109,20 @@ absl::Status LoadNonHlo(const InputFile& f,
         return st;
       }
       LoadJson(f, text, unit);
+      break;
+    }
+    case InputKind::kCompileFlags: {
+      std::string text;
+      if (mem != nullptr) {
+        text = *mem;
+      } else if (absl::Status st = ReadWhole(f.path, &text); !st.ok()) {
+        return st;
+      }
+      config::CompileFlags flags = config::ParseCompileFlags(text, f.path);
+      if (flags.json_syntax_error) {
+        unit->json_syntax.push_back({flags.problem_loc, flags.problem});
+      }
+      unit->compile_flags.push_back(std::move(flags));
       break;
     }
     case InputKind::kNeff: {

@@ -2,9 +2,11 @@
 // position (`explain --core`).
 #include "checker/explain/explain.h"
 
+#include "checker/config/parallel_config.h"
 #include "checker/explain/explain_internal.h"
 #include "checker/model/rank_map.h"
 #include "fmt/format.h"
+#include "rules/lnc_resolution.h"
 
 namespace topolint::explain {
 namespace {
@@ -25,6 +27,8 @@ RankPlace PlaceInNeff(const NeffExplanation& n, int64_t rank) {
   if (n.topologies.empty() || n.topology_index[0] != 0) {
     return Unplaced(std::move(what), "unreadable");
   }
+  // An empty flattened rank list (`[[[]]]`): every core participates.
+  if (n.topologies[0].num_ids() == 0) return Unplaced(std::move(what), "all");
   return PlaceRank(n.topologies[0], rank, std::move(what));
 }
 
@@ -51,10 +55,12 @@ RankPlace PlaceRank(const model::GroupList& groups, int64_t rank,
 }
 
 CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
-                            const UnitExplanation& unit) {
+                            const UnitExplanation& unit,
+                            const LncStatement& lnc) {
   CoreExplanation c;
   c.core = core;
-  c.lnc = std::max<int64_t>(settings.check.lnc, 1);
+  c.lnc = std::max<int64_t>(lnc.value, 1);
+  c.lnc_source = lnc.source;
   c.rank = model::RankOfCore(core, c.lnc);
   c.num_cores = settings.check.num_cores;
   c.core_in_range = !c.num_cores.has_value() || core < *c.num_cores;
@@ -106,10 +112,27 @@ UnitExplanation ExplainUnit(const Unit& unit, const ExplainSettings& settings) {
     }
   }
   for (const config::ComponentConfig& c : unit.configs) {
-    u.configs.push_back(ExplainConfig(c));
+    for (const config::ParallelConfig& pc : config::ReadParallelConfigs(c)) {
+      u.configs.push_back(ExplainConfig(pc));
+    }
+  }
+  // Headerless modules: what the unit's other files say about the count.
+  for (ModuleExplanation& m : u.modules) {
+    if (m.counts_recorded) continue;
+    for (const NeffExplanation& n : u.neffs) {
+      if (!n.has_cc_info) continue;
+      m.derived.push_back(
+          fmt::format("{}: world size {}", n.file, n.world.world_size));
+    }
+    for (const ConfigExplanation& c : u.configs) {
+      if (c.world < 1) continue;
+      m.derived.push_back(fmt::format("{}: world size {} ({})", c.file, c.world,
+                                      c.world_formula));
+    }
   }
   if (settings.core.has_value()) {
-    u.core = ExplainCore(*settings.core, settings, u);
+    u.core = ExplainCore(*settings.core, settings, u,
+                         ResolveLnc(unit, settings.check));
   }
   return u;
 }

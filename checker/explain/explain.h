@@ -77,6 +77,13 @@ struct ModuleExplanation {
   int64_t num_partitions = 1;
   std::string num_partitions_source;
   std::optional<int64_t> devices;  // R * P (nullopt on overflow)
+  // False when neither the header nor an option gives R or P (torch_xla
+  // dumps never print them): then `devices` is the number of ids the
+  // collectives list (XLA's fallback: ids 0..n-1), and `derived` holds what
+  // the unit's other files say about the device count.
+  bool counts_recorded = true;
+  int64_t ids_listed = 0;  // 1 + the largest id any collective lists
+  std::vector<std::string> derived;
   int64_t syntax_errors = 0;
   std::vector<CollectiveExplanation> collectives;
 };
@@ -138,6 +145,9 @@ struct RankPlace {
 struct CoreExplanation {
   int64_t core = 0;
   int64_t lnc = 1;
+  // Where lnc comes from (SPEC section 1 order): "--lnc", ".topolint.json",
+  // "the header lnc_size of model.neff", ..., "the default".
+  std::string lnc_source;
   int64_t rank = 0;
   std::optional<int64_t> num_cores;
   bool core_in_range = true;  // core < num_cores (when given)

@@ -9,10 +9,10 @@
 
 namespace topolint::explain {
 
-ConfigExplanation ExplainConfig(const config::ComponentConfig& cfg) {
+ConfigExplanation ExplainConfig(const config::ParallelConfig& pc) {
   ConfigExplanation c;
-  c.file = cfg.file;
-  const config::ParallelConfig pc = config::ReadParallelConfig(cfg);
+  c.file = pc.section.empty() ? pc.file
+                              : fmt::format("{} ({})", pc.file, pc.section);
   c.form = config::ConfigFormName(pc.form);
   c.tp = std::max<int64_t>(pc.Tp().value, 1);
   const std::optional<int64_t> world = pc.WorldSize();

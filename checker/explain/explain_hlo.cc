@@ -1,4 +1,6 @@
 // The HLO side of `explain`: R, P, devices, and each collective's groups.
+#include <algorithm>
+
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -114,6 +116,20 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
   if (!__builtin_mul_overflow(params.replica_count, params.num_partitions,
                               &devices)) {
     m.devices = devices;
+  }
+  m.counts_recorded = m.replica_count_source != "default" ||
+                      m.num_partitions_source != "default";
+  if (!m.counts_recorded) {
+    // The producer did not record the counts: the device space is what the
+    // ids listed span (XLA's "ids listed must be exactly 0..n-1").
+    for (const hlo::Collective& op : module.collectives) {
+      const CollectiveExplanation c = ExplainCollective(op, params, 1);
+      if (!c.groups.has_value()) continue;
+      for (int64_t id : c.groups->ids()) {
+        if (id >= m.ids_listed) m.ids_listed = id + 1;
+      }
+    }
+    m.devices = std::max<int64_t>(m.ids_listed, 1);
   }
   m.syntax_errors = static_cast<int64_t>(module.syntax_errors.size());
   // The first op drawing each distinct grid; later ones refer to it.

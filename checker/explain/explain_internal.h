@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "checker/config/parallel_config.h"
 #include "checker/explain/explain.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/model/module_params.h"
+#include "rules/lnc_resolution.h"
 
 namespace topolint::explain {
 
@@ -42,11 +44,12 @@ NeffExplanation ExplainNeff(const neff::DefJson& def,
                             const CheckOptions& check);
 
 // explain_config.cc
-ConfigExplanation ExplainConfig(const config::ComponentConfig& cfg);
+ConfigExplanation ExplainConfig(const config::ParallelConfig& pc);
 
 // explain_core.cc
 CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
-                            const UnitExplanation& unit);
+                            const UnitExplanation& unit,
+                            const LncStatement& lnc);
 
 // Where `rank` sits in `groups` (status "member" or "absent").
 RankPlace PlaceRank(const model::GroupList& groups, int64_t rank,

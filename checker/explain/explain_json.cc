@@ -96,6 +96,9 @@ Json ModuleJson(const ModuleExplanation& m) {
               {"num_partitions", m.num_partitions},
               {"num_partitions_source", m.num_partitions_source},
               {"devices", Optional(m.devices)},
+              {"counts_recorded", m.counts_recorded},
+              {"ids_listed", m.ids_listed},
+              {"derived", m.derived},
               {"syntax_errors", m.syntax_errors},
               {"collectives", std::move(ops)}};
 }
@@ -192,6 +195,7 @@ Json CoreJson(const CoreExplanation& c) {
   }
   return Json{{"core", c.core},
               {"lnc", c.lnc},
+              {"lnc_source", c.lnc_source},
               {"rank", c.rank},
               {"num_cores", Optional(c.num_cores)},
               {"core_in_range", c.core_in_range},

@@ -123,11 +123,7 @@ void RenderCollective(const CollectiveExplanation& c, const Mark& marked,
   }
 }
 
-void RenderModule(const ModuleExplanation& m, const Mark& marked,
-                  std::string* out) {
-  *out +=
-      fmt::format("\nHLO module {} ({})\n",
-                  m.name.empty() ? "(no header)" : Safe(m.name), Safe(m.file));
+void RenderCounts(const ModuleExplanation& m, std::string* out) {
   *out += fmt::format("  R = replica_count  = {} ({})\n", m.replica_count,
                       m.replica_count_source);
   *out += fmt::format("  P = num_partitions = {} ({})\n", m.num_partitions,
@@ -138,6 +134,28 @@ void RenderModule(const ModuleExplanation& m, const Mark& marked,
         *m.devices, m.num_partitions);
   } else {
     *out += "  devices = R x P    overflows\n";
+  }
+}
+
+void RenderModule(const ModuleExplanation& m, const Mark& marked,
+                  std::string* out) {
+  *out +=
+      fmt::format("\nHLO module {} ({})\n",
+                  m.name.empty() ? "(no header)" : Safe(m.name), Safe(m.file));
+  if (!m.counts_recorded) {
+    *out +=
+        "  R = replica_count, P = num_partitions: not recorded (the header "
+        "omits them, as torch_xla dumps do); give them with --replica-count "
+        "N / --num-partitions N\n";
+    *out += fmt::format(
+        "  devices: not recorded; the collectives list ids 0..{} ({} "
+        "devices by XLA's rule that the ids listed are exactly 0..n-1)\n",
+        m.ids_listed - 1, m.ids_listed);
+    for (const std::string& d : m.derived) {
+      *out += fmt::format("  derived: {}\n", Safe(d));
+    }
+  } else {
+    RenderCounts(m, out);
   }
   if (m.syntax_errors > 0) {
     *out += fmt::format(
@@ -208,7 +226,8 @@ std::string PlaceText(const RankPlace& p, int64_t core, int64_t rank) {
                        p.position);
   }
   if (p.status == "all") {
-    return "no topology: every rank participates, in one group";
+    return "no ranks listed (empty topology or empty flattened rank list): "
+           "every core participates, in one group";
   }
   if (p.status == "mpmd") return "more than one topology (MPMD): not resolved";
   if (p.status == "unreadable") return "topology[0] has schema problems";
@@ -217,7 +236,8 @@ std::string PlaceText(const RankPlace& p, int64_t core, int64_t rank) {
 }
 
 void RenderCore(const CoreExplanation& c, std::string* out) {
-  *out += fmt::format("\nphysical core {} (--lnc {})\n", c.core, c.lnc);
+  *out += fmt::format("\nphysical core {} (lnc {}, from {})\n", c.core, c.lnc,
+                      Safe(c.lnc_source));
   *out += fmt::format("  rank = core / lnc = {} / {} = {}\n", c.core, c.lnc,
                       c.rank);
   if (!c.core_in_range) {

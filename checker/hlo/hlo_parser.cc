@@ -40,7 +40,18 @@ absl::Status ParseHloFile(const std::string& path,
                           const std::string& display_name,
                           const ParseOptions& options, Module* module) {
   absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
-  if (!opened.ok()) return opened.status();
+  if (!opened.ok()) {
+    // "PATH: <reason>" -> "DISPLAY: cannot open: <reason>".
+    const std::string message(opened.status().message());
+    std::string_view reason = message;
+    if (reason.substr(0, path.size() + 2) == path + ": ") {
+      reason.remove_prefix(path.size() + 2);
+    }
+    if (reason.substr(0, 13) == "cannot open: ") reason.remove_prefix(13);
+    return absl::Status(
+        opened.status().code(),
+        fmt::format("{}: cannot open: {}", display_name, reason));
+  }
   std::FILE* file = *opened;
   *module = Module();
   module->file = display_name;

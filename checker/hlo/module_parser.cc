@@ -63,8 +63,22 @@ void ModuleParser::Run() {
       }
       break;
     }
-    const bool ok = state_ == State::kTop ? ParseTopItem() : ParseBodyItem();
-    if (!ok && !lx_.stopped()) Resync();
+    // One defect, one finding: top-level items that fail one after another
+    // (computation headers without bodies, each "found" the next header)
+    // echo the first error, so theirs are dropped while resynchronising.
+    // Instruction lines are independent: each failing one is reported.
+    const bool top = state_ == State::kTop;
+    const size_t errors_before = module_->syntax_errors.size();
+    const bool ok = top ? ParseTopItem() : ParseBodyItem();
+    if (ok) {
+      resyncing_ = false;
+      continue;
+    }
+    if (top && resyncing_ && !lx_.stopped()) {
+      module_->syntax_errors.resize(errors_before);
+    }
+    resyncing_ = top;
+    if (!lx_.stopped()) Resync();
   }
   if (!lx_.stopped() && module_->computation_count == 0 &&
       module_->syntax_errors.empty()) {

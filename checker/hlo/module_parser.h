@@ -72,6 +72,8 @@ class ModuleParser {
   TextPos computation_pos_;
   bool entry_seen_ = false;
   bool anything_parsed_ = false;
+  // A top-level item failed and no item has parsed since (see Run()).
+  bool resyncing_ = false;
   bool percent_ = false;  // the pending instruction's name had a '%'
   int64_t last_resync_offset_ = -1;
   // Scratch, reused across instructions to avoid allocations.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/config/compile_flags.h"
 #include "checker/config/component_config.h"
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_module.h"
@@ -28,6 +29,9 @@ struct Unit {
   std::vector<neff::DefJson> def_jsons;  // loose def.json files
   std::vector<neff::NeffArchive> neff_archives;
   std::vector<config::ComponentConfig> configs;
+  // compile_flags.json of a compile-cache entry (loaded, not judged here:
+  // the LNC resolution reads them, SPEC §1).
+  std::vector<config::CompileFlags> compile_flags;
   std::vector<JsonSyntaxProblem> json_syntax;
 };
 
@@ -35,6 +39,7 @@ struct Unit {
 struct CheckOptions {
   int64_t lnc = 1;                        // numCoresPerLNC (--lnc)
   bool lnc_given = false;                 // --lnc or config file `lnc` set it
+  std::string lnc_origin;                 // "--lnc" / ".topolint.json"
   std::optional<int64_t> num_cores;       // --num-cores
   std::optional<int64_t> replica_count;   // --replica-count (header wins)
   std::optional<int64_t> num_partitions;  // --num-partitions (header wins)

@@ -44,6 +44,12 @@ std::string MemberDisplay(const NeffArchive& a, const std::string& member) {
 bool ReadHeader(const std::string& path, NeffArchive& a, uint64_t* offset,
                 uint64_t* length) {
   // OpenInputFile refuses FIFOs and devices without blocking on them.
+  const FileKind kind = KindOfPath(path);
+  if (kind != FileKind::kRegular && kind != FileKind::kMissing) {
+    AddProblem(a, fmt::format("the path is not a regular file: it is {}",
+                              KindName(kind)));
+    return false;
+  }
   absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
   if (!opened.ok()) {
     AddProblem(a, fmt::format("cannot open the file: {}",

@@ -35,6 +35,9 @@ struct NeffArchiveLimits {
   // bounds memory (real def.json members are kilobytes to a few MiB).
   int64_t max_member_bytes = int64_t{32} << 20;
   int64_t max_total_bytes = int64_t{1} << 30;  // all members, uncompressed
+  // Text of the JSON members (kelf-0.json, def.json) held at once: they are
+  // all read before any is parsed, so this bounds memory.
+  int64_t max_held_bytes = int64_t{64} << 20;
 };
 
 // A problem found while reading the archive (reported by the rules as

@@ -123,6 +123,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
                     const std::function<bool(const std::string&)>& want,
                     const NeffArchiveLimits& limits) {
   TarScan out;
+  int64_t held = 0;  // bytes of out.texts
   std::string why;
   if (LoadLibArchive(&why) == nullptr) {
     out.problems.push_back(why + "; the archive's members are not read");
@@ -228,6 +229,13 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
           raw, size, limits.max_member_bytes));
       continue;
     }
+    if (size > limits.max_held_bytes - held) {
+      out.problems.push_back(fmt::format(
+          "member '{}' not read: the archive's JSON members exceed {} bytes "
+          "together; skipped",
+          raw, limits.max_held_bytes));
+      continue;
+    }
     std::string text;
     std::string problem;
     if (!ReadEntryData(a.get(), raw, limits.max_member_bytes, &text,
@@ -235,6 +243,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
       out.problems.push_back(std::move(problem));
       break;
     }
+    held += static_cast<int64_t>(text.size());
     out.texts.emplace(name, std::move(text));
   }
   return out;

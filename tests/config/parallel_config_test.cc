@@ -151,15 +151,15 @@ TEST(ParallelConfigTest, BooleansEnumsAndLnc) {
   const ParallelConfig pc = ReadParallelConfig(ConfigFromText(
       R"({"kv_transfer_config": {"kv_role": "consumer"},
           "enable_expert_parallel": 1,
-          "neuron_config": {"all2all_backend": "deepep", "mlp_dp_size": 2,
+          "neuron_config": {"all2all_backend": 5, "mlp_dp_size": 2,
                             "is_continuous_batching": "true",
                             "logical_nc_config": 3}})"));
   EXPECT_THAT(
       Messages(pc),
       ElementsAre(
           "enable_expert_parallel is 1 (an integer); expected true or false",
-          "neuron_config.all2all_backend is \"deepep\"; expected null or "
-          "\"neuron\"",
+          "neuron_config.all2all_backend is 5 (an integer); expected null "
+          "or a string",
           "kv_transfer_config.kv_role is \"consumer\"; expected "
           "\"kv_producer\", \"kv_consumer\" or \"kv_both\"",
           "neuron_config.is_continuous_batching is \"true\" (a string); "

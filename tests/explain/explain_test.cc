@@ -64,7 +64,7 @@ TEST(ExplainTest, WorkedExampleText) {
   has("    fixtures/explain/rank-model-example/model.hlo %ar: equal, bit for "
       "bit");
   // The rank of physical core 9.
-  has("physical core 9 (--lnc 2)");
+  has("physical core 9 (lnc 2, from --lnc)");
   has("  rank = core / lnc = 9 / 2 = 4");
   has("  topology[0] of fixtures/explain/rank-model-example/def.json: group 0 "
       "{0,4}, position 1");
@@ -171,6 +171,86 @@ TEST(ExplainTest, NoTopologyMeansEveryCoreParticipates) {
   const Json p = ParseJson(r.out)["units"][0]["core"]["neff"][0];
   EXPECT_EQ(p["status"], "all");
   EXPECT_EQ(p["participates"], true);
+}
+
+TEST(ExplainTest, EmptyFlattenedRankListMeansEveryCoreParticipates) {
+  TempDir dir;
+  dir.Write("def.json", R"({"CCInfo": {"replica_groups": [[[]]]}})");
+  CliResult r = RunTopolint({"explain", "--core", "3", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("every core participates"));
+  CliResult j =
+      RunTopolint({"explain", "--format", "json", "--core", "3", dir.path()});
+  const Json p = ParseJson(j.out)["units"][0]["core"]["neff"][0];
+  EXPECT_EQ(p["status"], "all");
+  EXPECT_EQ(p["participates"], true);
+}
+
+TEST(ExplainTest, NeffHeaderLncResolvesTheCore) {
+  // model.neff's header says lnc_size 2 and no --lnc is given: core 9 is
+  // rank 4, and explain names the header as the source.
+  CliResult r = RunTopolint({"explain", "--core", "9",
+                             "fixtures/lnc-rank-range/fail-neff-header-lnc2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("physical core 9 (lnc 2, from the header "
+                               "lnc_size of "));
+  EXPECT_THAT(r.out, HasSubstr("  rank = core / lnc = 9 / 2 = 4\n"));
+  // --lnc wins over the header.
+  r = RunTopolint({"explain", "--lnc", "1", "--core", "9",
+                   "fixtures/lnc-rank-range/fail-neff-header-lnc2"});
+  EXPECT_THAT(r.out, HasSubstr("  rank = core / lnc = 9 / 1 = 9\n"));
+}
+
+TEST(ExplainTest, ConfigLncResolvesTheCore) {
+  TempDir dir;
+  dir.Write("neuron_config.json",
+            R"({"neuron_config": {"tp_degree": 8, "logical_nc_config": 2}})");
+  CliResult r = RunTopolint({"explain", "--core", "9", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(lnc 2, from neuron_config.logical_nc_config "
+                               "in "));
+}
+
+TEST(ExplainTest, HeaderlessDumpSaysTheCountIsNotRecorded) {
+  TempDir dir;
+  dir.Write(
+      "model.hlo",
+      "HloModule SyncTensorsGraph.7\n"
+      "%add (x: f32[], y: f32[]) -> f32[] {\n"
+      "  %x = f32[] parameter(0)\n"
+      "  %y = f32[] parameter(1)\n"
+      "  ROOT %s = f32[] add(%x, %y)\n"
+      "}\n"
+      "ENTRY %main (p: f32[8]) -> f32[8] {\n"
+      "  %p = f32[8]{0} parameter(0)\n"
+      "  ROOT %ar = f32[8]{0} all-reduce(%p), replica_groups=[4,8]<=[32], "
+      "to_apply=%add\n"
+      "}\n");
+  dir.Write("vllm_config.json",
+            R"({"tensor_parallel_size": 8, "data_parallel_size": 4})");
+  CliResult r = RunTopolint({"explain", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not recorded"));
+  EXPECT_THAT(r.out, HasSubstr("--replica-count N / --num-partitions N"));
+  EXPECT_THAT(r.out, HasSubstr("the collectives list ids 0..31 (32 devices"));
+  EXPECT_THAT(r.out, HasSubstr("derived: "));
+  EXPECT_THAT(r.out, HasSubstr("world size 32 (tensor_parallel_size 8 x "
+                               "data_parallel_size 4)"));
+  EXPECT_THAT(r.out, Not(HasSubstr("devices = R x P    = 1")));
+  // Given on the command line, the counts are used as usual.
+  r = RunTopolint({"explain", "--replica-count", "32", dir.path()});
+  EXPECT_THAT(r.out, HasSubstr("R = replica_count  = 32 (--replica-count)"));
+}
+
+TEST(ExplainTest, SubModelSectionsAreExplainedEach) {
+  TempDir dir;
+  dir.Write("neuron_config.json",
+            R"({"text_config": {"neuron_config": {"tp_degree": 8}},
+                "vision_config": {"neuron_config": {"tp_degree": 4}}})");
+  CliResult r = RunTopolint({"explain", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(text_config)"));
+  EXPECT_THAT(r.out, HasSubstr("(vision_config)"));
 }
 
 TEST(ExplainTest, ComponentConfigRankGridAndFamilies) {

@@ -1,6 +1,12 @@
 // Golden fixture tests: every fixtures/<rule>/<fail|pass>-<case>/ directory
 // is one unit; its expected.txt holds topolint's exact stdout followed by
-// `# exit: N`. Regenerate with scripts/update-golden.sh (and read the diff).
+// `# exit: N`. fixtures/layouts/<case>/ are whole trees (a compile cache, a
+// compiler workdir, ...: docs/layouts.md) checked as a directory with
+// --verbose; their expected.txt also holds stderr (the units, skip reasons
+// and warnings are the point), and an expected-json.txt / expected-sarif.txt
+// beside it is the same run in that format (SARIF: its runs[0].results
+// without ruleIndex). Regenerate with
+// scripts/update-golden.sh (and read the diff).
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
@@ -8,6 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "tests/common/run_cli.h"
 
 namespace topolint::testing {
@@ -15,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> FixtureCases() {
+std::vector<std::string> FixtureCases(bool layouts) {
   std::vector<std::string> cases;
   fs::path root = fs::path(TOPOLINT_SOURCE_DIR) / "fixtures";
   std::error_code ec;
@@ -24,7 +31,12 @@ std::vector<std::string> FixtureCases() {
     for (const auto& c : fs::directory_iterator(group.path())) {
       std::string name = c.path().filename().string();
       if (!c.is_directory()) continue;
-      if (name.rfind("fail-", 0) != 0 && name.rfind("pass-", 0) != 0) continue;
+      bool layout = group.path().filename() == "layouts";
+      if (layout != layouts) continue;
+      if (!layout && name.rfind("fail-", 0) != 0 &&
+          name.rfind("pass-", 0) != 0) {
+        continue;
+      }
       cases.push_back("fixtures/" + group.path().filename().string() + "/" +
                       name);
     }
@@ -41,6 +53,42 @@ std::vector<std::string> SplitArgs(const std::string& line) {
 }
 
 class GoldenTest : public ::testing::TestWithParam<std::string> {};
+class LayoutGoldenTest : public ::testing::TestWithParam<std::string> {};
+
+// stdout, then `# stderr:` and stderr, then `# exit: N`.
+std::string LayoutTranscript(const CliResult& r) {
+  std::string t = r.out;
+  if (!t.empty() && t.back() != '\n') t += '\n';
+  t += "# stderr:\n" + r.err;
+  if (!t.empty() && t.back() != '\n') t += '\n';
+  return t + "# exit: " + std::to_string(r.exit_code) + "\n";
+}
+
+TEST_P(LayoutGoldenTest, MatchesExpectedOutput) {
+  const std::string dir = GetParam();
+  const std::string abs = std::string(TOPOLINT_SOURCE_DIR) + "/" + dir;
+  for (std::string format : {"text", "json", "sarif"}) {
+    std::string golden = format == "text"
+                             ? abs + "/expected.txt"
+                             : abs + "/expected-" + format + ".txt";
+    if (format != "text" && !fs::exists(golden)) continue;
+    ASSERT_TRUE(fs::exists(golden))
+        << dir << " has no expected.txt (run scripts/update-golden.sh " << dir
+        << ")";
+    CliResult r = RunTopolint(
+        {"check", "--color", "never", "--verbose", "--format", format, dir});
+    if (format == "sarif") {
+      // Only the results: the rest is the rule catalogue (docs text).
+      // ruleIndex moves whenever a rule is added.
+      nlohmann::json results =
+          nlohmann::json::parse(r.out)["runs"][0]["results"];
+      for (nlohmann::json& result : results) result.erase("ruleIndex");
+      r.out = results.dump(2);
+    }
+    EXPECT_EQ(ReadAll(golden), LayoutTranscript(r)) << format;
+    EXPECT_LT(r.exit_code, 2) << r.err;
+  }
+}
 
 TEST_P(GoldenTest, MatchesExpectedOutput) {
   const std::string dir = GetParam();
@@ -63,7 +111,15 @@ TEST_P(GoldenTest, MatchesExpectedOutput) {
 
   // A fail- case must show its rule; a pass- case must not.
   std::string group = fs::path(dir).parent_path().filename().string();
+  // How each format names the rule: text `[id]`, json `"rule": "id"`,
+  // github `title=id`.
   std::string tag = "[" + group + "]";
+  // A case with `--format json|github` in its args shows the rule its way.
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] != "--format") continue;
+    if (args[i + 1] == "json") tag = "\"rule\": \"" + group + "\"";
+    if (args[i + 1] == "github") tag = ",title=" + group + "::";
+  }
   std::string kind = fs::path(dir).filename().string().substr(0, 4);
   if (group != "syntax") {
     if (kind == "fail") {
@@ -88,8 +144,10 @@ std::string CaseName(const ::testing::TestParamInfo<std::string>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, GoldenTest,
-                         ::testing::ValuesIn(FixtureCases()), CaseName);
+                         ::testing::ValuesIn(FixtureCases(false)), CaseName);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenTest);
+INSTANTIATE_TEST_SUITE_P(Layouts, LayoutGoldenTest,
+                         ::testing::ValuesIn(FixtureCases(true)), CaseName);
 
 }  // namespace
 }  // namespace topolint::testing

@@ -81,7 +81,7 @@ TEST(HloExpansionCacheRulesTest, DifferentListsAreCountedOnce) {
   EXPECT_THAT(f[0].message, HasSubstr("%ar1 uses replica groups "
                                       "{{0,1},{2,3},{4,5},{6,7}} but %ar0 "
                                       "uses {{0,1,2,3},{4,5,6,7}}; 3 different "
-                                      "group lists"));
+                                      "data-moving group lists"));
 }
 
 TEST(HloExpansionCacheRulesTest, LargeListsAreComparedBySizeAndHash) {

@@ -280,15 +280,30 @@ TEST(HloGroupRulesTest, InvalidModeSkipsCountChecks) {
   EXPECT_THAT(Rules(RunHlo(m)), ElementsAre("hlo-group-mode"));
 }
 
-TEST(HloGroupRulesTest, SourceLineNote) {
+TEST(HloGroupRulesTest, SourceLineNoteOnlyForAFileThatExists) {
+  // A file that exists for the user (here: this test's own source, relative
+  // to the working directory or absolute) gets a note.
   hlo::Module m = AllReduce({{0}, {}});
-  m.collectives[0].source_file = "train.py";
+  const std::string here = std::string(TOPOLINT_SOURCE_DIR) +
+                           "/tests/hlo_rules/hlo_group_rules_test.cc";
+  m.collectives[0].source_file = here;
   m.collectives[0].source_line = 42;
   std::vector<Finding> f = RunHlo(m);
   ASSERT_EQ(f.size(), 1u);
   ASSERT_EQ(f[0].notes.size(), 1u);
-  EXPECT_EQ(f[0].notes[0].loc, (Location{"train.py", 42, 0}));
+  EXPECT_EQ(f[0].notes[0].loc, (Location{here, 42, 0}));
   EXPECT_THAT(f[0].notes[0].message, HasSubstr("%crs"));
+  // A path from the producer's machine: no note, the position is in the
+  // message text.
+  m.collectives[0].source_file =
+      "/home/ubuntu/venv/lib/python3.10/site-packages/torch_xla/no_such.py";
+  f = RunHlo(m);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_THAT(f[0].notes, IsEmpty());
+  EXPECT_THAT(f[0].message,
+              HasSubstr("(source: /home/ubuntu/venv/lib/python3.10/"
+                        "site-packages/torch_xla/no_such.py:42, as the "
+                        "producer recorded it)"));
 }
 
 }  // namespace

@@ -362,6 +362,23 @@ TEST(NeffArchiveTest, MemberAboveSizeLimitIsSkipped) {
   EXPECT_THAT(a.graph_names, ElementsAre("sg00", "sg01"));
 }
 
+TEST(NeffArchiveTest, JsonMembersHeldTogetherAreBounded) {
+  // Issue 15: the JSON members are all read before any is parsed, so their
+  // total is capped; a member past the cap is skipped with a problem.
+  std::vector<TarMember> m = ValidMembers(2);
+  m[2].data = "{\"CCInfo\": {}, \"pad\": \"" + std::string(300, ' ') + "\"}";
+  NeffArchiveLimits limits;
+  limits.max_held_bytes =
+      static_cast<int64_t>(m[0].data.size() + m[1].data.size()) + 10;
+  NeffArchive a = Read(MakeNeff(MakeTar(m)), limits);
+  EXPECT_THAT(Messages(a.problems),
+              ElementsAre(fmt::format(
+                  "member 'sg01/def.json' not read: the archive's JSON "
+                  "members exceed {} bytes together; skipped",
+                  limits.max_held_bytes)));
+  EXPECT_EQ(a.graphs.size(), 1u);
+}
+
 TEST(NeffArchiveTest, UnreadMembersMayExceedTheMemberLimit) {
   std::vector<TarMember> m = ValidMembers(1);
   m.push_back({"weights.bin", std::string(5000, '\0')});

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Many small units: `topolint check -j 2` against `-j 1` over a Neuron
+# compile cache of UNITS entries of ~34 KB each (SPEC §5: >= 1.7x faster).
+#
+#   bash bench/many_units.sh BIN OUTDIR     # run.sh calls it this way
+#
+# Writes OUTDIR/neuron-compile-cache/neuronxcc-*/MODULE_<n>+d41d8cd9/ entries
+# (model.hlo, HLO text from bench/gen_hlo.py --layers 1, standing in for
+# model.hlo_module.pb; def.json, compile_flags.json, model.done) under one vllm_config.json that every entry inherits, checks
+# that the run is clean, then runs -j 1 and -j 2 alternately RUNS times and
+# prints the medians, the ratio and one PASS/FAIL line (exit 1 on FAIL).
+# Environment: UNITS (default 2000), RUNS (default 7), KEEP=1 keeps OUTDIR.
+set -euo pipefail
+BIN=$1
+OUT=$2
+UNITS=${UNITS:-2000}
+RUNS=${RUNS:-7}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+python3 "$ROOT/bench/gen_hlo.py" --out "$OUT/one" --layers 1 >/dev/null
+CACHE=$OUT/neuron-compile-cache
+VER=$CACHE/neuronxcc-2.21.18209.0+043b1bf7
+mkdir -p "$VER"
+cp "$OUT/one/vllm_config.json" "$CACHE/"
+for ((i = 0; i < UNITS; ++i)); do
+  e=$VER/MODULE_$((1000000 + i))+d41d8cd9
+  mkdir "$e"
+  cp "$OUT/one/model.hlo" "$OUT/one/def.json" "$e/"
+  echo '["--target=trn1", "--lnc=1"]' >"$e/compile_flags.json"
+  : >"$e/model.done"
+done
+rm -rf "$OUT/one"
+
+summary=$("$BIN" check -j 2 "$CACHE" 2>&1 >/dev/null) || {
+  echo "many_units.sh: topolint reports findings or fails on $CACHE:" >&2
+  "$BIN" check "$CACHE" 2>&1 | tail -5 >&2
+  exit 2
+}
+echo "== many units: $UNITS compile-cache entries of $(stat -c %s "$VER/MODULE_1000000+d41d8cd9/model.hlo") bytes ($summary)"
+cat "$CACHE"/*/*/* >/dev/null  # warm the page cache
+
+ms() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f\n", (b-a)*1000}'; }
+median() { sort -g "$1" | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+rm -f "$OUT/j1.ms" "$OUT/j2.ms"
+for ((i = 0; i < RUNS; ++i)); do
+  for j in 1 2; do
+    t0=$EPOCHREALTIME
+    "$BIN" check --quiet -j "$j" "$CACHE" >/dev/null
+    t1=$EPOCHREALTIME
+    ms "$t0" "$t1" >>"$OUT/j$j.ms"
+  done
+done
+j1=$(median "$OUT/j1.ms")
+j2=$(median "$OUT/j2.ms")
+ratio=$(awk -v a="$j1" -v b="$j2" 'BEGIN{printf "%.2f", a/b}')
+echo "  median wall -j 1: ${j1} ms, -j 2: ${j2} ms ($(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
+if [ "${KEEP:-0}" != 1 ]; then rm -rf "$OUT"; fi
+if awk -v r="$ratio" 'BEGIN{exit !(r >= 1.7)}'; then
+  echo "PASS  many units: -j 2 is ${ratio}x faster than -j 1 over $UNITS units (target >= 1.7)"
+else
+  echo "FAIL  many units: -j 2 is ${ratio}x faster than -j 1 over $UNITS units (target >= 1.7)"
+  exit 1
+fi

@@ -1,0 +1,57 @@
+// The file-system half of discovery: lists the files under the paths given,
+// without following directory symlinks (unless asked), and says why
+// anything it met was left out. Classification and grouping come after
+// (discovery.h, layouts.h).
+#ifndef TOPOLINT_CHECKER_CORE_DIR_WALK_H_
+#define TOPOLINT_CHECKER_CORE_DIR_WALK_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace topolint {
+
+struct DiscoveryLimits {
+  size_t max_files = 100000;  // refuse larger trees (exit 2)
+  int max_depth = 64;         // directory levels below a path given
+  bool follow_symlinks = false;
+  int jobs = 1;  // threads for classification (discovery.h)
+};
+
+// A path left out, and why ("not a recognised input", "symbolic link to a
+// directory; not followed", ...). `files` is how many regular files it
+// stands for (0 for a directory whose contents were never listed).
+struct SkippedPath {
+  std::string path;
+  std::string reason;
+  size_t files = 1;
+  bool warned = false;  // already shown as a warning (not again in --verbose)
+};
+
+struct FoundFile {
+  std::string path;  // display: the path given, or joined below it
+  std::string root;  // the path given that led here (no trailing '/')
+  bool named = false;
+};
+
+struct WalkResult {
+  std::vector<FoundFile> files;       // regular files, sorted per directory
+  std::vector<SkippedPath> skipped;   // for --verbose
+  std::vector<std::string> warnings;  // always shown: inputs not searched
+};
+
+// Walks `paths`. A path that does not exist, or a named directory that
+// cannot be listed, is an error (exit 2); so is a tree with more than
+// `limits.max_files` files. A subdirectory that cannot be listed, one deeper
+// than `limits.max_depth`, and a path longer than PATH_MAX are warnings (the
+// inputs below were not searched, which must not pass silently). Hidden
+// entries (names starting with '.'), directory symlinks (unless
+// `follow_symlinks`) and files that are no regular file are skipped.
+absl::Status WalkPaths(const std::vector<std::string>& paths,
+                       const DiscoveryLimits& limits, WalkResult* result);
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_CORE_DIR_WALK_H_

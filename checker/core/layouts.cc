@@ -1,0 +1,325 @@
+#include "checker/core/layouts.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "fmt/format.h"
+
+namespace topolint {
+namespace fs = std::filesystem;
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Longest first: `.hlo.pb` before `.pb`.
+constexpr std::string_view kHloSuffixes[] = {
+    ".hlo_module.pb", ".hlo.pb", ".hlo.txt", ".hlo", ".pb", ".txt"};
+
+std::string_view StripHloSuffix(std::string_view name) {
+  if (EndsWith(name, ".gz")) name.remove_suffix(3);
+  for (std::string_view s : kHloSuffixes) {
+    if (name.size() > s.size() && EndsWith(name, s)) {
+      name.remove_suffix(s.size());
+      break;
+    }
+  }
+  return name;
+}
+
+// `module_0042` of `module_0042.jit_f.after_optimizations.txt`, or "".
+std::string_view DumpModuleId(std::string_view name) {
+  if (!StartsWith(name, "module_")) return {};
+  size_t i = 7;
+  while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
+  if (i == 7 || i >= name.size() || name[i] != '.') return {};
+  return name.substr(0, i);
+}
+
+// String forms of filename() / parent_path() for the walk's generic paths
+// (no trailing '/'): called several times per file, so no fs::path.
+std::string BaseName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string ParentOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// `_tp0_bk3`: an NxD compile bucket.
+bool IsBucketName(std::string_view name) {
+  auto digits = [&](size_t* i) {
+    size_t start = *i;
+    while (*i < name.size() && name[*i] >= '0' && name[*i] <= '9') ++*i;
+    return *i > start;
+  };
+  if (!StartsWith(name, "_tp")) return false;
+  size_t i = 3;
+  if (!digits(&i) || name.substr(i, 3) != "_bk") return false;
+  i += 3;
+  return digits(&i) && i == name.size();
+}
+
+// The directory a file is grouped under: its own, except an NxD bucket's
+// `model/graph.hlo`, which belongs with the bucket's `graph.neff`.
+std::string GroupDir(const std::string& path) {
+  std::string dir = ParentOf(path);
+  if (BaseName(dir) != "model") return dir;
+  std::string bucket = ParentOf(dir);
+  return IsBucketName(BaseName(bucket)) ? bucket : dir;
+}
+
+struct DirGroup {
+  std::string dir, root;
+  std::vector<InputFile> hlo, neff, def_json, configs, shared;
+  std::vector<std::string> markers;  // file names
+  std::vector<std::string> all;      // every file, for a skipped entry
+  bool any_named = false;
+  bool config_inherited = false;
+  bool modules() const {
+    return !hlo.empty() || !neff.empty() || !def_json.empty();
+  }
+};
+
+InputKind KindOf(FileRole role) {
+  switch (role) {
+    case FileRole::kHlo:
+      return InputKind::kHlo;
+    case FileRole::kNeff:
+      return InputKind::kNeff;
+    case FileRole::kCompileFlags:
+      return InputKind::kCompileFlags;
+    default:
+      return InputKind::kJson;
+  }
+}
+
+bool HasMarker(const DirGroup& g, std::string_view name) {
+  return std::find(g.markers.begin(), g.markers.end(), name) != g.markers.end();
+}
+
+// Why a compile-cache entry `MODULE_*/` is not checked, or "" when it is a
+// finished entry (optimum-neuron's states: locked, failed, incomplete).
+std::string CacheEntryProblem(const DirGroup& g) {
+  if (!StartsWith(BaseName(g.dir), "MODULE_") || g.any_named) return "";
+  for (const std::string& m : g.markers) {
+    if (EndsWith(m, ".lock")) {
+      return fmt::format("compilation in progress ({})", m);
+    }
+  }
+  const InputFile* neff = nullptr;
+  for (const InputFile& f : g.neff) {
+    if (BaseName(f.path) == "model.neff") neff = &f;
+  }
+  if (HasMarker(g, "model.log") && neff == nullptr) {
+    return "failed compilation (model.log, no model.neff)";
+  }
+  if (neff != nullptr) {
+    std::error_code ec;
+    uintmax_t size = fs::file_size(neff->path, ec);
+    if (!ec && size < 1024) {
+      return fmt::format(
+          "failed compilation (model.neff of {} bytes is a failure marker, "
+          "not a NEFF)",
+          size);
+    }
+  }
+  if (!HasMarker(g, "model.done") && (!g.hlo.empty() || neff != nullptr)) {
+    return "incomplete entry (no model.done)";
+  }
+  return "";
+}
+
+UnitSpec NewUnit(const DirGroup& g) {
+  UnitSpec u;
+  u.directory = g.dir;
+  return u;
+}
+
+void Append(const std::vector<InputFile>& from, std::vector<InputFile>* to) {
+  to->insert(to->end(), from.begin(), from.end());
+}
+
+// The units of one directory, before inherited configs.
+std::vector<UnitSpec> DirUnits(const DirGroup& g) {
+  bool dump = false;
+  for (const InputFile& f : g.hlo) {
+    if (!DumpModuleId(BaseName(f.path)).empty()) dump = true;
+  }
+  if (!g.modules() || (g.hlo.size() <= 1 && g.neff.size() <= 1 && !dump)) {
+    UnitSpec u = NewUnit(g);
+    for (const auto* v : {&g.hlo, &g.neff, &g.def_json, &g.configs, &g.shared})
+      Append(*v, &u.files);
+    return {u};
+  }
+  // Each module with the NEFF side of its own name, never another's.
+  std::map<std::string, UnitSpec> by_key;
+  auto add = [&](const InputFile& f, std::string key) {
+    auto it = by_key.find(key);
+    if (it == by_key.end()) it = by_key.emplace(key, NewUnit(g)).first;
+    it->second.files.push_back(f);
+  };
+  for (const InputFile& f : g.hlo) {
+    std::string name = BaseName(f.path);
+    std::string key = PairKey(name, FileRole::kHlo);
+    // Only the final module of a dump is compared with a NEFF.
+    if (!DumpModuleId(name).empty() && !IsFinalDumpModule(name)) {
+      key = name;  // sorts after the module id: a unit of its own
+    }
+    add(f, key);
+  }
+  for (const InputFile& f : g.neff) {
+    add(f, PairKey(BaseName(f.path), FileRole::kNeff));
+  }
+  for (const InputFile& f : g.def_json) {
+    std::string name = BaseName(f.path);
+    std::string key = EndsWith(name, ".def.json")
+                          ? name.substr(0, name.size() - 9)
+                          : "\x02" + name;
+    add(f, key);
+  }
+  std::vector<UnitSpec> units;
+  for (auto& [key, u] : by_key) {
+    Append(g.configs, &u.files);
+    Append(g.shared, &u.files);
+    units.push_back(std::move(u));
+  }
+  return units;
+}
+
+}  // namespace
+
+bool IsFinalDumpModule(std::string_view name) {
+  if (DumpModuleId(name).empty()) return false;
+  if (EndsWith(name, ".gz")) name.remove_suffix(3);
+  for (std::string_view s : {".txt", ".hlo.pb", ".pb"}) {
+    if (EndsWith(name, s)) {
+      name.remove_suffix(s.size());
+      break;
+    }
+  }
+  // `.after_optimizations`, `.cpu_after_optimizations`, ...
+  return EndsWith(name, "after_optimizations");
+}
+
+std::string PairKey(std::string_view name, FileRole role) {
+  if (std::string_view id = DumpModuleId(name); !id.empty()) {
+    return std::string(id);
+  }
+  if (role == FileRole::kNeff) {
+    if (EndsWith(name, ".neff")) name.remove_suffix(5);
+    if (name.find('.') != std::string_view::npos) name = StripHloSuffix(name);
+    return std::string(name);
+  }
+  return std::string(StripHloSuffix(name));
+}
+
+void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
+                std::vector<SkippedPath>* skipped,
+                std::vector<std::string>* warnings) {
+  std::map<std::string, DirGroup> dirs;
+  std::set<std::string> seen;
+  // Named files first, so that one also found by a walk stays named.
+  std::stable_sort(files.begin(), files.end(),
+                   [](const ClassifiedFile& a, const ClassifiedFile& b) {
+                     return a.file.named > b.file.named;
+                   });
+  for (const ClassifiedFile& c : files) {
+    if (!seen.insert(c.file.path).second) continue;
+    if (c.role == FileRole::kNone) {
+      skipped->push_back({c.file.path, c.reason, 1});
+      continue;
+    }
+    std::string dir = GroupDir(c.file.path);
+    DirGroup& g = dirs[dir];
+    g.dir = dir;
+    if (g.root.empty() || c.file.root.size() < g.root.size()) {
+      g.root = c.file.root;
+    }
+    g.all.push_back(c.file.path);
+    g.any_named = g.any_named || c.file.named;
+    InputFile f{c.file.path, KindOf(c.role), c.file.named, false, false};
+    switch (c.role) {
+      case FileRole::kHlo:
+        g.hlo.push_back(f);
+        break;
+      case FileRole::kNeff:
+        g.neff.push_back(f);
+        break;
+      case FileRole::kDefJson:
+        g.def_json.push_back(f);
+        break;
+      case FileRole::kConfig:
+        g.configs.push_back(f);
+        break;
+      case FileRole::kCompileFlags:
+      case FileRole::kJson:
+        g.shared.push_back(f);
+        break;
+      case FileRole::kCacheMarker:
+        g.markers.push_back(BaseName(c.file.path));
+        break;
+      case FileRole::kNone:
+        break;
+    }
+  }
+  std::vector<std::pair<std::string, std::vector<UnitSpec>>> per_dir;
+  for (auto& [dir, g] : dirs) {
+    if (std::string why = CacheEntryProblem(g); !why.empty()) {
+      warnings->push_back(
+          fmt::format("skipped compile-cache entry {}: {}", dir, why));
+      size_t n = g.all.size() - g.markers.size();
+      skipped->push_back({dir, "compile-cache entry: " + why, n});
+      skipped->back().warned = true;
+      continue;
+    }
+    std::vector<UnitSpec> mine = DirUnits(g);
+    if (g.configs.empty() && g.modules()) {
+      // The nearest component config above, up to the path given.
+      for (std::string up = dir; up != g.root && up != ParentOf(up);) {
+        up = ParentOf(up);
+        auto it = dirs.find(up);
+        if (it != dirs.end() && !it->second.configs.empty()) {
+          for (UnitSpec& u : mine) {
+            for (InputFile f : it->second.configs) {
+              f.named = false;
+              u.files.push_back(f);
+            }
+          }
+          it->second.config_inherited = true;
+          break;
+        }
+        if (up.size() <= g.root.size()) break;
+      }
+    }
+    if (g.markers.size() == g.all.size()) continue;  // markers alone
+    per_dir.emplace_back(dir, std::move(mine));
+  }
+  for (auto& [dir, mine] : per_dir) {
+    const DirGroup& g = dirs[dir];
+    // A config directory whose configs every unit below checks against is
+    // no unit of its own (its findings would come twice).
+    if (!g.modules() && g.config_inherited && g.shared.empty()) continue;
+    for (UnitSpec& u : mine) {
+      std::sort(u.files.begin(), u.files.end(),
+                [](const InputFile& a, const InputFile& b) {
+                  return a.path < b.path;
+                });
+      units->push_back(std::move(u));
+    }
+  }
+}
+
+}  // namespace topolint

@@ -1,0 +1,174 @@
+// What `topolint check` does with what it finds: unrecognised named files,
+// --verbose skip lists, the checked/skipped counts, directory symlinks,
+// trees deeper than the limit, paths longer than PATH_MAX, and -j.
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/common/run_cli.h"
+
+namespace topolint::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const char kModule[] = R"(HloModule m, replica_count=1, num_partitions=4
+
+ENTRY %main (p: f32[8]) -> f32[16] {
+  %p = f32[8]{0} parameter(0)
+  ROOT %ag = f32[16]{0} all-gather(%p), channel_id=1, replica_groups={{0,1},{2,3}}, dimensions={0}, use_global_device_ids=true
+}
+)";
+
+TEST(DiscoveryCliTest, NamedFileOfNoKnownKindIsAnError) {
+  TempDir d;
+  std::string notes = d.Write("notes.txt", "hello\n");
+  CliResult r = RunTopolint({"check", notes});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(notes + ": not a recognised input"));
+  // A JSON that is neither a def.json nor a config says so.
+  std::string other = d.Write("other.json", R"({"a": 1})");
+  r = RunTopolint({"check", other});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("neither a NEFF def.json"));
+}
+
+TEST(DiscoveryCliTest, SummaryCountsCheckedAndSkippedFiles) {
+  TempDir d;
+  d.Write("a/m.hlo", kModule);
+  d.Write("a/README.md", "# notes\n");
+  d.Write("a/other.json", R"({"a": 1})");
+  CliResult r = RunTopolint({"check", d.path()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("(1 unit, 1 file checked, 2 skipped)"));
+  EXPECT_THAT(r.err, Not(HasSubstr("README.md")));
+}
+
+TEST(DiscoveryCliTest, VerboseListsWhatTheSearchSkippedAndWhy) {
+  TempDir d;
+  d.Write("a/m.hlo", kModule);
+  d.Write("a/README.md", "# notes\n");
+  d.Write("a/broken.json", "{");
+  d.Write("a/.hidden.hlo", kModule);
+  CliResult r = RunTopolint({"check", "--verbose", d.path()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("skipped " + d.path() +
+                               "/a/README.md: not a recognised input"));
+  EXPECT_THAT(r.err, HasSubstr("skipped " + d.path() +
+                               "/a/broken.json: not valid JSON"));
+  EXPECT_THAT(r.err,
+              HasSubstr("skipped " + d.path() + "/a/.hidden.hlo: hidden"));
+}
+
+TEST(DiscoveryCliTest, DirectorySymlinksAreNotFollowedUnlessAsked) {
+  TempDir d;
+  d.Write("elsewhere/m.hlo", kModule);
+  d.Write("tree/own.hlo", kModule);
+  std::filesystem::create_directory_symlink(d.path() + "/elsewhere",
+                                            d.path() + "/tree/link");
+  CliResult r = RunTopolint({"check", "--verbose", d.path() + "/tree"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("(1 unit, 1 file checked"));
+  EXPECT_THAT(r.err, HasSubstr("tree/link: symbolic link to a directory; "
+                               "not followed"));
+  r = RunTopolint({"check", "--follow-symlinks", d.path() + "/tree"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("(2 units, 2 files checked"));
+  // A symlink loop is searched once.
+  std::filesystem::create_directory_symlink(d.path() + "/tree",
+                                            d.path() + "/tree/loop");
+  r = RunTopolint({"check", "--follow-symlinks", d.path() + "/tree"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("(2 units, 2 files checked"));
+  // A symlinked directory named on the command line is searched.
+  r = RunTopolint({"check", d.path() + "/tree/link"});
+  EXPECT_THAT(r.err, HasSubstr("(1 unit, 1 file checked"));
+}
+
+TEST(DiscoveryCliTest, UnitsBelowTheDepthLimitAreReported) {
+  TempDir d;
+  std::string rel;
+  for (int i = 0; i < 70; ++i) rel += "d/";
+  d.Write(rel + "m.hlo", kModule);
+  d.Write("top.hlo", kModule);
+  CliResult r = RunTopolint({"check", d.path()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("more than 64 directory levels below " +
+                               d.path() + "; not searched"));
+  EXPECT_THAT(r.err, HasSubstr("(1 unit, 1 file checked"));
+}
+
+// Builds `levels` nested directories of 200-byte names under `base` (with
+// *at calls: the full path is longer than PATH_MAX) and writes m.hlo at the
+// bottom. Returns false when the file system refuses.
+bool MakeLongTree(const std::string& base, int levels) {
+  int fd = open(base.c_str(), O_DIRECTORY | O_RDONLY);
+  if (fd < 0) return false;
+  std::string name(200, 'x');
+  for (int i = 0; i < levels; ++i) {
+    if (mkdirat(fd, name.c_str(), 0700) != 0) return false;
+    int next = openat(fd, name.c_str(), O_DIRECTORY | O_RDONLY);
+    close(fd);
+    if (next < 0) return false;
+    fd = next;
+  }
+  int out = openat(fd, "m.hlo", O_CREAT | O_WRONLY | O_TRUNC, 0600);
+  close(fd);
+  if (out < 0) return false;
+  bool ok = write(out, kModule, sizeof(kModule) - 1) ==
+            static_cast<ssize_t>(sizeof(kModule) - 1);
+  close(out);
+  return ok;
+}
+
+// Removes what MakeLongTree built (std::filesystem cannot: the paths are
+// too long for it).
+void RemoveLongTree(const std::string& base, int levels) {
+  std::string name(200, 'x');
+  for (int depth = levels; depth >= 0; --depth) {
+    int fd = open(base.c_str(), O_DIRECTORY | O_RDONLY);
+    for (int i = 0; i < depth && fd >= 0; ++i) {
+      int next = openat(fd, name.c_str(), O_DIRECTORY | O_RDONLY);
+      close(fd);
+      fd = next;
+    }
+    if (fd < 0) continue;
+    unlinkat(fd, "m.hlo", 0);
+    unlinkat(fd, name.c_str(), AT_REMOVEDIR);
+    close(fd);
+  }
+}
+
+TEST(DiscoveryCliTest, PathsLongerThanPathMaxAreReported) {
+  TempDir d;
+  const int levels = PATH_MAX / 200 + 2;
+  ASSERT_TRUE(MakeLongTree(d.path(), levels));
+  CliResult r = RunTopolint({"check", d.path()});
+  RemoveLongTree(d.path(), levels);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("path longer than PATH_MAX"));
+}
+
+TEST(DiscoveryCliTest, ParallelRunsGiveTheSameReport) {
+  std::string cache = "fixtures/layouts/compile-cache";
+  CliResult one = RunTopolint({"check", "--color", "never", "-j", "1", cache});
+  CliResult two = RunTopolint({"check", "--color", "never", "-j", "2", cache});
+  EXPECT_EQ(one.out, two.out);
+  EXPECT_EQ(one.err, two.err);
+  EXPECT_EQ(one.exit_code, two.exit_code);
+}
+
+TEST(DiscoveryCliTest, HelpDocumentsTheDiscoveryFlags) {
+  CliResult r = RunTopolint({"--help"});
+  EXPECT_THAT(r.out, HasSubstr("--verbose"));
+  EXPECT_THAT(r.out, HasSubstr("--follow-symlinks"));
+}
+
+}  // namespace
+}  // namespace topolint::testing
