@@ -101,7 +101,13 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     spec.files.push_back(InputFile{o.stdin_filename, kind, true, true, false});
     specs.push_back(std::move(spec));
   }
-  if (!disk_paths.empty()) {
+  if (!disk_paths.empty() && o.whole_units) {
+    if (auto st = DiscoverWholeUnits(disk_paths, DiscoveryLimits{}, &specs,
+                                     &plan->warnings);
+        !st.ok()) {
+      return st;
+    }
+  } else if (!disk_paths.empty()) {
     if (auto st = DiscoverUnits(disk_paths, DiscoveryLimits{}, &specs,
                                 &plan->skipped, &plan->warnings);
         !st.ok()) {

@@ -189,4 +189,63 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   return absl::OkStatus();
 }
 
+absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
+                                const DiscoveryLimits& limits,
+                                std::vector<UnitSpec>* units,
+                                std::vector<std::string>* warnings) {
+  std::vector<std::string> dirs;
+  std::set<std::string> file_dirs;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      return absl::NotFoundError(
+          fmt::format("{}: no such file or directory", p));
+    }
+    if (fs::is_directory(st)) {
+      dirs.push_back(p);
+    } else {
+      file_dirs.insert(ParentDisplay(p));
+    }
+  }
+  std::vector<std::string> skipped;  // none: directories only
+  std::vector<UnitSpec> searched;
+  if (!dirs.empty()) {
+    if (auto st = DiscoverUnits(dirs, limits, &searched, &skipped, warnings);
+        !st.ok()) {
+      return st;
+    }
+  }
+  std::map<std::string, UnitSpec> by_dir;
+  for (UnitSpec& u : searched) by_dir[u.directory] = std::move(u);
+  Walker walker{limits, &by_dir, warnings, {}, 0};
+  for (const std::string& dir : file_dirs) {
+    if (by_dir.count(dir) != 0) continue;  // searched already
+    std::error_code ec;
+    std::vector<fs::directory_entry> entries;
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      return absl::PermissionDeniedError(fmt::format(
+          "{}: cannot read directory: {}", dir, LowercaseFirst(ec.message())));
+    }
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      entries.push_back(*it);
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.path() < b.path(); });
+    for (const fs::directory_entry& e : entries) {
+      const std::string name = e.path().filename().string();
+      std::error_code sec;
+      if (name.empty() || name[0] == '.' || !e.is_regular_file(sec)) continue;
+      const std::string display = dir == "." ? name : dir + "/" + name;
+      if (auto st = walker.AddFile(display, false); !st.ok()) return st;
+    }
+  }
+  for (auto& [dir, unit] : by_dir) {
+    if (!unit.files.empty()) units->push_back(std::move(unit));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace topolint

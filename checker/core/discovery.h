@@ -45,6 +45,18 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            std::vector<std::string>* skipped,
                            std::vector<std::string>* warnings = nullptr);
 
+// Like DiscoverUnits, but a FILE in `paths` stands for its whole unit: every
+// input in its directory (not below it), each loaded as if found by a
+// directory search, so that a JSON file of none of topolint's kinds is
+// ignored even when it does not parse (SPEC §2). What pre-commit passes
+// (`--whole-units`): the staged files, whose units are checked with the
+// other files of the working tree. A directory in `paths` is searched as
+// DiscoverUnits does.
+absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
+                                const DiscoveryLimits& limits,
+                                std::vector<UnitSpec>* units,
+                                std::vector<std::string>* warnings = nullptr);
+
 // Classifies a file by name and, for other text files, by its first token.
 // Returns false when it is not an input topolint reads.
 bool ClassifyFile(const std::string& path, InputKind* kind);
