@@ -18,6 +18,14 @@ The output directory receives one unit:
 The unit is consistent: topolint reports no finding on it (exit 0), so the
 benchmark measures the cost of checking, not of printing findings.
 
+--dense writes instead one huge ENTRY computation (no calls) with a
+collective every ~1.5 KB: an unrolled decoder with async all-reduce and
+all-gather start/done pairs over tuples, reduce-scatter, tuple all-reduces
+and collective-permute-start/done (about 200,000 collectives in 300 MiB).
+
+--explicit-ids N writes instead one all-reduce over one explicit group of N
+ids (`replica_groups={{0,1,...,N-1}}`), with the matching def.json.
+
 --large-groups N writes instead a module of N all-reduces over one group of
 --devices ids each (`[1,65536]<=[65536]`), with the matching def.json.
 
@@ -460,6 +468,125 @@ def write_module(path, tp, target_bytes, layers):
         return m.written, layer
 
 
+def dense_layer(m, layer, x, weights):
+    """One decoder layer written straight into a huge ENTRY computation, with
+    a collective every ~1.5 KB: async all-reduce start/done pairs over tuples,
+    all-gather-start/done, reduce-scatter, collective-permute and tuple
+    all-reduces, as an unrolled decoder at a high tensor-parallel degree.
+    Returns the name of the layer's output."""
+    tp = m.tp
+    xs = "bf16[%d,%d,%d]{2,1,0}" % (BATCH, SEQ // tp, HIDDEN)
+    full = "bf16[%d,%d,%d]{2,1,0}" % (BATCH, SEQ, HIDDEN)
+    st = "f32[%d]{0}" % HIDDEN
+    out = []
+    a = out.append
+
+    def meta(what):
+        m.source_line = (m.source_line * 7 + 13) % 2400 + 1
+        return 'metadata={op_name="%s/layers.%d/%s" source_file="model.py" source_line=%d}' % (
+            "jit(step)", layer, what, m.source_line)
+
+    def elementwise(x, count):
+        # The non-collective work between two collectives.
+        for k in range(count):
+            op = ("multiply", "add", "subtract", "maximum")[k % 4]
+            y = "%%%s.%d" % (op, m.uid())
+            a("  %s = %s %s(%s %s, %s %s), %s\n" % (
+                y, xs, op, xs, x, xs, x, meta("mlp/%s" % op)))
+            x = y
+        return x
+
+    for block in range(2):
+        x = elementwise(x, 9)
+        # Sequence-parallel all-gather (async, tuple-shaped start).
+        n = m.uid()
+        a("  %%fusion.%d = %s fusion(%s %s, %s), kind=kLoop, calls=%%fused_norm, %s\n" % (
+            n, xs, xs, x, weights, meta("norm")))
+        ags = m.uid()
+        a("  %%all-gather-start.%d = (%s, %s) all-gather-start(%s %%fusion.%d), channel_id=%d, replica_groups=%s, dimensions={1}, use_global_device_ids=true, %s, backend_config=%s\n" % (
+            ags, xs, full, xs, n, m.channel(), groups_form(tp, layer + block),
+            meta("all_gather"), backend("collective")))
+        agd = m.uid()
+        a("  %%all-gather-done.%d = %s all-gather-done((%s, %s) %%all-gather-start.%d)\n" % (
+            agd, full, xs, full, ags))
+        d = m.uid()
+        a("  %%dot.%d = %s dot(%s %%all-gather-done.%d, %s), lhs_contracting_dims={2}, rhs_contracting_dims={0}, %s\n" % (
+            d, full, full, agd, weights, meta("proj/dot_general")))
+        # Reduce-scatter back to the sharded stream.
+        x = elementwise(x, 3)
+        rs = m.uid()
+        a("  %%reduce-scatter.%d = %s reduce-scatter(%s %%dot.%d), channel_id=%d, replica_groups=%s, use_global_device_ids=true, dimensions={1}, to_apply=%%region_add_bf16, %s\n" % (
+            rs, xs, full, d, m.channel(), groups_form(tp, layer + block + 1),
+            meta("psum_scatter")))
+        # Async all-reduce of a tuple of statistics, start/done.
+        r0, r1 = m.uid(), m.uid()
+        a("  %%reduce.%d = f32[] reduce(%s %%reduce-scatter.%d, f32[] %%zero), dimensions={0,1,2}, to_apply=%%region_add_f32\n" % (
+            r0, xs, rs))
+        a("  %%convert.%d = %s convert(%s %%reduce-scatter.%d)\n" % (r1, st, xs, rs))
+        ars = m.uid()
+        a("  %%all-reduce-start.%d = (f32[], %s) all-reduce-start(f32[] %%reduce.%d, %s %%convert.%d), channel_id=%d, replica_groups=%s, use_global_device_ids=true, to_apply=%%region_add_f32, %s, backend_config=%s\n" % (
+            ars, st, r0, st, r1, m.channel(), groups_form(tp, layer + block + 2),
+            meta("psum"), backend("collective")))
+        ard = m.uid()
+        a("  %%all-reduce-done.%d = (f32[], %s) all-reduce-done((f32[], %s) %%all-reduce-start.%d)\n" % (
+            ard, st, st, ars))
+        g = m.uid()
+        a("  %%get-tuple-element.%d = %s get-tuple-element((f32[], %s) %%all-reduce-done.%d), index=1\n" % (
+            g, st, st, ard))
+        # A synchronous tuple all-reduce and a ring exchange.
+        x = elementwise(x, 3)
+        ar = m.uid()
+        a("  %%all-reduce.%d = (f32[], %s) all-reduce(f32[] %%reduce.%d, %s %%get-tuple-element.%d), channel_id=%d, replica_groups=%s, use_global_device_ids=true, to_apply=%%region_add_f32, %s\n" % (
+            ar, st, r0, st, g, m.channel(), groups_form(tp, layer + block + 3),
+            meta("psum_stats")))
+        x = elementwise(x, 3)
+        cps = m.uid()
+        a("  %%collective-permute-start.%d = (%s, %s, u32[], u32[]) collective-permute-start(%s %%reduce-scatter.%d), channel_id=%d, source_target_pairs=%s, %s\n" % (
+            cps, xs, xs, xs, rs, m.channel(), ring_pairs(tp), meta("ppermute")))
+        cpd = m.uid()
+        a("  %%collective-permute-done.%d = %s collective-permute-done((%s, %s, u32[], u32[]) %%collective-permute-start.%d)\n" % (
+            cpd, xs, xs, xs, cps))
+        x = "%%add.%d" % m.uid()
+        a("  %s = %s add(%s %%reduce-scatter.%d, %s %%collective-permute-done.%d), %s\n" % (
+            x, xs, xs, rs, xs, cpd, meta("residual")))
+    m.write("".join(out))
+    return x
+
+
+def write_dense_module(path, tp, target_bytes):
+    """One huge ENTRY computation with a collective every ~1.5 KB."""
+    with open(path, "w", encoding="ascii", newline="\n", buffering=1 << 20) as f:
+        m = Module(f, tp)
+        xs = "bf16[%d,%d,%d]" % (BATCH, SEQ // tp, HIDDEN)
+        w = "bf16[%d,%d]{1,0}" % (HIDDEN, HIDDEN)
+        m.write("HloModule jit_decode_dense, is_scheduled=true, replica_count=1, "
+                "num_partitions=%d\n\n" % tp)
+        m.write("%region_add_f32 (a: f32[], b: f32[]) -> f32[] {\n"
+                "  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+                "  ROOT %add = f32[] add(f32[] %a, f32[] %b)\n}\n\n")
+        m.write("%region_add_bf16 (c: bf16[], d: bf16[]) -> bf16[] {\n"
+                "  %c = bf16[] parameter(0)\n  %d = bf16[] parameter(1)\n"
+                "  ROOT %add.1 = bf16[] add(bf16[] %c, bf16[] %d)\n}\n\n")
+        m.write("%%fused_norm (p0: %s, p1: %s) -> %s {\n"
+                "  %%p0 = %s{2,1,0} parameter(0)\n  %%p1 = %s parameter(1)\n"
+                "  ROOT %%copy.2 = %s{2,1,0} copy(%s{2,1,0} %%p0)\n}\n\n" % (
+                    xs, w, xs, xs, w, xs, xs))
+        m.write("ENTRY %%main.%d (Arg_0.1: %s, Arg_1.2: %s) -> %s {\n" % (
+            m.uid(), xs, w, xs))
+        m.write("  %%Arg_0.1 = %s{2,1,0} parameter(0)\n" % xs)
+        m.write("  %%Arg_1.2 = %s parameter(1)\n" % w)
+        m.write("  %zero = f32[] constant(0)\n")
+        x = "%Arg_0.1"
+        weights = "%s %%Arg_1.2" % w
+        layer = 0
+        while m.written < target_bytes:
+            x = dense_layer(m, layer, x, weights)
+            layer += 1
+        m.write("  ROOT %%copy.%d = %s{2,1,0} copy(%s{2,1,0} %s)\n}\n" % (
+            m.uid(), xs, xs, x))
+        return m.written, layer
+
+
 def write_large_groups(path, devices, ops):
     with open(path, "w", encoding="ascii", newline="\n", buffering=1 << 20) as f:
         f.write("HloModule large_groups, replica_count=1, num_partitions=%d\n\n" % devices)
@@ -478,6 +605,19 @@ def write_large_groups(path, devices, ops):
                     "metadata={op_name=\"psum\" source_file=\"big.py\" source_line=%d}\n" % (
                         k + 1, k, k + 1, forms[k % len(forms)], k + 1))
         f.write("  ROOT %%r = f32[1024]{0} copy(f32[1024]{0} %%p.%d)\n}\n" % ops)
+
+
+def write_explicit_group(path, ids):
+    """One all-reduce over one explicit group {0,...,ids-1}."""
+    with open(path, "w", encoding="ascii", newline="\n", buffering=1 << 20) as f:
+        f.write("HloModule explicit_group, replica_count=1, num_partitions=%d\n\n" % ids)
+        f.write("%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
+                "  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(f32[] %a, f32[] %b)\n}\n\n")
+        f.write("ENTRY %main (p: f32[1024]) -> f32[1024] {\n  %p.0 = f32[1024]{0} parameter(0)\n")
+        f.write("  ROOT %p.1 = f32[1024]{0} all-reduce(f32[1024]{0} %p.0), channel_id=1, "
+                "replica_groups={{")
+        f.write(",".join(str(i) for i in range(ids)))
+        f.write("}}, use_global_device_ids=true, to_apply=%add\n}\n")
 
 
 def write_def_json(path, devices, group, pairs):
@@ -515,6 +655,11 @@ def main():
                     help="tensor-parallel degree = num_partitions (default 32)")
     ap.add_argument("--large-groups", type=int, default=0, metavar="N",
                     help="write N all-reduces over one group of --devices ids")
+    ap.add_argument("--explicit-ids", type=int, default=0, metavar="N",
+                    help="write one all-reduce over one explicit group of N ids")
+    ap.add_argument("--dense", action="store_true",
+                    help="write one huge ENTRY computation with a collective "
+                         "every ~1.5 KB instead (decoder unrolled at high TP)")
     ap.add_argument("--devices", type=int, default=65536,
                     help="group size for --large-groups (default 65536)")
     args = ap.parse_args()
@@ -527,6 +672,21 @@ def main():
         write_def_json(os.path.join(args.out, "def.json"), args.devices,
                        args.devices, [])
         print("%s: %d all-reduces over [1,%d]" % (hlo, args.large_groups, args.devices))
+        return 0
+    if args.explicit_ids > 0:
+        write_explicit_group(hlo, args.explicit_ids)
+        write_def_json(os.path.join(args.out, "def.json"), args.explicit_ids,
+                       0, [])
+        print("%s: one all-reduce over {0..%d}" % (hlo, args.explicit_ids - 1))
+        return 0
+    if args.dense:
+        size, layers = write_dense_module(hlo, args.tp,
+                                          int(args.size_mb * (1 << 20)))
+        ring = [[i, (i + 1) % args.tp] for i in range(args.tp)]
+        write_def_json(os.path.join(args.out, "def.json"), args.tp, args.tp, ring)
+        write_config(os.path.join(args.out, "vllm_config.json"), args.tp)
+        print("%s: %d bytes, %d layers, %d collectives (dense)" % (
+            hlo, size, layers, 10 * layers))
         return 0
     size, layers = write_module(hlo, args.tp, int(args.size_mb * (1 << 20)),
                                 args.layers)

@@ -12,8 +12,13 @@
 # ([1,65536]<=[65536], LARGE_OPS ops) in ms per op, and start-up on a tiny
 # unit. Ends with one PASS/FAIL line per target; exits 1 when one fails.
 #
+# Then the collective-dense module (bench/gen_hlo.py --dense: one huge ENTRY
+# computation, a collective every ~1.5 KB, DENSE_MB MiB) the same way, and
+# one explicit replica group of EXPLICIT_IDS ids (peak RSS).
+#
 # Environment: RUNS (default 7), SIZES (default "150 300", MiB; the last is
-# the one the targets apply to), LARGE_OPS (default 2000), KEEP=1 keeps
+# the one the targets apply to), LARGE_OPS (default 2000), DENSE_MB (default
+# 300; 0 skips the dense case), EXPLICIT_IDS (default 1048576), KEEP=1 keeps
 # bench/out/, BUILD_DIR (default build-bench), JOBS (default 2).
 # Needs cmake, ninja, python3 and /usr/bin/time (package `time`;
 # TOPOLINT_WITH_EXTRAS=1 scripts/install-deps.sh installs it).
@@ -22,6 +27,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 RUNS=${RUNS:-7}
+DENSE_MB=${DENSE_MB:-300}
+EXPLICIT_IDS=${EXPLICIT_IDS:-1048576}
 SIZES=${SIZES:-150 300}
 LARGE_OPS=${LARGE_OPS:-2000}
 BUILD_DIR=${BUILD_DIR:-build-bench}
@@ -57,6 +64,12 @@ done
 python3 bench/gen_hlo.py --out "$OUT/large" --large-groups "$LARGE_OPS" \
   --devices 65536
 python3 bench/gen_hlo.py --out "$OUT/tiny" --layers 1
+# -- dense and explicit-group cases (issue 16) --
+if [ "$DENSE_MB" != 0 ]; then
+  python3 bench/gen_hlo.py --out "$OUT/dense" --dense --size-mb "$DENSE_MB"
+fi
+python3 bench/gen_hlo.py --out "$OUT/explicit" --explicit-ids "$EXPLICIT_IDS"
+# -- end dense and explicit-group cases --
 
 # measure NAME CMD...: runs CMD once under /usr/bin/time and appends
 # "wall user sys maxrss_kb" to $OUT/NAME.times; wall is measured here with
@@ -127,6 +140,37 @@ for s in $SIZES; do
   eval "WALL_$s=$tw; GREP_$s=$gw; PEAK_$s=$peak_kb"
 done
 
+# -- dense and explicit-group cases (issue 16) --
+if [ "$DENSE_MB" != 0 ]; then
+  echo "== collective-dense module (${DENSE_MB} MiB, one ENTRY computation), $RUNS alternating runs"
+  hlo=$OUT/dense/model.hlo
+  if ! "$BIN" check --quiet "$OUT/dense" >/dev/null 2>&1; then
+    echo "run.sh: topolint reports findings on $OUT/dense:" >&2
+    "$BIN" check "$OUT/dense" | head -20 >&2
+    exit 2
+  fi
+  rm -f "$OUT/tldense.times" "$OUT/grepdense.times"
+  cat "$hlo" "$OUT/dense/def.json" >/dev/null
+  for ((i = 0; i < RUNS; ++i)); do
+    measure tldense "$BIN" check --quiet -j 1 "$OUT/dense"
+    measure grepdense grep -c replica_groups "$hlo"
+  done
+  DENSE_GREP=$(median "$OUT/grepdense.times" 1)
+  DENSE_WALL=$(median "$OUT/tldense.times" 1)
+  DENSE_PEAK=$(max "$OUT/tldense.times" 4)
+  printf '%-8s %10s %9s %12s %12s %9s %9s %11s\n' dense \
+    "$(stat -c %s "$hlo")" "$(grep -c replica_groups "$hlo")" "$DENSE_GREP" \
+    "$DENSE_WALL" "$(div "$DENSE_WALL" "$DENSE_GREP")" \
+    "$(div "$(cpu "$OUT/tldense.times")" "$(cpu "$OUT/grepdense.times")")" \
+    "$(awk -v k="$DENSE_PEAK" 'BEGIN{printf "%.1f", k/1024}')"
+fi
+echo "== one explicit replica group of $EXPLICIT_IDS ids"
+rm -f "$OUT/explicit.times"
+for ((i = 0; i < 3; ++i)); do measure explicit "$BIN" check --quiet -j 1 "$OUT/explicit"; done
+EXPLICIT_PEAK=$(max "$OUT/explicit.times" 4)
+echo "  median wall $(median "$OUT/explicit.times" 1) s; peak $(awk -v k="$EXPLICIT_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB"
+# -- end dense and explicit-group cases --
+
 # Peak RSS of the largest run as /usr/bin/time -v reports it.
 last=${SIZES##* }
 first=${SIZES%% *}
@@ -190,6 +234,17 @@ if [ "$first" != "$last" ]; then
   verdict "$(awk -v s="$scale" -v w="$want" 'BEGIN{print (s <= w)}')" \
     "scaling ${first}->${last}MiB: time x${scale} for size x$(div "$last" "$first") (target <= ${want})"
 fi
+# -- dense and explicit-group cases (issue 16) --
+if [ "$DENSE_MB" != 0 ]; then
+  dratio=$(div "$DENSE_WALL" "$DENSE_GREP")
+  verdict "$(awk -v r="$dratio" 'BEGIN{print (r <= 3.0)}')" \
+    "time dense ${DENSE_MB}MiB: ${dratio}x grep -c (target <= 3)"
+  verdict "$(awk -v k="$DENSE_PEAK" 'BEGIN{print (k <= 16384)}')" \
+    "peak RSS dense ${DENSE_MB}MiB: $(awk -v k="$DENSE_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 16)"
+fi
+verdict "$(awk -v k="$EXPLICIT_PEAK" 'BEGIN{print (k <= 32768)}')" \
+  "peak RSS one explicit group of $EXPLICIT_IDS ids: $(awk -v k="$EXPLICIT_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 32)"
+# -- end dense and explicit-group cases --
 verdict "$(awk -v m="$lms" 'BEGIN{print (m < 10)}')" \
   "large groups: ${lms} ms per op (target: milliseconds)"
 verdict "$(awk -v m="$tiny" 'BEGIN{print (m < 10)}')" \

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,7 +24,9 @@
 #include "checker/config/parallel_config.h"
 #include "checker/core/discovery.h"
 #include "checker/core/project_config.h"
+#include "checker/diag/baseline.h"
 #include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/hlo_proto_reader.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
@@ -99,6 +102,46 @@ inline void RunHloParserTarget(std::string_view input) {
   unit.directory = ".";
   unit.hlo_modules.push_back(std::move(whole));
   CheckRenderExplain(unit, CheckOptions{}, docs);
+}
+
+// ------------------------------------------------------------- binary HLO
+
+// The binary HLO reader (checker/hlo/hlo_proto_reader.h) and the HLO rules:
+// at most one syntax error, located at a byte offset inside the input
+// (plain input), with a message; the streaming sink sees the same
+// collectives as the collecting parse; every rule, renderer and explain
+// runs on the result.
+inline void RunHloProtoTarget(std::string_view input) {
+  hlo::Module whole;
+  hlo::ParseHloProto(input, "fuzz.pb", hlo::ParseOptions{}, &whole);
+  if (whole.syntax_errors.size() > 1) Fail("more than one proto error");
+  for (const hlo::SyntaxError& e : whole.syntax_errors) {
+    if (!e.pos.is_byte()) Fail("proto syntax error without a byte offset");
+    if (!whole.gzip && (e.pos.byte_offset() < 0 ||
+                        e.pos.byte_offset() >
+                            static_cast<int64_t>(input.size()))) {
+      Fail(fmt::format("proto syntax error at byte {} of {}",
+                       e.pos.byte_offset(), input.size()));
+    }
+    if (e.message.empty()) Fail("proto syntax error without a message");
+  }
+  for (const hlo::Collective& c : whole.collectives) {
+    if (!c.pos.is_byte()) Fail("binary collective without a byte offset");
+  }
+  hlo::Module streamed;
+  std::string names;
+  hlo::ParseOptions sink;
+  sink.on_collective = [&](const hlo::Module&, hlo::Collective& op) {
+    names += op.name + "\n";
+  };
+  hlo::ParseHloProto(input, "fuzz.pb", sink, &streamed);
+  std::string expected;
+  for (const hlo::Collective& c : whole.collectives) expected += c.name + "\n";
+  if (names != expected) Fail("the sink sees other collectives");
+  Unit unit;
+  unit.directory = ".";
+  unit.hlo_modules.push_back(std::move(whole));
+  CheckRenderExplain(unit, CheckOptions{}, {});
 }
 
 // ------------------------------------------------------------- def.json
@@ -334,6 +377,60 @@ inline void RunUnitTarget(std::string_view input) {
     return;
   }
   CheckRenderExplain(unit, options, docs);
+}
+
+// ------------------------------------------------------------------ baseline
+
+// The --baseline reader: never crashes at any depth or size; what it
+// accepts applies cleanly, and a baseline written for findings reads back
+// with one entry per finding.
+inline void RunBaselineTarget(std::string_view input) {
+  std::string error;
+  std::optional<Baseline> baseline = LoadBaseline(input, &error);
+  if (!baseline) {
+    if (error.empty()) Fail("baseline refused without a reason");
+    return;
+  }
+  int64_t total = 0;
+  for (const auto& [fingerprint, count] : baseline->counts) {
+    if (fingerprint.empty() || count < 1) Fail("empty or uncounted entry");
+    total += count;
+  }
+  if (total != baseline->size) Fail("baseline counts disagree with its size");
+  Finding f;
+  f.rule = "hlo-syntax";
+  f.loc = {"model.hlo", 1, 1};
+  f.message = std::string(input.substr(0, 64));
+  const BaselineResult r = ApplyBaseline({f, f}, *baseline);
+  if (r.suppressed + static_cast<int64_t>(r.kept.size()) != 2) {
+    Fail("ApplyBaseline lost a finding");
+  }
+  std::optional<Baseline> again = LoadBaseline(WriteBaseline({f, f}), &error);
+  if (!again || again->size != 2) Fail("written baseline does not read back");
+}
+
+// ---------------------------------------------------- .topolint.json reader
+
+// The settings reader alone: every accepted file applies or is refused
+// with a message naming the file.
+inline void RunProjectConfigTarget(std::string_view input) {
+  absl::StatusOr<ProjectConfig> cfg =
+      ParseProjectConfig(std::string(input), ".topolint.json");
+  if (!cfg.ok()) {
+    if (cfg.status().message().find(".topolint.json") ==
+        std::string_view::npos) {
+      Fail("settings error does not name the file");
+    }
+    return;
+  }
+  cfg->path = ".topolint.json";
+  RuleSelection selection;
+  CheckOptions options;
+  absl::Status st = ApplyProjectConfig(*cfg, &selection, &options);
+  if (!st.ok() &&
+      st.message().find(".topolint.json") == std::string_view::npos) {
+    Fail("settings error does not name the file");
+  }
 }
 
 }  // namespace topolint::fuzz

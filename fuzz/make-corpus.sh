@@ -6,12 +6,15 @@
 #
 # Writes OUT_DIR/<target>/ for each target in fuzz/*_fuzz.cc:
 #   hlo_parser_fuzz    every fixture .hlo
+#   hlo_proto_fuzz     every binary HLO fixture (.pb, .pb.gz, a binary .hlo)
 #   def_json_fuzz      every fixture def.json and the .neff member sources
 #   config_fuzz        every fixture neuron_config.json / vllm_config.json
 #                      and .topolint.json
 #   neff_archive_fuzz  every fixture .neff, plus plain-tar (uncompressed)
 #                      builds of tests/neff_archive/fixture-src/* so that
 #                      mutations reach the tar and JSON layers directly
+#   project_config_fuzz every fixture and test .topolint.json
+#   baseline_fuzz      none here (see fuzz/regressions/baseline_fuzz/)
 #   unit_fuzz          one input per fixture case: its HLO, def.json and
 #                      config joined by the separator line "@@@@", then its
 #                      --lnc/--num-cores/--replica-count/--num-partitions
@@ -24,7 +27,8 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$root"
 
-targets=(hlo_parser_fuzz def_json_fuzz config_fuzz neff_archive_fuzz unit_fuzz)
+targets=(hlo_parser_fuzz hlo_proto_fuzz def_json_fuzz config_fuzz neff_archive_fuzz
+  unit_fuzz project_config_fuzz baseline_fuzz)
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   find "$out/$t" -maxdepth 1 -name 'seed-*' -delete
@@ -39,12 +43,23 @@ seed() {
 
 while IFS= read -r -d '' f; do seed hlo_parser_fuzz "$f"; done \
   < <(find fixtures -type f \( -name '*.hlo' -o -name '*.hlo.txt' \) -print0)
+while IFS= read -r -d '' f; do
+  case "$f" in
+    *.hlo) LC_ALL=C grep -q '[^[:print:][:space:]]' "$f" || continue ;;
+  esac
+  seed hlo_proto_fuzz "$f"
+done < <(find fixtures -type f \( -name '*.pb' -o -name '*.pb.gz' \
+           -o -name '*.hlo' \) -print0)
 while IFS= read -r -d '' f; do seed def_json_fuzz "$f"; done \
   < <(find fixtures tests/neff_archive/fixture-src -type f -name '*.json' \
         ! -name neuron_config.json ! -name vllm_config.json -print0)
 while IFS= read -r -d '' f; do seed config_fuzz "$f"; done \
   < <(find fixtures tests -type f \( -name neuron_config.json \
         -o -name vllm_config.json -o -name .topolint.json \) -print0)
+while IFS= read -r -d '' f; do seed project_config_fuzz "$f"; done \
+  < <(find fixtures tests -type f -name .topolint.json -print0)
+# baseline_fuzz: its seeds are the committed fuzz/regressions/baseline_fuzz/
+# files (valid baselines among them), which run-fuzzers.sh always adds.
 while IFS= read -r -d '' f; do seed neff_archive_fuzz "$f"; done \
   < <(find fixtures -type f -name '*.neff' -print0)
 for src in tests/neff_archive/fixture-src/*/; do

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "fmt/format.h"
+
 namespace topolint {
 
 Emitter::Emitter(std::function<bool(std::string_view)> enabled,
@@ -11,6 +13,15 @@ Emitter::Emitter(std::function<bool(std::string_view)> enabled,
 void Emitter::Report(RuleId rule, Location loc, std::string message,
                      std::vector<Note> notes, std::string anchor) {
   if (!enabled_(rule.str())) return;
+  auto it = counts_.find(rule.str());
+  if (it == counts_.end())
+    it = counts_.emplace(std::string(rule.str()), RuleCount{}).first;
+  RuleCount& count = it->second;
+  if (count.reported >= kMaxFindingsPerRule) {
+    if (count.dropped++ == 0) count.first_dropped = std::move(loc);
+    return;
+  }
+  ++count.reported;
   Finding f;
   f.rule = std::string(rule.str());
   f.severity = severity_(rule.str());
@@ -19,6 +30,24 @@ void Emitter::Report(RuleId rule, Location loc, std::string message,
   f.notes = std::move(notes);
   f.anchor = std::move(anchor);
   findings_.push_back(std::move(f));
+}
+
+void Emitter::AddCapNotes() {
+  for (auto& [rule, count] : counts_) {
+    if (count.dropped == 0) continue;
+    Finding f;
+    f.rule = rule;
+    f.severity = Severity::kNote;
+    f.message = fmt::format(
+        "{} more {} finding{} in this unit not shown (at most {} per rule "
+        "and unit)",
+        count.dropped, rule, count.dropped == 1 ? "" : "s",
+        kMaxFindingsPerRule);
+    f.loc = count.first_dropped;
+    f.anchor = "topolint-findings-cap";
+    findings_.push_back(std::move(f));
+    count.dropped = 0;
+  }
 }
 
 }  // namespace topolint

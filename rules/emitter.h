@@ -2,7 +2,9 @@
 #ifndef TOPOLINT_RULES_EMITTER_H_
 #define TOPOLINT_RULES_EMITTER_H_
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +13,11 @@
 #include "rules/rule_ids.h"
 
 namespace topolint {
+
+// Findings one rule may report in one unit; the rest are counted and
+// summarised by one note (AddCapNotes), so that memory does not grow with a
+// hostile input's finding count.
+inline constexpr int64_t kMaxFindingsPerRule = 1000;
 
 // Collects findings. The severity is filled in from the registry (or the
 // user's override); a rule that is not enabled is dropped here, so rules do
@@ -29,6 +36,11 @@ class Emitter {
 
   bool Enabled(RuleId rule) const { return enabled_(rule.str()); }
 
+  // Appends, for each rule that reported more than kMaxFindingsPerRule
+  // findings, one note at the first dropped finding's location saying how
+  // many more there were. Called once, when the unit's checks are done.
+  void AddCapNotes();
+
   std::vector<Finding>& findings() { return findings_; }
   const std::vector<Finding>& findings() const { return findings_; }
 
@@ -36,6 +48,12 @@ class Emitter {
   std::function<bool(std::string_view)> enabled_;
   std::function<Severity(std::string_view)> severity_;
   std::vector<Finding> findings_;
+  struct RuleCount {
+    int64_t reported = 0;
+    int64_t dropped = 0;
+    Location first_dropped;
+  };
+  std::map<std::string, RuleCount, std::less<>> counts_;
 };
 
 }  // namespace topolint

@@ -12,7 +12,7 @@ using model::GroupMode;
 void CheckGroupMode(const OpView& v, Emitter& emit) {
   const hlo::Collective& op = *v.op;
   if (!op.has_use_global_device_ids) return;
-  const TextPos pos = op.use_global_device_ids_pos.line > 0
+  const TextPos pos = op.use_global_device_ids_pos.known()
                           ? op.use_global_device_ids_pos
                           : OpPos(op);
   if (!model::TakesUseGlobalDeviceIds(op.kind)) {

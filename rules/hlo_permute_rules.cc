@@ -122,9 +122,9 @@ void CheckPermutePairs(const OpView& v, Emitter& emit) {
     }
     if (problem.empty()) continue;
     const TextPos pos = i < op.source_target_pairs.pair_pos.size() &&
-                                op.source_target_pairs.pair_pos[i].line > 0
+                                op.source_target_pairs.pair_pos[i].known()
                             ? op.source_target_pairs.pair_pos[i]
-                        : op.source_target_pairs.pos.line > 0
+                        : op.source_target_pairs.pos.known()
                             ? op.source_target_pairs.pos
                             : OpPos(op);
     Report(emit, kHloPermutePairs, v, pos, std::move(problem));

@@ -7,7 +7,7 @@
 namespace topolint::hlo_rules {
 namespace {
 
-bool Known(TextPos pos) { return pos.line > 0; }
+bool Known(TextPos pos) { return pos.known(); }
 
 }  // namespace
 

@@ -39,7 +39,7 @@ const Shape* FirstOperand(const hlo::Collective& op) {
 }
 
 TextPos DimensionsPos(const hlo::Collective& op) {
-  return op.dimensions_pos.line > 0 ? op.dimensions_pos : OpPos(op);
+  return op.dimensions_pos.known() ? op.dimensions_pos : OpPos(op);
 }
 
 // The size of dimension `d` of `s`, or -1 when it is out of range, dynamic

@@ -26,11 +26,13 @@ class RankRange {
   // "rank 9 (where) is not below num_cores / lnc = 16 / 2 = 8 (physical
   // cores 18..19 do not exist)"
   std::string Message(int64_t rank, std::string_view where) const {
-    const int64_t first = rank * lnc_;
+    int64_t first = 0, last = 0;
     const std::string cores =
-        lnc_ == 1 ? fmt::format("physical core {} does not exist", first)
-                  : fmt::format("physical cores {}..{} do not exist", first,
-                                first + lnc_ - 1);
+        !model::CoresOfRank(rank, lnc_, &first, &last)
+            ? std::string("its physical cores would lie beyond 2^63")
+        : lnc_ == 1
+            ? fmt::format("physical core {} does not exist", first)
+            : fmt::format("physical cores {}..{} do not exist", first, last);
     return fmt::format(
         "rank {} {} is not below num_cores / lnc = {} / {} = "
         "{} ({})",

@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libabsl-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libarchive-dev zlib1g-dev
+  libarchive-dev zlib1g-dev libprotobuf-dev
   python3 python3-jsonschema
 )
 if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then

@@ -199,10 +199,22 @@ std::string Respond(const char* request_json, Verb verb) {
   };
   if (request_json == nullptr) return error("the request is NULL");
   json request;
+  // Values nested deeper than kMaxRequestDepth are dropped while parsing
+  // (the callback), so nothing recursive ever meets a deep tree.
+  constexpr int kMaxRequestDepth = 64;
+  bool too_deep = false;
   try {
-    request = json::parse(request_json);
+    request =
+        json::parse(request_json, [&](int depth, json::parse_event_t, json&) {
+          if (depth > kMaxRequestDepth) too_deep = true;
+          return depth <= kMaxRequestDepth;
+        });
   } catch (const json::exception& e) {
     return error(fmt::format("the request is not valid JSON: {}", e.what()));
+  }
+  if (too_deep) {
+    return error(fmt::format("the request is nested deeper than {} levels",
+                             kMaxRequestDepth));
   }
   if (!request.is_object()) return error("the request must be a JSON object");
   Unit unit;

@@ -4,14 +4,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
+#include <optional>
 
 #include "checker/cli/commands.h"
+#include "checker/cli/output_guard.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/rule_docs.h"
 #include "checker/diag/baseline.h"
+#include "checker/diag/input_file.h"
+#include "checker/diag/output_file.h"
 #include "checker/diag/render.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
@@ -80,18 +82,35 @@ SarifRoots FindSarifRoots(const Options& o) {
   return r;
 }
 
-bool WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  return static_cast<bool>(out);
+int Fail(const absl::Status& st) {
+  Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+  return kExitUsage;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(fmt::format("{}: cannot read", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// Reads and parses --baseline before anything is written, so that
+// `--baseline B --write-baseline B` compares against the old B.
+absl::Status ReadBaselineFile(const std::string& path,
+                              std::optional<Baseline>* out) {
+  std::string text;
+  if (absl::Status st =
+          ReadInputFile(path, kMaxBaselineBytes, "baselines", &text);
+      !st.ok()) {
+    return st;
+  }
+  std::string error;
+  *out = LoadBaseline(text, &error);
+  if (!*out) {
+    return absl::InvalidArgumentError(fmt::format("{}: {}", path, error));
+  }
+  return absl::OkStatus();
+}
+
+// Writes `text` to a staged (temporary) file for `path`; the caller commits.
+absl::Status Stage(const std::string& path, std::string_view text,
+                   StagedOutput* out) {
+  if (absl::Status st = out->Open(path); !st.ok()) return st;
+  if (absl::Status st = out->Write(text); !st.ok()) return st;
+  return out->Finish();
 }
 
 std::string Plural(size_t n, const char* word) {
@@ -115,6 +134,16 @@ int RunCheck(const Options& options) {
     }
     for (const std::string& w : plan.warnings) {
       Err(fmt::format("topolint: warning: {}\n", w));
+    }
+  }
+  if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
+    return Fail(st);
+  }
+  std::optional<Baseline> baseline;
+  if (!options.baseline.empty()) {
+    if (absl::Status st = ReadBaselineFile(options.baseline, &baseline);
+        !st.ok()) {
+      return Fail(st);
     }
   }
   // Each unit is loaded, checked and dropped in turn (-j at a time): memory
@@ -143,31 +172,24 @@ int RunCheck(const Options& options) {
   outcomes.clear();
   std::sort(findings.begin(), findings.end(), FindingLess);
 
+  // Nothing is written until everything is: outputs are staged next to
+  // their targets and renamed into place only once all of them (and
+  // standard output) succeeded; on any failure the old files stay.
+  StagedOutput baseline_out;
   if (!options.write_baseline.empty()) {
-    if (!WriteFile(options.write_baseline, WriteBaseline(findings))) {
-      Err(fmt::format("topolint: error: {}: cannot write baseline\n",
-                      options.write_baseline));
-      return kExitUsage;
+    if (absl::Status st = Stage(options.write_baseline, WriteBaseline(findings),
+                                &baseline_out);
+        !st.ok()) {
+      return Fail(st);
     }
   }
-  size_t baselined = 0, stale = 0;
-  if (!options.baseline.empty()) {
-    auto text = ReadFile(options.baseline);
-    if (!text.ok()) {
-      Err(fmt::format("topolint: error: {}\n",
-                      std::string(text.status().message())));
-      return kExitUsage;
-    }
-    std::string error;
-    std::optional<Baseline> baseline = LoadBaseline(*text, &error);
-    if (!baseline) {
-      Err(fmt::format("topolint: error: {}: {}\n", options.baseline, error));
-      return kExitUsage;
-    }
+  int64_t baselined = 0, stale = 0;
+  if (baseline) {
     BaselineResult r = ApplyBaseline(std::move(findings), *baseline);
     findings = std::move(r.kept);
     baselined = r.suppressed;
     stale = r.stale;
+    baseline.reset();
   }
 
   std::string report;
@@ -186,14 +208,18 @@ int RunCheck(const Options& options) {
       report = RenderGithub(findings);
       break;
   }
-  if (options.output.empty()) {
-    std::fwrite(report.data(), 1, report.size(), stdout);
-    std::fflush(stdout);
-  } else if (!WriteFile(options.output, report)) {
-    Err(fmt::format("topolint: error: {}: cannot write report\n",
-                    options.output));
-    return kExitUsage;
+  StagedOutput report_out;
+  absl::Status written =
+      options.output.empty()
+          ? WriteAllFd(STDOUT_FILENO, report, "standard output")
+          : Stage(options.output, report, &report_out);
+  if (written.ok() && !options.write_baseline.empty()) {
+    written = baseline_out.Commit();
   }
+  if (written.ok() && !options.output.empty()) written = report_out.Commit();
+  if (!written.ok()) return Fail(written);
+  report.clear();
+  report.shrink_to_fit();
 
   size_t errors = 0, warnings = 0, notes = 0;
   std::map<std::string, size_t> per_rule;
@@ -233,8 +259,8 @@ int RunCheck(const Options& options) {
       Err(fmt::format(
           "topolint: baseline hid {}; {} baseline {} no longer "
           "match{}\n",
-          Plural(baselined, "finding"), stale, stale == 1 ? "entry" : "entries",
-          stale == 1 ? "es" : ""));
+          Plural(static_cast<size_t>(baselined), "finding"), stale,
+          stale == 1 ? "entry" : "entries", stale == 1 ? "es" : ""));
     }
   }
   return errors > 0 && !options.exit_zero ? kExitFindings : kExitClean;

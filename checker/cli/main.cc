@@ -1,12 +1,51 @@
 // topolint: the command-line entry point. Thin glue over checker/core.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "checker/cli/commands.h"
 #include "checker/cli/options.h"
 
+namespace {
+
+// Output faults become exit code 2 with a message, never a signal: a broken
+// pipe is EPIPE, a file over RLIMIT_FSIZE is EFBIG. And a closed standard
+// descriptor (`>&-`) is held by /dev/null opened read-only, so that no file
+// opened later takes its number and receives the report, while writes to
+// it still fail (EBADF) and are reported.
+void GuardProcess() {
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int held = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (held >= 0 && held != fd) {
+      dup2(held, fd);
+      close(held);
+    }
+  }
+}
+
+// The stdio output of the other verbs, checked once at the end.
+int FlushStdout(int code) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    std::fprintf(stderr, "topolint: error: standard output: write failed: %s\n",
+                 std::strerror(errno));
+    return topolint::cli::kExitUsage;
+  }
+  return code;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  GuardProcess();
   std::vector<std::string> args(argv + 1, argv + argc);
   auto options = topolint::cli::ParseOptions(args);
   if (!options.ok()) {
@@ -17,16 +56,16 @@ int main(int argc, char** argv) {
   switch (options->verb) {
     case topolint::cli::Verb::kHelp:
       std::fputs(topolint::cli::UsageText().c_str(), stdout);
-      return 0;
+      return FlushStdout(0);
     case topolint::cli::Verb::kVersion:
       std::printf("topolint %s\n", TOPOLINT_VERSION);
-      return 0;
+      return FlushStdout(0);
     case topolint::cli::Verb::kRules:
-      return topolint::cli::RunRules(*options);
+      return FlushStdout(topolint::cli::RunRules(*options));
     case topolint::cli::Verb::kExplain:
-      return topolint::cli::RunExplainCommand(*options);
+      return FlushStdout(topolint::cli::RunExplainCommand(*options));
     case topolint::cli::Verb::kCheck:
       break;
   }
-  return topolint::cli::RunCheck(*options);
+  return FlushStdout(topolint::cli::RunCheck(*options));
 }

@@ -123,6 +123,15 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) return Usage(a + " needs a value");
       return args[++i];
     };
+    // A file name: an empty one is a usage error, not "no such file" later
+    // (or, for -o, "write to stdout").
+    auto take_path = [&]() -> absl::StatusOr<std::string> {
+      auto v = take();
+      if (v.ok() && v->empty()) {
+        return Usage(fmt::format("{} needs a file name, got ''", a));
+      }
+      return v;
+    };
     auto take_int = [&](int64_t min) -> absl::StatusOr<int64_t> {
       auto v = take();
       if (!v.ok()) return v.status();
@@ -153,7 +162,7 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       }
       o.format = it->second;
     } else if (a == "-o" || a == "--output") {
-      TL_ASSIGN(o.output, take());
+      TL_ASSIGN(o.output, take_path());
     } else if (a == "--rules") {
       std::string g;
       TL_ASSIGN(g, take());
@@ -190,17 +199,17 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       TL_ASSIGN(v, take_int(1));
       o.num_partitions = v;
     } else if (a == "--config") {
-      TL_ASSIGN(o.config, take());
+      TL_ASSIGN(o.config, take_path());
     } else if (a == "--baseline") {
-      TL_ASSIGN(o.baseline, take());
+      TL_ASSIGN(o.baseline, take_path());
     } else if (a == "--write-baseline") {
-      TL_ASSIGN(o.write_baseline, take());
+      TL_ASSIGN(o.write_baseline, take_path());
     } else if (a == "--hlo") {
-      TL_ASSIGN(o.hlo, take());
+      TL_ASSIGN(o.hlo, take_path());
     } else if (a == "--neff") {
-      TL_ASSIGN(o.neff, take());
+      TL_ASSIGN(o.neff, take_path());
     } else if (a == "--neuron-config") {
-      TL_ASSIGN(o.neuron_config, take());
+      TL_ASSIGN(o.neuron_config, take_path());
     } else if (a == "-j" || a == "--jobs") {
       int64_t v;
       TL_ASSIGN(v, take_int(1));
@@ -227,7 +236,7 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
             fmt::format("--color must be auto, always or never, got '{}'", c));
       }
     } else if (a == "--stdin-filename") {
-      TL_ASSIGN(o.stdin_filename, take());
+      TL_ASSIGN(o.stdin_filename, take_path());
     } else if (a == "--core") {
       int64_t v;
       TL_ASSIGN(v, take_int(0));

@@ -2,13 +2,12 @@
 
 #include <atomic>
 #include <filesystem>
-#include <iostream>
 #include <iterator>
 #include <map>
-#include <sstream>
 #include <thread>
 
 #include "checker/core/project_config.h"
+#include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
 #include "fmt/format.h"
 
@@ -42,10 +41,7 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
   UnitSpec spec;
   auto add = [&](const std::string& path, InputKind kind, bool def_json) {
     if (path.empty()) return absl::OkStatus();
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-      return absl::NotFoundError(fmt::format("{}: no such file", path));
-    }
+    if (absl::Status st = CheckReadableKind(path); !st.ok()) return st;
     if (spec.directory.empty()) spec.directory = ParentOf(path);
     InputFile f{path, kind, true, false, def_json};
     spec.files.push_back(f);
@@ -67,39 +63,88 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
   return absl::OkStatus();
 }
 
+// One unit of an input already read into memory (standard input or a
+// pipe), named `name`. Its kind comes from the name, else from the content.
+absl::Status AddInMemoryUnit(const std::string& name, std::string text,
+                             JobPlan* plan, std::vector<UnitSpec>* specs) {
+  InputKind kind;
+  if (!ClassifyName(name, &kind)) {
+    const std::string_view head = std::string_view(text).substr(0, 4096);
+    const size_t first = head.find_first_not_of(" \t\r\n");
+    if (hlo::LooksLikeHlo(head)) {
+      kind = InputKind::kHlo;
+    } else if (first != std::string_view::npos && head[first] == '{') {
+      kind = InputKind::kJson;
+    } else {
+      return absl::InvalidArgumentError(fmt::format(
+          "cannot tell what kind of input '{}' is: it is neither HLO text nor "
+          "a JSON object; name it .hlo, .hlo.txt or .json",
+          name));
+    }
+  }
+  if (kind == InputKind::kNeff) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: a .neff archive cannot be read from standard input or a pipe",
+        name));
+  }
+  plan->in_memory.push_back({name, std::move(text)});
+  UnitSpec spec;
+  spec.directory = ParentOf(name);
+  spec.files.push_back(InputFile{name, kind, true, true, false});
+  specs->push_back(std::move(spec));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status PlanJobs(const Options& o, JobPlan* plan) {
+  // A --config that cannot be read is an error even when no unit needs it.
+  if (!o.config.empty()) {
+    if (absl::Status st = CheckReadableKind(o.config); !st.ok()) {
+      return absl::Status(st.code(), fmt::format("settings file {}",
+                                                 std::string(st.message())));
+    }
+  }
   std::vector<UnitSpec> specs;
   if (auto st = AddExplicitUnit(o, &specs); !st.ok()) return st;
   std::vector<std::string> disk_paths;
   for (const std::string& p : o.paths) {
     if (p != "-") {
-      disk_paths.push_back(p);
-      continue;
-    }
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    std::string text = ss.str();
-    InputKind kind;
-    if (!ClassifyName(o.stdin_filename, &kind)) {
-      if (!hlo::LooksLikeHlo(std::string_view(text).substr(0, 4096))) {
-        return absl::InvalidArgumentError(fmt::format(
-            "cannot tell what kind of input '{}' is: name it .hlo, .hlo.txt "
-            "or .json",
-            o.stdin_filename));
+      // Pipes (`<(cat model.hlo)`) are read once, into memory, so that
+      // telling their kind consumes nothing; devices, FIFOs and sockets
+      // are refused here, before anything could block on them.
+      switch (KindOfPath(p)) {
+        case FileKind::kRegular:
+        case FileKind::kDirectory:
+          disk_paths.push_back(p);
+          continue;
+        case FileKind::kPipe: {
+          std::string text;
+          if (auto st = ReadInputFile(p, kMaxStdinBytes, "pipes", &text);
+              !st.ok()) {
+            return st;
+          }
+          if (auto st = AddInMemoryUnit(p, std::move(text), plan, &specs);
+              !st.ok()) {
+            return st;
+          }
+          continue;
+        }
+        default:
+          return CheckReadableKind(p);
       }
-      kind = InputKind::kHlo;
     }
-    if (kind == InputKind::kNeff) {
-      return absl::InvalidArgumentError(
-          "a .neff archive cannot be read from standard input");
+    std::string text;
+    if (auto st = ReadFdBounded(0, "standard input", kMaxStdinBytes,
+                                "standard input", &text);
+        !st.ok()) {
+      return st;
     }
-    plan->in_memory.push_back({o.stdin_filename, std::move(text)});
-    UnitSpec spec;
-    spec.directory = ParentOf(o.stdin_filename);
-    spec.files.push_back(InputFile{o.stdin_filename, kind, true, true, false});
-    specs.push_back(std::move(spec));
+    if (auto st =
+            AddInMemoryUnit(o.stdin_filename, std::move(text), plan, &specs);
+        !st.ok()) {
+      return st;
+    }
   }
   if (!disk_paths.empty() && o.whole_units) {
     if (auto st = DiscoverWholeUnits(disk_paths, DiscoveryLimits{}, &specs,
@@ -126,6 +171,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
         auto cfg = LoadProjectConfig(cfg_path);
         if (!cfg.ok()) return cfg.status();
         it = configs.emplace(cfg_path, *std::move(cfg)).first;
+        plan->config_paths.push_back(cfg_path);
       }
       if (auto st = ApplyProjectConfig(it->second, &job.selection, &job.check);
           !st.ok()) {

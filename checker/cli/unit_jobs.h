@@ -25,9 +25,10 @@ struct UnitJob {
 
 struct JobPlan {
   std::vector<UnitJob> jobs;
-  std::vector<InMemoryInput> in_memory;  // stdin
-  std::vector<std::string> skipped;      // named files of no known kind
-  std::vector<std::string> warnings;     // e.g. unreadable subdirectories
+  std::vector<InMemoryInput> in_memory;   // stdin and pipes
+  std::vector<std::string> skipped;       // named files of no known kind
+  std::vector<std::string> warnings;      // e.g. unreadable subdirectories
+  std::vector<std::string> config_paths;  // .topolint.json files in use
 };
 
 // Usage errors, missing paths and invalid config files are errors (exit 2).

@@ -7,7 +7,9 @@
 #include <set>
 
 #include "absl/strings/match.h"
+#include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/hlo_proto_reader.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -105,7 +107,10 @@ struct Walker {
 }  // namespace
 
 bool ClassifyName(const std::string& name, InputKind* kind) {
-  if (absl::EndsWith(name, ".hlo") || absl::EndsWith(name, ".hlo.txt")) {
+  if (absl::EndsWith(name, ".hlo") || absl::EndsWith(name, ".hlo.txt") ||
+      absl::EndsWith(name, ".hlo_module.pb") ||
+      absl::EndsWith(name, ".hlo.pb") || absl::EndsWith(name, ".pb") ||
+      absl::EndsWith(name, ".pb.gz")) {
     *kind = InputKind::kHlo;
   } else if (absl::EndsWith(name, ".json")) {
     *kind = InputKind::kJson;
@@ -117,15 +122,77 @@ bool ClassifyName(const std::string& name, InputKind* kind) {
   return true;
 }
 
+namespace {
+
+// Binary HLO names: a proto (or gzip of one) is only an input when its
+// content says so; other `.pb` files (metaneff.pb, TensorFlow graphs) are
+// not ours. `.hlo_module.pb` / `.hlo.pb` are always HLO.
+bool IsGenericProtoName(const std::string& path) {
+  return (absl::EndsWith(path, ".pb") || absl::EndsWith(path, ".pb.gz")) &&
+         !absl::EndsWith(path, ".hlo_module.pb") &&
+         !absl::EndsWith(path, ".hlo.pb");
+}
+
+// A generic `.pb` is HLO when its head reads as an HloModuleProto, bare or
+// inside up to two wrappers (HloProto, HloSnapshot, ...; each puts the
+// module, or the next wrapper, in field 1): the module's first field is its
+// name (printable), followed by entry_computation_name (2) or computations
+// (3); or it starts with computations. Other `.pb` files (metaneff.pb,
+// TensorFlow graphs) fail this and are left alone.
+bool LooksLikeHloProtoHead(std::string_view head) {
+  size_t p = 0;
+  for (int level = 0; level < 3; ++level) {
+    if (p >= head.size()) return false;
+    const unsigned char tag = static_cast<unsigned char>(head[p]);
+    if (tag == 0x1a) return true;  // computations first (no name)
+    if (tag != 0x0a) return false;
+    ++p;
+    uint64_t len = 0;
+    int shift = 0;
+    while (p < head.size() && shift < 35) {
+      const unsigned char b = static_cast<unsigned char>(head[p++]);
+      len |= static_cast<uint64_t>(b & 0x7f) << shift;
+      shift += 7;
+      if ((b & 0x80) == 0) break;
+    }
+    if (p >= head.size() || len == 0) return false;
+    const unsigned char first = static_cast<unsigned char>(head[p]);
+    if (first < 0x20) continue;  // a wrapper: the module is inside
+    // The module's name: printable, then field 2 or 3.
+    for (uint64_t i = 0; i < len; ++i) {
+      if (p + i >= head.size()) return true;  // a long name: plausible
+      const unsigned char c = static_cast<unsigned char>(head[p + i]);
+      if (c < 0x20 || c == 0x7f) return false;
+    }
+    if (p + len >= head.size()) return true;
+    const unsigned char next = static_cast<unsigned char>(head[p + len]);
+    return next == 0x12 || next == 0x1a;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool ClassifyFile(const std::string& path, InputKind* kind) {
-  if (ClassifyName(path, kind)) return true;
-  // Any other text file whose first token (after comments) is HloModule.
+  const bool named_hlo = ClassifyName(path, kind);
+  if (named_hlo && !IsGenericProtoName(path)) return true;
+  // Any other file whose content is HLO: text whose first token (after
+  // comments) is HloModule, or a binary module.
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   char buf[4096];
   in.read(buf, sizeof(buf));
   std::string_view head(buf, static_cast<size_t>(in.gcount()));
-  if (head.find('\0') != std::string_view::npos) return false;
+  if (named_hlo) {  // *.pb, *.pb.gz
+    switch (hlo::SniffHloEncoding(head)) {
+      case hlo::HloEncoding::kGzip:
+        return true;
+      case hlo::HloEncoding::kProto:
+        return LooksLikeHloProtoHead(head);
+      case hlo::HloEncoding::kText:
+        return hlo::LooksLikeHlo(head);
+    }
+  }
   if (hlo::LooksLikeHlo(head)) {
     *kind = InputKind::kHlo;
     return true;
@@ -143,19 +210,13 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   for (const std::string& p : paths) {
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) {
-      return absl::NotFoundError(
-          fmt::format("{}: no such file or directory", p));
-    }
+    if (ec || !fs::exists(st)) return CheckReadableKind(p);
     if (fs::is_directory(st)) {
       if (auto s = walker.Walk(fs::path(p), 0); !s.ok()) return s;
       continue;
     }
-    std::ifstream probe(p, std::ios::binary);
-    if (!probe) {
-      return absl::PermissionDeniedError(
-          fmt::format("{}: cannot read file", p));
-    }
+    // Refuses devices, FIFOs and sockets before anything could block.
+    if (absl::Status st = CheckReadableKind(p); !st.ok()) return st;
     InputKind kind;
     if (!ClassifyFile(p, &kind)) {
       skipped->push_back(p);

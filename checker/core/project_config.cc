@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "checker/config/known_keys.h"
+#include "checker/diag/input_file.h"
 #include "checker/json/json_loader.h"
 #include "fmt/format.h"
 
@@ -144,14 +145,14 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
 }
 
 absl::StatusOr<ProjectConfig> LoadProjectConfig(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(
-        fmt::format("{}: cannot read config file", path));
+  std::string text;
+  if (absl::Status st =
+          ReadInputFile(path, kMaxProjectConfigBytes, "settings files", &text);
+      !st.ok()) {
+    return absl::Status(
+        st.code(), fmt::format("settings file {}", std::string(st.message())));
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ParseProjectConfig(ss.str(), path);
+  return ParseProjectConfig(text, path);
 }
 
 absl::Status ApplyProjectConfig(const ProjectConfig& cfg,

@@ -7,7 +7,9 @@
 
 #include "checker/config/component_config.h"
 #include "checker/core/suppression.h"
+#include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/hlo_proto_reader.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
@@ -24,23 +26,7 @@ std::string BaseName(const std::string& path) {
 }
 
 absl::Status ReadWhole(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return absl::NotFoundError(fmt::format("{}: cannot read file", path));
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  if (size > static_cast<std::streamoff>(json::kMaxDocumentBytes)) {
-    return absl::ResourceExhaustedError(
-        fmt::format("{}: file of {} bytes is larger than the {} byte limit "
-                    "for JSON inputs",
-                    path, size, json::kMaxDocumentBytes));
-  }
-  in.seekg(0, std::ios::beg);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(fmt::format("{}: read error", path));
-  *out = ss.str();
-  return absl::OkStatus();
+  return ReadInputFile(path, kMaxJsonFileBytes, "JSON inputs", out);
 }
 
 const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,
@@ -78,11 +64,31 @@ absl::Status ParseHlo(const InputFile& f,
                       const hlo::ParseOptions& options, hlo::Module* m) {
   const std::string* mem =
       f.from_stdin ? FindInMemory(in_memory, f.path) : nullptr;
+  // Text or binary (HloModuleProto and its wrappers, plain or gzip) by
+  // content, whatever the name says (NxD's model/graph.hlo is binary).
   if (mem != nullptr) {
-    hlo::ParseHloText(*mem, f.path, options, m);
+    hlo::ParseHloAny(*mem, f.path, options, m);
     return absl::OkStatus();
   }
-  return hlo::ParseHloFile(f.path, f.path, options, m);
+  return hlo::ParseHloAnyFile(f.path, f.path, options, m);
+}
+
+// Binary modules have no lines: a location there is a byte offset, named
+// here by the computation and op that span it ("computation %c, op %ar").
+void NameBinaryLocations(const Unit& unit, std::vector<Finding>* findings) {
+  auto name = [&](Location& loc) {
+    if (loc.byte_offset < 0 || !loc.logical.empty()) return;
+    for (const hlo::Module& m : unit.hlo_modules) {
+      if (m.is_binary() && m.file == loc.file) {
+        loc.logical = m.LogicalLocation(loc.byte_offset);
+        return;
+      }
+    }
+  };
+  for (Finding& f : *findings) {
+    name(f.loc);
+    for (Note& n : f.notes) name(n.loc);
+  }
 }
 
 // Loads one JSON or NEFF input into `unit` (an HLO input is left alone).
@@ -109,10 +115,7 @@ absl::Status LoadNonHlo(const InputFile& f,
         return absl::InvalidArgumentError(
             "a .neff archive cannot be read from standard input");
       }
-      std::ifstream probe(f.path, std::ios::binary);
-      if (!probe) {
-        return absl::NotFoundError(fmt::format("{}: cannot read file", f.path));
-      }
+      if (absl::Status st = CheckReadableKind(f.path); !st.ok()) return st;
       unit->neff_archives.push_back(neff::ReadNeffArchive(f.path, f.path));
       break;
     }
@@ -133,7 +136,9 @@ Emitter MakeEmitter(const RuleSelection& selection) {
 std::vector<Finding> FinishFindings(const Unit& unit,
                                     const RuleSelection& selection,
                                     Emitter& emit) {
+  emit.AddCapNotes();
   std::vector<Finding> findings = std::move(emit.findings());
+  NameBinaryLocations(unit, &findings);
   findings.erase(std::remove_if(findings.begin(), findings.end(),
                                 [&](const Finding& f) {
                                   return selection.IgnoredInFile(f.rule,

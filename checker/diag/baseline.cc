@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <tuple>
 
-#include "absl/container/flat_hash_map.h"
 #include "checker/diag/render.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -15,22 +14,198 @@ constexpr int kBaselineVersion = 1;
 
 using Json = nlohmann::json;
 
-// Reads an optional string member of `entry` into `*out`.
-bool ReadString(const Json& entry, const char* key, size_t index, bool required,
-                std::string* out, std::string* error) {
-  auto it = entry.find(key);
-  if (it == entry.end()) {
-    if (!required) return true;
-    *error = fmt::format("findings[{}]: missing \"{}\"", index, key);
-    return false;
-  }
-  if (!it->is_string()) {
-    *error = fmt::format("findings[{}].{}: expected a string", index, key);
-    return false;
-  }
-  *out = it->get<std::string>();
-  return true;
+// A JSON string literal for `s` (invalid UTF-8 replaced, as before).
+std::string Quote(const std::string& s) {
+  return Json(s).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
+
+// The SAX handler of LoadBaseline. Levels: 0 the document, 1 the top-level
+// object, 2 the "findings" array, 3 one entry. Values of keys it does not
+// know are skipped (`skip_` counts the open containers being skipped).
+class BaselineReader {
+ public:
+  explicit BaselineReader(Baseline* out) : out_(out) {}
+
+  bool null() { return Scalar("null"); }
+  bool boolean(bool b) { return Scalar(b ? "true" : "false"); }
+  bool number_integer(Json::number_integer_t n) {
+    return Scalar(std::to_string(n), n == kBaselineVersion);
+  }
+  bool number_unsigned(Json::number_unsigned_t n) {
+    return Scalar(std::to_string(n), n == kBaselineVersion);
+  }
+  bool number_float(Json::number_float_t /*d*/, const Json::string_t& text) {
+    return Scalar(text);
+  }
+  bool string(Json::string_t& s) {
+    if (skip_ > 0 || level_ != 3 || !IsEntryField()) {
+      return Scalar(Quote(s));
+    }
+    if (key_ == "fingerprint") {
+      fingerprint_ = std::move(s);
+      has_fingerprint_ = true;
+    }
+    return true;
+  }
+  bool binary(Json::binary_t& /*unused*/) { return Fail("not valid JSON"); }
+  bool start_object(size_t /*unknown*/) { return Open(true); }
+  bool start_array(size_t /*unknown*/) { return Open(false); }
+  bool end_object() { return Close(); }
+  bool end_array() { return Close(); }
+  bool key(Json::string_t& k) {
+    if (skip_ == 0) key_ = std::move(k);
+    return true;
+  }
+  bool parse_error(size_t position, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& /*ex*/) {
+    if (error_.empty()) {
+      error_ = fmt::format("not valid JSON (at byte {})", position);
+    }
+    return false;
+  }
+
+  // The reason the parse stopped, or the first missing part; "" when fine.
+  std::string Finish() {
+    if (!error_.empty()) return error_;
+    if (!seen_version_) return "missing \"version\"";
+    if (!seen_findings_) return "\"findings\": expected an array";
+    return "";
+  }
+
+ private:
+  bool Fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    return false;
+  }
+
+  bool IsEntryField() const {
+    return key_ == "fingerprint" || key_ == "rule" || key_ == "file" ||
+           key_ == "message";
+  }
+
+  // A value that is not a string, or one at a place no string is expected.
+  bool Scalar(const std::string& text, bool is_version_one = false) {
+    if (skip_ > 0) return true;
+    switch (level_) {
+      case 0:
+        return Fail("expected a JSON object with \"version\" and \"findings\"");
+      case 1:
+        if (key_ == "version") {
+          seen_version_ = true;
+          if (!is_version_one) return BadVersion(text);
+        } else if (key_ == "findings") {
+          return Fail("\"findings\": expected an array");
+        }
+        return true;
+      case 2:
+        return Fail(fmt::format("findings[{}]: expected an object", index_));
+      default:
+        if (IsEntryField()) {
+          return Fail(
+              fmt::format("findings[{}].{}: expected a string", index_, key_));
+        }
+        return true;
+    }
+  }
+
+  bool BadVersion(const std::string& text) {
+    return Fail(fmt::format("unsupported baseline version {} (expected {})",
+                            text, kBaselineVersion));
+  }
+
+  bool Open(bool object) {
+    if (++depth_ > kMaxBaselineDepth) {
+      return Fail(
+          fmt::format("nested deeper than {} levels", kMaxBaselineDepth));
+    }
+    if (skip_ > 0) {
+      ++skip_;
+      return true;
+    }
+    switch (level_) {
+      case 0:
+        if (!object) {
+          return Fail(
+              "expected a JSON object with \"version\" and \"findings\"");
+        }
+        level_ = 1;
+        return true;
+      case 1:
+        if (key_ == "version") {
+          seen_version_ = true;
+          return BadVersion(object ? "an object" : "an array");
+        }
+        if (key_ == "findings") {
+          if (object) return Fail("\"findings\": expected an array");
+          if (seen_findings_) return Fail("\"findings\" appears twice");
+          seen_findings_ = true;
+          level_ = 2;
+          return true;
+        }
+        skip_ = 1;
+        return true;
+      case 2:
+        if (!object) {
+          return Fail(fmt::format("findings[{}]: expected an object", index_));
+        }
+        level_ = 3;
+        has_fingerprint_ = false;
+        fingerprint_.clear();
+        key_.clear();
+        return true;
+      default:
+        if (IsEntryField()) {
+          return Fail(
+              fmt::format("findings[{}].{}: expected a string", index_, key_));
+        }
+        skip_ = 1;
+        return true;
+    }
+  }
+
+  bool Close() {
+    --depth_;
+    if (skip_ > 0) {
+      --skip_;
+      return true;
+    }
+    switch (level_) {
+      case 3:
+        if (!has_fingerprint_) {
+          return Fail(
+              fmt::format("findings[{}]: missing \"fingerprint\"", index_));
+        }
+        if (fingerprint_.empty()) {
+          return Fail(fmt::format("findings[{}].fingerprint: must not be empty",
+                                  index_));
+        }
+        ++out_->counts[fingerprint_];
+        ++out_->size;
+        ++index_;
+        level_ = 2;
+        return true;
+      case 2:
+        level_ = 1;
+        key_.clear();
+        return true;
+      default:
+        level_ = 0;
+        return true;
+    }
+  }
+
+  Baseline* out_;
+  std::string error_;
+  std::string key_;
+  std::string fingerprint_;
+  int level_ = 0;
+  int depth_ = 0;
+  int skip_ = 0;
+  size_t index_ = 0;
+  bool has_fingerprint_ = false;
+  bool seen_version_ = false;
+  bool seen_findings_ = false;
+};
 
 }  // namespace
 
@@ -45,78 +220,47 @@ std::string WriteBaseline(const std::vector<Finding>& findings) {
               return std::tie(a.file, a.rule, a.fingerprint, a.message) <
                      std::tie(b.file, b.rule, b.fingerprint, b.message);
             });
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const BaselineEntry& e : entries) {
-    list.push_back({{"rule", e.rule},
-                    {"file", e.file},
-                    {"fingerprint", e.fingerprint},
-                    {"message", e.message}});
+  // Written entry by entry (no document tree), in the layout of a 2-space
+  // indented dump.
+  std::string out =
+      fmt::format("{{\n  \"version\": {},\n  \"findings\": ", kBaselineVersion);
+  if (entries.empty()) {
+    out += "[]\n}\n";
+    return out;
   }
-  nlohmann::ordered_json doc;
-  doc["version"] = kBaselineVersion;
-  doc["findings"] = std::move(list);
-  return doc.dump(2, ' ', false,
-                  nlohmann::ordered_json::error_handler_t::replace) +
-         "\n";
+  out += "[\n";
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const BaselineEntry& e = entries[i];
+    out += fmt::format(
+        "    {{\n      \"rule\": {},\n      \"file\": {},\n      "
+        "\"fingerprint\": {},\n      \"message\": {}\n    }}{}\n",
+        Quote(e.rule), Quote(e.file), Quote(e.fingerprint), Quote(e.message),
+        i + 1 < entries.size() ? "," : "");
+  }
+  out += "  ]\n}\n";
+  return out;
 }
 
 std::optional<Baseline> LoadBaseline(std::string_view text,
                                      std::string* error) {
-  // The non-throwing parse: a discarded value signals a syntax error.
-  const Json doc = Json::parse(text.begin(), text.end(), nullptr,
-                               /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    *error = "not valid JSON";
-    return std::nullopt;
-  }
-  if (!doc.is_object()) {
-    *error = "expected a JSON object with \"version\" and \"findings\"";
-    return std::nullopt;
-  }
-  auto version = doc.find("version");
-  if (version == doc.end()) {
-    *error = "missing \"version\"";
-    return std::nullopt;
-  }
-  if (!version->is_number_integer() ||
-      version->get<int64_t>() != kBaselineVersion) {
-    *error = fmt::format("unsupported baseline version {} (expected {})",
-                         version->dump(), kBaselineVersion);
-    return std::nullopt;
-  }
-  auto list = doc.find("findings");
-  if (list == doc.end() || !list->is_array()) {
-    *error = "\"findings\": expected an array";
-    return std::nullopt;
-  }
   Baseline baseline;
-  baseline.entries.reserve(list->size());
-  for (size_t i = 0; i < list->size(); ++i) {
-    const Json& entry = (*list)[i];
-    if (!entry.is_object()) {
-      *error = fmt::format("findings[{}]: expected an object", i);
-      return std::nullopt;
-    }
-    BaselineEntry e;
-    if (!ReadString(entry, "fingerprint", i, true, &e.fingerprint, error) ||
-        !ReadString(entry, "rule", i, false, &e.rule, error) ||
-        !ReadString(entry, "file", i, false, &e.file, error) ||
-        !ReadString(entry, "message", i, false, &e.message, error)) {
-      return std::nullopt;
-    }
-    if (e.fingerprint.empty()) {
-      *error = fmt::format("findings[{}].fingerprint: must not be empty", i);
-      return std::nullopt;
-    }
-    baseline.entries.push_back(std::move(e));
+  BaselineReader reader(&baseline);
+  // sax_parse is iterative; the reader refuses depth before it matters.
+  const bool ok = Json::sax_parse(text.begin(), text.end(), &reader,
+                                  nlohmann::detail::input_format_t::json,
+                                  /*strict=*/true);
+  std::string reason = reader.Finish();
+  if (!ok && reason.empty()) reason = "not valid JSON";
+  if (!reason.empty()) {
+    *error = std::move(reason);
+    return std::nullopt;
   }
   return baseline;
 }
 
 BaselineResult ApplyBaseline(std::vector<Finding> findings,
                              const Baseline& baseline) {
-  absl::flat_hash_map<std::string, int64_t> remaining;
-  for (const BaselineEntry& e : baseline.entries) ++remaining[e.fingerprint];
+  absl::flat_hash_map<std::string, int64_t> remaining = baseline.counts;
   BaselineResult result;
   for (Finding& f : findings) {
     auto it = remaining.find(Fingerprint(f));

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "checker/diag/finding.h"
 
 namespace topolint {
@@ -24,9 +25,17 @@ struct BaselineEntry {
   std::string message;
 };
 
+// What a loaded baseline keeps: only the fingerprints (with how often each
+// was recorded), so that memory grows with the fingerprints, not with the
+// messages of the file.
 struct Baseline {
-  std::vector<BaselineEntry> entries;
+  absl::flat_hash_map<std::string, int64_t> counts;
+  int64_t size = 0;  // entries read
 };
+
+// Nesting of arrays and objects a baseline may have (its own structure
+// needs 3); deeper input is refused before anything recursive runs.
+inline constexpr int kMaxBaselineDepth = 64;
 
 // The result of ApplyBaseline.
 struct BaselineResult {
@@ -41,9 +50,10 @@ struct BaselineResult {
 // code around does not reorder the file. Ends with a newline.
 std::string WriteBaseline(const std::vector<Finding>& findings);
 
-// Parses a baseline file. On malformed input (not JSON, wrong version, wrong
-// field types, missing fingerprint) returns nullopt and sets `*error` to a
-// one-line reason naming the offending field, e.g.
+// Parses a baseline file in one streaming pass (no document tree is built).
+// On malformed input (not JSON, wrong version, wrong field types, missing
+// fingerprint, nesting deeper than kMaxBaselineDepth) returns nullopt and
+// sets `*error` to a one-line reason naming the offending field, e.g.
 // "findings[2].fingerprint: expected a string". Never throws.
 std::optional<Baseline> LoadBaseline(std::string_view text, std::string* error);
 

@@ -1,5 +1,7 @@
 #include "checker/diag/finding.h"
 
+#include "checker/diag/render.h"
+
 #include <tuple>
 
 namespace topolint {
@@ -30,8 +32,16 @@ bool ParseSeverity(std::string_view name, Severity* out) {
 }
 
 bool FindingLess(const Finding& a, const Finding& b) {
-  return std::tie(a.loc.file, a.loc.line, a.loc.column, a.rule, a.message) <
-         std::tie(b.loc.file, b.loc.line, b.loc.column, b.rule, b.message);
+  return std::tie(a.loc.file, a.loc.line, a.loc.column, a.loc.byte_offset,
+                  a.rule, a.message) < std::tie(b.loc.file, b.loc.line,
+                                                b.loc.column, b.loc.byte_offset,
+                                                b.rule, b.message);
+}
+
+std::string BinaryPlace(const Location& loc) {
+  const std::string byte = "byte " + std::to_string(loc.byte_offset);
+  if (loc.logical.empty()) return "at " + byte;
+  return "in " + loc.logical + " (" + byte + ")";
 }
 
 }  // namespace topolint

@@ -24,26 +24,56 @@ struct Location {
   std::string file;
   int64_t line = 0;
   int64_t column = 0;
+  // Binary inputs (HLO protos) have no lines: line and column stay 0 and
+  // `byte_offset` is the offset of the value in the (decompressed) file,
+  // -1 for text inputs. `logical` names the place in the module, e.g.
+  // "computation %main, op %ar" ("" when not known); the runner fills it in.
+  int64_t byte_offset = -1;
+  std::string logical;
 
   bool operator==(const Location& o) const {
-    return file == o.file && line == o.line && column == o.column;
+    return file == o.file && line == o.line && column == o.column &&
+           byte_offset == o.byte_offset;
   }
   bool operator!=(const Location& o) const { return !(*this == o); }
   bool operator<(const Location& o) const {
     if (file != o.file) return file < o.file;
     if (line != o.line) return line < o.line;
-    return column < o.column;
+    if (column != o.column) return column < o.column;
+    return byte_offset < o.byte_offset;
   }
 };
 
 // A line/column inside one file whose name is implied by context (parsers use
 // this to avoid carrying the file name on every token).
+//
+// A binary input's parser records byte offsets instead: line ==
+// kBytePosLine and column = the 0-based byte offset (no third field, so
+// that the many positions a text module records stay 16 bytes).
 struct TextPos {
+  static constexpr int64_t kBytePosLine = -1;
+
   int64_t line = 0;    // 1-based
   int64_t column = 0;  // 1-based, bytes
+
+  static TextPos AtByte(int64_t offset) {
+    TextPos p;
+    p.line = kBytePosLine;
+    p.column = offset;
+    return p;
+  }
+  bool is_byte() const { return line == kBytePosLine; }
+  int64_t byte_offset() const { return is_byte() ? column : -1; }
+  // A position was recorded (a line, or a byte offset).
+  bool known() const { return line > 0 || is_byte(); }
 };
 
 inline Location At(const std::string& file, TextPos pos) {
+  if (pos.is_byte()) {
+    Location loc{file, 0, 0};
+    loc.byte_offset = pos.column;
+    return loc;
+  }
   return Location{file, pos.line, pos.column};
 }
 

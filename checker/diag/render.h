@@ -21,6 +21,11 @@ struct RuleDescriptor {
   std::string help_uri;     // absolute URL of the rule's page, or empty
 };
 
+// Where a finding in a binary input is, for every renderer: "in computation
+// %c, op %ar (byte 1234)", "in module m (byte 0)" or "at byte 1234". Only
+// for locations with byte_offset >= 0.
+std::string BinaryPlace(const Location& loc);
+
 // GCC style, as SPEC §3: `file:line:col: severity: message [rule]`, then the
 // source line and a caret under the column, then one `note:` line per note.
 // Findings must already be sorted (FindingLess). `color` adds ANSI colours.
@@ -28,7 +33,8 @@ std::string RenderText(const std::vector<Finding>& findings,
                        SourceCache& sources, bool color);
 
 // One JSON array of {rule, severity, message, file, line, column,
-// notes:[{message, file, line, column}]}.
+// notes:[{message, file, line, column}]}; a location in a binary input adds
+// byte_offset and logical_location ("computation %c, op %ar").
 std::string RenderJson(const std::vector<Finding>& findings);
 
 // SARIF 2.1.0, one run, tool.driver.name "topolint". `rules` lists every

@@ -77,6 +77,7 @@ std::string LocationLabel(const Location& loc) {
     out += ":" + std::to_string(loc.line);
     if (loc.column > 0) out += ":" + std::to_string(loc.column);
   }
+  if (loc.byte_offset >= 0) out += " (" + BinaryPlace(loc) + ")";
   return out;
 }
 
@@ -95,6 +96,7 @@ std::string RenderGithub(const std::vector<Finding>& findings) {
     // Notes have no place of their own in an annotation: they become
     // further lines of its message.
     std::string message = f.message;
+    if (f.loc.byte_offset >= 0) message += " (" + BinaryPlace(f.loc) + ")";
     for (const Note& n : f.notes) {
       message += "\n" + LocationLabel(n.loc) + ": note: " + n.message;
     }

@@ -75,6 +75,8 @@ class Artifacts {
       region["startLine"] = loc.line;
       if (loc.column > 0) region["startColumn"] = loc.column;
       pl["region"] = std::move(region);
+    } else if (loc.byte_offset >= 0) {  // a binary input (HLO proto)
+      pl["region"] = {{"byteOffset", loc.byte_offset}};
     } else if (roots_ != nullptr) {
       // GitHub places a result only with a region.startLine.
       pl["region"] = {{"startLine", 1}};
@@ -145,6 +147,13 @@ class Artifacts {
   absl::flat_hash_map<std::string, size_t> index_;
 };
 
+// Binary inputs: the computation and op as a logical location.
+void AddLogicalLocation(const Location& loc, Json* location) {
+  if (loc.byte_offset < 0 || loc.logical.empty()) return;
+  (*location)["logicalLocations"] = Json::array(
+      {{{"fullyQualifiedName", loc.logical}, {"kind", "function"}}});
+}
+
 Json RuleObject(const RuleDescriptor& r) {
   const std::string& full = r.description.empty() ? r.summary : r.description;
   Json rule;
@@ -178,16 +187,19 @@ Json ResultObject(const Finding& f,
   result["message"] = {{"text", artifacts.Message(f.loc, f.message)}};
   Json primary;
   primary["physicalLocation"] = artifacts.Physical(f.loc);
+  AddLogicalLocation(f.loc, &primary);
   result["locations"] = Json::array();
   result["locations"].push_back(std::move(primary));
   if (!f.notes.empty()) {
     Json related = Json::array();
     for (size_t i = 0; i < f.notes.size(); ++i) {
       const Note& n = f.notes[i];
-      related.push_back(
-          {{"id", i},
-           {"physicalLocation", artifacts.Physical(n.loc)},
-           {"message", {{"text", artifacts.Message(n.loc, n.message)}}}});
+      Json note = {
+          {"id", i},
+          {"physicalLocation", artifacts.Physical(n.loc)},
+          {"message", {{"text", artifacts.Message(n.loc, n.message)}}}};
+      AddLogicalLocation(n.loc, &note);
+      related.push_back(std::move(note));
     }
     result["relatedLocations"] = std::move(related);
   }

@@ -58,6 +58,10 @@ void AppendHeadline(const Palette& p, const Location& loc, Severity severity,
 // known and shown, the caret line. Nothing when the source is unavailable.
 void AppendSource(const Palette& p, const Location& loc, SourceCache& sources,
                   std::string* out) {
+  if (loc.byte_offset >= 0) {  // a binary input: no line to show
+    *out += "  " + SanitizeForTerminal(BinaryPlace(loc)) + "\n";
+    return;
+  }
   if (loc.line <= 0) return;
   const std::optional<LineExcerpt> excerpt =
       sources.Excerpt(loc.file, loc.line, loc.column);
@@ -91,7 +95,9 @@ std::string RenderText(const std::vector<Finding>& findings,
     AppendSource(p, f.loc, sources, &out);
     for (const Note& n : f.notes) {
       AppendHeadline(p, n.loc, Severity::kNote, n.message, &out);
-      if (n.loc.column > 0) AppendSource(p, n.loc, sources, &out);
+      if (n.loc.column > 0 || n.loc.byte_offset >= 0) {
+        AppendSource(p, n.loc, sources, &out);
+      }
     }
   }
   return out;

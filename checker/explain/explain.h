@@ -46,11 +46,12 @@ struct Grid {
 };
 
 struct CollectiveExplanation {
-  std::string name;    // "%ar"
-  std::string opcode;  // as written
-  int64_t line = 0;
-  std::string mode;         // model::ModeName
-  std::string mode_reason;  // "channel_id=1, use_global_device_ids=true"
+  std::string name;          // "%ar"
+  std::string opcode;        // as written
+  int64_t line = 0;          // 0 for binary modules
+  int64_t byte_offset = -1;  // binary modules: the instruction's offset
+  std::string mode;          // model::ModeName
+  std::string mode_reason;   // "channel_id=1, use_global_device_ids=true"
   // "explicit", "iota", "mesh", "empty" ({}), "absent", or "pairs" for
   // collective-permute / send / recv.
   std::string form;

@@ -50,7 +50,11 @@ CollectiveExplanation ExplainCollective(const hlo::Collective& op,
   CollectiveExplanation c;
   c.name = op.name;
   c.opcode = op.opcode;
-  c.line = op.pos.line;
+  if (op.pos.is_byte()) {
+    c.byte_offset = op.pos.byte_offset();
+  } else {
+    c.line = op.pos.line;
+  }
   c.mode = model::ModeName(model::GroupModeOf(op));
   c.mode_reason = ModeReason(op);
   c.form = FormName(op);

@@ -62,6 +62,7 @@ Json CollectiveJson(const CollectiveExplanation& c) {
       {"name", c.name},      {"opcode", c.opcode},           {"line", c.line},
       {"mode", c.mode},      {"mode_reason", c.mode_reason}, {"form", c.form},
       {"written", c.written}};
+  if (c.byte_offset >= 0) j["byte_offset"] = c.byte_offset;
   if (c.form == "pairs") {
     j["source_target_pairs"] = c.has_pairs ? Pairs(c.pairs) : Json(nullptr);
     return j;

@@ -71,8 +71,9 @@ void DrawGrid(const Grid& g, const std::function<std::string(size_t)>& cell,
 
 void RenderCollective(const CollectiveExplanation& c, const Mark& marked,
                       std::string* out) {
-  *out += fmt::format("\n  {} = {} (line {})\n", Safe(c.name), Safe(c.opcode),
-                      c.line);
+  *out += fmt::format("\n  {} = {} ({} {})\n", Safe(c.name), Safe(c.opcode),
+                      c.byte_offset >= 0 ? "byte" : "line",
+                      c.byte_offset >= 0 ? c.byte_offset : c.line);
   *out += fmt::format("    mode     {} ({})\n", c.mode, c.mode_reason);
   if (c.form == "pairs") {
     if (!c.has_pairs) {

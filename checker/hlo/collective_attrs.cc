@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "checker/hlo/fast_paths.h"
 #include "checker/hlo/group_list_parser.h"
 #include "checker/hlo/input_window.h"
 #include "fmt/format.h"
@@ -48,6 +49,9 @@ bool ParseQuotedPairs(HloLexer& lx, const std::string& content,
   return ok;
 }
 
+static_assert(InputWindow::kSlackBytes >= 15,
+              "SkipPlainString loads 16 bytes at a time past the sentinel");
+
 // Past a plain double-quoted string at `p` (its opening quote): no escape,
 // control byte or line break inside. nullptr otherwise.
 // Reads 16 bytes at a time: the window keeps InputWindow::kSlackBytes
@@ -57,14 +61,11 @@ const char* SkipPlainString(const char* p) {
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i max_control = _mm_set1_epi8(0x1f);
-  const __m128i del = _mm_set1_epi8(0x7f);
   for (;; p += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i stop = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-        _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control),
-                     _mm_cmpeq_epi8(v, del)));
+        LowBytes(v));
     const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
     if (mask != 0) {
       p += __builtin_ctz(mask);
@@ -72,13 +73,12 @@ const char* SkipPlainString(const char* p) {
     }
   }
 #else
-  while (*p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20 &&
-         *p != 0x7f) {
-    ++p;
-  }
+  while (*p != '"' && *p != '\\' && !IsLowByte(*p)) ++p;
 #endif
   return *p == '"' ? p + 1 : nullptr;  // NUL (the window's end) declines
 }
+
+}  // namespace
 
 // The common case of ParseMetadata, read straight from the window:
 // `{key="plain string" ... source_line=N}` where every value is a plain
@@ -96,9 +96,9 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
   for (;;) {
     while (*p == ' ' || *p == ',') ++p;
     if (*p == '}') break;
-    if (!IsIdentStart(static_cast<unsigned char>(*p))) return false;
+    if (!IsIdentStart(*p)) return false;
     const char* const key = p;
-    while (IsIdentChar(static_cast<unsigned char>(*p))) ++p;
+    while (IsIdentChar(*p)) ++p;
     const std::string_view k(key, static_cast<size_t>(p - key));
     if (*p != '=') return false;
     ++p;
@@ -129,10 +129,7 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
   return true;
 }
 
-}  // namespace
-
-bool ParseMetadata(HloLexer& lx, Collective* c) {
-  if (lx.AtByte('{') && TryParseSimpleMetadata(lx, c)) return true;
+bool ParseMetadataExact(HloLexer& lx, Collective* c) {
   if (!lx.Eat('{')) return lx.Expected("'{' to start metadata");
   std::string key;
   for (;;) {

@@ -10,13 +10,14 @@
 
 namespace topolint::hlo {
 
-// The cursor is at the value's '{'.
-bool ParseMetadata(HloLexer& lx, Collective* c);
+// The cursor is at the value's '{'. (Exact; ParseMetadata in fast_paths.h
+// tries TryParseSimpleMetadata first.)
+[[nodiscard]] bool ParseMetadataExact(HloLexer& lx, Collective* c);
 
 // The cursor is at the value's '{'. `_xla_send_recv_source_target_pairs`
 // (quoted "{{0,1}}" or raw {{0,1}}) fills c->source_target_pairs; positions
 // inside a quoted value assume it holds no escapes or line breaks.
-bool ParseFrontendAttributes(HloLexer& lx, Collective* c);
+[[nodiscard]] bool ParseFrontendAttributes(HloLexer& lx, Collective* c);
 
 }  // namespace topolint::hlo
 

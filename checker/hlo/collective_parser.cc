@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "checker/hlo/collective_attrs.h"
+#include "checker/hlo/fast_paths.h"
 #include "checker/hlo/group_list_parser.h"
 #include "checker/hlo/shape_parser.h"
 #include "fmt/format.h"
@@ -86,13 +87,7 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
   const int c = lx.Peek();
   if (c == '(' || IsIdentStart(c)) {
     // The common `f32[8]{0} %x`, straight from the window.
-    if (const char* end = ReadSimpleShape(lx.cursor(), lx.limit(),
-                                          /*end_is_final=*/false, shape)) {
-      lx.AdvanceTo(end);
-      has_shape = true;
-    } else {
-      *shape = Shape();
-    }
+    has_shape = TryReadShape(lx, shape);
   }
   if (has_shape) {
     // Read; the name follows.
@@ -300,36 +295,6 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
         !ExpectValueEnd(lx, key)) {
       return false;
     }
-  }
-}
-
-bool SkipInstructionBody(HloLexer& lx) {
-  // The cursor is at '(' first, then at the start of an attribute. Each
-  // piece is skipped by the fast line scanner when it can, else exactly.
-  bool at_operands = true;
-  for (;;) {
-    bool trailing_comma = false;
-    if (lx.TrySkipLine(at_operands, &trailing_comma)) {
-      at_operands = false;
-      if (!lx.SkipTrivia()) return false;
-      if (!trailing_comma) {
-        if (lx.Peek() != ',') return true;
-        lx.Bump();
-        if (!lx.SkipTrivia()) return false;
-      }
-      continue;
-    }
-    if (at_operands) {
-      // `(... /*index=5*/...)`: the plain group scanner handles comments.
-      if (!lx.TrySkipPlainGroup() && !lx.SkipGroup()) return false;
-    } else if (!lx.SkipValue()) {
-      return false;
-    }
-    at_operands = false;
-    if (!lx.SkipTrivia()) return false;
-    if (lx.Peek() != ',') return true;
-    lx.Bump();
-    if (!lx.SkipTrivia()) return false;
   }
 }
 

@@ -25,15 +25,12 @@ std::optional<CollectiveOpcode> ClassifyOpcode(std::string_view opcode);
 
 // Parses `(operands)` and `, attr=value` pairs of a collective; the cursor
 // is at '('. Operands written without a shape are resolved in `table`.
-bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c);
-
-// Skips `(operands)` and the attributes of any other instruction; the cursor
-// is at '('.
-bool SkipInstructionBody(HloLexer& lx);
+[[nodiscard]] bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table,
+                                       Collective* c);
 
 // After an attribute value: the next byte must end it (',', end of line, a
 // comment, '}' or end of file).
-bool ExpectValueEnd(HloLexer& lx, std::string_view attr);
+[[nodiscard]] bool ExpectValueEnd(HloLexer& lx, std::string_view attr);
 
 }  // namespace topolint::hlo
 

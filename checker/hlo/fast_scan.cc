@@ -17,8 +17,14 @@
 #define TOPOLINT_FAST_SCAN_AVX2 0
 #endif
 
+#include "checker/hlo/input_window.h"
+
 namespace topolint::hlo {
 namespace {
+
+// FastScan loads whole 64-byte blocks, up to 63 bytes past the window's end.
+static_assert(InputWindow::kSlackBytes >= 63,
+              "FastScan reads up to 63 bytes past the window's end");
 
 // The bytes of one 64-byte block that the scanner looks at, one bit each.
 struct BlockMasks {
@@ -114,7 +120,6 @@ struct Sse2 {
 
   template <bool kComma>
   static BlockMasks Masks(const char* p) {
-    const __m128i max_control = _mm_set1_epi8(0x1f);
     const __m128i upper = _mm_set1_epi8(static_cast<char>(0xdf));
     const __m128i even = _mm_set1_epi8(static_cast<char>(0xfe));
     const __m128i quote = _mm_set1_epi8('"');
@@ -123,7 +128,6 @@ struct Sse2 {
     const __m128i lparen = _mm_set1_epi8('(');
     const __m128i comma = _mm_set1_epi8(',');
     const __m128i space = _mm_set1_epi8(' ');
-    const __m128i del = _mm_set1_epi8(0x7f);
     const __m128i backslash = _mm_set1_epi8('\\');
     const __m128i slash = _mm_set1_epi8('/');
     const __m128i apostrophe = _mm_set1_epi8('\'');
@@ -136,9 +140,8 @@ struct Sse2 {
           _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, lsquare),
                                     _mm_cmpeq_epi8(folded, rsquare)),
                        _mm_cmpeq_epi8(_mm_and_si128(v, even), lparen));
-      const __m128i hazard_any = _mm_or_si128(
-          _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control),
-          _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, backslash)));
+      const __m128i hazard_any =
+          _mm_or_si128(LowBytes(v), _mm_cmpeq_epi8(v, backslash));
       const __m128i hazard_code =
           _mm_or_si128(_mm_cmpeq_epi8(v, slash), _mm_cmpeq_epi8(v, apostrophe));
       const int shift = 16 * k;
@@ -337,7 +340,7 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
             // of the line, as in the exact path.
             in_operands = false;
             const char* q = p + i + 1;
-            while (*q == ' ' || *q == '\t' || *q == '\r') ++q;
+            while (IsBlank(*q)) ++q;
             if (*q == '\n') return q;
             if (*q != ',') return nullptr;
           }

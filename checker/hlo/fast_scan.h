@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include "checker/hlo/byte_classes.h"
+
 namespace topolint::hlo {
 
 // Bracket kinds shared by the fast scanners: 1..3 open ( [ {, 5..7 close
@@ -44,7 +46,8 @@ enum class FastMode {
 // nullptr when the text is not the simple case. Never reads before `start`
 // (only the byte before a blank or newline it has scanned) nor more than 63
 // bytes past `end`. Thread-safe.
-const char* FastScan(FastMode mode, const char* start, const char* end);
+[[nodiscard]] const char* FastScan(FastMode mode, const char* start,
+                                   const char* end);
 
 // For tests: the instruction set FastScan uses on this machine, and the SSE2
 // implementation (the fallback) called directly, whatever the CPU has. The
@@ -63,19 +66,14 @@ const char* FastScanSse2ForTest(FastMode mode, const char* start,
 inline constexpr int kValueWordLookahead = 6;
 inline bool ContinuesValueAfterBlank(const char* next) {
   const char c = next[0];
-  if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == '(') {
+  if (IsDigit(c) || c == '-' || c == '+' || c == '.' || c == '(') {
     return true;
   }
   for (const char* word : {"true", "false", "inf", "nan"}) {
     int i = 0;
     while (word[i] != '\0' && next[i] == word[i]) ++i;
     if (word[i] != '\0') continue;
-    const char after = next[i];
-    const bool ident_char = (after >= 'a' && after <= 'z') ||
-                            (after >= 'A' && after <= 'Z') ||
-                            (after >= '0' && after <= '9') || after == '_' ||
-                            after == '.' || after == '-';
-    if (!ident_char) return true;
+    if (!IsIdentChar(next[i])) return true;
   }
   return false;
 }

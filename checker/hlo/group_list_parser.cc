@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_join.h"
+#include "checker/hlo/fast_paths.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {
@@ -19,16 +20,10 @@ bool ParseIntList(HloLexer& lx, char open, char close, std::string_view what,
       max_count);
 }
 
-namespace {
-
-inline bool IsDecimal(char c) { return c >= '0' && c <= '9'; }
-
-}  // namespace
-
 const char* ReadPlainDecimal(const char* p, int64_t* value) {
   const char* const digits = p;
   uint64_t acc = 0;  // unsigned: more than 18 digits wrap, then decline
-  while (IsDecimal(*p)) {
+  while (IsDigit(*p)) {
     acc = acc * 10 + static_cast<uint64_t>(*p - '0');
     ++p;
   }
@@ -36,8 +31,6 @@ const char* ReadPlainDecimal(const char* p, int64_t* value) {
   *value = static_cast<int64_t>(acc);
   return p;
 }
-
-namespace {
 
 // The common case of ParseIntList, read straight from the window:
 // `open d,d,...,d close` with no blanks, signs or line breaks, each value at
@@ -58,7 +51,7 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
   // grow once.
   size_t count = 1;
   const char* q = p;
-  for (; IsDecimal(*q) || *q == ','; ++q) count += *q == ',' ? 1 : 0;
+  for (; IsDigit(*q) || *q == ','; ++q) count += *q == ',' ? 1 : 0;
   if (*q != close) return false;
   const size_t old_values = values->size();
   const size_t old_positions = positions != nullptr ? positions->size() : 0;
@@ -91,15 +84,10 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
   return false;
 }
 
-}  // namespace
-
-bool ParseIntList(HloLexer& lx, char open, char close,
-                  absl::FunctionRef<std::string()> what,
-                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
-                  int64_t max_count) {
-  if (TryParseSimpleIntList(lx, open, close, values, positions, max_count)) {
-    return true;
-  }
+bool ParseIntListExact(HloLexer& lx, char open, char close,
+                       absl::FunctionRef<std::string()> what,
+                       std::vector<int64_t>* values,
+                       std::vector<TextPos>* positions, int64_t max_count) {
   const TextPos start = lx.Pos();
   if (!lx.Eat(open)) {
     return lx.Expected(fmt::format("'{}' to start {}", open, what()));
@@ -253,11 +241,11 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out) {
   } else {
     ok = lx.Expected("'{', '[' or 'mesh[' to start the replica_groups value");
   }
-  lx.EndCapture();
+  // The text is for messages only: a longer value keeps its first 256
+  // bytes, so a capture that overflowed is not an error.
+  static_cast<void>(lx.EndCapture());
   return ok;
 }
-
-namespace {
 
 // The common case of ParseSourceTargetPairs, read straight from the window:
 // `{{s,t},{s,t},...}` with no blanks, signs or line breaks. False with
@@ -270,7 +258,7 @@ bool TryParseSimplePairs(HloLexer& lx, SourceTargetPairs* out) {
     // Count the pairs first so that the vectors grow once.
     size_t count = 0;
     for (const char* q = p;
-         IsDecimal(*q) || *q == ',' || *q == '{' || (*q == '}' && q[1] != '}');
+         IsDigit(*q) || *q == ',' || *q == '{' || (*q == '}' && q[1] != '}');
          ++q) {
       count += *q == '{' ? 1 : 0;
     }
@@ -309,14 +297,8 @@ bool TryParseSimplePairs(HloLexer& lx, SourceTargetPairs* out) {
   return true;
 }
 
-}  // namespace
-
-bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
-                            SourceTargetPairs* out) {
-  *out = SourceTargetPairs();
-  out->present = true;
-  out->pos = lx.Pos();
-  if (lx.AtByte('{') && TryParseSimplePairs(lx, out)) return true;
+bool ParseSourceTargetPairsExact(HloLexer& lx, std::string_view attr,
+                                 SourceTargetPairs* out) {
   if (!lx.Eat('{')) return lx.Expected(fmt::format("'{{' to start {}", attr));
   if (!lx.SkipTrivia()) return false;
   if (lx.Eat('}')) return true;

@@ -20,50 +20,68 @@
 namespace topolint::hlo {
 
 // The value of `replica_groups=`; the cursor is at its first byte.
-bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out);
+[[nodiscard]] bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out);
 
 // `[G,S]<=[d0,...]T(p0,...)`; the cursor is at '['.
-bool ParseIotaGroups(HloLexer& lx, IotaSpec* out);
+// ParseIotaGroups (in fast_paths.h) resets *out and tries TryParseSimpleIota
+// first.
+[[nodiscard]] bool ParseIotaGroupsExact(HloLexer& lx, IotaSpec* out);
 
 // `mesh[...]...{...}` after the word `mesh`; the cursor is at '['.
 // `value_pos` is where the value starts (for whole-value errors).
-bool ParseMeshGroups(HloLexer& lx, TextPos value_pos, MeshSpec* out);
+[[nodiscard]] bool ParseMeshGroups(HloLexer& lx, TextPos value_pos,
+                                   MeshSpec* out);
 
 // `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
-bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
-                            SourceTargetPairs* out);
+// *out is already reset, present, with its pos. ParseSourceTargetPairs (in
+// fast_paths.h) tries TryParseSimplePairs first.
+[[nodiscard]] bool ParseSourceTargetPairsExact(HloLexer& lx,
+                                               std::string_view attr,
+                                               SourceTargetPairs* out);
 
 // `open int (',' int)* close` (possibly empty); the cursor is at `open`.
 // `what` names the list in messages ("the iota reshape dims"). `positions`
 // may be null. At most `max_count` values.
-bool ParseIntList(HloLexer& lx, char open, char close, std::string_view what,
-                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
-                  int64_t max_count = kMaxExplicitIds);
+[[nodiscard]] bool ParseIntList(HloLexer& lx, char open, char close,
+                                std::string_view what,
+                                std::vector<int64_t>* values,
+                                std::vector<TextPos>* positions,
+                                int64_t max_count = kMaxExplicitIds);
 // The same, with the name built only when a message needs it (lists parsed
-// once per replica group must not format a name for every group).
-bool ParseIntList(HloLexer& lx, char open, char close,
-                  absl::FunctionRef<std::string()> what,
-                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
-                  int64_t max_count = kMaxExplicitIds);
+// once per replica group must not format a name for every group). The
+// dispatcher, in fast_paths.cc: TryParseSimpleIntList, else
+// ParseIntListExact.
+[[nodiscard]] bool ParseIntList(HloLexer& lx, char open, char close,
+                                absl::FunctionRef<std::string()> what,
+                                std::vector<int64_t>* values,
+                                std::vector<TextPos>* positions,
+                                int64_t max_count = kMaxExplicitIds);
+[[nodiscard]] bool ParseIntListExact(HloLexer& lx, char open, char close,
+                                     absl::FunctionRef<std::string()> what,
+                                     std::vector<int64_t>* values,
+                                     std::vector<TextPos>* positions,
+                                     int64_t max_count);
 
 // For the fast paths that read straight from a window (whose NUL sentinel
 // ends every run): the plain decimal of at most 18 digits at `p` (so that it
 // fits in int64 with room to spare) into *value; returns past it, or nullptr
 // when there is none or it is longer (the exact parser then decides).
-const char* ReadPlainDecimal(const char* p, int64_t* value);
+[[nodiscard]] const char* ReadPlainDecimal(const char* p, int64_t* value);
 
 // `{{...},{...}}`: counts the inner lists (slice_sizes).
-bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count);
+[[nodiscard]] bool CountInnerLists(HloLexer& lx, std::string_view what,
+                                   int64_t* count);
 
 // Product of `dims` with overflow detection; false on overflow.
-bool CheckedProduct(const std::vector<int64_t>& dims, int64_t* product);
+[[nodiscard]] bool CheckedProduct(const std::vector<int64_t>& dims,
+                                  int64_t* product);
 
 // Validates that `perm` is a permutation of 0..rank-1; on failure records an
 // error (at `perm_pos` or the offending entry) naming `what`.
-bool CheckPermutation(HloLexer& lx, std::string_view what,
-                      const std::vector<int64_t>& perm,
-                      const std::vector<TextPos>& entry_pos, TextPos perm_pos,
-                      size_t rank);
+[[nodiscard]] bool CheckPermutation(HloLexer& lx, std::string_view what,
+                                    const std::vector<int64_t>& perm,
+                                    const std::vector<TextPos>& entry_pos,
+                                    TextPos perm_pos, size_t rank);
 
 }  // namespace topolint::hlo
 

@@ -50,6 +50,8 @@ bool HloLexer::Refill() {
   const bool got = window_->Refill(keep);
   p_ = window_->begin() + (here - window_->base());
   end_ = window_->end();
+  TOPOLINT_DCHECK(*end_ == '\0');
+  TOPOLINT_DCHECK(p_ >= window_->begin() && p_ <= end_);
   return got;
 }
 
@@ -71,13 +73,13 @@ void HloLexer::FlushCaptures(int64_t keep_from) {
 bool HloLexer::ReadIdent(std::string* out) {
   const TextPos start = Pos();
   const char* p = p_;
-  while (IsIdentChar(static_cast<unsigned char>(*p))) ++p;  // NUL stops
+  while (IsIdentChar(*p)) ++p;  // NUL stops
   out->assign(p_, static_cast<size_t>(p - p_));
   p_ = p;
   // The name may continue in the next chunk of the input.
   while (p_ == end_ && Refill()) {
     p = p_;
-    while (IsIdentChar(static_cast<unsigned char>(*p))) ++p;
+    while (IsIdentChar(*p)) ++p;
     out->append(p_, static_cast<size_t>(p - p_));
     p_ = p;
     if (static_cast<int64_t>(out->size()) > kMaxTokenBytes) break;
@@ -92,7 +94,7 @@ bool HloLexer::ReadIdent(std::string* out) {
 
 bool HloLexer::ReadIdentView(std::string_view* out) {
   const char* p = p_;
-  while (IsIdentChar(static_cast<unsigned char>(*p))) ++p;  // NUL stops
+  while (IsIdentChar(*p)) ++p;  // NUL stops
   if (p < end_ && p - p_ <= kMaxTokenBytes) {
     *out = std::string_view(p_, static_cast<size_t>(p - p_));
     p_ = p;
@@ -219,6 +221,8 @@ HloLexer::Mark HloLexer::SaveMark() {
 }
 
 void HloLexer::Restore(const Mark& mark) {
+  TOPOLINT_DCHECK(!marks_.empty() && marks_.back().offset == mark.offset);
+  TOPOLINT_DCHECK(mark.offset >= window_->base());
   p_ = window_->begin() + (mark.offset - window_->base());
   end_ = window_->end();
   line_ = mark.line;
@@ -226,20 +230,28 @@ void HloLexer::Restore(const Mark& mark) {
   marks_.pop_back();
 }
 
-void HloLexer::Release() { marks_.pop_back(); }
+void HloLexer::Release() {
+  TOPOLINT_DCHECK(!marks_.empty());
+  marks_.pop_back();
+}
 
 void HloLexer::BeginCapture(std::string* out, size_t cap) {
+  TOPOLINT_DCHECK(captures_.size() < 2);  // at most two nest
   captures_.push_back(Capture{Offset(), out, cap, 0});
 }
 
 bool HloLexer::EndCapture() {
+  TOPOLINT_DCHECK(!captures_.empty());
   FlushCaptures(Offset());
   const bool complete = captures_.back().seen <= captures_.back().cap;
   captures_.pop_back();
   return complete;
 }
 
-void HloLexer::DropCapture() { captures_.pop_back(); }
+void HloLexer::DropCapture() {
+  TOPOLINT_DCHECK(!captures_.empty());
+  captures_.pop_back();
+}
 
 // ---- Statements -----------------------------------------------------------
 

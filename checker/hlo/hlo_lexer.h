@@ -12,41 +12,19 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "checker/diag/location.h"
+#include "checker/hlo/byte_classes.h"
+#include "checker/hlo/hlo_check.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/input_window.h"
 
 namespace topolint::hlo {
-
-inline constexpr int kEof = -1;
-
-inline bool IsIdentStart(int c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-constexpr std::array<bool, 257> MakeIdentChars() {
-  std::array<bool, 257> t{};
-  for (int c = 0; c < 256; ++c) {
-    t[c + 1] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-               (c >= '0' && c <= '9') || c == '-' || c == '.';
-  }
-  return t;
-}
-inline constexpr std::array<bool, 257> kIdentChars = MakeIdentChars();
-// [A-Za-z0-9_.-]; false for kEof.
-inline bool IsIdentChar(int c) { return kIdentChars[c + 1]; }
-inline bool IsDigit(int c) { return c >= '0' && c <= '9'; }
-// Bytes that never occur in HLO text (control characters other than
-// whitespace, and DEL); meeting one stops parsing with "not HLO text".
-inline bool IsControlByte(int c) {
-  return (c >= 0 && c < 0x20 && c != '\t' && c != '\n' && c != '\r' &&
-          c != '\f' && c != '\v') ||
-         c == 0x7f;
-}
 
 // Not copyable. `window` and `module` must outlive the lexer. `module` may be
 // null: errors and directives are then dropped (used to re-parse captured
@@ -72,7 +50,12 @@ class HloLexer {
   const char* limit() const { return end_; }
   // Moves the cursor forward to `q` (in [cursor(), limit()]) over bytes that
   // hold no newline.
-  void AdvanceTo(const char* q) { p_ = q; }
+  void AdvanceTo(const char* q) {
+    TOPOLINT_DCHECK(q >= p_ && q <= end_);
+    TOPOLINT_DCHECK(std::memchr(p_, '\n', static_cast<size_t>(q - p_)) ==
+                    nullptr);
+    p_ = q;
+  }
 
   // ---- Bytes --------------------------------------------------------------
   // The byte at the cursor (0..255) or kEof.
@@ -82,9 +65,12 @@ class HloLexer {
   // The byte k places ahead (k < 64), or kEof.
   int PeekAt(size_t k);
   // Consumes the peeked byte, which must not be '\n'.
-  void Bump() { ++p_; }
+  void Bump() {
+    TOPOLINT_DCHECK(p_ < end_ && *p_ != '\n');
+    ++p_;
+  }
   // Consumes `c` (not '\n') when it is next.
-  bool Eat(char c) {
+  [[nodiscard]] bool Eat(char c) {
     if (Peek() != static_cast<unsigned char>(c)) return false;
     ++p_;
     return true;
@@ -93,7 +79,7 @@ class HloLexer {
   // ---- Trivia -------------------------------------------------------------
   // Skips whitespace, newlines and comments, recording `// topolint:`
   // directives. False after an error (unterminated comment, binary data).
-  bool SkipTrivia() {
+  [[nodiscard]] bool SkipTrivia() {
     while (*p_ == ' ') ++p_;  // the NUL sentinel stops the loop
     const char c = *p_;
     if (!IsTriviaStart(c)) return true;
@@ -117,35 +103,35 @@ class HloLexer {
   // ---- Tokens -------------------------------------------------------------
   // [A-Za-z_][A-Za-z0-9_.-]*; `*out` is replaced. Precondition:
   // IsIdentStart(Peek()).
-  bool ReadIdent(std::string* out);
+  [[nodiscard]] bool ReadIdent(std::string* out);
   // Like ReadIdent, but returns a view that stays valid only until the next
   // call that may read more input (Peek, SkipTrivia, ...).
-  bool ReadIdentView(std::string_view* out);
+  [[nodiscard]] bool ReadIdentView(std::string_view* out);
   // True when the byte at the cursor is `c` (never reads more input).
   bool AtByte(char c) const { return *p_ == c; }
   // An instruction or computation name: optional '%' then an identifier.
   // `*out` holds the name as written (with '%'). Reports "expected <what>"
   // when there is none.
-  bool ReadName(std::string* out, std::string_view what);
+  [[nodiscard]] bool ReadName(std::string* out, std::string_view what);
   // -?[0-9]+ into *value; reports overflow of int64 and a missing integer
   // ("expected <what>").
-  bool ReadInt(int64_t* value, std::string_view what);
+  [[nodiscard]] bool ReadInt(int64_t* value, std::string_view what);
   // True when an integer starts at the cursor.
-  bool AtInt();
+  [[nodiscard]] bool AtInt();
   // A '"' or '\'' quoted string with C escapes, possibly spanning lines.
   // The unescaped content (at most `cap` bytes) goes to `*out` when non-null.
-  bool ReadString(std::string* out, size_t cap);
+  [[nodiscard]] bool ReadString(std::string* out, size_t cap);
 
   // ---- Skipping -----------------------------------------------------------
   // At '(', '[' or '{': skips through the matching closer, string, comment
   // and nesting aware.
-  bool SkipGroup();
+  [[nodiscard]] bool SkipGroup();
   // Skips an attribute value (or any run of text): stops before a ',',
   // a newline or an unmatched closer at nesting depth 0, or at end of file.
-  bool SkipValue();
+  [[nodiscard]] bool SkipValue();
   // Like SkipValue but also stops before a blank at depth 0 (for the
   // space-separated `metadata={k=v k=v}`).
-  bool SkipAtom();
+  [[nodiscard]] bool SkipAtom();
   // Fast path for the rest of a line of an instruction body (from its
   // `(operands)` when `from_operands`, else from an attribute): when
   // everything up to the next newline (or unmatched closer) at nesting
@@ -154,17 +140,17 @@ class HloLexer {
   // consumes it, sets *trailing_comma when its last non-blank byte is ','
   // and returns true. Otherwise consumes nothing and returns false, and the
   // caller uses the exact scanners; both paths accept the same texts.
-  bool TrySkipLine(bool from_operands, bool* trailing_comma);
+  [[nodiscard]] bool TrySkipLine(bool from_operands, bool* trailing_comma);
   // Fast path for SkipGroup at '(' / '[' / '{' when the group holds only
   // brackets, plain bytes and `/*...*/` comments on one line (the tuple
   // shapes XLA prints with `/*index=N*/`): no string, quote, escape, line
   // break or control byte, nesting within 32, within the window. False
   // (nothing consumed) otherwise; the exact path then decides.
-  bool TrySkipPlainGroup();
+  [[nodiscard]] bool TrySkipPlainGroup();
   // Fast path for `[dims]` and an optional `{layout}` of digits and commas
   // at the cursor ('['). False (nothing consumed) when they are not that
   // simple.
-  bool TrySkipSimpleDims();
+  [[nodiscard]] bool TrySkipSimpleDims();
 
   // ---- Errors -------------------------------------------------------------
   // Records `message` at `pos` and returns false. After
@@ -197,7 +183,7 @@ class HloLexer {
   // (at most `cap` bytes) without pinning the window. EndCapture returns
   // false when the text was longer than `cap`. At most two nest.
   void BeginCapture(std::string* out, size_t cap);
-  bool EndCapture();
+  [[nodiscard]] bool EndCapture();
   // Abandons the innermost capture (what it appended stays in `*out`).
   void DropCapture();
 
@@ -220,7 +206,7 @@ class HloLexer {
 
   // Checks the first `n` bytes for control bytes (binary input); records
   // one "not HLO text" error and stops when it finds one.
-  bool CheckNotBinary(size_t n);
+  [[nodiscard]] bool CheckNotBinary(size_t n);
 
   // ---- Resynchronisation --------------------------------------------------
   // Skips the rest of the current line (no string or comment awareness).
@@ -254,14 +240,15 @@ class HloLexer {
            c == '\f' || c == '\v';
   }
   int PeekSlow();
-  bool SkipTriviaSlow();
-  bool SkipTriviaLines(bool* crossed_newline);
-  bool Refill();
+  [[nodiscard]] bool SkipTriviaSlow();
+  [[nodiscard]] bool SkipTriviaLines(bool* crossed_newline);
+  [[nodiscard]] bool Refill();
   void NewlineAt(const char* nl) {
     ++line_;
     line_start_ = window_->base() + (nl + 1 - window_->begin());
   }
-  bool Scan(const uint8_t* table, bool one_group, bool stop_at_blank);
+  [[nodiscard]] bool Scan(const uint8_t* table, bool one_group,
+                          bool stop_at_blank);
   bool NextLineStartsInstruction();
   // At '{' (p_): true when only blanks or a `//` comment follow it on its
   // line.
@@ -269,9 +256,9 @@ class HloLexer {
   // At a newline (p_) right after `name=`: true when, after blank lines, a
   // '{' comes next.
   bool BlockFollowsOnNextLine();
-  bool SkipQuoted(std::string* out, size_t cap);
-  bool LineComment();
-  bool BlockComment();
+  [[nodiscard]] bool SkipQuoted(std::string* out, size_t cap);
+  [[nodiscard]] bool LineComment();
+  [[nodiscard]] bool BlockComment();
   void Directive(std::string_view text, TextPos pos);
   int64_t NextCodeLine();
   bool NotText(int byte);

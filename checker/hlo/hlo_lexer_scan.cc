@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "checker/hlo/fast_scan.h"
 #include "checker/hlo/hlo_lexer.h"
+#include "checker/hlo/instruction_head.h"
 #include "fmt/format.h"
 
 #if defined(__SSE2__)
@@ -37,18 +38,12 @@ enum : uint8_t {
   kBad,
 };
 
-bool IsBadByte(int c) { return IsControlByte(c); }
-
 using Table = std::array<uint8_t, 256>;
 
 constexpr Table MakeTable(bool comma, bool blank, bool in_string) {
   Table t{};
   for (int c = 0; c < 256; ++c) {
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' &&
-         c != '\v') ||
-        c == 0x7f) {
-      t[c] = kBad;
-    }
+    if (IsControlByte(c)) t[c] = kBad;
   }
   t['\n'] = kNewline;
   t['"'] = kQuote;
@@ -79,16 +74,11 @@ inline const char* SkipStringRun(const char* p, const char* end) {
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i apostrophe = _mm_set1_epi8('\'');
   const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i del = _mm_set1_epi8(0x7f);
-  const __m128i max_control = _mm_set1_epi8(0x1f);
   while (end - p >= 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i hit = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, apostrophe)),
-        _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, del)),
-            // unsigned v <= 0x1f
-            _mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control)));
+        _mm_or_si128(_mm_cmpeq_epi8(v, backslash), LowBytes(v)));
     const int mask = _mm_movemask_epi8(hit);
     if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
     p += 16;
@@ -127,7 +117,7 @@ char Unescape(char c) {
 void HloLexer::SkipBlanks() {
   for (;;) {
     const char* p = p_;
-    while (*p == ' ' || *p == '\t' || *p == '\r') ++p;  // NUL sentinel stops
+    while (IsBlank(*p)) ++p;  // the NUL sentinel stops
     p_ = p;
     if (p < end_ || !Refill()) return;
   }
@@ -143,7 +133,7 @@ bool HloLexer::SkipTriviaSlow() {
 bool HloLexer::SkipTriviaLines(bool* crossed_newline) {
   for (;;) {
     const char* p = p_;
-    while (*p == ' ' || *p == '\t' || *p == '\r') ++p;  // NUL sentinel stops
+    while (IsBlank(*p)) ++p;  // the NUL sentinel stops
     p_ = p;
     if (p == end_) {
       if (!Refill()) return true;
@@ -183,8 +173,7 @@ bool HloLexer::LineComment() {
   for (;;) {
     const char* p = p_;
     // As in XLA's lexer, a '\r' ends the comment too (old Mac line ends).
-    while (*p != '\n' && *p != '\r' &&
-           !IsBadByte(static_cast<unsigned char>(*p))) {
+    while (*p != '\n' && *p != '\r' && !IsControlByte(*p)) {
       ++p;
     }
     AppendCapped(&text, p_, static_cast<size_t>(p - p_), 4096);
@@ -205,8 +194,7 @@ bool HloLexer::BlockComment() {
   p_ += 2;  // "/*"
   for (;;) {
     const char* p = p_;
-    while (*p != '*' && *p != '\n' &&
-           !IsBadByte(static_cast<unsigned char>(*p))) {
+    while (*p != '*' && *p != '\n' && !IsControlByte(*p)) {
       ++p;
     }
     p_ = p;
@@ -292,7 +280,7 @@ int64_t HloLexer::NextCodeLine() {
         in_block_comment = false;
       }
       ++p_;
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+    } else if (IsSpace(c)) {  // (not '\n': handled above)
       ++p_;
     } else if (c == '/' && (PeekAt(1) == '/' || PeekAt(1) == '*')) {
       in_line_comment = PeekAt(1) == '/';
@@ -429,8 +417,7 @@ bool HloLexer::BraceEndsLine() {
   // Bounded lookahead; a longer run of blanks counts as "not at the end".
   constexpr size_t kLimit = 256;
   size_t k = 1;
-  while (k < kLimit &&
-         (PeekAt(k) == ' ' || PeekAt(k) == '\t' || PeekAt(k) == '\r')) {
+  while (k < kLimit && IsBlank(PeekAt(k))) {
     ++k;
   }
   const int next = PeekAt(k);
@@ -442,10 +429,7 @@ bool HloLexer::TrySkipLine(bool from_operands, bool* trailing_comma) {
       FastScan(from_operands ? FastMode::kBody : FastMode::kLine, p_, end_);
   if (q == nullptr) return false;
   const char* last = q;
-  while (last > p_ &&
-         (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\r')) {
-    --last;
-  }
+  while (last > p_ && IsBlank(last[-1])) --last;
   *trailing_comma = last > p_ && last[-1] == ',';
   p_ = q;
   return true;
@@ -459,8 +443,9 @@ namespace {
 constexpr std::array<uint8_t, 256> MakePlainGroupClasses() {
   std::array<uint8_t, 256> t = kBracketKinds;  // brackets as FastScan's
   t[','] = 0;
-  for (int c = 0; c < 0x20; ++c) t[c] = 9;
-  t[0x7f] = 9;
+  for (int c = 0; c < 256; ++c) {
+    if (IsLowByte(c)) t[c] = 9;
+  }
   t['"'] = 9;
   t['\''] = 9;
   t['\\'] = 9;
@@ -509,24 +494,16 @@ bool HloLexer::TrySkipPlainGroup() {
 }
 
 bool HloLexer::TrySkipSimpleDims() {
-  const char* p = p_ + 1;  // after '['
-  while (IsDigit(static_cast<unsigned char>(*p)) || *p == ',') ++p;
-  if (*p != ']') return false;
-  ++p;
-  if (*p == '{') {
-    const char* q = p + 1;
-    // LayoutFollows() takes `{` for a layout when a digit or '}' comes next.
-    if (!IsDigit(static_cast<unsigned char>(*q)) && *q != '}') return false;
-    while (IsDigit(static_cast<unsigned char>(*q)) || *q == ',') ++q;
-    if (*q != '}') return false;
-    p = q + 1;
-  } else {
+  // LayoutFollows() takes `{` for a layout when a digit or '}' comes next,
+  // as SkipPlainDims does.
+  const char* p = SkipPlainDims(p_);
+  if (p == nullptr) return false;
+  if (p[-1] != '}') {
     // A layout may still follow after blanks, a line break or a comment:
     // leave those cases to the exact path.
     const char* q = p;
     while (*q == ' ') ++q;
-    if (*q == '{' || *q == '\n' || *q == '/' || *q == '\t' || *q == '\r' ||
-        *q == '\0' || *q == '\f' || *q == '\v') {
+    if (*q == '{' || *q == '/' || *q == '\0' || IsSpace(*q)) {
       return false;
     }
   }

@@ -1,5 +1,7 @@
 #include "checker/hlo/hlo_module.h"
 
+#include <algorithm>
+
 namespace topolint::hlo {
 
 const char* CollectiveKindName(CollectiveKind kind) {
@@ -72,6 +74,21 @@ void Collective::Clear() {
   source_file.clear();
   source_line = 0;
   op_name.clear();
+}
+
+std::string Module::LogicalLocation(int64_t offset) const {
+  if (!is_binary()) return "";
+  // The last span starting at or before `offset`.
+  auto it = std::upper_bound(
+      binary_ops.begin(), binary_ops.end(), offset,
+      [](int64_t o, const BinaryOpSpan& s) { return o < s.begin; });
+  if (it != binary_ops.begin()) {
+    const BinaryOpSpan& s = *(it - 1);
+    if (offset < s.end) {
+      return "computation " + s.computation + ", op " + s.op;
+    }
+  }
+  return name.empty() ? "" : "module " + name;
 }
 
 }  // namespace topolint::hlo

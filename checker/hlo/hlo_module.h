@@ -163,6 +163,23 @@ struct SyntaxError {
   std::string message;  // says what was expected, e.g. "expected ']' ..."
 };
 
+// Where a collective of a binary module lies: its bytes and its names, so
+// that a finding at a byte offset can say "computation %c, op %ar".
+struct BinaryOpSpan {
+  BinaryOpSpan() = default;
+  BinaryOpSpan(int64_t begin_in, int64_t end_in, std::string computation_in,
+               std::string op_in)
+      : begin(begin_in),
+        end(end_in),
+        computation(std::move(computation_in)),
+        op(std::move(op_in)) {}
+
+  int64_t begin = 0;  // first byte of the HloInstructionProto
+  int64_t end = 0;    // one past its last byte
+  std::string computation;
+  std::string op;
+};
+
 struct Module {
   std::string file;  // display name
   std::string name;  // HloModule name ("" when the header is absent)
@@ -182,6 +199,19 @@ struct Module {
   // Syntax errors. After an error the parser resynchronises at the next
   // instruction line when it can, so one file may report several.
   std::vector<SyntaxError> syntax_errors;
+
+  // Binary (protobuf) modules: the message read ("HloModuleProto",
+  // "HloProto", "HloSnapshot", "HloModuleProtoWithConfig"; "" for text),
+  // whether it was gzip-compressed, and each collective's span, in file
+  // order. Positions in a binary module are byte offsets (TextPos::AtByte).
+  std::string proto_format;
+  bool gzip = false;
+  std::vector<BinaryOpSpan> binary_ops;
+
+  bool is_binary() const { return !proto_format.empty(); }
+  // "computation %c, op %ar" for the collective spanning `offset`, else
+  // "module <name>" ("" for text modules and unnamed ones).
+  std::string LogicalLocation(int64_t offset) const;
 };
 
 }  // namespace topolint::hlo

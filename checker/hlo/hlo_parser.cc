@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_lexer.h"
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/module_parser.h"
@@ -38,26 +39,28 @@ absl::Status ParseHloFile(const std::string& path,
 absl::Status ParseHloFile(const std::string& path,
                           const std::string& display_name,
                           const ParseOptions& options, Module* module) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    const int err = errno;
-    const std::string message =
-        fmt::format("{}: cannot open: {}", display_name, std::strerror(err));
-    return err == ENOENT ? absl::NotFoundError(message)
-                         : absl::PermissionDeniedError(message);
-  }
+  absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
+  if (!opened.ok()) return opened.status();
+  std::FILE* file = *opened;
   *module = Module();
   module->file = display_name;
-  bool read_error = false;
+  bool read_error = false, too_large = false;
   {
     InputWindow window(file, options.window_bytes);
+    window.set_limit(options.max_file_bytes);
     ModuleParser(&window, module, options).Run();
     read_error = window.read_error();
+    too_large = window.too_large();
   }
   std::fclose(file);
   if (read_error) {
     return absl::DataLossError(
         fmt::format("{}: cannot read the file", display_name));
+  }
+  if (too_large) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "{}: more than {} bytes; the limit for HLO inputs is {} bytes",
+        display_name, options.max_file_bytes, options.max_file_bytes));
   }
   return absl::OkStatus();
 }

@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_module.h"
 
 namespace topolint::hlo {
@@ -68,6 +69,9 @@ using CollectiveSink =
 // Knobs for tests and benchmarks. The defaults are the limits above.
 struct ParseOptions {
   size_t window_bytes = kDefaultWindowBytes;  // >= 1
+  // Bytes ParseHloFile reads before it gives up (exit 2): the file is
+  // streamed, so this bounds time on an endless pipe, not memory.
+  int64_t max_file_bytes = kMaxHloBytes;
   int64_t max_instruction_bytes = kMaxInstructionBytes;
   int max_syntax_errors = kMaxSyntaxErrors;
   // When set, collectives go to the sink instead of Module::collectives

@@ -26,8 +26,16 @@ size_t InputWindow::Read(char* dst, size_t n) {
     text_.remove_prefix(n);
     return n;
   }
+  if (file_bytes_ >= limit_) {
+    // One byte past the limit proves there is more.
+    char probe;
+    too_large_ = std::fread(&probe, 1, 1, file_) == 1;
+    return 0;
+  }
+  n = static_cast<size_t>(std::min<int64_t>(n, limit_ - file_bytes_));
   const size_t got = std::fread(dst, 1, n, file_);
   if (got == 0) read_error_ = std::ferror(file_) != 0;
+  file_bytes_ += static_cast<int64_t>(got);
   return got;
 }
 

@@ -41,6 +41,11 @@ class InputWindow {
 
   bool read_error() const { return read_error_; }
 
+  // Stops reading a file source after `bytes` bytes; too_large() then says
+  // that more were there (an endless pipe, a file past the HLO limit).
+  void set_limit(int64_t bytes) { limit_ = bytes; }
+  bool too_large() const { return too_large_; }
+
  private:
   size_t Read(char* dst, size_t n);
 
@@ -62,6 +67,9 @@ class InputWindow {
   size_t capacity_ = 0;
   bool eof_ = false;
   bool read_error_ = false;
+  int64_t limit_ = INT64_MAX;
+  int64_t file_bytes_ = 0;
+  bool too_large_ = false;
   static const char kEmpty[kSlackBytes + 1];
 };
 

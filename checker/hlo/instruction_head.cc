@@ -7,36 +7,27 @@
 #include <emmintrin.h>
 #endif
 
-#include "checker/hlo/hlo_lexer.h"
+#include "checker/hlo/byte_classes.h"
 #include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/input_window.h"
 
 namespace topolint::hlo {
 namespace {
 
-inline bool Digit(char c) { return c >= '0' && c <= '9'; }
+static_assert(InputWindow::kSlackBytes >= 15,
+              "ScanSimpleHead loads 16 bytes at a time past the sentinel");
 
 #if defined(__SSE2__)
-// Bytes in [lo, lo + span] (unsigned), as 0xff lanes.
-inline __m128i InRange(__m128i v, char lo, int span) {
-  const __m128i t = _mm_sub_epi8(v, _mm_set1_epi8(lo));
-  return _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(static_cast<char>(span))),
-                        t);
-}
 // Bit i set when byte i of the 16 at `p` is an identifier byte
 // [A-Za-z0-9_.-] (respectively a digit or ',').
 inline unsigned IdentMask(const char* p) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  const __m128i alpha = InRange(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25);
-  const __m128i other = _mm_or_si128(
-      _mm_or_si128(InRange(v, '0', 9), _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))),
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
-                   _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))));
-  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(alpha, other)));
+  return static_cast<unsigned>(_mm_movemask_epi8(IdentBytes(v)));
 }
 inline unsigned DimMask(const char* p) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  return static_cast<unsigned>(_mm_movemask_epi8(
-      _mm_or_si128(InRange(v, '0', 9), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')))));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+      BytesInRange(v, '0', 9), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')))));
 }
 #endif
 
@@ -59,10 +50,8 @@ const char* SkipRun(const char* p) {
 #endif
 }
 
-inline bool IsIdentByte(char c) {
-  return IsIdentChar(static_cast<unsigned char>(c));
-}
-inline bool IsDimByte(char c) { return Digit(c) || c == ','; }
+inline bool IsIdentByte(char c) { return IsIdentChar(c); }
+inline bool IsDimByte(char c) { return IsDigit(c) || c == ','; }
 #if !defined(__SSE2__)
 inline unsigned IdentMask(const char*) { return 0; }
 inline unsigned DimMask(const char*) { return 0; }
@@ -75,24 +64,26 @@ const char* SkipIdent(const char* p) {
   return end - p > kMaxTokenBytes ? nullptr : end;
 }
 
-// `[d,d,...]` and an optional `{d,d,...}` layout right after it: digits and
-// commas only, as HloLexer::TrySkipSimpleDims takes them. `p` is at '['.
-const char* SkipDims(const char* p) {
+}  // namespace
+
+const char* SkipPlainDims(const char* p) {
   p = SkipRun<DimMask, IsDimByte>(p + 1);
   if (*p != ']') return nullptr;
   ++p;
   if (*p != '{') return p;
   ++p;
-  if (!Digit(*p) && *p != '}') return nullptr;
+  if (!IsDigit(*p) && *p != '}') return nullptr;
   p = SkipRun<DimMask, IsDimByte>(p);
   return *p == '}' ? p + 1 : nullptr;
 }
+
+namespace {
 
 // An array shape `type[dims]{layout}` at `p` (an identifier start).
 const char* SkipArray(const char* p) {
   p = SkipIdent(p);
   if (p == nullptr || *p != '[') return nullptr;  // `b(...)` buffers too
-  return SkipDims(p);
+  return SkipPlainDims(p);
 }
 
 // A tuple shape `(shape, shape, ...)` of plain array and tuple shapes; `p`
@@ -105,7 +96,7 @@ const char* SkipTuple(const char* p, int depth) {
   for (;;) {
     if (*p == '(') {
       p = SkipTuple(p, depth + 1);
-    } else if (IsIdentStart(static_cast<unsigned char>(*p))) {
+    } else if (IsIdentStart(*p)) {
       p = SkipArray(p);
     } else {
       return nullptr;
@@ -130,7 +121,7 @@ bool ScanSimpleHead(const char* const start, SimpleHead* out) {
   }
   out->percent = *p == '%';
   if (out->percent) ++p;
-  if (!IsIdentStart(static_cast<unsigned char>(*p))) return false;
+  if (!IsIdentStart(*p)) return false;
   const char* const name = p;
   p = SkipIdent(p);
   if (p == nullptr) return false;
@@ -143,7 +134,7 @@ bool ScanSimpleHead(const char* const start, SimpleHead* out) {
   const char* const shape = p;
   if (*p == '(') {
     p = SkipTuple(p, 0);
-  } else if (IsIdentStart(static_cast<unsigned char>(*p))) {
+  } else if (IsIdentStart(*p)) {
     p = SkipArray(p);
   } else {
     return false;
@@ -151,7 +142,7 @@ bool ScanSimpleHead(const char* const start, SimpleHead* out) {
   if (p == nullptr || *p != ' ') return false;
   out->shape = std::string_view(shape, static_cast<size_t>(p - shape));
   while (*p == ' ') ++p;
-  if (!IsIdentStart(static_cast<unsigned char>(*p))) return false;
+  if (!IsIdentStart(*p)) return false;
   const char* const opcode = p;
   p = SkipIdent(p);
   if (p == nullptr || *p != '(') return false;

@@ -27,7 +27,14 @@ struct SimpleHead {
 // window's sentinel) followed by at least 15 readable bytes (the window's
 // slack): runs of bytes are scanned 16 at a time. Returns false, with `*out`
 // unspecified, when the head is not the plain form.
-bool ScanSimpleHead(const char* p, SimpleHead* out);
+[[nodiscard]] bool ScanSimpleHead(const char* p, SimpleHead* out);
+
+// The plain dims of an array shape, `[d,d,...]`, and an optional
+// `{d,d,...}` layout right after it (digits and commas only), at `p` ('[');
+// past them, or nullptr when they are not that plain. The same slack
+// requirement as ScanSimpleHead. Shared by ScanSimpleHead and
+// HloLexer::TrySkipSimpleDims.
+[[nodiscard]] const char* SkipPlainDims(const char* p);
 
 }  // namespace topolint::hlo
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_join.h"
+#include "checker/hlo/fast_paths.h"
 #include "checker/hlo/group_list_parser.h"
 #include "fmt/format.h"
 
@@ -34,6 +35,8 @@ const char* ReadPlainList(const char* p, char close, int64_t* values,
     return *p == close ? p + 1 : nullptr;
   }
 }
+
+}  // namespace
 
 // The common case of ParseIotaGroups, read straight from the window: a
 // plain `[G,S]<=[d,...]` or `[G,S]<=[d,...]T(p,...)` with no blanks that
@@ -92,11 +95,7 @@ bool TryParseSimpleIota(HloLexer& lx, IotaSpec* out) {
   return true;
 }
 
-}  // namespace
-
-bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
-  *out = IotaSpec();
-  if (TryParseSimpleIota(lx, out)) return true;
+bool ParseIotaGroupsExact(HloLexer& lx, IotaSpec* out) {
   const TextPos shape_pos = lx.Pos();
   std::vector<int64_t> shape;
   std::vector<TextPos> shape_entry_pos;

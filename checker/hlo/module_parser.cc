@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "checker/hlo/collective_parser.h"
+#include "checker/hlo/fast_paths.h"
 #include "checker/hlo/instruction_head.h"
 #include "checker/hlo/shape_parser.h"
 #include "fmt/format.h"
@@ -270,7 +271,7 @@ bool ModuleParser::ParseSignature() {
 
 bool ModuleParser::SkipSignatureShape() {
   const int c = lx_.Peek();
-  if (c == '(') return lx_.TrySkipPlainGroup() || lx_.SkipGroup();
+  if (c == '(') return SkipAnyGroup(lx_);
   if (!IsIdentStart(c)) return lx_.Expected("a shape");
   if (!lx_.ReadIdent(&word_) || !lx_.SkipTrivia()) return false;
   if (word_ == "b" && lx_.Peek() == '(') return lx_.SkipGroup();  // buffer

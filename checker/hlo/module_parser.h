@@ -31,26 +31,30 @@ class ModuleParser {
   enum class State { kTop, kBody };
   enum class LineKind { kOther, kInstruction, kComputation, kClose };
 
-  bool CheckText();
-  bool ParseTopItem();
-  bool ParseHeader(TextPos pos);
-  bool SkipStackFrameSection();
-  bool ParseComputation(TextPos pos, std::string name, bool is_entry);
-  bool ParseSignature();
-  bool SkipSignatureShape();
-  bool ParseBodyItem();
-  bool CloseComputation();
-  bool ParseInstruction();
-  bool ReadInstructionName(std::string_view* name, bool* percent);
-  bool ParseSimpleInstruction(TextPos pos, const SimpleHead& head);
-  bool ParseInstructionRest(TextPos pos, bool is_root, bool* keep_shape);
+  [[nodiscard]] bool CheckText();
+  [[nodiscard]] bool ParseTopItem();
+  [[nodiscard]] bool ParseHeader(TextPos pos);
+  [[nodiscard]] bool SkipStackFrameSection();
+  [[nodiscard]] bool ParseComputation(TextPos pos, std::string name,
+                                      bool is_entry);
+  [[nodiscard]] bool ParseSignature();
+  [[nodiscard]] bool SkipSignatureShape();
+  [[nodiscard]] bool ParseBodyItem();
+  [[nodiscard]] bool CloseComputation();
+  [[nodiscard]] bool ParseInstruction();
+  [[nodiscard]] bool ReadInstructionName(std::string_view* name, bool* percent);
+  [[nodiscard]] bool ParseSimpleInstruction(TextPos pos,
+                                            const SimpleHead& head);
+  [[nodiscard]] bool ParseInstructionRest(TextPos pos, bool is_root,
+                                          bool* keep_shape);
   // After the head: the opcode's '(' and the body (collectives are parsed
   // and handed on; everything else is skipped).
-  bool FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
-                         TextPos opcode_pos, std::string_view opcode);
-  bool ParseHead(bool* keep_shape, TextPos* opcode_pos,
-                 std::string_view* opcode);
-  bool ReportUnclosed(TextPos pos);
+  [[nodiscard]] bool FinishInstruction(TextPos pos, bool is_root,
+                                       bool keep_shape, TextPos opcode_pos,
+                                       std::string_view opcode);
+  [[nodiscard]] bool ParseHead(bool* keep_shape, TextPos* opcode_pos,
+                               std::string_view* opcode);
+  [[nodiscard]] bool ReportUnclosed(TextPos pos);
   // The pending instruction's name as written (with '%' when it had one).
   std::string PendingName() const;
   void StartComputation(std::string name, bool is_entry, TextPos pos);
@@ -68,8 +72,8 @@ class ModuleParser {
   TextPos computation_pos_;
   bool entry_seen_ = false;
   bool anything_parsed_ = false;
-  bool percent_ = false;
-  int64_t last_resync_offset_ = -1;  // the pending instruction's name had a '%'
+  bool percent_ = false;  // the pending instruction's name had a '%'
+  int64_t last_resync_offset_ = -1;
   // Scratch, reused across instructions to avoid allocations.
   Collective op_;
   std::string capture_;  // shape text of the exact path

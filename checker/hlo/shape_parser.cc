@@ -182,8 +182,7 @@ class SimpleShapeReader {
     const char* q = p;
     while (At(q) == ' ') ++q;
     const int next = At(q);
-    if (next == '{' || next == '\n' || next == '/' || next == '\t' ||
-        next == '\r' || next == '\f' || next == '\v' || next == 0) {
+    if (next == '{' || next == '/' || next == 0 || IsSpace(next)) {
       return end_is_final_ && q == end_ && q == p ? p : nullptr;
     }
     return p;
@@ -240,8 +239,7 @@ bool ParseBufferShapeRest(HloLexer& lx, Shape* shape) {
   return ShapeReader(lx).Buffer(shape, 0);
 }
 
-bool SkipArrayShapeRest(HloLexer& lx) {
-  if (lx.TrySkipSimpleDims()) return true;
+bool SkipArrayShapeRestExact(HloLexer& lx) {
   if (!lx.SkipGroup() || !lx.SkipTrivia()) return false;
   if (lx.Peek() == '{' && LayoutFollows(lx)) return lx.SkipGroup();
   return true;
@@ -250,19 +248,13 @@ bool SkipArrayShapeRest(HloLexer& lx) {
 bool LayoutFollows(HloLexer& lx) {
   for (size_t k = 1; k < 60; ++k) {
     const int c = lx.PeekAt(k);
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    if (IsBlank(c) || c == '\n') continue;
     return IsDigit(c) || c == '}' || c == ':';
   }
   return false;
 }
 
-bool ParseShapeText(std::string_view text, Shape* shape) {
-  // The fast path writes into *shape (reusing its storage); when it
-  // declines, *shape is cleared and the exact parser decides.
-  const char* const end = text.data() + text.size();
-  if (ReadSimpleShape(text.data(), end, /*end_is_final=*/true, shape) == end) {
-    return true;
-  }
+bool ParseShapeTextExact(std::string_view text, Shape* shape) {
   shape->Clear();
   InputWindow window(text, text.size() + 1);
   HloLexer lx(&window, /*module=*/nullptr, ParseOptions{});

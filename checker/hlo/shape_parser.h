@@ -14,19 +14,21 @@ namespace topolint::hlo {
 
 // Parses a shape into *shape. Precondition: Peek() is '(' or starts an
 // identifier (the element type).
-bool ParseShape(HloLexer& lx, Shape* shape);
+[[nodiscard]] bool ParseShape(HloLexer& lx, Shape* shape);
 
 // Parses the rest of an array shape whose element type was already read;
 // the cursor is at '['.
-bool ParseArrayShapeRest(HloLexer& lx, std::string element_type, Shape* shape);
+[[nodiscard]] bool ParseArrayShapeRest(HloLexer& lx, std::string element_type,
+                                       Shape* shape);
 
 // Parses the rest of a buffer shape `b(f32[8]{0})` whose `b` was already
 // read; the cursor is at '('. The buffer is modelled as the array it holds.
-bool ParseBufferShapeRest(HloLexer& lx, Shape* shape);
+[[nodiscard]] bool ParseBufferShapeRest(HloLexer& lx, Shape* shape);
 
 // Skips the rest of an array shape (dims and optional layout) without
-// building it; the cursor is at '['.
-bool SkipArrayShapeRest(HloLexer& lx);
+// building it; the cursor is at '['. (Exact; SkipArrayShapeRest in
+// fast_paths.h tries TrySkipSimpleDims first.)
+[[nodiscard]] bool SkipArrayShapeRestExact(HloLexer& lx);
 
 // True when the '{' at the cursor opens a layout (`{1,0}`, `{}`,
 // `{:T(2)}`) rather than, say, a computation body after `-> f32[] {`.
@@ -41,12 +43,13 @@ bool LayoutFollows(HloLexer& lx);
 // tiled layouts, ...) and the exact parser must decide. Where it returns
 // non-null, the shape is the one ParseShape reads and the exact parser would
 // stop at the same byte.
-const char* ReadSimpleShape(const char* p, const char* end, bool end_is_final,
-                            Shape* shape);
+[[nodiscard]] const char* ReadSimpleShape(const char* p, const char* end,
+                                          bool end_is_final, Shape* shape);
 
-// Parses previously captured shape text into *shape (reusing its storage);
-// false, with *shape cleared (unknown), when it is not a complete shape.
-bool ParseShapeText(std::string_view text, Shape* shape);
+// Parses previously captured shape text into *shape; false, with *shape
+// cleared (unknown), when it is not a complete shape. (Exact;
+// ParseShapeText in fast_paths.h tries ReadSimpleShape first.)
+bool ParseShapeTextExact(std::string_view text, Shape* shape);
 
 }  // namespace topolint::hlo
 

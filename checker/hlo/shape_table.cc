@@ -1,6 +1,7 @@
 #include "checker/hlo/shape_table.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "absl/hash/hash.h"
 
@@ -25,7 +26,10 @@ void ShapeTable::Begin(std::string_view name) {
   name = StripPercent(name);
   if (Bytes() + name.size() > max_bytes_) Clear();
   if (arena_.capacity() == 0) {
-    arena_.reserve(std::min<size_t>(max_bytes_, 1 << 16));
+    // Reserved once and kept (Clear keeps it): the arena never shrinks and
+    // regrows within a long computation. Pages are touched only as the
+    // arena fills, so a small module costs little.
+    arena_.reserve(max_bytes_ + kArenaSlack);
   }
   pending_name_offset_ = arena_.size();
   AppendPending(name);
@@ -41,11 +45,17 @@ bool ShapeTable::Commit() {
   const size_t shape_len = arena_.size() - pending_shape_offset_;
   const size_t name_len = pending_shape_offset_ - pending_name_offset_;
   if (Bytes() > max_bytes_ || entries_.size() >= kNone - 1) {
-    // Over budget: keep only this entry, moved to the front.
-    std::vector<char> keep(arena_.begin() + pending_name_offset_, arena_.end());
+    // Over budget: keep only this entry, moved to the front of the same
+    // storage.
+    const size_t entry_len = arena_.size() - pending_name_offset_;
+    if (entry_len > max_bytes_) {
+      Clear();
+      return false;
+    }
+    std::memmove(arena_.data(), arena_.data() + pending_name_offset_,
+                 entry_len);
     Clear();
-    if (keep.size() > max_bytes_) return false;
-    arena_ = std::move(keep);
+    arena_.resize(entry_len);
     pending_name_offset_ = 0;
     pending_shape_offset_ = name_len;
   }

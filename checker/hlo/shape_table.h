@@ -69,6 +69,9 @@ class ShapeTable {
   // Entries Find() compares one by one, newest first, before it uses (and
   // extends) the hash index.
   static constexpr size_t kLinearLookups = 64;
+  // Reserved past max_bytes_: one ordinary entry may be appended before
+  // Commit() finds the budget exceeded, without the arena reallocating.
+  static constexpr size_t kArenaSlack = size_t{64} << 10;
 
   // Memory held: arena, entries and (an estimate of) the index.
   size_t Bytes() const {

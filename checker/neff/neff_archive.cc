@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
+#include "checker/diag/input_file.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/neff_tar.h"
 #include "fmt/format.h"
@@ -41,9 +43,16 @@ std::string MemberDisplay(const NeffArchive& a, const std::string& member) {
 // [offset, offset + length) when the header locates one.
 bool ReadHeader(const std::string& path, NeffArchive& a, uint64_t* offset,
                 uint64_t* length) {
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  // OpenInputFile refuses FIFOs and devices without blocking on them.
+  absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
+  if (!opened.ok()) {
+    AddProblem(a, fmt::format("cannot open the file: {}",
+                              std::string(opened.status().message())));
+    return false;
+  }
+  std::unique_ptr<std::FILE, FileCloser> file(*opened);
   struct stat st;
-  if (!file || fstat(fileno(file.get()), &st) != 0) {
+  if (fstat(fileno(file.get()), &st) != 0) {
     AddProblem(a,
                fmt::format("cannot open the file: {}", std::strerror(errno)));
     return false;
@@ -110,7 +119,12 @@ bool ParseMember(NeffArchive& a, const std::string& member, std::string text,
                  json::Value* root) {
   const std::string display = MemberDisplay(a, member);
   json::ParseResult r = json::Parse(text);
-  a.member_texts.emplace_back(display, std::move(text));
+  size_t kept = 0;
+  for (const auto& [name, t] : a.member_texts) kept += t.size();
+  if (text.size() <=
+      kMaxKeptMemberTextBytes - std::min(kept, kMaxKeptMemberTextBytes)) {
+    a.member_texts.emplace_back(display, std::move(text));
+  }
   if (!r.ok) {
     a.json_syntax.push_back({At(display, r.error.pos), r.error.message});
     return false;

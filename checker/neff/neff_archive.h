@@ -30,9 +30,11 @@ inline constexpr char kKelfMember[] = "kelf-0.json";
 // Bounds on what an archive may make topolint do. Exceeding one is a
 // problem and stops (or skips) reading, never a crash.
 struct NeffArchiveLimits {
-  int64_t max_members = 4096;                     // tar entries of any type
-  int64_t max_member_bytes = int64_t{256} << 20;  // one member, uncompressed
-  int64_t max_total_bytes = int64_t{1} << 30;     // all members, uncompressed
+  int64_t max_members = 4096;  // tar entries of any type
+  // One member, uncompressed: the member is read whole and parsed, so this
+  // bounds memory (real def.json members are kilobytes to a few MiB).
+  int64_t max_member_bytes = int64_t{32} << 20;
+  int64_t max_total_bytes = int64_t{1} << 30;  // all members, uncompressed
 };
 
 // A problem found while reading the archive (reported by the rules as
@@ -41,6 +43,9 @@ struct ArchiveProblem {
   Location loc;  // the archive, or "x.neff:member:line:col"
   std::string message;
 };
+
+// Bytes of member text one archive keeps for the caret display.
+inline constexpr size_t kMaxKeptMemberTextBytes = size_t{8} << 20;
 
 struct NeffArchive {
   std::string file;  // display name of the .neff
@@ -60,7 +65,9 @@ struct NeffArchive {
   // "x.neff:sgNN/def.json".
   std::vector<DefJson> graphs;
   // Member texts kept for the caret display: (display name, text). Holds
-  // kelf-0.json and every def.json that was read.
+  // kelf-0.json and every def.json that was read, while their total stays
+  // within kMaxKeptMemberTextBytes (findings in the others show no source
+  // line).
   std::vector<std::pair<std::string, std::string>> member_texts;
   std::vector<ArchiveProblem> problems;     // container / schema problems
   std::vector<ArchiveProblem> json_syntax;  // member JSON that does not parse

@@ -131,6 +131,10 @@ TEST(CApiTest, BadRequestsAreErrorObjects) {
   EXPECT_THAT(ErrorOf(Call(std::string("{\"files\": ["))),
               HasSubstr("not valid JSON"));
   EXPECT_THAT(ErrorOf(Call(std::string("[]"))), HasSubstr("JSON object"));
+  // Issue 15: deep nesting is refused before anything recursive runs.
+  const std::string deep = "{\"options\": " + std::string(100000, '[') +
+                           std::string(100000, ']') + "}";
+  EXPECT_THAT(ErrorOf(Call(deep)), HasSubstr("nested deeper than 64"));
   EXPECT_THAT(ErrorOf(Call(Json{{"file", Json::array()}})),
               HasSubstr("unknown request key \"file\""));
   EXPECT_THAT(ErrorOf(Call(Json::object())), HasSubstr("no inputs"));

@@ -25,10 +25,13 @@ using Target = std::function<void(std::string_view)>;
 const std::map<std::string, Target>& Targets() {
   static const auto* const targets = new std::map<std::string, Target>{
       {"hlo_parser_fuzz", fuzz::RunHloParserTarget},
+      {"hlo_proto_fuzz", fuzz::RunHloProtoTarget},
       {"def_json_fuzz", fuzz::RunDefJsonTarget},
       {"config_fuzz", fuzz::RunConfigTarget},
       {"neff_archive_fuzz", fuzz::RunNeffArchiveTarget},
       {"unit_fuzz", fuzz::RunUnitTarget},
+      {"baseline_fuzz", fuzz::RunBaselineTarget},
+      {"project_config_fuzz", fuzz::RunProjectConfigTarget},
   };
   return *targets;
 }
@@ -102,12 +105,15 @@ TEST(FuzzRegressionsTest, FixtureInputsKeepTheInvariants) {
     SCOPED_TRACE(p.string());
     if (p.extension() == ".hlo") {
       fuzz::RunHloParserTarget(ReadAll(p.string()));
+    } else if (p.extension() == ".pb" || p.extension() == ".gz") {
+      fuzz::RunHloProtoTarget(ReadAll(p.string()));
     } else if (name == "def.json") {
       fuzz::RunDefJsonTarget(ReadAll(p.string()));
     } else if (name == "neuron_config.json" || name == "vllm_config.json") {
       fuzz::RunConfigTarget(ReadAll(p.string()));
     } else if (p.extension() == ".neff") {
       fuzz::RunNeffArchiveTarget(ReadAll(p.string()));
+
     } else {
       continue;
     }

@@ -1,0 +1,98 @@
+// The dispatcher: each function tries its construct's fast path and falls
+// back to the exact parser when it declines. See fast_paths.h for the map.
+#include "checker/hlo/fast_paths.h"
+
+#include <string>
+
+#include "checker/hlo/collective_attrs.h"
+#include "checker/hlo/group_list_parser.h"
+#include "checker/hlo/shape_parser.h"
+
+namespace topolint::hlo {
+
+bool SkipInstructionBody(HloLexer& lx) {
+  // The cursor is at '(' first, then at the start of an attribute. Each
+  // piece is skipped by the fast line scanner when it can, else exactly.
+  bool at_operands = true;
+  for (;;) {
+    bool trailing_comma = false;
+    if (lx.TrySkipLine(at_operands, &trailing_comma)) {
+      at_operands = false;
+      if (!lx.SkipTrivia()) return false;
+      if (!trailing_comma) {
+        if (lx.Peek() != ',') return true;
+        lx.Bump();
+        if (!lx.SkipTrivia()) return false;
+      }
+      continue;
+    }
+    if (at_operands) {
+      // `(... /*index=5*/...)`: the plain group scanner handles comments.
+      if (!SkipAnyGroup(lx)) return false;
+    } else if (!lx.SkipValue()) {
+      return false;
+    }
+    at_operands = false;
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != ',') return true;
+    lx.Bump();
+    if (!lx.SkipTrivia()) return false;
+  }
+}
+
+bool SkipAnyGroup(HloLexer& lx) {
+  return lx.TrySkipPlainGroup() || lx.SkipGroup();
+}
+
+bool SkipArrayShapeRest(HloLexer& lx) {
+  return lx.TrySkipSimpleDims() || SkipArrayShapeRestExact(lx);
+}
+
+bool ParseShapeText(std::string_view text, Shape* shape) {
+  // The fast path writes into *shape (reusing its storage); when it
+  // declines, the exact parser clears *shape and decides.
+  const char* const end = text.data() + text.size();
+  if (ReadSimpleShape(text.data(), end, /*end_is_final=*/true, shape) == end) {
+    return true;
+  }
+  return ParseShapeTextExact(text, shape);
+}
+
+bool TryReadShape(HloLexer& lx, Shape* shape) {
+  if (const char* end = ReadSimpleShape(lx.cursor(), lx.limit(),
+                                        /*end_is_final=*/false, shape)) {
+    lx.AdvanceTo(end);
+    return true;
+  }
+  *shape = Shape();
+  return false;
+}
+
+bool ParseMetadata(HloLexer& lx, Collective* c) {
+  if (lx.AtByte('{') && TryParseSimpleMetadata(lx, c)) return true;
+  return ParseMetadataExact(lx, c);
+}
+
+bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
+  *out = IotaSpec();
+  return TryParseSimpleIota(lx, out) || ParseIotaGroupsExact(lx, out);
+}
+
+bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
+                            SourceTargetPairs* out) {
+  *out = SourceTargetPairs();
+  out->present = true;
+  out->pos = lx.Pos();
+  if (lx.AtByte('{') && TryParseSimplePairs(lx, out)) return true;
+  return ParseSourceTargetPairsExact(lx, attr, out);
+}
+
+bool ParseIntList(HloLexer& lx, char open, char close,
+                  absl::FunctionRef<std::string()> what,
+                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
+                  int64_t max_count) {
+  return TryParseSimpleIntList(lx, open, close, values, positions, max_count) ||
+         ParseIntListExact(lx, open, close, what, values, positions, max_count);
+}
+
+}  // namespace topolint::hlo

@@ -1,0 +1,43 @@
+// gzip decompression as a protobuf input stream, with zlib, so that the
+// binary HLO reader streams `.pb.gz` files without holding them whole.
+#ifndef TOPOLINT_CHECKER_HLO_GZIP_STREAM_H_
+#define TOPOLINT_CHECKER_HLO_GZIP_STREAM_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "google/protobuf/io/zero_copy_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+
+namespace topolint::hlo {
+
+// True when `head` starts with the gzip magic bytes 1f 8b.
+bool IsGzip(std::string_view head);
+
+// Inflates gzip data (one member or several concatenated) read from
+// `source`. A corrupt stream ends the output early and sets error().
+class GzipSource : public google::protobuf::io::CopyingInputStream {
+ public:
+  explicit GzipSource(google::protobuf::io::ZeroCopyInputStream* source);
+  ~GzipSource() override;
+  GzipSource(const GzipSource&) = delete;
+  GzipSource& operator=(const GzipSource&) = delete;
+
+  int Read(void* buffer, int size) override;
+
+  // "" while the data is sound; else what zlib said.
+  const std::string& error() const { return error_; }
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  google::protobuf::io::ZeroCopyInputStream* source_;
+  std::string error_;
+  bool done_ = false;
+  bool member_ended_ = false;  // between two gzip members
+};
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_GZIP_STREAM_H_

@@ -1,0 +1,118 @@
+// A bounded walker over the protobuf wire format, for the binary HLO reader.
+//
+// It wraps protobuf's CodedInputStream over any ZeroCopyInputStream (a file,
+// a gzip stream, bytes in memory) and adds what a checker of untrusted input
+// needs: every length is checked against the enclosing message before it is
+// used, nothing is allocated from a declared length (strings are kept up to a
+// cap and the rest is skipped), the first problem is recorded with its byte
+// offset and every later call fails fast, so callers can simply return on
+// `false`. No generated code: the HLO reader knows its field numbers.
+#ifndef TOPOLINT_CHECKER_HLO_HLO_PROTO_WIRE_H_
+#define TOPOLINT_CHECKER_HLO_HLO_PROTO_WIRE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checker/diag/location.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream.h"
+
+namespace topolint::hlo::proto {
+
+enum WireType : int {
+  kVarint = 0,
+  kFixed64 = 1,
+  kLen = 2,
+  kStartGroup = 3,
+  kEndGroup = 4,
+  kFixed32 = 5,
+};
+
+// Messages may nest at most this deep (tuple shapes, wrappers).
+inline constexpr int kMaxMessageDepth = 96;
+
+class WireReader {
+ public:
+  // `end_hint` is the input's size when known (-1 otherwise): a file that
+  // ends early is then "truncated" rather than merely ended.
+  explicit WireReader(google::protobuf::io::ZeroCopyInputStream* in,
+                      int64_t end_hint = -1);
+  WireReader(const WireReader&) = delete;
+  WireReader& operator=(const WireReader&) = delete;
+
+  // Offset of the next byte from the start of the input.
+  int64_t offset() const { return in_.CurrentPosition(); }
+  TextPos pos() const { return TextPos::AtByte(offset()); }
+
+  bool failed() const { return failed_; }
+  const std::string& error() const { return error_; }
+  int64_t error_offset() const { return error_offset_; }
+
+  // Reads the next field's tag inside the current message. Returns false
+  // at the end of the message (or of the input at top level) and on error
+  // (then failed() is true). `what` names the message for errors.
+  bool NextField(const char* what, uint32_t* field, int* wire_type);
+
+  // Values. `what` names the field for errors ("channel_id (26)").
+  bool ReadVarint(const char* what, uint64_t* v);
+  bool ReadInt64(const char* what, int wire_type, int64_t* v);
+  bool ReadBool(const char* what, int wire_type, bool* v);
+  // A length-delimited string: keeps at most `max_keep` bytes in `*out` (the
+  // rest is skipped).
+  bool ReadString(const char* what, int wire_type, size_t max_keep,
+                  std::string* out);
+  // A repeated integer field, packed or not: appends to `*out` (and the
+  // offset of each value to `*pos` when given). Fails past `max_count`
+  // values in total.
+  bool ReadInt64s(const char* what, int wire_type, int64_t max_count,
+                  std::vector<int64_t>* out, std::vector<TextPos>* pos);
+
+  // Reads the rest of the current message as raw bytes, keeping at most
+  // `max_keep` of them.
+  bool ReadRemaining(const char* what, size_t max_keep, std::string* out);
+  // The next byte without consuming it; false at the end of the message or
+  // of the input.
+  bool PeekByte(uint8_t* b);
+  // Skips `n` bytes (to reach a known offset) and, when `size` >= 0,
+  // limits reading to the next `size` bytes.
+  bool SkipBytes(const char* what, int64_t n);
+  void LimitTo(int64_t size);
+
+  // Enters a length-delimited submessage; `*saved` restores the enclosing
+  // limit on Leave. `what` names the submessage for errors.
+  bool Enter(const char* what, int wire_type, int* saved);
+  // Leaves a submessage entered with Enter. Fails when it was not read to
+  // its end (callers stop early only on error).
+  bool Leave(int saved);
+  // Skips one field of any wire type (groups are rejected: XLA's protos
+  // have none).
+  bool Skip(const char* what, int wire_type);
+
+  // Records an error at the current offset (the first one wins). Returns
+  // false, for `return r.Fail(...)`.
+  bool Fail(std::string message);
+  bool FailAt(int64_t offset, std::string message);
+
+  int depth() const { return depth_; }
+  int64_t end_hint() const { return end_hint_; }
+  // Bytes left in the current message (-1 at top level).
+  int64_t bytes_left() const { return in_.BytesUntilLimit(); }
+
+ private:
+  bool ExpectWireType(const char* what, int wire_type, int expected);
+  bool AtEnd();
+  // The input ended before the current message did.
+  bool Truncated(const char* what);
+
+  google::protobuf::io::CodedInputStream in_;
+  int64_t end_hint_;
+  int depth_ = 0;
+  bool failed_ = false;
+  std::string error_;
+  int64_t error_offset_ = -1;
+};
+
+}  // namespace topolint::hlo::proto
+
+#endif  // TOPOLINT_CHECKER_HLO_HLO_PROTO_WIRE_H_

@@ -1,0 +1,377 @@
+// Test-side writer of binary HLO: turns a parsed text module (its
+// collectives, their operand shapes and called computations) into an
+// HloModuleProto, optionally wrapped (HloProto, HloSnapshot,
+// HloModuleProtoWithConfig) and gzip-compressed, with protobuf's
+// CodedOutputStream. Field numbers as in xla/service/hlo.proto and
+// xla/xla_data.proto (see docs/rules/hlo-syntax.md). Only what the checker
+// reads is written; every operand becomes a parameter of known shape.
+#ifndef TOPOLINT_TESTS_COMMON_HLO_PROTO_WRITER_H_
+#define TOPOLINT_TESTS_COMMON_HLO_PROTO_WRITER_H_
+
+#include <zlib.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/hlo/hlo_module.h"
+#include "checker/hlo/hlo_proto_internal.h"
+#include "checker/model/transpose.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+
+namespace topolint::testing {
+
+enum class ProtoWrapper { kModule, kHloProto, kSnapshot, kWithConfig };
+
+// Which field carries explicit replica groups: 49 (legacy) or 87
+// (collective_device_list). Iota lists go to 92, or to the old nested
+// 87.2 when `old_nested_iota`.
+struct ProtoWriteOptions {
+  ProtoWrapper wrapper = ProtoWrapper::kModule;
+  int explicit_groups_field = 49;
+  bool old_nested_iota = false;
+  bool gzip = false;
+};
+
+namespace proto_writer {
+
+inline void Varint(std::string* out, uint32_t field, uint64_t v) {
+  google::protobuf::io::StringOutputStream so(out);
+  google::protobuf::io::CodedOutputStream cos(&so);
+  cos.WriteTag(field << 3);
+  cos.WriteVarint64(v);
+}
+
+inline void Bytes(std::string* out, uint32_t field, const std::string& b) {
+  google::protobuf::io::StringOutputStream so(out);
+  google::protobuf::io::CodedOutputStream cos(&so);
+  cos.WriteTag((field << 3) | 2);
+  cos.WriteVarint32(static_cast<uint32_t>(b.size()));
+  cos.WriteString(b);
+}
+
+inline void Packed(std::string* out, uint32_t field,
+                   const std::vector<int64_t>& values) {
+  std::string body;
+  {
+    google::protobuf::io::StringOutputStream so(&body);
+    google::protobuf::io::CodedOutputStream cos(&so);
+    for (int64_t v : values) cos.WriteVarint64(static_cast<uint64_t>(v));
+  }
+  Bytes(out, field, body);
+}
+
+inline std::string StripPercent(const std::string& s) {
+  return !s.empty() && s[0] == '%' ? s.substr(1) : s;
+}
+
+inline int64_t ElementTypeNumber(const std::string& name) {
+  for (int64_t t = 0; t < 64; ++t) {
+    if (hlo::proto::ElementTypeName(t) == name) return t;
+  }
+  return 11;  // f32
+}
+
+inline std::string ShapeProto(const hlo::Shape& s) {
+  std::string out;
+  if (s.is_tuple) {
+    Varint(&out, 2, 13);
+    for (const hlo::Shape& t : s.tuple) Bytes(&out, 4, ShapeProto(t));
+    return out;
+  }
+  Varint(&out, 2, static_cast<uint64_t>(ElementTypeNumber(s.element_type)));
+  if (!s.dims.empty()) Packed(&out, 3, s.dims);
+  return out;
+}
+
+inline std::string Group(const std::vector<int64_t>& ids) {
+  std::string g;
+  if (!ids.empty()) Packed(&g, 1, ids);
+  return g;
+}
+
+inline std::string IotaProto(const hlo::IotaSpec& iota) {
+  std::string out;
+  Varint(&out, 1, static_cast<uint64_t>(iota.num_groups));
+  Varint(&out, 2, static_cast<uint64_t>(iota.group_size));
+  Packed(&out, 3, iota.reshape_dims);
+  if (!iota.perm.empty()) Packed(&out, 4, iota.perm);
+  return out;
+}
+
+inline std::string MeshProto(const hlo::MeshSpec& mesh) {
+  std::string m;
+  for (const hlo::MeshAxis& a : mesh.axes) {
+    std::string axis;
+    Bytes(&axis, 1, a.name);
+    Varint(&axis, 2, static_cast<uint64_t>(a.size));
+    Bytes(&m, 1, axis);
+  }
+  if (!mesh.device_ids.empty()) {
+    Packed(&m, 2, mesh.device_ids);
+  } else if (!mesh.device_ids_dims.empty()) {  // an iota: listed in full
+    std::vector<int64_t> perm = mesh.device_ids_perm;
+    for (size_t i = perm.size(); i < mesh.device_ids_dims.size(); ++i) {
+      perm.push_back(static_cast<int64_t>(i));
+    }
+    Packed(&m, 2, model::TransposedIndices(mesh.device_ids_dims, perm));
+  }
+  std::string out;
+  Bytes(&out, 1, m);
+  for (const hlo::MeshAxisRef& r : mesh.grouped) {
+    std::string ref;
+    size_t index = 0;
+    for (size_t i = 0; i < mesh.axes.size(); ++i) {
+      if (mesh.axes[i].name == r.name) index = i;
+    }
+    Varint(&ref, 1, index);
+    if (r.pre_size != 0) {
+      std::string sub;
+      Varint(&sub, 1, static_cast<uint64_t>(r.pre_size));
+      Varint(&sub, 2, static_cast<uint64_t>(r.size));
+      Bytes(&ref, 2, sub);
+    }
+    Bytes(&out, 2, ref);
+  }
+  return out;
+}
+
+inline void GroupFields(const hlo::Collective& c, const ProtoWriteOptions& o,
+                        std::string* out) {
+  const hlo::ReplicaGroups& rg = c.replica_groups;
+  switch (rg.form) {
+    case hlo::ReplicaGroups::Form::kAbsent:
+      return;
+    case hlo::ReplicaGroups::Form::kExplicit:
+      if (o.explicit_groups_field == 49 && !rg.groups.empty()) {
+        for (const auto& g : rg.groups) Bytes(out, 49, Group(g));
+      } else {  // 87 (also for `{}`, which 49 cannot tell from absent)
+        std::string list;
+        for (const auto& g : rg.groups) Bytes(&list, 1, Group(g));
+        Bytes(out, 87, list);
+      }
+      return;
+    case hlo::ReplicaGroups::Form::kIota:
+      if (o.old_nested_iota) {
+        std::string list;
+        Bytes(&list, 2, IotaProto(rg.iota));
+        Bytes(out, 87, list);
+      } else {
+        Bytes(out, 92, IotaProto(rg.iota));
+      }
+      return;
+    case hlo::ReplicaGroups::Form::kMesh:
+      Bytes(out, 93, MeshProto(rg.mesh));
+      return;
+  }
+}
+
+inline std::string Instruction(const std::string& name,
+                               const std::string& opcode,
+                               const hlo::Shape* shape, int64_t id) {
+  std::string out;
+  Bytes(&out, 1, name);
+  Bytes(&out, 2, opcode);
+  if (shape != nullptr && shape->known) Bytes(&out, 3, ShapeProto(*shape));
+  Varint(&out, 35, static_cast<uint64_t>(id));
+  return out;
+}
+
+inline std::string Gzip(const std::string& data) {
+  z_stream z{};
+  deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+               Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, data.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+}  // namespace proto_writer
+
+// The module's collectives as an HloModuleProto (wrapped as asked). A
+// module whose header gives replica_count / num_partitions is written as
+// HloModuleProtoWithConfig when the wrapper is kModule, so they survive.
+inline std::string WriteHloProto(const hlo::Module& m,
+                                 ProtoWriteOptions o = {}) {
+  using namespace proto_writer;    // NOLINT
+  std::vector<std::string> order;  // computations, in order of appearance
+  std::map<std::string, std::vector<const hlo::Collective*>> by_comp;
+  std::map<std::string, int64_t> comp_ids;
+  auto comp_id = [&](const std::string& name) {
+    auto it = comp_ids.find(name);
+    if (it != comp_ids.end()) return it->second;
+    const int64_t id = static_cast<int64_t>(comp_ids.size()) + 1;
+    comp_ids.emplace(name, id);
+    return id;
+  };
+  for (const hlo::Collective& c : m.collectives) {
+    const std::string comp = StripPercent(c.computation);
+    if (by_comp.find(comp) == by_comp.end()) order.push_back(comp);
+    by_comp[comp].push_back(&c);
+    comp_id(comp);
+  }
+  std::string entry = StripPercent(m.entry_computation);
+  if (entry.empty()) entry = order.empty() ? "main" : order.back();
+  if (by_comp.find(entry) == by_comp.end()) {
+    order.push_back(entry);
+    by_comp[entry];
+    comp_id(entry);
+  }
+  std::vector<std::string> stubs;  // to_apply computations not seen
+  int64_t next_id = 1;
+  std::string module;
+  if (!m.name.empty()) Bytes(&module, 1, m.name);
+  Bytes(&module, 2, entry);
+  for (const std::string& comp : order) {
+    std::string computation;
+    Bytes(&computation, 1, comp);
+    int64_t root = 0;
+    for (const hlo::Collective* c : by_comp[comp]) {
+      std::vector<int64_t> operands;
+      for (int64_t k = 0; k < c->operand_count; ++k) {
+        const hlo::Shape* s = static_cast<size_t>(k) < c->operand_shapes.size()
+                                  ? &c->operand_shapes[static_cast<size_t>(k)]
+                                  : nullptr;
+        if (s != nullptr && s->known) {
+          const int64_t id = next_id++;
+          Bytes(&computation, 2,
+                Instruction("p" + std::to_string(id), "parameter", s, id));
+          operands.push_back(id);
+        } else {
+          operands.push_back(1000000 + next_id++);  // unresolvable
+        }
+      }
+      const int64_t id = next_id++;
+      std::string ins =
+          Instruction(StripPercent(c->name), c->opcode, &c->result_shape, id);
+      if (!c->op_name.empty() || !c->source_file.empty() ||
+          c->source_line != 0) {
+        std::string md;
+        if (!c->op_name.empty()) Bytes(&md, 2, c->op_name);
+        if (!c->source_file.empty()) Bytes(&md, 3, c->source_file);
+        if (c->source_line != 0) {
+          Varint(&md, 4, static_cast<uint64_t>(c->source_line));
+        }
+        Bytes(&ins, 7, md);
+      }
+      if (c->has_dimensions) Packed(&ins, 14, c->dimensions);
+      if (c->slice_sizes_count > 0) {  // in-place permute: flattened lists
+        const hlo::Shape* in =
+            c->operand_shapes.empty() ? nullptr : &c->operand_shapes.front();
+        const size_t rank =
+            in != nullptr && in->known && !in->is_tuple && !in->dims.empty()
+                ? in->dims.size()
+                : 1;
+        Packed(&ins, 20,
+               std::vector<int64_t>(
+                   rank * static_cast<size_t>(c->slice_sizes_count), 1));
+      }
+      if (c->has_channel_id) {
+        Varint(&ins, 26, static_cast<uint64_t>(c->channel_id));
+      }
+      if (!operands.empty()) Packed(&ins, 36, operands);
+      if (!c->to_apply.empty()) {
+        const std::string callee = StripPercent(c->to_apply);
+        if (by_comp.find(callee) == by_comp.end() &&
+            comp_ids.find(callee) == comp_ids.end()) {
+          stubs.push_back(callee);
+        }
+        Packed(&ins, 38, {comp_id(callee)});
+      }
+      GroupFields(*c, o, &ins);
+      const bool send_recv = c->kind == hlo::CollectiveKind::kSend ||
+                             c->kind == hlo::CollectiveKind::kRecv;
+      if (c->source_target_pairs.present && !send_recv) {
+        for (const auto& [s, t] : c->source_target_pairs.pairs) {
+          std::string pair;
+          Varint(&pair, 1, static_cast<uint64_t>(s));
+          Varint(&pair, 2, static_cast<uint64_t>(t));
+          Bytes(&ins, 52, pair);
+        }
+      }
+      if (c->source_target_pairs.present && send_recv) {
+        std::string text = "{";
+        for (size_t i = 0; i < c->source_target_pairs.pairs.size(); ++i) {
+          const auto& [s, t] = c->source_target_pairs.pairs[i];
+          text += (i > 0 ? ",{" : "{") + std::to_string(s) + "," +
+                  std::to_string(t) + "}";
+        }
+        text += "}";
+        std::string entry_msg;
+        Bytes(&entry_msg, 1, "_xla_send_recv_source_target_pairs");
+        Bytes(&entry_msg, 2, text);
+        std::string attrs;
+        Bytes(&attrs, 1, entry_msg);
+        Bytes(&ins, 68, attrs);
+      }
+      if (c->has_use_global_device_ids) {
+        Varint(&ins, 71, c->use_global_device_ids ? 1 : 0);
+      }
+      Bytes(&computation, 2, ins);
+      if (c->is_root) root = id;
+    }
+    Varint(&computation, 5, static_cast<uint64_t>(comp_id(comp)));
+    if (root != 0) Varint(&computation, 6, static_cast<uint64_t>(root));
+    Bytes(&module, 3, computation);
+  }
+  for (const std::string& stub : stubs) {
+    std::string computation;
+    Bytes(&computation, 1, stub);
+    hlo::Shape scalar;
+    scalar.known = true;
+    scalar.element_type = "f32";
+    const int64_t id = next_id++;
+    Bytes(&computation, 2, Instruction("x", "parameter", &scalar, id));
+    Varint(&computation, 5, static_cast<uint64_t>(comp_id(stub)));
+    Varint(&computation, 6, static_cast<uint64_t>(id));
+    Bytes(&module, 3, computation);
+  }
+  Varint(&module, 6, static_cast<uint64_t>(comp_id(entry)));
+
+  const bool counts =
+      m.replica_count.has_value() || m.num_partitions.has_value();
+  if (o.wrapper == ProtoWrapper::kModule && counts) {
+    o.wrapper = ProtoWrapper::kWithConfig;
+  }
+  std::string out;
+  switch (o.wrapper) {
+    case ProtoWrapper::kModule:
+      out = module;
+      break;
+    case ProtoWrapper::kHloProto:
+      Bytes(&out, 1, module);
+      break;
+    case ProtoWrapper::kSnapshot: {
+      std::string hlo_proto;
+      Bytes(&hlo_proto, 1, module);
+      Bytes(&out, 1, hlo_proto);
+      Bytes(&out, 4, "neuron");  // execution_platform
+      break;
+    }
+    case ProtoWrapper::kWithConfig: {
+      std::string config;
+      if (m.replica_count.has_value()) {
+        Varint(&config, 4, static_cast<uint64_t>(*m.replica_count));
+      }
+      if (m.num_partitions.has_value()) {
+        Varint(&config, 5, static_cast<uint64_t>(*m.num_partitions));
+      }
+      Bytes(&out, 1, module);
+      Bytes(&out, 2, config);
+      break;
+    }
+  }
+  return o.gzip ? Gzip(out) : out;
+}
+
+}  // namespace topolint::testing
+
+#endif  // TOPOLINT_TESTS_COMMON_HLO_PROTO_WRITER_H_

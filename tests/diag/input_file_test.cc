@@ -1,0 +1,124 @@
+// The shared file-kind check and bounded reader (checker/diag/input_file.h)
+// and the staged writer (checker/diag/output_file.h).
+#include "checker/diag/input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "checker/diag/output_file.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/common/run_cli.h"
+
+namespace topolint {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ReadAll;
+using testing::TempDir;
+
+TEST(InputFileTest, KindsAreTold) {
+  TempDir dir;
+  const std::string file = dir.Write("f.txt", "x");
+  const std::string fifo = dir.path() + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_symlink("/dev/zero", dir.path() + "/z");
+  EXPECT_EQ(KindOfPath(file), FileKind::kRegular);
+  EXPECT_EQ(KindOfPath(dir.path()), FileKind::kDirectory);
+  EXPECT_EQ(KindOfPath(fifo), FileKind::kFifo);
+  EXPECT_EQ(KindOfPath("/dev/zero"), FileKind::kCharDevice);
+  EXPECT_EQ(KindOfPath(dir.path() + "/z"), FileKind::kCharDevice);
+  EXPECT_EQ(KindOfPath(dir.path() + "/none"), FileKind::kMissing);
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  EXPECT_EQ(KindOfPath("/dev/fd/" + std::to_string(fds[0])), FileKind::kPipe);
+  EXPECT_TRUE(CheckReadableKind("/dev/fd/" + std::to_string(fds[0])).ok());
+  close(fds[0]);
+  close(fds[1]);
+}
+
+TEST(InputFileTest, OpeningAFifoNeitherBlocksNorSucceeds) {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  absl::StatusOr<int> fd = OpenInputFd(fifo);
+  ASSERT_FALSE(fd.ok());
+  EXPECT_THAT(std::string(fd.status().message()),
+              HasSubstr("is a named pipe (FIFO)"));
+}
+
+TEST(InputFileTest, ReadsStopOneBytePastTheLimit) {
+  const int zero = open("/dev/zero", O_RDONLY);
+  ASSERT_GE(zero, 0);
+  std::string out;
+  const absl::Status st = ReadFdBounded(zero, "zeros", 1 << 20, "tests", &out);
+  close(zero);
+  EXPECT_EQ(st.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(st.message()),
+              HasSubstr("zeros: more than 1048576 bytes; the limit for tests"));
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(InputFileTest, APipeIsReadToItsEnd) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_EQ(write(fds[1], "hello", 5), 5);
+  close(fds[1]);
+  std::string out;
+  const absl::Status st =
+      ReadInputFile("/dev/fd/" + std::to_string(fds[0]), 100, "tests", &out);
+  close(fds[0]);
+  ASSERT_TRUE(st.ok()) << st;
+  EXPECT_EQ(out, "hello");
+}
+
+TEST(InputFileTest, ExactlyTheLimitIsAccepted) {
+  TempDir dir;
+  const std::string file = dir.Write("f", std::string(1000, 'a'));
+  std::string out;
+  EXPECT_TRUE(ReadInputFile(file, 1000, "tests", &out).ok());
+  EXPECT_EQ(out.size(), 1000u);
+  EXPECT_FALSE(ReadInputFile(file, 999, "tests", &out).ok());
+}
+
+TEST(StagedOutputTest, NothingChangesUntilCommit) {
+  TempDir dir;
+  const std::string target = dir.Write("out.txt", "old");
+  {
+    StagedOutput out;
+    ASSERT_TRUE(out.Open(target).ok());
+    ASSERT_TRUE(out.Write("new").ok());
+    ASSERT_TRUE(out.Finish().ok());
+    EXPECT_EQ(ReadAll(target), "old");
+    // Destroyed without Commit: the temporary goes, the old file stays.
+  }
+  EXPECT_EQ(ReadAll(target), "old");
+  size_t entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    (void)e;
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1u);
+  StagedOutput out;
+  ASSERT_TRUE(out.Open(target).ok());
+  ASSERT_TRUE(out.Write("new").ok());
+  ASSERT_TRUE(out.Finish().ok());
+  ASSERT_TRUE(out.Commit().ok());
+  EXPECT_EQ(ReadAll(target), "new");
+}
+
+TEST(StagedOutputTest, DevFullFailsAtTheWrite) {
+  StagedOutput out;
+  ASSERT_TRUE(out.Open("/dev/full").ok());
+  const absl::Status st = out.Write("x");
+  EXPECT_THAT(std::string(st.message()), HasSubstr("No space left"));
+  EXPECT_FALSE(out.Finish().ok());
+  EXPECT_FALSE(out.Commit().ok());
+}
+
+}  // namespace
+}  // namespace topolint

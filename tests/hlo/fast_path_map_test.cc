@@ -1,0 +1,146 @@
+// The map of the fast paths in docs/architecture.md and the code name the
+// same functions: every fast-path entry point of checker/hlo is in the
+// table, every fast path and exact parser the table names exists, and so
+// does every function the grammar in checker/hlo/hlo_grammar.h points at.
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace topolint::hlo {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string HloSources() {
+  std::string all;
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(TOPOLINT_SOURCE_DIR) / "checker/hlo")) {
+    const std::string ext = entry.path().extension().string();
+    if (ext == ".h" || ext == ".cc") all += ReadFile(entry.path()) + "\n";
+  }
+  return all;
+}
+
+// The code, without comments (so that a name only mentioned in prose does
+// not count as a function).
+std::string StripComments(const std::string& code) {
+  return std::regex_replace(code, std::regex(R"(//[^\n]*)"), "");
+}
+
+// A fast path's name: Try<Something>, (Scan|Read)Simple<Something>, or
+// FastScan, used as a function.
+std::set<std::string> FastPathsInCode(const std::string& code) {
+  std::set<std::string> names;
+  const std::regex re(
+      R"(\b(Try[A-Z]\w*|(?:Scan|Read)Simple\w*|FastScan)\s*\()");
+  for (std::sregex_iterator it(code.begin(), code.end(), re), end; it != end;
+       ++it) {
+    names.insert((*it)[1]);
+  }
+  return names;
+}
+
+// The section of docs/architecture.md that maps the fast paths.
+std::string FastPathSection() {
+  const std::string doc =
+      ReadFile(fs::path(TOPOLINT_SOURCE_DIR) / "docs/architecture.md");
+  const size_t start = doc.find("## The HLO front end and its fast paths");
+  if (start == std::string::npos) return "";
+  const size_t end = doc.find("\n## ", start + 1);
+  return doc.substr(start, end == std::string::npos ? end : end - start);
+}
+
+struct Row {
+  std::string fast_path;
+  std::set<std::string> exact;  // functions named in the last column
+};
+
+std::vector<Row> TableRows(const std::string& section) {
+  std::vector<Row> rows;
+  std::istringstream in(section);
+  const std::regex name(R"(`([A-Za-z_]\w*)`)");
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, std::regex(R"(^\| `(\w+)` \|)"))) continue;
+    Row row;
+    row.fast_path = m[1];
+    const std::string last = line.substr(line.rfind('|', line.size() - 2));
+    for (std::sregex_iterator it(last.begin(), last.end(), name), end;
+         it != end; ++it) {
+      row.exact.insert((*it)[1]);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+bool Defined(const std::string& code, const std::string& function) {
+  return std::regex_search(code, std::regex("\\b" + function + "\\s*\\("));
+}
+
+TEST(FastPathMapTest, EveryFastPathInTheCodeIsInTheMapAndViceVersa) {
+  const std::string code = StripComments(HloSources());
+  const std::set<std::string> in_code = FastPathsInCode(code);
+  ASSERT_GE(in_code.size(), 8u) << "the fast-path pattern finds nothing";
+  const std::vector<Row> rows = TableRows(FastPathSection());
+  ASSERT_FALSE(rows.empty()) << "no fast-path table in docs/architecture.md";
+  std::set<std::string> in_doc;
+  for (const Row& row : rows) in_doc.insert(row.fast_path);
+  for (const std::string& name : in_code) {
+    EXPECT_TRUE(in_doc.count(name) > 0)
+        << name << " is a fast path in checker/hlo but not in the table of "
+        << "docs/architecture.md";
+  }
+  for (const std::string& name : in_doc) {
+    EXPECT_TRUE(in_code.count(name) > 0)
+        << name << " is in the fast-path table but not in checker/hlo";
+  }
+}
+
+TEST(FastPathMapTest, EveryExactParserTheMapNamesExists) {
+  const std::string code = StripComments(HloSources());
+  for (const Row& row : TableRows(FastPathSection())) {
+    EXPECT_FALSE(row.exact.empty()) << row.fast_path << " names no exact path";
+    for (const std::string& exact : row.exact) {
+      EXPECT_TRUE(Defined(code, exact))
+          << row.fast_path << ": exact parser " << exact << " not found";
+    }
+  }
+}
+
+TEST(FastPathMapTest, EveryFunctionTheGrammarPointsAtExists) {
+  const std::string grammar =
+      ReadFile(fs::path(TOPOLINT_SOURCE_DIR) / "checker/hlo/hlo_grammar.h");
+  const std::string code = StripComments(HloSources());
+  // CamelCase words with at least two humps, optionally Class::Method.
+  const std::regex re(R"(\b(?:[A-Z]\w*::)?([A-Z][a-z0-9]+[A-Z]\w*)\b)");
+  std::set<std::string> functions;
+  for (std::sregex_iterator it(grammar.begin(), grammar.end(), re), end;
+       it != end; ++it) {
+    functions.insert((*it)[1]);
+  }
+  ASSERT_GE(functions.size(), 20u);
+  for (const std::string& f : functions) {
+    if (f == "HloModule" || f == "FileNames" || f == "FunctionNames" ||
+        f == "FileLocations" || f == "StackFrames") {
+      continue;  // keywords of the grammar itself
+    }
+    EXPECT_TRUE(Defined(code, f))
+        << "hlo_grammar.h names " << f << ", which checker/hlo does not define";
+  }
+}
+
+}  // namespace
+}  // namespace topolint::hlo
