@@ -71,6 +71,7 @@ absl::Status ReadInputFile(const std::string& path, size_t limit,
 inline constexpr size_t kMaxStdinBytes = size_t{1} << 30;          // 1 GiB
 inline constexpr size_t kMaxBaselineBytes = size_t{256} << 20;     // 256 MiB
 inline constexpr size_t kMaxProjectConfigBytes = size_t{1} << 20;  // 1 MiB
+inline constexpr size_t kMaxJsonFileBytes = size_t{64} << 20;      // 64 MiB
 // HLO is streamed (never held whole); the limit bounds the time spent on an
 // endless pipe.
 inline constexpr int64_t kMaxHloBytes = int64_t{64} << 30;  // 64 GiB
