@@ -87,3 +87,65 @@ write_basic_package_version_file(
 install(FILES ${PROJECT_BINARY_DIR}/topolintConfig.cmake
               ${PROJECT_BINARY_DIR}/topolintConfigVersion.cmake
         DESTINATION ${TOPOLINT_CMAKE_DIR})
+
+# --- The C API's version macros, pkg-config file and the Python package ----
+# topolint_c.h's TOPOLINT_VERSION_STRING must be the project version.
+file(STRINGS ${PROJECT_SOURCE_DIR}/include/topolint/topolint_c.h
+     _topolint_version_line REGEX "^#define TOPOLINT_VERSION_STRING ")
+if(NOT _topolint_version_line MATCHES "\"${PROJECT_VERSION}\"")
+  message(FATAL_ERROR "include/topolint/topolint_c.h: TOPOLINT_VERSION_* "
+          "(${_topolint_version_line}) differ from the project version "
+          "${PROJECT_VERSION}")
+endif()
+
+# ${pcfiledir} is <prefix>/<libdir>/pkgconfig: the way back up to <prefix>.
+set(TOPOLINT_PC_UP "..")
+string(REPLACE "/" ";" _topolint_libdir_parts "${CMAKE_INSTALL_LIBDIR}")
+foreach(_part IN LISTS _topolint_libdir_parts)
+  string(APPEND TOPOLINT_PC_UP "/..")
+endforeach()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/topolint_c.pc.in
+               ${PROJECT_BINARY_DIR}/topolint_c.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/topolint_c.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The Python package (python/topolint), next to the interpreter's other
+# packages under the prefix: lib/python3.X/dist-packages for Debian's
+# python3 (its default scheme is posix_local), site-packages otherwise.
+# _install.py tells the package where the library and the command are,
+# relative to itself, so the installed tree can be moved.
+option(TOPOLINT_INSTALL_PYTHON "Install the topolint Python package" ON)
+if(TOPOLINT_INSTALL_PYTHON)
+  find_package(Python3 COMPONENTS Interpreter)
+endif()
+if(TOPOLINT_INSTALL_PYTHON AND Python3_Interpreter_FOUND)
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} -c
+      "import sys, sysconfig; d = 'dist-packages' if sysconfig.get_default_scheme() == 'posix_local' else 'site-packages'; print('lib/python%d.%d/%s' % (sys.version_info[0], sys.version_info[1], d))"
+    OUTPUT_VARIABLE _topolint_pydir OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(TOPOLINT_PYTHON_DIR "${_topolint_pydir}" CACHE STRING
+      "Where `cmake --install` puts the Python package, relative to the prefix")
+  file(RELATIVE_PATH _topolint_py_lib "/p/${TOPOLINT_PYTHON_DIR}/topolint"
+       "/p/${CMAKE_INSTALL_LIBDIR}/libtopolint_c.so.${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}")
+  file(RELATIVE_PATH _topolint_py_bin "/p/${TOPOLINT_PYTHON_DIR}/topolint"
+       "/p/${CMAKE_INSTALL_BINDIR}/topolint")
+  file(WRITE ${PROJECT_BINARY_DIR}/python/_install.py
+       "# Written by cmake --install: paths relative to this package.\n"
+       "LIBRARY = \"${_topolint_py_lib}\"\n"
+       "BINARY = \"${_topolint_py_bin}\"\n")
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/topolint
+          DESTINATION ${TOPOLINT_PYTHON_DIR}
+          FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+  install(FILES ${PROJECT_BINARY_DIR}/python/_install.py
+          DESTINATION ${TOPOLINT_PYTHON_DIR}/topolint)
+endif()
+
+# The Python tests (tests/python) run the package from the source tree
+# against this build's library and command.
+if(TOPOLINT_BUILD_TESTS AND Python3_Interpreter_FOUND)
+  add_test(NAME python.PackageTest
+           COMMAND ${Python3_EXECUTABLE} -m unittest discover -v
+                   -s ${PROJECT_SOURCE_DIR}/tests/python -p "*_test.py")
+  set_tests_properties(python.PackageTest PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${PROJECT_SOURCE_DIR}/python;TOPOLINT_LIBRARY=$<TARGET_FILE:topolint_c>;TOPOLINT_BINARY=$<TARGET_FILE:topolint>;TOPOLINT_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endif()

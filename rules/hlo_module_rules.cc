@@ -75,7 +75,7 @@ void GeometryTracker::Add(
   if (largest < 2) return;
   if (first_.op == nullptr) {
     first_ = v;
-    first_op_ = *v.op;
+    first_op_.CopyForReport(*v.op);  // not its ids: first_groups_ has them
     first_.op = &first_op_;
     first_.groups = nullptr;  // first_groups_ is the one kept
     first_.expanded = nullptr;
@@ -106,7 +106,7 @@ void GeometryTracker::Add(
   }
   if (differing_.op == nullptr && !same) {
     differing_ = v;
-    differing_op_ = *v.op;
+    differing_op_.CopyForReport(*v.op);
     differing_.op = &differing_op_;
     differing_.groups = nullptr;  // not kept: only its text is reported
     differing_.expanded = nullptr;

@@ -70,11 +70,11 @@ void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,
 // `memo` (may be null) caches CompareGroupLists results by the op's cache
 // key, so that ops sharing a list are compared with topology[0] once.
 bool CheckTopology(
-    const hlo::Module& module, const OpGroups& op, const NeffSide& n,
+    const hlo::Module& module, const OpGroups& g, const NeffSide& n,
     Emitter& emit,
     absl::flat_hash_map<std::string, GroupListDiff>* memo = nullptr);
 // xref-world-size, the per-op part: world size == the op's group size.
-void CheckOpWorldSize(const hlo::Module& module, const OpGroups& op,
+void CheckOpWorldSize(const hlo::Module& module, const OpGroups& g,
                       const NeffSide& n, bool shape_reported, Emitter& emit);
 // xref-world-size, the per-module part: every NEFF rank is a device of the
 // module; and #rank_world_size fits a module without grouped collectives.

@@ -6,7 +6,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  libabsl-dev libre2-dev nlohmann-json3-dev libfmt-dev
+  libabsl-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libarchive-dev zlib1g-dev libprotobuf-dev
   python3 python3-jsonschema

@@ -196,15 +196,12 @@ Finding ToApiFinding(const topolint::Finding& f) {
   return out;
 }
 
-absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
-                               std::vector<topolint::Finding>* findings) {
-  findings->clear();
+absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
+                       std::vector<InMemoryInput>* in_memory) {
   if (unit.empty()) {
     return absl::InvalidArgumentError("the unit has no inputs");
   }
-  UnitSpec spec;
-  spec.directory = ParentDisplay(unit.inputs().front().name);
-  std::vector<InMemoryInput> in_memory;
+  spec->directory = ParentDisplay(unit.inputs().front().name);
   for (const Unit::Input& in : unit.inputs()) {
     InputFile f;
     f.path = in.name;
@@ -212,8 +209,19 @@ absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
     f.named = true;
     f.from_stdin = in.in_memory;
     f.force_def_json = in.kind == InputKind::kDefJson;
-    spec.files.push_back(std::move(f));
-    if (in.in_memory) in_memory.push_back(InMemoryInput{in.name, in.text});
+    spec->files.push_back(std::move(f));
+    if (in.in_memory) in_memory->push_back(InMemoryInput{in.name, in.text});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
+                               std::vector<topolint::Finding>* findings) {
+  findings->clear();
+  UnitSpec spec;
+  std::vector<InMemoryInput> in_memory;
+  if (absl::Status st = BuildSpec(unit, &spec, &in_memory); !st.ok()) {
+    return st;
   }
   RuleSelection selection;
   CheckOptions check;
@@ -226,7 +234,11 @@ absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
   if (absl::Status st = LoadUnit(spec, in_memory, &loaded); !st.ok()) {
     return st;
   }
-  *findings = CheckUnit(loaded, check, selection);
+  std::vector<topolint::Finding> all = CheckUnit(loaded, check, selection);
+  if (absl::Status st = ApplyBaselineFile(options.baseline, &all); !st.ok()) {
+    return st;
+  }
+  *findings = std::move(all);
   return absl::OkStatus();
 }
 
@@ -258,6 +270,9 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
                std::make_move_iterator(f.end()));
   }
   std::sort(all.begin(), all.end(), FindingLess);
+  if (absl::Status st = ApplyBaselineFile(options.baseline, &all); !st.ok()) {
+    return st;
+  }
   *findings = std::move(all);
   return absl::OkStatus();
 }

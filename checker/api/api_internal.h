@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "checker/core/discovery.h"
 #include "checker/core/rule_selection.h"
+#include "checker/core/runner.h"
 #include "checker/core/unit.h"
 #include "checker/diag/finding.h"
 #include "topolint/topolint.h"
@@ -29,6 +31,21 @@ absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
 absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
                                 const Options& options,
                                 std::vector<topolint::Finding>* findings);
+
+// The engine's unit description of `unit` (its in-memory texts in
+// `in_memory`). An empty unit is kInvalidArgument.
+absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
+                       std::vector<InMemoryInput>* in_memory);
+
+// Drops the findings recorded in the baseline file at `path` (nothing when
+// `path` is empty). A baseline that cannot be read or parsed is
+// kNotFound / kInvalidArgument.
+absl::Status ApplyBaselineFile(const std::string& path,
+                               std::vector<topolint::Finding>* findings);
+
+// `topolint explain --format json` for one unit, with `options`' settings.
+absl::Status ExplainUnitJson(const Unit& unit, const Options& options,
+                             std::string* json);
 
 Status FromAbslStatus(const absl::Status& status);
 Finding ToApiFinding(const topolint::Finding& finding);

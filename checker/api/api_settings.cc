@@ -58,6 +58,11 @@ absl::Status BuildSettings(const Options& options, const std::string& unit_dir,
       return Prefixed("rules", st);
     }
   }
+  for (const auto& [rule, level] : options.severity) {
+    if (absl::Status st = selection->SetSeverity(rule, level); !st.ok()) {
+      return Prefixed("severity", st);
+    }
+  }
   if (options.werror) selection->set_werror(true);
   if (options.lnc) {
     check->lnc = *options.lnc;

@@ -60,6 +60,22 @@ absl::Status ReadOptions(const json& o, Options* options) {
     } else if (key == "werror") {
       if (!v.is_boolean()) return Bad("options.werror must be true or false");
       options->werror = v.get<bool>();
+    } else if (key == "severity") {
+      if (!v.is_object()) {
+        return Bad("options.severity must be an object: rule -> level");
+      }
+      for (const auto& [rule, level] : v.items()) {
+        if (!level.is_string()) {
+          return Bad(
+              fmt::format("options.severity.{} must be \"error\", \"warning\", "
+                          "\"note\" or \"off\"",
+                          rule));
+        }
+        options->severity.emplace_back(rule, level.get<std::string>());
+      }
+    } else if (key == "baseline") {
+      if (!v.is_string()) return Bad("options.baseline must be a path string");
+      options->baseline = v.get<std::string>();
     } else if (key == "config") {
       if (!v.is_string()) return Bad("options.config must be a path string");
       options->project_config = v.get<std::string>();
@@ -78,7 +94,7 @@ absl::Status ReadOptions(const json& o, Options* options) {
     } else {
       return Bad(fmt::format(
           "unknown option \"{}\"; expected lnc, num_cores, replica_count, "
-          "num_partitions, rules, werror or config",
+          "num_partitions, rules, severity, werror, baseline or config",
           key));
     }
     if (!st.ok()) return st;
@@ -144,17 +160,42 @@ absl::Status ReadPaths(const json& paths, Unit* unit) {
       return Bad(fmt::format("paths[{}] must be a string", i));
     }
     Status st = unit->AddFile(paths[i].get<std::string>());
+    if (st.code == Status::Code::kNotFound) {
+      return absl::NotFoundError(st.message);
+    }
     if (!st.ok()) return Bad(st.message);
   }
   return absl::OkStatus();
 }
 
+// {"error": message, "code": code}: `code` says what went wrong, for
+// programs ("invalid_request": the request itself; "invalid_argument": an
+// option, rule glob, severity or settings file; "not_found": a path that
+// does not exist or cannot be opened; "unreadable": a read error or an
+// input over the limits; "internal": a bug).
+std::string ErrorResponse(const std::string& code, const std::string& message) {
+  return json{{"error", message}, {"code", code}}.dump(
+             -1, ' ', false, json::error_handler_t::replace) +
+         "\n";
+}
+
+std::string CodeName(const absl::Status& st) {
+  switch (st.code()) {
+    case absl::StatusCode::kInvalidArgument:
+      return "invalid_argument";
+    case absl::StatusCode::kNotFound:
+      return "not_found";
+    default:
+      return "unreadable";
+  }
+}
+
+enum class Verb { kCheck, kExplain };
+
 // The response text for a request text.
-std::string Respond(const char* request_json) {
+std::string Respond(const char* request_json, Verb verb) {
   auto error = [](const std::string& message) {
-    return json{{"error", message}}.dump(-1, ' ', false,
-                                         json::error_handler_t::replace) +
-           "\n";
+    return ErrorResponse("invalid_request", message);
   };
   if (request_json == nullptr) return error("the request is NULL");
   json request;
@@ -184,18 +225,31 @@ std::string Respond(const char* request_json) {
       st = ReadFiles(v, &unit);
     } else if (key == "paths") {
       st = ReadPaths(v, &unit);
+      if (absl::IsNotFound(st)) {
+        return ErrorResponse(CodeName(st), std::string(st.message()));
+      }
     } else if (key == "options") {
       st = ReadOptions(v, &options);
+      if (!st.ok())
+        return ErrorResponse(CodeName(st), std::string(st.message()));
     } else {
       st = Bad(fmt::format(
           "unknown request key \"{}\"; expected files, paths or options", key));
     }
     if (!st.ok()) return error(std::string(st.message()));
   }
+  if (verb == Verb::kExplain) {
+    std::string out;
+    if (absl::Status st = internal::ExplainUnitJson(unit, options, &out);
+        !st.ok()) {
+      return ErrorResponse(CodeName(st), std::string(st.message()));
+    }
+    return out;
+  }
   std::vector<topolint::Finding> findings;
   if (absl::Status st = internal::CheckUnitFindings(unit, options, &findings);
       !st.ok()) {
-    return error(std::string(st.message()));
+    return ErrorResponse(CodeName(st), std::string(st.message()));
   }
   return RenderJson(findings);
 }
@@ -213,21 +267,31 @@ char* CopyOut(const std::string& s) {
 
 extern "C" {
 
-char* topolint_check_json(const char* request_json) {
+namespace {
+
+char* RespondOrNull(const char* request_json, topolint::api::Verb verb) {
   try {
-    return topolint::api::CopyOut(topolint::api::Respond(request_json));
+    return topolint::api::CopyOut(topolint::api::Respond(request_json, verb));
   } catch (const std::exception& e) {
     try {
-      return topolint::api::CopyOut(
-          nlohmann::json{{"error", std::string("internal error: ") + e.what()}}
-              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-          "\n");
+      return topolint::api::CopyOut(topolint::api::ErrorResponse(
+          "internal", std::string("internal error: ") + e.what()));
     } catch (...) {
       return nullptr;
     }
   } catch (...) {
     return nullptr;
   }
+}
+
+}  // namespace
+
+char* topolint_check_json(const char* request_json) {
+  return RespondOrNull(request_json, topolint::api::Verb::kCheck);
+}
+
+char* topolint_explain_json(const char* request_json) {
+  return RespondOrNull(request_json, topolint::api::Verb::kExplain);
 }
 
 void topolint_free(char* response) { std::free(response); }

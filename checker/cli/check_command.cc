@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -32,7 +33,8 @@ bool UseColor(const Options& o) {
   return isatty(fileno(stdout)) != 0;
 }
 
-std::vector<RuleDescriptor> Descriptors() {
+// `docs_url` empty: no helpUri (the help text carries the description).
+std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
   std::vector<RuleDescriptor> out;
   for (const RuleInfo& r : AllRules()) {
     RuleDescriptor d;
@@ -41,10 +43,44 @@ std::vector<RuleDescriptor> Descriptors() {
     d.summary = std::string(r.summary);
     d.description = RuleDocSection(r.id, "What it checks");
     if (d.description.empty()) d.description = d.summary;
-    d.help_uri = fmt::format("docs/rules/{}.md", r.id);
+    if (!docs_url.empty()) {
+      const bool slash = docs_url.back() == '/';
+      d.help_uri = fmt::format("{}{}{}.md", docs_url, slash ? "" : "/", r.id);
+    }
     out.push_back(std::move(d));
   }
   return out;
+}
+
+// The nearest directory holding `.git` (a directory, or a worktree's file)
+// at or above `dir`; empty when there is none.
+std::string GitRoot(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (std::filesystem::path p = dir; !p.empty(); p = p.parent_path()) {
+    if (std::filesystem::exists(p / ".git", ec)) return p.string();
+    if (p == p.parent_path()) break;
+  }
+  return "";
+}
+
+// SARIF URIs: relative to --sarif-root, else to the git work tree holding
+// the current directory, else the one holding the first input, else to the
+// current directory.
+SarifRoots FindSarifRoots(const Options& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  SarifRoots r;
+  r.cwd = fs::current_path(ec).string();
+  if (!o.sarif_root.empty()) {
+    r.root = fs::absolute(o.sarif_root, ec).lexically_normal().string();
+  }
+  if (r.root.empty()) r.root = GitRoot(r.cwd);
+  if (r.root.empty() && !o.paths.empty() && o.paths[0] != "-") {
+    r.root = GitRoot(fs::absolute(o.paths[0], ec).parent_path());
+  }
+  if (r.root.empty()) r.root = r.cwd;
+  while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
+  return r;
 }
 
 int Fail(const absl::Status& st) {
@@ -183,7 +219,8 @@ int RunCheck(const Options& options) {
       report = RenderJson(findings);
       break;
     case Format::kSarif:
-      report = RenderSarif(findings, Descriptors(), TOPOLINT_VERSION);
+      report = RenderSarif(findings, Descriptors(options.docs_url),
+                           TOPOLINT_VERSION, FindSarifRoots(options));
       break;
     case Format::kGithub:
       report = RenderGithub(findings);
@@ -249,7 +286,7 @@ int RunCheck(const Options& options) {
           stale == 1 ? "entry" : "entries", stale == 1 ? "es" : ""));
     }
   }
-  return errors > 0 ? kExitFindings : kExitClean;
+  return errors > 0 && !options.exit_zero ? kExitFindings : kExitClean;
 }
 
 }  // namespace topolint::cli

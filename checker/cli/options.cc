@@ -44,6 +44,16 @@ options:
   --rules GLOBS                     select rules, clang-tidy style:
                                     '-*,neff-*,-neff-world-size'
   --werror                          warnings count as errors
+  --exit-zero                       report findings but exit 0 (advisory
+                                    jobs); usage errors still exit 2
+  --whole-units                     a FILE stands for its whole unit: the
+                                    inputs of its directory, read as a
+                                    directory search reads them (JSON of
+                                    other kinds ignored); for pre-commit
+  --sarif-root DIR                  SARIF URIs relative to DIR (default: the
+                                    git work tree holding the current
+                                    directory, else the current directory)
+  --docs-url URL                    SARIF helpUri base: URL/<rule>.md
   --lnc N                           numCoresPerLNC (default 1)
   --num-cores N                     physical cores available
   --replica-count N                 replica count when the HLO header omits it
@@ -68,8 +78,8 @@ options:
   -h, --help                        this text
   --version                         print the version
 
-exit codes: 0 no error-severity finding, 1 at least one, 2 usage error or
-unreadable input.
+exit codes: 0 no error-severity finding (or --exit-zero), 1 at least one,
+2 usage error or unreadable input.
 )";
 }
 
@@ -166,6 +176,19 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       o.rule_globs.push_back(g);
     } else if (a == "--werror") {
       o.werror = true;
+    } else if (a == "--exit-zero") {
+      o.exit_zero = true;
+    } else if (a == "--whole-units") {
+      o.whole_units = true;
+    } else if (a == "--sarif-root") {
+      TL_ASSIGN(o.sarif_root, take());
+    } else if (a == "--docs-url") {
+      TL_ASSIGN(o.docs_url, take());
+      if (o.docs_url.find("://") == std::string::npos) {
+        return Usage(fmt::format(
+            "--docs-url must be an absolute URL (https://...), got '{}'",
+            o.docs_url));
+      }
     } else if (a == "--lnc") {
       int64_t v;
       TL_ASSIGN(v, take_int(1));

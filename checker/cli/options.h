@@ -22,6 +22,10 @@ struct Options {
   std::string output;                   // -o; "" = stdout
   std::vector<std::string> rule_globs;  // each --rules, in order
   bool werror = false;
+  bool exit_zero = false;    // --exit-zero: report, but exit 0 on findings
+  std::string sarif_root;    // --sarif-root: SARIF URIs relative to this
+  std::string docs_url;      // --docs-url: base URL of the rule pages
+  bool whole_units = false;  // --whole-units: check each file's whole unit
   std::optional<int64_t> lnc;
   std::optional<int64_t> num_cores;
   std::optional<int64_t> replica_count;

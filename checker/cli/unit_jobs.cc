@@ -199,8 +199,10 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     limits.follow_symlinks = o.follow_symlinks;
     limits.jobs = o.jobs;
     DiscoveryReport report;
-    if (auto st = DiscoverUnits(disk_paths, limits, &specs, &report);
-        !st.ok()) {
+    absl::Status found =
+        o.whole_units ? DiscoverWholeUnits(disk_paths, limits, &specs, &report)
+                      : DiscoverUnits(disk_paths, limits, &specs, &report);
+    if (auto st = found; !st.ok()) {
       return st;
     }
     if (!report.unrecognised.empty()) {

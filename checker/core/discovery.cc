@@ -4,6 +4,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -281,6 +282,65 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   for (const SkippedPath& s : report.unrecognised) skipped->push_back(s.path);
   if (warnings != nullptr) {
     for (std::string& w : report.warnings) warnings->push_back(std::move(w));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
+                                const DiscoveryLimits& limits,
+                                std::vector<UnitSpec>* units,
+                                DiscoveryReport* report) {
+  // A file stands for the unit that a search of the working tree puts it
+  // in, whatever the layout (a compile-cache entry, a workdir pair, an NxD
+  // bucket whose HLO sits one level down, a config inherited from above):
+  // search from the top and keep the units that hold a given file. The top
+  // is the current directory (pre-commit runs at the repository root), or
+  // the file's own directory for a file outside it.
+  auto normal = [](const std::string& p) {
+    return fs::path(p).lexically_normal().generic_string();
+  };
+  std::vector<std::string> dirs;
+  std::set<std::string> roots;
+  std::set<std::string> wanted;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      return absl::NotFoundError(
+          fmt::format("{}: no such file or directory", p));
+    }
+    if (fs::is_directory(st)) {
+      dirs.push_back(p);
+      continue;
+    }
+    fs::path rel = fs::path(p).lexically_normal();
+    bool inside = rel.is_relative() && !rel.empty() && *rel.begin() != "..";
+    std::string parent = fs::path(p).parent_path().generic_string();
+    roots.insert(inside || parent.empty() ? "." : parent);
+    wanted.insert(normal(p));
+  }
+  if (!dirs.empty()) {
+    if (auto st = DiscoverUnits(dirs, limits, units, report); !st.ok()) {
+      return st;
+    }
+  }
+  if (roots.empty()) return absl::OkStatus();
+  std::vector<UnitSpec> found;
+  DiscoveryReport searched;
+  if (auto st =
+          DiscoverUnits(std::vector<std::string>(roots.begin(), roots.end()),
+                        limits, &found, &searched);
+      !st.ok()) {
+    return st;
+  }
+  for (std::string& w : searched.warnings) {
+    report->warnings.push_back(std::move(w));
+  }
+  for (UnitSpec& u : found) {
+    bool holds_given = std::any_of(
+        u.files.begin(), u.files.end(),
+        [&](const InputFile& f) { return wanted.count(normal(f.path)) != 0; });
+    if (holds_given) units->push_back(std::move(u));
   }
   return absl::OkStatus();
 }

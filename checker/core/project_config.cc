@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/ascii.h"
+#include "checker/config/known_keys.h"
 #include "checker/diag/input_file.h"
 #include "checker/json/json_loader.h"
 #include "fmt/format.h"
@@ -47,6 +49,31 @@ absl::StatusOr<std::vector<std::string>> StringOrList(const std::string& path,
   return ErrorAt(
       path, m.value.pos,
       fmt::format("\"{}\" must be a string or a list of strings", m.key));
+}
+
+constexpr std::string_view kKeys[] = {
+    "rules",     "severity",      "werror",         "lnc",
+    "num_cores", "replica_count", "num_partitions", "per_file_ignores"};
+
+// "unknown key "serverity"; did you mean "severity"? (expected ...)".
+std::string UnknownKeyMessage(const std::string& key) {
+  std::string_view best;
+  int best_distance = 3;
+  if (key.size() <= 64) {
+    for (std::string_view k : kKeys) {
+      const int d = config::EditDistance(absl::AsciiStrToLower(key), k, 2);
+      if (d < best_distance) {
+        best_distance = d;
+        best = k;
+      }
+    }
+  }
+  std::string hint =
+      best.empty() ? "" : fmt::format("did you mean \"{}\"? ", best);
+  return fmt::format(
+      "unknown key \"{}\"; {}(expected rules, severity, werror, lnc, "
+      "num_cores, replica_count, num_partitions or per_file_ignores)",
+      key, hint);
 }
 
 }  // namespace
@@ -111,12 +138,7 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
         cfg.per_file_ignores.emplace_back(f.key, *v);
       }
     } else {
-      return ErrorAt(path, m.key_pos,
-                     fmt::format("unknown key \"{}\"; expected rules, "
-                                 "severity, werror, lnc, num_cores, "
-                                 "replica_count, num_partitions or "
-                                 "per_file_ignores",
-                                 m.key));
+      return ErrorAt(path, m.key_pos, UnknownKeyMessage(m.key));
     }
   }
   return cfg;

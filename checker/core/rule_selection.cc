@@ -14,6 +14,11 @@ bool GlobMatch(std::string_view glob, std::string_view text) {
   return fnmatch(std::string(glob).c_str(), std::string(text).c_str(), 0) == 0;
 }
 
+bool PathGlobMatch(std::string_view glob, std::string_view path) {
+  return fnmatch(std::string(glob).c_str(), std::string(path).c_str(),
+                 FNM_PATHNAME) == 0;
+}
+
 absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
   for (absl::string_view raw :
        absl::StrSplit(absl::string_view(globs.data(), globs.size()), ',')) {
@@ -92,15 +97,15 @@ bool RuleSelection::IgnoredInFile(std::string_view rule,
   // from, so it may match any trailing part of the path ("legacy/*"
   // matches "/abs/proj/legacy/x.hlo").
   auto matches_path = [](const std::string& glob, std::string_view path) {
-    if (GlobMatch(glob, path)) return true;
+    if (PathGlobMatch(glob, path)) return true;
     for (size_t i = path.find('/'); i != std::string_view::npos;
          i = path.find('/', i + 1)) {
-      if (GlobMatch(glob, path.substr(i + 1))) return true;
+      if (PathGlobMatch(glob, path.substr(i + 1))) return true;
     }
     return false;
   };
   for (const auto& [glob, rules] : ignores_) {
-    if (!matches_path(glob, file) && !GlobMatch(glob, base) &&
+    if (!matches_path(glob, file) && !PathGlobMatch(glob, base) &&
         !matches_path(glob, archive)) {
       continue;
     }

@@ -18,7 +18,7 @@ struct RuleDescriptor {
   Severity default_severity = Severity::kError;
   std::string summary;      // one line
   std::string description;  // longer text (the docs page's "What it checks")
-  std::string help_uri;     // "docs/rules/<id>.md" (or an absolute URL)
+  std::string help_uri;     // absolute URL of the rule's page, or empty
 };
 
 // Where a finding in a binary input is, for every renderer: "in computation
@@ -38,10 +38,28 @@ std::string RenderText(const std::vector<Finding>& findings,
 std::string RenderJson(const std::vector<Finding>& findings);
 
 // SARIF 2.1.0, one run, tool.driver.name "topolint". `rules` lists every
-// rule the run knows (all registered rules).
+// rule the run knows (all registered rules). Paths become URIs as
+// PathToUriReference says.
 std::string RenderSarif(const std::vector<Finding>& findings,
                         const std::vector<RuleDescriptor>& rules,
                         std::string_view tool_version);
+
+// Where SARIF URIs are anchored, for GitHub code scanning: `root` is the
+// absolute repository root and `cwd` the absolute directory that relative
+// finding paths are relative to. A path under `root` becomes a URI relative
+// to it with uriBaseId "%SRCROOT%" (run.originalUriBaseIds gives
+// %SRCROOT% as file://<root>/); a path outside it an absolute file:// URI.
+// A member of a .neff archive ("m.neff:sg00/def.json") is reported at the
+// .neff itself (no region: the line is the member's), the member and its
+// line named in the message; run.artifacts lists the .neff and the member
+// as a nested artifact (parentIndex).
+struct SarifRoots {
+  std::string root;
+  std::string cwd;
+};
+std::string RenderSarif(const std::vector<Finding>& findings,
+                        const std::vector<RuleDescriptor>& rules,
+                        std::string_view tool_version, const SarifRoots& roots);
 
 // tool.driver.informationUri of SARIF output.
 inline constexpr std::string_view kTopolintInformationUri =

@@ -1,5 +1,6 @@
 // The SARIF 2.1.0 renderer, shaped for GitHub code scanning uploads.
 #include <cctype>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,19 +40,112 @@ std::string CamelCase(std::string_view id) {
   return out;
 }
 
-Json PhysicalLocation(const Location& loc) {
-  Json pl;
-  pl["artifactLocation"] = {{"uri", PathToUriReference(loc.file)}};
-  if (loc.line > 0) {
-    Json region;
-    region["startLine"] = loc.line;
-    if (loc.column > 0) region["startColumn"] = loc.column;
-    pl["region"] = std::move(region);
-  } else if (loc.byte_offset >= 0) {  // a binary input (HLO proto)
-    pl["region"] = {{"byteOffset", loc.byte_offset}};
+// Turns finding paths into artifact locations: as given (no roots), or
+// relative to the repository root under %SRCROOT% (GitHub code scanning).
+class Artifacts {
+ public:
+  explicit Artifacts(const SarifRoots* roots) : roots_(roots) {}
+
+  // A .neff member's location: the .neff path and the member path.
+  static bool SplitMember(std::string_view file, std::string_view* archive,
+                          std::string_view* member) {
+    const size_t k = file.find(".neff:");
+    if (k == std::string_view::npos) return false;
+    *archive = file.substr(0, k + 5);
+    *member = file.substr(k + 6);
+    return true;
   }
-  return pl;
-}
+
+  Json Physical(const Location& loc) {
+    Json pl;
+    std::string_view archive, member;
+    const bool in_neff =
+        roots_ != nullptr && SplitMember(loc.file, &archive, &member);
+    if (in_neff) {
+      Json al = Uri(archive);
+      al["index"] = ArchiveIndex(archive, member, al);
+      pl["artifactLocation"] = std::move(al);
+      // The line is the member's, not the archive's: the whole .neff.
+      pl["region"] = {{"startLine", 1}};
+      return pl;
+    }
+    pl["artifactLocation"] = Uri(loc.file);
+    if (loc.line > 0) {
+      Json region;
+      region["startLine"] = loc.line;
+      if (loc.column > 0) region["startColumn"] = loc.column;
+      pl["region"] = std::move(region);
+    } else if (loc.byte_offset >= 0) {  // a binary input (HLO proto)
+      pl["region"] = {{"byteOffset", loc.byte_offset}};
+    } else if (roots_ != nullptr) {
+      // GitHub places a result only with a region.startLine.
+      pl["region"] = {{"startLine", 1}};
+    }
+    return pl;
+  }
+
+  // `message` with the .neff member and its line named, for a location
+  // inside a .neff (Physical points at the archive).
+  std::string Message(const Location& loc, const std::string& message) const {
+    std::string_view archive, member;
+    if (roots_ == nullptr || !SplitMember(loc.file, &archive, &member)) {
+      return message;
+    }
+    std::string where(member);
+    if (loc.line > 0) where += fmt::format(", line {}", loc.line);
+    if (loc.column > 0) where += fmt::format(", column {}", loc.column);
+    return fmt::format("{} (in {} of {})", message, where, archive);
+  }
+
+  void AddTo(Json& run) const {
+    if (roots_ == nullptr) return;
+    std::string root = PathToUriReference(roots_->root);
+    if (root.empty() || root.back() != '/') root += '/';
+    run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", root}}}};
+    if (!artifacts_.empty()) run["artifacts"] = artifacts_;
+  }
+
+ private:
+  Json Uri(std::string_view file) const {
+    if (roots_ == nullptr) return {{"uri", PathToUriReference(file)}};
+    namespace fs = std::filesystem;
+    fs::path p{std::string(file)};
+    if (p.is_relative()) p = fs::path(roots_->cwd) / p;
+    p = p.lexically_normal();
+    fs::path rel = p.lexically_relative(fs::path(roots_->root));
+    if (!rel.empty() && *rel.begin() != ".." && rel != ".") {
+      return {{"uri", PathToUriReference(rel.generic_string())},
+              {"uriBaseId", "%SRCROOT%"}};
+    }
+    return {{"uri", PathToUriReference(p.generic_string())}};
+  }
+
+  size_t ArchiveIndex(std::string_view archive, std::string_view member,
+                      const Json& archive_location) {
+    const std::string key(archive);
+    auto it = index_.find(key);
+    size_t parent;
+    if (it == index_.end()) {
+      parent = artifacts_.size();
+      index_.emplace(key, parent);
+      Json loc = archive_location;
+      artifacts_.push_back({{"location", std::move(loc)}});
+    } else {
+      parent = it->second;
+    }
+    const std::string member_key = key + ":" + std::string(member);
+    if (index_.find(member_key) == index_.end()) {
+      index_.emplace(member_key, artifacts_.size());
+      artifacts_.push_back({{"location", {{"uri", PathToUriReference(member)}}},
+                            {"parentIndex", parent}});
+    }
+    return parent;
+  }
+
+  const SarifRoots* roots_;
+  Json artifacts_ = Json::array();
+  absl::flat_hash_map<std::string, size_t> index_;
+};
 
 // Binary inputs: the computation and op as a logical location.
 void AddLogicalLocation(const Location& loc, Json* location) {
@@ -67,7 +161,9 @@ Json RuleObject(const RuleDescriptor& r) {
   rule["name"] = CamelCase(r.id);
   rule["shortDescription"] = {{"text", r.summary}};
   rule["fullDescription"] = {{"text", full}};
-  if (r.help_uri.empty()) {
+  // A relative helpUri would resolve against wherever the viewer is (GitHub
+  // code scanning rejects it): only an absolute URL is written.
+  if (r.help_uri.find("://") == std::string::npos) {
     rule["help"] = {{"text", full}, {"markdown", full}};
   } else {
     rule["help"] = {{"text", fmt::format("{}\n\nSee {}", full, r.help_uri)},
@@ -81,25 +177,28 @@ Json RuleObject(const RuleDescriptor& r) {
 }
 
 Json ResultObject(const Finding& f,
-                  const absl::flat_hash_map<std::string, size_t>& rule_index) {
+                  const absl::flat_hash_map<std::string, size_t>& rule_index,
+                  Artifacts& artifacts) {
   Json result;
   result["ruleId"] = f.rule;
   auto it = rule_index.find(f.rule);
   if (it != rule_index.end()) result["ruleIndex"] = it->second;
   result["level"] = std::string(SeverityName(f.severity));
-  result["message"] = {{"text", f.message}};
+  result["message"] = {{"text", artifacts.Message(f.loc, f.message)}};
   Json primary;
-  primary["physicalLocation"] = PhysicalLocation(f.loc);
+  primary["physicalLocation"] = artifacts.Physical(f.loc);
   AddLogicalLocation(f.loc, &primary);
   result["locations"] = Json::array();
   result["locations"].push_back(std::move(primary));
   if (!f.notes.empty()) {
     Json related = Json::array();
     for (size_t i = 0; i < f.notes.size(); ++i) {
-      Json note = {{"id", i},
-                   {"physicalLocation", PhysicalLocation(f.notes[i].loc)},
-                   {"message", {{"text", f.notes[i].message}}}};
-      AddLogicalLocation(f.notes[i].loc, &note);
+      const Note& n = f.notes[i];
+      Json note = {
+          {"id", i},
+          {"physicalLocation", artifacts.Physical(n.loc)},
+          {"message", {{"text", artifacts.Message(n.loc, n.message)}}}};
+      AddLogicalLocation(n.loc, &note);
       related.push_back(std::move(note));
     }
     result["relatedLocations"] = std::move(related);
@@ -123,9 +222,11 @@ std::string PathToUriReference(std::string_view path) {
   return out;
 }
 
-std::string RenderSarif(const std::vector<Finding>& findings,
-                        const std::vector<RuleDescriptor>& rules,
-                        std::string_view tool_version) {
+namespace {
+
+std::string Render(const std::vector<Finding>& findings,
+                   const std::vector<RuleDescriptor>& rules,
+                   std::string_view tool_version, const SarifRoots* roots) {
   absl::flat_hash_map<std::string, size_t> rule_index;
   Json driver;
   driver["name"] = "topolint";
@@ -138,14 +239,16 @@ std::string RenderSarif(const std::vector<Finding>& findings,
   }
   driver["rules"] = std::move(rule_list);
 
+  Artifacts artifacts(roots);
   Json results = Json::array();
   for (const Finding& f : findings)
-    results.push_back(ResultObject(f, rule_index));
+    results.push_back(ResultObject(f, rule_index, artifacts));
 
   // Columns are byte offsets; SARIF's default columnKind (UTF-16 code units)
   // is not claimed to be anything else, so no columnKind is written.
   Json run;
   run["tool"] = {{"driver", std::move(driver)}};
+  artifacts.AddTo(run);
   run["results"] = std::move(results);
 
   Json log;
@@ -154,6 +257,21 @@ std::string RenderSarif(const std::vector<Finding>& findings,
   log["runs"] = Json::array();
   log["runs"].push_back(std::move(run));
   return log.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string RenderSarif(const std::vector<Finding>& findings,
+                        const std::vector<RuleDescriptor>& rules,
+                        std::string_view tool_version) {
+  return Render(findings, rules, tool_version, nullptr);
+}
+
+std::string RenderSarif(const std::vector<Finding>& findings,
+                        const std::vector<RuleDescriptor>& rules,
+                        std::string_view tool_version,
+                        const SarifRoots& roots) {
+  return Render(findings, rules, tool_version, &roots);
 }
 
 }  // namespace topolint

@@ -74,13 +74,13 @@ bool ParseMetadata(HloLexer& lx, Collective* c) {
 }
 
 bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
-  *out = IotaSpec();
+  out->Clear();
   return TryParseSimpleIota(lx, out) || ParseIotaGroupsExact(lx, out);
 }
 
 bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
                             SourceTargetPairs* out) {
-  *out = SourceTargetPairs();
+  out->Clear();
   out->present = true;
   out->pos = lx.Pos();
   if (lx.AtByte('{') && TryParseSimplePairs(lx, out)) return true;

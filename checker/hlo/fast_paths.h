@@ -1,7 +1,7 @@
 // The HLO front end's fast paths and the dispatcher that chooses between
 // them and the exact parser: start reading here. (docs/architecture.md,
-// "Fast paths", is the same map in prose; tests/hlo/fast_path_map_test.cc
-// checks that the two name the same functions.)
+// "The HLO front end and its fast paths", is the same map as a table;
+// tests/hlo/fast_path_map_test.cc checks that the two name the same functions.)
 //
 // The exact parser (HloLexer's scanners, ShapeReader, the Parse*Exact
 // functions) accepts the grammar of hlo_grammar.h, reports every error at

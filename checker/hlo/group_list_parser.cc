@@ -216,7 +216,7 @@ bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
 }  // namespace
 
 bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out) {
-  *out = ReplicaGroups();
+  out->Clear();  // (keeping the vectors' storage for the next collective)
   out->pos = lx.Pos();
   lx.BeginCapture(&out->text, 256);
   bool ok = false;

@@ -28,6 +28,40 @@ const char* CollectiveKindName(CollectiveKind kind) {
   return "collective";
 }
 
+void IotaSpec::Clear() {
+  num_groups = 0;
+  group_size = 0;
+  reshape_dims.clear();
+  perm.clear();
+}
+
+void MeshSpec::Clear() {
+  axes.clear();
+  grouped.clear();
+  device_ids.clear();
+  device_ids_dims.clear();
+  device_ids_perm.clear();
+}
+
+void ReplicaGroups::Clear() {
+  form = Form::kAbsent;
+  pos = TextPos();
+  groups.clear();
+  group_pos.clear();
+  id_pos.clear();
+  iota.Clear();
+  mesh.Clear();
+  text.clear();
+  explicit_id_count = 0;
+}
+
+void SourceTargetPairs::Clear() {
+  present = false;
+  pos = TextPos();
+  pairs.clear();
+  pair_pos.clear();
+}
+
 void Shape::Clear() {
   known = false;
   is_tuple = false;
@@ -58,11 +92,8 @@ void Collective::Clear() {
   has_use_global_device_ids = false;
   use_global_device_ids = false;
   use_global_device_ids_pos = TextPos();
-  replica_groups = ReplicaGroups();
-  source_target_pairs.present = false;
-  source_target_pairs.pos = TextPos();
-  source_target_pairs.pairs.clear();
-  source_target_pairs.pair_pos.clear();
+  replica_groups.Clear();
+  source_target_pairs.Clear();
   slice_sizes_count = 0;
   has_dimensions = false;
   dimensions.clear();
@@ -74,6 +105,51 @@ void Collective::Clear() {
   source_file.clear();
   source_line = 0;
   op_name.clear();
+}
+
+void Collective::CopyForReport(const Collective& from) {
+  static_assert(sizeof(void*) != 8 || sizeof(std::string) != 32 ||
+                    sizeof(Collective) == 872,
+                "Collective changed: update Collective::CopyForReport()");
+  name = from.name;
+  computation = from.computation;
+  kind = from.kind;
+  opcode = from.opcode;
+  is_async_start = from.is_async_start;
+  pos = from.pos;
+  opcode_pos = from.opcode_pos;
+  is_root = from.is_root;
+  has_channel_id = from.has_channel_id;
+  channel_id = from.channel_id;
+  channel_id_pos = from.channel_id_pos;
+  has_use_global_device_ids = from.has_use_global_device_ids;
+  use_global_device_ids = from.use_global_device_ids;
+  use_global_device_ids_pos = from.use_global_device_ids_pos;
+  const ReplicaGroups& rg = from.replica_groups;
+  replica_groups.form = rg.form;
+  replica_groups.pos = rg.pos;
+  replica_groups.groups.clear();
+  replica_groups.group_pos.clear();
+  replica_groups.id_pos.clear();
+  replica_groups.iota = rg.iota;
+  replica_groups.mesh = rg.mesh;  // a spec: bounded by kMaxExpandedIds
+  replica_groups.text = rg.text;
+  replica_groups.explicit_id_count = rg.explicit_id_count;
+  source_target_pairs.present = from.source_target_pairs.present;
+  source_target_pairs.pos = from.source_target_pairs.pos;
+  source_target_pairs.pairs.clear();
+  source_target_pairs.pair_pos.clear();
+  slice_sizes_count = from.slice_sizes_count;
+  has_dimensions = from.has_dimensions;
+  dimensions = from.dimensions;
+  dimensions_pos = from.dimensions_pos;
+  result_shape = from.result_shape;
+  operand_shapes.clear();
+  operand_count = from.operand_count;
+  to_apply = from.to_apply;
+  source_file = from.source_file;
+  source_line = from.source_line;
+  op_name = from.op_name;
 }
 
 std::string Module::LogicalLocation(int64_t offset) const {

@@ -38,6 +38,9 @@ struct IotaSpec {
   int64_t group_size = 0;
   std::vector<int64_t> reshape_dims;
   std::vector<int64_t> perm;  // empty when no T(...) was written
+
+  // Back to the default value, keeping the vectors' storage.
+  void Clear();
 };
 
 // `mesh['x'=2,'y'=2, device_ids=(...)] {'x', 'y':(2)2}`.
@@ -58,6 +61,8 @@ struct MeshSpec {
   std::vector<int64_t> device_ids;
   std::vector<int64_t> device_ids_dims;
   std::vector<int64_t> device_ids_perm;
+
+  void Clear();  // as IotaSpec::Clear
 };
 
 struct ReplicaGroups {
@@ -74,6 +79,8 @@ struct ReplicaGroups {
   std::string text;  // the value as written (truncated to 256 bytes)
   // Total number of ids of a kExplicit list (sum of the group sizes).
   int64_t explicit_id_count = 0;
+
+  void Clear();  // as IotaSpec::Clear
 };
 
 struct SourceTargetPairs {
@@ -81,6 +88,8 @@ struct SourceTargetPairs {
   TextPos pos;  // first byte of the value
   std::vector<std::pair<int64_t, int64_t>> pairs;
   std::vector<TextPos> pair_pos;  // '{' of each pair
+
+  void Clear();  // as IotaSpec::Clear
 };
 
 // An array or tuple shape. `known` is false when the text elided it.
@@ -148,6 +157,12 @@ struct Collective {
   // Back to the default value, keeping the storage of the strings and
   // vectors (the parser reuses one object for every collective).
   void Clear();
+
+  // Becomes a copy of `from` without its per-id lists (explicit groups and
+  // their positions, pairs and their positions, operand shapes), which are
+  // emptied: what a check keeps of a collective to report on it later, at a
+  // cost that does not grow with its groups.
+  void CopyForReport(const Collective& from);
 };
 
 // `// topolint: disable=a,b` (applies to its own line) or

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace topolint::api {
@@ -151,6 +152,12 @@ struct Options {
   // later entries win (`-*,neff-*`). A glob matching no rule is an error.
   std::vector<std::string> rules;
   bool werror = false;  // warnings become errors
+  // Severity overrides, in order, as .topolint.json "severity": rule id ->
+  // "error", "warning", "note" or "off". An unknown rule is an error.
+  std::vector<std::pair<std::string, std::string>> severity;
+  // A baseline file (`topolint check --write-baseline`): findings recorded
+  // in it are dropped, as `--baseline` does. Empty: none.
+  std::string baseline;
   // A .topolint.json to apply first (its rules, severity, werror, lnc, ...,
   // per_file_ignores); the options above are applied on top, as CLI flags
   // are. Empty: none, unless search_project_config is set.

@@ -11,7 +11,9 @@
  *     "paths":   ["out/def.json"],
  *     "options": {"lnc": 2, "num_cores": 64, "replica_count": 1,
  *                 "num_partitions": 8, "rules": "-*,neff-*",
- *                 "werror": false, "config": "path/.topolint.json"}
+ *                 "severity": {"hlo-not-flattened-id": "error"},
+ *                 "werror": false, "baseline": "topolint-baseline.json",
+ *                 "config": "path/.topolint.json"}
  *   }
  *
  * "files" are in-memory inputs (the name is the display name used in
@@ -26,8 +28,16 @@
  * for the same inputs (a JSON array of findings with rule, severity,
  * message, file, line, column, notes, fingerprint), possibly "[]\n". When
  * the request cannot be carried out (malformed request, missing file, bad
- * option, rule glob matching no rule): {"error": "<one-line reason>"}.
- * An input that does not parse is a finding, not an error.
+ * option, rule glob matching no rule): {"error": "<one-line reason>",
+ * "code": "<what went wrong>"}, the code one of
+ *   "invalid_request"   the request is not JSON or has the wrong shape
+ *   "invalid_argument"  an option, rule glob, severity or settings file
+ *   "not_found"         a path (input, baseline) that cannot be opened
+ *   "unreadable"        a read error, or an input over the size limits
+ *   "internal"          a bug in topolint
+ * An input that does not parse is a finding, not an error. "severity"
+ * overrides levels ("error", "warning", "note", "off") as .topolint.json
+ * does; "baseline" hides the findings recorded by --write-baseline.
  *
  * Thread safety: topolint_check_json may be called from several threads at
  * once.
@@ -38,6 +48,16 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The version of this header; topolint_version() gives the library's. */
+#define TOPOLINT_VERSION_MAJOR 0
+#define TOPOLINT_VERSION_MINOR 1
+#define TOPOLINT_VERSION_PATCH 0
+#define TOPOLINT_VERSION_STRING "0.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH, for #if comparisons. */
+#define TOPOLINT_VERSION_NUMBER                                    \
+  (TOPOLINT_VERSION_MAJOR * 10000 + TOPOLINT_VERSION_MINOR * 100 + \
+   TOPOLINT_VERSION_PATCH)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TOPOLINT_C_EXPORT __attribute__((visibility("default")))
@@ -51,7 +71,15 @@ extern "C" {
  * runs out. Never prints, exits or lets an exception escape. */
 TOPOLINT_C_EXPORT char* topolint_check_json(const char* request_json);
 
-/* Releases a string returned by topolint_check_json. NULL is ignored. */
+/* `topolint explain --format json` for the unit of the request (same
+ * request and error objects as topolint_check_json; the response on
+ * success is {"units": [...]}, one object per unit: its modules, their
+ * collectives with expanded groups and device grids, def.json topologies,
+ * the comparison and, with "lnc"/"num_cores", the rank map). */
+TOPOLINT_C_EXPORT char* topolint_explain_json(const char* request_json);
+
+/* Releases a string returned by topolint_check_json or
+ * topolint_explain_json. NULL is ignored. */
 TOPOLINT_C_EXPORT void topolint_free(char* response);
 
 /* The library version, e.g. "0.1.0" (static storage; do not free). */

@@ -20,7 +20,7 @@ std::vector<RuleDescriptor> SampleRules() {
   return {
       {"hlo-empty-group", Severity::kError, "a group is empty",
        "Checks that no replica group is empty.",
-       "docs/rules/hlo-empty-group.md"},
+       "https://example.invalid/rules/hlo-empty-group.md"},
       {"hlo-not-flattened-id", Severity::kWarning, "not flattened-id mode", "",
        "docs/rules/hlo-not-flattened-id.md"},
       {"xref-topology-mismatch", Severity::kError, "groups differ",
@@ -111,13 +111,16 @@ TEST(RenderSarifTest, LogAndDriver) {
       {"help",
        {{"text",
          "Checks that no replica group is empty.\n\nSee "
-         "docs/rules/hlo-empty-group.md"},
+         "https://example.invalid/rules/hlo-empty-group.md"},
         {"markdown",
          "Checks that no replica group is empty.\n\nSee "
-         "[hlo-empty-group](docs/rules/hlo-empty-group.md)."}}},
-      {"helpUri", "docs/rules/hlo-empty-group.md"},
+         "[hlo-empty-group](https://example.invalid/rules/"
+         "hlo-empty-group.md)."}}},
+      {"helpUri", "https://example.invalid/rules/hlo-empty-group.md"},
       {"defaultConfiguration", {{"level", "error"}}}};
   EXPECT_EQ(driver["rules"][0], expected_rule);
+  // A relative help path is never written as helpUri.
+  EXPECT_FALSE(driver["rules"][1].contains("helpUri"));
   // No description: the summary stands in.
   EXPECT_EQ(driver["rules"][1]["fullDescription"]["text"],
             "not flattened-id mode");
@@ -193,6 +196,46 @@ TEST(PathToUriReferenceTest, EncodesWhatIsNotAllowedInAPath) {
   EXPECT_EQ(PathToUriReference("a\\b"), "a%5Cb");
   EXPECT_EQ(PathToUriReference("/tmp/a b.hlo"), "file:///tmp/a%20b.hlo");
   EXPECT_EQ(PathToUriReference("(x)+y,z=1;@"), "(x)+y,z=1;@");
+}
+
+// With roots (GitHub code scanning): URIs relative to the repository root
+// under %SRCROOT%, whatever the current directory; a .neff member reported
+// at the .neff, named in the message and as a nested artifact.
+TEST(RenderSarifTest, RootedUris) {
+  const SarifRoots roots{"/repo", "/repo/sub"};
+  const Json doc =
+      Json::parse(RenderSarif(SampleFindings(), SampleRules(), "0.1.0", roots));
+  const Json& run = doc["runs"][0];
+  EXPECT_EQ(run["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file:///repo/");
+  const Json& results = run["results"];
+  ASSERT_EQ(results.size(), 4u);
+  auto loc = [&](size_t i) {
+    return results[i]["locations"][0]["physicalLocation"];
+  };
+  EXPECT_EQ(loc(0)["artifactLocation"],
+            Json({{"uri", "sub/m.hlo"}, {"uriBaseId", "%SRCROOT%"}}));
+  EXPECT_EQ(loc(0)["region"]["startLine"], 3);
+  // The .neff member: the archive, line 1, the member in the message.
+  EXPECT_EQ(
+      loc(1)["artifactLocation"],
+      Json({{"uri", "sub/a.neff"}, {"uriBaseId", "%SRCROOT%"}, {"index", 0}}));
+  EXPECT_EQ(loc(1)["region"], Json({{"startLine", 1}}));
+  EXPECT_EQ(results[1]["message"]["text"],
+            "not flattened (in sg00/def.json of a.neff)");
+  ASSERT_EQ(run["artifacts"].size(), 2u);
+  EXPECT_EQ(run["artifacts"][1]["parentIndex"], 0);
+  EXPECT_EQ(run["artifacts"][1]["location"]["uri"], "sg00/def.json");
+  EXPECT_EQ(loc(2)["artifactLocation"]["uri"], "sub/run%20dir/model.hlo");
+  // A whole-file note still gets a line for GitHub.
+  EXPECT_EQ(results[2]["relatedLocations"][1]["physicalLocation"]["region"]
+                   ["startLine"],
+            1);
+  // Outside the root: an absolute file URI, no base.
+  EXPECT_EQ(loc(3)["artifactLocation"], Json({{"uri", "file:///abs/x.hlo"}}));
+  TempDir dir;
+  const int status = ValidateWithSchema(doc, dir);
+  if (status == -1) GTEST_SKIP() << "python3 jsonschema is not installed";
+  EXPECT_EQ(status, 0);
 }
 
 }  // namespace

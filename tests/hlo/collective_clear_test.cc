@@ -69,5 +69,26 @@ TEST(CollectiveClearTest, ReusedObjectLeavesNothingBehind) {
   EXPECT_TRUE(n.collectives[1].to_apply.empty());
 }
 
+TEST(CollectiveClearTest, CopyForReportIsTheCopyWithoutTheIdLists) {
+  const Module m = ParseHloText(kRich, "test.hlo");
+  ASSERT_EQ(m.collectives.size(), 2u);
+  for (const Collective& c : m.collectives) {
+    Collective expected = c;
+    expected.replica_groups.groups.clear();
+    expected.replica_groups.group_pos.clear();
+    expected.replica_groups.id_pos.clear();
+    expected.source_target_pairs.pairs.clear();
+    expected.source_target_pairs.pair_pos.clear();
+    expected.operand_shapes.clear();
+    // Into a fresh object and into one that held the other collective.
+    Collective fresh;
+    fresh.CopyForReport(c);
+    EXPECT_EQ(DumpOne(fresh), DumpOne(expected));
+    Collective reused = m.collectives[&c == &m.collectives[0] ? 1 : 0];
+    reused.CopyForReport(c);
+    EXPECT_EQ(DumpOne(reused), DumpOne(expected));
+  }
+}
+
 }  // namespace
 }  // namespace topolint::hlo

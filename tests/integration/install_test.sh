@@ -89,4 +89,53 @@ if command -v ldd >/dev/null; then
     { ldd "$tmp/consumer/consumer_c" >&2; fail "consumer_c does not load the installed libtopolint_c"; }
 fi
 
+# 4. The C API through pkg-config, with the version macros.
+pc=$(find_one topolint_c.pc)
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+[ "$(pkg-config --modversion topolint_c)" = "$("$prefix/bin/topolint" --version | awk '{print $2}')" ] ||
+  fail "pkg-config version differs from topolint --version"
+# shellcheck disable=SC2046
+"$cc" -std=c99 -Wall -Wextra -Werror -o "$tmp/pkgconfig_driver" \
+  "$src/tests/integration/pkgconfig_driver.c" \
+  $(pkg-config --cflags --libs topolint_c) $ldflags \
+  -Wl,-rpath,"$(pkg-config --variable=libdir topolint_c)" ||
+  fail "building a C driver with pkg-config failed"
+"$tmp/pkgconfig_driver" || fail "pkgconfig_driver failed"
+
+# 5. The shared library exports the C API only (no C++, Abseil or fmt).
+lib=$(find_one "libtopolint_c.so")
+exports=$(nm -D --defined-only "$lib" | awk '{print $3}' | sort)
+echo "exported: $(echo $exports)"
+others=$(echo "$exports" | grep -v '^topolint_' || true)
+[ -z "$others" ] || fail "libtopolint_c exports more than the C API: $others"
+echo "$exports" | grep -qx topolint_check_json || fail "topolint_check_json not exported"
+
+# 6. The installed Python package: imported from the prefix, it finds the
+# installed library and command by itself.
+if command -v python3 >/dev/null; then
+  pkg=$(dirname "$(find "$prefix" -path '*/topolint/__init__.py' | head -n 1)")
+  [ -f "$pkg/_install.py" ] || fail "the Python package is not installed"
+  (cd "$tmp" && env -u TOPOLINT_LIBRARY -u TOPOLINT_BINARY \
+     PYTHONPATH="$(dirname "$pkg")" PATH="$prefix/bin:$PATH" \
+     python3 -m unittest discover -s "$src/tests/python" -p '*_test.py') \
+     >"$tmp/python.log" 2>&1 ||
+    { cat "$tmp/python.log" >&2; fail "the installed Python package failed its tests"; }
+  (cd "$tmp" && env -u TOPOLINT_LIBRARY PYTHONPATH="$(dirname "$pkg")" \
+     python3 -c 'import topolint, sys; sys.exit(0 if topolint.library_path().startswith(sys.argv[1]) else 1)' "$prefix") ||
+    fail "the installed Python package does not load the installed library"
+  # `pip install` of python/ offline, with the system's setuptools and wheel
+  # (skipped where pip, setuptools or wheel are not installed).
+  if python3 -c 'import pip, setuptools, wheel' >/dev/null 2>&1; then
+    python3 -m pip install -q --no-build-isolation --no-deps --no-index \
+      --target "$tmp/pip" "$src/python" >"$tmp/pip.log" 2>&1 ||
+      { cat "$tmp/pip.log" >&2; fail "pip install of python/ failed offline"; }
+    rm -rf "$src/python/build" "$src/python"/*.egg-info
+    (cd "$tmp" && PYTHONPATH="$tmp/pip" TOPOLINT_LIBRARY="$lib" python3 -c \
+       'import topolint; assert topolint.check(texts={"d/def.json": "{\"CCInfo\": {\"replica_groups\": [[[0,1]], []]}}"})[0].rule == "neff-empty-topology"') ||
+      fail "the pip-installed package does not check a unit"
+  else
+    echo "install_test: pip/setuptools/wheel missing: pip install not tried"
+  fi
+fi
+
 echo "install_test: OK"

@@ -123,4 +123,26 @@ expect_run 0 "$tmp/run2.log" run --all-files
 expect_in "$tmp/run2.log" "Passed"
 expect_run 0 "$tmp/try2.log" try-repo "$hooks" topolint --files neff/def.json
 
+# 4. Only the HLO module is staged, and its groups no longer match the
+# committed def.json beside it: the hook checks the whole unit and fails.
+git commit -q -m "fixed"
+sed -i 's/replica_groups={{0,1},{2,3}}/replica_groups={{0,2},{1,3}}/' m1/model.hlo
+git add m1/model.hlo
+expect_run 1 "$tmp/staged.log" run
+expect_in "$tmp/staged.log" "m1/model.hlo"
+expect_in "$tmp/staged.log" "[xref-topology-mismatch]"
+git checkout -q HEAD -- m1/model.hlo
+
+# 5. JSON that is none of topolint's inputs (JSON with comments) is staged:
+# nothing is reported and the commit goes through.
+mkdir -p .vscode
+printf '{\n  // editor settings\n  "editor.tabSize": 2,\n}\n' > .vscode/settings.json
+git add .vscode/settings.json
+expect_run 0 "$tmp/vscode.log" run
+if grep -qF "json-syntax" "$tmp/vscode.log"; then
+  cat "$tmp/vscode.log" >&2
+  fail "the hook reported unrelated JSON"
+fi
+git commit -q -m "editor settings"
+
 echo "precommit_test: OK"

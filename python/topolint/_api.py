@@ -1,0 +1,225 @@
+"""ctypes binding of libtopolint_c (include/topolint/topolint_c.h)."""
+import ctypes
+import ctypes.util
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+
+
+class TopolintError(Exception):
+    """A request topolint cannot carry out (bad option, missing file...).
+
+    `code` says what went wrong: "invalid_request", "invalid_argument",
+    "not_found", "unreadable" or "internal" (topolint_c.h). A file that does
+    not parse is a finding, not an error.
+    """
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int = 0  # 1-based; 0 = the whole file
+    column: int = 0  # 1-based bytes; 0 = the whole line
+
+    def __str__(self) -> str:
+        s = self.file
+        if self.line:
+            s += ":%d" % self.line
+            if self.column:
+                s += ":%d" % self.column
+        return s
+
+
+@dataclass(frozen=True)
+class Note:
+    message: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str  # e.g. "xref-topology-mismatch"
+    severity: str  # "error", "warning" or "note"
+    message: str
+    location: Location
+    notes: List[Note] = field(default_factory=list)
+    fingerprint: str = ""
+
+    def __str__(self) -> str:
+        return "%s: %s: %s [%s]" % (self.location, self.severity,
+                                    self.message, self.rule)
+
+
+_lib = None
+_lib_path = None
+_lock = threading.Lock()
+
+
+def _candidates() -> List[str]:
+    out = []
+    env = os.environ.get("TOPOLINT_LIBRARY")
+    if env:
+        out.append(env)
+    try:  # written by `cmake --install`
+        from topolint import _install  # type: ignore
+
+        here = os.path.dirname(os.path.abspath(__file__))
+        out.append(os.path.normpath(os.path.join(here, _install.LIBRARY)))
+    except ImportError:
+        pass
+    found = ctypes.util.find_library("topolint_c")
+    if found:
+        out.append(found)
+    return out
+
+
+def _load():
+    global _lib, _lib_path
+    with _lock:
+        if _lib is not None:
+            return _lib
+        tried = []
+        for path in _candidates():
+            try:
+                lib = ctypes.CDLL(path)
+            except OSError as e:
+                tried.append("%s (%s)" % (path, e))
+                continue
+            for name in ("topolint_check_json", "topolint_explain_json"):
+                fn = getattr(lib, name)
+                fn.argtypes = [ctypes.c_char_p]
+                # c_void_p: the pointer must reach topolint_free intact.
+                fn.restype = ctypes.c_void_p
+            lib.topolint_free.argtypes = [ctypes.c_void_p]
+            lib.topolint_free.restype = None
+            lib.topolint_version.argtypes = []
+            lib.topolint_version.restype = ctypes.c_char_p
+            _lib, _lib_path = lib, path
+            return lib
+        raise TopolintError(
+            "cannot load libtopolint_c (tried: %s); install topolint with "
+            "`cmake --install` or set TOPOLINT_LIBRARY to the library's path"
+            % ("; ".join(tried) or "nothing found"), "not_found")
+
+
+def library_path() -> str:
+    """The path of the libtopolint_c that is loaded."""
+    _load()
+    return _lib_path
+
+
+def version() -> str:
+    """The library version, e.g. "0.1.0"."""
+    return _load().topolint_version().decode()
+
+
+def _call(fn_name: str, request: Dict[str, Any]) -> Any:
+    lib = _load()
+    ptr = getattr(lib, fn_name)(json.dumps(request).encode())
+    if not ptr:
+        raise MemoryError(fn_name + " returned NULL")
+    try:
+        response = json.loads(ctypes.string_at(ptr).decode())
+    finally:
+        lib.topolint_free(ptr)
+    if isinstance(response, dict) and "error" in response:
+        raise TopolintError(response["error"], response.get("code", ""))
+    return response
+
+
+_KINDS = {None: "auto", "auto": "auto", "hlo": "hlo", "def_json": "def_json",
+          "component_config": "component_config"}
+
+
+def _text_of(name: str, value: Union[str, bytes, Mapping]) -> str:
+    if isinstance(value, Mapping):  # a config dict or a def.json dict
+        return json.dumps(value)
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise TopolintError(
+                "%s: binary input is not supported from memory yet; write it "
+                "to a file and pass its path" % name, "invalid_argument")
+    return value
+
+
+def _request(paths, texts, kinds, options) -> Dict[str, Any]:
+    req: Dict[str, Any] = {}
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    if paths:
+        req["paths"] = [os.fspath(p) for p in paths]
+    if texts:
+        files = []
+        for name, value in texts.items():
+            kind = (kinds or {}).get(name)
+            if kind not in _KINDS:
+                raise TopolintError("%s: unknown kind %r" % (name, kind),
+                                    "invalid_argument")
+            files.append({"name": name, "text": _text_of(name, value),
+                          "kind": _KINDS[kind]})
+        req["files"] = files
+    opts = {k: v for k, v in options.items() if v is not None}
+    if opts:
+        req["options"] = opts
+    return req
+
+
+def _location(d: Mapping) -> Location:
+    return Location(d.get("file", ""), d.get("line", 0), d.get("column", 0))
+
+
+def check(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
+          texts: Optional[Mapping[str, Union[str, bytes, Mapping]]] = None,
+          kinds: Optional[Mapping[str, str]] = None,
+          lnc: Optional[int] = None, num_cores: Optional[int] = None,
+          replica_count: Optional[int] = None,
+          num_partitions: Optional[int] = None,
+          rules: Optional[Union[str, List[str]]] = None,
+          severity: Optional[Mapping[str, str]] = None,
+          werror: Optional[bool] = None, baseline: Optional[str] = None,
+          config: Optional[str] = None) -> List[Finding]:
+    """Checks ONE unit: the files at `paths` plus the in-memory `texts`
+    (display name -> HLO text, def.json / config text or dict), all
+    compared with each other. `kinds` may force a text's kind ("hlo",
+    "def_json", "component_config"). The settings are the CLI flags of the
+    same names; `severity` maps rule ids to "error"/"warning"/"note"/"off".
+    Returns the findings, sorted as the CLI prints them."""
+    req = _request(paths, texts, kinds, dict(
+        lnc=lnc, num_cores=num_cores, replica_count=replica_count,
+        num_partitions=num_partitions, rules=rules,
+        severity=dict(severity) if severity else None, werror=werror,
+        baseline=baseline, config=config))
+    out = []
+    for f in _call("topolint_check_json", req):
+        out.append(Finding(
+            rule=f["rule"], severity=f["severity"], message=f["message"],
+            location=_location(f),
+            notes=[Note(n["message"], _location(n)) for n in f.get("notes", [])],
+            fingerprint=f.get("fingerprint", "")))
+    return out
+
+
+def explain(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
+            texts: Optional[Mapping[str, Union[str, bytes, Mapping]]] = None,
+            kinds: Optional[Mapping[str, str]] = None,
+            lnc: Optional[int] = None, num_cores: Optional[int] = None,
+            replica_count: Optional[int] = None,
+            num_partitions: Optional[int] = None,
+            config: Optional[str] = None) -> List[Dict[str, Any]]:
+    """`topolint explain --format json` for one unit, as Python data: the
+    list of its "units" (one here), each a dict of its HLO modules (with
+    their collectives, expanded groups and device grids), def.json
+    topologies and their comparison, configs and, with `lnc`/`num_cores`,
+    the rank map."""
+    req = _request(paths, texts, kinds, dict(
+        lnc=lnc, num_cores=num_cores, replica_count=replica_count,
+        num_partitions=num_partitions, config=config))
+    return _call("topolint_explain_json", req)["units"]

@@ -1,0 +1,147 @@
+"""Tests of the topolint Python package (python/topolint), run by ctest with
+PYTHONPATH=python, TOPOLINT_LIBRARY and TOPOLINT_BINARY set to the build's,
+and by tests/integration/install_test.sh against an installed prefix (then
+with neither variable set)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+import topolint
+
+HLO = """HloModule m, replica_count=4
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+
+ENTRY %main (p: f32[8]) -> f32[8] {
+  %p = f32[8]{0} parameter(0)
+  ROOT %ar = f32[8]{0} all-reduce(%p), replica_groups={{0,1},{2,3}}, to_apply=%add
+}
+"""
+TRANSPOSED_DEF = {"CCInfo": {"replica_groups": [[[0, 2], [1, 3]]]}}
+GOOD_DEF = '{"CCInfo": {"replica_groups": [[[0,1],[2,3]]]}}'
+EMPTY_TOPOLOGY_DEF = '{"CCInfo": {"replica_groups": [[[0,1]], []]}}'
+
+
+class PackageTest(unittest.TestCase):
+    def test_version(self):
+        self.assertRegex(topolint.version(), r"^\d+\.\d+\.\d+$")
+        self.assertTrue(os.path.exists(topolint.library_path()))
+
+    def test_in_memory_unit_is_checked_across_files(self):
+        findings = topolint.check(texts={"out/model.hlo": HLO,
+                                         "out/def.json": TRANSPOSED_DEF})
+        self.assertEqual([f.rule for f in findings],
+                         ["xref-topology-mismatch"])
+        f = findings[0]
+        self.assertEqual(f.severity, "error")
+        self.assertEqual(f.location.file, "out/model.hlo")
+        self.assertEqual((f.location.line, f.location.column), (11, 56))
+        self.assertTrue(f.notes)
+        self.assertEqual(f.notes[0].location.file, "out/def.json")
+        self.assertIn("out/model.hlo:11:56: error:", str(f))
+        self.assertTrue(f.fingerprint)
+        # The same inputs, agreeing: no findings.
+        self.assertEqual(topolint.check(texts={"out/model.hlo": HLO,
+                                               "out/def.json": GOOD_DEF}), [])
+
+    def test_files_on_disk_and_settings(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "def.json")
+            with open(path, "w") as out:
+                out.write(EMPTY_TOPOLOGY_DEF)
+            findings = topolint.check([path])
+            self.assertEqual([f.rule for f in findings],
+                             ["neff-empty-topology"])
+            self.assertEqual(findings[0].location.file, path)
+            # Severity override, rule selection, baseline.
+            f = topolint.check([path],
+                               severity={"neff-empty-topology": "warning"})
+            self.assertEqual(f[0].severity, "warning")
+            self.assertEqual(topolint.check([path], rules="-neff-*"), [])
+            baseline = os.path.join(d, "baseline.json")
+            subprocess.run([os.environ.get("TOPOLINT_BINARY", "topolint"),
+                            "check", "-q", "--write-baseline", baseline, path],
+                           check=False, capture_output=True)
+            self.assertTrue(os.path.exists(baseline))
+            self.assertEqual(topolint.check([path], baseline=baseline), [])
+
+    def test_config_dict_is_a_component_config(self):
+        config = {"tensor_parallel_size": 8, "data_parallel_size": 4,
+                  "neuron_config": {"attention_dp_size": 4,
+                                    "mlp_dp_szie": 2}}
+        findings = topolint.check(texts={"vllm_config.json": config})
+        typo = [f for f in findings if f.rule == "config-unknown-key"]
+        self.assertEqual(len(typo), 1, findings)
+        self.assertIn("did you mean 'mlp_dp_size'?", typo[0].message)
+        self.assertEqual(typo[0].severity, "warning")
+        self.assertEqual(typo[0].location.file, "vllm_config.json")
+
+    def test_errors_have_codes(self):
+        with self.assertRaises(topolint.TopolintError) as e:
+            topolint.check(texts={"m.hlo": HLO}, rules="no-such-rule-*")
+        self.assertEqual(e.exception.code, "invalid_argument")
+        with self.assertRaises(topolint.TopolintError) as e:
+            topolint.check(["/nonexistent/def.json"])
+        self.assertEqual(e.exception.code, "not_found")
+        with self.assertRaises(topolint.TopolintError) as e:
+            topolint.check(texts={"m.hlo": HLO}, lnc=0)
+        self.assertEqual(e.exception.code, "invalid_argument")
+
+    def test_explain_gives_dicts(self):
+        units = topolint.explain(texts={"m.hlo": HLO,
+                                        "def.json": TRANSPOSED_DEF})
+        self.assertIsInstance(units, list)
+        self.assertIsInstance(units[0], dict)
+        ar = units[0]["hlo_modules"][0]["collectives"][0]
+        self.assertEqual(ar["groups"], [[0, 1], [2, 3]])
+        self.assertFalse(units[0]["neff"][0]["topology0_matches"][0]["equal"])
+        text = json.dumps(units)
+        self.assertIn("%ar", text)
+
+    def test_threads(self):
+        want = topolint.check(texts={"model.hlo": HLO,
+                                     "def.json": TRANSPOSED_DEF})
+        errors = []
+
+        def worker():
+            try:
+                for _ in range(20):
+                    got = topolint.check(texts={"model.hlo": HLO,
+                                                "def.json": TRANSPOSED_DEF})
+                    if got != want:
+                        errors.append(got)
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+
+        threads = [threading.Thread(target=worker) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+
+    def test_module_runs_the_cli(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "def.json"), "w") as out:
+                out.write(EMPTY_TOPOLOGY_DEF)
+            r = subprocess.run([sys.executable, "-m", "topolint", "check",
+                                "--color", "never", "def.json"], cwd=d,
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("def.json:1:41: error: Empty topology", r.stdout)
+            r = subprocess.run([sys.executable, "-m", "topolint",
+                                "--no-such-flag"], capture_output=True,
+                               text=True)
+            self.assertEqual(r.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
