@@ -91,6 +91,13 @@ void CheckConfig(const Unit& unit, const CheckOptions& /*options*/,
       config_rules::CheckDiRecommended(cfg, emit);
     }
   }
+  // compile_flags.json that is JSON but not flags (not a list of strings,
+  // an LNC value that is no positive integer). JSON syntax errors are
+  // json-syntax findings already.
+  for (const config::CompileFlags& f : unit.compile_flags) {
+    if (f.problem.empty() || f.json_syntax_error) continue;
+    emit.Report(kConfigSchema, f.problem_loc, f.problem, {}, "compile_flags");
+  }
 }
 
 }  // namespace topolint

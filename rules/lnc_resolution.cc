@@ -5,6 +5,14 @@
 
 namespace topolint {
 
+std::string CompileFlagsSource(const config::CompileFlags& f) {
+  if (f.lnc_from_target) {
+    return fmt::format("the default LNC of --target={} in {}", f.target,
+                       f.file);
+  }
+  return fmt::format("the LNC flag in {}", f.file);
+}
+
 std::vector<LncStatement> LncStatements(const Unit& unit,
                                         const CheckOptions& options) {
   std::vector<LncStatement> out;
@@ -21,9 +29,12 @@ std::vector<LncStatement> LncStatements(const Unit& unit,
                    fmt::format("the header lnc_size of {}", a.file),
                    Location{a.file, 0, 0}, "lnc_size"});
   }
-  // The compiler flags recorded beside the module (compile_flags.json,
-  // LncOrigin::kCompileFlags) rank here, between the header and the config,
-  // once the unit carries them.
+  // The compiler flags recorded beside the module (compile_flags.json).
+  for (const config::CompileFlags& f : unit.compile_flags) {
+    if (!f.lnc.has_value() || *f.lnc < 1) continue;
+    out.push_back({LncOrigin::kCompileFlags, *f.lnc, CompileFlagsSource(f),
+                   f.lnc_loc, f.lnc_from_target ? "--target" : "--lnc"});
+  }
   for (const config::ComponentConfig& c : unit.configs) {
     for (const config::ParallelConfig& pc : config::ReadParallelConfigs(c)) {
       const config::IntField& f = pc.logical_nc_config;

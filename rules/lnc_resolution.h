@@ -22,11 +22,16 @@ struct LncStatement {
   LncOrigin origin = LncOrigin::kDefault;
   int64_t value = 1;
   // "--lnc", ".topolint.json", "the header lnc_size of model.neff",
+  // "the LNC flag in MODULE_x/compile_flags.json",
   // "logical_nc_config in neuron_config.json", "the default".
   std::string source;
   std::optional<Location> loc;  // none for options and the default
   std::string anchor;           // JSON path / field, for fingerprints
 };
+
+// How a compile_flags.json LNC is named: "the LNC flag in F" or "the
+// default LNC of --target=trn2 in F" (the compiler's default there).
+std::string CompileFlagsSource(const config::CompileFlags& f);
 
 // Every statement of the unit, in precedence order (the default last).
 std::vector<LncStatement> LncStatements(const Unit& unit,

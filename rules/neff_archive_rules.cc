@@ -1,6 +1,7 @@
 // neff-lnc-mismatch and neff-graphs-disagree: a `.neff` archive must agree
 // with itself (header lnc_size, graph count, the graphs' CCInfo) and with the
-// LNC the user (--lnc) and the component config ask for.
+// LNC the user (--lnc), the compile_flags.json beside it and the component
+// config ask for.
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,7 +21,7 @@ using neff::NeffArchive;
 // ---------------------------------------------------------------------------
 // neff-lnc-mismatch
 
-enum class LncSourceKind { kHeader, kGraphs, kConfig, kOption };
+enum class LncSourceKind { kHeader, kGraphs, kFlags, kConfig, kOption };
 
 // One place that states the LNC.
 struct LncSource {
@@ -65,6 +66,13 @@ std::string SourcePhrase(const LncSource& s) {
       return fmt::format("header lnc_size is {}", s.value);
     case LncSourceKind::kGraphs:
       return fmt::format("kelf-0.json lists {}", Graphs(s.value));
+    case LncSourceKind::kFlags:
+      return s.anchor == "--target"
+                 ? fmt::format(
+                       "compile_flags.json gives LNC {} (the default of its "
+                       "--target)",
+                       s.value)
+                 : fmt::format("compile_flags.json gives LNC {}", s.value);
     case LncSourceKind::kConfig:
       return fmt::format("logical_nc_config is {}", s.value);
     case LncSourceKind::kOption:
@@ -90,6 +98,11 @@ void CheckLncOfArchive(const NeffArchive& a, const Unit& unit,
   // Without the NEFF's own statement there is nothing NEFF-specific to
   // compare (config vs --lnc is not this rule's business).
   if (sources.empty()) return;
+  for (const config::CompileFlags& f : unit.compile_flags) {
+    if (!f.lnc.has_value() || *f.lnc < 1) continue;
+    sources.push_back({LncSourceKind::kFlags, *f.lnc, f.lnc_loc,
+                       f.lnc_from_target ? "--target" : "--lnc"});
+  }
   for (const config::ComponentConfig& c : unit.configs) {
     ConfigLncs(c, &sources);
   }
@@ -106,7 +119,9 @@ void CheckLncOfArchive(const NeffArchive& a, const Unit& unit,
     const Location loc = s.loc.value_or(Location{a.file, 0, 0});
     std::string message =
         fmt::format("{} but {}", SourcePhrase(s),
-                    ReferencePhrase(a, ref, s.kind != LncSourceKind::kConfig));
+                    ReferencePhrase(a, ref,
+                                    s.kind != LncSourceKind::kConfig &&
+                                        s.kind != LncSourceKind::kFlags));
     if (s.kind == LncSourceKind::kGraphs) {
       message += "; expected one graph per physical core";
     } else {

@@ -104,14 +104,15 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
   if (!ClassifyName(name, &kind)) {
     const std::string_view head = std::string_view(text).substr(0, 4096);
     const size_t first = head.find_first_not_of(" \t\r\n");
-    if (hlo::LooksLikeHlo(head)) {
+    if (hlo::LooksLikeHlo(head) || LooksLikeHloBinaryHead(head)) {
       kind = InputKind::kHlo;
     } else if (first != std::string_view::npos && head[first] == '{') {
       kind = InputKind::kJson;
     } else {
       return absl::InvalidArgumentError(fmt::format(
-          "cannot tell what kind of input '{}' is: it is neither HLO text nor "
-          "a JSON object; name it .hlo, .hlo.txt or .json",
+          "cannot tell what kind of input '{}' is: it is neither HLO (text or "
+          "a binary module) nor a JSON object; name it .hlo, .hlo.txt, "
+          ".hlo_module.pb or .json",
           name));
     }
   }

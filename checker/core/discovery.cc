@@ -204,6 +204,18 @@ bool LooksLikeHloProtoHead(std::string_view head) {
 
 }  // namespace
 
+bool LooksLikeHloBinaryHead(std::string_view head) {
+  switch (hlo::SniffHloEncoding(head)) {
+    case hlo::HloEncoding::kGzip:
+      return true;
+    case hlo::HloEncoding::kProto:
+      return LooksLikeHloProtoHead(head);
+    case hlo::HloEncoding::kText:
+      break;
+  }
+  return false;
+}
+
 bool ClassifyFile(const std::string& path, InputKind* kind) {
   const bool named_hlo = ClassifyName(path, kind);
   if (named_hlo && !IsGenericProtoName(path)) return true;

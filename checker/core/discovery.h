@@ -4,6 +4,7 @@
 #define TOPOLINT_CHECKER_CORE_DISCOVERY_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -78,6 +79,12 @@ bool ClassifyFile(const std::string& path, InputKind* kind);
 
 // Classification by name alone (for stdin): .hlo/.hlo.txt, .json, .neff.
 bool ClassifyName(const std::string& name, InputKind* kind);
+
+// True when the first bytes of an input (4 KiB is plenty) are a binary HLO
+// module: gzip (the proto reader says what it expected if the inflated
+// bytes are no module), or an HloModuleProto, bare or in its wrappers. For
+// inputs that have no telling name (pipes, standard input).
+bool LooksLikeHloBinaryHead(std::string_view head);
 
 }  // namespace topolint
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "checker/diag/input_file.h"
 #include "checker/hlo/collective_parser.h"
 #include "checker/hlo/gzip_stream.h"
 #include "checker/hlo/hlo_proto_internal.h"
@@ -500,6 +501,20 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   }
 }
 
+// "PATH: <reason>" from the shared opener as "DISPLAY: cannot open:
+// <reason>", the text reader's wording.
+absl::Status OpenError(const absl::Status& st, const std::string& path,
+                       const std::string& display_name) {
+  const std::string message(st.message());
+  std::string_view reason = message;
+  if (reason.substr(0, path.size() + 2) == path + ": ") {
+    reason.remove_prefix(path.size() + 2);
+  }
+  if (reason.substr(0, 13) == "cannot open: ") reason.remove_prefix(13);
+  return absl::Status(st.code(),
+                      fmt::format("{}: cannot open: {}", display_name, reason));
+}
+
 }  // namespace
 
 HloEncoding SniffHloEncoding(std::string_view head) {
@@ -530,54 +545,78 @@ void ParseHloProto(std::string_view bytes, const std::string& display_name,
              static_cast<int64_t>(bytes.size()), display_name, options, module);
 }
 
-absl::Status ParseHloProtoFile(const std::string& path,
-                               const std::string& display_name,
-                               const ParseOptions& options, Module* module) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    const std::string message =
-        fmt::format("{}: cannot open: {}", display_name, std::strerror(err));
-    return err == ENOENT ? absl::NotFoundError(message)
-                         : absl::PermissionDeniedError(message);
-  }
+namespace {
+
+// Reads the binary module from `fd` (from the shared opener), which it
+// closes. A regular file is streamed, each pass from offset 0; a pipe is
+// read once into memory, bounded like every pipe input.
+absl::Status ParseProtoFd(int fd, const std::string& display_name,
+                          const ParseOptions& options, Module* module) {
   struct stat st {};
-  int64_t size = -1;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) size = st.st_size;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    std::string bytes;
+    absl::Status read =
+        ReadFdBounded(fd, display_name, kMaxStdinBytes, "pipes", &bytes);
+    ::close(fd);
+    if (!read.ok()) return read;
+    ParseHloProto(bytes, display_name, options, module);
+    return absl::OkStatus();
+  }
   unsigned char magic[2] = {0, 0};
   const ssize_t got = ::pread(fd, magic, 2, 0);
   const bool gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-  // Each pass reads from the start through its own descriptor.
-  std::vector<int> fds;
+  // Passes run one after the other (the first one's source is gone before
+  // the second opens), so each rewinds the one descriptor.
   auto open_pass = [&]() {
-    int pass_fd = fds.empty() ? fd : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (pass_fd < 0) pass_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    fds.push_back(pass_fd);
-    return std::make_unique<Source>(pass_fd, gzip);
+    ::lseek(fd, 0, SEEK_SET);
+    return std::make_unique<Source>(fd, gzip);
   };
-  ReadModule(open_pass, gzip, size, display_name, options, module);
-  for (int f : fds) ::close(f);
-  if (fds.empty()) ::close(fd);
+  ReadModule(open_pass, gzip, static_cast<int64_t>(st.st_size), display_name,
+             options, module);
+  ::close(fd);
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ParseHloProtoFile(const std::string& path,
+                               const std::string& display_name,
+                               const ParseOptions& options, Module* module) {
+  absl::StatusOr<int> fd = OpenInputFd(path);
+  if (!fd.ok()) return OpenError(fd.status(), path, display_name);
+  return ParseProtoFd(*fd, display_name, options, module);
 }
 
 absl::Status ParseHloAnyFile(const std::string& path,
                              const std::string& display_name,
                              const ParseOptions& options, Module* module) {
-  // Only regular files are sniffed (reading a pipe's head would lose it).
+  // The shared opener refuses directories, devices, named FIFOs and sockets
+  // (without blocking on them) and follows symlinks, as for text.
+  absl::StatusOr<int> opened = OpenInputFd(path);
+  if (!opened.ok()) return OpenError(opened.status(), path, display_name);
+  const int fd = *opened;
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-    char head[4096];
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-      const ssize_t n = ::read(fd, head, sizeof(head));
-      ::close(fd);
-      if (n > 0 && SniffHloEncoding(std::string_view(
-                       head, static_cast<size_t>(n))) != HloEncoding::kText) {
-        return ParseHloProtoFile(path, display_name, options, module);
-      }
-    }
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    // A pipe: sniffing its head would consume it, so it is read once,
+    // bounded, and told apart in memory.
+    std::string bytes;
+    absl::Status read =
+        ReadFdBounded(fd, display_name, kMaxStdinBytes, "pipes", &bytes);
+    ::close(fd);
+    if (!read.ok()) return read;
+    ParseHloAny(bytes, display_name, options, module);
+    return absl::OkStatus();
   }
+  char head[4096];
+  ssize_t n;
+  do {
+    n = ::pread(fd, head, sizeof(head), 0);
+  } while (n < 0 && errno == EINTR);
+  if (n > 0 && SniffHloEncoding(std::string_view(
+                   head, static_cast<size_t>(n))) != HloEncoding::kText) {
+    return ParseProtoFd(fd, display_name, options, module);
+  }
+  ::close(fd);
   return ParseHloFile(path, display_name, options, module);
 }
 

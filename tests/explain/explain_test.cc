@@ -211,6 +211,23 @@ TEST(ExplainTest, ConfigLncResolvesTheCore) {
                                "in "));
 }
 
+TEST(ExplainTest, CompileFlagsLncResolvesTheCore) {
+  // compile_flags.json ranks below the header and above the config.
+  TempDir dir;
+  dir.Write("neuron_config.json",
+            R"({"neuron_config": {"tp_degree": 8, "logical_nc_config": 1}})");
+  dir.Write("compile_flags.json", R"(["--target=trn2", "-O1"])");
+  CliResult r = RunTopolint({"explain", "--core", "9", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out,
+              HasSubstr("(lnc 2, from the default LNC of --target=trn2 in "));
+  EXPECT_THAT(r.out, HasSubstr("  rank = core / lnc = 9 / 2 = 4\n"));
+  dir.Write("compile_flags.json", R"("--target=trn2 --lnc 1")");
+  r = RunTopolint({"explain", "--core", "9", dir.path()});
+  EXPECT_THAT(r.out, HasSubstr("(lnc 1, from the LNC flag in "));
+  EXPECT_THAT(r.out, HasSubstr("  rank = core / lnc = 9 / 1 = 9\n"));
+}
+
 TEST(ExplainTest, HeaderlessDumpSaysTheCountIsNotRecorded) {
   TempDir dir;
   dir.Write(

@@ -74,5 +74,43 @@ TEST(LncResolutionTest, UnreadableHeaderIsSkipped) {
   EXPECT_EQ(ResolveLnc(u, CheckOptions{}).origin, LncOrigin::kDefault);
 }
 
+TEST(LncResolutionTest, CompileFlagsRankBetweenHeaderAndConfig) {
+  Unit u = UnitWith(std::nullopt, 1);
+  u.compile_flags.push_back(config::ParseCompileFlags(
+      "[\"--target=trn2\"]", "MODULE_1/compile_flags.json"));
+  LncStatement s = ResolveLnc(u, CheckOptions{});
+  EXPECT_EQ(s.value, 2);
+  EXPECT_EQ(s.origin, LncOrigin::kCompileFlags);
+  EXPECT_EQ(s.source,
+            "the default LNC of --target=trn2 in MODULE_1/compile_flags.json");
+  ASSERT_TRUE(s.loc.has_value());
+  EXPECT_EQ(s.loc->file, "MODULE_1/compile_flags.json");
+  EXPECT_EQ(s.loc->line, 1);
+  EXPECT_EQ(s.loc->column, 3);
+  // An explicit flag wins over the target's default and is named as such.
+  u.compile_flags[0] = config::ParseCompileFlags(
+      "[\"--target=trn2\", \"--lnc=1\"]", "compile_flags.json");
+  s = ResolveLnc(u, CheckOptions{});
+  EXPECT_EQ(s.value, 1);
+  EXPECT_EQ(s.origin, LncOrigin::kCompileFlags);
+  EXPECT_EQ(s.source, "the LNC flag in compile_flags.json");
+  // The header ranks above the flags.
+  u.neff_archives.push_back(ArchiveWithLnc(2));
+  EXPECT_EQ(ResolveLnc(u, CheckOptions{}).origin, LncOrigin::kNeffHeader);
+  const std::vector<LncStatement> all = LncStatements(u, CheckOptions{});
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[1].origin, LncOrigin::kCompileFlags);
+  EXPECT_EQ(all[2].origin, LncOrigin::kConfig);
+}
+
+TEST(LncResolutionTest, FlagsWithoutLncAreNoSource) {
+  Unit u;
+  u.compile_flags.push_back(
+      config::ParseCompileFlags("[\"--target=inf2\", \"-O2\"]", "f.json"));
+  u.compile_flags.push_back(
+      config::ParseCompileFlags("[\"--lnc=zero\"]", "g.json"));
+  EXPECT_EQ(ResolveLnc(u, CheckOptions{}).origin, LncOrigin::kDefault);
+}
+
 }  // namespace
 }  // namespace topolint

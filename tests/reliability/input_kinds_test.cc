@@ -114,7 +114,9 @@ TEST(InputKindsTest, ProcessSubstitutionAndPipesAreRead) {
   // Neither kind: a clear message.
   r = RunShell("\"$TL\" <(echo hello)");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("neither HLO text nor a JSON object"));
+  EXPECT_THAT(
+      r.err,
+      HasSubstr("neither HLO (text or a binary module) nor a JSON object"));
 }
 
 TEST(InputKindsTest, DeepJsonIsRefusedByEveryReader) {
