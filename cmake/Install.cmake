@@ -141,8 +141,9 @@ if(TOPOLINT_INSTALL_PYTHON AND Python3_Interpreter_FOUND)
 endif()
 
 # The Python tests (tests/python) run the package from the source tree
-# against this build's library and command.
-if(TOPOLINT_BUILD_TESTS AND Python3_Interpreter_FOUND)
+# against this build's library and command. Not in a sanitized build: its
+# library needs the sanitizer runtimes, which the interpreter does not load.
+if(TOPOLINT_BUILD_TESTS AND Python3_Interpreter_FOUND AND NOT TOPOLINT_SANITIZE)
   add_test(NAME python.PackageTest
            COMMAND ${Python3_EXECUTABLE} -m unittest discover -v
                    -s ${PROJECT_SOURCE_DIR}/tests/python -p "*_test.py")

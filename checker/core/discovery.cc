@@ -227,14 +227,9 @@ bool ClassifyFile(const std::string& path, InputKind* kind) {
   in.read(buf, sizeof(buf));
   std::string_view head(buf, static_cast<size_t>(in.gcount()));
   if (named_hlo) {  // *.pb, *.pb.gz
-    switch (hlo::SniffHloEncoding(head)) {
-      case hlo::HloEncoding::kGzip:
-        return true;
-      case hlo::HloEncoding::kProto:
-        return LooksLikeHloProtoHead(head);
-      case hlo::HloEncoding::kText:
-        return hlo::LooksLikeHlo(head);
-    }
+    return hlo::SniffHloEncoding(head) == hlo::HloEncoding::kText
+               ? hlo::LooksLikeHlo(head)
+               : LooksLikeHloBinaryHead(head);
   }
   if (hlo::LooksLikeHlo(head)) {
     *kind = InputKind::kHlo;

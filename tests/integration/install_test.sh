@@ -111,8 +111,10 @@ others=$(echo "$exports" | grep -v '^topolint_' || true)
 echo "$exports" | grep -qx topolint_check_json || fail "topolint_check_json not exported"
 
 # 6. The installed Python package: imported from the prefix, it finds the
-# installed library and command by itself.
-if command -v python3 >/dev/null; then
+# installed library and command by itself. Not for a clang-sanitized build:
+# its library needs the sanitizer runtimes from the executable, and the
+# Python interpreter is not instrumented.
+if [ -z "$ldflags" ] && command -v python3 >/dev/null; then
   pkg=$(dirname "$(find "$prefix" -path '*/topolint/__init__.py' | head -n 1)")
   [ -f "$pkg/_install.py" ] || fail "the Python package is not installed"
   (cd "$tmp" && env -u TOPOLINT_LIBRARY -u TOPOLINT_BINARY \
