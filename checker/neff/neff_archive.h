@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -83,6 +84,12 @@ NeffArchive ReadNeffArchive(const std::string& path,
 NeffArchive ReadNeffArchive(const std::string& path,
                             const std::string& display_name,
                             const NeffArchiveLimits& limits);
+
+// Reads a whole .neff held in memory (`bytes`, e.g. from a driver's
+// buffer), with the same checks and limits as a file.
+NeffArchive ReadNeffArchiveFromMemory(std::string_view bytes,
+                                      const std::string& display_name,
+                                      const NeffArchiveLimits& limits = {});
 
 }  // namespace topolint::neff
 
