@@ -2,7 +2,8 @@
 // holding kelf-0.json and one sgNN/def.json per graph.
 //
 // The container is read with libarchive (gzip or no compression, tar format
-// only), streamed from the file and strictly bounded by NeffArchiveLimits.
+// only), streamed from the file (or read from a caller's buffer) and strictly
+// bounded by NeffArchiveLimits.
 // Nothing about a malformed archive is fatal: every problem becomes an
 // ArchiveProblem and whatever could be read safely is kept.
 #ifndef TOPOLINT_CHECKER_NEFF_NEFF_ARCHIVE_H_
