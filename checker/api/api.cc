@@ -147,12 +147,6 @@ Status Unit::AddText(const std::string& name, std::string text,
                                name));
     }
   }
-  if (kind == InputKind::kNeff) {
-    return Error(Status::Code::kInvalidArgument,
-                 fmt::format("{}: a .neff archive can only be added as a "
-                             "file",
-                             name));
-  }
   inputs_.push_back(Input{name, std::move(text), true, kind});
   return Status{};
 }

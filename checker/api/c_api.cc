@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "checker/api/api_internal.h"
 #include "checker/diag/render.h"
 #include "fmt/format.h"
@@ -114,11 +115,40 @@ absl::Status ReadKind(const json& file, size_t i, InputKind* kind) {
     *kind = InputKind::kDefJson;
   } else if (k == "component_config") {
     *kind = InputKind::kComponentConfig;
+  } else if (k == "neff") {
+    *kind = InputKind::kNeff;
   } else {
     return Bad(
         fmt::format("files[{}].kind must be \"auto\", \"hlo\", "
-                    "\"def_json\" or \"component_config\"",
+                    "\"def_json\", \"component_config\" or \"neff\"",
                     i));
+  }
+  return absl::OkStatus();
+}
+
+// The content of files[i]: its "text", or the bytes its "base64" encodes
+// (standard alphabet, padding optional; exactly one of the two).
+absl::Status ReadContent(const json& file, size_t i, std::string* content) {
+  auto text = file.find("text"), b64 = file.find("base64");
+  if ((text == file.end()) == (b64 == file.end())) {
+    return Bad(fmt::format(
+        "files[{}] needs exactly one of \"text\" (a string) and \"base64\" "
+        "(binary content: a .neff, a binary HLO module)",
+        i));
+  }
+  if (text != file.end()) {
+    if (!text->is_string()) {
+      return Bad(fmt::format("files[{}].text must be a string", i));
+    }
+    *content = text->get<std::string>();
+    return absl::OkStatus();
+  }
+  if (!b64->is_string() ||
+      !absl::Base64Unescape(b64->get_ref<const std::string&>(), content)) {
+    return Bad(fmt::format(
+        "files[{}].base64 is not valid base64 (standard alphabet A-Z a-z 0-9 "
+        "+ /, '=' padding)",
+        i));
   }
   return absl::OkStatus();
 }
@@ -130,24 +160,23 @@ absl::Status ReadFiles(const json& files, Unit* unit) {
     if (!f.is_object())
       return Bad(fmt::format("files[{}] must be an object", i));
     for (const auto& [key, v] : f.items()) {
-      if (key != "name" && key != "text" && key != "kind") {
+      if (key != "name" && key != "text" && key != "base64" && key != "kind") {
         return Bad(
             fmt::format("files[{}]: unknown key \"{}\"; expected name, "
-                        "text or kind",
+                        "text, base64 or kind",
                         i, key));
       }
     }
-    auto name = f.find("name"), text = f.find("text");
+    auto name = f.find("name");
     if (name == f.end() || !name->is_string()) {
       return Bad(fmt::format("files[{}].name must be a string", i));
     }
-    if (text == f.end() || !text->is_string()) {
-      return Bad(fmt::format("files[{}].text must be a string", i));
-    }
+    std::string content;
+    if (absl::Status st = ReadContent(f, i, &content); !st.ok()) return st;
     InputKind kind = InputKind::kAuto;
     if (absl::Status st = ReadKind(f, i, &kind); !st.ok()) return st;
     Status st =
-        unit->AddText(name->get<std::string>(), text->get<std::string>(), kind);
+        unit->AddText(name->get<std::string>(), std::move(content), kind);
     if (!st.ok()) return Bad(st.message);
   }
   return absl::OkStatus();

@@ -126,9 +126,10 @@ absl::Status LoadNonHlo(const InputFile& f,
       break;
     }
     case InputKind::kNeff: {
-      if (mem != nullptr) {
-        return absl::InvalidArgumentError(
-            "a .neff archive cannot be read from standard input");
+      if (mem != nullptr) {  // API buffers (the CLI refuses stdin)
+        unit->neff_archives.push_back(
+            neff::ReadNeffArchiveFromMemory(*mem, f.path));
+        break;
       }
       if (absl::Status st = CheckReadableKind(f.path); !st.ok()) return st;
       unit->neff_archives.push_back(neff::ReadNeffArchive(f.path, f.path));

@@ -15,7 +15,8 @@
 
 namespace topolint {
 
-// In-memory text for an input (stdin, API buffers), keyed by display name.
+// In-memory content of an input (stdin, API buffers), keyed by display name:
+// text, or the bytes of a binary HLO module or (API only) a .neff archive.
 struct InMemoryInput {
   std::string name;
   std::string text;

@@ -50,6 +50,7 @@ void Load(Loaded* l) {
       Bind(h, "archive_read_support_filter_none", &a.support_filter_none, &e) &&
       Bind(h, "archive_read_support_format_tar", &a.support_format_tar, &e) &&
       Bind(h, "archive_read_open2", &a.read_open2, &e) &&
+      Bind(h, "archive_read_open_memory", &a.read_open_memory, &e) &&
       Bind(h, "archive_read_next_header", &a.read_next_header, &e) &&
       Bind(h, "archive_read_data", &a.read_data, &e) &&
       Bind(h, "archive_filter_bytes", &a.filter_bytes, &e) &&

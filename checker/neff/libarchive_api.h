@@ -25,6 +25,7 @@ struct LibArchive {
   decltype(&::archive_read_support_filter_none) support_filter_none = nullptr;
   decltype(&::archive_read_support_format_tar) support_format_tar = nullptr;
   decltype(&::archive_read_open2) read_open2 = nullptr;
+  decltype(&::archive_read_open_memory) read_open_memory = nullptr;
   decltype(&::archive_read_next_header) read_next_header = nullptr;
   decltype(&::archive_read_data) read_data = nullptr;
   decltype(&::archive_filter_bytes) filter_bytes = nullptr;

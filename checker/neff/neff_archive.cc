@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <set>
 #include <utility>
@@ -38,6 +39,9 @@ void AddProblem(NeffArchive& a, std::string message) {
 std::string MemberDisplay(const NeffArchive& a, const std::string& member) {
   return a.file + ":" + member;
 }
+
+bool CheckHeader(const unsigned char* h, uint64_t file_size, NeffArchive& a,
+                 uint64_t* offset, uint64_t* length);
 
 // Reads and checks the 1024-byte header. Returns the payload window
 // [offset, offset + length) when the header locates one.
@@ -79,6 +83,13 @@ bool ReadHeader(const std::string& path, NeffArchive& a, uint64_t* offset,
     AddProblem(a, "the NEFF header cannot be read");
     return false;
   }
+  return CheckHeader(h.data(), file_size, a, offset, length);
+}
+
+// Checks the header (kNeffHeaderBytes at `h`) of a file of `file_size`
+// bytes. Returns the payload window as ReadHeader does.
+bool CheckHeader(const unsigned char* h, uint64_t file_size, NeffArchive& a,
+                 uint64_t* offset, uint64_t* length) {
   const uint64_t header_size = LoadLittleEndian(&h[kNeffHeaderSizeOffset], 8);
   const uint64_t data_size = LoadLittleEndian(&h[kNeffDataSizeOffset], 8);
   const uint64_t lnc = LoadLittleEndian(&h[kNeffLncSizeOffset], 4);
@@ -214,6 +225,14 @@ void ReadKelf(NeffArchive& a, const json::Value& root, int64_t max_graphs,
   }
 }
 
+// One pass over the tar payload, reading the members `want` selects.
+using Scanner =
+    std::function<TarScan(const std::function<bool(const std::string&)>& want)>;
+
+// Reads kelf-0.json and the def.json members of the payload into `a`.
+void ReadPayload(const Scanner& scan_tar, const NeffArchiveLimits& limits,
+                 NeffArchive& a);
+
 }  // namespace
 
 NeffArchive ReadNeffArchive(const std::string& path,
@@ -229,8 +248,45 @@ NeffArchive ReadNeffArchive(const std::string& path,
   uint64_t offset = 0;
   uint64_t length = 0;
   if (!ReadHeader(path, a, &offset, &length)) return a;
+  ReadPayload(
+      [&](const std::function<bool(const std::string&)>& want) {
+        return ScanNeffTar(path, offset, length, want, limits);
+      },
+      limits, a);
+  return a;
+}
 
-  TarScan scan = ScanNeffTar(path, offset, length, IsKnownJsonMember, limits);
+NeffArchive ReadNeffArchiveFromMemory(std::string_view bytes,
+                                      const std::string& display_name,
+                                      const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  if (bytes.size() < kNeffHeaderBytes) {
+    AddProblem(a, fmt::format("the archive is {} bytes, shorter than the "
+                              "{}-byte NEFF header",
+                              bytes.size(), kNeffHeaderBytes));
+    return a;
+  }
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  if (!CheckHeader(reinterpret_cast<const unsigned char*>(bytes.data()),
+                   bytes.size(), a, &offset, &length)) {
+    return a;
+  }
+  const std::string_view payload = bytes.substr(offset, length);
+  ReadPayload(
+      [&](const std::function<bool(const std::string&)>& want) {
+        return ScanNeffTarMemory(payload, want, limits);
+      },
+      limits, a);
+  return a;
+}
+
+namespace {
+
+void ReadPayload(const Scanner& scan_tar, const NeffArchiveLimits& limits,
+                 NeffArchive& a) {
+  TarScan scan = scan_tar(IsKnownJsonMember);
   for (std::string& p : scan.problems) AddProblem(a, std::move(p));
 
   // kelf-0.json: the list of graphs.
@@ -264,10 +320,9 @@ NeffArchive ReadNeffArchive(const std::string& path,
     }
   }
   if (!second_pass.empty()) {
-    TarScan more = ScanNeffTar(
-        path, offset, length,
-        [&](const std::string& n) { return second_pass.count(n) != 0; },
-        limits);  // its problems repeat the first pass's
+    TarScan more = scan_tar([&](const std::string& n) {
+      return second_pass.count(n) != 0;
+    });  // its problems repeat the first pass's
     for (auto& [name, text] : more.texts) scan.texts[name] = std::move(text);
   }
 
@@ -300,7 +355,8 @@ NeffArchive ReadNeffArchive(const std::string& path,
     }
     a.graphs.push_back(BuildDefJson(root, MemberDisplay(a, g.definition)));
   }
-  return a;
 }
+
+}  // namespace
 
 }  // namespace topolint::neff

@@ -2,7 +2,8 @@
 // holding kelf-0.json and one sgNN/def.json per graph.
 //
 // The container is read with libarchive (gzip or no compression, tar format
-// only), streamed from the file and strictly bounded by NeffArchiveLimits.
+// only), streamed from the file (or read from a caller's buffer) and strictly
+// bounded by NeffArchiveLimits.
 // Nothing about a malformed archive is fatal: every problem becomes an
 // ArchiveProblem and whatever could be read safely is kept.
 #ifndef TOPOLINT_CHECKER_NEFF_NEFF_ARCHIVE_H_
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -83,6 +85,12 @@ NeffArchive ReadNeffArchive(const std::string& path,
 NeffArchive ReadNeffArchive(const std::string& path,
                             const std::string& display_name,
                             const NeffArchiveLimits& limits);
+
+// Reads a whole .neff held in memory (`bytes`, e.g. from a driver's
+// buffer), with the same checks and limits as a file.
+NeffArchive ReadNeffArchiveFromMemory(std::string_view bytes,
+                                      const std::string& display_name,
+                                      const NeffArchiveLimits& limits = {});
 
 }  // namespace topolint::neff
 

@@ -119,23 +119,15 @@ bool NormalizeMemberPath(std::string_view raw_path, std::string* path) {
   return true;
 }
 
-TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
-                    const std::function<bool(const std::string&)>& want,
-                    const NeffArchiveLimits& limits) {
+namespace {
+
+// One pass over the archive opened by `open` (which returns libarchive's
+// status for archive_read_open2 / archive_read_open_memory).
+TarScan ScanOpened(const std::function<int(struct archive*)>& open,
+                   const std::function<bool(const std::string&)>& want,
+                   const NeffArchiveLimits& limits) {
   TarScan out;
   int64_t held = 0;  // bytes of out.texts
-  std::string why;
-  if (LoadLibArchive(&why) == nullptr) {
-    out.problems.push_back(why + "; the archive's members are not read");
-    return out;
-  }
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file || fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
-    out.problems.push_back("the tar payload cannot be read from the file");
-    return out;
-  }
-  Window window{file.get(), length, std::vector<char>(kBlockBytes)};
-
   std::unique_ptr<struct archive, ArchiveFreer> a(Lib().read_new());
   if (!a) {
     out.problems.push_back("libarchive could not be initialised");
@@ -151,8 +143,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
         "read");
     return out;
   }
-  if (Lib().read_open2(a.get(), &window, nullptr, &ReadBlock, &SkipBytes,
-                       nullptr) != ARCHIVE_OK) {
+  if (open(a.get()) != ARCHIVE_OK) {
     out.problems.push_back(NotATar(a.get()));
     return out;
   }
@@ -247,6 +238,48 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
     out.texts.emplace(name, std::move(text));
   }
   return out;
+}
+
+}  // namespace
+
+TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
+                    const std::function<bool(const std::string&)>& want,
+                    const NeffArchiveLimits& limits) {
+  std::string why;
+  if (LoadLibArchive(&why) == nullptr) {
+    TarScan out;
+    out.problems.push_back(why + "; the archive's members are not read");
+    return out;
+  }
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file || fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
+    TarScan out;
+    out.problems.push_back("the tar payload cannot be read from the file");
+    return out;
+  }
+  Window window{file.get(), length, std::vector<char>(kBlockBytes)};
+  return ScanOpened(
+      [&](struct archive* a) {
+        return Lib().read_open2(a, &window, nullptr, &ReadBlock, &SkipBytes,
+                                nullptr);
+      },
+      want, limits);
+}
+
+TarScan ScanNeffTarMemory(std::string_view payload,
+                          const std::function<bool(const std::string&)>& want,
+                          const NeffArchiveLimits& limits) {
+  std::string why;
+  if (LoadLibArchive(&why) == nullptr) {
+    TarScan out;
+    out.problems.push_back(why + "; the archive's members are not read");
+    return out;
+  }
+  return ScanOpened(
+      [&](struct archive* a) {
+        return Lib().read_open_memory(a, payload.data(), payload.size());
+      },
+      want, limits);
 }
 
 }  // namespace topolint::neff

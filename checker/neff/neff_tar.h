@@ -43,6 +43,11 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
                     const std::function<bool(const std::string&)>& want,
                     const NeffArchiveLimits& limits);
 
+// ScanNeffTar over a tar payload held in memory (same rules and limits).
+TarScan ScanNeffTarMemory(std::string_view payload,
+                          const std::function<bool(const std::string&)>& want,
+                          const NeffArchiveLimits& limits);
+
 }  // namespace topolint::neff
 
 #endif  // TOPOLINT_CHECKER_NEFF_NEFF_TAR_H_

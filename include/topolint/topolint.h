@@ -103,7 +103,7 @@ enum class InputKind {
   // tensor_parallel_size, *_dp_size or *_dp_degree (at top level or under
   // neuron_config); a JSON with none of them is not checked.
   kComponentConfig,
-  kNeff,  // .neff archive (files only)
+  kNeff,  // .neff archive (a file, or its bytes given to AddText)
 };
 
 // The inputs checked together: normally one HLO module, its def.json (or
@@ -118,7 +118,10 @@ class Unit {
 
   // Adds an in-memory input. `name` is the display name used in findings
   // (e.g. "out/model.hlo") and, with kAuto, decides the kind; it need not
-  // exist on disk but must be unique within the unit. kNeff is refused.
+  // exist on disk but must be unique within the unit. `text` may hold bytes:
+  // an HLO input is text or a binary module (HloModuleProto or a wrapper,
+  // plain or gzip; told apart by content), a kNeff input (or a kAuto one
+  // named *.neff) the whole archive.
   Status AddText(const std::string& name, std::string text,
                  InputKind kind = InputKind::kAuto);
 

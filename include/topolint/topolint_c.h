@@ -7,7 +7,8 @@
  *
  *   {
  *     "files":   [{"name": "out/model.hlo", "text": "HloModule ...",
- *                  "kind": "auto"}],
+ *                  "kind": "auto"},
+ *                 {"name": "out/model.neff", "base64": "TkVGRg..."}],
  *     "paths":   ["out/def.json"],
  *     "options": {"lnc": 2, "num_cores": 64, "replica_count": 1,
  *                 "num_partitions": 8, "rules": "-*,neff-*",
@@ -18,7 +19,15 @@
  *
  * "files" are in-memory inputs (the name is the display name used in
  * findings and, with kind "auto", decides the input's kind); "kind" is one
- * of "auto", "hlo", "def_json", "component_config". "paths" are files on
+ * of "auto", "hlo", "def_json", "component_config", "neff". Each file has
+ * either "text" (a string) or "base64" (its bytes, standard base64 with
+ * optional '=' padding) for binary content: a whole .neff archive (named
+ * *.neff or kind "neff"), or a binary HLO module (HloModuleProto, HloProto,
+ * HloSnapshot, plain or gzip, named e.g. *.hlo.pb or kind "hlo"; HLO text
+ * and binary are told apart by content). A .neff from memory is read with
+ * the same checks and limits as a file: a truncated or malformed archive is
+ * a finding (neff-schema), not an error; "base64" that does not decode is
+ * "invalid_request". "paths" are files on
  * disk (kind decided as the CLI does). All files and paths of one request
  * form ONE unit, so cross-file rules compare them. "rules" is a string or a
  * list of strings, each like one --rules value. "config" names a

@@ -1,4 +1,5 @@
 """ctypes binding of libtopolint_c (include/topolint/topolint_c.h)."""
+import base64
 import ctypes
 import ctypes.util
 import json
@@ -134,20 +135,19 @@ def _call(fn_name: str, request: Dict[str, Any]) -> Any:
 
 
 _KINDS = {None: "auto", "auto": "auto", "hlo": "hlo", "def_json": "def_json",
-          "component_config": "component_config"}
+          "component_config": "component_config", "neff": "neff"}
 
 
-def _text_of(name: str, value: Union[str, bytes, Mapping]) -> str:
+def _content_of(value: Union[str, bytes, bytearray, memoryview, Mapping]
+                ) -> Dict[str, str]:
+    """The request keys carrying one in-memory input: "text" for str and
+    dicts, "base64" for bytes (a .neff archive, a binary HLO module, or any
+    text as bytes)."""
     if isinstance(value, Mapping):  # a config dict or a def.json dict
-        return json.dumps(value)
-    if isinstance(value, bytes):
-        try:
-            return value.decode("utf-8")
-        except UnicodeDecodeError:
-            raise TopolintError(
-                "%s: binary input is not supported from memory yet; write it "
-                "to a file and pass its path" % name, "invalid_argument")
-    return value
+        return {"text": json.dumps(value)}
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {"base64": base64.b64encode(bytes(value)).decode("ascii")}
+    return {"text": value}
 
 
 def _request(paths, texts, kinds, options) -> Dict[str, Any]:
@@ -163,8 +163,9 @@ def _request(paths, texts, kinds, options) -> Dict[str, Any]:
             if kind not in _KINDS:
                 raise TopolintError("%s: unknown kind %r" % (name, kind),
                                     "invalid_argument")
-            files.append({"name": name, "text": _text_of(name, value),
-                          "kind": _KINDS[kind]})
+            entry = {"name": name, "kind": _KINDS[kind]}
+            entry.update(_content_of(value))
+            files.append(entry)
         req["files"] = files
     opts = {k: v for k, v in options.items() if v is not None}
     if opts:
@@ -187,9 +188,11 @@ def check(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
           werror: Optional[bool] = None, baseline: Optional[str] = None,
           config: Optional[str] = None) -> List[Finding]:
     """Checks ONE unit: the files at `paths` plus the in-memory `texts`
-    (display name -> HLO text, def.json / config text or dict), all
-    compared with each other. `kinds` may force a text's kind ("hlo",
-    "def_json", "component_config"). The settings are the CLI flags of the
+    (display name -> HLO text, def.json / config text or dict, or bytes:
+    a whole .neff archive, a binary HLO module such as an HloModuleProto,
+    plain or gzip), all compared with each other. `kinds` may force an
+    input's kind ("hlo", "def_json", "component_config", "neff"); without
+    one the name decides (*.neff, *.hlo.pb, *.json, ...). The settings are the CLI flags of the
     same names; `severity` maps rule ids to "error"/"warning"/"note"/"off".
     Returns the findings, sorted as the CLI prints them."""
     req = _request(paths, texts, kinds, dict(

@@ -156,10 +156,10 @@ TEST(CApiTest, BadRequestsAreErrorObjects) {
       ErrorOf(Call(Json{{"files", def}, {"options", {{"rules", "nope"}}}})),
       HasSubstr("nope"));
   EXPECT_THAT(ErrorOf(Call(Json{{"files", {{{"name", "def.json"}}}}})),
-              HasSubstr("files[0].text"));
+              HasSubstr("files[0] needs exactly one of \"text\""));
   EXPECT_THAT(
       ErrorOf(Call(Json{
-          {"files", {{{"name", "x"}, {"text", "{}"}, {"kind", "neff"}}}}})),
+          {"files", {{{"name", "x"}, {"text", "{}"}, {"kind", "nef"}}}}})),
       HasSubstr("files[0].kind"));
   EXPECT_THAT(ErrorOf(Call(Json{
                   {"files", {{{"name", "notes.txt"}, {"text", "hello"}}}}})),

@@ -30,6 +30,15 @@ GOOD_DEF = '{"CCInfo": {"replica_groups": [[[0,1],[2,3]]]}}'
 EMPTY_TOPOLOGY_DEF = '{"CCInfo": {"replica_groups": [[[0,1]], []]}}'
 
 
+def data_neff_prefix(fixtures):
+    """The first bytes of a fixture .neff, cut inside its tar payload."""
+    path = os.path.join(fixtures,
+                        "neff-graphs-disagree/fail-rank-differs/model.neff")
+    with open(path, "rb") as f:
+        data = f.read()
+    return data[:len(data) - 40]
+
+
 class PackageTest(unittest.TestCase):
     def test_version(self):
         self.assertRegex(topolint.version(), r"^\d+\.\d+\.\d+$")
@@ -83,6 +92,33 @@ class PackageTest(unittest.TestCase):
         self.assertIn("did you mean 'mlp_dp_size'?", typo[0].message)
         self.assertEqual(typo[0].severity, "warning")
         self.assertEqual(typo[0].location.file, "vllm_config.json")
+
+    def test_binary_inputs_from_memory(self):
+        # A .neff and a binary HLO module as bytes: the same findings as the
+        # files on disk.
+        fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "fixtures")
+        for rel, rule in [
+                ("neff-graphs-disagree/fail-rank-differs/model.neff",
+                 "neff-graphs-disagree"),
+                ("hlo-duplicate-device-id/fail-binary-module/"
+                 "model.hlo_module.pb", "hlo-duplicate-device-id")]:
+            path = os.path.join(fixtures, rel)
+            with open(path, "rb") as f:
+                data = f.read()
+            name = os.path.basename(path)
+            mem = topolint.check(texts={name: data})
+            disk = topolint.check([path])
+            self.assertIn(rule, [x.rule for x in mem], rel)
+            self.assertEqual([(x.rule, x.message) for x in mem],
+                             [(x.rule, x.message) for x in disk], rel)
+            self.assertTrue(mem[0].location.file.startswith(name))
+        # kind "neff" for a name that does not say so; a cut-off archive is
+        # a neff-schema finding, not an exception.
+        cut = topolint.check(texts={"buf": data_neff_prefix(fixtures)},
+                             kinds={"buf": "neff"})
+        self.assertEqual([x.rule for x in cut][:1], ["neff-schema"])
+        self.assertIn("truncated", cut[0].message)
 
     def test_errors_have_codes(self):
         with self.assertRaises(topolint.TopolintError) as e:
