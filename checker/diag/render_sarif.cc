@@ -76,7 +76,14 @@ class Artifacts {
       if (loc.column > 0) region["startColumn"] = loc.column;
       pl["region"] = std::move(region);
     } else if (loc.byte_offset >= 0) {  // a binary input (HLO proto)
-      pl["region"] = {{"byteOffset", loc.byte_offset}};
+      // GitHub places a result only with a region.startLine, and a region
+      // holding both a line and a byte offset must name the same bytes: for
+      // code scanning the whole file, with the offset in the message.
+      if (roots_ != nullptr) {
+        pl["region"] = {{"startLine", 1}};
+      } else {
+        pl["region"] = {{"byteOffset", loc.byte_offset}};
+      }
     } else if (roots_ != nullptr) {
       // GitHub places a result only with a region.startLine.
       pl["region"] = {{"startLine", 1}};
@@ -88,6 +95,11 @@ class Artifacts {
   // inside a .neff (Physical points at the archive).
   std::string Message(const Location& loc, const std::string& message) const {
     std::string_view archive, member;
+    if (roots_ != nullptr && loc.line <= 0 && loc.byte_offset >= 0) {
+      // A binary input placed at its whole file (Physical): say where.
+      std::string where = loc.logical.empty() ? "" : loc.logical + ", ";
+      return fmt::format("{} (in {}byte {})", message, where, loc.byte_offset);
+    }
     if (roots_ == nullptr || !SplitMember(loc.file, &archive, &member)) {
       return message;
     }

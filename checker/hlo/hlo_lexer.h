@@ -259,7 +259,7 @@ class HloLexer {
   [[nodiscard]] bool SkipQuoted(std::string* out, size_t cap);
   [[nodiscard]] bool LineComment();
   [[nodiscard]] bool BlockComment();
-  void Directive(std::string_view text, TextPos pos);
+  void Directive(std::string_view directive, TextPos pos);
   int64_t NextCodeLine();
   bool NotText(int byte);
   bool StatementTooLong();

@@ -92,7 +92,7 @@ class WireReader {
   // Records an error at the current offset (the first one wins). Returns
   // false, for `return r.Fail(...)`.
   bool Fail(std::string message);
-  bool FailAt(int64_t offset, std::string message);
+  bool FailAt(int64_t at, std::string message);
 
   int depth() const { return depth_; }
   int64_t end_hint() const { return end_hint_; }

@@ -23,11 +23,11 @@ struct SimpleHead {
   const char* open = nullptr;  // the '(' after the opcode
 };
 
-// Scans the head starting at `p`. The bytes must end with a NUL (the
+// Scans the head starting at `start`. The bytes must end with a NUL (the
 // window's sentinel) followed by at least 15 readable bytes (the window's
 // slack): runs of bytes are scanned 16 at a time. Returns false, with `*out`
 // unspecified, when the head is not the plain form.
-[[nodiscard]] bool ScanSimpleHead(const char* p, SimpleHead* out);
+[[nodiscard]] bool ScanSimpleHead(const char* start, SimpleHead* out);
 
 // The plain dims of an array shape, `[d,d,...]`, and an optional
 // `{d,d,...}` layout right after it (digits and commas only), at `p` ('[');

@@ -55,6 +55,26 @@ TEST(RenderBinaryLocationTest, JsonCarriesByteOffsetAndLogicalLocation) {
   EXPECT_EQ(doc[1]["logical_location"], "");
 }
 
+// For GitHub code scanning (repository-rooted URIs) a result needs a
+// region.startLine, and a region with a line and a byte offset must name
+// the same bytes: the whole file, with the op and offset in the message.
+TEST(RenderBinaryLocationTest, RootedSarifPlacesTheWholeFileAndSaysWhere) {
+  const SarifRoots roots{"/repo", "/repo"};
+  const Json doc = Json::parse(RenderSarif(Findings(), {}, "0.1.0", roots));
+  const Json& result = doc["runs"][0]["results"][0];
+  const Json& pl = result["locations"][0]["physicalLocation"];
+  EXPECT_EQ(pl["region"], Json({{"startLine", 1}}));
+  EXPECT_EQ(result["message"]["text"],
+            "replica 0 is repeated in %ar's replica groups (in computation "
+            "%main, op %ar, byte 142)");
+  EXPECT_EQ(result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
+            "computation %main, op %ar");
+  EXPECT_EQ(result["relatedLocations"][0]["message"]["text"],
+            "see also (in computation %main, op %ag, byte 57)");
+  EXPECT_EQ(doc["runs"][0]["results"][1]["message"]["text"],
+            "truncated (in byte 1)");
+}
+
 TEST(RenderBinaryLocationTest, SarifHasByteRegionAndLogicalLocation) {
   const Json doc = Json::parse(RenderSarif(Findings(), {}, "0.1.0"));
   const Json& loc = doc["runs"][0]["results"][0]["locations"][0];
