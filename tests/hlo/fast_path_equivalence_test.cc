@@ -115,6 +115,7 @@ const std::vector<std::string> kAttrs = {
     ", metadata={op_name=\"a\\\"b\" source_file=\"f.py\"}",
     ", metadata={op_name=\"a\", source_line=-3}",
     ", metadata={op_name=\"a\" op_name=\"b\" source_line=1 source_line=2}",
+    // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one string, split
     ", metadata={deduplicated_name=\"fusion.1\" "
     "source_line=99999999999999999999}",
     ", metadata={op_name=x source_line=\"3\"}",
