@@ -240,17 +240,21 @@ TarScan ScanOpened(const std::function<int(struct archive*)>& open,
   return out;
 }
 
+// Loads libarchive for a scan; when it cannot be loaded, says so in
+// `out->problems` and returns false.
+bool LibArchiveLoaded(TarScan* out) {
+  std::string why;
+  if (LoadLibArchive(&why) != nullptr) return true;
+  out->problems.push_back(why + "; the archive's members are not read");
+  return false;
+}
+
 }  // namespace
 
 TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
                     const std::function<bool(const std::string&)>& want,
                     const NeffArchiveLimits& limits) {
-  std::string why;
-  if (LoadLibArchive(&why) == nullptr) {
-    TarScan out;
-    out.problems.push_back(why + "; the archive's members are not read");
-    return out;
-  }
+  if (TarScan out; !LibArchiveLoaded(&out)) return out;
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (!file || fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
     TarScan out;
@@ -269,12 +273,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
 TarScan ScanNeffTarMemory(std::string_view payload,
                           const std::function<bool(const std::string&)>& want,
                           const NeffArchiveLimits& limits) {
-  std::string why;
-  if (LoadLibArchive(&why) == nullptr) {
-    TarScan out;
-    out.problems.push_back(why + "; the archive's members are not read");
-    return out;
-  }
+  if (TarScan out; !LibArchiveLoaded(&out)) return out;
   return ScanOpened(
       [&](struct archive* a) {
         return Lib().read_open_memory(a, payload.data(), payload.size());
