@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/hlo/hlo_module.h"
@@ -370,6 +371,25 @@ inline std::string WriteHloProto(const hlo::Module& m,
     }
   }
   return o.gzip ? Gzip(out) : out;
+}
+
+// A module `jit_f` whose entry computation %main holds one all-reduce %ar
+// with the given explicit groups: the smallest binary module for tests.
+inline std::string SampleAllReduceProto(
+    std::vector<std::vector<int64_t>> groups, bool gzip) {
+  hlo::Module m;
+  m.name = "jit_f";
+  hlo::Collective c;
+  c.name = "%ar";
+  c.computation = "%main";
+  c.opcode = "all-reduce";
+  c.replica_groups.form = hlo::ReplicaGroups::Form::kExplicit;
+  c.replica_groups.groups = std::move(groups);
+  m.collectives.push_back(c);
+  m.entry_computation = "%main";
+  ProtoWriteOptions o;
+  o.gzip = gzip;
+  return WriteHloProto(m, o);
 }
 
 }  // namespace topolint::testing

@@ -14,19 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string SampleProto(bool gzip = false) {
-  hlo::Module m;
-  m.name = "jit_f";
-  hlo::Collective c;
-  c.name = "%ar";
-  c.computation = "%main";
-  c.opcode = "all-reduce";
-  c.replica_groups.form = hlo::ReplicaGroups::Form::kExplicit;
-  c.replica_groups.groups = {{0, 1}, {1, 2}};
-  m.collectives.push_back(c);
-  m.entry_computation = "%main";
-  ProtoWriteOptions o;
-  o.gzip = gzip;
-  return WriteHloProto(m, o);
+  return SampleAllReduceProto({{0, 1}, {1, 2}}, gzip);
 }
 
 class ProtoDiscoveryTest : public ::testing::Test {
