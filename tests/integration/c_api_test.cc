@@ -158,8 +158,8 @@ TEST(CApiTest, BadRequestsAreErrorObjects) {
   EXPECT_THAT(ErrorOf(Call(Json{{"files", {{{"name", "def.json"}}}}})),
               HasSubstr("files[0] needs exactly one of \"text\""));
   EXPECT_THAT(
-      ErrorOf(Call(Json{
-          {"files", {{{"name", "x"}, {"text", "{}"}, {"kind", "nef"}}}}})),
+      ErrorOf(Call(
+          Json{{"files", {{{"name", "x"}, {"text", "{}"}, {"kind", "nef"}}}}})),
       HasSubstr("files[0].kind"));
   EXPECT_THAT(ErrorOf(Call(Json{
                   {"files", {{{"name", "notes.txt"}, {"text", "hello"}}}}})),
