@@ -1,6 +1,6 @@
 // ScanIds: range and uniqueness of a group list's ids in one linear pass
-// with a flat byte map (no hash set, no sorting): what the hlo-device-id-range
-// and hlo-duplicate-device-id rules report.
+// with a bitmap over the id range (no hash set, no sorting): what the
+// hlo-device-id-range and hlo-duplicate-device-id rules report.
 #ifndef TOPOLINT_CHECKER_MODEL_ID_SCAN_H_
 #define TOPOLINT_CHECKER_MODEL_ID_SCAN_H_
 
@@ -19,7 +19,7 @@ struct IdScan {
   bool clean() const { return range_group < 0 && dup_group < 0; }
 };
 
-// O(ids) time, `limit` bytes of scratch. Precondition: 0 <= limit (callers
+// O(ids) time, limit / 8 bytes of scratch. Precondition: 0 <= limit (callers
 // bound it by the list's size, so it never exceeds kMaxExpandedIds).
 IdScan ScanIds(const GroupList& groups, int64_t limit);
 
