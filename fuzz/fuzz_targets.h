@@ -53,7 +53,7 @@ inline std::string Digest(const hlo::Module& m) {
                      c.name, c.opcode, c.computation, c.channel_id,
                      c.has_use_global_device_ids, c.use_global_device_ids,
                      static_cast<int>(c.replica_groups.form),
-                     c.replica_groups.groups.size(),
+                     c.replica_groups.num_groups(),
                      c.source_target_pairs.pairs.size(), c.operand_count);
     AppendPos(&d, c.pos);
     AppendPos(&d, c.replica_groups.pos);

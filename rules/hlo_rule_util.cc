@@ -108,13 +108,10 @@ TextPos GroupPos(const hlo::Collective& op, int64_t g) {
 
 TextPos IdPos(const hlo::Collective& op, int64_t g, int64_t k) {
   const hlo::ReplicaGroups& rg = op.replica_groups;
-  if (rg.form == hlo::ReplicaGroups::Form::kExplicit && g >= 0 &&
-      g < static_cast<int64_t>(rg.id_pos.size())) {
-    const std::vector<TextPos>& ids = rg.id_pos[static_cast<size_t>(g)];
-    if (k >= 0 && k < static_cast<int64_t>(ids.size()) &&
-        Known(ids[static_cast<size_t>(k)])) {
-      return ids[static_cast<size_t>(k)];
-    }
+  if (rg.form == hlo::ReplicaGroups::Form::kExplicit) {
+    // Recomputed from the group's layout (hlo::IdLayout), not stored per id.
+    const TextPos pos = rg.IdPos(g, k);
+    if (Known(pos)) return pos;
   }
   return GroupPos(op, g);
 }

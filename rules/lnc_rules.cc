@@ -90,14 +90,16 @@ void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
   absl::flat_hash_set<int64_t> reported;
   const hlo::ReplicaGroups& rg = op.replica_groups;
   if (rg.form == hlo::ReplicaGroups::Form::kExplicit) {
-    for (size_t g = 0; g < rg.groups.size(); ++g) {
-      for (size_t i = 0; i < rg.groups[g].size(); ++i) {
-        const int64_t v = rg.groups[g][i];
+    // Ids are located in list order, each in O(1) amortised.
+    hlo::IdLayout::Cursor locate(rg.id_layout, rg.ids());
+    int64_t index = 0;  // of the id in the flat list
+    for (int64_t g = 0; g < rg.num_groups(); ++g) {
+      absl::Span<const int64_t> ids = rg.group(g);
+      for (size_t i = 0; i < ids.size(); ++i, ++index) {
+        const int64_t v = ids[i];
         if (range.Contains(v) || v < 0 || !reported.insert(v).second) continue;
-        TextPos pos = op.pos;
-        if (g < rg.id_pos.size() && i < rg.id_pos[g].size()) {
-          pos = rg.id_pos[g][i];
-        }
+        TextPos pos = locate.At(index);
+        if (!pos.known()) pos = op.pos;
         emit.Report(kLncRankRange, At(m.file, pos),
                     range.Message(v, fmt::format("in replica group {} of {}", g,
                                                  op.name)),

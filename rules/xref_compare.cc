@@ -147,7 +147,8 @@ bool CarriesReplicaGroups(const hlo::Collective& op) {
 bool HasImplicitGroups(const hlo::Collective& op) {
   const hlo::ReplicaGroups& rg = op.replica_groups;
   return rg.form == hlo::ReplicaGroups::Form::kAbsent ||
-         (rg.form == hlo::ReplicaGroups::Form::kExplicit && rg.groups.empty());
+         (rg.form == hlo::ReplicaGroups::Form::kExplicit &&
+          rg.num_groups() == 0);
 }
 
 absl::StatusOr<GroupList> WrittenGroups(const hlo::Collective& op,

@@ -37,7 +37,7 @@ std::string FormName(const hlo::Collective& op) {
     case hlo::ReplicaGroups::Form::kAbsent:
       return "absent";
     case hlo::ReplicaGroups::Form::kExplicit:
-      return op.replica_groups.groups.empty() ? "empty" : "explicit";
+      return op.replica_groups.num_groups() == 0 ? "empty" : "explicit";
     case hlo::ReplicaGroups::Form::kIota:
       return "iota";
     case hlo::ReplicaGroups::Form::kMesh:

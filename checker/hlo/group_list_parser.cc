@@ -177,35 +177,113 @@ bool CheckPermutation(HloLexer& lx, std::string_view what,
   return true;
 }
 
+// The common case of ParseExplicitGroupExact, read straight from the window:
+// `{d,d,...,d}` with no blanks, signs or line breaks, each value at most 18
+// digits, at most `max_count` values. Returns false with nothing consumed and
+// nothing appended otherwise, and the exact path decides.
+bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
+                        std::vector<int64_t>* ids, IdLayout* layout) {
+  const char* const start = lx.cursor();  // '{'
+  const char* p = start + 1;
+  // Find the closer first: a group that runs past the window (or holds
+  // anything else) is declined before any work.
+  const char* q = p;
+  while (IsDigit(*q) || *q == ',') ++q;
+  if (*q != '}') return false;
+  const size_t old = ids->size();
+  if (p != q) {
+    for (;;) {
+      int64_t v = 0;
+      p = ReadPlainDecimal(p, &v);
+      if (p == nullptr ||
+          static_cast<int64_t>(ids->size() - old) >= max_count) {
+        ids->resize(old);
+        return false;
+      }
+      ids->push_back(v);
+      if (*p != ',') break;
+      ++p;
+    }
+    if (p != q) {  // `{1,}` and the like
+      ids->resize(old);
+      return false;
+    }
+    // Where each id starts, from the text still in the window.
+    const TextPos base = lx.Pos();
+    const char* id = start + 1;
+    for (size_t i = old; i < ids->size(); ++i) {
+      layout->Add(static_cast<int64_t>(i), (*ids)[i],
+                  TextPos{base.line, base.column + (id - start)});
+      while (IsDigit(*id)) ++id;
+      ++id;  // ','
+    }
+  }
+  lx.AdvanceTo(q + 1);
+  return true;
+}
+
+bool ParseExplicitGroupExact(HloLexer& lx, size_t g, int64_t max_count,
+                             std::vector<int64_t>* ids, IdLayout* layout) {
+  auto what = [g] { return fmt::format("replica group {}", g); };
+  const TextPos start = lx.Pos();
+  const size_t old = ids->size();
+  if (!lx.Eat('{')) {
+    return lx.Expected(fmt::format("'{{' to start {}", what()));
+  }
+  if (!lx.SkipTrivia()) return false;
+  if (lx.Eat('}')) return true;
+  for (;;) {
+    if (!lx.SkipTrivia()) return false;
+    const TextPos pos = lx.Pos();
+    if (!lx.AtInt()) {
+      return lx.Expected(fmt::format("an integer in {}", what()));
+    }
+    int64_t v = 0;
+    if (!lx.ReadInt(&v, "an integer")) return false;
+    if (static_cast<int64_t>(ids->size() - old) >= max_count) {
+      return lx.Error(start, fmt::format("{} lists more than the limit of {} "
+                                         "values",
+                                         what(), max_count));
+    }
+    layout->Add(static_cast<int64_t>(ids->size()), v, pos);
+    ids->push_back(v);
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Eat(',')) continue;
+    if (lx.Eat('}')) return true;
+    return lx.Expected(fmt::format("',' or '}}' in {}", what()));
+  }
+}
+
 namespace {
+
+// One group `{id,...}` at the cursor ('{'): its ids are appended to `ids`
+// (one flat list for the whole value) and their layout to `layout`.
+bool ParseExplicitGroup(HloLexer& lx, size_t g, std::vector<int64_t>* ids,
+                        IdLayout* layout) {
+  return TryParsePlainGroup(lx, kMaxExplicitIds, ids, layout) ||
+         ParseExplicitGroupExact(lx, g, kMaxExplicitIds, ids, layout);
+}
 
 bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
   out->form = ReplicaGroups::Form::kExplicit;
   lx.Bump();  // '{'
   if (!lx.SkipTrivia()) return false;
   if (lx.Eat('}')) return true;
+  std::vector<int64_t>* ids = out->MutableIds();
   for (size_t g = 0;; ++g) {
     if (!lx.SkipTrivia()) return false;
     if (lx.Peek() != '{') {
       return lx.Expected(fmt::format("'{{' to start replica group {}", g));
     }
     const TextPos group_pos = lx.Pos();
-    std::vector<int64_t> ids;
-    std::vector<TextPos> pos;
-    if (!ParseIntList(
-            lx, '{', '}', [g] { return fmt::format("replica group {}", g); },
-            &ids, &pos)) {
-      return false;
-    }
-    out->explicit_id_count += static_cast<int64_t>(ids.size());
+    if (!ParseExplicitGroup(lx, g, ids, &out->id_layout)) return false;
+    out->explicit_id_count = static_cast<int64_t>(ids->size());
     if (out->explicit_id_count > kMaxExplicitIds) {
       return lx.Error(out->pos, fmt::format("replica_groups lists more than "
                                             "the limit of {} ids",
                                             kMaxExplicitIds));
     }
-    out->groups.push_back(std::move(ids));
-    out->group_pos.push_back(group_pos);
-    out->id_pos.push_back(std::move(pos));
+    out->EndGroup(group_pos);
     if (!lx.SkipTrivia()) return false;
     if (lx.Eat(',')) continue;
     if (lx.Eat('}')) return true;

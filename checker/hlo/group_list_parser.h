@@ -32,6 +32,18 @@ namespace topolint::hlo {
 [[nodiscard]] bool ParseMeshGroups(HloLexer& lx, TextPos value_pos,
                                    MeshSpec* out);
 
+// One explicit replica group `{id,...}` (group `g` of the value, named in
+// messages); the cursor is at '{'. Appends its ids (at most `max_count`) to
+// the value's flat `ids` and where each was written to `layout`. The
+// dispatcher (in group_list_parser.cc) tries TryParsePlainGroup first.
+[[nodiscard]] bool ParseExplicitGroupExact(HloLexer& lx, size_t g,
+                                           int64_t max_count,
+                                           std::vector<int64_t>* ids,
+                                           IdLayout* layout);
+[[nodiscard]] bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
+                                      std::vector<int64_t>* ids,
+                                      IdLayout* layout);
+
 // `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
 // *out is already reset, present, with its pos. ParseSourceTargetPairs (in
 // fast_paths.h) tries TryParseSimplePairs first.

@@ -21,12 +21,15 @@ std::string GroupsToString(const ReplicaGroups& g) {
       return "absent";
     case ReplicaGroups::Form::kExplicit: {
       std::string out = "explicit{";
-      for (size_t i = 0; i < g.groups.size(); ++i) {
+      for (int64_t i = 0; i < g.num_groups(); ++i) {
         if (i > 0) out += ",";
-        out += fmt::format("{{{}}}@{}", DimsStr(g.groups[i]),
-                           PosStr(g.group_pos[i]));
+        absl::Span<const int64_t> ids = g.group(i);
+        out += fmt::format("{{{}}}@{}", absl::StrJoin(ids, ","),
+                           PosStr(g.group_pos[static_cast<size_t>(i)]));
         std::vector<std::string> ps;
-        for (TextPos p : g.id_pos[i]) ps.push_back(PosStr(p));
+        for (size_t k = 0; k < ids.size(); ++k) {
+          ps.push_back(PosStr(g.IdPos(i, static_cast<int64_t>(k))));
+        }
         out += "[" + absl::StrJoin(ps, " ") + "]";
       }
       return out + "}";

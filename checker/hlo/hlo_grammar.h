@@ -83,8 +83,10 @@
 // ---- Collective attribute values -------------------------------------------
 //   replica_groups = explicit-groups | iota-groups | mesh-groups ;
 //                 ParseReplicaGroups
-//   explicit-groups = '{' [ int-list { ',' int-list } ] '}' ;
+//   explicit-groups = '{' [ id-group { ',' id-group } ] '}' ;
 //                 ParseExplicitGroups (group_list_parser.cc)
+//   id-group    = int-list ;  (the ids go to one flat buffer)
+//                 ParseExplicitGroupExact [TryParsePlainGroup]
 //   int-list    = '{' [ integer { ',' integer } ] '}' ;
 //                 ParseIntListExact [TryParseSimpleIntList]
 //   iota-groups = '[' integer ',' integer ']' '<=' '[' integer { ','

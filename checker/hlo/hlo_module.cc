@@ -43,12 +43,73 @@ void MeshSpec::Clear() {
   device_ids_perm.clear();
 }
 
+absl::Span<const int64_t> ReplicaGroups::group(int64_t g) const {
+  const size_t begin = g == 0 ? 0 : static_cast<size_t>(group_ends[g - 1]);
+  return ids().subspan(begin, static_cast<size_t>(group_ends[g]) - begin);
+}
+
+TextPos ReplicaGroups::IdPos(int64_t g, int64_t k) const {
+  if (g < 0 || g >= num_groups() || k < 0 ||
+      k >= static_cast<int64_t>(group(g).size())) {
+    return TextPos();
+  }
+  const int64_t begin = g == 0 ? 0 : group_ends[static_cast<size_t>(g) - 1];
+  return id_layout.Locate(ids(), begin + k);
+}
+
+std::vector<std::vector<int64_t>> ReplicaGroups::GroupVectors() const {
+  std::vector<std::vector<int64_t>> out;
+  out.reserve(group_ends.size());
+  for (int64_t g = 0; g < num_groups(); ++g) {
+    absl::Span<const int64_t> s = group(g);
+    out.emplace_back(s.begin(), s.end());
+  }
+  return out;
+}
+
+void ReplicaGroups::SetGroups(const std::vector<std::vector<int64_t>>& groups) {
+  form = Form::kExplicit;
+  group_ends.clear();
+  group_pos.clear();
+  id_layout.Clear();
+  std::vector<int64_t>* all = MutableIds();
+  all->clear();
+  for (const std::vector<int64_t>& g : groups) {
+    all->insert(all->end(), g.begin(), g.end());
+    EndGroup(TextPos());
+  }
+  explicit_id_count = static_cast<int64_t>(all->size());
+}
+
+std::vector<int64_t>* ReplicaGroups::MutableIds() {
+  if (ids_ == nullptr) {
+    ids_ = std::make_shared<std::vector<int64_t>>();
+  } else if (ids_.use_count() > 1) {
+    // Shared with a holder of SharedIds(): leave it to them.
+    ids_ = std::make_shared<std::vector<int64_t>>(*ids_);
+  }
+  return ids_.get();
+}
+
+void ReplicaGroups::EndGroup(TextPos group_start) {
+  group_ends.push_back(ids_ != nullptr ? static_cast<int64_t>(ids_->size())
+                                       : 0);
+  group_pos.push_back(group_start);
+}
+
 void ReplicaGroups::Clear() {
   form = Form::kAbsent;
   pos = TextPos();
-  groups.clear();
+  group_ends.clear();
   group_pos.clear();
-  id_pos.clear();
+  id_layout.Clear();
+  if (ids_ != nullptr) {
+    if (ids_.use_count() == 1) {
+      ids_->clear();
+    } else {
+      ids_.reset();  // a holder keeps it; the next list gets its own
+    }
+  }
   iota.Clear();
   mesh.Clear();
   text.clear();
@@ -76,7 +137,7 @@ void Collective::Clear() {
   // this check until it is added below; tests/hlo/collective_clear_test.cc
   // checks the values.
   static_assert(sizeof(void*) != 8 || sizeof(std::string) != 32 ||
-                    sizeof(Collective) == 872,
+                    sizeof(Collective) == 920,
                 "Collective changed: update Collective::Clear()");
   name.clear();
   computation.clear();
@@ -109,7 +170,7 @@ void Collective::Clear() {
 
 void Collective::CopyForReport(const Collective& from) {
   static_assert(sizeof(void*) != 8 || sizeof(std::string) != 32 ||
-                    sizeof(Collective) == 872,
+                    sizeof(Collective) == 920,
                 "Collective changed: update Collective::CopyForReport()");
   name = from.name;
   computation = from.computation;
@@ -126,11 +187,9 @@ void Collective::CopyForReport(const Collective& from) {
   use_global_device_ids = from.use_global_device_ids;
   use_global_device_ids_pos = from.use_global_device_ids_pos;
   const ReplicaGroups& rg = from.replica_groups;
+  replica_groups.Clear();  // drops the ids, their groups and positions
   replica_groups.form = rg.form;
   replica_groups.pos = rg.pos;
-  replica_groups.groups.clear();
-  replica_groups.group_pos.clear();
-  replica_groups.id_pos.clear();
   replica_groups.iota = rg.iota;
   replica_groups.mesh = rg.mesh;  // a spec: bounded by kMaxExpandedIds
   replica_groups.text = rg.text;

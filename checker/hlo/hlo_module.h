@@ -5,12 +5,15 @@
 #define TOPOLINT_CHECKER_HLO_HLO_MODULE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "checker/diag/location.h"
+#include "checker/hlo/id_layout.h"
 
 namespace topolint::hlo {
 
@@ -69,18 +72,48 @@ struct ReplicaGroups {
   enum class Form { kAbsent, kExplicit, kIota, kMesh };
   Form form = Form::kAbsent;
   TextPos pos;  // first byte of the value (after `replica_groups=`)
-  // kExplicit: the groups as written, with the position of each group's '{'
-  // and of each id.
-  std::vector<std::vector<int64_t>> groups;
+  // kExplicit: the groups as written, flat. Group g holds
+  // ids()[group_ends[g-1], group_ends[g]) (group 0 starts at 0); its '{' is
+  // at group_pos[g]; id_layout says where each id was written (IdPos).
+  std::vector<int64_t> group_ends;
   std::vector<TextPos> group_pos;
-  std::vector<std::vector<TextPos>> id_pos;
+  IdLayout id_layout;
   IotaSpec iota;     // kIota
   MeshSpec mesh;     // kMesh
   std::string text;  // the value as written (truncated to 256 bytes)
   // Total number of ids of a kExplicit list (sum of the group sizes).
   int64_t explicit_id_count = 0;
 
-  void Clear();  // as IotaSpec::Clear
+  // Every id of a kExplicit list, in list order.
+  absl::Span<const int64_t> ids() const {
+    return ids_ != nullptr ? absl::Span<const int64_t>(*ids_)
+                           : absl::Span<const int64_t>();
+  }
+  int64_t num_groups() const { return static_cast<int64_t>(group_ends.size()); }
+  // Precondition: 0 <= g < num_groups().
+  absl::Span<const int64_t> group(int64_t g) const;
+  // Where id k of group g was written; an unknown TextPos when it was not
+  // recorded (lists built in code). O(ids of its run) (IdLayout::Locate).
+  TextPos IdPos(int64_t g, int64_t k) const;
+  // The groups as nested vectors (tests, messages).
+  std::vector<std::vector<int64_t>> GroupVectors() const;
+  // Becomes the kExplicit list `groups`, without positions.
+  void SetGroups(const std::vector<std::vector<int64_t>>& groups);
+
+  // For parsers: the ids to append the next group's ids to (never shared
+  // with SharedIds() holders: a shared buffer is left to them), then
+  // EndGroup() at the end of each group.
+  std::vector<int64_t>* MutableIds();
+  void EndGroup(TextPos group_start);
+  // The ids' storage, shared rather than copied (model::GroupList keeps it
+  // for a large list). Null when there are no ids.
+  std::shared_ptr<const std::vector<int64_t>> SharedIds() const { return ids_; }
+
+  // Back to the default value, keeping the storage (unless shared).
+  void Clear();
+
+ private:
+  std::shared_ptr<std::vector<int64_t>> ids_;
 };
 
 struct SourceTargetPairs {

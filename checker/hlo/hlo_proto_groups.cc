@@ -43,10 +43,8 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
   if (!r.Enter("a ReplicaGroup", wire_type, &saved)) return false;
   if (out->form == ReplicaGroups::Form::kAbsent) out->pos = group_pos;
   out->form = ReplicaGroups::Form::kExplicit;
-  out->groups.emplace_back();
-  out->group_pos.push_back(group_pos);
-  out->id_pos.emplace_back();
-  std::vector<int64_t>& ids = out->groups.back();
+  std::vector<int64_t>* ids = out->MutableIds();
+  std::vector<TextPos> pos;  // of this field's ids, kept as a layout
   uint32_t field = 0;
   int wt = 0;
   while (r.NextField("ReplicaGroup", &field, &wt)) {
@@ -54,15 +52,19 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
       if (!r.Skip("a ReplicaGroup field", wt)) return false;
       continue;
     }
-    const size_t before = ids.size();
+    const size_t before = ids->size();
     const int64_t room = kMaxExplicitIds - out->explicit_id_count;
+    pos.clear();
     if (!r.ReadInt64s("ReplicaGroup.replica_ids", wt,
-                      static_cast<int64_t>(before) + room, &ids,
-                      &out->id_pos.back())) {
+                      static_cast<int64_t>(before) + room, ids, &pos)) {
       return false;
     }
-    out->explicit_id_count += static_cast<int64_t>(ids.size() - before);
+    for (size_t i = before; i < ids->size(); ++i) {
+      out->id_layout.Add(static_cast<int64_t>(i), (*ids)[i], pos[i - before]);
+    }
+    out->explicit_id_count = static_cast<int64_t>(ids->size());
   }
+  out->EndGroup(group_pos);
   return r.Leave(saved);
 }
 
@@ -460,9 +462,9 @@ void DescribeGroups(ReplicaGroups* rg) {
       return;
     case ReplicaGroups::Form::kExplicit:
       t = "{";
-      for (size_t g = 0; g < rg->groups.size() && t.size() < 256; ++g) {
+      for (int64_t g = 0; g < rg->num_groups() && t.size() < 256; ++g) {
         if (g > 0) t += ",";
-        t += "{" + absl::StrJoin(rg->groups[g], ",") + "}";
+        t += "{" + absl::StrJoin(rg->group(g), ",") + "}";
       }
       t += "}";
       break;

@@ -263,7 +263,7 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
   }
   if (r.failed()) return false;
   // replica_groups (49) wins only when non-empty (XLA's reader order).
-  if (s->groups_rank == 4 && c.replica_groups.groups.empty()) {
+  if (s->groups_rank == 4 && c.replica_groups.num_groups() == 0) {
     c.replica_groups = ReplicaGroups();
     s->groups_rank = 0;
   }

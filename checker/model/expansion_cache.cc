@@ -165,12 +165,8 @@ ExpansionCache::Result ExpansionCache::Expand(const hlo::ReplicaGroups& rg,
 ExpansionCache::Result ExpansionCache::ExpandWritten(
     const hlo::ReplicaGroups& rg, int64_t cap) {
   Result r;
-  int64_t n = 0;
-  if (rg.form == Form::kExplicit) {
-    for (const std::vector<int64_t>& g : rg.groups) {
-      n += static_cast<int64_t>(g.size());
-    }
-  }
+  const int64_t n =
+      rg.form == Form::kExplicit ? static_cast<int64_t>(rg.ids().size()) : 0;
   // A written list expands to itself whenever it fits, whatever the cap.
   const GroupSpec* spec = n <= cap ? specs_->Find(rg) : nullptr;
   if (spec != nullptr) {
@@ -186,10 +182,15 @@ ExpansionCache::Result ExpansionCache::ExpandWritten(
     r.status = groups.status();
     return r;
   }
-  std::shared_ptr<ExpandedGroups> entry = NewEntry(*std::move(groups), "");
-  r.groups = entry;
   const int64_t charge = n + kWrittenEntryOverheadIds;
-  if (spec == nullptr || charge > kMaxRetainedWrittenIds) return r;
+  const bool keep = spec != nullptr && charge <= kMaxRetainedWrittenIds;
+  // A list kept here gets ids of its own (the instruction's storage is then
+  // free for the next one); one that is not shares the instruction's ids
+  // for as long as a caller holds it, instead of a copy of them.
+  std::shared_ptr<ExpandedGroups> entry =
+      NewEntry(keep ? groups->Owned() : *std::move(groups), "");
+  r.groups = entry;
+  if (!keep) return r;
   if (charge > kMaxRetainedWrittenIds - retained_written_) {
     Clear(written_);
     retained_written_ = 0;

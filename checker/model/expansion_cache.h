@@ -23,7 +23,9 @@
 // Written lists (explicit `{{...}}`, `{}` or absent) are never charged: they
 // are already in memory, as text-bounded as their expansion. Identical ones
 // still share an entry (so what is computed about a list is computed once),
-// kept apart from the iota and mesh entries and within kMaxRetainedWrittenIds.
+// kept apart from the iota and mesh entries and within kMaxRetainedWrittenIds
+// (with ids of their own). A written list that is not kept shares the
+// instruction's ids (GroupList::Shared) instead of copying them.
 //
 // Not copyable or movable; not thread-safe. Entries are handed out as
 // shared_ptr, so an entry stays valid for a holder after eviction.

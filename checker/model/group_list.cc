@@ -25,7 +25,48 @@ GroupList GroupList::FromGroups(
   return list;
 }
 
+GroupList GroupList::Shared(std::shared_ptr<const std::vector<int64_t>> ids,
+                            absl::Span<const int64_t> group_ends) {
+  GroupList list;
+  list.num_groups_ = static_cast<int64_t>(group_ends.size());
+  int64_t begin = 0;
+  for (size_t g = 0; g < group_ends.size(); ++g) {
+    const int64_t size = group_ends[g] - begin;
+    if (g == 0) {
+      list.uniform_size_ = size;
+    } else if (list.offsets_.empty() && size != list.uniform_size_) {
+      // First group of a different size: explicit offsets, as AppendGroup.
+      list.offsets_.reserve(group_ends.size() + 1);
+      for (size_t h = 0; h <= g; ++h) {
+        list.offsets_.push_back(static_cast<int64_t>(h) * list.uniform_size_);
+      }
+    }
+    begin = group_ends[g];
+    if (!list.offsets_.empty()) list.offsets_.push_back(begin);
+  }
+  if (ids == nullptr || begin == 0) return list;
+  if (static_cast<int64_t>(ids->size()) == begin) {
+    list.shared_ids_ = std::move(ids);
+  } else {  // more ids than the groups hold: keep only theirs
+    list.ids_.assign(ids->begin(), ids->begin() + begin);
+  }
+  return list;
+}
+
+GroupList GroupList::Owned() const {
+  GroupList list = *this;
+  if (list.shared_ids_ != nullptr) {
+    list.ids_.assign(list.shared_ids_->begin(), list.shared_ids_->end());
+    list.shared_ids_.reset();
+  }
+  return list;
+}
+
 void GroupList::AppendGroup(absl::Span<const int64_t> group) {
+  if (shared_ids_ != nullptr) {
+    ids_.assign(shared_ids_->begin(), shared_ids_->end());
+    shared_ids_.reset();
+  }
   const int64_t size = static_cast<int64_t>(group.size());
   if (num_groups_ == 0) {
     uniform_size_ = size;
@@ -50,8 +91,8 @@ int64_t GroupList::group_size(int64_t g) const {
 }
 
 absl::Span<const int64_t> GroupList::group(int64_t g) const {
-  return absl::Span<const int64_t>(ids_).subspan(
-      static_cast<size_t>(group_start(g)), static_cast<size_t>(group_size(g)));
+  return ids().subspan(static_cast<size_t>(group_start(g)),
+                       static_cast<size_t>(group_size(g)));
 }
 
 std::vector<std::vector<int64_t>> GroupList::ToVectors() const {
@@ -109,7 +150,7 @@ std::string GroupList::GroupToString(int64_t g, int64_t max_ids) const {
 }
 
 bool operator==(const GroupList& a, const GroupList& b) {
-  if (a.num_groups_ != b.num_groups_ || a.ids_ != b.ids_) return false;
+  if (a.num_groups_ != b.num_groups_ || a.ids() != b.ids()) return false;
   if (a.is_uniform() && b.is_uniform()) {
     return a.num_groups_ == 0 || a.uniform_size_ == b.uniform_size_;
   }

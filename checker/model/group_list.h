@@ -4,13 +4,17 @@
 // `[num_groups][ids of the group]`. GroupList stores every id in one flat
 // vector, in list order, plus either one group size (the usual, uniform case)
 // or per-group offsets (non-uniform lists, e.g. an all-reduce's). A list of
-// 2^20 ids therefore costs 8 MiB and no per-group allocation.
+// 2^20 ids therefore costs 8 MiB and no per-group allocation. A list made
+// with Shared() refers to ids stored elsewhere (an HLO instruction's explicit
+// list) instead of copying them; copies of it share them too, and the first
+// change makes the list its own copy.
 //
 // Value type: copyable and movable. Not thread-safe for concurrent mutation.
 #ifndef TOPOLINT_CHECKER_MODEL_GROUP_LIST_H_
 #define TOPOLINT_CHECKER_MODEL_GROUP_LIST_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,13 +41,24 @@ class GroupList {
                            std::vector<int64_t> ids);
   // Copies nested groups (any sizes, empty groups allowed).
   static GroupList FromGroups(const std::vector<std::vector<int64_t>>& groups);
+  // The groups of `ids` (flat, in list order) that end at `group_ends`
+  // (group g holds ids [group_ends[g-1], group_ends[g]), group 0 from 0;
+  // nondecreasing, the last one ids->size()), sharing `ids` rather than
+  // copying them: O(groups), not O(ids). `ids` may be null when there are
+  // none.
+  static GroupList Shared(std::shared_ptr<const std::vector<int64_t>> ids,
+                          absl::Span<const int64_t> group_ends);
+  // The same groups held in storage of its own (a copy only when shared).
+  GroupList Owned() const;
+  // True when the ids are shared (made by Shared(), not changed since).
+  bool is_shared() const { return shared_ids_ != nullptr; }
 
   // Appends one group (may be empty). Amortised O(|group|); stays in the
   // compact uniform representation while all groups have equal size.
   void AppendGroup(absl::Span<const int64_t> group);
 
   int64_t num_groups() const { return num_groups_; }
-  int64_t num_ids() const { return static_cast<int64_t>(ids_.size()); }
+  int64_t num_ids() const { return static_cast<int64_t>(ids().size()); }
   // True when there are no groups (not when there are only empty groups).
   bool empty() const { return num_groups_ == 0; }
   // True when every group has the size of group 0 (and for the empty list).
@@ -55,7 +70,10 @@ class GroupList {
   int64_t group_start(int64_t g) const;
   absl::Span<const int64_t> group(int64_t g) const;
   // Every id, in list order.
-  absl::Span<const int64_t> ids() const { return ids_; }
+  absl::Span<const int64_t> ids() const {
+    return shared_ids_ != nullptr ? absl::Span<const int64_t>(*shared_ids_)
+                                  : absl::Span<const int64_t>(ids_);
+  }
 
   std::vector<std::vector<int64_t>> ToVectors() const;
 
@@ -76,7 +94,8 @@ class GroupList {
     h = H::combine(std::move(h), g.num_groups_, g.uniform_size_);
     h = H::combine_contiguous(std::move(h), g.offsets_.data(),
                               g.offsets_.size());
-    return H::combine_contiguous(std::move(h), g.ids_.data(), g.ids_.size());
+    const absl::Span<const int64_t> ids = g.ids();
+    return H::combine_contiguous(std::move(h), ids.data(), ids.size());
   }
 
  private:
@@ -85,7 +104,9 @@ class GroupList {
   int64_t uniform_size_ = 0;
   // Empty while uniform; else num_groups_ + 1 start offsets into ids_.
   std::vector<int64_t> offsets_;
-  std::vector<int64_t> ids_;
+  std::vector<int64_t> ids_;  // empty while shared
+  // Set while the ids are shared (Shared()); then they are these.
+  std::shared_ptr<const std::vector<int64_t>> shared_ids_;
 };
 
 }  // namespace topolint::model

@@ -39,22 +39,25 @@ struct MeshSpecRef {
   }
 };
 
-// The groups of a written list: none for an absent one.
-const std::vector<std::vector<int64_t>>& WrittenGroups(
-    const hlo::ReplicaGroups& rg) {
-  static const auto* const kNone = new std::vector<std::vector<int64_t>>();
-  return rg.form == Form::kExplicit ? rg.groups : *kNone;
-}
-
+// A written list as the table sees it: its groups' ends and ids (none for
+// an absent list).
 struct WrittenRef {
-  const std::vector<std::vector<int64_t>>& groups;
+  absl::Span<const int64_t> ends;
+  absl::Span<const int64_t> ids;
+
+  explicit WrittenRef(const hlo::ReplicaGroups& rg) {
+    if (rg.form == Form::kExplicit) {
+      ends = rg.group_ends;
+      ids = rg.ids();
+    }
+  }
   template <typename H>
   friend H AbslHashValue(H h, const WrittenRef& r) {
     h = H::combine(std::move(h), Form::kExplicit);
-    for (const std::vector<int64_t>& g : r.groups) {
-      h = H::combine(std::move(h), g);
-    }
-    return H::combine(std::move(h), r.groups.size());
+    h = H::combine_contiguous(std::move(h), r.ends.data(), r.ends.size());
+    h = H::combine(std::move(h), r.ends.size());
+    h = H::combine_contiguous(std::move(h), r.ids.data(), r.ids.size());
+    return H::combine(std::move(h), r.ids.size());
   }
 };
 
@@ -79,6 +82,11 @@ bool SameMesh(const hlo::MeshSpec& a, const hlo::MeshSpec& b) {
   return true;
 }
 
+bool SameWritten(const GroupSpec& spec, const WrittenRef& w) {
+  return absl::Span<const int64_t>(spec.written_ends) == w.ends &&
+         absl::Span<const int64_t>(spec.written) == w.ids;
+}
+
 // True when `rg` is `spec` (see GroupSpec).
 bool IsSpec(const GroupSpec& spec, const hlo::ReplicaGroups& rg) {
   switch (rg.form) {
@@ -91,7 +99,7 @@ bool IsSpec(const GroupSpec& spec, const hlo::ReplicaGroups& rg) {
     case Form::kMesh:
       return spec.form == Form::kMesh && SameMesh(spec.mesh, rg.mesh);
     default:
-      return spec.form == Form::kExplicit && spec.written == WrittenGroups(rg);
+      return spec.form == Form::kExplicit && SameWritten(spec, WrittenRef(rg));
   }
 }
 
@@ -112,13 +120,13 @@ const GroupSpec* GroupSpecTable::Find(const hlo::ReplicaGroups& rg) {
       if (!rg.mesh.device_ids.empty()) return nullptr;
       hash = absl::HashOf(MeshSpecRef{rg.mesh});
       break;
-    default:
-      for (const std::vector<int64_t>& g : WrittenGroups(rg)) {
-        written_ids += static_cast<int64_t>(g.size());
-      }
+    default: {
+      const WrittenRef written(rg);
+      written_ids = static_cast<int64_t>(written.ids.size());
       if (written_ids > kMaxSharedWrittenIds) return nullptr;
-      hash = absl::HashOf(WrittenRef{WrittenGroups(rg)});
+      hash = absl::HashOf(written);
       break;
+    }
   }
   if (auto it = specs_.find(hash); it != specs_.end()) {
     const GroupSpec& spec = *it->second.spec;
@@ -141,7 +149,9 @@ const GroupSpec* GroupSpecTable::Find(const hlo::ReplicaGroups& rg) {
     spec->form = Form::kMesh;
     spec->mesh = rg.mesh;
   } else {
-    spec->written = WrittenGroups(rg);
+    const WrittenRef written(rg);
+    spec->written.assign(written.ids.begin(), written.ids.end());
+    spec->written_ends.assign(written.ends.begin(), written.ends.end());
     spec->written_ids = written_ids;
     written_ids_since_sweep_ += written_ids;
   }

@@ -44,10 +44,13 @@ struct GroupSpec {
   uint64_t id = 0;  // unique in its table, never reused
   size_t hash = 0;  // what the table files it under
   hlo::ReplicaGroups::Form form = hlo::ReplicaGroups::Form::kExplicit;
-  hlo::IotaSpec iota;                         // kIota
-  hlo::MeshSpec mesh;                         // kMesh
-  std::vector<std::vector<int64_t>> written;  // kExplicit
-  int64_t written_ids = 0;                    // kExplicit: ids in `written`
+  hlo::IotaSpec iota;  // kIota
+  hlo::MeshSpec mesh;  // kMesh
+  // kExplicit: the ids, flat, and where each group ends (as
+  // hlo::ReplicaGroups::group_ends).
+  std::vector<int64_t> written;
+  std::vector<int64_t> written_ends;
+  int64_t written_ids = 0;  // kExplicit: ids in `written`
 };
 
 class GroupSpecTable {

@@ -94,14 +94,14 @@ absl::StatusOr<GroupList> ExpandReplicaGroups(const hlo::ReplicaGroups& groups,
     case hlo::ReplicaGroups::Form::kAbsent:
       return GroupList();
     case hlo::ReplicaGroups::Form::kExplicit: {
-      size_t total = 0;
-      for (const std::vector<int64_t>& g : groups.groups) total += g.size();
+      const size_t total = groups.ids().size();
       if (total > static_cast<size_t>(cap)) {
         return absl::ResourceExhaustedError(fmt::format(
             "replica groups list {} ids, more than the {} topolint expands",
             total, cap));
       }
-      return GroupList::FromGroups(groups.groups);
+      // The written ids are shared, not copied.
+      return GroupList::Shared(groups.SharedIds(), groups.group_ends);
     }
     case hlo::ReplicaGroups::Form::kIota:
       return ExpandIota(groups.iota, cap);

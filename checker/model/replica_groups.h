@@ -42,8 +42,9 @@ absl::StatusOr<GroupList> ExpandIota(const hlo::IotaSpec& iota,
 absl::StatusOr<GroupList> ExpandMesh(const hlo::MeshSpec& mesh,
                                      int64_t cap = kMaxExpandedIds);
 
-// Any form. kAbsent gives the empty list (no groups); kExplicit copies the
-// groups as written (empty groups and any ids kept: validity is the rules'
+// Any form. kAbsent gives the empty list (no groups); kExplicit gives the
+// groups as written, sharing the instruction's ids rather than copying them
+// (GroupList::Shared; empty groups and any ids kept: validity is the rules'
 // business); kIota / kMesh expand as above.
 absl::StatusOr<GroupList> ExpandReplicaGroups(const hlo::ReplicaGroups& groups,
                                               int64_t cap = kMaxExpandedIds);

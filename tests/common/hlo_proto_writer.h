@@ -146,11 +146,11 @@ inline void GroupFields(const hlo::Collective& c, const ProtoWriteOptions& o,
     case hlo::ReplicaGroups::Form::kAbsent:
       return;
     case hlo::ReplicaGroups::Form::kExplicit:
-      if (o.explicit_groups_field == 49 && !rg.groups.empty()) {
-        for (const auto& g : rg.groups) Bytes(out, 49, Group(g));
+      if (o.explicit_groups_field == 49 && rg.num_groups() > 0) {
+        for (const auto& g : rg.GroupVectors()) Bytes(out, 49, Group(g));
       } else {  // 87 (also for `{}`, which 49 cannot tell from absent)
         std::string list;
-        for (const auto& g : rg.groups) Bytes(&list, 1, Group(g));
+        for (const auto& g : rg.GroupVectors()) Bytes(&list, 1, Group(g));
         Bytes(out, 87, list);
       }
       return;
@@ -383,8 +383,7 @@ inline std::string SampleAllReduceProto(
   c.name = "%ar";
   c.computation = "%main";
   c.opcode = "all-reduce";
-  c.replica_groups.form = hlo::ReplicaGroups::Form::kExplicit;
-  c.replica_groups.groups = std::move(groups);
+  c.replica_groups.SetGroups(groups);
   m.collectives.push_back(c);
   m.entry_computation = "%main";
   ProtoWriteOptions o;

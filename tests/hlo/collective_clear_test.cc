@@ -62,7 +62,7 @@ TEST(CollectiveClearTest, ReusedObjectLeavesNothingBehind) {
   const Module n = ParseHloText(swapped, "test.hlo");
   ASSERT_EQ(n.collectives.size(), 2u);
   EXPECT_EQ(n.collectives[0].name, "%ag");
-  EXPECT_EQ(n.collectives[0].replica_groups.groups.size(), 2u);
+  EXPECT_EQ(n.collectives[0].replica_groups.num_groups(), 2);
   EXPECT_EQ(n.collectives[1].name, "%cp");
   EXPECT_EQ(n.collectives[1].replica_groups.form, ReplicaGroups::Form::kAbsent);
   EXPECT_FALSE(n.collectives[1].has_dimensions);
@@ -74,9 +74,10 @@ TEST(CollectiveClearTest, CopyForReportIsTheCopyWithoutTheIdLists) {
   ASSERT_EQ(m.collectives.size(), 2u);
   for (const Collective& c : m.collectives) {
     Collective expected = c;
-    expected.replica_groups.groups.clear();
+    expected.replica_groups.MutableIds()->clear();
+    expected.replica_groups.group_ends.clear();
     expected.replica_groups.group_pos.clear();
-    expected.replica_groups.id_pos.clear();
+    expected.replica_groups.id_layout.Clear();
     expected.source_target_pairs.pairs.clear();
     expected.source_target_pairs.pair_pos.clear();
     expected.operand_shapes.clear();

@@ -104,7 +104,7 @@ TEST(CorpusTest, ShortFormCollectivesAreAllFound) {
                                      "cp.none", "ragged", "ragged.iota"));
   EXPECT_EQ(*m.replica_count, 8);
   const Collective& sub = m.collectives[1];
-  EXPECT_THAT(sub.replica_groups.groups,
+  EXPECT_THAT(sub.replica_groups.GroupVectors(),
               ::testing::ElementsAre(::testing::ElementsAre(0, 1, 2, 3),
                                      ::testing::ElementsAre(4, 5, 6, 7)));
   EXPECT_EQ(m.collectives[12].source_target_pairs.pairs.size(), 0u);
@@ -116,7 +116,7 @@ TEST(CorpusTest, HeaderWithColonAndBlockComments) {
   EXPECT_EQ(m.name, "block_comments");
   // The all-reduce inside the block comment is not an instruction.
   EXPECT_THAT(CollectiveNames(m), ::testing::ElementsAre("ag"));
-  EXPECT_THAT(m.collectives[0].replica_groups.groups,
+  EXPECT_THAT(m.collectives[0].replica_groups.GroupVectors(),
               ::testing::ElementsAre(::testing::ElementsAre(0, 1)));
 }
 

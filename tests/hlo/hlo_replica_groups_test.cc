@@ -40,25 +40,33 @@ TEST(ExplicitGroupsTest, GroupsAndPositions) {
   EXPECT_EQ(g.form, ReplicaGroups::Form::kExplicit);
   EXPECT_EQ(g.pos.line, 3);
   EXPECT_EQ(g.pos.column, kValueColumn);
-  EXPECT_THAT(g.groups, ElementsAre(ElementsAre(0, 1), ElementsAre(2, 3),
-                                    ElementsAre(4, 5)));
+  EXPECT_THAT(
+      g.GroupVectors(),
+      ElementsAre(ElementsAre(0, 1), ElementsAre(2, 3), ElementsAre(4, 5)));
   ASSERT_EQ(g.group_pos.size(), 3u);
   EXPECT_EQ(g.group_pos[0].column, kValueColumn + 1);
   EXPECT_EQ(g.group_pos[1].column, kValueColumn + 7);
   EXPECT_EQ(g.group_pos[2].column, kValueColumn + 15);
-  EXPECT_EQ(g.id_pos[1][1].column, kValueColumn + 11);
-  EXPECT_EQ(g.id_pos[2][0].column, kValueColumn + 17);
-  EXPECT_EQ(g.id_pos[2][1].column, kValueColumn + 20);
+  EXPECT_EQ(g.IdPos(0, 0).column, kValueColumn + 2);
+  EXPECT_EQ(g.IdPos(0, 1).column, kValueColumn + 4);
+  EXPECT_EQ(g.IdPos(1, 0).column, kValueColumn + 8);
+  EXPECT_EQ(g.IdPos(1, 1).column, kValueColumn + 11);
+  EXPECT_EQ(g.IdPos(2, 0).column, kValueColumn + 17);
+  EXPECT_EQ(g.IdPos(2, 1).column, kValueColumn + 20);
+  EXPECT_EQ(g.IdPos(2, 1).line, 3);
+  EXPECT_FALSE(g.IdPos(2, 2).known());
+  EXPECT_FALSE(g.IdPos(3, 0).known());
   EXPECT_EQ(g.explicit_id_count, 6);
   EXPECT_EQ(g.text, "{{0,1},{2, 3}, { 4 ,5 }}");
 }
 
 TEST(ExplicitGroupsTest, EmptyListEmptyGroupsAndNegativeIds) {
-  EXPECT_THAT(GroupsOf("{}").groups, IsEmpty());
+  EXPECT_THAT(GroupsOf("{}").GroupVectors(), IsEmpty());
   EXPECT_EQ(GroupsOf("{}").form, ReplicaGroups::Form::kExplicit);
-  EXPECT_THAT(GroupsOf("{{0},{}}").groups,
+  EXPECT_THAT(GroupsOf("{{0},{}}").GroupVectors(),
               ElementsAre(ElementsAre(0), IsEmpty()));
-  EXPECT_THAT(GroupsOf("{{-1,3}}").groups, ElementsAre(ElementsAre(-1, 3)));
+  EXPECT_THAT(GroupsOf("{{-1,3}}").GroupVectors(),
+              ElementsAre(ElementsAre(-1, 3)));
 }
 
 TEST(ExplicitGroupsTest, TextIsTruncatedTo256Bytes) {
@@ -67,7 +75,7 @@ TEST(ExplicitGroupsTest, TextIsTruncatedTo256Bytes) {
   value += "}}";
   const ReplicaGroups g = GroupsOf(value);
   EXPECT_EQ(g.text, value.substr(0, 256));
-  EXPECT_EQ(g.groups[0].size(), 200u);
+  EXPECT_EQ(g.group(0).size(), 200u);
 }
 
 TEST(ExplicitGroupsTest, Malformed) {

@@ -208,10 +208,10 @@ ENTRY /* between */ %e /* x */ (p /* y */: f32[4]) -> f32[4] { // after brace
   EXPECT_EQ(Errors(m), "");
   const Collective& c = Only(m);
   EXPECT_EQ(c.operand_count, 1);
-  ASSERT_EQ(c.replica_groups.groups.size(), 1u);
-  EXPECT_THAT(c.replica_groups.groups[0], ElementsAre(0, 1));
-  EXPECT_EQ(c.replica_groups.id_pos[0][1].line, 6);
-  EXPECT_EQ(c.replica_groups.id_pos[0][1].column, 62);
+  ASSERT_EQ(c.replica_groups.num_groups(), 1);
+  EXPECT_THAT(c.replica_groups.group(0), ElementsAre(0, 1));
+  EXPECT_EQ(c.replica_groups.IdPos(0, 1).line, 6);
+  EXPECT_EQ(c.replica_groups.IdPos(0, 1).column, 62);
 }
 
 TEST(HloStringTest, StringsSpanLinesAndHoldEscapes) {

@@ -74,7 +74,7 @@ TEST(HloProtoFileKindsTest, PipedBinaryModuleIsToldByContent) {
       EXPECT_EQ(m.name, "jit_f");
       EXPECT_EQ(m.gzip, gzip);
       ASSERT_EQ(m.collectives.size(), 1u) << "gzip=" << gzip;
-      EXPECT_EQ(m.collectives[0].replica_groups.groups.size(), 2u);
+      EXPECT_EQ(m.collectives[0].replica_groups.num_groups(), 2);
     }
   }
   // Text through the same pipe still reads as text.

@@ -62,7 +62,7 @@ void ExpectSameCollectives(const Module& text, const Module& bin) {
     EXPECT_EQ(a.channel_id, b.channel_id);
     EXPECT_EQ(a.use_global_device_ids, b.use_global_device_ids);
     EXPECT_EQ(a.replica_groups.form, b.replica_groups.form);
-    EXPECT_EQ(a.replica_groups.groups, b.replica_groups.groups);
+    EXPECT_EQ(a.replica_groups.GroupVectors(), b.replica_groups.GroupVectors());
     EXPECT_EQ(a.replica_groups.iota.reshape_dims,
               b.replica_groups.iota.reshape_dims);
     EXPECT_EQ(a.replica_groups.iota.perm, b.replica_groups.iota.perm);
@@ -174,11 +174,11 @@ TEST(HloProtoReaderTest, ExplicitGroupsInField87AndEmptyList) {
   o.explicit_groups_field = 87;
   ExpectSameCollectives(text, Read(WriteHloProto(text, o)));
   // `replica_groups={}` survives only in 87 (an empty 49 is absent).
-  text.collectives[0].replica_groups.groups.clear();
+  text.collectives[0].replica_groups.SetGroups({});
   const Module bin = Read(WriteHloProto(text, o));
   EXPECT_EQ(bin.collectives[0].replica_groups.form,
             ReplicaGroups::Form::kExplicit);
-  EXPECT_TRUE(bin.collectives[0].replica_groups.groups.empty());
+  EXPECT_EQ(bin.collectives[0].replica_groups.num_groups(), 0);
 }
 
 TEST(HloProtoReaderTest, OldNestedIotaIn87) {
@@ -210,8 +210,12 @@ TEST(HloProtoReaderTest, Field49WinsOver87AndIotaDefaults) {
   ASSERT_TRUE(bin.syntax_errors.empty()) << bin.syntax_errors[0].message;
   const ReplicaGroups& rg = bin.collectives[0].replica_groups;
   EXPECT_EQ(rg.form, ReplicaGroups::Form::kExplicit);
-  EXPECT_EQ(rg.groups, (std::vector<std::vector<int64_t>>{{0, 1}}));
-  EXPECT_TRUE(rg.id_pos[0][1].is_byte());
+  EXPECT_EQ(rg.GroupVectors(), (std::vector<std::vector<int64_t>>{{0, 1}}));
+  // Each id at its varint, after the replica_ids key and length.
+  const int64_t packed = static_cast<int64_t>(module.find(group)) + 2;
+  EXPECT_TRUE(rg.IdPos(0, 1).is_byte());
+  EXPECT_EQ(rg.IdPos(0, 0).byte_offset(), packed);
+  EXPECT_EQ(rg.IdPos(0, 1).byte_offset(), packed + 1);
   EXPECT_EQ(rg.text, "{{0,1}}");
 }
 

@@ -87,22 +87,20 @@ class ModuleBuilder {
 };
 
 inline void SetGroups(hlo::Collective& op,
-                      std::vector<std::vector<int64_t>> groups) {
+                      const std::vector<std::vector<int64_t>>& groups) {
   hlo::ReplicaGroups& rg = op.replica_groups;
-  rg.form = hlo::ReplicaGroups::Form::kExplicit;
+  rg.SetGroups(groups);
   rg.pos = {op.pos.line, kGroupsCol};
   rg.group_pos.clear();
-  rg.id_pos.clear();
+  int64_t index = 0;
   for (size_t g = 0; g < groups.size(); ++g) {
     rg.group_pos.push_back({op.pos.line, GroupCol(static_cast<int64_t>(g))});
-    std::vector<TextPos> ids;
-    for (size_t k = 0; k < groups[g].size(); ++k) {
-      ids.push_back({op.pos.line,
-                     IdCol(static_cast<int64_t>(g), static_cast<int64_t>(k))});
+    for (size_t k = 0; k < groups[g].size(); ++k, ++index) {
+      rg.id_layout.Add(index, groups[g][k],
+                       {op.pos.line, IdCol(static_cast<int64_t>(g),
+                                           static_cast<int64_t>(k))});
     }
-    rg.id_pos.push_back(std::move(ids));
   }
-  rg.groups = std::move(groups);
 }
 
 inline void SetIota(hlo::Collective& op, int64_t g, int64_t s,

@@ -33,10 +33,9 @@ hlo::ReplicaGroups Mesh(std::vector<hlo::MeshAxis> axes,
   return rg;
 }
 
-hlo::ReplicaGroups Explicit(std::vector<std::vector<int64_t>> groups) {
+hlo::ReplicaGroups Explicit(const std::vector<std::vector<int64_t>>& groups) {
   hlo::ReplicaGroups rg;
-  rg.form = hlo::ReplicaGroups::Form::kExplicit;
-  rg.groups = std::move(groups);
+  rg.SetGroups(groups);
   return rg;
 }
 

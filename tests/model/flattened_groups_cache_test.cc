@@ -28,10 +28,9 @@ hlo::ReplicaGroups Iota(int64_t g, int64_t s, std::vector<int64_t> dims,
   return rg;
 }
 
-hlo::ReplicaGroups Explicit(std::vector<std::vector<int64_t>> groups) {
+hlo::ReplicaGroups Explicit(const std::vector<std::vector<int64_t>>& groups) {
   hlo::ReplicaGroups rg;
-  rg.form = hlo::ReplicaGroups::Form::kExplicit;
-  rg.groups = std::move(groups);
+  rg.SetGroups(groups);
   return rg;
 }
 

@@ -198,11 +198,13 @@ TEST(ExpandReplicaGroupsTest, AllForms) {
   EXPECT_TRUE(a->empty());
 
   hlo::ReplicaGroups expl;
-  expl.form = hlo::ReplicaGroups::Form::kExplicit;
-  expl.groups = {{0, 1, 2}, {3}, {}};
+  expl.SetGroups({{0, 1, 2}, {3}, {}});
   absl::StatusOr<GroupList> e = ExpandReplicaGroups(expl);
   ASSERT_TRUE(e.ok());
-  EXPECT_EQ(e->ToVectors(), expl.groups);
+  EXPECT_EQ(e->ToVectors(), expl.GroupVectors());
+  // The written ids are shared with the instruction, not copied.
+  EXPECT_TRUE(e->is_shared());
+  EXPECT_EQ(e->ids().data(), expl.ids().data());
   EXPECT_FALSE(e->is_uniform());
 
   hlo::ReplicaGroups iota;
@@ -220,7 +222,7 @@ TEST(ExpandReplicaGroupsTest, AllForms) {
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->ToVectors(), (Groups{{0, 2}, {1, 3}}));
 
-  expl.groups = {{0, 1, 2, 3, 4, 5, 6, 7, 8}};
+  expl.SetGroups({{0, 1, 2, 3, 4, 5, 6, 7, 8}});
   EXPECT_EQ(ExpandReplicaGroups(expl, /*cap=*/8).status().code(),
             absl::StatusCode::kResourceExhausted);
 }

@@ -95,9 +95,11 @@ TEST(LncRulesTest, HloExplicitGroupsAndPairs) {
   hlo::Collective ar;
   ar.name = "%ar";
   ar.pos = {3, 3};
-  ar.replica_groups.form = hlo::ReplicaGroups::Form::kExplicit;
-  ar.replica_groups.groups = {{0, 4}, {1, 5}};
-  ar.replica_groups.id_pos = {{{3, 60}, {3, 62}}, {{3, 66}, {3, 68}}};
+  ar.replica_groups.SetGroups({{0, 4}, {1, 5}});
+  ar.replica_groups.id_layout.Add(0, 0, {3, 60});
+  ar.replica_groups.id_layout.Add(1, 4, {3, 62});
+  ar.replica_groups.id_layout.Add(2, 1, {3, 66});
+  ar.replica_groups.id_layout.Add(3, 5, {3, 68});
   m.collectives.push_back(ar);
   hlo::Collective cp;
   cp.name = "%cp";

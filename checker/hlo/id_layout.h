@@ -1,0 +1,92 @@
+// IdLayout: where the ids of an explicit id list were written, without a
+// position per id.
+//
+// A position per id (16 bytes) costs twice the id itself, and findings need
+// the position of one id now and then (the first duplicate, the first id out
+// of range). Ids are written in runs with a steady layout: `{0,1,2,...}` on
+// one line, `{0, 1, 2}` with one blank after each comma, the packed varints
+// of a binary ReplicaGroup. Within a run, id j+1 starts `gap` bytes after the
+// end of id j, whose written length follows from its value (its decimal
+// digits and sign in text, its varint bytes in a binary module). So the
+// layout keeps one Run per stretch of ids that follows that rule, and the
+// position of id k is recomputed by re-scanning the ids of its run. A layout
+// that breaks the rule (a line break, a comment, a leading zero, a different
+// gap) just starts a new run there, so positions are always exact; a list
+// written plainly costs one run per line.
+//
+// Value type. Not thread-safe for concurrent mutation.
+#ifndef TOPOLINT_CHECKER_HLO_ID_LAYOUT_H_
+#define TOPOLINT_CHECKER_HLO_ID_LAYOUT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "checker/diag/location.h"
+
+namespace topolint::hlo {
+
+class IdLayout {
+ public:
+  // Bytes an id of value `value` takes as written plainly: its decimal form
+  // with a '-' for a negative value (text), or its varint (a binary module:
+  // `byte` positions).
+  static int64_t WrittenLength(int64_t value, bool byte);
+
+  // Back to no ids, keeping the storage.
+  void Clear();
+
+  // Records that id number `index` of the list, of value `value`, starts at
+  // `pos`. Ids are recorded in list order, index 0 first; an index that does
+  // not follow the previous one starts a new run. O(1) amortised.
+  void Add(int64_t index, int64_t value, TextPos pos);
+
+  // Where id `index` was written: `ids` must be the values recorded (the
+  // list's ids, in order). An unknown TextPos when that id was not recorded.
+  // O(length of its run).
+  TextPos Locate(absl::Span<const int64_t> ids, int64_t index) const;
+
+  // Locates ids in increasing index order in O(1) amortised each (a rule
+  // that reports many ids of one list). Borrows the layout and `ids`.
+  class Cursor {
+   public:
+    Cursor(const IdLayout& layout, absl::Span<const int64_t> ids)
+        : layout_(layout), ids_(ids) {}
+    // As Locate(ids, index); `index` must not be below the previous one.
+    TextPos At(int64_t index);
+
+   private:
+    const IdLayout& layout_;
+    absl::Span<const int64_t> ids_;
+    size_t run_ = 0;      // the run of `index_`
+    int64_t index_ = -1;  // the last id located (-1: none yet)
+    int64_t column_ = 0;  // its column (or byte offset)
+  };
+
+  // Number of runs: one for a list written plainly on one line.
+  size_t num_runs() const { return runs_.size(); }
+  bool empty() const { return runs_.empty(); }
+
+  friend bool operator==(const IdLayout& a, const IdLayout& b);
+
+ private:
+  // Ids [first, next run's first) start at pos, then each `gap` bytes after
+  // the end of the previous one, on pos.line. gap < 0: the run holds one id.
+  struct Run {
+    int64_t first = 0;
+    TextPos pos;
+    int64_t gap = -1;
+  };
+  // The run holding id `index`, or runs_.size() when none does.
+  size_t RunOf(int64_t index) const;
+
+  std::vector<Run> runs_;
+  int64_t last_index_ = -1;  // the last id recorded
+  int64_t last_value_ = 0;
+  TextPos last_pos_;
+};
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_ID_LAYOUT_H_
