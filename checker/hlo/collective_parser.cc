@@ -81,7 +81,7 @@ Shape Resolve(ShapeTable& table, std::string_view name) {
 
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
 bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
-  *shape = Shape();
+  shape->Clear();  // (keeps its storage)
   bool has_shape = false;
   std::string word;
   const int c = lx.Peek();
@@ -146,9 +146,11 @@ bool ParseOperands(HloLexer& lx, ShapeTable& table, Collective* c) {
                                             "{} operands",
                                             c->name, kMaxOperands));
     }
-    Shape shape;
-    if (!ParseOperand(lx, table, &shape)) return false;
-    c->operand_shapes.push_back(std::move(shape));
+    // Into the next element, reusing one the caller left there (see
+    // ParseCollectiveBody).
+    const size_t i = static_cast<size_t>(c->operand_count);
+    if (i == c->operand_shapes.size()) c->operand_shapes.emplace_back();
+    if (!ParseOperand(lx, table, &c->operand_shapes[i])) return false;
     ++c->operand_count;
     if (!lx.SkipTrivia()) return false;
     if (lx.Eat(',')) continue;
@@ -164,85 +166,124 @@ bool Duplicate(HloLexer& lx, TextPos pos, std::string_view attr) {
                                    attr));
 }
 
+// The attributes of a collective the rules read; every other key is
+// skipped.
+enum class AttrKey {
+  kOther,
+  kChannelId,
+  kUseGlobalDeviceIds,
+  kReplicaGroups,
+  kSourceTargetPairs,
+  kSliceSizes,
+  kDimensions,
+  kToApply,
+  kMetadata,
+  kFrontendAttributes,
+};
+
+// A switch on the key's length first: most keys are compared with one
+// string at most (this runs for every attribute of every collective).
+AttrKey ClassifyKey(std::string_view key) {
+  switch (key.size()) {
+    case 8:
+      if (key == "to_apply") return AttrKey::kToApply;
+      if (key == "metadata") return AttrKey::kMetadata;
+      break;
+    case 10:
+      if (key == "channel_id") return AttrKey::kChannelId;
+      if (key == "dimensions") return AttrKey::kDimensions;
+      break;
+    case 11:
+      if (key == "slice_sizes") return AttrKey::kSliceSizes;
+      break;
+    case 14:
+      if (key == "replica_groups") return AttrKey::kReplicaGroups;
+      break;
+    case 19:
+      if (key == "source_target_pairs") return AttrKey::kSourceTargetPairs;
+      if (key == "frontend_attributes") return AttrKey::kFrontendAttributes;
+      break;
+    case 21:
+      if (key == "use_global_device_ids") {
+        return AttrKey::kUseGlobalDeviceIds;
+      }
+      break;
+    default:
+      break;
+  }
+  return AttrKey::kOther;
+}
+
+// `true` or `false` of use_global_device_ids, read as a view (no copy).
+bool ParseUseGlobalDeviceIds(HloLexer& lx, TextPos key_pos, Collective* c) {
+  const TextPos value_pos = lx.Pos();
+  if (!IsIdentStart(lx.Peek())) {
+    return lx.Expected("'true' or 'false' for use_global_device_ids");
+  }
+  std::string_view word;
+  if (!lx.ReadIdentView(&word)) return false;
+  const bool is_true = word == "true";
+  if (!is_true && word != "false") {
+    return lx.Error(value_pos, fmt::format("expected 'true' or 'false' for "
+                                           "use_global_device_ids, found "
+                                           "'{}'",
+                                           word.substr(0, 40)));
+  }
+  c->has_use_global_device_ids = true;
+  c->use_global_device_ids = is_true;
+  c->use_global_device_ids_pos = key_pos;
+  return true;
+}
+
 // One `name=value` of a collective; the cursor is after '=' and trivia.
 bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
                     Collective* c) {
-  if (key == "channel_id") {
-    if (c->has_channel_id) return Duplicate(lx, key_pos, key);
-    c->has_channel_id = true;
-    c->channel_id_pos = key_pos;
-    return lx.ReadInt(&c->channel_id, "an integer channel_id");
+  switch (ClassifyKey(key)) {
+    case AttrKey::kChannelId:
+      if (c->has_channel_id) return Duplicate(lx, key_pos, key);
+      c->has_channel_id = true;
+      c->channel_id_pos = key_pos;
+      return lx.ReadInt(&c->channel_id, "an integer channel_id");
+    case AttrKey::kUseGlobalDeviceIds:
+      if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
+      return ParseUseGlobalDeviceIds(lx, key_pos, c);
+    case AttrKey::kReplicaGroups:
+      if (c->replica_groups.form != ReplicaGroups::Form::kAbsent) {
+        return Duplicate(lx, key_pos, key);
+      }
+      return ParseReplicaGroups(lx, &c->replica_groups);
+    case AttrKey::kSourceTargetPairs:
+      if (c->source_target_pairs.present) return Duplicate(lx, key_pos, key);
+      return ParseSourceTargetPairs(lx, key, &c->source_target_pairs);
+    case AttrKey::kSliceSizes:
+      return CountInnerLists(lx, "slice_sizes", &c->slice_sizes_count);
+    case AttrKey::kDimensions:
+      if (c->has_dimensions) return Duplicate(lx, key_pos, key);
+      c->has_dimensions = true;
+      c->dimensions_pos = key_pos;
+      return ParseIntList(lx, '{', '}', "dimensions", &c->dimensions, nullptr,
+                          4096);
+    case AttrKey::kToApply:
+      // `to_apply={ ... }`: a nested (inline) computation, as XLA's parser
+      // accepts and its canonical printer writes. It is skipped whole.
+      if (lx.Peek() == '{') return lx.SkipGroup();
+      return lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
+    case AttrKey::kMetadata:
+      return ParseMetadata(lx, c);
+    case AttrKey::kFrontendAttributes:
+      return ParseFrontendAttributes(lx, c);
+    case AttrKey::kOther:
+      break;
   }
-  if (key == "use_global_device_ids") {
-    if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
-    std::string word;
-    const TextPos value_pos = lx.Pos();
-    if (!IsIdentStart(lx.Peek())) {
-      return lx.Expected("'true' or 'false' for use_global_device_ids");
-    }
-    if (!lx.ReadIdent(&word)) return false;
-    if (word != "true" && word != "false") {
-      return lx.Error(value_pos, fmt::format("expected 'true' or 'false' for "
-                                             "use_global_device_ids, found "
-                                             "'{}'",
-                                             word.substr(0, 40)));
-    }
-    c->has_use_global_device_ids = true;
-    c->use_global_device_ids = word == "true";
-    c->use_global_device_ids_pos = key_pos;
-    return true;
-  }
-  if (key == "replica_groups") {
-    if (c->replica_groups.form != ReplicaGroups::Form::kAbsent) {
-      return Duplicate(lx, key_pos, key);
-    }
-    return ParseReplicaGroups(lx, &c->replica_groups);
-  }
-  if (key == "source_target_pairs") {
-    if (c->source_target_pairs.present) return Duplicate(lx, key_pos, key);
-    return ParseSourceTargetPairs(lx, key, &c->source_target_pairs);
-  }
-  if (key == "slice_sizes") {
-    return CountInnerLists(lx, "slice_sizes", &c->slice_sizes_count);
-  }
-  if (key == "dimensions") {
-    if (c->has_dimensions) return Duplicate(lx, key_pos, key);
-    c->has_dimensions = true;
-    c->dimensions_pos = key_pos;
-    return ParseIntList(lx, '{', '}', "dimensions", &c->dimensions, nullptr,
-                        4096);
-  }
-  if (key == "to_apply") {
-    // `to_apply={ ... }`: a nested (inline) computation, as XLA's parser
-    // accepts and its canonical printer writes. It is skipped whole.
-    if (lx.Peek() == '{') return lx.SkipGroup();
-    return lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
-  }
-  if (key == "metadata") return ParseMetadata(lx, c);
-  if (key == "frontend_attributes") return ParseFrontendAttributes(lx, c);
+  // backend_config, sharding, ...: skipped (FastScan, else the exact
+  // scanner).
   return lx.SkipValue();
 }
 
 }  // namespace
 
-std::optional<CollectiveOpcode> ClassifyOpcode(std::string_view opcode) {
-  // This runs once per instruction of the module: only opcodes of a
-  // collective's length are compared at all (most opcodes have none).
-  switch (opcode.size()) {
-    case 4:   // send, recv
-    case 10:  // all-reduce, all-gather, all-to-all
-    case 14:  // reduce-scatter
-    case 16:  // all-reduce-start, all-gather-start, all-to-all-start
-    case 17:  // ragged-all-to-all
-    case 18:  // collective-permute
-    case 20:  // reduce-scatter-start, collective-broadcast
-    case 23:  // ragged-all-to-all-start
-    case 24:  // collective-permute-start
-    case 26:  // collective-broadcast-start
-      break;
-    default:
-      return std::nullopt;
-  }
+std::optional<CollectiveOpcode> LookUpCollectiveOpcode(
+    std::string_view opcode) {
   for (const OpcodeEntry& e : kOpcodes) {
     if (e.name.size() == opcode.size() && e.name[0] == opcode[0] &&
         e.name == opcode) {
@@ -263,7 +304,10 @@ bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {
 }
 
 bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
-  if (!ParseOperands(lx, table, c)) return false;
+  const bool operands_ok = ParseOperands(lx, table, c);
+  // Elements past the operands (left by the caller for reuse) go.
+  c->operand_shapes.resize(static_cast<size_t>(c->operand_count));
+  if (!operands_ok) return false;
   // The key must outlive reads of its value (which may refill the window):
   // short keys are copied into a local buffer, long ones into a string.
   char key_buf[64];

@@ -64,7 +64,7 @@ bool TryReadShape(HloLexer& lx, Shape* shape) {
     lx.AdvanceTo(end);
     return true;
   }
-  *shape = Shape();
+  shape->Clear();  // (keeps its storage)
   return false;
 }
 

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "checker/hlo/collective_parser.h"
 #include "checker/hlo/fast_paths.h"
@@ -466,7 +467,12 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   // One object serves every collective of the module (cleared, not freed),
   // so that its strings and vectors are allocated once.
   Collective& c_op = op_;
+  // The result and operand shapes keep their storage (strings, dims, tuple
+  // elements) from one collective to the next: the readers write into it.
+  Shape result_shape = std::move(c_op.result_shape);
+  std::vector<Shape> operand_shapes = std::move(c_op.operand_shapes);
   c_op.Clear();
+  c_op.operand_shapes = std::move(operand_shapes);
   c_op.opcode.assign(opcode);
   c_op.name.assign(percent_ ? "%" : "");
   c_op.name.append(table_.PendingName());
@@ -476,7 +482,10 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   c_op.pos = pos;
   c_op.opcode_pos = opcode_pos;
   c_op.is_root = is_root;
-  if (keep_shape) ParseShapeText(table_.PendingShape(), &c_op.result_shape);
+  if (keep_shape) {
+    c_op.result_shape = std::move(result_shape);
+    ParseShapeText(table_.PendingShape(), &c_op.result_shape);
+  }
   if (!ParseCollectiveBody(lx_, table_, &c_op) || !lx_.EndStatement()) {
     return false;
   }

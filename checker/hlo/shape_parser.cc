@@ -1,6 +1,8 @@
 #include "checker/hlo/shape_parser.h"
 
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "checker/hlo/input_window.h"
 #include "fmt/format.h"
@@ -140,7 +142,9 @@ class SimpleShapeReader {
     if (p - type > kMaxTokenBytes || At(p) != '[') return nullptr;
     shape->known = true;
     shape->is_tuple = false;
-    shape->element_type.assign(type, static_cast<size_t>(p - type));
+    const std::string_view type_view(type, static_cast<size_t>(p - type));
+    // A reused shape most often has the same type already (no call).
+    if (shape->element_type != type_view) shape->element_type.assign(type_view);
     shape->dims.clear();
     shape->tuple.clear();
     ++p;  // '['
@@ -195,19 +199,25 @@ class SimpleShapeReader {
     shape->is_tuple = true;
     shape->element_type.clear();
     shape->dims.clear();
-    shape->tuple.clear();
     ++p;  // '('
-    if (At(p) == ')') return p + 1;
-    for (;;) {
-      hlo::Shape element;
-      p = Shape(p, &element, depth + 1);
-      if (p == nullptr) return nullptr;
-      shape->tuple.push_back(std::move(element));
-      if (At(p) == ')') return p + 1;
-      if (At(p) != ',') return nullptr;
-      ++p;
-      while (At(p) == ' ') ++p;
+    // The elements a reused shape already holds are read into again (their
+    // strings and vectors keep their storage), then the rest dropped.
+    std::vector<hlo::Shape>& tuple = shape->tuple;
+    size_t n = 0;
+    if (At(p) != ')') {
+      for (;;) {
+        if (n == tuple.size()) tuple.emplace_back();
+        p = Shape(p, &tuple[n], depth + 1);
+        if (p == nullptr) return nullptr;
+        ++n;
+        if (At(p) == ')') break;
+        if (At(p) != ',') return nullptr;
+        ++p;
+        while (At(p) == ' ') ++p;
+      }
     }
+    tuple.resize(n);
+    return p + 1;
   }
 
   // The byte at `p`, or 0 at the end (0 never continues a shape).
