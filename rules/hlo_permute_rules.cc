@@ -132,24 +132,36 @@ void CheckPermutePairs(const OpView& v, Emitter& emit) {
   const Limit bound{limit, derived, by_partition ? "partitions" : "replicas"};
   const int64_t allowed = std::max<int64_t>(op.slice_sizes_count, 1);
   IdCounter sources(limit, pairs.size()), targets(limit, pairs.size());
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    const auto [source, target] = pairs[i];
-    std::string problem;
+  // The first endpoint that is out of range or repeated too often; the
+  // message is only formatted for it.
+  const std::pair<int64_t, int64_t>* const data = pairs.data();
+  const size_t n = pairs.size();
+  size_t i = 0;
+  const char* what = nullptr;
+  int64_t id = 0;
+  for (; i < n; ++i) {
+    const auto [source, target] = data[i];
     if (!EndpointOk(source, bound, allowed, sources)) {
-      problem = EndpointProblem("source", source, bound, allowed, op, i);
-    } else if (!EndpointOk(target, bound, allowed, targets)) {
-      problem = EndpointProblem("target", target, bound, allowed, op, i);
-    } else {
-      continue;
+      what = "source";
+      id = source;
+      break;
     }
+    if (!EndpointOk(target, bound, allowed, targets)) {
+      what = "target";
+      id = target;
+      break;
+    }
+  }
+  if (what != nullptr) {
+    std::string problem = EndpointProblem(what, id, bound, allowed, op, i);
     const TextPos pos = i < op.source_target_pairs.pair_pos.size() &&
                                 op.source_target_pairs.pair_pos[i].known()
                             ? op.source_target_pairs.pair_pos[i]
                         : op.source_target_pairs.pos.known()
                             ? op.source_target_pairs.pos
                             : OpPos(op);
+    // As XLA: the first problem of the op only.
     Report(emit, kHloPermutePairs, v, pos, std::move(problem));
-    return;  // as XLA: the first problem of the op
   }
 }
 
