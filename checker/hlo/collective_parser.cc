@@ -81,13 +81,15 @@ Shape Resolve(ShapeTable& table, std::string_view name) {
 
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
 bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
-  shape->Clear();  // (keeps its storage)
   bool has_shape = false;
   std::string word;
   const int c = lx.Peek();
   if (c == '(' || IsIdentStart(c)) {
-    // The common `f32[8]{0} %x`, straight from the window.
+    // The common `f32[8]{0} %x`, straight from the window, into the
+    // storage `shape` has (TryReadShape clears it when it declines).
     has_shape = TryReadShape(lx, shape);
+  } else {
+    shape->Clear();  // (keeps its storage)
   }
   if (has_shape) {
     // Read; the name follows.

@@ -58,6 +58,18 @@ bool ParseShapeText(std::string_view text, Shape* shape) {
   return ParseShapeTextExact(text, shape);
 }
 
+bool ParseResultShape(std::string_view in_window, const char* window_limit,
+                      std::string_view captured, Shape* shape) {
+  // In the window the shape is followed by ` opcode(`: the fast path must
+  // stop exactly where the head scan did, else the captured text decides.
+  if (!in_window.empty() &&
+      ReadSimpleShape(in_window.data(), window_limit, /*end_is_final=*/false,
+                      shape) == in_window.data() + in_window.size()) {
+    return true;
+  }
+  return ParseShapeText(captured, shape);
+}
+
 bool TryReadShape(HloLexer& lx, Shape* shape) {
   if (const char* end = ReadSimpleShape(lx.cursor(), lx.limit(),
                                         /*end_is_final=*/false, shape)) {

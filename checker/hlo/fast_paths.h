@@ -35,6 +35,8 @@
 //   shape                  ReadSimpleShape (shape_parser)   ShapeReader
 //                          via TryReadShape                 (ParseShape)
 //   captured shape text    ReadSimpleShape                  ParseShapeTextExact
+//   collective result      ReadSimpleShape on the head's    ParseShapeText
+//   shape                  window bytes (ParseResultShape)  (then as above)
 //   integer list           TryParseSimpleIntList            ParseIntListExact
 //   source_target_pairs    TryParseSimplePairs              ParseSourceTarget-
 //                                                           PairsExact
@@ -73,6 +75,14 @@ namespace topolint::hlo {
 // else ParseShapeTextExact); false, with *shape unknown, when the text is
 // not one complete shape.
 bool ParseShapeText(std::string_view text, Shape* shape);
+
+// A collective's result shape into *shape, reusing its storage: straight
+// from the window where ScanSimpleHead found it (`in_window`, inside a
+// window that ends at `window_limit` and has read no more input since;
+// empty when the exact head parser read the head), else from `captured`,
+// its text in the shape table (ParseShapeText).
+bool ParseResultShape(std::string_view in_window, const char* window_limit,
+                      std::string_view captured, Shape* shape);
 
 // `metadata={...}`; the cursor is at the value's first byte.
 [[nodiscard]] bool ParseMetadata(HloLexer& lx, Collective* c);

@@ -125,7 +125,11 @@ class ShapeReader {
   int64_t nodes_ = 0;
 };
 
-// ReadSimpleShape's reader: every access is bounds-checked against `end_`.
+// ReadSimpleShape's reader. kChecked: every access is bounds-checked
+// against `end_`; otherwise the text ends in a NUL at `end_` (a window's
+// sentinel), which stops every loop here by itself (0 never continues a
+// shape), so bytes are read as they are.
+template <bool kChecked>
 class SimpleShapeReader {
  public:
   // `end_is_final`: the text ends at `end` (captured text), rather than a
@@ -149,11 +153,8 @@ class SimpleShapeReader {
     shape->tuple.clear();
     ++p;  // '['
     if (At(p) != ']') {
-      size_t count = 1;
-      for (const char* q = p; IsDigit(At(q)) || At(q) == ','; ++q) {
-        count += At(q) == ',' ? 1 : 0;
-      }
-      if (count <= kMaxDims) shape->dims.reserve(count);
+      // (No counting pass to reserve: the shapes read here are reused, so
+      // their dims keep their capacity.)
       for (;;) {
         const char* digits = p;
         uint64_t dim = 0;  // unsigned: more than 18 digits wrap, then decline
@@ -222,6 +223,7 @@ class SimpleShapeReader {
 
   // The byte at `p`, or 0 at the end (0 never continues a shape).
   int At(const char* p) const {
+    if (!kChecked) return static_cast<unsigned char>(*p);
     return p < end_ ? static_cast<unsigned char>(*p) : 0;
   }
 
@@ -234,7 +236,10 @@ class SimpleShapeReader {
 
 const char* ReadSimpleShape(const char* p, const char* end, bool end_is_final,
                             Shape* shape) {
-  return SimpleShapeReader(end, end_is_final).Shape(p, shape, 0);
+  if (!end_is_final && *end == '\0') {
+    return SimpleShapeReader<false>(end, end_is_final).Shape(p, shape, 0);
+  }
+  return SimpleShapeReader<true>(end, end_is_final).Shape(p, shape, 0);
 }
 
 bool ParseShape(HloLexer& lx, Shape* shape) {

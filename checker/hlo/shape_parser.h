@@ -37,7 +37,8 @@ bool LayoutFollows(HloLexer& lx);
 // The common case of ParseShape, read from the bytes [p, end) without a
 // lexer (a window's bytes up to its end, or captured text that ends at `end`
 // when `end_is_final`): array shapes `type[d,...]` with an optional
-// `{d,...}` layout, and tuples of them separated by ',' and spaces. Returns
+// `{d,...}` layout, and tuples of them separated by ',' and spaces (when
+// not `end_is_final`, *end is readable: a window's NUL sentinel). Returns
 // where the shape ends, or nullptr (with *shape unspecified) when the text
 // is anything else (blanks before a layout, comments, dynamic dimensions,
 // tiled layouts, ...) and the exact parser must decide. Where it returns
