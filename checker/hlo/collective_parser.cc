@@ -20,27 +20,27 @@ constexpr int64_t kMaxOperands = int64_t{1} << 16;
 
 struct OpcodeEntry {
   std::string_view name;
-  CollectiveKind kind;
-  bool async_start;
+  CollectiveOpcode op;
 };
 
 constexpr OpcodeEntry kOpcodes[] = {
-    {"all-reduce", CollectiveKind::kAllReduce, false},
-    {"all-reduce-start", CollectiveKind::kAllReduce, true},
-    {"all-gather", CollectiveKind::kAllGather, false},
-    {"all-gather-start", CollectiveKind::kAllGather, true},
-    {"all-to-all", CollectiveKind::kAllToAll, false},
-    {"all-to-all-start", CollectiveKind::kAllToAll, true},
-    {"reduce-scatter", CollectiveKind::kReduceScatter, false},
-    {"reduce-scatter-start", CollectiveKind::kReduceScatter, true},
-    {"ragged-all-to-all", CollectiveKind::kRaggedAllToAll, false},
-    {"ragged-all-to-all-start", CollectiveKind::kRaggedAllToAll, true},
-    {"collective-permute", CollectiveKind::kCollectivePermute, false},
-    {"collective-permute-start", CollectiveKind::kCollectivePermute, true},
-    {"collective-broadcast", CollectiveKind::kCollectiveBroadcast, false},
-    {"collective-broadcast-start", CollectiveKind::kCollectiveBroadcast, true},
-    {"send", CollectiveKind::kSend, false},
-    {"recv", CollectiveKind::kRecv, false},
+    {"all-reduce", {CollectiveKind::kAllReduce, false}},
+    {"all-reduce-start", {CollectiveKind::kAllReduce, true}},
+    {"all-gather", {CollectiveKind::kAllGather, false}},
+    {"all-gather-start", {CollectiveKind::kAllGather, true}},
+    {"all-to-all", {CollectiveKind::kAllToAll, false}},
+    {"all-to-all-start", {CollectiveKind::kAllToAll, true}},
+    {"reduce-scatter", {CollectiveKind::kReduceScatter, false}},
+    {"reduce-scatter-start", {CollectiveKind::kReduceScatter, true}},
+    {"ragged-all-to-all", {CollectiveKind::kRaggedAllToAll, false}},
+    {"ragged-all-to-all-start", {CollectiveKind::kRaggedAllToAll, true}},
+    {"collective-permute", {CollectiveKind::kCollectivePermute, false}},
+    {"collective-permute-start", {CollectiveKind::kCollectivePermute, true}},
+    {"collective-broadcast", {CollectiveKind::kCollectiveBroadcast, false}},
+    {"collective-broadcast-start",
+     {CollectiveKind::kCollectiveBroadcast, true}},
+    {"send", {CollectiveKind::kSend, false}},
+    {"recv", {CollectiveKind::kRecv, false}},
 };
 
 // `, name=value` pairs that follow a nested instruction inside an operand
@@ -284,15 +284,14 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
 
 }  // namespace
 
-std::optional<CollectiveOpcode> LookUpCollectiveOpcode(
-    std::string_view opcode) {
+const CollectiveOpcode* LookUpCollectiveOpcode(std::string_view opcode) {
   for (const OpcodeEntry& e : kOpcodes) {
     if (e.name.size() == opcode.size() && e.name[0] == opcode[0] &&
         e.name == opcode) {
-      return CollectiveOpcode{e.kind, e.async_start};
+      return &e.op;
     }
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {

@@ -19,9 +19,10 @@ struct CollectiveOpcode {
   bool async_start = false;  // all-reduce-start, reduce-scatter-start, ...
 };
 
-// ClassifyOpcode's table lookup; only called for opcodes that pass
-// MayBeCollectiveOpcode.
-std::optional<CollectiveOpcode> LookUpCollectiveOpcode(std::string_view opcode);
+// ClassifyOpcode's table lookup (only called for opcodes that pass
+// MayBeCollectiveOpcode): the entry, or nullptr. (A pointer comes back in a
+// register; the optional came back through memory.)
+const CollectiveOpcode* LookUpCollectiveOpcode(std::string_view opcode);
 
 // False for most opcodes, cheaply: a collective's opcode has one of the
 // lengths below and starts with 'a', 'c', 'r' or 's'. (This runs once per
@@ -47,7 +48,8 @@ inline bool MayBeCollectiveOpcode(std::string_view opcode) {
 // collective is recorded in the called computation).
 inline std::optional<CollectiveOpcode> ClassifyOpcode(std::string_view opcode) {
   if (!MayBeCollectiveOpcode(opcode)) return std::nullopt;
-  return LookUpCollectiveOpcode(opcode);
+  if (const CollectiveOpcode* op = LookUpCollectiveOpcode(opcode)) return *op;
+  return std::nullopt;
 }
 
 // Parses `(operands)` and `, attr=value` pairs of a collective; the cursor

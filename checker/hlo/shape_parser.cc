@@ -153,8 +153,9 @@ class SimpleShapeReader {
     shape->tuple.clear();
     ++p;  // '['
     if (At(p) != ']') {
-      // (No counting pass to reserve: the shapes read here are reused, so
-      // their dims keep their capacity.)
+      // No counting pass to reserve: the shapes read here are mostly
+      // reused and keep their capacity; a new one gets room for 8 dims.
+      if (shape->dims.capacity() == 0) shape->dims.reserve(8);
       for (;;) {
         const char* digits = p;
         uint64_t dim = 0;  // unsigned: more than 18 digits wrap, then decline
