@@ -11,6 +11,7 @@
 #include "checker/hlo/fast_paths.h"
 #include "checker/hlo/group_list_parser.h"
 #include "checker/hlo/shape_parser.h"
+#include "checker/hlo/small_copy.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {
@@ -326,7 +327,7 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
     std::string_view view;
     if (!lx.ReadIdentView(&view)) return false;
     if (view.size() <= sizeof(key_buf)) {
-      std::memcpy(key_buf, view.data(), view.size());
+      CopySmall(key_buf, view.data(), view.size());
       key = std::string_view(key_buf, view.size());
     } else {
       long_key.assign(view);
@@ -336,8 +337,11 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
     if (!lx.Eat('=')) {
       return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
     }
-    if (!lx.SkipTrivia() || !ParseAttribute(lx, key, key_pos, c) ||
-        !ExpectValueEnd(lx, key)) {
+    if (!lx.SkipTrivia() || !ParseAttribute(lx, key, key_pos, c)) {
+      return false;
+    }
+    // (The next ',' or line break right after the value: no call.)
+    if (!lx.AtByte(',') && !lx.AtByte('\n') && !ExpectValueEnd(lx, key)) {
       return false;
     }
   }

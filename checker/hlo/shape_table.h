@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "checker/hlo/small_copy.h"
 
 namespace topolint::hlo {
 
@@ -33,7 +34,7 @@ class ShapeTable {
   void Begin(std::string_view name);
   void AppendPending(std::string_view text) {
     if (text.size() > capacity_ - size_) Grow(text.size());
-    CopyBytes(arena_.get() + size_, text.data(), text.size());
+    CopySmall(arena_.get() + size_, text.data(), text.size());
     size_ += text.size();
   }
   // Begin(name) followed by AppendPending(shape), in one step: this runs
@@ -93,27 +94,6 @@ class ShapeTable {
   // Makes room for `more` bytes past size_ (an entry longer than the
   // slack, or the first Begin).
   void Grow(size_t more);
-  // memcpy, with the names and shapes of most instructions (8 to 32 bytes)
-  // copied inline as two overlapping fixed-size moves instead of a call.
-  static void CopyBytes(char* dst, const char* src, size_t n) {
-    if (n >= 8 && n <= 16) {
-      char head[8];
-      char tail[8];
-      std::memcpy(head, src, 8);
-      std::memcpy(tail, src + n - 8, 8);
-      std::memcpy(dst, head, 8);
-      std::memcpy(dst + n - 8, tail, 8);
-    } else if (n > 16 && n <= 32) {
-      char head[16];
-      char tail[16];
-      std::memcpy(head, src, 16);
-      std::memcpy(tail, src + n - 16, 16);
-      std::memcpy(dst, head, 16);
-      std::memcpy(dst + n - 16, tail, 16);
-    } else if (n != 0) {
-      std::memcpy(dst, src, n);
-    }
-  }
 
   size_t max_bytes_;
   // The names and shape texts, back to back: a plain buffer (appending is

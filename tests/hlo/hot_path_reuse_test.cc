@@ -16,6 +16,7 @@
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/shape_parser.h"
 #include "checker/hlo/shape_table.h"
+#include "checker/hlo/small_copy.h"
 #include "gtest/gtest.h"
 
 namespace topolint::hlo {
@@ -135,6 +136,18 @@ TEST(HotPathReuseTest, TheInlineOpcodeFilterPassesEveryCollective) {
             CollectiveKind::kCollectivePermute);
   EXPECT_TRUE(ClassifyOpcode("all-gather-start")->async_start);
   EXPECT_FALSE(ClassifyOpcode("all-gather")->async_start);
+}
+
+TEST(HotPathReuseTest, CopySmallCopiesExactlyTheBytesAsked) {
+  std::string src(48, '\0');
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>('A' + i);
+  for (size_t n = 0; n <= 40; ++n) {
+    std::string dst(48, '.');
+    CopySmall(&dst[4], src.data(), n);
+    EXPECT_EQ(dst.substr(0, 4), "....") << n;
+    EXPECT_EQ(dst.substr(4, n), src.substr(0, n)) << n;
+    EXPECT_EQ(dst.substr(4 + n), std::string(44 - n, '.')) << n;
+  }
 }
 
 TEST(HotPathReuseTest, TheShapeTableKeepsTextsOfEveryLength) {
