@@ -315,17 +315,7 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
   char key_buf[64];
   std::string long_key;
   std::string_view key;
-  for (;;) {
-    if (!lx.SkipTrivia()) return false;
-    if (lx.Peek() != ',') return true;
-    lx.Bump();
-    if (!lx.SkipTrivia()) return false;
-    const TextPos key_pos = lx.Pos();
-    if (!IsIdentStart(lx.Peek())) {
-      return lx.Expected("an attribute name after ','");
-    }
-    std::string_view view;
-    if (!lx.ReadIdentView(&view)) return false;
+  const auto keep_key = [&](std::string_view view) {
     if (view.size() <= sizeof(key_buf)) {
       CopySmall(key_buf, view.data(), view.size());
       key = std::string_view(key_buf, view.size());
@@ -333,13 +323,30 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
       long_key.assign(view);
       key = long_key;
     }
-    if (!lx.SkipTrivia()) return false;
-    if (!lx.Eat('=')) {
-      return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
+  };
+  for (;;) {
+    TextPos key_pos;
+    std::string_view view;
+    if (TryReadSimpleKey(lx, &key_pos, &view)) {
+      keep_key(view);
+    } else {
+      if (!lx.SkipTrivia()) return false;
+      if (lx.Peek() != ',') return true;
+      lx.Bump();
+      if (!lx.SkipTrivia()) return false;
+      key_pos = lx.Pos();
+      if (!IsIdentStart(lx.Peek())) {
+        return lx.Expected("an attribute name after ','");
+      }
+      if (!lx.ReadIdentView(&view)) return false;
+      keep_key(view);
+      if (!lx.SkipTrivia()) return false;
+      if (!lx.Eat('=')) {
+        return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
+      }
+      if (!lx.SkipTrivia()) return false;
     }
-    if (!lx.SkipTrivia() || !ParseAttribute(lx, key, key_pos, c)) {
-      return false;
-    }
+    if (!ParseAttribute(lx, key, key_pos, c)) return false;
     // (The next ',' or line break right after the value: no call.)
     if (!lx.AtByte(',') && !lx.AtByte('\n') && !ExpectValueEnd(lx, key)) {
       return false;

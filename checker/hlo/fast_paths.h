@@ -42,6 +42,8 @@
 //                                                           PairsExact
 //   iota replica_groups    TryParseSimpleIota ParseIotaGroupsExact
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
+//   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
+//   collective attribute                                    ReadIdentView
 // Internal to checker/hlo.
 #ifndef TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
 #define TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
@@ -124,6 +126,15 @@ bool ParseResultShape(std::string_view in_window, const char* window_limit,
 
 // `{key="plain string" ... source_line=N}` on one line (collective_attrs.cc).
 [[nodiscard]] bool TryParseSimpleMetadata(HloLexer& lx, Collective* c);
+
+// `, key=` of the next attribute of an instruction, as XLA prints it (one
+// blank after the comma, none around '=', the value right after it): true
+// with the cursor at the value, *key_pos at the key and *key viewing it in
+// the window (valid until the cursor next reads more input). Else false
+// with nothing consumed; the lexer's trivia, identifier and '=' steps then
+// decide (ParseCollectiveBody).
+[[nodiscard]] bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos,
+                                    std::string_view* key);
 
 }  // namespace topolint::hlo
 
