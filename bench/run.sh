@@ -225,6 +225,10 @@ eval "tw=\$WALL_$last; gw=\$GREP_$last; pk=\$PEAK_$last"
 ratio=$(div "$tw" "$gw")
 verdict "$(awk -v r="$ratio" 'BEGIN{print (r <= 3.0)}')" \
   "time ${last}MiB: ${ratio}x grep -c (target <= 3)"
+# -- sparse module at <= 2x grep (issue 16) --
+verdict "$(awk -v r="$ratio" 'BEGIN{print (r <= 2.0)}')" \
+  "time ${last}MiB (sparse): ${ratio}x grep -c (target <= 2, issue 16)"
+# -- end sparse module at <= 2x grep --
 verdict "$(awk -v k="$pk" 'BEGIN{print (k <= 65536)}')" \
   "peak RSS ${last}MiB: $(awk -v k="$pk" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 64)"
 if [ "$first" != "$last" ]; then

@@ -3,6 +3,7 @@
 // part of its send/recv deadlock check for the
 // `_xla_send_recv_source_target_pairs` of send and recv.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -17,14 +18,25 @@ namespace topolint::hlo_rules {
 namespace {
 
 // Occurrence counts of ids in [0, limit): a dense array when the range is
-// small next to the number of pairs, a hash map when ids are sparse (R or P
-// left at 1 lets the ids themselves set the range).
+// small next to the number of pairs (on the stack when it is small, as in
+// every permute of a realistic module), a hash map when ids are sparse (R or
+// P left at 1 lets the ids themselves set the range).
 class IdCounter {
  public:
   IdCounter(int64_t limit, size_t num_ids)
       : dense_(limit <= static_cast<int64_t>(4 * num_ids + 1024)) {
-    if (dense_) counts_.assign(static_cast<size_t>(limit), 0);
+    if (!dense_) return;
+    const size_t n = static_cast<size_t>(limit);
+    if (n <= small_.size()) {
+      counts_ = small_.data();
+    } else {
+      large_.resize(n);
+      counts_ = large_.data();
+    }
+    std::fill_n(counts_, n, 0);
   }
+  IdCounter(const IdCounter&) = delete;
+  IdCounter& operator=(const IdCounter&) = delete;
   // Counts one more `id` and returns its count.
   int64_t Add(int64_t id) {
     if (dense_) return ++counts_[static_cast<size_t>(id)];
@@ -33,7 +45,9 @@ class IdCounter {
 
  private:
   bool dense_;
-  std::vector<int64_t> counts_;
+  int64_t* counts_ = nullptr;
+  std::array<int64_t, 256> small_;
+  std::vector<int64_t> large_;
   absl::flat_hash_map<int64_t, int64_t> sparse_;
 };
 
@@ -55,15 +69,20 @@ std::string PairWhere(const hlo::Collective& op, size_t i) {
       i, p.first, p.second);
 }
 
-// Checks one endpoint of pair `i` of `op`; returns the problem, or "" when
-// it is fine.
-std::string CheckEndpoint(const char* what, int64_t id, const Limit& limit,
-                          int64_t allowed, IdCounter& counter,
-                          const hlo::Collective& op, size_t i) {
-  if (id >= 0 && (id < limit.value || limit.derived) &&
-      counter.Add(id) <= allowed) {
-    return "";
-  }
+// Whether one endpoint is in range and not repeated more than `allowed`
+// times (counted when in range). Runs on every pair of every permute: no
+// strings unless there is a problem.
+bool EndpointOk(int64_t id, const Limit& limit, int64_t allowed,
+                IdCounter& counter) {
+  return id >= 0 && (id < limit.value || limit.derived) &&
+         counter.Add(id) <= allowed;
+}
+
+// The problem with one endpoint of pair `i` of `op` that EndpointOk
+// rejected.
+std::string EndpointProblem(const char* what, int64_t id, const Limit& limit,
+                            int64_t allowed, const hlo::Collective& op,
+                            size_t i) {
   const std::string where = PairWhere(op, i);
   if (id < 0) {
     return fmt::format("{} {} in {} must be >= 0", what, id, where);
@@ -113,22 +132,36 @@ void CheckPermutePairs(const OpView& v, Emitter& emit) {
   const Limit bound{limit, derived, by_partition ? "partitions" : "replicas"};
   const int64_t allowed = std::max<int64_t>(op.slice_sizes_count, 1);
   IdCounter sources(limit, pairs.size()), targets(limit, pairs.size());
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    std::string problem =
-        CheckEndpoint("source", pairs[i].first, bound, allowed, sources, op, i);
-    if (problem.empty()) {
-      problem = CheckEndpoint("target", pairs[i].second, bound, allowed,
-                              targets, op, i);
+  // The first endpoint that is out of range or repeated too often; the
+  // message is only formatted for it.
+  const std::pair<int64_t, int64_t>* const data = pairs.data();
+  const size_t n = pairs.size();
+  size_t i = 0;
+  const char* what = nullptr;
+  int64_t id = 0;
+  for (; i < n; ++i) {
+    const auto [source, target] = data[i];
+    if (!EndpointOk(source, bound, allowed, sources)) {
+      what = "source";
+      id = source;
+      break;
     }
-    if (problem.empty()) continue;
+    if (!EndpointOk(target, bound, allowed, targets)) {
+      what = "target";
+      id = target;
+      break;
+    }
+  }
+  if (what != nullptr) {
+    std::string problem = EndpointProblem(what, id, bound, allowed, op, i);
     const TextPos pos = i < op.source_target_pairs.pair_pos.size() &&
                                 op.source_target_pairs.pair_pos[i].known()
                             ? op.source_target_pairs.pair_pos[i]
                         : op.source_target_pairs.pos.known()
                             ? op.source_target_pairs.pos
                             : OpPos(op);
+    // As XLA: the first problem of the op only.
     Report(emit, kHloPermutePairs, v, pos, std::move(problem));
-    return;  // as XLA: the first problem of the op
   }
 }
 

@@ -132,6 +132,24 @@ inline __m128i IdentBytes(__m128i v) {
 }
 #endif
 
+// Past the run of identifier bytes [A-Za-z0-9_.-] at `p`, 16 bytes at a
+// time: the run must end (at a NUL sentinel at the latest) with at least 15
+// readable bytes after that end, as in an InputWindow (kSlackBytes).
+inline const char* SkipIdentBytes(const char* p) {
+#if defined(__SSE2__)
+  for (;;) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const unsigned stop =
+        ~static_cast<unsigned>(_mm_movemask_epi8(IdentBytes(v))) & 0xffffu;
+    if (stop != 0) return p + __builtin_ctz(stop);
+    p += 16;
+  }
+#else
+  while (IsIdentChar(*p)) ++p;
+  return p;
+#endif
+}
+
 }  // namespace topolint::hlo
 
 #endif  // TOPOLINT_CHECKER_HLO_BYTE_CLASSES_H_

@@ -98,11 +98,11 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
     if (*p == '}') break;
     if (!IsIdentStart(*p)) return false;
     const char* const key = p;
-    while (IsIdentChar(*p)) ++p;
+    p = SkipIdentBytes(p);  // (the window's slack follows its NUL)
     const std::string_view k(key, static_cast<size_t>(p - key));
     if (*p != '=') return false;
     ++p;
-    if (k == "source_line") {
+    if (k.size() == 11 && k == "source_line") {
       p = ReadPlainDecimal(p, &source_line);
       if (p == nullptr) return false;
       has_source_line = true;
@@ -111,10 +111,10 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
       const char* const end = SkipPlainString(p);
       if (end == nullptr) return false;
       const std::string_view content(p + 1, static_cast<size_t>(end - p - 2));
-      if (k == "op_name") {
+      if (k.size() == 7 && k == "op_name") {
         has_op_name = true;
         op_name = content;
-      } else if (k == "source_file") {
+      } else if (k.size() == 11 && k == "source_file") {
         has_source_file = true;
         source_file = content;
       }

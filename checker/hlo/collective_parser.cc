@@ -11,6 +11,7 @@
 #include "checker/hlo/fast_paths.h"
 #include "checker/hlo/group_list_parser.h"
 #include "checker/hlo/shape_parser.h"
+#include "checker/hlo/small_copy.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {
@@ -20,27 +21,27 @@ constexpr int64_t kMaxOperands = int64_t{1} << 16;
 
 struct OpcodeEntry {
   std::string_view name;
-  CollectiveKind kind;
-  bool async_start;
+  CollectiveOpcode op;
 };
 
 constexpr OpcodeEntry kOpcodes[] = {
-    {"all-reduce", CollectiveKind::kAllReduce, false},
-    {"all-reduce-start", CollectiveKind::kAllReduce, true},
-    {"all-gather", CollectiveKind::kAllGather, false},
-    {"all-gather-start", CollectiveKind::kAllGather, true},
-    {"all-to-all", CollectiveKind::kAllToAll, false},
-    {"all-to-all-start", CollectiveKind::kAllToAll, true},
-    {"reduce-scatter", CollectiveKind::kReduceScatter, false},
-    {"reduce-scatter-start", CollectiveKind::kReduceScatter, true},
-    {"ragged-all-to-all", CollectiveKind::kRaggedAllToAll, false},
-    {"ragged-all-to-all-start", CollectiveKind::kRaggedAllToAll, true},
-    {"collective-permute", CollectiveKind::kCollectivePermute, false},
-    {"collective-permute-start", CollectiveKind::kCollectivePermute, true},
-    {"collective-broadcast", CollectiveKind::kCollectiveBroadcast, false},
-    {"collective-broadcast-start", CollectiveKind::kCollectiveBroadcast, true},
-    {"send", CollectiveKind::kSend, false},
-    {"recv", CollectiveKind::kRecv, false},
+    {"all-reduce", {CollectiveKind::kAllReduce, false}},
+    {"all-reduce-start", {CollectiveKind::kAllReduce, true}},
+    {"all-gather", {CollectiveKind::kAllGather, false}},
+    {"all-gather-start", {CollectiveKind::kAllGather, true}},
+    {"all-to-all", {CollectiveKind::kAllToAll, false}},
+    {"all-to-all-start", {CollectiveKind::kAllToAll, true}},
+    {"reduce-scatter", {CollectiveKind::kReduceScatter, false}},
+    {"reduce-scatter-start", {CollectiveKind::kReduceScatter, true}},
+    {"ragged-all-to-all", {CollectiveKind::kRaggedAllToAll, false}},
+    {"ragged-all-to-all-start", {CollectiveKind::kRaggedAllToAll, true}},
+    {"collective-permute", {CollectiveKind::kCollectivePermute, false}},
+    {"collective-permute-start", {CollectiveKind::kCollectivePermute, true}},
+    {"collective-broadcast", {CollectiveKind::kCollectiveBroadcast, false}},
+    {"collective-broadcast-start",
+     {CollectiveKind::kCollectiveBroadcast, true}},
+    {"send", {CollectiveKind::kSend, false}},
+    {"recv", {CollectiveKind::kRecv, false}},
 };
 
 // `, name=value` pairs that follow a nested instruction inside an operand
@@ -81,13 +82,15 @@ Shape Resolve(ShapeTable& table, std::string_view name) {
 
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
 bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
-  *shape = Shape();
   bool has_shape = false;
   std::string word;
   const int c = lx.Peek();
   if (c == '(' || IsIdentStart(c)) {
-    // The common `f32[8]{0} %x`, straight from the window.
+    // The common `f32[8]{0} %x`, straight from the window, into the
+    // storage `shape` has (TryReadShape clears it when it declines).
     has_shape = TryReadShape(lx, shape);
+  } else {
+    shape->Clear();  // (keeps its storage)
   }
   if (has_shape) {
     // Read; the name follows.
@@ -146,9 +149,11 @@ bool ParseOperands(HloLexer& lx, ShapeTable& table, Collective* c) {
                                             "{} operands",
                                             c->name, kMaxOperands));
     }
-    Shape shape;
-    if (!ParseOperand(lx, table, &shape)) return false;
-    c->operand_shapes.push_back(std::move(shape));
+    // Into the next element, reusing one the caller left there (see
+    // ParseCollectiveBody).
+    const size_t i = static_cast<size_t>(c->operand_count);
+    if (i == c->operand_shapes.size()) c->operand_shapes.emplace_back();
+    if (!ParseOperand(lx, table, &c->operand_shapes[i])) return false;
     ++c->operand_count;
     if (!lx.SkipTrivia()) return false;
     if (lx.Eat(',')) continue;
@@ -164,92 +169,130 @@ bool Duplicate(HloLexer& lx, TextPos pos, std::string_view attr) {
                                    attr));
 }
 
+// The attributes of a collective the rules read; every other key is
+// skipped.
+enum class AttrKey {
+  kOther,
+  kChannelId,
+  kUseGlobalDeviceIds,
+  kReplicaGroups,
+  kSourceTargetPairs,
+  kSliceSizes,
+  kDimensions,
+  kToApply,
+  kMetadata,
+  kFrontendAttributes,
+};
+
+// A switch on the key's length first: most keys are compared with one
+// string at most (this runs for every attribute of every collective).
+AttrKey ClassifyKey(std::string_view key) {
+  switch (key.size()) {
+    case 8:
+      if (key == "to_apply") return AttrKey::kToApply;
+      if (key == "metadata") return AttrKey::kMetadata;
+      break;
+    case 10:
+      if (key == "channel_id") return AttrKey::kChannelId;
+      if (key == "dimensions") return AttrKey::kDimensions;
+      break;
+    case 11:
+      if (key == "slice_sizes") return AttrKey::kSliceSizes;
+      break;
+    case 14:
+      if (key == "replica_groups") return AttrKey::kReplicaGroups;
+      break;
+    case 19:
+      if (key == "source_target_pairs") return AttrKey::kSourceTargetPairs;
+      if (key == "frontend_attributes") return AttrKey::kFrontendAttributes;
+      break;
+    case 21:
+      if (key == "use_global_device_ids") {
+        return AttrKey::kUseGlobalDeviceIds;
+      }
+      break;
+    default:
+      break;
+  }
+  return AttrKey::kOther;
+}
+
+// `true` or `false` of use_global_device_ids, read as a view (no copy).
+bool ParseUseGlobalDeviceIds(HloLexer& lx, TextPos key_pos, Collective* c) {
+  const TextPos value_pos = lx.Pos();
+  if (!IsIdentStart(lx.Peek())) {
+    return lx.Expected("'true' or 'false' for use_global_device_ids");
+  }
+  std::string_view word;
+  if (!lx.ReadIdentView(&word)) return false;
+  const bool is_true = word == "true";
+  if (!is_true && word != "false") {
+    return lx.Error(value_pos, fmt::format("expected 'true' or 'false' for "
+                                           "use_global_device_ids, found "
+                                           "'{}'",
+                                           word.substr(0, 40)));
+  }
+  c->has_use_global_device_ids = true;
+  c->use_global_device_ids = is_true;
+  c->use_global_device_ids_pos = key_pos;
+  return true;
+}
+
 // One `name=value` of a collective; the cursor is after '=' and trivia.
 bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
                     Collective* c) {
-  if (key == "channel_id") {
-    if (c->has_channel_id) return Duplicate(lx, key_pos, key);
-    c->has_channel_id = true;
-    c->channel_id_pos = key_pos;
-    return lx.ReadInt(&c->channel_id, "an integer channel_id");
+  switch (ClassifyKey(key)) {
+    case AttrKey::kChannelId:
+      if (c->has_channel_id) return Duplicate(lx, key_pos, key);
+      c->has_channel_id = true;
+      c->channel_id_pos = key_pos;
+      return lx.ReadInt(&c->channel_id, "an integer channel_id");
+    case AttrKey::kUseGlobalDeviceIds:
+      if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
+      return ParseUseGlobalDeviceIds(lx, key_pos, c);
+    case AttrKey::kReplicaGroups:
+      if (c->replica_groups.form != ReplicaGroups::Form::kAbsent) {
+        return Duplicate(lx, key_pos, key);
+      }
+      return ParseReplicaGroups(lx, &c->replica_groups);
+    case AttrKey::kSourceTargetPairs:
+      if (c->source_target_pairs.present) return Duplicate(lx, key_pos, key);
+      return ParseSourceTargetPairs(lx, key, &c->source_target_pairs);
+    case AttrKey::kSliceSizes:
+      return CountInnerLists(lx, "slice_sizes", &c->slice_sizes_count);
+    case AttrKey::kDimensions:
+      if (c->has_dimensions) return Duplicate(lx, key_pos, key);
+      c->has_dimensions = true;
+      c->dimensions_pos = key_pos;
+      return ParseIntList(lx, '{', '}', "dimensions", &c->dimensions, nullptr,
+                          4096);
+    case AttrKey::kToApply:
+      // `to_apply={ ... }`: a nested (inline) computation, as XLA's parser
+      // accepts and its canonical printer writes. It is skipped whole.
+      if (lx.Peek() == '{') return lx.SkipGroup();
+      return lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
+    case AttrKey::kMetadata:
+      return ParseMetadata(lx, c);
+    case AttrKey::kFrontendAttributes:
+      return ParseFrontendAttributes(lx, c);
+    case AttrKey::kOther:
+      break;
   }
-  if (key == "use_global_device_ids") {
-    if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
-    std::string word;
-    const TextPos value_pos = lx.Pos();
-    if (!IsIdentStart(lx.Peek())) {
-      return lx.Expected("'true' or 'false' for use_global_device_ids");
-    }
-    if (!lx.ReadIdent(&word)) return false;
-    if (word != "true" && word != "false") {
-      return lx.Error(value_pos, fmt::format("expected 'true' or 'false' for "
-                                             "use_global_device_ids, found "
-                                             "'{}'",
-                                             word.substr(0, 40)));
-    }
-    c->has_use_global_device_ids = true;
-    c->use_global_device_ids = word == "true";
-    c->use_global_device_ids_pos = key_pos;
-    return true;
-  }
-  if (key == "replica_groups") {
-    if (c->replica_groups.form != ReplicaGroups::Form::kAbsent) {
-      return Duplicate(lx, key_pos, key);
-    }
-    return ParseReplicaGroups(lx, &c->replica_groups);
-  }
-  if (key == "source_target_pairs") {
-    if (c->source_target_pairs.present) return Duplicate(lx, key_pos, key);
-    return ParseSourceTargetPairs(lx, key, &c->source_target_pairs);
-  }
-  if (key == "slice_sizes") {
-    return CountInnerLists(lx, "slice_sizes", &c->slice_sizes_count);
-  }
-  if (key == "dimensions") {
-    if (c->has_dimensions) return Duplicate(lx, key_pos, key);
-    c->has_dimensions = true;
-    c->dimensions_pos = key_pos;
-    return ParseIntList(lx, '{', '}', "dimensions", &c->dimensions, nullptr,
-                        4096);
-  }
-  if (key == "to_apply") {
-    // `to_apply={ ... }`: a nested (inline) computation, as XLA's parser
-    // accepts and its canonical printer writes. It is skipped whole.
-    if (lx.Peek() == '{') return lx.SkipGroup();
-    return lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
-  }
-  if (key == "metadata") return ParseMetadata(lx, c);
-  if (key == "frontend_attributes") return ParseFrontendAttributes(lx, c);
+  // backend_config, sharding, ...: skipped (FastScan, else the exact
+  // scanner).
   return lx.SkipValue();
 }
 
 }  // namespace
 
-std::optional<CollectiveOpcode> ClassifyOpcode(std::string_view opcode) {
-  // This runs once per instruction of the module: only opcodes of a
-  // collective's length are compared at all (most opcodes have none).
-  switch (opcode.size()) {
-    case 4:   // send, recv
-    case 10:  // all-reduce, all-gather, all-to-all
-    case 14:  // reduce-scatter
-    case 16:  // all-reduce-start, all-gather-start, all-to-all-start
-    case 17:  // ragged-all-to-all
-    case 18:  // collective-permute
-    case 20:  // reduce-scatter-start, collective-broadcast
-    case 23:  // ragged-all-to-all-start
-    case 24:  // collective-permute-start
-    case 26:  // collective-broadcast-start
-      break;
-    default:
-      return std::nullopt;
-  }
+const CollectiveOpcode* LookUpCollectiveOpcode(std::string_view opcode) {
   for (const OpcodeEntry& e : kOpcodes) {
     if (e.name.size() == opcode.size() && e.name[0] == opcode[0] &&
         e.name == opcode) {
-      return CollectiveOpcode{e.kind, e.async_start};
+      return &e.op;
     }
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {
@@ -263,36 +306,49 @@ bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {
 }
 
 bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
-  if (!ParseOperands(lx, table, c)) return false;
+  const bool operands_ok = ParseOperands(lx, table, c);
+  // Elements past the operands (left by the caller for reuse) go.
+  c->operand_shapes.resize(static_cast<size_t>(c->operand_count));
+  if (!operands_ok) return false;
   // The key must outlive reads of its value (which may refill the window):
   // short keys are copied into a local buffer, long ones into a string.
   char key_buf[64];
   std::string long_key;
   std::string_view key;
-  for (;;) {
-    if (!lx.SkipTrivia()) return false;
-    if (lx.Peek() != ',') return true;
-    lx.Bump();
-    if (!lx.SkipTrivia()) return false;
-    const TextPos key_pos = lx.Pos();
-    if (!IsIdentStart(lx.Peek())) {
-      return lx.Expected("an attribute name after ','");
-    }
-    std::string_view view;
-    if (!lx.ReadIdentView(&view)) return false;
+  const auto keep_key = [&](std::string_view view) {
     if (view.size() <= sizeof(key_buf)) {
-      std::memcpy(key_buf, view.data(), view.size());
+      CopySmall(key_buf, view.data(), view.size());
       key = std::string_view(key_buf, view.size());
     } else {
       long_key.assign(view);
       key = long_key;
     }
-    if (!lx.SkipTrivia()) return false;
-    if (!lx.Eat('=')) {
-      return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
+  };
+  for (;;) {
+    TextPos key_pos;
+    std::string_view view;
+    if (TryReadSimpleKey(lx, &key_pos, &view)) {
+      keep_key(view);
+    } else {
+      if (!lx.SkipTrivia()) return false;
+      if (lx.Peek() != ',') return true;
+      lx.Bump();
+      if (!lx.SkipTrivia()) return false;
+      key_pos = lx.Pos();
+      if (!IsIdentStart(lx.Peek())) {
+        return lx.Expected("an attribute name after ','");
+      }
+      if (!lx.ReadIdentView(&view)) return false;
+      keep_key(view);
+      if (!lx.SkipTrivia()) return false;
+      if (!lx.Eat('=')) {
+        return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
+      }
+      if (!lx.SkipTrivia()) return false;
     }
-    if (!lx.SkipTrivia() || !ParseAttribute(lx, key, key_pos, c) ||
-        !ExpectValueEnd(lx, key)) {
+    if (!ParseAttribute(lx, key, key_pos, c)) return false;
+    // (The next ',' or line break right after the value: no call.)
+    if (!lx.AtByte(',') && !lx.AtByte('\n') && !ExpectValueEnd(lx, key)) {
       return false;
     }
   }

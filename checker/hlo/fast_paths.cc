@@ -40,6 +40,23 @@ bool SkipInstructionBody(HloLexer& lx) {
   }
 }
 
+bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos, std::string_view* key) {
+  const char* const p = lx.cursor();
+  if (p[0] != ',' || p[1] != ' ' || !IsIdentStart(p[2])) return false;
+  const char* const end = SkipIdentBytes(p + 2);  // the window's NUL stops
+  // '=' (so not the window's end) and a value right after it: the exact
+  // steps would skip nothing there either.
+  if (*end != '=' || end - (p + 2) > kMaxTokenBytes || end[1] == ' ' ||
+      HloLexer::IsTriviaStart(end[1])) {
+    return false;
+  }
+  const TextPos at = lx.Pos();
+  *key_pos = TextPos{at.line, at.column + 2};
+  *key = std::string_view(p + 2, static_cast<size_t>(end - (p + 2)));
+  lx.AdvanceTo(end + 1);
+  return true;
+}
+
 bool SkipAnyGroup(HloLexer& lx) {
   return lx.TrySkipPlainGroup() || lx.SkipGroup();
 }
@@ -58,13 +75,25 @@ bool ParseShapeText(std::string_view text, Shape* shape) {
   return ParseShapeTextExact(text, shape);
 }
 
+bool ParseResultShape(std::string_view in_window, const char* window_limit,
+                      std::string_view captured, Shape* shape) {
+  // In the window the shape is followed by ` opcode(`: the fast path must
+  // stop exactly where the head scan did, else the captured text decides.
+  if (!in_window.empty() &&
+      ReadSimpleShape(in_window.data(), window_limit, /*end_is_final=*/false,
+                      shape) == in_window.data() + in_window.size()) {
+    return true;
+  }
+  return ParseShapeText(captured, shape);
+}
+
 bool TryReadShape(HloLexer& lx, Shape* shape) {
   if (const char* end = ReadSimpleShape(lx.cursor(), lx.limit(),
                                         /*end_is_final=*/false, shape)) {
     lx.AdvanceTo(end);
     return true;
   }
-  *shape = Shape();
+  shape->Clear();  // (keeps its storage)
   return false;
 }
 

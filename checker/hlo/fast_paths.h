@@ -35,11 +35,15 @@
 //   shape                  ReadSimpleShape (shape_parser)   ShapeReader
 //                          via TryReadShape                 (ParseShape)
 //   captured shape text    ReadSimpleShape                  ParseShapeTextExact
+//   collective result      ReadSimpleShape on the head's    ParseShapeText
+//   shape                  window bytes (ParseResultShape)  (then as above)
 //   integer list           TryParseSimpleIntList            ParseIntListExact
 //   source_target_pairs    TryParseSimplePairs              ParseSourceTarget-
 //                                                           PairsExact
 //   iota replica_groups    TryParseSimpleIota ParseIotaGroupsExact
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
+//   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
+//   collective attribute                                    ReadIdentView
 // Internal to checker/hlo.
 #ifndef TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
 #define TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
@@ -73,6 +77,14 @@ namespace topolint::hlo {
 // else ParseShapeTextExact); false, with *shape unknown, when the text is
 // not one complete shape.
 bool ParseShapeText(std::string_view text, Shape* shape);
+
+// A collective's result shape into *shape, reusing its storage: straight
+// from the window where ScanSimpleHead found it (`in_window`, inside a
+// window that ends at `window_limit` and has read no more input since;
+// empty when the exact head parser read the head), else from `captured`,
+// its text in the shape table (ParseShapeText).
+bool ParseResultShape(std::string_view in_window, const char* window_limit,
+                      std::string_view captured, Shape* shape);
 
 // `metadata={...}`; the cursor is at the value's first byte.
 [[nodiscard]] bool ParseMetadata(HloLexer& lx, Collective* c);
@@ -114,6 +126,15 @@ bool ParseShapeText(std::string_view text, Shape* shape);
 
 // `{key="plain string" ... source_line=N}` on one line (collective_attrs.cc).
 [[nodiscard]] bool TryParseSimpleMetadata(HloLexer& lx, Collective* c);
+
+// `, key=` of the next attribute of an instruction, as XLA prints it (one
+// blank after the comma, none around '=', the value right after it): true
+// with the cursor at the value, *key_pos at the key and *key viewing it in
+// the window (valid until the cursor next reads more input). Else false
+// with nothing consumed; the lexer's trivia, identifier and '=' steps then
+// decide (ParseCollectiveBody).
+[[nodiscard]] bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos,
+                                    std::string_view* key);
 
 }  // namespace topolint::hlo
 

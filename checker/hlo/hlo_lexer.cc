@@ -11,6 +11,9 @@
 
 namespace topolint::hlo {
 
+static_assert(InputWindow::kSlackBytes >= 15,
+              "SkipIdentBytes loads 16 bytes at a time past the sentinel");
+
 HloLexer::HloLexer(InputWindow* window, Module* module,
                    const ParseOptions& options)
     : window_(window),
@@ -72,8 +75,7 @@ void HloLexer::FlushCaptures(int64_t keep_from) {
 
 bool HloLexer::ReadIdent(std::string* out) {
   const TextPos start = Pos();
-  const char* p = p_;
-  while (IsIdentChar(*p)) ++p;  // NUL stops
+  const char* p = SkipIdentBytes(p_);  // NUL stops
   out->assign(p_, static_cast<size_t>(p - p_));
   p_ = p;
   // The name may continue in the next chunk of the input.
@@ -93,8 +95,7 @@ bool HloLexer::ReadIdent(std::string* out) {
 }
 
 bool HloLexer::ReadIdentView(std::string_view* out) {
-  const char* p = p_;
-  while (IsIdentChar(*p)) ++p;  // NUL stops
+  const char* p = SkipIdentBytes(p_);  // NUL stops
   if (p < end_ && p - p_ <= kMaxTokenBytes) {
     *out = std::string_view(p_, static_cast<size_t>(p - p_));
     p_ = p;

@@ -99,6 +99,13 @@ class HloLexer {
   }
   // Skips spaces and tabs only.
   void SkipBlanks();
+  // Bytes at which SkipTrivia has work to do beyond spaces (the NUL may be
+  // the end of the window): where neither this nor ' ' is, SkipTrivia
+  // skips nothing.
+  static bool IsTriviaStart(char c) {
+    return c == '\n' || c == '/' || c == '\t' || c == '\r' || c == '\0' ||
+           c == '\f' || c == '\v';
+  }
 
   // ---- Tokens -------------------------------------------------------------
   // [A-Za-z_][A-Za-z0-9_.-]*; `*out` is replaced. Precondition:
@@ -233,12 +240,6 @@ class HloLexer {
     size_t seen;
   };
 
-  // Bytes at which SkipTrivia has work to do beyond spaces (the NUL may be
-  // the end of the window).
-  static bool IsTriviaStart(char c) {
-    return c == '\n' || c == '/' || c == '\t' || c == '\r' || c == '\0' ||
-           c == '\f' || c == '\v';
-  }
   int PeekSlow();
   [[nodiscard]] bool SkipTriviaSlow();
   [[nodiscard]] bool SkipTriviaLines(bool* crossed_newline);

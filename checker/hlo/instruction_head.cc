@@ -18,12 +18,7 @@ static_assert(InputWindow::kSlackBytes >= 15,
               "ScanSimpleHead loads 16 bytes at a time past the sentinel");
 
 #if defined(__SSE2__)
-// Bit i set when byte i of the 16 at `p` is an identifier byte
-// [A-Za-z0-9_.-] (respectively a digit or ',').
-inline unsigned IdentMask(const char* p) {
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  return static_cast<unsigned>(_mm_movemask_epi8(IdentBytes(v)));
-}
+// Bit i set when byte i of the 16 at `p` is a digit or ','.
 inline unsigned DimMask(const char* p) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
@@ -50,17 +45,15 @@ const char* SkipRun(const char* p) {
 #endif
 }
 
-inline bool IsIdentByte(char c) { return IsIdentChar(c); }
 inline bool IsDimByte(char c) { return IsDigit(c) || c == ','; }
 #if !defined(__SSE2__)
-inline unsigned IdentMask(const char*) { return 0; }
 inline unsigned DimMask(const char*) { return 0; }
 #endif
 
 // Past an identifier at `p` (which starts one), or nullptr when it is longer
 // than a token may be (the exact path reports that).
 const char* SkipIdent(const char* p) {
-  const char* const end = SkipRun<IdentMask, IsIdentByte>(p);
+  const char* const end = SkipIdentBytes(p);
   return end - p > kMaxTokenBytes ? nullptr : end;
 }
 

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "checker/hlo/collective_parser.h"
 #include "checker/hlo/fast_paths.h"
@@ -424,8 +425,8 @@ bool ModuleParser::ParseSimpleInstruction(TextPos pos, const SimpleHead& head) {
   }
   const TextPos opcode_pos{
       pos.line, pos.column + static_cast<int64_t>(head.opcode_offset)};
-  const bool ok =
-      FinishInstruction(pos, head.is_root, keep_shape, opcode_pos, head.opcode);
+  const bool ok = FinishInstruction(pos, head.is_root, keep_shape, opcode_pos,
+                                    head.opcode, head.shape);
   if (keep_shape) {
     table_.Commit();
   } else {
@@ -445,12 +446,14 @@ bool ModuleParser::ParseInstructionRest(TextPos pos, bool is_root,
   TextPos opcode_pos;
   std::string_view opcode;
   if (!ParseHead(keep_shape, &opcode_pos, &opcode)) return false;
-  return FinishInstruction(pos, is_root, *keep_shape, opcode_pos, opcode);
+  return FinishInstruction(pos, is_root, *keep_shape, opcode_pos, opcode,
+                           /*shape_in_window=*/{});
 }
 
 bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
                                      TextPos opcode_pos,
-                                     std::string_view opcode) {
+                                     std::string_view opcode,
+                                     std::string_view shape_in_window) {
   const std::optional<CollectiveOpcode> op = ClassifyOpcode(opcode);
   if (!lx_.AtByte('(')) {
     opcode_.assign(opcode);
@@ -466,7 +469,12 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   // One object serves every collective of the module (cleared, not freed),
   // so that its strings and vectors are allocated once.
   Collective& c_op = op_;
+  // The result and operand shapes keep their storage (strings, dims, tuple
+  // elements) from one collective to the next: the readers write into it.
+  Shape result_shape = std::move(c_op.result_shape);
+  std::vector<Shape> operand_shapes = std::move(c_op.operand_shapes);
   c_op.Clear();
+  c_op.operand_shapes = std::move(operand_shapes);
   c_op.opcode.assign(opcode);
   c_op.name.assign(percent_ ? "%" : "");
   c_op.name.append(table_.PendingName());
@@ -476,7 +484,13 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   c_op.pos = pos;
   c_op.opcode_pos = opcode_pos;
   c_op.is_root = is_root;
-  if (keep_shape) ParseShapeText(table_.PendingShape(), &c_op.result_shape);
+  if (keep_shape) {
+    c_op.result_shape = std::move(result_shape);
+    // (Nothing has read more input since the head: `shape_in_window` is
+    // still in the window.)
+    ParseResultShape(shape_in_window, lx_.limit(), table_.PendingShape(),
+                     &c_op.result_shape);
+  }
   if (!ParseCollectiveBody(lx_, table_, &c_op) || !lx_.EndStatement()) {
     return false;
   }

@@ -48,10 +48,13 @@ class ModuleParser {
   [[nodiscard]] bool ParseInstructionRest(TextPos pos, bool is_root,
                                           bool* keep_shape);
   // After the head: the opcode's '(' and the body (collectives are parsed
-  // and handed on; everything else is skipped).
+  // and handed on; everything else is skipped). `shape_in_window` is the
+  // result shape where ScanSimpleHead found it in the window (empty after
+  // the exact head parser).
   [[nodiscard]] bool FinishInstruction(TextPos pos, bool is_root,
                                        bool keep_shape, TextPos opcode_pos,
-                                       std::string_view opcode);
+                                       std::string_view opcode,
+                                       std::string_view shape_in_window);
   [[nodiscard]] bool ParseHead(bool* keep_shape, TextPos* opcode_pos,
                                std::string_view* opcode);
   [[nodiscard]] bool ReportUnclosed(TextPos pos);

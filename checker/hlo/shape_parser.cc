@@ -1,6 +1,8 @@
 #include "checker/hlo/shape_parser.h"
 
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "checker/hlo/input_window.h"
 #include "fmt/format.h"
@@ -123,7 +125,11 @@ class ShapeReader {
   int64_t nodes_ = 0;
 };
 
-// ReadSimpleShape's reader: every access is bounds-checked against `end_`.
+// ReadSimpleShape's reader. kChecked: every access is bounds-checked
+// against `end_`; otherwise the text ends in a NUL at `end_` (a window's
+// sentinel), which stops every loop here by itself (0 never continues a
+// shape), so bytes are read as they are.
+template <bool kChecked>
 class SimpleShapeReader {
  public:
   // `end_is_final`: the text ends at `end` (captured text), rather than a
@@ -140,16 +146,16 @@ class SimpleShapeReader {
     if (p - type > kMaxTokenBytes || At(p) != '[') return nullptr;
     shape->known = true;
     shape->is_tuple = false;
-    shape->element_type.assign(type, static_cast<size_t>(p - type));
+    const std::string_view type_view(type, static_cast<size_t>(p - type));
+    // A reused shape most often has the same type already (no call).
+    if (shape->element_type != type_view) shape->element_type.assign(type_view);
     shape->dims.clear();
     shape->tuple.clear();
     ++p;  // '['
     if (At(p) != ']') {
-      size_t count = 1;
-      for (const char* q = p; IsDigit(At(q)) || At(q) == ','; ++q) {
-        count += At(q) == ',' ? 1 : 0;
-      }
-      if (count <= kMaxDims) shape->dims.reserve(count);
+      // No counting pass to reserve: the shapes read here are mostly
+      // reused and keep their capacity; a new one gets room for 8 dims.
+      if (shape->dims.capacity() == 0) shape->dims.reserve(8);
       for (;;) {
         const char* digits = p;
         uint64_t dim = 0;  // unsigned: more than 18 digits wrap, then decline
@@ -195,23 +201,30 @@ class SimpleShapeReader {
     shape->is_tuple = true;
     shape->element_type.clear();
     shape->dims.clear();
-    shape->tuple.clear();
     ++p;  // '('
-    if (At(p) == ')') return p + 1;
-    for (;;) {
-      hlo::Shape element;
-      p = Shape(p, &element, depth + 1);
-      if (p == nullptr) return nullptr;
-      shape->tuple.push_back(std::move(element));
-      if (At(p) == ')') return p + 1;
-      if (At(p) != ',') return nullptr;
-      ++p;
-      while (At(p) == ' ') ++p;
+    // The elements a reused shape already holds are read into again (their
+    // strings and vectors keep their storage), then the rest dropped.
+    std::vector<hlo::Shape>& tuple = shape->tuple;
+    size_t n = 0;
+    if (At(p) != ')') {
+      for (;;) {
+        if (n == tuple.size()) tuple.emplace_back();
+        p = Shape(p, &tuple[n], depth + 1);
+        if (p == nullptr) return nullptr;
+        ++n;
+        if (At(p) == ')') break;
+        if (At(p) != ',') return nullptr;
+        ++p;
+        while (At(p) == ' ') ++p;
+      }
     }
+    tuple.resize(n);
+    return p + 1;
   }
 
   // The byte at `p`, or 0 at the end (0 never continues a shape).
   int At(const char* p) const {
+    if (!kChecked) return static_cast<unsigned char>(*p);
     return p < end_ ? static_cast<unsigned char>(*p) : 0;
   }
 
@@ -224,7 +237,10 @@ class SimpleShapeReader {
 
 const char* ReadSimpleShape(const char* p, const char* end, bool end_is_final,
                             Shape* shape) {
-  return SimpleShapeReader(end, end_is_final).Shape(p, shape, 0);
+  if (!end_is_final && *end == '\0') {
+    return SimpleShapeReader<false>(end, end_is_final).Shape(p, shape, 0);
+  }
+  return SimpleShapeReader<true>(end, end_is_final).Shape(p, shape, 0);
 }
 
 bool ParseShape(HloLexer& lx, Shape* shape) {

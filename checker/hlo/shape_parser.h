@@ -37,12 +37,15 @@ bool LayoutFollows(HloLexer& lx);
 // The common case of ParseShape, read from the bytes [p, end) without a
 // lexer (a window's bytes up to its end, or captured text that ends at `end`
 // when `end_is_final`): array shapes `type[d,...]` with an optional
-// `{d,...}` layout, and tuples of them separated by ',' and spaces. Returns
+// `{d,...}` layout, and tuples of them separated by ',' and spaces (when
+// not `end_is_final`, *end is readable: a window's NUL sentinel). Returns
 // where the shape ends, or nullptr (with *shape unspecified) when the text
 // is anything else (blanks before a layout, comments, dynamic dimensions,
 // tiled layouts, ...) and the exact parser must decide. Where it returns
 // non-null, the shape is the one ParseShape reads and the exact parser would
-// stop at the same byte.
+// stop at the same byte. It reads into the storage *shape already has (its
+// strings, dims and tuple elements), so that a shape reused for every
+// collective of a module allocates nothing once warm.
 [[nodiscard]] const char* ReadSimpleShape(const char* p, const char* end,
                                           bool end_is_final, Shape* shape);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "absl/hash/hash.h"
 
@@ -25,37 +26,44 @@ ShapeTable::ShapeTable(size_t max_bytes)
 void ShapeTable::Begin(std::string_view name) {
   name = StripPercent(name);
   if (Bytes() + name.size() > max_bytes_) Clear();
-  if (arena_.capacity() == 0) {
+  if (capacity_ == 0) {
     // Reserved once and kept (Clear keeps it): the arena never shrinks and
     // regrows within a long computation. Pages are touched only as the
     // arena fills, so a small module costs little.
-    arena_.reserve(max_bytes_ + kArenaSlack);
+    Grow(max_bytes_ + kArenaSlack);
+    // The entries likewise (one per instruction: growing by doubling
+    // copied them all over again in a long computation). A typical entry
+    // is at least 48 bytes of budget; more entries than that still fit,
+    // the vector then grows.
+    entries_.reserve(max_bytes_ / 48);
   }
-  pending_name_offset_ = arena_.size();
+  pending_name_offset_ = size_;
   AppendPending(name);
-  pending_shape_offset_ = arena_.size();
+  pending_shape_offset_ = size_;
 }
 
-void ShapeTable::BeginWithShape(std::string_view name, std::string_view shape) {
-  Begin(name);
-  AppendPending(shape);
+void ShapeTable::Grow(size_t more) {
+  const size_t wanted = std::max(size_ + more, 2 * capacity_);
+  std::unique_ptr<char[]> bigger(new char[wanted]);
+  if (size_ != 0) std::memcpy(bigger.get(), arena_.get(), size_);
+  arena_ = std::move(bigger);
+  capacity_ = wanted;
 }
 
 bool ShapeTable::Commit() {
-  const size_t shape_len = arena_.size() - pending_shape_offset_;
+  const size_t shape_len = size_ - pending_shape_offset_;
   const size_t name_len = pending_shape_offset_ - pending_name_offset_;
   if (Bytes() > max_bytes_ || entries_.size() >= kNone - 1) {
     // Over budget: keep only this entry, moved to the front of the same
     // storage.
-    const size_t entry_len = arena_.size() - pending_name_offset_;
+    const size_t entry_len = size_ - pending_name_offset_;
     if (entry_len > max_bytes_) {
       Clear();
       return false;
     }
-    std::memmove(arena_.data(), arena_.data() + pending_name_offset_,
-                 entry_len);
+    std::memmove(arena_.get(), arena_.get() + pending_name_offset_, entry_len);
     Clear();
-    arena_.resize(entry_len);
+    size_ = entry_len;
     pending_name_offset_ = 0;
     pending_shape_offset_ = name_len;
   }
@@ -65,7 +73,7 @@ bool ShapeTable::Commit() {
   return true;
 }
 
-void ShapeTable::Abort() { arena_.resize(pending_name_offset_); }
+void ShapeTable::Abort() { size_ = pending_name_offset_; }
 
 std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
   name = StripPercent(name);
@@ -99,7 +107,7 @@ std::optional<std::string_view> ShapeTable::Find(std::string_view name) {
 }
 
 void ShapeTable::Clear() {
-  arena_.clear();
+  size_ = 0;
   entries_.clear();
   index_.clear();
   indexed_ = 0;

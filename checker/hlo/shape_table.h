@@ -12,12 +12,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "checker/hlo/small_copy.h"
 
 namespace topolint::hlo {
 
@@ -30,24 +33,28 @@ class ShapeTable {
   // Abort().
   void Begin(std::string_view name);
   void AppendPending(std::string_view text) {
-    arena_.insert(arena_.end(), text.begin(), text.end());
+    if (text.size() > capacity_ - size_) Grow(text.size());
+    CopySmall(arena_.get() + size_, text.data(), text.size());
+    size_ += text.size();
   }
-  // Begin(name) followed by AppendPending(shape), in one step (this runs
-  // once per instruction of a module: the vector's insert is inlined where
-  // a string's append is a library call).
-  void BeginWithShape(std::string_view name, std::string_view shape);
+  // Begin(name) followed by AppendPending(shape), in one step: this runs
+  // once per instruction of a module.
+  void BeginWithShape(std::string_view name, std::string_view shape) {
+    Begin(name);
+    AppendPending(shape);
+  }
   // False when the entry alone is over budget and was dropped.
   bool Commit();
   void Abort();
   // The name of the entry begun and not yet committed or aborted.
   std::string_view PendingName() const {
-    return std::string_view(arena_.data() + pending_name_offset_,
+    return std::string_view(arena_.get() + pending_name_offset_,
                             pending_shape_offset_ - pending_name_offset_);
   }
   // The text appended after the pending name so far.
   std::string_view PendingShape() const {
-    return std::string_view(arena_.data() + pending_shape_offset_,
-                            arena_.size() - pending_shape_offset_);
+    return std::string_view(arena_.get() + pending_shape_offset_,
+                            size_ - pending_shape_offset_);
   }
 
   // The shape text recorded for `name` (a leading '%' is ignored), latest
@@ -75,18 +82,26 @@ class ShapeTable {
 
   // Memory held: arena, entries and (an estimate of) the index.
   size_t Bytes() const {
-    return arena_.size() + entries_.size() * (sizeof(Entry) + 16);
+    return size_ + entries_.size() * (sizeof(Entry) + 16);
   }
   std::string_view NameOf(const Entry& e) const {
-    return std::string_view(arena_.data() + e.name_offset, e.name_len);
+    return std::string_view(arena_.get() + e.name_offset, e.name_len);
   }
   std::string_view ShapeOf(const Entry& e) const {
-    return std::string_view(arena_.data() + e.name_offset + e.name_len,
+    return std::string_view(arena_.get() + e.name_offset + e.name_len,
                             e.shape_len);
   }
+  // Makes room for `more` bytes past size_ (an entry longer than the
+  // slack, or the first Begin).
+  void Grow(size_t more);
 
   size_t max_bytes_;
-  std::vector<char> arena_;
+  // The names and shape texts, back to back: a plain buffer (appending is
+  // a bounds check and a copy; a vector's insert was several times that).
+  // Allocated once and kept by Clear().
+  std::unique_ptr<char[]> arena_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
   std::vector<Entry> entries_;
   absl::flat_hash_map<uint64_t, uint32_t> index_;  // name hash -> latest
   size_t indexed_ = 0;                             // entries in index_
