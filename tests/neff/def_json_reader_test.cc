@@ -7,11 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "checker/hlo/hlo_parser.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rules/registry.h"
 #include "tests/neff/neff_test_util.h"
 
 namespace topolint::neff {
@@ -187,6 +189,45 @@ TEST(DefJsonReaderTest, SameModelAndFindingsAsTheExactReading) {
     EXPECT_EQ(Dump(fast), Dump(exact));
     EXPECT_EQ(DumpFindings(RunNeff({fast})), DumpFindings(RunNeff({exact})));
   }
+}
+
+// Every rule family over the def.json beside a 4-device module with groups
+// {{0,1},{2,3}} and 2 cores (so xref-* and lnc-rank-range look at ranks).
+std::vector<Finding> RunAllFamilies(DefJson d) {
+  Unit unit;
+  unit.directory = ".";
+  unit.hlo_modules.push_back(
+      hlo::ParseHloText("HloModule m, replica_count=4\n"
+                        "%add (a: f32[], b: f32[]) -> f32[] {\n"
+                        "  %a = f32[] parameter(0)\n"
+                        "  %b = f32[] parameter(1)\n"
+                        "  ROOT %s = f32[] add(f32[] %a, f32[] %b)\n"
+                        "}\n"
+                        "ENTRY %main (p: f32[8]) -> f32[8] {\n"
+                        "  %p = f32[8]{0} parameter(0)\n"
+                        "  ROOT %ar = f32[8]{0} all-reduce(f32[8]{0} %p), "
+                        "replica_groups={{0,1},{2,3}}, to_apply=%add\n"
+                        "}\n",
+                        "model.hlo"));
+  unit.def_jsons.push_back(std::move(d));
+  CheckOptions options;
+  options.num_cores = 2;
+  Emitter emit = testing_neff::AllRulesEmitter();
+  for (const CheckFamily& family : AllCheckFamilies()) {
+    family.run(unit, options, emit);
+  }
+  return emit.findings();
+}
+
+TEST(DefJsonReaderTest, SameFindingsOfEveryRuleFamily) {
+  size_t findings = 0;
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(c.name);
+    const std::vector<Finding> fast = RunAllFamilies(Fast(c.text));
+    EXPECT_EQ(DumpFindings(fast), DumpFindings(RunAllFamilies(Exact(c.text))));
+    findings += fast.size();
+  }
+  EXPECT_GT(findings, 30u);  // the comparison is not of empty lists
 }
 
 TEST(DefJsonReaderTest, SyntaxErrorsAreReportedAsJsonParseDoes) {
