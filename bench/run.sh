@@ -214,6 +214,36 @@ tiny=$(sort -g "$OUT/tiny.ms" | awk '{a[NR]=$1} END{print a[(NR+1)/2]}')
 tiny_cpu=$(awk -v a="$c0" -v b="$c1" -v n="$TINY_RUNS" 'BEGIN{printf "%.1f", (b-a)/n}')
 echo "  median wall ${tiny} ms; mean CPU (user+sys) ${tiny_cpu} ms per run"
 
+# -- def.json at scale (issue 16): DEFJSON_RANKS (default 1000x1000, GROUPSxSIZE)
+DEFJSON_RANKS=${DEFJSON_RANKS:-1000x1000}
+echo "== def.json of one [1][${DEFJSON_RANKS/x/][}] topology: topolint vs jq vs python3 json.load, $RUNS alternating runs"
+python3 bench/gen_defjson.py --out "$OUT/defjson" --ranks "$DEFJSON_RANKS"
+dj=$OUT/defjson/def.json
+if ! "$BIN" check --quiet "$OUT/defjson" >/dev/null 2>&1; then
+  echo "run.sh: topolint reports findings on $OUT/defjson:" >&2
+  "$BIN" check "$OUT/defjson" | head -20 >&2
+  exit 2
+fi
+HAVE_JQ=0
+if command -v jq >/dev/null 2>&1; then HAVE_JQ=1; fi
+rm -f "$OUT"/dj_*.times
+cat "$dj" >/dev/null
+for ((i = 0; i < RUNS; ++i)); do
+  measure dj_tl "$BIN" check --quiet -j 1 "$OUT/defjson"
+  if [ "$HAVE_JQ" = 1 ]; then measure dj_jq jq length "$dj"; fi
+  measure dj_py python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dj"
+done
+printf '  %-22s %12s %12s\n' tool "median wall s" "peak MiB"
+for t in tl jq py; do
+  [ -f "$OUT/dj_$t.times" ] || continue
+  case $t in tl) name="topolint check" ;; jq) name="jq length" ;; py) name="python3 json.load" ;; esac
+  printf '  %-22s %12s %12s\n' "$name" "$(median "$OUT/dj_$t.times" 1)" \
+    "$(awk -v k="$(max "$OUT/dj_$t.times" 4)" 'BEGIN{printf "%.1f", k/1024}')"
+done
+DJ_PEAK=$(max "$OUT/dj_tl.times" 4)
+if [ "$HAVE_JQ" = 1 ]; then DJ_JQ_PEAK=$(max "$OUT/dj_jq.times" 4); else DJ_JQ_PEAK=0; fi
+# -- end def.json at scale
+
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "== targets (SPEC §5)"
@@ -249,6 +279,13 @@ fi
 verdict "$(awk -v k="$EXPLICIT_PEAK" 'BEGIN{print (k <= 32768)}')" \
   "peak RSS one explicit group of $EXPLICIT_IDS ids: $(awk -v k="$EXPLICIT_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 32)"
 # -- end dense and explicit-group cases --
+if [ "$HAVE_JQ" = 1 ]; then  # def.json at scale (issue 16): <= 1.5x jq's peak RSS
+  verdict "$(awk -v a="$DJ_PEAK" -v b="$DJ_JQ_PEAK" 'BEGIN{print (a <= 1.5 * b)}')" \
+    "peak RSS def.json [1][${DEFJSON_RANKS/x/][}]: $(awk -v k="$DJ_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB, $(div "$DJ_PEAK" "$DJ_JQ_PEAK")x jq's $(awk -v k="$DJ_JQ_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 1.5x jq)"
+else
+  verdict "$(awk -v a="$DJ_PEAK" 'BEGIN{print (a <= 32768)}')" \
+    "peak RSS def.json [1][${DEFJSON_RANKS/x/][}]: $(awk -v k="$DJ_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (no jq; target <= 32 MiB)"
+fi
 verdict "$(awk -v m="$lms" 'BEGIN{print (m < 10)}')" \
   "large groups: ${lms} ms per op (target: milliseconds)"
 verdict "$(awk -v m="$tiny" 'BEGIN{print (m < 10)}')" \

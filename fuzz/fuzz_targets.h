@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -146,11 +147,67 @@ inline void RunHloProtoTarget(std::string_view input) {
 
 // ------------------------------------------------------------- def.json
 
-// json::Parse, BuildDefJson and every rule (the NEFF rules) over it.
+namespace internal {
+
+inline bool SamePos(TextPos a, TextPos b) {
+  return a.line == b.line && a.column == b.column;
+}
+
+// The streaming reader's model (rank positions found by re-scanning) must be
+// the exact reading's.
+inline void CompareDefJsons(const neff::DefJson& fast,
+                            const neff::DefJson& exact) {
+  if (fast.topology_count != exact.topology_count ||
+      fast.topologies.size() != exact.topologies.size() ||
+      fast.schema_problems.size() != exact.schema_problems.size() ||
+      fast.pairs.size() != exact.pairs.size()) {
+    Fail("the streaming def.json reader reads another model");
+  }
+  for (size_t i = 0; i < fast.schema_problems.size(); ++i) {
+    if (fast.schema_problems[i].message != exact.schema_problems[i].message ||
+        !SamePos(fast.schema_problems[i].pos, exact.schema_problems[i].pos)) {
+      Fail("the streaming def.json reader reports other schema problems");
+    }
+  }
+  for (size_t t = 0; t < fast.topologies.size(); ++t) {
+    const neff::Topology& a = fast.topologies[t];
+    const neff::Topology& b = exact.topologies[t];
+    if (a.index != b.index || !SamePos(a.pos, b.pos) ||
+        a.num_groups() != b.num_groups() || a.num_ranks() != b.num_ranks()) {
+      Fail("the streaming def.json reader reads another topology");
+    }
+    for (int64_t g = 0; g < a.num_groups(); ++g) {
+      if (a.group_size(g) != b.group_size(g) ||
+          !SamePos(a.group_pos(g), b.group_pos(g))) {
+        Fail("the streaming def.json reader reads another group");
+      }
+      for (int64_t r = 0; r < a.group_size(g); ++r) {
+        if (a.rank(g, r) != b.rank(g, r) ||
+            !SamePos(a.rank_pos(g, r), b.rank_pos(g, r))) {
+          Fail("the streaming def.json reader locates a rank elsewhere");
+        }
+      }
+    }
+  }
+}
+
+}  // namespace internal
+
+// json::Parse, BuildDefJson and every rule (the NEFF rules) over it; the
+// streaming reader (neff::ParseDefJson) must agree with it, and the rules
+// run on the streamed model (ranks located by re-scanning).
 inline void RunDefJsonTarget(std::string_view input) {
   const std::string text(input);
   const std::vector<Document> docs = {{"def.json", text}};
+  neff::DefJsonDocument streamed =
+      neff::ParseDefJson(std::make_shared<const std::string>(text));
   json::ParseResult parsed = json::Parse(text);
+  if (streamed.parsed.ok != parsed.ok ||
+      (!parsed.ok &&
+       (streamed.parsed.error.message != parsed.error.message ||
+        !internal::SamePos(streamed.parsed.error.pos, parsed.error.pos)))) {
+    Fail("the streaming def.json reader parses differently");
+  }
   Unit unit;
   unit.directory = ".";
   if (!parsed.ok) {
@@ -163,7 +220,10 @@ inline void RunDefJsonTarget(std::string_view input) {
         {At("def.json", parsed.error.pos), parsed.error.message});
   } else {
     (void)neff::IsDefJson(parsed.root);
-    unit.def_jsons.push_back(neff::BuildDefJson(parsed.root, "def.json"));
+    const neff::DefJson exact = neff::BuildDefJson(parsed.root, "def.json");
+    unit.def_jsons.push_back(
+        neff::BuildDefJson(std::move(streamed), "def.json"));
+    internal::CompareDefJsons(unit.def_jsons.back(), exact);
   }
   CheckOptions options;
   options.num_cores = 64;  // enables lnc-rank-range

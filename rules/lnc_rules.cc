@@ -60,14 +60,15 @@ void CheckDefJson(const neff::DefJson& d, const RankRange& range,
                   Emitter& emit) {
   absl::flat_hash_set<int64_t> reported;
   for (const neff::Topology& t : d.topologies) {
-    for (size_t g = 0; g < t.groups.size(); ++g) {
-      const std::vector<neff::Rank>& ranks = t.groups[g].ranks;
+    for (int64_t g = 0; g < t.num_groups(); ++g) {
+      const absl::Span<const int32_t> ranks = t.group(g);
       for (size_t r = 0; r < ranks.size(); ++r) {
-        const int64_t v = ranks[r].value;
+        const int64_t v = ranks[r];
         if (range.Contains(v) || !reported.insert(v).second) continue;
         const std::string path =
             fmt::format("replica_groups[{}][{}][{}]", t.index, g, r);
-        emit.Report(kLncRankRange, At(d.file, ranks[r].pos),
+        emit.Report(kLncRankRange,
+                    At(d.file, t.rank_pos(g, static_cast<int64_t>(r))),
                     range.Message(v, "(" + path + ")"), {}, "CCInfo." + path);
       }
     }

@@ -175,27 +175,31 @@ std::optional<Difference> DiffReplicaGroups(const DefJson& gi,
   const auto& ti = gi.topologies;
   const auto& t0 = g0.topologies;
   for (size_t t = 0; t < ti.size() && t < t0.size(); ++t) {
-    const auto& gsi = ti[t].groups;
-    const auto& gs0 = t0[t].groups;
-    for (size_t g = 0; g < gsi.size() && g < gs0.size(); ++g) {
-      const auto& ri = gsi[g].ranks;
-      const auto& r0 = gs0[g].ranks;
+    const neff::Topology& tpi = ti[t];
+    const neff::Topology& tp0 = t0[t];
+    const int64_t groups_i = tpi.num_groups();
+    const int64_t groups_0 = tp0.num_groups();
+    for (int64_t g = 0; g < groups_i && g < groups_0; ++g) {
+      const absl::Span<const int32_t> ri = tpi.group(g);
+      const absl::Span<const int32_t> r0 = tp0.group(g);
       for (size_t r = 0; r < ri.size() && r < r0.size(); ++r) {
-        if (ri[r].value != r0[r].value) {
-          return Diff(ri[r].pos, r0[r].pos,
+        if (ri[r] != r0[r]) {
+          const int64_t rr = static_cast<int64_t>(r);
+          return Diff(tpi.rank_pos(g, rr), tp0.rank_pos(g, rr),
                       fmt::format("{}[{}][{}][{}]", base, t, g, r),
-                      std::to_string(ri[r].value), std::to_string(r0[r].value));
+                      std::to_string(ri[r]), std::to_string(r0[r]));
         }
       }
       if (ri.size() != r0.size()) {
-        return Diff(gsi[g].pos, gs0[g].pos,
+        return Diff(tpi.group_pos(g), tp0.group_pos(g),
                     fmt::format("{}[{}][{}]", base, t, g),
                     Count(ri.size(), "rank"), Count(r0.size(), "rank"));
       }
     }
-    if (gsi.size() != gs0.size()) {
-      return Diff(ti[t].pos, t0[t].pos, fmt::format("{}[{}]", base, t),
-                  Count(gsi.size(), "group"), Count(gs0.size(), "group"));
+    if (groups_i != groups_0) {
+      return Diff(tpi.pos, tp0.pos, fmt::format("{}[{}]", base, t),
+                  Count(static_cast<size_t>(groups_i), "group"),
+                  Count(static_cast<size_t>(groups_0), "group"));
     }
   }
   if (ti.size() != t0.size()) {

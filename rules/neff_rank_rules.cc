@@ -12,31 +12,33 @@ struct Occurrence {
   TextPos pos;
 };
 
+Occurrence OccurrenceOf(const neff::Topology& t, int64_t flat) {
+  const int64_t g = t.GroupOf(flat);
+  const int64_t r = flat - t.group_start(g);
+  return Occurrence{g, r, t.rank_pos(g, r)};
+}
+
+// The ranks are checked with a bitmap over their range (neff::FindRepeats),
+// not a map per rank: a topology may list a million of them.
 void CheckTopologyDuplicates(const neff::DefJson& d, const neff::Topology& t,
                              Emitter& emit) {
-  absl::flat_hash_map<int64_t, Occurrence> first;
-  for (size_t g = 0; g < t.groups.size(); ++g) {
-    const std::vector<neff::Rank>& ranks = t.groups[g].ranks;
-    for (size_t r = 0; r < ranks.size(); ++r) {
-      const Occurrence here{static_cast<int64_t>(g), static_cast<int64_t>(r),
-                            ranks[r].pos};
-      auto [it, inserted] = first.try_emplace(ranks[r].value, here);
-      if (inserted) continue;
-      const Occurrence& seen = it->second;
-      const std::string where =
-          seen.group == here.group
-              ? fmt::format("twice in group {}", here.group)
-              : fmt::format("in group {} and again in group {}", seen.group,
-                            here.group);
-      emit.Report(
-          kNeffDuplicateRank, At(d.file, here.pos),
-          fmt::format("rank {} appears {} of topology[{}]; expected each rank "
-                      "at most once in a topology",
-                      ranks[r].value, where, t.index),
-          {Note{At(d.file, seen.pos),
-                fmt::format("rank {} first appears here", ranks[r].value)}},
-          RankPath(t.index, here.group, here.index));
-    }
+  for (const neff::Repeat& repeat : neff::FindRepeats(t.ranks())) {
+    const int64_t value = t.ranks()[static_cast<size_t>(repeat.index)];
+    const Occurrence here = OccurrenceOf(t, repeat.index);
+    const Occurrence seen = OccurrenceOf(t, repeat.first);
+    const std::string where =
+        seen.group == here.group
+            ? fmt::format("twice in group {}", here.group)
+            : fmt::format("in group {} and again in group {}", seen.group,
+                          here.group);
+    emit.Report(
+        kNeffDuplicateRank, At(d.file, here.pos),
+        fmt::format("rank {} appears {} of topology[{}]; expected each rank "
+                    "at most once in a topology",
+                    value, where, t.index),
+        {Note{At(d.file, seen.pos),
+              fmt::format("rank {} first appears here", value)}},
+        RankPath(t.index, here.group, here.index));
   }
 }
 
@@ -95,27 +97,25 @@ void CheckExplicitWorldSize(const neff::DefJson& d, Emitter& emit) {
 
   // The largest group of any well-formed topology.
   const neff::Topology* big_topology = nullptr;
-  size_t big_group = 0;
+  int64_t big_group = 0;
   for (const neff::Topology& t : d.topologies) {
-    for (size_t g = 0; g < t.groups.size(); ++g) {
+    for (int64_t g = 0; g < t.num_groups(); ++g) {
       if (big_topology == nullptr ||
-          t.groups[g].ranks.size() >
-              big_topology->groups[big_group].ranks.size()) {
+          t.group_size(g) > big_topology->group_size(big_group)) {
         big_topology = &t;
         big_group = g;
       }
     }
   }
   if (big_topology != nullptr) {
-    const neff::Group& g = big_topology->groups[big_group];
-    const int64_t n = static_cast<int64_t>(g.ranks.size());
+    const int64_t n = big_topology->group_size(big_group);
     if (n > declared) {
       emit.Report(
           kNeffWorldSize, here,
           fmt::format("#rank_world_size is {} but group {} of topology[{}] "
                       "has {} ranks; expected a world size of at least {}",
                       declared, big_group, big_topology->index, n, n),
-          {Note{At(d.file, g.pos),
+          {Note{At(d.file, big_topology->group_pos(big_group)),
                 fmt::format("group {} of topology[{}] has {} ranks", big_group,
                             big_topology->index, n)}},
           "CCInfo.#rank_world_size");

@@ -87,43 +87,45 @@ void CheckTopologies(const neff::DefJson& d, const model::WorldSize& ws,
 
 void CheckRaggedGroups(const neff::DefJson& d, Emitter& emit) {
   for (const neff::Topology& t : d.topologies) {
-    if (t.groups.size() < 2) continue;
+    if (t.num_groups() < 2) continue;
     // The reference size is the most common one (the earliest on a tie), so
     // that one odd group is the one reported.
     std::map<size_t, int64_t> count;  // size -> groups
-    for (const neff::Group& g : t.groups) ++count[g.ranks.size()];
+    for (int64_t g = 0; g < t.num_groups(); ++g) {
+      ++count[static_cast<size_t>(t.group_size(g))];
+    }
     if (count.size() == 1) continue;
-    size_t reference = t.groups[0].ranks.size();
+    size_t reference = static_cast<size_t>(t.group_size(0));
     int64_t reference_groups = 0;
     int64_t reference_first = -1;
-    for (size_t i = 0; i < t.groups.size(); ++i) {
-      const size_t n = t.groups[i].ranks.size();
+    for (int64_t i = 0; i < t.num_groups(); ++i) {
+      const size_t n = static_cast<size_t>(t.group_size(i));
       if (count[n] > reference_groups) {
         reference = n;
         reference_groups = count[n];
-        reference_first = static_cast<int64_t>(i);
+        reference_first = i;
       }
     }
-    const neff::Group& ref = t.groups[static_cast<size_t>(reference_first)];
-    for (size_t i = 0; i < t.groups.size(); ++i) {
-      const size_t n = t.groups[i].ranks.size();
+    const TextPos ref_pos = t.group_pos(reference_first);
+    for (int64_t i = 0; i < t.num_groups(); ++i) {
+      const size_t n = static_cast<size_t>(t.group_size(i));
       if (n == reference) continue;
       const std::string others =
           reference_groups == 1
               ? fmt::format("group {} has {}", reference_first,
                             Ranks(static_cast<int64_t>(reference)))
               : fmt::format("{} of its {} groups have {}", reference_groups,
-                            t.groups.size(),
+                            t.num_groups(),
                             Ranks(static_cast<int64_t>(reference)));
       emit.Report(
-          kNeffRaggedGroups, At(d.file, t.groups[i].pos),
+          kNeffRaggedGroups, At(d.file, t.group_pos(i)),
           fmt::format("group {} of topology[{}] has {} but {}; every group of "
                       "a topology must be the same size",
                       i, t.index, Ranks(static_cast<int64_t>(n)), others),
-          {Note{At(d.file, ref.pos),
+          {Note{At(d.file, ref_pos),
                 fmt::format("group {} has {}", reference_first,
                             Ranks(static_cast<int64_t>(reference)))}},
-          GroupPath(t.index, static_cast<int64_t>(i)));
+          GroupPath(t.index, i));
     }
   }
 }

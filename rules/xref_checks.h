@@ -30,11 +30,15 @@ struct NeffSide {
   // topology" (every rank in one group), or not at all (MPMD, an empty
   // topology, or replica_groups with schema problems).
   enum class Topology { kSkip, kNone, kOne } topology = Topology::kSkip;
-  model::GroupList topology0;  // kOne
-  int64_t rank_count = 0;      // ranks in topology[0]
+  // kOne, after ExpandTopology0 (a def.json checked without an HLO module
+  // never needs this copy of its ranks).
+  model::GroupList topology0;
+  int64_t rank_count = 0;  // ranks in topology[0]
 };
 
 NeffSide ReadNeffSide(const neff::DefJson& def);
+// Fills n->topology0 (kOne only; idempotent).
+void ExpandTopology0(NeffSide* n);
 
 // One collective that carries replica groups, as the xref checks see it.
 struct OpGroups {

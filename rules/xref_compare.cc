@@ -175,9 +175,9 @@ absl::StatusOr<GroupList> WrittenGroups(const hlo::Collective& op,
 GroupList TopologyGroups(const neff::Topology& topology) {
   GroupList out;
   std::vector<int64_t> ids;
-  for (const neff::Group& g : topology.groups) {
-    ids.clear();
-    for (const neff::Rank& r : g.ranks) ids.push_back(r.value);
+  for (int64_t g = 0; g < topology.num_groups(); ++g) {
+    const absl::Span<const int32_t> group = topology.group(g);
+    ids.assign(group.begin(), group.end());
     out.AppendGroup(ids);
   }
   return out;

@@ -160,12 +160,13 @@ class XrefFamily : public FamilyChecks {
         options_(options),
         emit_(emit) {}
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
+    for (xref::NeffSide& n : neffs_) xref::ExpandTopology0(&n);
     return std::make_unique<XrefSession>(m, options_, neffs_, cap_,
                                          pairs_enabled_, shared_specs(), emit_);
   }
 
  private:
-  const std::vector<xref::NeffSide> neffs_;
+  std::vector<xref::NeffSide> neffs_;  // topology0 filled at the first module
   const int64_t cap_;
   const bool pairs_enabled_;
   const CheckOptions& options_;
@@ -213,12 +214,18 @@ NeffSide ReadNeffSide(const neff::DefJson& def) {
   if (def.topologies.empty()) {
     n.topology = NeffSide::Topology::kNone;
   } else if (def.topologies.size() == 1 && def.topologies[0].index == 0 &&
-             !def.topologies[0].groups.empty()) {
+             !def.topologies[0].empty()) {
     n.topology = NeffSide::Topology::kOne;
-    n.topology0 = TopologyGroups(def.topologies[0]);
-    n.rank_count = n.topology0.num_ids();
+    n.rank_count = def.topologies[0].num_ranks();
   }
   return n;
+}
+
+void ExpandTopology0(NeffSide* n) {
+  if (n->topology != NeffSide::Topology::kOne || !n->topology0.empty()) {
+    return;
+  }
+  n->topology0 = TopologyGroups(n->def->topologies[0]);
 }
 
 void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,

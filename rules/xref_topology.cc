@@ -98,7 +98,7 @@ bool CheckTopology(const hlo::Module& module, const OpGroups& g,
         " (the same groups in another order; topology[0] must list them "
         "in the HLO's order)";
   }
-  notes.push_back({At(def.file, topo.groups[static_cast<size_t>(i)].pos),
+  notes.push_back({At(def.file, topo.group_pos(i)),
                    fmt::format("group {} of topology[0] is {}", i,
                                neff_groups.GroupToString(i))});
   emit.Report(kRule, GroupsLocation(module, op, i),

@@ -3,6 +3,7 @@
 // device of the HLO module, [0, R*P). ws_pairs and #rank_world_size may
 // exceed the group size (a permute ring beside a TP all-reduce).
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ Note DeviceCountNote(const hlo::Module& module,
 // One finding per rank list (a topology, or the pairs): the first rank
 // outside [0, devices), with how many more there are.
 struct Outside {
-  const neff::Rank* first = nullptr;
+  std::optional<neff::Rank> first;
   std::string where;   // "topology[0] group 2"
   std::string anchor;  // JSON path of the first
   int64_t more = 0;
@@ -60,7 +61,7 @@ struct Outside {
 void ReportOutside(const hlo::Module& module, const model::ModuleParams& params,
                    const NeffSide& n, int64_t devices, const Outside& o,
                    const std::string& list, Emitter& emit) {
-  if (o.first == nullptr) return;
+  if (!o.first.has_value()) return;
   std::string more;
   if (o.more > 0) {
     more =
@@ -81,15 +82,16 @@ void CheckRankRange(const hlo::Module& module,
   const neff::DefJson& def = *n.def;
   for (const neff::Topology& topo : def.topologies) {
     Outside o;
-    for (size_t g = 0; g < topo.groups.size(); ++g) {
-      const std::vector<neff::Rank>& ranks = topo.groups[g].ranks;
+    for (int64_t g = 0; g < topo.num_groups(); ++g) {
+      const absl::Span<const int32_t> ranks = topo.group(g);
       for (size_t r = 0; r < ranks.size(); ++r) {
-        if (ranks[r].value < devices) continue;
-        if (o.first != nullptr) {
+        if (ranks[r] < devices) continue;
+        if (o.first.has_value()) {
           ++o.more;
           continue;
         }
-        o.first = &ranks[r];
+        o.first =
+            neff::Rank{ranks[r], topo.rank_pos(g, static_cast<int64_t>(r))};
         o.where = fmt::format("topology[{}] group {}", topo.index, g);
         o.anchor =
             fmt::format("CCInfo.replica_groups[{}][{}][{}]", topo.index, g, r);
@@ -102,11 +104,11 @@ void CheckRankRange(const hlo::Module& module,
   for (const neff::Pair& p : def.pairs) {
     for (const neff::Rank* r : {&p.src, &p.dst}) {
       if (r->value < devices) continue;
-      if (o.first != nullptr) {
+      if (o.first.has_value()) {
         ++o.more;
         continue;
       }
-      o.first = r;
+      o.first = *r;
       o.where = fmt::format("src_target_pairs[{}]", p.index);
       o.anchor = fmt::format("CCInfo.src_target_pairs[{}]", p.index);
     }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <utility>
 
 #include "checker/config/compile_flags.h"
 #include "checker/config/component_config.h"
@@ -38,11 +40,15 @@ const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,
   return nullptr;
 }
 
-void LoadJson(const InputFile& f, const std::string& text, Unit* unit) {
+void LoadJson(const InputFile& f, std::string text, Unit* unit) {
   std::string base = BaseName(f.path);
   bool always = f.named || f.force_def_json || base == "def.json" ||
                 base == "neuron_config.json";
-  json::ParseResult parsed = json::Parse(text);
+  // A def.json's replica_groups are read without a tree (they may list a
+  // million ranks); the text stays with them for locating ranks.
+  neff::DefJsonDocument doc =
+      neff::ParseDefJson(std::make_shared<const std::string>(std::move(text)));
+  json::ParseResult& parsed = doc.parsed;
   if (!parsed.ok) {
     if (always) {
       unit->json_syntax.push_back(
@@ -51,7 +57,7 @@ void LoadJson(const InputFile& f, const std::string& text, Unit* unit) {
     return;  // other .json met while searching: not ours
   }
   if (f.force_def_json || neff::IsDefJson(parsed.root) || base == "def.json") {
-    unit->def_jsons.push_back(neff::BuildDefJson(parsed.root, f.path));
+    unit->def_jsons.push_back(neff::BuildDefJson(std::move(doc), f.path));
   } else if (config::LooksLikeComponentConfig(parsed.root)) {
     unit->configs.push_back(
         config::ComponentConfig{f.path, std::move(parsed.root)});
@@ -108,7 +114,7 @@ absl::Status LoadNonHlo(const InputFile& f,
       } else if (absl::Status st = ReadWhole(f.path, &text); !st.ok()) {
         return st;
       }
-      LoadJson(f, text, unit);
+      LoadJson(f, std::move(text), unit);
       break;
     }
     case InputKind::kCompileFlags: {

@@ -29,28 +29,45 @@ constexpr size_t kNoLimit = std::numeric_limits<size_t>::max();
 class ValueBuilder {
  public:
   ValueBuilder(std::string_view text, TrackedInput* input,
-               const std::vector<Substitution>* subs)
-      : text_(text), input_(input), subs_(subs) {
+               const std::vector<Substitution>* subs,
+               const std::vector<std::string_view>* capture_path = nullptr,
+               ArraySink* sink = nullptr)
+      : text_(text),
+        input_(input),
+        subs_(subs),
+        capture_path_(capture_path),
+        sink_(sink) {
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") cursor_ = scanned_ = 3;
     line_start_ = 0;
   }
 
   // --- nlohmann SAX interface ---
-  bool null() { return Literal(Type::kNull, false, 4); }
-  bool boolean(bool b) { return Literal(Type::kBool, b, b ? 4 : 5); }
+  bool null() {
+    if (capture_depth_ > 0) return Refuse();
+    return Literal(Type::kNull, false, 4);
+  }
+  bool boolean(bool b) {
+    if (capture_depth_ > 0) return Refuse();
+    return Literal(Type::kBool, b, b ? 4 : 5);
+  }
   bool number_integer(Json::number_integer_t n) {
+    if (capture_depth_ > 0) return CaptureInteger(n);
     return Number(Type::kInt, n, 0, 0);
   }
   bool number_unsigned(Json::number_unsigned_t n) {
     if (n <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      if (capture_depth_ > 0) return CaptureInteger(static_cast<int64_t>(n));
       return Number(Type::kInt, static_cast<int64_t>(n), 0, 0);
     }
+    if (capture_depth_ > 0) return Refuse();
     return Number(Type::kUInt, 0, n, 0);
   }
   bool number_float(Json::number_float_t d, const Json::string_t& /*text*/) {
+    if (capture_depth_ > 0) return Refuse();
     return Number(Type::kFloat, 0, 0, d);
   }
   bool string(Json::string_t& s) {
+    if (capture_depth_ > 0) return Refuse();
     Value v;
     v.type = Type::kString;
     v.string_value = std::move(s);
@@ -59,10 +76,33 @@ class ValueBuilder {
     return Place(std::move(v), start);
   }
   bool binary(Json::binary_t& /*unused*/) { return false; }  // not in JSON
-  bool start_object(size_t /*unknown*/) { return Open(Type::kObject); }
-  bool start_array(size_t /*unknown*/) { return Open(Type::kArray); }
+  bool start_object(size_t /*unknown*/) {
+    if (capture_depth_ > 0) return Refuse();
+    return Open(Type::kObject);
+  }
+  bool start_array(size_t /*unknown*/) {
+    if (capture_depth_ > 0) return CaptureOpen();
+    if (!AtCapturePath()) return Open(Type::kArray);
+    if (captured_) return Refuse();  // a second array at the path
+    captured_ = true;
+    if (!Open(Type::kArray)) return false;
+    capture_depth_ = 1;
+    const Value& placeholder = *stack_.back();
+    return sink_->OpenArray(1, cursor_ - 1, placeholder.pos) || Refuse();
+  }
   bool end_object() { return Close(); }
-  bool end_array() { return Close(); }
+  bool end_array() {
+    if (capture_depth_ > 0) {
+      if (!sink_->CloseArray(capture_depth_)) return Refuse();
+      --capture_depth_;
+      if (capture_depth_ > 0) {
+        BeginToken();
+        cursor_ = input_->delivered();
+        return true;
+      }
+    }
+    return Close();
+  }
   bool key(Json::string_t& k) {
     const size_t start = BeginToken();
     cursor_ = input_->delivered();
@@ -91,6 +131,8 @@ class ValueBuilder {
 
   // --- results ---
   bool failed() const { return failed_; }
+  bool refused() const { return refused_; }
+  bool captured() const { return captured_; }
   const SyntaxError& error() const { return error_; }
   Value TakeRoot() { return std::move(root_); }
   size_t cursor() const { return cursor_; }
@@ -103,6 +145,53 @@ class ValueBuilder {
   }
 
  private:
+  // True when the array starting now is the value of the capture path.
+  bool AtCapturePath() const {
+    if (sink_ == nullptr || stack_.size() != capture_path_->size()) {
+      return false;
+    }
+    for (size_t i = 0; i < stack_.size(); ++i) {
+      const Value& open = *stack_[i];
+      if (!open.is_object() || open.object.empty() ||
+          open.object.back().key != (*capture_path_)[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool Refuse() {
+    refused_ = true;
+    return false;
+  }
+
+  bool CaptureOpen() {
+    const size_t start = BeginToken();
+    cursor_ = start + 1;
+    // The open arrays: those of the tree (the captured one among them) and
+    // those inside the captured one.
+    if (stack_.size() + static_cast<size_t>(capture_depth_) - 1 >=
+        static_cast<size_t>(kMaxNestingDepth)) {
+      return Refuse();
+    }
+    if (!Count(start)) return false;
+    ++capture_depth_;
+    return sink_->OpenArray(capture_depth_, start, PosOf(start)) || Refuse();
+  }
+
+  bool CaptureInteger(int64_t n) {
+    const size_t start = BeginToken();
+    if (SpecialAt(start) != nullptr) return Refuse();  // NaN / Infinity
+    size_t end = start;
+    while (end < text_.size() && std::strchr("0123456789+-.eE", text_[end]) &&
+           text_[end] != '\0') {
+      ++end;
+    }
+    cursor_ = end;
+    if (!Count(start)) return false;
+    return sink_->Integer(n, start, PosOf(start)) || Refuse();
+  }
+
   // Moves to the first byte of the token the lexer just produced.
   size_t BeginToken() {
     const size_t start = internal::NextTokenStart(text_, cursor_, kNoLimit);
@@ -243,6 +332,11 @@ class ValueBuilder {
   TrackedInput* input_;
   const std::vector<Substitution>* subs_;
   size_t next_special_ = 0;
+  const std::vector<std::string_view>* capture_path_;
+  ArraySink* sink_;
+  int capture_depth_ = 0;  // open arrays inside the captured one, itself too
+  bool captured_ = false;
+  bool refused_ = false;
 
   size_t cursor_ = 0;   // end of the last token
   size_t scanned_ = 0;  // newlines before this offset are counted
@@ -258,6 +352,32 @@ class ValueBuilder {
 };
 
 }  // namespace
+
+CapturedParse ParseCapturing(std::string_view text,
+                             const std::vector<std::string_view>& path,
+                             ArraySink* sink) {
+  CapturedParse out;
+  out.outcome = CapturedParse::Outcome::kRefused;
+  if (text.size() > kMaxDocumentBytes) return out;
+  const std::vector<Substitution> subs = internal::FindSubstitutions(text);
+  TrackedInput input(text, &subs);
+  ValueBuilder builder(text, &input, &subs, &path, sink);
+  bool ok = false;
+  try {
+    ok = Json::sax_parse(TrackingIterator(&input, 0),
+                         TrackingIterator(&input, text.size()), &builder,
+                         Json::input_format_t::json, /*strict=*/true,
+                         /*ignore_comments=*/false);
+  } catch (const std::exception&) {
+    ok = false;
+  }
+  if (!ok || builder.failed() || builder.refused()) return out;
+  out.outcome = builder.captured() ? CapturedParse::Outcome::kCaptured
+                                   : CapturedParse::Outcome::kNotFound;
+  out.parsed.ok = true;
+  out.parsed.root = builder.TakeRoot();
+  return out;
+}
 
 ParseResult Parse(std::string_view text) {
   ParseResult result;

@@ -18,7 +18,7 @@ WorldSize ComputeWorldSize(const neff::DefJson& d) {
   int64_t current_index = 0;
   TextPos current_pos;
   for (const neff::Topology& t : d.topologies) {
-    if (t.groups.empty()) {
+    if (t.empty()) {
       MpmdError e;
       e.kind = MpmdError::Kind::kEmptyTopology;
       e.topology_index = t.index;
@@ -28,10 +28,10 @@ WorldSize ComputeWorldSize(const neff::DefJson& d) {
     }
     TopologyWorkers tw;
     tw.topology_index = t.index;
-    for (size_t g = 0; g < t.groups.size(); ++g) {
-      const int64_t n = static_cast<int64_t>(t.groups[g].ranks.size());
+    for (int64_t g = 0; g < t.num_groups(); ++g) {
+      const int64_t n = t.group_size(g);
       if (tw.largest_group < 0 || n > tw.workers) {
-        tw.largest_group = static_cast<int64_t>(g);
+        tw.largest_group = g;
         tw.workers = n;
       }
     }

@@ -107,8 +107,7 @@ bool ReadTopology(const Value& v, int64_t t, Problems& problems,
       ok = false;
       continue;
     }
-    Group group;
-    group.pos = gv.pos;
+    out->AddGroup(gv.pos);
     for (size_t r = 0; r < gv.array.size(); ++r) {
       const std::string rpath = fmt::format("{}[{}]", gpath, r);
       Rank rank;
@@ -122,16 +121,25 @@ bool ReadTopology(const Value& v, int64_t t, Problems& problems,
         ok = false;
         continue;
       }
-      group.ranks.push_back(rank);
+      out->AddRank(rank.value, rank.pos);
     }
-    out->groups.push_back(std::move(group));
   }
+  out->Finish();
   return ok;
 }
 
-void ReadReplicaGroups(const Value& v, Problems& problems, DefJson* d) {
+void ReadReplicaGroups(const Value& v, Problems& problems, DefJson* d,
+                       DefJsonDocument* doc) {
   d->has_replica_groups = true;
   d->replica_groups_pos = v.pos;
+  if (doc != nullptr && doc->streamed && v.is_array() &&
+      v.pos.line == doc->streamed_pos.line &&
+      v.pos.column == doc->streamed_pos.column) {
+    // Read by the streaming reader: well-formed, every topology kept.
+    d->topology_count = static_cast<int64_t>(doc->topologies.size());
+    d->topologies = std::move(doc->topologies);
+    return;
+  }
   if (!v.is_array()) {
     problems.Add(v.pos,
                  fmt::format("replica_groups is {}; expected a 3-D array "
@@ -232,7 +240,8 @@ bool IsDefJson(const json::Value& root) {
 
 namespace {
 
-void ReadDefJson(const json::Value& root, Problems& problems, DefJson& d) {
+void ReadDefJson(const json::Value& root, Problems& problems, DefJson& d,
+                 DefJsonDocument* doc) {
   if (!root.is_object()) {
     problems.Add(root.pos,
                  fmt::format("def.json is {}; expected an object with a "
@@ -262,7 +271,7 @@ void ReadDefJson(const json::Value& root, Problems& problems, DefJson& d) {
   const Value& info = cc->value;
   if (const json::Member* m =
           LastMember(info, "replica_groups", "CCInfo", problems)) {
-    ReadReplicaGroups(m->value, problems, &d);
+    ReadReplicaGroups(m->value, problems, &d, doc);
   }
   if (const json::Member* m =
           LastMember(info, "src_target_pairs", "CCInfo", problems)) {
@@ -281,7 +290,17 @@ DefJson BuildDefJson(const json::Value& root, const std::string& file) {
   d.file = file;
   d.cc_info_pos = TextPos{1, 1};
   Problems problems(&d.schema_problems);
-  ReadDefJson(root, problems, d);
+  ReadDefJson(root, problems, d, nullptr);
+  problems.Finish();
+  return d;
+}
+
+DefJson BuildDefJson(DefJsonDocument doc, const std::string& file) {
+  DefJson d;
+  d.file = file;
+  d.cc_info_pos = TextPos{1, 1};
+  Problems problems(&d.schema_problems);
+  ReadDefJson(doc.parsed.root, problems, d, &doc);
   problems.Finish();
   return d;
 }

@@ -11,11 +11,14 @@
 #define TOPOLINT_CHECKER_NEFF_DEF_JSON_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "checker/diag/location.h"
+#include "checker/json/json_loader.h"
 #include "checker/json/json_value.h"
+#include "checker/neff/def_json_topology.h"
 
 namespace topolint::neff {
 
@@ -30,15 +33,6 @@ inline constexpr size_t kMaxSchemaProblems = 50;
 struct Rank {
   int64_t value = 0;
   TextPos pos;
-};
-struct Group {
-  TextPos pos;  // its '['
-  std::vector<Rank> ranks;
-};
-struct Topology {
-  int64_t index = 0;  // position in replica_groups (see DefJson::topologies)
-  TextPos pos;        // its '['
-  std::vector<Group> groups;
 };
 struct Pair {
   int64_t index = 0;  // position in src_target_pairs
@@ -87,12 +81,32 @@ struct DefJson {
   }
 };
 
+// def.json text parsed for BuildDefJson by the streaming reader: a
+// well-formed CCInfo.replica_groups (arrays of arrays of integers in
+// [0, kMaxRank], its key given once) is read straight into compact
+// topologies, never into located values; anything else is parsed by
+// json::Parse, so the findings are the same either way.
+struct DefJsonDocument {
+  // json::Parse's result, except that a replica_groups read by the
+  // streaming reader is an empty array in the tree.
+  json::ParseResult parsed;
+  bool streamed = false;  // replica_groups was read into `topologies`
+  TextPos streamed_pos;   // its '[' (which member of the tree it was)
+  std::vector<Topology> topologies;
+};
+
+// Parses a def.json (or any JSON file that may turn out to be one). The
+// text is shared with the topologies, which find rank positions in it.
+DefJsonDocument ParseDefJson(std::shared_ptr<const std::string> text);
+
 // Builds the model from a parsed def.json document. Never fails: whatever
 // does not fit the schema becomes a SchemaProblem, including a missing
 // CCInfo (at 1:1) and a document that is not an object. When a key appears
 // twice the last occurrence is used (as Python's json module does) and the
 // repetition is a schema problem.
 DefJson BuildDefJson(const json::Value& root, const std::string& file);
+// The same from ParseDefJson's result (doc.parsed.ok must be true).
+DefJson BuildDefJson(DefJsonDocument doc, const std::string& file);
 
 // True when `root` is an object with a "CCInfo" key.
 bool IsDefJson(const json::Value& root);

@@ -132,14 +132,20 @@ bool IsKnownJsonMember(const std::string& name) {
 
 // Parses a member's JSON, keeping its text for the caret display. A syntax
 // error goes to json_syntax; returns false then.
+// Whether a member's text of `size` bytes may be kept for the caret display
+// (kMaxKeptMemberTextBytes over the archive).
+bool TextFits(const NeffArchive& a, size_t size) {
+  size_t kept = 0;
+  for (const auto& [name, t] : a.member_texts) kept += t.size();
+  return size <=
+         kMaxKeptMemberTextBytes - std::min(kept, kMaxKeptMemberTextBytes);
+}
+
 bool ParseMember(NeffArchive& a, const std::string& member, std::string text,
                  json::Value* root) {
   const std::string display = MemberDisplay(a, member);
   json::ParseResult r = json::Parse(text);
-  size_t kept = 0;
-  for (const auto& [name, t] : a.member_texts) kept += t.size();
-  if (text.size() <=
-      kMaxKeptMemberTextBytes - std::min(kept, kMaxKeptMemberTextBytes)) {
+  if (TextFits(a, text.size())) {
     a.member_texts.emplace_back(display, std::move(text));
   }
   if (!r.ok) {
@@ -147,6 +153,23 @@ bool ParseMember(NeffArchive& a, const std::string& member, std::string text,
     return false;
   }
   *root = std::move(r.root);
+  return true;
+}
+
+// ParseMember for a graph's def.json, read by the streaming def.json reader
+// (its topologies share the text).
+bool ParseGraphMember(NeffArchive& a, const std::string& member,
+                      std::string text, DefJsonDocument* doc) {
+  const std::string display = MemberDisplay(a, member);
+  auto shared = std::make_shared<const std::string>(std::move(text));
+  *doc = ParseDefJson(shared);
+  if (TextFits(a, shared->size()))
+    a.member_texts.emplace_back(display, *shared);
+  if (!doc->parsed.ok) {
+    a.json_syntax.push_back(
+        {At(display, doc->parsed.error.pos), doc->parsed.error.message});
+    return false;
+  }
   return true;
 }
 
@@ -342,10 +365,11 @@ void ReadPayload(const Scanner& scan_tar, const NeffArchiveLimits& limits,
       }
       continue;
     }
-    json::Value root;
-    if (!ParseMember(a, g.definition, std::move(text->second), &root)) {
+    DefJsonDocument doc;
+    if (!ParseGraphMember(a, g.definition, std::move(text->second), &doc)) {
       continue;
     }
+    const json::Value& root = doc.parsed.root;
     if (!root.is_object()) {
       a.problems.push_back(
           {At(MemberDisplay(a, g.definition), root.pos),
@@ -353,7 +377,8 @@ void ReadPayload(const Scanner& scan_tar, const NeffArchiveLimits& limits,
                        g.definition, root.TypeName())});
       continue;
     }
-    a.graphs.push_back(BuildDefJson(root, MemberDisplay(a, g.definition)));
+    a.graphs.push_back(
+        BuildDefJson(std::move(doc), MemberDisplay(a, g.definition)));
   }
 }
 

@@ -51,11 +51,11 @@ TEST(DefJsonTest, WellFormedCCInfoWithPositions) {
   const Topology& t = d.topologies[0];
   EXPECT_EQ(t.index, 0);
   ExpectPos(t.pos, 5, 24);
-  ASSERT_EQ(t.groups.size(), 2u);
-  ExpectPos(t.groups[1].pos, 5, 33);
-  ASSERT_EQ(t.groups[1].ranks.size(), 2u);
-  EXPECT_EQ(t.groups[1].ranks[1].value, 5);
-  ExpectPos(t.groups[1].ranks[1].pos, 5, 37);
+  ASSERT_EQ(t.num_groups(), 2);
+  ExpectPos(t.group_pos(1), 5, 33);
+  ASSERT_EQ(t.group_size(1), 2);
+  EXPECT_EQ(t.rank(1, 1), 5);
+  ExpectPos(t.rank_pos(1, 1), 5, 37);
   EXPECT_TRUE(d.has_pairs);
   EXPECT_EQ(d.pair_count, 2);
   ASSERT_EQ(d.pairs.size(), 2u);
@@ -194,16 +194,16 @@ TEST(DefJsonTest, MalformedTopologyIsLeftOutButIndicesAreKept) {
   ASSERT_EQ(d.topologies.size(), 2u);
   EXPECT_EQ(d.topologies[0].index, 1);
   EXPECT_EQ(d.topologies[1].index, 2);
-  EXPECT_EQ(d.topologies[1].groups[0].ranks[0].value, 2);
+  EXPECT_EQ(d.topologies[1].rank(0, 0), 2);
 }
 
 TEST(DefJsonTest, EmptyTopologiesAndGroupsAreWellFormed) {
   DefJson d = LoadCCInfo(R"({"replica_groups": [[], [[]]]})");
   EXPECT_TRUE(d.schema_problems.empty());
   ASSERT_EQ(d.topologies.size(), 2u);
-  EXPECT_TRUE(d.topologies[0].groups.empty());
-  ASSERT_EQ(d.topologies[1].groups.size(), 1u);
-  EXPECT_TRUE(d.topologies[1].groups[0].ranks.empty());
+  EXPECT_TRUE(d.topologies[0].empty());
+  ASSERT_EQ(d.topologies[1].num_groups(), 1);
+  EXPECT_EQ(d.topologies[1].group_size(0), 0);
 }
 
 TEST(DefJsonTest, BadPairs) {
@@ -266,7 +266,7 @@ TEST(DefJsonTest, DuplicateKeysUseTheLastAndAreReported) {
       d.schema_problems[0].message,
       StartsWith("CCInfo has \"replica_groups\" twice (first at 1:13)"));
   ASSERT_EQ(d.topologies.size(), 1u);
-  EXPECT_EQ(d.topologies[0].groups[0].ranks.size(), 2u);
+  EXPECT_EQ(d.topologies[0].group_size(0), 2);
 }
 
 TEST(DefJsonTest, ProblemsAreCappedWithASummary) {

@@ -37,16 +37,14 @@ neff::DefJson Graph(const std::string& member,
     neff::Topology topo;
     topo.pos = {line_base + static_cast<int64_t>(t), 24};
     for (size_t g = 0; g < rg[t].size(); ++g) {
-      neff::Group group;
-      group.pos = {line_base + static_cast<int64_t>(t),
-                   25 + 10 * static_cast<int64_t>(g)};
+      const TextPos group_pos{line_base + static_cast<int64_t>(t),
+                              25 + 10 * static_cast<int64_t>(g)};
+      topo.AddGroup(group_pos);
       for (size_t r = 0; r < rg[t][g].size(); ++r) {
-        group.ranks.push_back(
-            {rg[t][g][r],
-             {group.pos.line,
-              group.pos.column + 1 + 3 * static_cast<int64_t>(r)}});
+        topo.AddRank(rg[t][g][r],
+                     {group_pos.line,
+                      group_pos.column + 1 + 3 * static_cast<int64_t>(r)});
       }
-      topo.groups.push_back(group);
     }
     d.topologies.push_back(topo);
   }
