@@ -260,6 +260,7 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   }
   report->skipped = std::move(walk.skipped);
   report->warnings = std::move(walk.warnings);
+  report->listed = std::move(walk.listed);
   GroupUnits(std::move(kept), units, &report->skipped, &report->warnings);
   return absl::OkStatus();
 }
@@ -331,6 +332,7 @@ absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
   for (std::string& w : searched.warnings) {
     report->warnings.push_back(std::move(w));
   }
+  for (ListedDir& d : searched.listed) report->listed.push_back(std::move(d));
   for (UnitSpec& u : found) {
     bool holds_given = std::any_of(
         u.files.begin(), u.files.end(),
