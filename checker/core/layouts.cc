@@ -47,9 +47,9 @@ std::string_view DumpModuleId(std::string_view name) {
 
 // String forms of filename() / parent_path() for the walk's generic paths
 // (no trailing '/'): called several times per file, so no fs::path.
-std::string BaseName(const std::string& path) {
+std::string_view BaseName(std::string_view path) {
   size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 std::string ParentOf(const std::string& path) {
@@ -85,7 +85,7 @@ struct DirGroup {
   std::string dir, root;
   std::vector<InputFile> hlo, neff, def_json, configs, shared;
   std::vector<std::string> markers;  // file names
-  std::vector<std::string> all;      // every file, for a skipped entry
+  size_t files = 0;                  // every file, for a skipped entry
   bool any_named = false;
   bool config_inherited = false;
   bool modules() const {
@@ -172,11 +172,11 @@ std::vector<UnitSpec> DirUnits(const DirGroup& g) {
     it->second.files.push_back(f);
   };
   for (const InputFile& f : g.hlo) {
-    std::string name = BaseName(f.path);
+    std::string_view name = BaseName(f.path);
     std::string key = PairKey(name, FileRole::kHlo);
     // Only the final module of a dump is compared with a NEFF.
     if (!DumpModuleId(name).empty() && !IsFinalDumpModule(name)) {
-      key = name;  // sorts after the module id: a unit of its own
+      key = std::string(name);  // sorts after the module id: a unit of its own
     }
     add(f, key);
   }
@@ -184,10 +184,10 @@ std::vector<UnitSpec> DirUnits(const DirGroup& g) {
     add(f, PairKey(BaseName(f.path), FileRole::kNeff));
   }
   for (const InputFile& f : g.def_json) {
-    std::string name = BaseName(f.path);
+    std::string_view name = BaseName(f.path);
     std::string key = EndsWith(name, ".def.json")
-                          ? name.substr(0, name.size() - 9)
-                          : "\x02" + name;
+                          ? std::string(name.substr(0, name.size() - 9))
+                          : "\x02" + std::string(name);
     add(f, key);
   }
   std::vector<UnitSpec> units;
@@ -230,25 +230,35 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
                 std::vector<SkippedPath>* skipped,
                 std::vector<std::string>* warnings) {
   std::map<std::string, DirGroup> dirs;
+  // A walk finds each path once: only a file named on the command line can
+  // come twice (named first, so that it stays named).
+  const bool any_named =
+      std::any_of(files.begin(), files.end(),
+                  [](const ClassifiedFile& c) { return c.file.named; });
   std::set<std::string> seen;
-  // Named files first, so that one also found by a walk stays named.
-  std::stable_sort(files.begin(), files.end(),
-                   [](const ClassifiedFile& a, const ClassifiedFile& b) {
-                     return a.file.named > b.file.named;
-                   });
+  if (any_named) {
+    std::stable_sort(files.begin(), files.end(),
+                     [](const ClassifiedFile& a, const ClassifiedFile& b) {
+                       return a.file.named > b.file.named;
+                     });
+  }
+  DirGroup* last = nullptr;  // a walk lists a directory's files together
   for (const ClassifiedFile& c : files) {
-    if (!seen.insert(c.file.path).second) continue;
+    if (any_named && !seen.insert(c.file.path).second) continue;
     if (c.role == FileRole::kNone) {
       skipped->push_back({c.file.path, c.reason, 1});
       continue;
     }
     std::string dir = GroupDir(c.file.path);
-    DirGroup& g = dirs[dir];
-    g.dir = dir;
+    if (last == nullptr || last->dir != dir) {
+      last = &dirs[dir];
+      last->dir = std::move(dir);
+    }
+    DirGroup& g = *last;
     if (g.root.empty() || c.file.root.size() < g.root.size()) {
       g.root = c.file.root;
     }
-    g.all.push_back(c.file.path);
+    ++g.files;
     g.any_named = g.any_named || c.file.named;
     InputFile f{c.file.path, KindOf(c.role), c.file.named, false, false};
     switch (c.role) {
@@ -269,18 +279,18 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
         g.shared.push_back(f);
         break;
       case FileRole::kCacheMarker:
-        g.markers.push_back(BaseName(c.file.path));
+        g.markers.emplace_back(BaseName(c.file.path));
         break;
       case FileRole::kNone:
         break;
     }
   }
-  std::vector<std::pair<std::string, std::vector<UnitSpec>>> per_dir;
+  std::vector<std::pair<const DirGroup*, std::vector<UnitSpec>>> per_dir;
   for (auto& [dir, g] : dirs) {
     if (std::string why = CacheEntryProblem(g); !why.empty()) {
       warnings->push_back(
           fmt::format("skipped compile-cache entry {}: {}", dir, why));
-      size_t n = g.all.size() - g.markers.size();
+      size_t n = g.files - g.markers.size();
       skipped->push_back({dir, "compile-cache entry: " + why, n});
       skipped->back().warned = true;
       continue;
@@ -304,11 +314,11 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
         if (up.size() <= g.root.size()) break;
       }
     }
-    if (g.markers.size() == g.all.size()) continue;  // markers alone
-    per_dir.emplace_back(dir, std::move(mine));
+    if (g.markers.size() == g.files) continue;  // markers alone
+    per_dir.emplace_back(&g, std::move(mine));
   }
-  for (auto& [dir, mine] : per_dir) {
-    const DirGroup& g = dirs[dir];
+  for (auto& [group, mine] : per_dir) {
+    const DirGroup& g = *group;
     // A config directory whose configs every unit below checks against is
     // no unit of its own (its findings would come twice).
     if (!g.modules() && g.config_inherited && g.shared.empty()) continue;
