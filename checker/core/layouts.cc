@@ -88,6 +88,7 @@ struct DirGroup {
   size_t files = 0;                  // every file, for a skipped entry
   bool any_named = false;
   bool config_inherited = false;
+  bool unit_of_its_own = false;  // modules or shared files (before DirUnits)
   bool modules() const {
     return !hlo.empty() || !neff.empty() || !def_json.empty();
   }
@@ -152,17 +153,29 @@ void Append(const std::vector<InputFile>& from, std::vector<InputFile>* to) {
   to->insert(to->end(), from.begin(), from.end());
 }
 
-// The units of one directory, before inherited configs.
-std::vector<UnitSpec> DirUnits(const DirGroup& g) {
+void Append(std::vector<InputFile>&& from, std::vector<InputFile>* to) {
+  to->insert(to->end(), std::make_move_iterator(from.begin()),
+             std::make_move_iterator(from.end()));
+  from.clear();
+}
+
+// The units of one directory, before inherited configs. Takes the files of
+// `g` but its configs (a directory below may inherit them).
+std::vector<UnitSpec> DirUnits(DirGroup& g) {
   bool dump = false;
   for (const InputFile& f : g.hlo) {
     if (!DumpModuleId(BaseName(f.path)).empty()) dump = true;
   }
   if (!g.modules() || (g.hlo.size() <= 1 && g.neff.size() <= 1 && !dump)) {
     UnitSpec u = NewUnit(g);
-    for (const auto* v : {&g.hlo, &g.neff, &g.def_json, &g.configs, &g.shared})
-      Append(*v, &u.files);
-    return {u};
+    u.files.reserve(g.files);
+    for (auto* v : {&g.hlo, &g.neff, &g.def_json})
+      Append(std::move(*v), &u.files);
+    Append(g.configs, &u.files);
+    Append(std::move(g.shared), &u.files);
+    std::vector<UnitSpec> units;
+    units.push_back(std::move(u));
+    return units;
   }
   // Each module with the NEFF side of its own name, never another's.
   std::map<std::string, UnitSpec> by_key;
@@ -286,6 +299,11 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     }
   }
   std::vector<std::pair<const DirGroup*, std::vector<UnitSpec>>> per_dir;
+  struct {
+    bool valid;
+    std::string parent, root;
+    DirGroup* from;
+  } inherit{false, "", "", nullptr};
   for (auto& [dir, g] : dirs) {
     if (std::string why = CacheEntryProblem(g); !why.empty()) {
       warnings->push_back(
@@ -295,23 +313,36 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
       skipped->back().warned = true;
       continue;
     }
+    const bool modules = g.modules();
+    g.unit_of_its_own = modules || !g.shared.empty();
     std::vector<UnitSpec> mine = DirUnits(g);
-    if (g.configs.empty() && g.modules()) {
-      // The nearest component config above, up to the path given.
-      for (std::string up = dir; up != g.root && up != ParentOf(up);) {
-        up = ParentOf(up);
-        auto it = dirs.find(up);
-        if (it != dirs.end() && !it->second.configs.empty()) {
-          for (UnitSpec& u : mine) {
-            for (InputFile f : it->second.configs) {
-              f.named = false;
-              u.files.push_back(f);
-            }
+    if (g.configs.empty() && modules) {
+      // The nearest component config above, up to the path given (the same
+      // for every directory of one parent: a compile cache's entries).
+      std::string parent = ParentOf(dir);
+      if (dir == g.root || dir == parent) {
+        // The path given: nothing above it is searched.
+      } else if (!inherit.valid || inherit.parent != parent ||
+                 inherit.root != g.root) {
+        inherit = {true, parent, g.root, nullptr};
+        for (std::string up = dir; up != g.root && up != ParentOf(up);) {
+          up = ParentOf(up);
+          auto it = dirs.find(up);
+          if (it != dirs.end() && !it->second.configs.empty()) {
+            inherit.from = &it->second;
+            break;
           }
-          it->second.config_inherited = true;
-          break;
+          if (up.size() <= g.root.size()) break;
         }
-        if (up.size() <= g.root.size()) break;
+      }
+      if (dir != g.root && dir != parent && inherit.from != nullptr) {
+        for (UnitSpec& u : mine) {
+          for (InputFile f : inherit.from->configs) {
+            f.named = false;
+            u.files.push_back(std::move(f));
+          }
+        }
+        inherit.from->config_inherited = true;
       }
     }
     if (g.markers.size() == g.files) continue;  // markers alone
@@ -321,7 +352,7 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     const DirGroup& g = *group;
     // A config directory whose configs every unit below checks against is
     // no unit of its own (its findings would come twice).
-    if (!g.modules() && g.config_inherited && g.shared.empty()) continue;
+    if (!g.unit_of_its_own && g.config_inherited) continue;
     for (UnitSpec& u : mine) {
       std::sort(u.files.begin(), u.files.end(),
                 [](const InputFile& a, const InputFile& b) {
