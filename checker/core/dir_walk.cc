@@ -1,13 +1,17 @@
 #include "checker/core/dir_walk.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstddef>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -84,6 +88,39 @@ struct Node {
     events.push_back({kSkip, std::move(p), std::move(reason), files});
   }
 };
+
+// Reads the entries of the open directory `fd` (but "." and "..") with
+// their types, as getdents64 gives them: no readdir() buffer and no extra
+// fstat()/fcntl() per directory. A read error is a warning on `node`.
+void ReadEntries(int fd, const std::string& shown, Node* node,
+                 std::vector<std::pair<std::string, unsigned char>>* out) {
+  alignas(8) char buf[32768];
+  for (;;) {
+    const ssize_t n = ::getdents64(fd, buf, sizeof(buf));
+    if (n < 0) {
+      node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
+                             ErrnoMessage(errno)));
+      node->listed = false;
+      return;
+    }
+    if (n == 0) return;
+    for (size_t off = 0; off < static_cast<size_t>(n);) {
+      unsigned short reclen;
+      std::memcpy(&reclen, buf + off + offsetof(struct dirent64, d_reclen),
+                  sizeof(reclen));
+      const unsigned char type = static_cast<unsigned char>(
+          buf[off + offsetof(struct dirent64, d_type)]);
+      const char* name = buf + off + offsetof(struct dirent64, d_name);
+      if (reclen == 0) return;  // cannot happen; never loop forever
+      off += reclen;
+      if (name[0] == '.' &&
+          (name[1] == 0 || (name[1] == '.' && name[2] == 0))) {
+        continue;
+      }
+      out->emplace_back(name, type);
+    }
+  }
+}
 
 // Lists directories (Node::List), `jobs` threads at a time once there is
 // more than one directory waiting.
@@ -169,48 +206,38 @@ absl::Status Lister::List(Node* node) {
                     shown, limits_.max_depth, root_));
     return absl::OkStatus();
   }
-  // One stat() (not realpath(), which stats every component) to know a
-  // directory met twice (Emit): through symlinks, or named twice.
+  // The directory's identity (to know one met twice, Emit) from the open
+  // descriptor: one path lookup per directory. Only a directory that cannot
+  // be opened costs a stat() for it.
+  const int fd = ::open(shown.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int open_error = fd < 0 ? errno : 0;
   struct stat st;
-  if (::stat(shown.c_str(), &st) == 0) {
+  if (fd >= 0 ? ::fstat(fd, &st) == 0 : ::stat(shown.c_str(), &st) == 0) {
     node->have_id = true;
     node->id = {st.st_dev, st.st_ino};
-    if (limits_.follow_symlinks && !claimed_.insert(node->id).second) {
+    bool again = limits_.follow_symlinks && !claimed_.insert(node->id).second;
+    for (const Node* up = node->parent; up != nullptr && !again;
+         up = up->parent) {
+      again = up->have_id && up->id == node->id;  // a loop
+    }
+    if (again) {
+      if (fd >= 0) ::close(fd);
       return absl::OkStatus();  // Emit reports it
     }
-    for (const Node* up = node->parent; up != nullptr; up = up->parent) {
-      if (up->have_id && up->id == node->id) return absl::OkStatus();  // loop
-    }
   }
-  DIR* dir = ::opendir(shown.c_str());
-  if (dir == nullptr) {
-    const int err = errno;
+  if (fd < 0) {
     if (node->depth == 0) {  // named on the command line: an unreadable input
       return absl::PermissionDeniedError(fmt::format(
-          "{}: cannot read directory: {}", shown, ErrnoMessage(err)));
+          "{}: cannot read directory: {}", shown, ErrnoMessage(open_error)));
     }
     node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
-                           ErrnoMessage(err)));
+                           ErrnoMessage(open_error)));
     return absl::OkStatus();
   }
   std::vector<std::pair<std::string, unsigned char>> entries;
   node->listed = true;
-  for (;;) {
-    errno = 0;
-    const dirent* e = ::readdir(dir);
-    if (e == nullptr) {
-      if (errno != 0) {
-        node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
-                               ErrnoMessage(errno)));
-        node->listed = false;
-      }
-      break;
-    }
-    const char* n = e->d_name;
-    if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0))) continue;
-    entries.emplace_back(n, e->d_type);
-  }
-  ::closedir(dir);
+  ReadEntries(fd, shown, node, &entries);
+  ::close(fd);
   std::sort(entries.begin(), entries.end());
   for (const auto& [name, type] : entries) {
     if (auto s = Entry(node, name.c_str(), type); !s.ok()) return s;
