@@ -256,16 +256,23 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
                      });
   }
   DirGroup* last = nullptr;  // a walk lists a directory's files together
-  for (const ClassifiedFile& c : files) {
+  std::string last_parent;   // ... so GroupDir runs once per directory
+  for (ClassifiedFile& c : files) {
     if (any_named && !seen.insert(c.file.path).second) continue;
     if (c.role == FileRole::kNone) {
-      skipped->push_back({c.file.path, c.reason, 1});
+      skipped->push_back({std::move(c.file.path), std::move(c.reason), 1});
       continue;
     }
-    std::string dir = GroupDir(c.file.path);
-    if (last == nullptr || last->dir != dir) {
+    const std::string_view path = c.file.path;
+    const size_t slash = path.rfind('/');
+    const std::string_view parent = slash == std::string_view::npos ? "."
+                                    : slash == 0                    ? "/"
+                                                 : path.substr(0, slash);
+    if (last == nullptr || parent != last_parent) {
+      std::string dir = GroupDir(c.file.path);
       last = &dirs[dir];
-      last->dir = std::move(dir);
+      if (last->dir.empty()) last->dir = std::move(dir);
+      last_parent.assign(parent.data(), parent.size());
     }
     DirGroup& g = *last;
     if (g.root.empty() || c.file.root.size() < g.root.size()) {
@@ -273,29 +280,33 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     }
     ++g.files;
     g.any_named = g.any_named || c.file.named;
-    InputFile f{c.file.path, KindOf(c.role), c.file.named, false, false};
+    std::vector<InputFile>* to = nullptr;
     switch (c.role) {
       case FileRole::kHlo:
-        g.hlo.push_back(f);
+        to = &g.hlo;
         break;
       case FileRole::kNeff:
-        g.neff.push_back(f);
+        to = &g.neff;
         break;
       case FileRole::kDefJson:
-        g.def_json.push_back(f);
+        to = &g.def_json;
         break;
       case FileRole::kConfig:
-        g.configs.push_back(f);
+        to = &g.configs;
         break;
       case FileRole::kCompileFlags:
       case FileRole::kJson:
-        g.shared.push_back(f);
+        to = &g.shared;
         break;
       case FileRole::kCacheMarker:
         g.markers.emplace_back(BaseName(c.file.path));
         break;
       case FileRole::kNone:
         break;
+    }
+    if (to != nullptr) {
+      to->push_back(
+          {std::move(c.file.path), KindOf(c.role), c.file.named, false, false});
     }
   }
   std::vector<std::pair<const DirGroup*, std::vector<UnitSpec>>> per_dir;
