@@ -8,8 +8,14 @@
 # (model.hlo, HLO text from bench/gen_hlo.py --layers 1, standing in for
 # model.hlo_module.pb; def.json, compile_flags.json, model.done) under one vllm_config.json that every entry inherits, checks
 # that the run is clean, then runs -j 1 and -j 2 alternately RUNS times and
-# prints the medians, the ratio and one PASS/FAIL line (exit 1 on FAIL).
-# Environment: UNITS (default 2000), RUNS (default 7), KEEP=1 keeps OUTDIR.
+# prints the medians of wall and CPU time (user+sys, /usr/bin/time), the
+# ratio and one PASS/FAIL line (exit 1 on FAIL). CPU time says why a ratio
+# falls short: -j 2 needing more CPU than -j 1 for the same work means the
+# two threads slowed each other (a loaded or shared machine), the same CPU
+# with a poor ratio means a serial part.
+# Environment: UNITS (default 2000), RUNS (default 7), KEEP=1 keeps OUTDIR;
+# VERDICT=0 leaves out the PASS/FAIL line (bench/run.sh prints it among its
+# targets) and RATIO_FILE=F writes the ratio to F.
 set -euo pipefail
 BIN=$1
 OUT=$2
@@ -24,13 +30,19 @@ CACHE=$OUT/neuron-compile-cache
 VER=$CACHE/neuronxcc-2.21.18209.0+043b1bf7
 mkdir -p "$VER"
 cp "$OUT/one/vllm_config.json" "$CACHE/"
-for ((i = 0; i < UNITS; ++i)); do
-  e=$VER/MODULE_$((1000000 + i))+d41d8cd9
-  mkdir "$e"
-  cp "$OUT/one/model.hlo" "$OUT/one/def.json" "$e/"
-  echo '["--target=trn1", "--lnc=1"]' >"$e/compile_flags.json"
-  : >"$e/model.done"
-done
+# One process writes the entries (a cp per file takes longer than the runs).
+python3 - "$OUT/one" "$VER" "$UNITS" <<'PY'
+import os, shutil, sys
+one, ver, units = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for i in range(units):
+    e = os.path.join(ver, "MODULE_%d+d41d8cd9" % (1000000 + i))
+    os.mkdir(e)
+    for name in ("model.hlo", "def.json"):
+        shutil.copyfile(os.path.join(one, name), os.path.join(e, name))
+    with open(os.path.join(e, "compile_flags.json"), "w") as f:
+        f.write('["--target=trn1", "--lnc=1"]\n')
+    open(os.path.join(e, "model.done"), "w").close()
+PY
 rm -rf "$OUT/one"
 
 summary=$("$BIN" check -j 2 "$CACHE" 2>&1 >/dev/null) || {
@@ -43,20 +55,27 @@ cat "$CACHE"/*/*/* >/dev/null  # warm the page cache
 
 ms() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f\n", (b-a)*1000}'; }
 median() { sort -g "$1" | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
-rm -f "$OUT/j1.ms" "$OUT/j2.ms"
+rm -f "$OUT"/j[12].ms "$OUT"/j[12].cpu
 for ((i = 0; i < RUNS; ++i)); do
   for j in 1 2; do
     t0=$EPOCHREALTIME
-    "$BIN" check --quiet -j "$j" "$CACHE" >/dev/null
+    /usr/bin/time -f '%U %S' -o "$OUT/cpu" \
+      "$BIN" check --quiet -j "$j" "$CACHE" >/dev/null
     t1=$EPOCHREALTIME
     ms "$t0" "$t1" >>"$OUT/j$j.ms"
+    awk '{printf "%.0f\n", ($1 + $2) * 1000}' "$OUT/cpu" >>"$OUT/j$j.cpu"
   done
 done
 j1=$(median "$OUT/j1.ms")
 j2=$(median "$OUT/j2.ms")
+c1=$(median "$OUT/j1.cpu")
+c2=$(median "$OUT/j2.cpu")
 ratio=$(awk -v a="$j1" -v b="$j2" 'BEGIN{printf "%.2f", a/b}')
 echo "  median wall -j 1: ${j1} ms, -j 2: ${j2} ms ($(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
+echo "  median CPU (user+sys) -j 1: ${c1} ms, -j 2: ${c2} ms (x$(awk -v a="$c1" -v b="$c2" 'BEGIN{printf "%.2f", b/a}') for the same work)"
+if [ -n "${RATIO_FILE:-}" ]; then echo "$ratio" >"$RATIO_FILE"; fi
 if [ "${KEEP:-0}" != 1 ]; then rm -rf "$OUT"; fi
+[ "${VERDICT:-1}" = 0 ] && exit 0
 if awk -v r="$ratio" 'BEGIN{exit !(r >= 1.7)}'; then
   echo "PASS  many units: -j 2 is ${ratio}x faster than -j 1 over $UNITS units (target >= 1.7)"
 else

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "checker/core/project_config.h"
 #include "checker/diag/input_file.h"
@@ -66,18 +67,71 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
 }
 
 // FindProjectConfig with every directory looked at once: many units share
-// their ancestors (a compile cache of thousands of entries).
+// their ancestors (a compile cache of thousands of entries). The directories
+// a search listed are known already (`Learn`): a unit there costs no
+// syscall. Results are absolute paths, as FindProjectConfig gives.
 class ProjectConfigFinder {
  public:
+  void Learn(const std::vector<ListedDir>& listed) {
+    for (const ListedDir& d : listed) listed_.emplace(d.path, d.has_settings);
+  }
+
   std::string Find(const std::string& dir) {
-    std::error_code ec;
-    std::filesystem::path p =
-        std::filesystem::absolute(dir.empty() ? "." : dir, ec);
-    if (ec) return "";
-    return FindAbsolute(p.lexically_normal());
+    if (auto it = by_display_.find(dir); it != by_display_.end()) {
+      return it->second;
+    }
+    std::string result;
+    if (!IsPlain(dir)) {
+      std::error_code ec;
+      std::filesystem::path p =
+          std::filesystem::absolute(dir.empty() ? "." : dir, ec);
+      if (!ec) result = FindAbsolute(p.lexically_normal());
+    } else if (HasSettings(dir)) {
+      result = Absolute(dir) + "/.topolint.json";
+    } else if (dir != "/") {
+      const size_t slash = dir.rfind('/');
+      result = Find(slash == std::string::npos ? "."
+                    : slash == 0               ? "/"
+                                               : dir.substr(0, slash));
+    }
+    by_display_.emplace(dir, result);
+    return result;
   }
 
  private:
+  // A path whose parent is a matter of strings: no "." (but a leading
+  // "./"), "..", empty component or trailing '/'.
+  static bool IsPlain(std::string_view d) {
+    if (d == "/") return true;
+    if (d.empty() || d == "." || d.back() == '/') return false;
+    if (d.substr(0, 2) == "./") d.remove_prefix(2);
+    size_t start = d[0] == '/' ? 1 : 0;
+    for (;;) {
+      size_t end = d.find('/', start);
+      std::string_view c = d.substr(start, end - start);
+      if (c.empty() || c == "." || c == "..") return false;
+      if (end == std::string_view::npos) return true;
+      start = end + 1;
+    }
+  }
+
+  bool HasSettings(const std::string& dir) {
+    if (auto it = listed_.find(dir); it != listed_.end()) return it->second;
+    std::error_code ec;
+    return std::filesystem::is_regular_file(dir + "/.topolint.json", ec);
+  }
+
+  // `dir` is plain (IsPlain).
+  std::string Absolute(const std::string& dir) {
+    if (dir[0] == '/') return dir == "/" ? "" : dir;
+    if (cwd_.empty()) {
+      std::error_code ec;
+      cwd_ = std::filesystem::current_path(ec).string();
+      if (!cwd_.empty() && cwd_.back() == '/') cwd_.pop_back();
+    }
+    return cwd_ + "/" + (dir.compare(0, 2, "./") == 0 ? dir.substr(2) : dir);
+  }
+
   std::string FindAbsolute(const std::filesystem::path& p) {
     std::string key = p.string();
     if (auto it = found_.find(key); it != found_.end()) return it->second;
@@ -93,7 +147,10 @@ class ProjectConfigFinder {
     return result;
   }
 
+  std::unordered_map<std::string, bool> listed_;
+  std::unordered_map<std::string, std::string> by_display_;
   std::map<std::string, std::string> found_;
+  std::string cwd_;
 };
 
 // One unit of an input already read into memory (standard input or a
@@ -156,6 +213,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
   std::vector<UnitSpec> specs;
   if (auto st = AddExplicitUnit(o, &specs); !st.ok()) return st;
   std::vector<std::string> disk_paths;
+  ProjectConfigFinder finder;
   for (const std::string& p : o.paths) {
     if (p != "-") {
       // Pipes (`<(cat model.hlo)`) are read once, into memory, so that
@@ -211,11 +269,11 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
           fmt::format("{}: {}; name a file topolint reads, or its directory",
                       s.path, s.reason));
     }
+    finder.Learn(report.listed);
     plan->warnings = std::move(report.warnings);
     plan->search_skipped = std::move(report.skipped);
   }
   std::map<std::string, ProjectConfig> configs;
-  ProjectConfigFinder finder;
   for (UnitSpec& spec : specs) {
     UnitJob job;
     job.spec = std::move(spec);

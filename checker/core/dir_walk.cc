@@ -1,12 +1,24 @@
 #include "checker/core/dir_walk.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstddef>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <set>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 #include "checker/diag/input_file.h"
@@ -23,6 +35,10 @@ std::string LowercaseFirst(std::string s) {
   return s;
 }
 
+std::string ErrnoMessage(int err) {
+  return LowercaseFirst(std::generic_category().message(err));
+}
+
 // A path too long to print whole stays recognisable by its ends.
 std::string Abbreviated(const std::string& path) {
   if (path.size() <= 160) return path;
@@ -30,141 +46,318 @@ std::string Abbreviated(const std::string& path) {
                      path.substr(path.size() - 50));
 }
 
-std::string TypeName(fs::file_type t) {
-  switch (t) {
-    case fs::file_type::fifo:
-      return "a FIFO";
-    case fs::file_type::socket:
-      return "a socket";
-    case fs::file_type::character:
-      return "a character device";
-    case fs::file_type::block:
-      return "a block device";
-    default:
-      return "not a regular file";
+std::string TypeName(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+std::string Join(const std::string& dir, const char* name) {
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+using DirId = std::pair<dev_t, ino_t>;
+
+// One directory of the walk and what it holds, in name order. Directories
+// are listed by whichever thread is free; the results are put together in
+// depth-first order afterwards (Emit), so that they do not depend on -j.
+struct Node {
+  enum Kind { kFile, kSkip, kWarning, kChild };
+  struct Event {
+    Kind kind;
+    std::string text;    // the path (kFile, kSkip) or the message (kWarning)
+    std::string reason;  // kSkip
+    size_t n = 0;        // kSkip: files it stands for; kChild: child index
+  };
+  std::string path;  // display: generic, no trailing '/'
+  int depth = 0;
+  const Node* parent = nullptr;
+  bool have_id = false;  // stat() succeeded: `id` says which directory
+  DirId id{};
+  bool listed = false;  // every entry was read
+  bool has_settings = false;
+  std::vector<Event> events;
+  std::vector<std::unique_ptr<Node>> children;
+
+  void Warn(std::string message) {
+    events.push_back({kWarning, std::move(message), "", 0});
+  }
+  void Skip(std::string p, std::string reason, size_t files) {
+    events.push_back({kSkip, std::move(p), std::move(reason), files});
+  }
+};
+
+// Reads the entries of the open directory `fd` (but "." and "..") with
+// their types, as getdents64 gives them: no readdir() buffer and no extra
+// fstat()/fcntl() per directory. A read error is a warning on `node`.
+void ReadEntries(int fd, const std::string& shown, Node* node,
+                 std::vector<std::pair<std::string, unsigned char>>* out) {
+  alignas(8) char buf[32768];
+  for (;;) {
+    const ssize_t n = ::getdents64(fd, buf, sizeof(buf));
+    if (n < 0) {
+      node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
+                             ErrnoMessage(errno)));
+      node->listed = false;
+      return;
+    }
+    if (n == 0) return;
+    for (size_t off = 0; off < static_cast<size_t>(n);) {
+      unsigned short reclen;
+      std::memcpy(&reclen, buf + off + offsetof(struct dirent64, d_reclen),
+                  sizeof(reclen));
+      const unsigned char type = static_cast<unsigned char>(
+          buf[off + offsetof(struct dirent64, d_type)]);
+      const char* name = buf + off + offsetof(struct dirent64, d_name);
+      if (reclen == 0) return;  // cannot happen; never loop forever
+      off += reclen;
+      if (name[0] == '.' &&
+          (name[1] == 0 || (name[1] == '.' && name[2] == 0))) {
+        continue;
+      }
+      out->emplace_back(name, type);
+    }
   }
 }
 
-struct Walker {
-  const DiscoveryLimits& limits;
-  WalkResult* result;
-  std::string root;
-  std::set<std::pair<dev_t, ino_t>> seen_dirs;  // to break symlink loops
-  size_t files = 0;
+// Lists directories (Node::List), `jobs` threads at a time once there is
+// more than one directory waiting.
+class Lister {
+ public:
+  explicit Lister(const DiscoveryLimits& limits) : limits_(limits) {}
 
-  void Skip(const fs::path& p, std::string reason, size_t n) {
-    result->skipped.push_back({p.generic_string(), std::move(reason), n});
+  // Lists `top` (the path given: `root`) and everything below it. Fails when
+  // `top` cannot be listed or the paths given hold too many files.
+  absl::Status Run(Node* top, const std::string& root) {
+    root_ = root;
+    // Following symlinks, one directory may be met through many paths:
+    // listing in depth-first order on one thread lists each once.
+    const int threads = limits_.follow_symlinks ? 1 : std::max(1, limits_.jobs);
+    stack_.push_back(top);
+    std::vector<std::thread> pool;
+    Work(threads, &pool);
+    for (std::thread& t : pool) t.join();
+    return error_;
   }
 
-  absl::Status AddFile(const fs::path& p) {
-    if (++files > limits.max_files) {
+ private:
+  // Pops directories until none is left; the calling thread starts the
+  // others as soon as there is work for them.
+  void Work(int threads, std::vector<std::thread>* pool) {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return !stack_.empty() || busy_ == 0 || failed_; });
+      if (failed_ || stack_.empty()) break;
+      if (pool != nullptr && threads > 1 && pool->empty() &&
+          stack_.size() > 1) {
+        for (int t = 1; t < threads; ++t) {
+          pool->emplace_back([this] { Work(0, nullptr); });
+        }
+      }
+      Node* node = stack_.back();
+      stack_.pop_back();
+      ++busy_;
+      lock.unlock();
+      absl::Status st = List(node);
+      lock.lock();
+      --busy_;
+      if (!st.ok() && !failed_) {
+        failed_ = true;
+        error_ = st;
+      }
+      // Reversed: on one thread, the first child is listed next (depth
+      // first, as Emit reads them).
+      for (auto it = node->children.rbegin(); it != node->children.rend();
+           ++it) {
+        stack_.push_back(it->get());
+      }
+      cv_.notify_all();
+    }
+  }
+
+  absl::Status List(Node* node);
+  absl::Status Entry(Node* node, const char* name, unsigned char type);
+
+  const DiscoveryLimits& limits_;
+  std::string root_;
+  std::atomic<size_t> files_{0};  // regular files found so far
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Node*> stack_;
+  int busy_ = 0;
+  bool failed_ = false;
+  absl::Status error_;
+  std::set<DirId> claimed_;  // one thread only (follow_symlinks)
+};
+
+absl::Status Lister::List(Node* node) {
+  const std::string& shown = node->path;
+  if (shown.size() >= PATH_MAX) {
+    node->Warn(fmt::format(
+        "{} ({} bytes): path longer than PATH_MAX ({}); not searched",
+        Abbreviated(shown), shown.size(), PATH_MAX));
+    return absl::OkStatus();
+  }
+  if (node->depth > limits_.max_depth) {
+    node->Warn(
+        fmt::format("{}: more than {} directory levels below {}; not searched",
+                    shown, limits_.max_depth, root_));
+    return absl::OkStatus();
+  }
+  // The directory's identity (to know one met twice, Emit) from the open
+  // descriptor: one path lookup per directory. Only a directory that cannot
+  // be opened costs a stat() for it.
+  const int fd = ::open(shown.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int open_error = fd < 0 ? errno : 0;
+  struct stat st;
+  if (fd >= 0 ? ::fstat(fd, &st) == 0 : ::stat(shown.c_str(), &st) == 0) {
+    node->have_id = true;
+    node->id = {st.st_dev, st.st_ino};
+    bool again = limits_.follow_symlinks && !claimed_.insert(node->id).second;
+    for (const Node* up = node->parent; up != nullptr && !again;
+         up = up->parent) {
+      again = up->have_id && up->id == node->id;  // a loop
+    }
+    if (again) {
+      if (fd >= 0) ::close(fd);
+      return absl::OkStatus();  // Emit reports it
+    }
+  }
+  if (fd < 0) {
+    if (node->depth == 0) {  // named on the command line: an unreadable input
+      return absl::PermissionDeniedError(fmt::format(
+          "{}: cannot read directory: {}", shown, ErrnoMessage(open_error)));
+    }
+    node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
+                           ErrnoMessage(open_error)));
+    return absl::OkStatus();
+  }
+  std::vector<std::pair<std::string, unsigned char>> entries;
+  node->listed = true;
+  ReadEntries(fd, shown, node, &entries);
+  ::close(fd);
+  std::sort(entries.begin(), entries.end());
+  for (const auto& [name, type] : entries) {
+    if (auto s = Entry(node, name.c_str(), type); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
+  std::string p = Join(node->path, name);
+  if (p.size() >= PATH_MAX) {
+    // Not even stat() takes it: report, do not guess what it is.
+    node->Warn(
+        fmt::format("{} ({} bytes): path longer than PATH_MAX ({}); not "
+                    "searched",
+                    Abbreviated(p), p.size(), PATH_MAX));
+    return absl::OkStatus();
+  }
+  // The type readdir gave costs nothing: only a symlink (or a file system
+  // that does not say) costs a stat().
+  bool link = type == DT_LNK;
+  bool dir = type == DT_DIR;
+  bool regular = type == DT_REG;
+  bool broken = false;
+  mode_t mode = 0;
+  struct stat st;
+  if (type == DT_UNKNOWN) {
+    if (::lstat(p.c_str(), &st) == 0) {
+      link = S_ISLNK(st.st_mode);
+      dir = S_ISDIR(st.st_mode);
+      regular = S_ISREG(st.st_mode);
+      mode = st.st_mode;
+    } else {
+      broken = true;
+    }
+  }
+  if (link) {
+    if (::stat(p.c_str(), &st) == 0) {
+      dir = S_ISDIR(st.st_mode);
+      regular = S_ISREG(st.st_mode);
+      mode = st.st_mode;
+    } else {
+      broken = true;
+    }
+  } else if (mode == 0) {
+    mode = type == DT_FIFO   ? S_IFIFO
+           : type == DT_SOCK ? S_IFSOCK
+           : type == DT_CHR  ? S_IFCHR
+           : type == DT_BLK  ? S_IFBLK
+                             : 0;
+  }
+  if (name[0] == '.') {
+    // .git, .topolint.json (read as settings), editor files.
+    if (std::string_view(name) == ".topolint.json") {
+      node->has_settings = regular;
+    } else {
+      node->Skip(std::move(p),
+                 "hidden (names starting with '.' are not searched)",
+                 regular ? 1 : 0);
+    }
+    return absl::OkStatus();
+  }
+  if (dir) {
+    if (link && !limits_.follow_symlinks) {
+      node->Skip(std::move(p),
+                 "symbolic link to a directory; not followed "
+                 "(--follow-symlinks follows it)",
+                 0);
+      return absl::OkStatus();
+    }
+    auto child = std::make_unique<Node>();
+    child->path = std::move(p);
+    child->depth = node->depth + 1;
+    child->parent = node;
+    node->events.push_back({Node::kChild, "", "", node->children.size()});
+    node->children.push_back(std::move(child));
+    return absl::OkStatus();
+  }
+  if (regular) {
+    if (++files_ > limits_.max_files) {
       return absl::ResourceExhaustedError(fmt::format(
           "more than {} files under the given paths; narrow the search",
-          limits.max_files));
+          limits_.max_files));
     }
-    result->files.push_back({p.generic_string(), root, false});
+    node->events.push_back({Node::kFile, std::move(p), "", 0});
     return absl::OkStatus();
   }
+  node->Skip(std::move(p), broken ? "broken symbolic link" : TypeName(mode), 0);
+  return absl::OkStatus();
+}
 
-  absl::Status Walk(const fs::path& dir, int depth) {
-    std::string shown = dir.generic_string();
-    if (shown.size() >= PATH_MAX) {
-      result->warnings.push_back(fmt::format(
-          "{} ({} bytes): path longer than PATH_MAX ({}); not searched",
-          Abbreviated(shown), shown.size(), PATH_MAX));
-      return absl::OkStatus();
-    }
-    if (depth > limits.max_depth) {
-      result->warnings.push_back(
-          fmt::format("{}: more than {} directory levels below {}; not "
-                      "searched",
-                      shown, limits.max_depth, root));
-      return absl::OkStatus();
-    }
-    std::error_code ec;
-    // One stat() (not realpath(), which stats every component) to know a
-    // directory met twice through symlinks.
-    struct stat st;
-    if (::stat(shown.c_str(), &st) == 0 &&
-        !seen_dirs.insert({st.st_dev, st.st_ino}).second) {
-      Skip(dir, "already searched (a symbolic link leads here twice)", 0);
-      return absl::OkStatus();
-    }
-    // No skip_permission_denied: it turns a directory that cannot be opened
-    // into an empty one, silently.
-    fs::directory_iterator it(dir, ec);
-    if (ec) {
-      if (depth == 0) {  // named on the command line: an unreadable input
-        return absl::PermissionDeniedError(
-            fmt::format("{}: cannot read directory: {}", shown,
-                        LowercaseFirst(ec.message())));
-      }
-      result->warnings.push_back(
-          fmt::format("cannot read directory {}: {}; skipped", shown,
-                      LowercaseFirst(ec.message())));
-      return absl::OkStatus();
-    }
-    std::vector<fs::directory_entry> entries;
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-      if (ec) {
-        result->warnings.push_back(
-            fmt::format("cannot read directory {}: {}; skipped", shown,
-                        LowercaseFirst(ec.message())));
+// Puts what the listing found into `result`, depth first and in name order
+// (as one thread walking would): a directory met a second time is skipped,
+// once, where it is met second.
+void Emit(Node* node, const std::string& root, std::set<DirId>* seen,
+          WalkResult* result) {
+  if (node->have_id && !seen->insert(node->id).second) {
+    result->skipped.push_back(
+        {node->path, "already searched (a symbolic link leads here twice)", 0});
+    return;
+  }
+  if (node->listed) result->listed.push_back({node->path, node->has_settings});
+  for (Node::Event& e : node->events) {
+    switch (e.kind) {
+      case Node::kFile:
+        result->files.push_back({std::move(e.text), root, false});
         break;
-      }
-      entries.push_back(*it);
+      case Node::kSkip:
+        result->skipped.push_back(
+            {std::move(e.text), std::move(e.reason), e.n});
+        break;
+      case Node::kWarning:
+        result->warnings.push_back(std::move(e.text));
+        break;
+      case Node::kChild:
+        Emit(node->children[e.n].get(), root, seen, result);
+        node->children[e.n].reset();
+        break;
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const auto& a, const auto& b) { return a.path() < b.path(); });
-    for (const fs::directory_entry& e : entries) {
-      if (auto st = Entry(e, depth); !st.ok()) return st;
-    }
-    return absl::OkStatus();
   }
-
-  absl::Status Entry(const fs::directory_entry& e, int depth) {
-    std::string name = e.path().filename().string();
-    std::string p = e.path().generic_string();
-    if (p.size() >= PATH_MAX) {
-      // Not even stat() takes it: report, do not guess what it is.
-      result->warnings.push_back(fmt::format(
-          "{} ({} bytes): path longer than PATH_MAX ({}); not searched",
-          Abbreviated(p), p.size(), PATH_MAX));
-      return absl::OkStatus();
-    }
-    std::error_code ec;
-    // The type readdir gave is cached in `e`: only a symlink costs a stat().
-    bool link = e.is_symlink(ec);
-    bool dir = e.is_directory(ec);  // follows a symlink
-    bool regular = !dir && e.is_regular_file(ec);
-    if (!name.empty() && name[0] == '.') {
-      // .git, .topolint.json (read as settings), editor files.
-      if (name != ".topolint.json") {
-        Skip(e.path(), "hidden (names starting with '.' are not searched)",
-             regular ? 1 : 0);
-      }
-      return absl::OkStatus();
-    }
-    if (dir) {
-      if (link && !limits.follow_symlinks) {
-        Skip(e.path(),
-             "symbolic link to a directory; not followed "
-             "(--follow-symlinks follows it)",
-             0);
-        return absl::OkStatus();
-      }
-      return Walk(e.path(), depth + 1);
-    }
-    if (regular) return AddFile(e.path());
-    fs::file_status st = e.status(ec);
-    if (ec || !fs::exists(st)) {
-      Skip(e.path(), "broken symbolic link", 0);
-    } else {
-      Skip(e.path(), TypeName(st.type()), 0);
-    }
-    return absl::OkStatus();
-  }
-};
+}
 
 std::string WithoutTrailingSlash(std::string p) {
   while (p.size() > 1 && p.back() == '/') p.pop_back();
@@ -180,14 +373,26 @@ std::string ParentDisplay(const std::string& path) {
 
 absl::Status WalkPaths(const std::vector<std::string>& paths,
                        const DiscoveryLimits& limits, WalkResult* result) {
-  Walker walker{limits, result, "", {}, 0};
+  std::set<DirId> seen;
+  Lister lister(limits);
   for (const std::string& p : paths) {
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);
     if (ec || !fs::exists(st)) return CheckReadableKind(p);
     if (fs::is_directory(st)) {
-      walker.root = WithoutTrailingSlash(p);
-      if (auto s = walker.Walk(fs::path(walker.root), 0); !s.ok()) return s;
+      const std::string root = WithoutTrailingSlash(p);
+      Node top;
+      top.path = fs::path(root).generic_string();
+      // A directory named twice (or inside one named before) is listed once.
+      struct stat id;
+      if (::stat(top.path.c_str(), &id) == 0 &&
+          seen.count({id.st_dev, id.st_ino}) != 0) {
+        top.have_id = true;
+        top.id = {id.st_dev, id.st_ino};
+      } else if (auto s = lister.Run(&top, root); !s.ok()) {
+        return s;
+      }
+      Emit(&top, root, &seen, result);
       continue;
     }
     // Refuses devices, FIFOs and sockets before anything could block.

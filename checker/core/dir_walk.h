@@ -17,7 +17,8 @@ struct DiscoveryLimits {
   size_t max_files = 100000;  // refuse larger trees (exit 2)
   int max_depth = 64;         // directory levels below a path given
   bool follow_symlinks = false;
-  int jobs = 1;  // threads for classification (discovery.h)
+  int jobs = 1;  // threads listing directories (not while following
+                 // symlinks) and classifying files (discovery.h)
 };
 
 // A path left out, and why ("not a recognised input", "symbolic link to a
@@ -36,10 +37,19 @@ struct FoundFile {
   bool named = false;
 };
 
+// A directory the walk listed in full, and whether it holds a
+// `.topolint.json` that is a regular file (so that finding each unit's
+// settings needs no stat() of its own directory).
+struct ListedDir {
+  std::string path;  // display, as the paths of FoundFile
+  bool has_settings = false;
+};
+
 struct WalkResult {
   std::vector<FoundFile> files;       // regular files, sorted per directory
   std::vector<SkippedPath> skipped;   // for --verbose
   std::vector<std::string> warnings;  // always shown: inputs not searched
+  std::vector<ListedDir> listed;
 };
 
 // Walks `paths`. A path that does not exist, or a named directory that
@@ -48,7 +58,8 @@ struct WalkResult {
 // than `limits.max_depth`, and a path longer than PATH_MAX are warnings (the
 // inputs below were not searched, which must not pass silently). Hidden
 // entries (names starting with '.'), directory symlinks (unless
-// `follow_symlinks`) and files that are no regular file are skipped.
+// `follow_symlinks`) and files that are no regular file are skipped. The
+// result does not depend on `limits.jobs`.
 absl::Status WalkPaths(const std::vector<std::string>& paths,
                        const DiscoveryLimits& limits, WalkResult* result);
 

@@ -20,6 +20,13 @@ namespace topolint {
 namespace fs = std::filesystem;
 namespace {
 
+// The last component of a file's path (no fs::path: called for every file
+// a search finds).
+std::string_view FileName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 // Reads a JSON file met while searching, up to the loader's limit.
 bool ReadSmallFile(const std::string& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
@@ -35,7 +42,7 @@ bool ReadSmallFile(const std::string& path, std::string* out) {
 // What a .json file is: by name, then by content.
 void ClassifyJson(ClassifiedFile* c) {
   const std::string& path = c->file.path;
-  std::string base = fs::path(path).filename().string();
+  const std::string_view base = FileName(path);
   if (base == "def.json") {
     c->role = FileRole::kDefJson;
     return;
@@ -73,10 +80,11 @@ void ClassifyJson(ClassifiedFile* c) {
 
 void Classify(ClassifiedFile* c) {
   const std::string& path = c->file.path;
-  std::string base = fs::path(path).filename().string();
+  const std::string_view base = FileName(path);
   bool named = c->file.named;
-  if (!named && (base == "model.done" || base == "model.log" ||
-                 absl::EndsWith(base, ".lock"))) {
+  if (!named &&
+      (base == "model.done" || base == "model.log" ||
+       (base.size() >= 5 && base.substr(base.size() - 5) == ".lock"))) {
     c->role = FileRole::kCacheMarker;
     return;
   }
@@ -260,6 +268,7 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   }
   report->skipped = std::move(walk.skipped);
   report->warnings = std::move(walk.warnings);
+  report->listed = std::move(walk.listed);
   GroupUnits(std::move(kept), units, &report->skipped, &report->warnings);
   return absl::OkStatus();
 }
@@ -331,6 +340,7 @@ absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
   for (std::string& w : searched.warnings) {
     report->warnings.push_back(std::move(w));
   }
+  for (ListedDir& d : searched.listed) report->listed.push_back(std::move(d));
   for (UnitSpec& u : found) {
     bool holds_given = std::any_of(
         u.files.begin(), u.files.end(),

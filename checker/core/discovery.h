@@ -41,6 +41,8 @@ struct DiscoveryReport {
   // longer than PATH_MAX, a failed or incomplete compile-cache entry): the
   // CLI prints these as warnings; they do not change the exit code.
   std::vector<std::string> warnings;
+  // Directories the search listed in full (WalkResult::listed).
+  std::vector<ListedDir> listed;
 };
 
 // Groups `paths` into units (layouts.h; SPEC §2). A path that does not exist

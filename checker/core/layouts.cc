@@ -47,9 +47,9 @@ std::string_view DumpModuleId(std::string_view name) {
 
 // String forms of filename() / parent_path() for the walk's generic paths
 // (no trailing '/'): called several times per file, so no fs::path.
-std::string BaseName(const std::string& path) {
+std::string_view BaseName(std::string_view path) {
   size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 std::string ParentOf(const std::string& path) {
@@ -85,9 +85,10 @@ struct DirGroup {
   std::string dir, root;
   std::vector<InputFile> hlo, neff, def_json, configs, shared;
   std::vector<std::string> markers;  // file names
-  std::vector<std::string> all;      // every file, for a skipped entry
+  size_t files = 0;                  // every file, for a skipped entry
   bool any_named = false;
   bool config_inherited = false;
+  bool unit_of_its_own = false;  // modules or shared files (before DirUnits)
   bool modules() const {
     return !hlo.empty() || !neff.empty() || !def_json.empty();
   }
@@ -152,17 +153,29 @@ void Append(const std::vector<InputFile>& from, std::vector<InputFile>* to) {
   to->insert(to->end(), from.begin(), from.end());
 }
 
-// The units of one directory, before inherited configs.
-std::vector<UnitSpec> DirUnits(const DirGroup& g) {
+void Append(std::vector<InputFile>&& from, std::vector<InputFile>* to) {
+  to->insert(to->end(), std::make_move_iterator(from.begin()),
+             std::make_move_iterator(from.end()));
+  from.clear();
+}
+
+// The units of one directory, before inherited configs. Takes the files of
+// `g` but its configs (a directory below may inherit them).
+std::vector<UnitSpec> DirUnits(DirGroup& g) {
   bool dump = false;
   for (const InputFile& f : g.hlo) {
     if (!DumpModuleId(BaseName(f.path)).empty()) dump = true;
   }
   if (!g.modules() || (g.hlo.size() <= 1 && g.neff.size() <= 1 && !dump)) {
     UnitSpec u = NewUnit(g);
-    for (const auto* v : {&g.hlo, &g.neff, &g.def_json, &g.configs, &g.shared})
-      Append(*v, &u.files);
-    return {u};
+    u.files.reserve(g.files);
+    for (auto* v : {&g.hlo, &g.neff, &g.def_json})
+      Append(std::move(*v), &u.files);
+    Append(g.configs, &u.files);
+    Append(std::move(g.shared), &u.files);
+    std::vector<UnitSpec> units;
+    units.push_back(std::move(u));
+    return units;
   }
   // Each module with the NEFF side of its own name, never another's.
   std::map<std::string, UnitSpec> by_key;
@@ -172,11 +185,11 @@ std::vector<UnitSpec> DirUnits(const DirGroup& g) {
     it->second.files.push_back(f);
   };
   for (const InputFile& f : g.hlo) {
-    std::string name = BaseName(f.path);
+    std::string_view name = BaseName(f.path);
     std::string key = PairKey(name, FileRole::kHlo);
     // Only the final module of a dump is compared with a NEFF.
     if (!DumpModuleId(name).empty() && !IsFinalDumpModule(name)) {
-      key = name;  // sorts after the module id: a unit of its own
+      key = std::string(name);  // sorts after the module id: a unit of its own
     }
     add(f, key);
   }
@@ -184,10 +197,10 @@ std::vector<UnitSpec> DirUnits(const DirGroup& g) {
     add(f, PairKey(BaseName(f.path), FileRole::kNeff));
   }
   for (const InputFile& f : g.def_json) {
-    std::string name = BaseName(f.path);
+    std::string_view name = BaseName(f.path);
     std::string key = EndsWith(name, ".def.json")
-                          ? name.substr(0, name.size() - 9)
-                          : "\x02" + name;
+                          ? std::string(name.substr(0, name.size() - 9))
+                          : "\x02" + std::string(name);
     add(f, key);
   }
   std::vector<UnitSpec> units;
@@ -230,88 +243,127 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
                 std::vector<SkippedPath>* skipped,
                 std::vector<std::string>* warnings) {
   std::map<std::string, DirGroup> dirs;
+  // A walk finds each path once: only a file named on the command line can
+  // come twice (named first, so that it stays named).
+  const bool any_named =
+      std::any_of(files.begin(), files.end(),
+                  [](const ClassifiedFile& c) { return c.file.named; });
   std::set<std::string> seen;
-  // Named files first, so that one also found by a walk stays named.
-  std::stable_sort(files.begin(), files.end(),
-                   [](const ClassifiedFile& a, const ClassifiedFile& b) {
-                     return a.file.named > b.file.named;
-                   });
-  for (const ClassifiedFile& c : files) {
-    if (!seen.insert(c.file.path).second) continue;
+  if (any_named) {
+    std::stable_sort(files.begin(), files.end(),
+                     [](const ClassifiedFile& a, const ClassifiedFile& b) {
+                       return a.file.named > b.file.named;
+                     });
+  }
+  DirGroup* last = nullptr;  // a walk lists a directory's files together
+  std::string last_parent;   // ... so GroupDir runs once per directory
+  for (ClassifiedFile& c : files) {
+    if (any_named && !seen.insert(c.file.path).second) continue;
     if (c.role == FileRole::kNone) {
-      skipped->push_back({c.file.path, c.reason, 1});
+      skipped->push_back({std::move(c.file.path), std::move(c.reason), 1});
       continue;
     }
-    std::string dir = GroupDir(c.file.path);
-    DirGroup& g = dirs[dir];
-    g.dir = dir;
+    const std::string_view path = c.file.path;
+    const size_t slash = path.rfind('/');
+    const std::string_view parent = slash == std::string_view::npos ? "."
+                                    : slash == 0                    ? "/"
+                                                 : path.substr(0, slash);
+    if (last == nullptr || parent != last_parent) {
+      std::string dir = GroupDir(c.file.path);
+      last = &dirs[dir];
+      if (last->dir.empty()) last->dir = std::move(dir);
+      last_parent.assign(parent.data(), parent.size());
+    }
+    DirGroup& g = *last;
     if (g.root.empty() || c.file.root.size() < g.root.size()) {
       g.root = c.file.root;
     }
-    g.all.push_back(c.file.path);
+    ++g.files;
     g.any_named = g.any_named || c.file.named;
-    InputFile f{c.file.path, KindOf(c.role), c.file.named, false, false};
+    std::vector<InputFile>* to = nullptr;
     switch (c.role) {
       case FileRole::kHlo:
-        g.hlo.push_back(f);
+        to = &g.hlo;
         break;
       case FileRole::kNeff:
-        g.neff.push_back(f);
+        to = &g.neff;
         break;
       case FileRole::kDefJson:
-        g.def_json.push_back(f);
+        to = &g.def_json;
         break;
       case FileRole::kConfig:
-        g.configs.push_back(f);
+        to = &g.configs;
         break;
       case FileRole::kCompileFlags:
       case FileRole::kJson:
-        g.shared.push_back(f);
+        to = &g.shared;
         break;
       case FileRole::kCacheMarker:
-        g.markers.push_back(BaseName(c.file.path));
+        g.markers.emplace_back(BaseName(c.file.path));
         break;
       case FileRole::kNone:
         break;
     }
+    if (to != nullptr) {
+      to->push_back(
+          {std::move(c.file.path), KindOf(c.role), c.file.named, false, false});
+    }
   }
-  std::vector<std::pair<std::string, std::vector<UnitSpec>>> per_dir;
+  std::vector<std::pair<const DirGroup*, std::vector<UnitSpec>>> per_dir;
+  struct {
+    bool valid;
+    std::string parent, root;
+    DirGroup* from;
+  } inherit{false, "", "", nullptr};
   for (auto& [dir, g] : dirs) {
     if (std::string why = CacheEntryProblem(g); !why.empty()) {
       warnings->push_back(
           fmt::format("skipped compile-cache entry {}: {}", dir, why));
-      size_t n = g.all.size() - g.markers.size();
+      size_t n = g.files - g.markers.size();
       skipped->push_back({dir, "compile-cache entry: " + why, n});
       skipped->back().warned = true;
       continue;
     }
+    const bool modules = g.modules();
+    g.unit_of_its_own = modules || !g.shared.empty();
     std::vector<UnitSpec> mine = DirUnits(g);
-    if (g.configs.empty() && g.modules()) {
-      // The nearest component config above, up to the path given.
-      for (std::string up = dir; up != g.root && up != ParentOf(up);) {
-        up = ParentOf(up);
-        auto it = dirs.find(up);
-        if (it != dirs.end() && !it->second.configs.empty()) {
-          for (UnitSpec& u : mine) {
-            for (InputFile f : it->second.configs) {
-              f.named = false;
-              u.files.push_back(f);
-            }
+    if (g.configs.empty() && modules) {
+      // The nearest component config above, up to the path given (the same
+      // for every directory of one parent: a compile cache's entries).
+      std::string parent = ParentOf(dir);
+      if (dir == g.root || dir == parent) {
+        // The path given: nothing above it is searched.
+      } else if (!inherit.valid || inherit.parent != parent ||
+                 inherit.root != g.root) {
+        inherit = {true, parent, g.root, nullptr};
+        for (std::string up = dir; up != g.root && up != ParentOf(up);) {
+          up = ParentOf(up);
+          auto it = dirs.find(up);
+          if (it != dirs.end() && !it->second.configs.empty()) {
+            inherit.from = &it->second;
+            break;
           }
-          it->second.config_inherited = true;
-          break;
+          if (up.size() <= g.root.size()) break;
         }
-        if (up.size() <= g.root.size()) break;
+      }
+      if (dir != g.root && dir != parent && inherit.from != nullptr) {
+        for (UnitSpec& u : mine) {
+          for (InputFile f : inherit.from->configs) {
+            f.named = false;
+            u.files.push_back(std::move(f));
+          }
+        }
+        inherit.from->config_inherited = true;
       }
     }
-    if (g.markers.size() == g.all.size()) continue;  // markers alone
-    per_dir.emplace_back(dir, std::move(mine));
+    if (g.markers.size() == g.files) continue;  // markers alone
+    per_dir.emplace_back(&g, std::move(mine));
   }
-  for (auto& [dir, mine] : per_dir) {
-    const DirGroup& g = dirs[dir];
+  for (auto& [group, mine] : per_dir) {
+    const DirGroup& g = *group;
     // A config directory whose configs every unit below checks against is
     // no unit of its own (its findings would come twice).
-    if (!g.modules() && g.config_inherited && g.shared.empty()) continue;
+    if (!g.unit_of_its_own && g.config_inherited) continue;
     for (UnitSpec& u : mine) {
       std::sort(u.files.begin(), u.files.end(),
                 [](const InputFile& a, const InputFile& b) {

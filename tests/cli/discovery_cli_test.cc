@@ -164,6 +164,46 @@ TEST(DiscoveryCliTest, ParallelRunsGiveTheSameReport) {
   EXPECT_EQ(one.exit_code, two.exit_code);
 }
 
+// Many units of every kind, so that -j threads share the walk, the
+// classification and the checks: the reports must be byte-identical.
+TEST(DiscoveryCliTest, ManyUnitsGiveTheSameBytesWithAnyJobs) {
+  TempDir d;
+  std::string bad = kModule;
+  bad.replace(bad.find("{{0,1},{2,3}}"), 13, "{{0,1},{1,2}}");
+  d.Write("cache/vllm_config.json", R"({"tensor_parallel_size": 4})");
+  for (int i = 0; i < 150; ++i) {
+    std::string e = "cache/v/MODULE_" + std::to_string(1000 + i) + "+d41d8cd9/";
+    d.Write(e + "model.hlo", i % 3 == 0 ? bad : kModule);
+    d.Write(e + "compile_flags.json", R"(["--target=trn1", "--lnc=1"])");
+    if (i % 11 != 0) d.Write(e + "model.done", "");  // else: incomplete
+    if (i % 13 == 0) d.Write(e + "notes.txt", "not an input\n");
+  }
+  for (int i = 0; i < 20; ++i) {
+    std::string w = "work/" + std::to_string(i) + "/";
+    d.Write(w + "a.hlo", i % 2 == 0 ? bad : kModule);
+    d.Write(w + "b.hlo", kModule);
+    d.Write(w + ".hidden.hlo", kModule);
+    d.Write(w + "other.json", R"({"a": 1})");
+  }
+  d.Write("work/7/.topolint.json", R"({"rules": "-*"})");
+  for (const char* format : {"text", "json", "sarif"}) {
+    std::vector<std::string> args = {"check",    "--color", "never",
+                                     "--format", format,    "--verbose",
+                                     "-j",       "1",       d.path()};
+    CliResult one = RunTopolint(args);
+    EXPECT_EQ(one.exit_code, 1) << one.err;
+    EXPECT_THAT(one.err, HasSubstr("incomplete entry"));
+    EXPECT_THAT(one.err, HasSubstr("notes.txt: not a recognised input"));
+    for (const char* jobs : {"2", "3", "8"}) {
+      args[7] = jobs;
+      CliResult many = RunTopolint(args);
+      EXPECT_EQ(one.out, many.out) << format << " -j " << jobs;
+      EXPECT_EQ(one.err, many.err) << format << " -j " << jobs;
+      EXPECT_EQ(one.exit_code, many.exit_code);
+    }
+  }
+}
+
 TEST(DiscoveryCliTest, HelpDocumentsTheDiscoveryFlags) {
   CliResult r = RunTopolint({"--help"});
   EXPECT_THAT(r.out, HasSubstr("--verbose"));
