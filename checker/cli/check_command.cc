@@ -291,7 +291,8 @@ int RunCheck(const Options& options) {
   // units in flight and the findings held back, not the run's findings.
   // Staged outputs (-o, --write-baseline) are put in place only once
   // everything succeeded; on any failure (exit 2) the old files stay, while
-  // standard output keeps what was already written (docs/output.md).
+  // standard output keeps what was already written (docs/integration.md,
+  // "Report order and streaming").
   FindingOrder order(plan);
   CheckReport report(options, std::move(baseline), plan);
   if (absl::Status st = report.Begin(); !st.ok()) return Fail(st);

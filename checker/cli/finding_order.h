@@ -29,7 +29,8 @@ inline constexpr size_t kMaxHeldFindings = 20000;
 // and is released. What stays held is what later units may still precede:
 // normally a few units' findings.
 //
-// The exceptions, both documented in docs/output.md:
+// The exceptions, both documented in docs/integration.md, "Report order and
+// streaming":
 //  - A file that several units check (a component config inherited from a
 //    parent directory): its findings are released with the first unit that
 //    reports them; one that only a later unit reports (not a repeat) comes

@@ -52,13 +52,13 @@ struct BaselineResult {
 std::string WriteBaseline(const std::vector<Finding>& findings);
 
 // Writes a baseline file entry by entry, as findings come in report order
-// (sorted by file; see docs/output.md): the entries of one file are held
-// until a finding of another file arrives, then sorted and written, so
-// memory holds one file's entries (at most kMaxFindingsPerRule per rule and
-// unit), not the run's. The bytes equal WriteBaseline's for the same
-// findings when no file comes back after another one; a file that does
-// (findings of a config shared by several units, reported with a later
-// unit) gets a second group, which LoadBaseline reads the same.
+// (sorted by file; see docs/integration.md, "Report order and streaming"): the
+// entries of one file are held until a finding of another file arrives, then
+// sorted and written, so memory holds one file's entries (at most
+// kMaxFindingsPerRule per rule and unit), not the run's. The bytes equal
+// WriteBaseline's for the same findings when no file comes back after another
+// one; a file that does (findings of a config shared by several units, reported
+// with a later unit) gets a second group, which LoadBaseline reads the same.
 class BaselineWriter {
  public:
   void Begin(std::string* out);
