@@ -136,15 +136,22 @@ Status Unit::AddText(const std::string& name, std::string text,
   }
   if (kind == InputKind::kAuto) {
     topolint::InputKind engine_kind;
+    // As the CLI tells a pipe's kind: the name, else the content (HLO text
+    // or a binary module, plain or gzip; a JSON object is read by content).
+    const std::string_view head = std::string_view(text).substr(0, 4096);
+    const size_t first = head.find_first_not_of(" \t\r\n");
     if (ClassifyName(name, &engine_kind)) {
       kind = FromEngineKind(engine_kind);
-    } else if (hlo::LooksLikeHlo(std::string_view(text).substr(0, 4096))) {
+    } else if (hlo::LooksLikeHlo(head) || LooksLikeHloBinaryHead(head)) {
       kind = InputKind::kHlo;
-    } else {
-      return Error(Status::Code::kInvalidArgument,
-                   fmt::format("cannot tell what kind of input '{}' is: name "
-                               "it .hlo, .hlo.txt or .json, or give its kind",
-                               name));
+    } else if (first == std::string_view::npos || head[first] != '{') {
+      return Error(
+          Status::Code::kInvalidArgument,
+          fmt::format("cannot tell what kind of input '{}' is: it is neither "
+                      "HLO (text or a binary module) nor a JSON object; name "
+                      "it .hlo, .hlo.txt, .hlo_module.pb, .neff or .json, or "
+                      "give its kind",
+                      name));
     }
   }
   inputs_.push_back(Input{name, std::move(text), true, kind});

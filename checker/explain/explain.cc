@@ -100,6 +100,17 @@ CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
 UnitExplanation ExplainUnit(const Unit& unit, const ExplainSettings& settings) {
   UnitExplanation u;
   u.directory = unit.directory;
+  for (const hlo::Module& m : unit.hlo_modules) u.files.push_back(m.file);
+  for (const neff::DefJson& d : unit.def_jsons) u.files.push_back(d.file);
+  for (const neff::NeffArchive& a : unit.neff_archives) {
+    u.files.push_back(a.file);
+  }
+  for (const config::ComponentConfig& c : unit.configs) {
+    u.files.push_back(c.file);
+  }
+  for (const config::CompileFlags& f : unit.compile_flags) {
+    u.files.push_back(f.file);
+  }
   for (const hlo::Module& m : unit.hlo_modules) {
     u.modules.push_back(ExplainModule(m, settings.check));
   }

@@ -173,6 +173,9 @@ struct CoreExplanation {
 
 struct UnitExplanation {
   std::string directory;
+  // The unit's input files (display names), in load order: several units
+  // can share a directory (a compiler work directory holds one per module).
+  std::vector<std::string> files;
   std::vector<ModuleExplanation> modules;
   std::vector<NeffExplanation> neffs;
   std::vector<ConfigExplanation> configs;

@@ -219,6 +219,7 @@ std::string RenderExplainJson(const std::vector<UnitExplanation>& units) {
     }
     list.push_back(
         Json{{"directory", u.directory},
+             {"files", u.files},
              {"hlo_modules", std::move(modules)},
              {"neff", std::move(neffs)},
              {"configs", std::move(configs)},

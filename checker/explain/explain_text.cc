@@ -1,6 +1,7 @@
 // `explain` for a person: one section per module, NEFF, config and core.
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "absl/strings/str_join.h"
@@ -310,14 +311,34 @@ void RenderConfig(const ConfigExplanation& c, const Mark& marked,
   }
 }
 
+// "unit DIR", and when another unit of the run has the same directory
+// (`shared`: a compiler work directory holds one unit per module) the
+// unit's files too, relative to DIR, so that the headers tell them apart.
+std::string UnitHeader(const UnitExplanation& u, bool shared) {
+  if (!shared || u.files.empty()) {
+    return fmt::format("unit {}\n", Safe(u.directory));
+  }
+  const std::string prefix = u.directory + "/";
+  std::vector<std::string> names;
+  for (const std::string& f : u.files) {
+    names.push_back(Safe(f.compare(0, prefix.size(), prefix) == 0
+                             ? f.substr(prefix.size())
+                             : f));
+  }
+  return fmt::format("unit {} ({})\n", Safe(u.directory),
+                     absl::StrJoin(names, ", "));
+}
+
 }  // namespace
 
 std::string RenderExplainText(const std::vector<UnitExplanation>& units) {
+  std::map<std::string, int> per_directory;
+  for (const UnitExplanation& u : units) ++per_directory[u.directory];
   std::string out;
   for (size_t i = 0; i < units.size(); ++i) {
     const UnitExplanation& u = units[i];
     if (i > 0) out += "\n";
-    out += fmt::format("unit {}\n", Safe(u.directory));
+    out += UnitHeader(u, per_directory[u.directory] > 1);
     Mark marked;
     if (u.core.has_value()) {
       marked.id = u.core->rank;

@@ -1,6 +1,9 @@
-// A per-test scratch directory, removed afterwards.
+// A per-test scratch directory, removed afterwards. The process id keeps
+// two checkouts' suites running at once on one machine apart.
 #ifndef TOPOLINT_TESTS_DIAG_TEMP_DIR_H_
 #define TOPOLINT_TESTS_DIAG_TEMP_DIR_H_
+
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -17,7 +20,7 @@ class TempDir {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     path_ = std::filesystem::path(::testing::TempDir()) /
             (std::string("topolint_diag_") + info->test_suite_name() + "_" +
-             info->name());
+             info->name() + "_" + std::to_string(getpid()));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

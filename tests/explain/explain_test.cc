@@ -296,6 +296,32 @@ TEST(ExplainTest, ComponentConfigRankGridAndFamilies) {
   EXPECT_EQ(c["rank_grid"]["cells"][1][3]["id"], 7);
 }
 
+// A compiler work directory holds one unit per module: the unit headers
+// name each unit's files so that they can be told apart; a directory with
+// one unit keeps the short header.
+TEST(ExplainTest, UnitsSharingADirectoryAreToldApartByTheirFiles) {
+  constexpr char kWorkdir[] = "fixtures/layouts/compiler-workdir";
+  const CliResult r = RunTopolint({"explain", kWorkdir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string header = std::string("unit ") + kWorkdir +
+                             " (model.MODULE_1a2b3c4d5e6f7a8b9c0d+d41d8cd9."
+                             "hlo_module.pb, model.MODULE_1a2b3c4d5e6f7a8b9c0d"
+                             "+d41d8cd9.neff)";
+  EXPECT_THAT(Lines(r.out), Contains(header)) << r.out;
+  EXPECT_EQ(r.out.find(std::string("unit ") + kWorkdir + "\n"),
+            std::string::npos)
+      << r.out;
+
+  const CliResult j = RunTopolint({"explain", "--format", "json", kWorkdir});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const Json doc = ParseJson(j.out);
+  ASSERT_EQ(doc["units"].size(), 3u) << j.out;
+  EXPECT_EQ(doc["units"][0]["files"].size(), 2u) << j.out;
+
+  const CliResult one = RunTopolint({"explain", kExample});
+  EXPECT_THAT(Lines(one.out), Contains(std::string("unit ") + kExample));
+}
+
 TEST(ExplainTest, UnreadableInputExitsTwo) {
   CliResult r = RunTopolint({"explain", "fixtures/explain/no-such-dir"});
   EXPECT_EQ(r.exit_code, 2);

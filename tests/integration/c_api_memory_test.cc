@@ -79,6 +79,25 @@ TEST(CApiMemoryTest, NeffKindNeedsNoNeffName) {
   EXPECT_THAT(r[0]["file"].get<std::string>(), HasSubstr("buffer"));
 }
 
+// Content decides when neither the name nor a kind does, as for a pipe on
+// the command line: a binary module (plain or gzip) is HLO.
+TEST(CApiMemoryTest, BinaryHloNeedsNoHloName) {
+  std::string bytes = ReadBytes(
+      "fixtures/hlo-duplicate-device-id/fail-binary-module/"
+      "model.hlo_module.pb");
+  Json r = Call(
+      Json{{"files",
+            {{{"name", "buffer"}, {"base64", absl::Base64Escape(bytes)}}}}});
+  ASSERT_TRUE(r.is_array()) << r;
+  ASSERT_FALSE(r.empty());
+  EXPECT_EQ(r[0]["rule"], "hlo-duplicate-device-id");
+
+  Json bad = Call(Json{{"files", {{{"name", "buffer"}, {"text", "garbage"}}}}});
+  ASSERT_TRUE(bad.is_object()) << bad;
+  EXPECT_THAT(bad["error"].get<std::string>(),
+              HasSubstr("neither HLO (text or a binary module) nor a JSON"));
+}
+
 TEST(CApiMemoryTest, TruncatedNeffIsAFinding) {
   std::string bytes =
       ReadBytes("fixtures/neff-graphs-disagree/fail-rank-differs/model.neff");

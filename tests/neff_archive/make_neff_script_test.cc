@@ -1,5 +1,7 @@
 // scripts/make-neff.py writes archives ReadNeffArchive accepts, and the
 // committed fixture archives are what their member trees generate.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -36,7 +38,8 @@ class MakeNeffScriptTest : public ::testing::Test {
     const ::testing::TestInfo* t =
         ::testing::UnitTest::GetInstance()->current_test_info();
     dir_ = fs::path(::testing::TempDir()) /
-           (std::string("topolint_make_neff_") + t->name());
+           (std::string("topolint_make_neff_") + t->name() + "_" +
+            std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

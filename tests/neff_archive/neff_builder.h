@@ -5,6 +5,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <fstream>
@@ -118,7 +119,8 @@ inline std::string WriteTempFile(const std::string& name,
   const ::testing::TestInfo* t =
       ::testing::UnitTest::GetInstance()->current_test_info();
   std::string path = ::testing::TempDir() + "topolint_" + t->test_suite_name() +
-                     "_" + t->name() + "_" + name;
+                     "_" + t->name() + "_" + std::to_string(getpid()) + "_" +
+                     name;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return path;
