@@ -151,12 +151,13 @@ struct EarlyFilter {
   const Unit* unit;
   const hlo::Module* parsing = nullptr;
   UsedSuppressions used;
+  SuppressionIndex index;
 
   bool Silences(const Finding& f) {
     if (selection->IgnoredInFile(f.rule, f.loc.file)) return true;
-    if (parsing != nullptr && SilencedBy(*parsing, f, &used)) return true;
+    if (parsing != nullptr && index.Silences(*parsing, f, &used)) return true;
     for (const hlo::Module& m : unit->hlo_modules) {
-      if (SilencedBy(m, f, &used)) return true;
+      if (index.Silences(m, f, &used)) return true;
     }
     return false;
   }

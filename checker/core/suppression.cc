@@ -24,11 +24,27 @@ std::tuple<std::string, int64_t, int64_t> KeyOf(const hlo::Module& m,
 
 }  // namespace
 
-bool SilencedBy(const hlo::Module& module, const Finding& finding,
-                UsedSuppressions* used) {
-  if (finding.loc.file != module.file || finding.loc.line <= 0) return false;
-  for (const hlo::Suppression& s : module.suppressions) {
-    if (finding.loc.line != s.target_line || !Matches(s, finding)) continue;
+bool SuppressionIndex::Silences(const hlo::Module& module,
+                                const Finding& finding,
+                                UsedSuppressions* used) {
+  if (finding.loc.file != module.file || finding.loc.line <= 0 ||
+      module.suppressions.empty()) {
+    return false;
+  }
+  Entry& e = by_file_[module.file];
+  if (e.module != &module || e.indexed > module.suppressions.size()) {
+    // Another module (or this one, moved) under the name: index it afresh.
+    e = Entry{};
+    e.module = &module;
+  }
+  for (; e.indexed < module.suppressions.size(); ++e.indexed) {
+    e.by_line[module.suppressions[e.indexed].target_line].push_back(e.indexed);
+  }
+  auto it = e.by_line.find(finding.loc.line);
+  if (it == e.by_line.end()) return false;
+  for (size_t i : it->second) {
+    const hlo::Suppression& s = module.suppressions[i];
+    if (!Matches(s, finding)) continue;
     used->insert(KeyOf(module, s));
     return true;
   }

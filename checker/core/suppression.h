@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/unit.h"
 #include "checker/diag/finding.h"
@@ -20,16 +21,30 @@ namespace topolint {
 // each comment.
 using UsedSuppressions = std::set<std::tuple<std::string, int64_t, int64_t>>;
 
-// True when a suppression comment of `module` silences `finding` (its
-// rule, on the comment's target line of the module's file); the comment is
-// recorded in `*used`. The emitter asks this as findings are reported, so
-// that silenced findings never count towards the findings cap.
-bool SilencedBy(const hlo::Module& module, const Finding& finding,
+// Says whether a suppression comment of a module silences a finding (its
+// rule, on the comment's target line of the module's file), recording the
+// comment in `*used`. The runner asks it as findings are reported, so that
+// silenced findings never count towards the findings cap. The comments are
+// indexed by target line as they appear (a module being parsed gains
+// comments), so each question costs the comments on one line, not all of
+// them. Holds no pointer between calls that outlives the modules.
+class SuppressionIndex {
+ public:
+  bool Silences(const hlo::Module& module, const Finding& finding,
                 UsedSuppressions* used);
+
+ private:
+  struct Entry {
+    const hlo::Module* module = nullptr;  // the module indexed (identity)
+    size_t indexed = 0;                   // its comments indexed so far
+    absl::flat_hash_map<int64_t, std::vector<size_t>> by_line;
+  };
+  absl::flat_hash_map<std::string, Entry> by_file_;
+};
 
 // Removes the findings the unit's suppression comments silence and appends
 // one `unused-suppression` finding per comment that silenced nothing, here
-// or earlier (`*used`, filled by SilencedBy).
+// or earlier (`*used`, filled by SuppressionIndex).
 void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
                        std::vector<Finding>* findings, UsedSuppressions* used);
 
