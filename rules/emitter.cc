@@ -13,15 +13,6 @@ Emitter::Emitter(std::function<bool(std::string_view)> enabled,
 void Emitter::Report(RuleId rule, Location loc, std::string message,
                      std::vector<Note> notes, std::string anchor) {
   if (!enabled_(rule.str())) return;
-  auto it = counts_.find(rule.str());
-  if (it == counts_.end())
-    it = counts_.emplace(std::string(rule.str()), RuleCount{}).first;
-  RuleCount& count = it->second;
-  if (count.reported >= kMaxFindingsPerRule) {
-    if (count.dropped++ == 0) count.first_dropped = std::move(loc);
-    return;
-  }
-  ++count.reported;
   Finding f;
   f.rule = std::string(rule.str());
   f.severity = severity_(rule.str());
@@ -29,6 +20,15 @@ void Emitter::Report(RuleId rule, Location loc, std::string message,
   f.loc = std::move(loc);
   f.notes = std::move(notes);
   f.anchor = std::move(anchor);
+  if (silenced_ && silenced_(f)) return;
+  auto it = counts_.find(f.rule);
+  if (it == counts_.end()) it = counts_.emplace(f.rule, RuleCount{}).first;
+  RuleCount& count = it->second;
+  if (count.reported >= kMaxFindingsPerRule) {
+    if (count.dropped++ == 0) count.first_dropped = std::move(f.loc);
+    return;
+  }
+  ++count.reported;
   findings_.push_back(std::move(f));
 }
 

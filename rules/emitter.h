@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "checker/diag/finding.h"
@@ -16,7 +17,8 @@ namespace topolint {
 
 // Findings one rule may report in one unit; the rest are counted and
 // summarised by one note (AddCapNotes), so that memory does not grow with a
-// hostile input's finding count.
+// hostile input's finding count. Only findings that survive the filter
+// (per-file ignores, suppression comments) count.
 inline constexpr int64_t kMaxFindingsPerRule = 1000;
 
 // Collects findings. The severity is filled in from the registry (or the
@@ -36,6 +38,13 @@ class Emitter {
 
   bool Enabled(RuleId rule) const { return enabled_(rule.str()); }
 
+  // `silenced(finding)` true drops a finding before it counts towards the
+  // cap (a per-file ignore, a suppression comment). The runner sets it;
+  // whatever it cannot decide yet it leaves for its final pass.
+  void set_filter(std::function<bool(const Finding&)> silenced) {
+    silenced_ = std::move(silenced);
+  }
+
   // Appends, for each rule that reported more than kMaxFindingsPerRule
   // findings, one note at the first dropped finding's location saying how
   // many more there were. Called once, when the unit's checks are done.
@@ -47,6 +56,7 @@ class Emitter {
  private:
   std::function<bool(std::string_view)> enabled_;
   std::function<Severity(std::string_view)> severity_;
+  std::function<bool(const Finding&)> silenced_;
   std::vector<Finding> findings_;
   struct RuleCount {
     int64_t reported = 0;

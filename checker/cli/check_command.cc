@@ -1,20 +1,22 @@
-// `topolint check`: plan units, load, run rules, apply the baseline, render.
+// `topolint check`: plan units, then load, check and report them as a stream.
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
+#include <utility>
 
 #include "checker/cli/commands.h"
+#include "checker/cli/finding_order.h"
 #include "checker/cli/output_guard.h"
+#include "checker/cli/report_sink.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/rule_docs.h"
 #include "checker/diag/baseline.h"
-#include "checker/diag/input_file.h"
-#include "checker/diag/output_file.h"
 #include "checker/diag/render.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
@@ -88,44 +90,165 @@ int Fail(const absl::Status& st) {
   return kExitUsage;
 }
 
-// Reads and parses --baseline before anything is written, so that
-// `--baseline B --write-baseline B` compares against the old B.
-absl::Status ReadBaselineFile(const std::string& path,
-                              std::optional<Baseline>* out) {
-  std::string text;
-  if (absl::Status st =
-          ReadInputFile(path, kMaxBaselineBytes, "baselines", &text);
-      !st.ok()) {
-    return st;
-  }
-  std::string error;
-  *out = LoadBaseline(text, &error);
-  if (!*out) {
-    return absl::InvalidArgumentError(fmt::format("{}: {}", path, error));
-  }
-  return absl::OkStatus();
-}
-
-// Writes `text` to a staged (temporary) file for `path`; the caller commits.
-absl::Status Stage(const std::string& path, std::string_view text,
-                   StagedOutput* out) {
-  if (absl::Status st = out->Open(path); !st.ok()) return st;
-  if (absl::Status st = out->Write(text); !st.ok()) return st;
-  return out->Finish();
-}
-
 std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
-bool SameFinding(const Finding& a, const Finding& b) {
-  return !FindingLess(a, b) && !FindingLess(b, a) && a.rule == b.rule &&
-         a.loc == b.loc && a.message == b.message && a.severity == b.severity &&
-         std::equal(a.notes.begin(), a.notes.end(), b.notes.begin(),
-                    b.notes.end(), [](const Note& x, const Note& y) {
-                      return x.loc == y.loc && x.message == y.message;
-                    });
-}
+// What the summary and --statistics count, kept as findings stream by.
+struct Tally {
+  size_t errors = 0, warnings = 0, notes = 0;
+  std::map<std::string, size_t> per_rule;
+
+  void Count(const Finding& f) {
+    ++per_rule[f.rule];
+    switch (f.severity) {
+      case Severity::kError:
+        ++errors;
+        break;
+      case Severity::kWarning:
+        ++warnings;
+        break;
+      case Severity::kNote:
+        ++notes;
+        break;
+    }
+  }
+  size_t total() const { return errors + warnings + notes; }
+};
+
+// The streamed part of a check: each batch of findings in report order goes
+// to --write-baseline (before the baseline hides any), through the
+// baseline, into the tally and to the report.
+class CheckReport {
+ public:
+  CheckReport(const Options& options, std::optional<Baseline> baseline,
+              const JobPlan& plan)
+      : options_(options) {
+    if (baseline) {
+      remaining_ = std::move(baseline->counts);
+      use_baseline_ = true;
+    }
+    for (const InMemoryInput& m : plan.in_memory) {
+      sources_.AddInMemory(m.name, m.text);
+    }
+    switch (options.format) {
+      case Format::kText:
+        report_ = MakeTextReport(&sources_, UseColor(options));
+        break;
+      case Format::kJson:
+        report_ = MakeJsonReport();
+        break;
+      case Format::kSarif:
+        rules_ = Descriptors(options.docs_url);
+        roots_ = FindSarifRoots(options);
+        report_ = MakeSarifReport(&rules_, TOPOLINT_VERSION, &roots_);
+        break;
+      case Format::kGithub:
+        report_ = MakeGithubReport();
+        break;
+    }
+  }
+
+  // Opens the outputs (staged files are created now, committed at the end)
+  // and writes the report's beginning.
+  absl::Status Begin() {
+    if (absl::Status st = out_.Open(options_.output); !st.ok()) return st;
+    if (!options_.write_baseline.empty()) {
+      if (absl::Status st = baseline_out_.Open(options_.write_baseline);
+          !st.ok()) {
+        return st;
+      }
+      baseline_writer_.Begin(&baseline_text_);
+    }
+    report_->Begin(&text_);
+    return Flush();
+  }
+
+  // The texts of a unit's .neff members, for source lines, until their
+  // findings are out.
+  void AddMemberTexts(std::vector<std::pair<std::string, std::string>> texts) {
+    for (auto& [name, text] : texts) {
+      sources_.AddInMemory(name, std::move(text));
+      members_.insert(name);
+    }
+  }
+
+  // Writes `ready` (report order). Member texts of files before `frontier`
+  // (all when nullopt) are dropped: no finding can name them any more.
+  absl::Status Add(std::vector<Finding>* ready,
+                   const std::optional<std::string>& frontier) {
+    std::vector<Finding> kept;
+    kept.reserve(ready->size());
+    for (Finding& f : *ready) {
+      if (!options_.write_baseline.empty()) {
+        baseline_writer_.Add(f, &baseline_text_);
+      }
+      if (use_baseline_) {
+        auto it = remaining_.find(Fingerprint(f));
+        if (it != remaining_.end() && it->second > 0) {
+          --it->second;
+          ++baselined_;
+          continue;
+        }
+      }
+      tally_.Count(f);
+      kept.push_back(std::move(f));
+    }
+    ready->clear();
+    report_->Add(kept, &text_);
+    while (!members_.empty() && (!frontier || *members_.begin() < *frontier)) {
+      sources_.RemoveInMemory(*members_.begin());
+      members_.erase(members_.begin());
+    }
+    return Flush();
+  }
+
+  // Ends the report and the baseline file and commits the staged outputs
+  // (the baseline first, as one set: any failure commits nothing).
+  absl::Status End() {
+    report_->End(&text_);
+    if (!options_.write_baseline.empty()) {
+      baseline_writer_.End(&baseline_text_);
+    }
+    if (absl::Status st = Flush(); !st.ok()) return st;
+    if (absl::Status st = out_.Finish(); !st.ok()) return st;
+    if (!options_.write_baseline.empty()) {
+      if (absl::Status st = baseline_out_.Finish(); !st.ok()) return st;
+      if (absl::Status st = baseline_out_.Commit(); !st.ok()) return st;
+    }
+    return out_.Commit();
+  }
+
+  const Tally& tally() const { return tally_; }
+  int64_t baselined() const { return baselined_; }
+  // Baseline entries that matched no finding.
+  int64_t stale() const {
+    int64_t n = 0;
+    for (const auto& [fingerprint, count] : remaining_) n += count;
+    return n;
+  }
+
+ private:
+  absl::Status Flush() {
+    if (absl::Status st = out_.Write(&text_); !st.ok()) return st;
+    if (options_.write_baseline.empty()) return absl::OkStatus();
+    return baseline_out_.Write(&baseline_text_);
+  }
+
+  const Options& options_;
+  absl::flat_hash_map<std::string, int64_t> remaining_;
+  bool use_baseline_ = false;
+  int64_t baselined_ = 0;
+  SourceCache sources_;
+  std::set<std::string> members_;
+  std::vector<RuleDescriptor> rules_;
+  SarifRoots roots_;
+  std::unique_ptr<ReportWriter> report_;
+  BaselineWriter baseline_writer_;
+  ReportSink out_, baseline_out_;
+  std::string text_, baseline_text_;
+  Tally tally_;
+};
 
 }  // namespace
 
@@ -157,104 +280,41 @@ int RunCheck(const Options& options) {
   }
   std::optional<Baseline> baseline;
   if (!options.baseline.empty()) {
-    if (absl::Status st = ReadBaselineFile(options.baseline, &baseline);
-        !st.ok()) {
-      return Fail(st);
-    }
+    // Read whole before anything is written, so that `--baseline B
+    // --write-baseline B` compares against the old B.
+    absl::StatusOr<Baseline> read = ReadBaselineFile(options.baseline);
+    if (!read.ok()) return Fail(read.status());
+    baseline = *std::move(read);
   }
-  // Each unit is loaded, checked and dropped in turn (-j at a time): memory
-  // holds the units in flight, not every unit of the run.
-  std::vector<UnitOutcome> outcomes;
-  if (absl::Status st = CheckUnits(plan, options.jobs, &outcomes); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+  // Units are loaded, checked and dropped -j at a time; their findings are
+  // written as soon as they are final (FindingOrder), so memory holds the
+  // units in flight and the findings held back, not the run's findings.
+  // Staged outputs (-o, --write-baseline) are put in place only once
+  // everything succeeded; on any failure (exit 2) the old files stay, while
+  // standard output keeps what was already written (docs/integration.md,
+  // "Report order and streaming").
+  FindingOrder order(plan);
+  CheckReport report(options, std::move(baseline), plan);
+  if (absl::Status st = report.Begin(); !st.ok()) return Fail(st);
+  std::vector<Finding> ready;
+  absl::Status streamed =
+      StreamUnits(plan, order.order(), options.jobs, [&](UnitOutcome unit) {
+        report.AddMemberTexts(std::move(unit.member_texts));
+        order.Add(std::move(unit.findings), &ready);
+        return report.Add(&ready, order.Frontier());
+      });
+  if (!streamed.ok()) return Fail(streamed);
+  order.Finish(&ready);
+  if (absl::Status st = report.Add(&ready, std::nullopt); !st.ok()) {
+    return Fail(st);
   }
+  if (absl::Status st = report.End(); !st.ok()) return Fail(st);
 
-  SourceCache sources;
-  for (const InMemoryInput& m : plan.in_memory) {
-    sources.AddInMemory(m.name, m.text);
-  }
-  std::vector<Finding> findings;
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    std::vector<Finding>& f = outcomes[i].findings;
-    findings.insert(findings.end(), std::make_move_iterator(f.begin()),
-                    std::make_move_iterator(f.end()));
-    for (auto& [name, text] : outcomes[i].member_texts) {
-      sources.AddInMemory(name, std::move(text));
-    }
-  }
-  outcomes.clear();
-  std::sort(findings.begin(), findings.end(), FindingLess);
-  // A config inherited by several units (docs/layouts.md) gives its own
-  // findings once per unit: keep one.
-  findings.erase(std::unique(findings.begin(), findings.end(), SameFinding),
-                 findings.end());
-
-  // Nothing is written until everything is: outputs are staged next to
-  // their targets and renamed into place only once all of them (and
-  // standard output) succeeded; on any failure the old files stay.
-  StagedOutput baseline_out;
-  if (!options.write_baseline.empty()) {
-    if (absl::Status st = Stage(options.write_baseline, WriteBaseline(findings),
-                                &baseline_out);
-        !st.ok()) {
-      return Fail(st);
-    }
-  }
-  int64_t baselined = 0, stale = 0;
-  if (baseline) {
-    BaselineResult r = ApplyBaseline(std::move(findings), *baseline);
-    findings = std::move(r.kept);
-    baselined = r.suppressed;
-    stale = r.stale;
-    baseline.reset();
-  }
-
-  std::string report;
-  switch (options.format) {
-    case Format::kText:
-      report = RenderText(findings, sources, UseColor(options));
-      break;
-    case Format::kJson:
-      report = RenderJson(findings);
-      break;
-    case Format::kSarif:
-      report = RenderSarif(findings, Descriptors(options.docs_url),
-                           TOPOLINT_VERSION, FindSarifRoots(options));
-      break;
-    case Format::kGithub:
-      report = RenderGithub(findings);
-      break;
-  }
-  StagedOutput report_out;
-  absl::Status written =
-      options.output.empty()
-          ? WriteAllFd(STDOUT_FILENO, report, "standard output")
-          : Stage(options.output, report, &report_out);
-  if (written.ok() && !options.write_baseline.empty()) {
-    written = baseline_out.Commit();
-  }
-  if (written.ok() && !options.output.empty()) written = report_out.Commit();
-  if (!written.ok()) return Fail(written);
-  report.clear();
-  report.shrink_to_fit();
-
-  size_t errors = 0, warnings = 0, notes = 0;
-  std::map<std::string, size_t> per_rule;
-  for (const Finding& f : findings) {
-    ++per_rule[f.rule];
-    switch (f.severity) {
-      case Severity::kError:
-        ++errors;
-        break;
-      case Severity::kWarning:
-        ++warnings;
-        break;
-      case Severity::kNote:
-        ++notes;
-        break;
-    }
-  }
+  const Tally& tally = report.tally();
+  const size_t errors = tally.errors, warnings = tally.warnings,
+               notes = tally.notes;
+  const std::map<std::string, size_t>& per_rule = tally.per_rule;
+  const int64_t baselined = report.baselined(), stale = report.stale();
   if (options.statistics) {
     for (const auto& [rule, n] : per_rule) {
       Err(fmt::format("{:>6}  {}\n", n, rule));
@@ -269,7 +329,7 @@ int RunCheck(const Options& options) {
           "topolint: warning: no HLO, def.json, .neff or component config "
           "files found ({})\n",
           files));
-    } else if (findings.empty()) {
+    } else if (tally.total() == 0) {
       Err(fmt::format("topolint: no findings ({}, {})\n",
                       Plural(plan.jobs.size(), "unit"), files));
     } else {

@@ -1,9 +1,12 @@
 #include "checker/cli/unit_jobs.h"
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -336,23 +339,110 @@ absl::Status LoadUnits(const JobPlan& plan, int jobs,
   });
 }
 
+namespace {
+
+absl::Status CheckOneUnit(const UnitJob& job,
+                          const std::vector<InMemoryInput>& in_memory,
+                          UnitOutcome* out) {
+  Unit unit;
+  absl::Status st = LoadAndCheckUnit(job.spec, in_memory, job.check,
+                                     job.selection, &unit, &out->findings);
+  if (!st.ok()) return st;
+  for (neff::NeffArchive& a : unit.neff_archives) {
+    for (auto& member : a.member_texts) {
+      out->member_texts.push_back(std::move(member));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status CheckUnits(const JobPlan& plan, int jobs,
                         std::vector<UnitOutcome>* outcomes) {
   outcomes->assign(plan.jobs.size(), UnitOutcome{});
   return ForEachJob(plan, jobs, [&](size_t i) {
-    Unit unit;
-    UnitOutcome& out = (*outcomes)[i];
-    absl::Status st =
-        LoadAndCheckUnit(plan.jobs[i].spec, plan.in_memory, plan.jobs[i].check,
-                         plan.jobs[i].selection, &unit, &out.findings);
-    if (!st.ok()) return st;
-    for (neff::NeffArchive& a : unit.neff_archives) {
-      for (auto& member : a.member_texts) {
-        out.member_texts.push_back(std::move(member));
+    return CheckOneUnit(plan.jobs[i], plan.in_memory, &(*outcomes)[i]);
+  });
+}
+
+absl::Status StreamUnits(
+    const JobPlan& plan, const std::vector<size_t>& order, int jobs,
+    const std::function<absl::Status(UnitOutcome)>& consume) {
+  const size_t n = order.size();
+  const int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
+  if (threads == 1) {
+    for (size_t k = 0; k < n; ++k) {
+      UnitOutcome out;
+      if (absl::Status st =
+              CheckOneUnit(plan.jobs[order[k]], plan.in_memory, &out);
+          !st.ok()) {
+        return st;
       }
+      if (absl::Status st = consume(std::move(out)); !st.ok()) return st;
     }
     return absl::OkStatus();
-  });
+  }
+  // Slot k % window holds the outcome of the k-th unit until it is consumed.
+  struct Slot {
+    bool ready = false;
+    absl::Status status;
+    UnitOutcome outcome;
+  };
+  const size_t window = 2 * static_cast<size_t>(threads);
+  std::vector<Slot> slots(window);
+  std::mutex mu;
+  std::condition_variable changed;
+  size_t next = 0;      // the next unit a worker takes
+  size_t consumed = 0;  // units handed to `consume`
+  bool stop = false;
+  auto worker = [&] {
+    while (true) {
+      size_t k;
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        changed.wait(lock, [&] {
+          return stop || next >= n || next < consumed + window;
+        });
+        if (stop || next >= n) return;
+        k = next++;
+      }
+      UnitOutcome out;
+      absl::Status st = CheckOneUnit(plan.jobs[order[k]], plan.in_memory, &out);
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        Slot& slot = slots[k % window];
+        slot.status = std::move(st);
+        slot.outcome = std::move(out);
+        slot.ready = true;
+      }
+      changed.notify_all();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  absl::Status result;
+  for (size_t k = 0; k < n && result.ok(); ++k) {
+    Slot taken;
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      Slot& slot = slots[k % window];
+      changed.wait(lock, [&] { return slot.ready; });
+      taken = std::move(slot);
+      slot = Slot{};
+      consumed = k + 1;
+    }
+    changed.notify_all();
+    result = taken.status;
+    if (result.ok()) result = consume(std::move(taken.outcome));
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    stop = true;
+  }
+  changed.notify_all();
+  for (std::thread& t : pool) t.join();
+  return result;
 }
 
 }  // namespace topolint::cli

@@ -3,6 +3,7 @@
 #ifndef TOPOLINT_CHECKER_CLI_UNIT_JOBS_H_
 #define TOPOLINT_CHECKER_CLI_UNIT_JOBS_H_
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,17 @@ struct UnitOutcome {
 // plan order (as LoadUnits); the outcomes are then unspecified.
 absl::Status CheckUnits(const JobPlan& plan, int jobs,
                         std::vector<UnitOutcome>* outcomes);
+
+// Loads and checks the units `order` names (plan indexes), `jobs` at a time,
+// and hands each outcome to `consume` on the calling thread, in `order`.
+// Workers run at most 2 * jobs units ahead of `consume` (an ordered hand-off
+// with a bounded window), so memory holds that many units' outcomes, not
+// the run's. Stops at the first failure in `order` (a load error, or an
+// error `consume` returns) and returns it; the units before it have been
+// consumed, none after it.
+absl::Status StreamUnits(
+    const JobPlan& plan, const std::vector<size_t>& order, int jobs,
+    const std::function<absl::Status(UnitOutcome)>& consume);
 
 }  // namespace topolint::cli
 

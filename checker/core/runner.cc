@@ -145,19 +145,45 @@ absl::Status LoadNonHlo(const InputFile& f,
   return absl::OkStatus();
 }
 
-// `selection` must outlive the emitter.
-Emitter MakeEmitter(const RuleSelection& selection) {
+// What the emitter drops before a finding counts towards the findings cap:
+// per-file ignores, and suppression comments of the unit's modules and of
+// the module being parsed (its comments so far). FinishFindings applies
+// both again, for what could not be decided yet.
+struct EarlyFilter {
+  EarlyFilter(const RuleSelection* selection_in, const Unit* unit_in)
+      : selection(selection_in), unit(unit_in) {}
+
+  const RuleSelection* selection;
+  const Unit* unit;
+  const hlo::Module* parsing = nullptr;
+  UsedSuppressions used;
+  SuppressionIndex index;
+
+  bool Silences(const Finding& f) {
+    if (selection->IgnoredInFile(f.rule, f.loc.file)) return true;
+    if (parsing != nullptr && index.Silences(*parsing, f, &used)) return true;
+    for (const hlo::Module& m : unit->hlo_modules) {
+      if (index.Silences(m, f, &used)) return true;
+    }
+    return false;
+  }
+};
+
+// `selection` and `filter` must outlive the emitter.
+Emitter MakeEmitter(const RuleSelection& selection, EarlyFilter* filter) {
   const RuleSelection* sel = &selection;
-  return Emitter(
+  Emitter emit(
       [sel](std::string_view rule) { return sel->Enabled(rule); },
       [sel](std::string_view rule) { return sel->EffectiveSeverity(rule); });
+  emit.set_filter([filter](const Finding& f) { return filter->Silences(f); });
+  return emit;
 }
 
 // Per-file ignores, suppressions, --werror and the order: what CheckUnit
 // does once the families have run.
 std::vector<Finding> FinishFindings(const Unit& unit,
                                     const RuleSelection& selection,
-                                    Emitter& emit) {
+                                    EarlyFilter& filter, Emitter& emit) {
   emit.AddCapNotes();
   std::vector<Finding> findings = std::move(emit.findings());
   NameBinaryLocations(unit, &findings);
@@ -167,7 +193,7 @@ std::vector<Finding> FinishFindings(const Unit& unit,
                                                                  f.loc.file);
                                 }),
                  findings.end());
-  ApplySuppressions(unit, selection, &findings);
+  ApplySuppressions(unit, selection, &findings, &filter.used);
   if (selection.werror()) {
     for (Finding& f : findings) {
       if (f.severity == Severity::kWarning) f.severity = Severity::kError;
@@ -199,11 +225,12 @@ absl::Status LoadUnit(const UnitSpec& spec,
 
 std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
                                const RuleSelection& selection) {
-  Emitter emit = MakeEmitter(selection);
+  EarlyFilter filter(&selection, &unit);
+  Emitter emit = MakeEmitter(selection, &filter);
   for (const CheckFamily& family : AllCheckFamilies()) {
     family.run(unit, options, emit);
   }
-  return FinishFindings(unit, selection, emit);
+  return FinishFindings(unit, selection, filter, emit);
 }
 
 absl::Status LoadAndCheckUnit(const UnitSpec& spec,
@@ -225,7 +252,8 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
       break;
     }
   }
-  Emitter emit = MakeEmitter(selection);
+  EarlyFilter filter(&selection, unit);
+  Emitter emit = MakeEmitter(selection, &filter);
   CollectiveChecks checks(*unit, options, emit);
   for (size_t i = 0; i < first_failure; ++i) {
     if (spec.files[i].kind != InputKind::kHlo) continue;
@@ -235,6 +263,7 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
     bool begun = false;
     hlo::ParseOptions parse;
     parse.on_collective = [&](const hlo::Module& module, hlo::Collective& op) {
+      filter.parsing = &module;
       if (!begun) {
         checks.BeginModule(module);
         begun = true;
@@ -245,8 +274,10 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
         !st.ok()) {
       return st;
     }
+    filter.parsing = &m;
     if (!begun) checks.BeginModule(m);
     checks.EndModule();
+    filter.parsing = nullptr;
     unit->hlo_modules.push_back(std::move(m));
   }
   if (!failure.ok()) return failure;
@@ -256,7 +287,7 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
       family.run(*unit, options, emit);
     }
   }
-  *findings = FinishFindings(*unit, selection, emit);
+  *findings = FinishFindings(*unit, selection, filter, emit);
   return absl::OkStatus();
 }
 

@@ -17,24 +17,56 @@ bool Matches(const hlo::Suppression& s, const Finding& f) {
   return false;
 }
 
+std::tuple<std::string, int64_t, int64_t> KeyOf(const hlo::Module& m,
+                                                const hlo::Suppression& s) {
+  return {m.file, s.pos.line, s.pos.column};
+}
+
 }  // namespace
 
+bool SuppressionIndex::Silences(const hlo::Module& module,
+                                const Finding& finding,
+                                UsedSuppressions* used) {
+  if (finding.loc.file != module.file || finding.loc.line <= 0 ||
+      module.suppressions.empty()) {
+    return false;
+  }
+  Entry& e = by_file_[module.file];
+  if (e.module != &module || e.indexed > module.suppressions.size()) {
+    // Another module (or this one, moved) under the name: index it afresh.
+    e = Entry{};
+    e.module = &module;
+  }
+  for (; e.indexed < module.suppressions.size(); ++e.indexed) {
+    e.by_line[module.suppressions[e.indexed].target_line].push_back(e.indexed);
+  }
+  auto it = e.by_line.find(finding.loc.line);
+  if (it == e.by_line.end()) return false;
+  for (size_t i : it->second) {
+    const hlo::Suppression& s = module.suppressions[i];
+    if (!Matches(s, finding)) continue;
+    used->insert(KeyOf(module, s));
+    return true;
+  }
+  return false;
+}
+
 void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
-                       std::vector<Finding>* findings) {
+                       std::vector<Finding>* findings, UsedSuppressions* used) {
   std::vector<Finding> unused;
   for (const hlo::Module& m : unit.hlo_modules) {
     for (const hlo::Suppression& s : m.suppressions) {
-      bool used = false;
+      bool used_here = used->count(KeyOf(m, s)) > 0;
       auto silenced = [&](const Finding& f) {
         if (f.loc.file != m.file || f.loc.line != s.target_line) return false;
         if (!Matches(s, f)) return false;
-        used = true;
+        used_here = true;
         return true;
       };
       findings->erase(
           std::remove_if(findings->begin(), findings->end(), silenced),
           findings->end());
-      if (used || !selection.Enabled(kUnusedSuppression)) continue;
+      if (used_here || !selection.Enabled(kUnusedSuppression)) continue;
       std::vector<std::string> unknown;
       for (const std::string& glob : s.rules) {
         bool any = glob == "all";

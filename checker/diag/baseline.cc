@@ -1,8 +1,16 @@
 #include "checker/diag/baseline.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <istream>
+#include <memory>
+#include <streambuf>
 #include <tuple>
 
+#include "checker/diag/input_file.h"
 #include "checker/diag/render.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -209,35 +217,53 @@ class BaselineReader {
 
 }  // namespace
 
-std::string WriteBaseline(const std::vector<Finding>& findings) {
-  std::vector<BaselineEntry> entries;
-  entries.reserve(findings.size());
-  for (const Finding& f : findings) {
-    entries.push_back({f.rule, f.loc.file, Fingerprint(f), f.message});
-  }
-  std::sort(entries.begin(), entries.end(),
+void BaselineWriter::Begin(std::string* out) {
+  *out +=
+      fmt::format("{{\n  \"version\": {},\n  \"findings\": ", kBaselineVersion);
+}
+
+void BaselineWriter::Add(const Finding& f, std::string* out) {
+  if (!group_.empty() && group_.back().file != f.loc.file) Flush(out);
+  group_.push_back({f.rule, f.loc.file, Fingerprint(f), f.message});
+}
+
+void BaselineWriter::End(std::string* out) {
+  Flush(out);
+  *out += written_ == 0 ? "[]\n}\n" : "\n  ]\n}\n";
+}
+
+void BaselineWriter::Flush(std::string* out) {
+  std::sort(group_.begin(), group_.end(),
             [](const BaselineEntry& a, const BaselineEntry& b) {
               return std::tie(a.file, a.rule, a.fingerprint, a.message) <
                      std::tie(b.file, b.rule, b.fingerprint, b.message);
             });
-  // Written entry by entry (no document tree), in the layout of a 2-space
-  // indented dump.
-  std::string out =
-      fmt::format("{{\n  \"version\": {},\n  \"findings\": ", kBaselineVersion);
-  if (entries.empty()) {
-    out += "[]\n}\n";
-    return out;
-  }
-  out += "[\n";
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const BaselineEntry& e = entries[i];
-    out += fmt::format(
+  // Entry by entry (no document tree), in the layout of a 2-space indented
+  // dump.
+  for (const BaselineEntry& e : group_) {
+    *out += written_++ == 0 ? "[\n" : ",\n";
+    *out += fmt::format(
         "    {{\n      \"rule\": {},\n      \"file\": {},\n      "
-        "\"fingerprint\": {},\n      \"message\": {}\n    }}{}\n",
-        Quote(e.rule), Quote(e.file), Quote(e.fingerprint), Quote(e.message),
-        i + 1 < entries.size() ? "," : "");
+        "\"fingerprint\": {},\n      \"message\": {}\n    }}",
+        Quote(e.rule), Quote(e.file), Quote(e.fingerprint), Quote(e.message));
   }
-  out += "  ]\n}\n";
+  group_.clear();
+}
+
+std::string WriteBaseline(const std::vector<Finding>& findings) {
+  // Sorted by file first, so each file's findings form one group.
+  std::vector<const Finding*> by_file;
+  by_file.reserve(findings.size());
+  for (const Finding& f : findings) by_file.push_back(&f);
+  std::stable_sort(by_file.begin(), by_file.end(),
+                   [](const Finding* a, const Finding* b) {
+                     return a->loc.file < b->loc.file;
+                   });
+  BaselineWriter writer;
+  std::string out;
+  writer.Begin(&out);
+  for (const Finding* f : by_file) writer.Add(*f, &out);
+  writer.End(&out);
   return out;
 }
 
@@ -254,6 +280,74 @@ std::optional<Baseline> LoadBaseline(std::string_view text,
   if (!reason.empty()) {
     *error = std::move(reason);
     return std::nullopt;
+  }
+  return baseline;
+}
+
+namespace {
+
+// An istream buffer over a descriptor that refuses more than `limit` bytes.
+class BoundedFdBuffer : public std::streambuf {
+ public:
+  BoundedFdBuffer(int fd, std::string path, size_t limit)
+      : fd_(fd), path_(std::move(path)), limit_(limit) {}
+
+  const absl::Status& status() const { return status_; }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    if (!status_.ok()) return traits_type::eof();
+    ssize_t n;
+    do {
+      n = read(fd_, buffer_, sizeof(buffer_));
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+      status_ = absl::DataLossError(
+          fmt::format("{}: read error: {}", path_, std::strerror(errno)));
+      return traits_type::eof();
+    }
+    if (n == 0) return traits_type::eof();
+    total_ += static_cast<size_t>(n);
+    if (total_ > limit_) {
+      status_ = absl::ResourceExhaustedError(fmt::format(
+          "{}: more than {} bytes; the limit for baselines is {} bytes", path_,
+          limit_, limit_));
+      return traits_type::eof();
+    }
+    setg(buffer_, buffer_, buffer_ + n);
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+  size_t limit_;
+  size_t total_ = 0;
+  absl::Status status_;
+  char buffer_[1 << 16];
+};
+
+}  // namespace
+
+absl::StatusOr<Baseline> ReadBaselineFile(const std::string& path) {
+  absl::StatusOr<int> fd = OpenInputFd(path);
+  if (!fd.ok()) return fd.status();
+  auto buffer = std::make_unique<BoundedFdBuffer>(*fd, path, kMaxBaselineBytes);
+  Baseline baseline;
+  BaselineReader reader(&baseline);
+  bool ok;
+  {
+    std::istream in(buffer.get());
+    ok = Json::sax_parse(in, &reader, nlohmann::detail::input_format_t::json,
+                         /*strict=*/true);
+  }
+  close(*fd);
+  if (!buffer->status().ok()) return buffer->status();
+  std::string reason = reader.Finish();
+  if (!ok && reason.empty()) reason = "not valid JSON";
+  if (!reason.empty()) {
+    return absl::InvalidArgumentError(fmt::format("{}: {}", path, reason));
   }
   return baseline;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
 #include "checker/diag/finding.h"
 
 namespace topolint {
@@ -50,12 +51,40 @@ struct BaselineResult {
 // code around does not reorder the file. Ends with a newline.
 std::string WriteBaseline(const std::vector<Finding>& findings);
 
+// Writes a baseline file entry by entry, as findings come in report order
+// (sorted by file; see docs/integration.md, "Report order and streaming"): the
+// entries of one file are held until a finding of another file arrives, then
+// sorted and written, so memory holds one file's entries (at most
+// kMaxFindingsPerRule per rule and unit), not the run's. The bytes equal
+// WriteBaseline's for the same findings when no file comes back after another
+// one; a file that does (findings of a config shared by several units, reported
+// with a later unit) gets a second group, which LoadBaseline reads the same.
+class BaselineWriter {
+ public:
+  void Begin(std::string* out);
+  void Add(const Finding& finding, std::string* out);
+  void End(std::string* out);
+
+ private:
+  void Flush(std::string* out);
+
+  std::vector<BaselineEntry> group_;  // entries of one file
+  size_t written_ = 0;
+};
+
 // Parses a baseline file in one streaming pass (no document tree is built).
 // On malformed input (not JSON, wrong version, wrong field types, missing
 // fingerprint, nesting deeper than kMaxBaselineDepth) returns nullopt and
 // sets `*error` to a one-line reason naming the offending field, e.g.
 // "findings[2].fingerprint: expected a string". Never throws.
 std::optional<Baseline> LoadBaseline(std::string_view text, std::string* error);
+
+// LoadBaseline over the file at `path` as it is read, 64 KiB at a time: the
+// text is never held, so memory grows with the distinct fingerprints only.
+// Files and kinds are checked as ReadInputFile does (FIFOs and devices are
+// refused); more than kMaxBaselineBytes is ResourceExhausted, malformed
+// content InvalidArgument "PATH: <reason>".
+absl::StatusOr<Baseline> ReadBaselineFile(const std::string& path);
 
 // Drops the findings the baseline accepts. Matching is by fingerprint with
 // multiset semantics: n entries with a fingerprint suppress at most n

@@ -2,6 +2,7 @@
 #ifndef TOPOLINT_CHECKER_DIAG_RENDER_H_
 #define TOPOLINT_CHECKER_DIAG_RENDER_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,6 +76,38 @@ std::string PathToUriReference(std::string_view path);
 // GitHub Actions workflow commands:
 // `::error file=F,line=L,col=C,title=RULE::message`.
 std::string RenderGithub(const std::vector<Finding>& findings);
+
+// A report written piece by piece, so that a run never holds its whole
+// report: Begin, then Add for each batch of findings in report order, then
+// End; each appends its bytes to `*out`, which the caller writes out and
+// clears. The bytes are exactly those of the Render* function of the same
+// format over all the findings at once (SARIF: see MakeSarifReport).
+// Not thread-safe; one per report.
+class ReportWriter {
+ public:
+  virtual ~ReportWriter() = default;
+  virtual void Begin(std::string* out) = 0;
+  virtual void Add(const std::vector<Finding>& findings, std::string* out) = 0;
+  virtual void End(std::string* out) = 0;
+};
+
+// Text: each Add reads the source lines its findings show (one scan per
+// file per batch) and then forgets them (SourceCache::ForgetLines), so the
+// cache holds one batch's lines. `sources` must outlive the writer.
+std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color);
+// JSON: "[" with each finding's object written as it comes, then "]".
+std::unique_ptr<ReportWriter> MakeJsonReport();
+// SARIF: the log up to `"results": [` first, each result as it comes, then
+// the trailer. What the trailer needs is kept: run.artifacts (with `roots`,
+// one entry per .neff archive and per member that a finding names; bounded
+// by the inputs, not by the findings) comes after run.results, where the
+// whole-report RenderSarif writes it too. `rules` and `roots` must outlive
+// the writer; `roots` may be null (URIs as given, no artifacts).
+std::unique_ptr<ReportWriter> MakeSarifReport(
+    const std::vector<RuleDescriptor>* rules, std::string_view tool_version,
+    const SarifRoots* roots);
+// GitHub workflow commands, one per finding.
+std::unique_ptr<ReportWriter> MakeGithubReport();
 
 // A stable fingerprint of a finding that survives unrelated edits: hashes
 // rule, file and anchor (or message when there is no anchor), never the

@@ -1,5 +1,6 @@
 // The GitHub Actions renderer: one workflow command per finding, which the
 // runner turns into an annotation on the pull request.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,28 +82,43 @@ std::string LocationLabel(const Location& loc) {
   return out;
 }
 
+void AppendCommand(const Finding& f, std::string* out) {
+  *out += "::";
+  *out += Command(f.severity);
+  *out += " file=" + EscapeProperty(f.loc.file);
+  if (f.loc.line > 0) {
+    *out += ",line=" + std::to_string(f.loc.line);
+    if (f.loc.column > 0) *out += ",col=" + std::to_string(f.loc.column);
+  }
+  // Notes have no place of their own in an annotation: they become further
+  // lines of its message.
+  std::string message = f.message;
+  if (f.loc.byte_offset >= 0) message += " (" + BinaryPlace(f.loc) + ")";
+  for (const Note& n : f.notes) {
+    message += "\n" + LocationLabel(n.loc) + ": note: " + n.message;
+  }
+  *out +=
+      ",title=" + EscapeProperty(f.rule) + "::" + EscapeData(message) + "\n";
+}
+
+class GithubReport : public ReportWriter {
+ public:
+  void Begin(std::string* /*out*/) override {}
+  void Add(const std::vector<Finding>& findings, std::string* out) override {
+    for (const Finding& f : findings) AppendCommand(f, out);
+  }
+  void End(std::string* /*out*/) override {}
+};
+
 }  // namespace
+
+std::unique_ptr<ReportWriter> MakeGithubReport() {
+  return std::make_unique<GithubReport>();
+}
 
 std::string RenderGithub(const std::vector<Finding>& findings) {
   std::string out;
-  for (const Finding& f : findings) {
-    out += "::";
-    out += Command(f.severity);
-    out += " file=" + EscapeProperty(f.loc.file);
-    if (f.loc.line > 0) {
-      out += ",line=" + std::to_string(f.loc.line);
-      if (f.loc.column > 0) out += ",col=" + std::to_string(f.loc.column);
-    }
-    // Notes have no place of their own in an annotation: they become
-    // further lines of its message.
-    std::string message = f.message;
-    if (f.loc.byte_offset >= 0) message += " (" + BinaryPlace(f.loc) + ")";
-    for (const Note& n : f.notes) {
-      message += "\n" + LocationLabel(n.loc) + ": note: " + n.message;
-    }
-    out +=
-        ",title=" + EscapeProperty(f.rule) + "::" + EscapeData(message) + "\n";
-  }
+  for (const Finding& f : findings) AppendCommand(f, &out);
   return out;
 }
 

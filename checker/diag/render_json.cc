@@ -1,8 +1,11 @@
 // The `--format json` renderer: one array of findings.
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/diag/render.h"
+#include "checker/diag/render_dump.h"
 #include "nlohmann/json.hpp"
 
 namespace topolint {
@@ -15,38 +18,63 @@ void AddBinaryPlace(const Location& loc, nlohmann::ordered_json* out) {
   (*out)["logical_location"] = loc.logical;
 }
 
+nlohmann::ordered_json FindingObject(const Finding& f) {
+  // ordered_json keeps the documented field order.
+  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+  for (const Note& n : f.notes) {
+    nlohmann::ordered_json note = {{"message", n.message},
+                                   {"file", n.loc.file},
+                                   {"line", n.loc.line},
+                                   {"column", n.loc.column}};
+    AddBinaryPlace(n.loc, &note);
+    notes.push_back(std::move(note));
+  }
+  nlohmann::ordered_json item = {
+      {"rule", f.rule},
+      {"severity", std::string(SeverityName(f.severity))},
+      {"message", f.message},
+      {"file", f.loc.file},
+      {"line", f.loc.line},
+      {"column", f.loc.column}};
+  AddBinaryPlace(f.loc, &item);
+  item["notes"] = std::move(notes);
+  item["fingerprint"] = Fingerprint(f);
+  return item;
+}
+
+// The array a 2-space indented dump of all findings would give, one element
+// at a time.
+class JsonReport : public ReportWriter {
+ public:
+  void Begin(std::string* out) override { *out += "["; }
+
+  void Add(const std::vector<Finding>& findings, std::string* out) override {
+    for (const Finding& f : findings) {
+      *out += count_++ == 0 ? "\n" : ",\n";
+      *out += "  ";
+      AppendNested(DumpJson(FindingObject(f)), 2, out);
+    }
+  }
+
+  void End(std::string* out) override { *out += count_ == 0 ? "]\n" : "\n]\n"; }
+
+ private:
+  size_t count_ = 0;
+};
+
 }  // namespace
 
+std::unique_ptr<ReportWriter> MakeJsonReport() {
+  return std::make_unique<JsonReport>();
+}
+
 std::string RenderJson(const std::vector<Finding>& findings) {
-  // ordered_json keeps the documented field order.
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const Finding& f : findings) {
-    nlohmann::ordered_json notes = nlohmann::ordered_json::array();
-    for (const Note& n : f.notes) {
-      nlohmann::ordered_json note = {{"message", n.message},
-                                     {"file", n.loc.file},
-                                     {"line", n.loc.line},
-                                     {"column", n.loc.column}};
-      AddBinaryPlace(n.loc, &note);
-      notes.push_back(std::move(note));
-    }
-    nlohmann::ordered_json item = {
-        {"rule", f.rule},
-        {"severity", std::string(SeverityName(f.severity))},
-        {"message", f.message},
-        {"file", f.loc.file},
-        {"line", f.loc.line},
-        {"column", f.loc.column}};
-    AddBinaryPlace(f.loc, &item);
-    item["notes"] = std::move(notes);
-    item["fingerprint"] = Fingerprint(f);
-    out.push_back(std::move(item));
-  }
-  // Invalid UTF-8 (a message quoting binary input) becomes U+FFFD instead of
-  // throwing.
-  return out.dump(2, ' ', false,
-                  nlohmann::ordered_json::error_handler_t::replace) +
-         "\n";
+  JsonReport report;
+  std::string out;
+  report.Begin(&out);
+  report.Add(findings, &out);
+  report.End(&out);
+  return out;
 }
 
 }  // namespace topolint

@@ -1,12 +1,14 @@
 // The SARIF 2.1.0 renderer, shaped for GitHub code scanning uploads.
 #include <cctype>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "checker/diag/render.h"
+#include "checker/diag/render_dump.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -109,13 +111,15 @@ class Artifacts {
     return fmt::format("{} (in {} of {})", message, where, archive);
   }
 
-  void AddTo(Json& run) const {
+  void AddBaseIds(Json& run) const {
     if (roots_ == nullptr) return;
     std::string root = PathToUriReference(roots_->root);
     if (root.empty() || root.back() != '/') root += '/';
     run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", root}}}};
-    if (!artifacts_.empty()) run["artifacts"] = artifacts_;
   }
+
+  // The archives and members results named so far (empty without roots).
+  const Json& List() const { return artifacts_; }
 
  private:
   Json Uri(std::string_view file) const {
@@ -236,42 +240,90 @@ std::string PathToUriReference(std::string_view path) {
 
 namespace {
 
+// The log is written as a 2-space indented dump of
+//   {"$schema", "version", "runs": [{"tool", "originalUriBaseIds",
+//                                    "results", "artifacts"}]}
+// would be, with results and artifacts added as they come.
+class SarifReport : public ReportWriter {
+ public:
+  SarifReport(const std::vector<RuleDescriptor>* rules,
+              std::string_view tool_version, const SarifRoots* roots)
+      : rules_(rules), tool_version_(tool_version), artifacts_(roots) {}
+
+  void Begin(std::string* out) override {
+    Json driver;
+    driver["name"] = "topolint";
+    if (!tool_version_.empty()) driver["version"] = tool_version_;
+    driver["informationUri"] = std::string(kTopolintInformationUri);
+    Json rule_list = Json::array();
+    for (const RuleDescriptor& r : *rules_) {
+      if (!rule_index_.emplace(r.id, rule_list.size()).second) continue;
+      rule_list.push_back(RuleObject(r));
+    }
+    driver["rules"] = std::move(rule_list);
+    // Columns are byte offsets; SARIF's default columnKind (UTF-16 code
+    // units) is not claimed to be anything else, so no columnKind is written.
+    Json run;
+    run["tool"] = {{"driver", std::move(driver)}};
+    artifacts_.AddBaseIds(run);
+    run["results"] = Json::array();
+    Json log;
+    log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
+    log["version"] = "2.1.0";
+    log["runs"] = Json::array();
+    log["runs"].push_back(std::move(run));
+    // Everything up to the results array, which ends the dump.
+    std::string head = DumpJson(log);
+    head.resize(head.size() - kEmptyResultsTail.size());
+    *out += head;
+  }
+
+  void Add(const std::vector<Finding>& findings, std::string* out) override {
+    for (const Finding& f : findings) {
+      *out += count_++ == 0 ? "[\n" : ",\n";
+      *out += "        ";
+      AppendNested(DumpJson(ResultObject(f, rule_index_, artifacts_)), 8, out);
+    }
+  }
+
+  void End(std::string* out) override {
+    *out += count_ == 0 ? "[]" : "\n      ]";
+    if (!artifacts_.List().empty()) {
+      *out += ",\n      \"artifacts\": ";
+      AppendNested(DumpJson(artifacts_.List()), 6, out);
+    }
+    *out += "\n    }\n  ]\n}\n";
+  }
+
+ private:
+  // How the dump of the log ends when run.results (its last key) is empty.
+  static constexpr std::string_view kEmptyResultsTail = "[]\n    }\n  ]\n}";
+
+  const std::vector<RuleDescriptor>* rules_;
+  std::string tool_version_;
+  Artifacts artifacts_;
+  absl::flat_hash_map<std::string, size_t> rule_index_;
+  size_t count_ = 0;
+};
+
 std::string Render(const std::vector<Finding>& findings,
                    const std::vector<RuleDescriptor>& rules,
                    std::string_view tool_version, const SarifRoots* roots) {
-  absl::flat_hash_map<std::string, size_t> rule_index;
-  Json driver;
-  driver["name"] = "topolint";
-  if (!tool_version.empty()) driver["version"] = std::string(tool_version);
-  driver["informationUri"] = std::string(kTopolintInformationUri);
-  Json rule_list = Json::array();
-  for (const RuleDescriptor& r : rules) {
-    if (!rule_index.emplace(r.id, rule_list.size()).second) continue;
-    rule_list.push_back(RuleObject(r));
-  }
-  driver["rules"] = std::move(rule_list);
-
-  Artifacts artifacts(roots);
-  Json results = Json::array();
-  for (const Finding& f : findings)
-    results.push_back(ResultObject(f, rule_index, artifacts));
-
-  // Columns are byte offsets; SARIF's default columnKind (UTF-16 code units)
-  // is not claimed to be anything else, so no columnKind is written.
-  Json run;
-  run["tool"] = {{"driver", std::move(driver)}};
-  artifacts.AddTo(run);
-  run["results"] = std::move(results);
-
-  Json log;
-  log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
-  log["version"] = "2.1.0";
-  log["runs"] = Json::array();
-  log["runs"].push_back(std::move(run));
-  return log.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  SarifReport report(&rules, tool_version, roots);
+  std::string out;
+  report.Begin(&out);
+  report.Add(findings, &out);
+  report.End(&out);
+  return out;
 }
 
 }  // namespace
+
+std::unique_ptr<ReportWriter> MakeSarifReport(
+    const std::vector<RuleDescriptor>* rules, std::string_view tool_version,
+    const SarifRoots* roots) {
+  return std::make_unique<SarifReport>(rules, tool_version, roots);
+}
 
 std::string RenderSarif(const std::vector<Finding>& findings,
                         const std::vector<RuleDescriptor>& rules,

@@ -1,4 +1,5 @@
 // The GCC/clang-style text renderer (SPEC §3).
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -73,33 +74,57 @@ void AppendSource(const Palette& p, const Location& loc, SourceCache& sources,
   }
 }
 
+class TextReport : public ReportWriter {
+ public:
+  TextReport(SourceCache* sources, bool color)
+      : sources_(sources), palette_(color ? kColor : kPlain) {}
+
+  void Begin(std::string* /*out*/) override {}
+
+  void Add(const std::vector<Finding>& findings, std::string* out) override {
+    // One sequential read per file for every line the batch shows.
+    std::vector<Location> wanted;
+    for (const Finding& f : findings) {
+      if (f.loc.line > 0) wanted.push_back(f.loc);
+      for (const Note& n : f.notes) {
+        if (n.loc.line > 0 && n.loc.column > 0) wanted.push_back(n.loc);
+      }
+    }
+    sources_->Prefetch(wanted);
+    const Palette& p = palette_;
+    for (const Finding& f : findings) {
+      AppendHeadline(p, f.loc, f.severity,
+                     fmt::format("{} [{}]", f.message, f.rule), out);
+      AppendSource(p, f.loc, *sources_, out);
+      for (const Note& n : f.notes) {
+        AppendHeadline(p, n.loc, Severity::kNote, n.message, out);
+        if (n.loc.column > 0 || n.loc.byte_offset >= 0) {
+          AppendSource(p, n.loc, *sources_, out);
+        }
+      }
+    }
+    // The lines were for this batch; later batches read their own.
+    sources_->ForgetLines();
+  }
+
+  void End(std::string* /*out*/) override {}
+
+ private:
+  SourceCache* sources_;
+  const Palette& palette_;
+};
+
 }  // namespace
+
+std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color) {
+  return std::make_unique<TextReport>(sources, color);
+}
 
 std::string RenderText(const std::vector<Finding>& findings,
                        SourceCache& sources, bool color) {
-  const Palette& p = color ? kColor : kPlain;
-  // One sequential read per file for every line any finding shows.
-  std::vector<Location> wanted;
-  for (const Finding& f : findings) {
-    if (f.loc.line > 0) wanted.push_back(f.loc);
-    for (const Note& n : f.notes) {
-      if (n.loc.line > 0 && n.loc.column > 0) wanted.push_back(n.loc);
-    }
-  }
-  sources.Prefetch(wanted);
-
+  TextReport report(&sources, color);
   std::string out;
-  for (const Finding& f : findings) {
-    AppendHeadline(p, f.loc, f.severity,
-                   fmt::format("{} [{}]", f.message, f.rule), &out);
-    AppendSource(p, f.loc, sources, &out);
-    for (const Note& n : f.notes) {
-      AppendHeadline(p, n.loc, Severity::kNote, n.message, &out);
-      if (n.loc.column > 0 || n.loc.byte_offset >= 0) {
-        AppendSource(p, n.loc, sources, &out);
-      }
-    }
-  }
+  report.Add(findings, &out);
   return out;
 }
 

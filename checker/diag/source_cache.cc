@@ -240,6 +240,22 @@ bool ScanFile(const std::string& path, LineCollector& collector) {
 void SourceCache::AddInMemory(const std::string& file, std::string text) {
   in_memory_[file] = std::move(text);
   // Forget anything read earlier under that name.
+  ForgetLinesOf(file);
+}
+
+void SourceCache::RemoveInMemory(const std::string& file) {
+  in_memory_.erase(file);
+  ForgetLinesOf(file);
+}
+
+void SourceCache::ForgetLines() {
+  lines_.clear();
+  missing_.clear();
+  line_lengths_.clear();
+  segments_.clear();
+}
+
+void SourceCache::ForgetLinesOf(const std::string& file) {
   auto drop = [&file](auto& container, auto file_of) {
     for (auto it = container.begin(); it != container.end();) {
       it = file_of(*it) == file ? container.erase(it) : std::next(it);

@@ -36,6 +36,13 @@ class SourceCache {
   // Registers text for a name that is not (or not only) a file on disk.
   void AddInMemory(const std::string& file, std::string text);
 
+  // Drops the text registered for `file` (and any line read from it).
+  void RemoveInMemory(const std::string& file);
+
+  // Forgets every line read so far (in-memory texts stay), so that a
+  // streaming renderer holds one batch's lines, not every line it showed.
+  void ForgetLines();
+
   // Loads every (file, line) of `locs` that is not yet cached. Files that
   // cannot be read are silently left out (the caret display is optional).
   void Prefetch(const std::vector<Location>& locs);
@@ -67,6 +74,8 @@ class SourceCache {
 
   // True when Excerpt(loc) can be answered without reading.
   bool Cached(const Location& loc) const;
+  // Forgets the lines read from `file`.
+  void ForgetLinesOf(const std::string& file);
 
   std::map<std::string, std::string> in_memory_;
   std::map<std::pair<std::string, int64_t>, std::string> lines_;
