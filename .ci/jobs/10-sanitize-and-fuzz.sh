@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/sanitize.sh
-FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-20}" fuzz/run-fuzzers.sh
+FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-10}" fuzz/run-fuzzers.sh
