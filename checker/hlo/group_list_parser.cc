@@ -84,17 +84,22 @@ bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
   return false;
 }
 
-bool ParseIntListExact(HloLexer& lx, char open, char close,
-                       absl::FunctionRef<std::string()> what,
-                       std::vector<int64_t>* values,
-                       std::vector<TextPos>* positions, int64_t max_count) {
+namespace {
+
+// The one exact loop of an integer list `open v, v, ... close`: each value
+// and the position of its first byte go to `add`. `count` values already
+// count towards `max_count` (a longer list is an error at the list's start).
+bool ReadIntListExact(HloLexer& lx, char open, char close,
+                      absl::FunctionRef<std::string()> what, int64_t count,
+                      int64_t max_count,
+                      absl::FunctionRef<void(int64_t, TextPos)> add) {
   const TextPos start = lx.Pos();
   if (!lx.Eat(open)) {
     return lx.Expected(fmt::format("'{}' to start {}", open, what()));
   }
   if (!lx.SkipTrivia()) return false;
   if (lx.Eat(close)) return true;
-  for (;;) {
+  for (;; ++count) {
     if (!lx.SkipTrivia()) return false;
     const TextPos pos = lx.Pos();
     if (!lx.AtInt()) {
@@ -102,18 +107,31 @@ bool ParseIntListExact(HloLexer& lx, char open, char close,
     }
     int64_t v = 0;
     if (!lx.ReadInt(&v, "an integer")) return false;
-    if (static_cast<int64_t>(values->size()) >= max_count) {
+    if (count >= max_count) {
       return lx.Error(start, fmt::format("{} lists more than the limit of {} "
                                          "values",
                                          what(), max_count));
     }
-    values->push_back(v);
-    if (positions != nullptr) positions->push_back(pos);
+    add(v, pos);
     if (!lx.SkipTrivia()) return false;
     if (lx.Eat(',')) continue;
     if (lx.Eat(close)) return true;
     return lx.Expected(fmt::format("',' or '{}' in {}", close, what()));
   }
+}
+
+}  // namespace
+
+bool ParseIntListExact(HloLexer& lx, char open, char close,
+                       absl::FunctionRef<std::string()> what,
+                       std::vector<int64_t>* values,
+                       std::vector<TextPos>* positions, int64_t max_count) {
+  return ReadIntListExact(lx, open, close, what,
+                          static_cast<int64_t>(values->size()), max_count,
+                          [&](int64_t v, TextPos pos) {
+                            values->push_back(v);
+                            if (positions != nullptr) positions->push_back(pos);
+                          });
 }
 
 bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count) {
@@ -224,34 +242,13 @@ bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
 
 bool ParseExplicitGroupExact(HloLexer& lx, size_t g, int64_t max_count,
                              std::vector<int64_t>* ids, IdLayout* layout) {
-  auto what = [g] { return fmt::format("replica group {}", g); };
-  const TextPos start = lx.Pos();
-  const size_t old = ids->size();
-  if (!lx.Eat('{')) {
-    return lx.Expected(fmt::format("'{{' to start {}", what()));
-  }
-  if (!lx.SkipTrivia()) return false;
-  if (lx.Eat('}')) return true;
-  for (;;) {
-    if (!lx.SkipTrivia()) return false;
-    const TextPos pos = lx.Pos();
-    if (!lx.AtInt()) {
-      return lx.Expected(fmt::format("an integer in {}", what()));
-    }
-    int64_t v = 0;
-    if (!lx.ReadInt(&v, "an integer")) return false;
-    if (static_cast<int64_t>(ids->size() - old) >= max_count) {
-      return lx.Error(start, fmt::format("{} lists more than the limit of {} "
-                                         "values",
-                                         what(), max_count));
-    }
-    layout->Add(static_cast<int64_t>(ids->size()), v, pos);
-    ids->push_back(v);
-    if (!lx.SkipTrivia()) return false;
-    if (lx.Eat(',')) continue;
-    if (lx.Eat('}')) return true;
-    return lx.Expected(fmt::format("',' or '}}' in {}", what()));
-  }
+  return ReadIntListExact(
+      lx, '{', '}', [g] { return fmt::format("replica group {}", g); }, 0,
+      max_count,
+      [&](int64_t v, TextPos pos) {
+        layout->Add(static_cast<int64_t>(ids->size()), v, pos);
+        ids->push_back(v);
+      });
 }
 
 namespace {

@@ -10,23 +10,24 @@
 
 namespace topolint::hlo {
 
+// Copies `n` bytes, W <= n <= 2W, as two overlapping W-byte moves.
+template <size_t W>
+inline void CopyTwoOverlapping(char* dst, const char* src, size_t n) {
+  char head[W];
+  char tail[W];
+  std::memcpy(head, src, W);
+  std::memcpy(tail, src + n - W, W);
+  std::memcpy(dst, head, W);
+  std::memcpy(dst + n - W, tail, W);
+}
+
 // Copies `n` bytes from `src` to `dst` (which must not overlap), reading
 // and writing only those bytes.
 inline void CopySmall(char* dst, const char* src, size_t n) {
   if (n >= 8 && n <= 16) {
-    char head[8];
-    char tail[8];
-    std::memcpy(head, src, 8);
-    std::memcpy(tail, src + n - 8, 8);
-    std::memcpy(dst, head, 8);
-    std::memcpy(dst + n - 8, tail, 8);
+    CopyTwoOverlapping<8>(dst, src, n);
   } else if (n > 16 && n <= 32) {
-    char head[16];
-    char tail[16];
-    std::memcpy(head, src, 16);
-    std::memcpy(tail, src + n - 16, 16);
-    std::memcpy(dst, head, 16);
-    std::memcpy(dst + n - 16, tail, 16);
+    CopyTwoOverlapping<16>(dst, src, n);
   } else if (n != 0) {
     std::memcpy(dst, src, n);
   }

@@ -351,6 +351,14 @@ class ValueBuilder {
   SyntaxError error_;
 };
 
+// Strict JSON, no comments, through the position-tracking input.
+bool SaxParse(TrackedInput* input, size_t size, ValueBuilder* builder) {
+  return Json::sax_parse(TrackingIterator(input, 0),
+                         TrackingIterator(input, size), builder,
+                         Json::input_format_t::json, /*strict=*/true,
+                         /*ignore_comments=*/false);
+}
+
 }  // namespace
 
 CapturedParse ParseCapturing(std::string_view text,
@@ -364,10 +372,7 @@ CapturedParse ParseCapturing(std::string_view text,
   ValueBuilder builder(text, &input, &subs, &path, sink);
   bool ok = false;
   try {
-    ok = Json::sax_parse(TrackingIterator(&input, 0),
-                         TrackingIterator(&input, text.size()), &builder,
-                         Json::input_format_t::json, /*strict=*/true,
-                         /*ignore_comments=*/false);
+    ok = SaxParse(&input, text.size(), &builder);
   } catch (const std::exception&) {
     ok = false;
   }
@@ -393,10 +398,7 @@ ParseResult Parse(std::string_view text) {
   ValueBuilder builder(text, &input, &subs);
   bool ok = false;
   try {
-    ok = Json::sax_parse(TrackingIterator(&input, 0),
-                         TrackingIterator(&input, text.size()), &builder,
-                         Json::input_format_t::json, /*strict=*/true,
-                         /*ignore_comments=*/false);
+    ok = SaxParse(&input, text.size(), &builder);
   } catch (const std::bad_alloc&) {
     builder.Fail(builder.cursor(), "out of memory while reading the document");
   } catch (const std::exception& e) {
