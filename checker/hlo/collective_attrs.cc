@@ -37,7 +37,7 @@ bool ParseQuotedPairs(HloLexer& lx, const std::string& content,
     ok = sub.Expected(
         fmt::format("'{{' to start the pairs of {}", kSendRecvPairs));
   }
-  ok = ok && ParseSourceTargetPairs(sub, kSendRecvPairs, out) &&
+  ok = ok && ParseSourceTargetPairs(sub, kSendRecvPairs, out, nullptr) &&
        sub.SkipTrivia();
   if (ok && sub.Peek() != kEof) {
     ok = sub.Expected(fmt::format("the end of the {} string", kSendRecvPairs));
@@ -179,8 +179,8 @@ bool ParseFrontendAttributes(HloLexer& lx, Collective* c) {
     if (key == kSendRecvPairs) {
       const int v = lx.Peek();
       if (v == '{') {
-        ok =
-            ParseSourceTargetPairs(lx, kSendRecvPairs, &c->source_target_pairs);
+        ok = ParseSourceTargetPairs(lx, kSendRecvPairs, &c->source_target_pairs,
+                                    nullptr);
       } else if (v == '"' || v == '\'') {
         const TextPos string_pos = lx.Pos();
         ok = lx.ReadString(&content, size_t{16} << 20) &&

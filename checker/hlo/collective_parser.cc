@@ -81,14 +81,15 @@ Shape Resolve(ShapeTable& table, std::string_view name) {
 }
 
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
-bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
+bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
+                  Shape* shape) {
   bool has_shape = false;
   std::string word;
   const int c = lx.Peek();
   if (c == '(' || IsIdentStart(c)) {
     // The common `f32[8]{0} %x`, straight from the window, into the
     // storage `shape` has (TryReadShape clears it when it declines).
-    has_shape = TryReadShape(lx, shape);
+    has_shape = TryReadShape(lx, memo, shape);
   } else {
     shape->Clear();  // (keeps its storage)
   }
@@ -138,7 +139,8 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, Shape* shape) {
   return true;
 }
 
-bool ParseOperands(HloLexer& lx, ShapeTable& table, Collective* c) {
+bool ParseOperands(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
+                   Collective* c) {
   lx.Bump();  // '('
   if (!lx.SkipTrivia()) return false;
   if (lx.Eat(')')) return true;
@@ -153,7 +155,7 @@ bool ParseOperands(HloLexer& lx, ShapeTable& table, Collective* c) {
     // ParseCollectiveBody).
     const size_t i = static_cast<size_t>(c->operand_count);
     if (i == c->operand_shapes.size()) c->operand_shapes.emplace_back();
-    if (!ParseOperand(lx, table, &c->operand_shapes[i])) return false;
+    if (!ParseOperand(lx, table, memo, &c->operand_shapes[i])) return false;
     ++c->operand_count;
     if (!lx.SkipTrivia()) return false;
     if (lx.Eat(',')) continue;
@@ -240,7 +242,7 @@ bool ParseUseGlobalDeviceIds(HloLexer& lx, TextPos key_pos, Collective* c) {
 
 // One `name=value` of a collective; the cursor is after '=' and trivia.
 bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
-                    Collective* c) {
+                    ValueMemo* memo, Collective* c) {
   switch (ClassifyKey(key)) {
     case AttrKey::kChannelId:
       if (c->has_channel_id) return Duplicate(lx, key_pos, key);
@@ -254,10 +256,10 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       if (c->replica_groups.form != ReplicaGroups::Form::kAbsent) {
         return Duplicate(lx, key_pos, key);
       }
-      return ParseReplicaGroups(lx, &c->replica_groups);
+      return ParseReplicaGroups(lx, &c->replica_groups, memo);
     case AttrKey::kSourceTargetPairs:
       if (c->source_target_pairs.present) return Duplicate(lx, key_pos, key);
-      return ParseSourceTargetPairs(lx, key, &c->source_target_pairs);
+      return ParseSourceTargetPairs(lx, key, &c->source_target_pairs, memo);
     case AttrKey::kSliceSizes:
       return CountInnerLists(lx, "slice_sizes", &c->slice_sizes_count);
     case AttrKey::kDimensions:
@@ -305,8 +307,9 @@ bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {
       fmt::format("',' or end of line after the value of '{}'", attr));
 }
 
-bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
-  const bool operands_ok = ParseOperands(lx, table, c);
+bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
+                         Collective* c) {
+  const bool operands_ok = ParseOperands(lx, table, memo, c);
   // Elements past the operands (left by the caller for reuse) go.
   c->operand_shapes.resize(static_cast<size_t>(c->operand_count));
   if (!operands_ok) return false;
@@ -346,7 +349,7 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, Collective* c) {
       }
       if (!lx.SkipTrivia()) return false;
     }
-    if (!ParseAttribute(lx, key, key_pos, c)) return false;
+    if (!ParseAttribute(lx, key, key_pos, memo, c)) return false;
     // (The next ',' or line break right after the value: no call.)
     if (!lx.AtByte(',') && !lx.AtByte('\n') && !ExpectValueEnd(lx, key)) {
       return false;

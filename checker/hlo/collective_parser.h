@@ -11,6 +11,7 @@
 #include "checker/hlo/hlo_lexer.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/shape_table.h"
+#include "checker/hlo/value_memo.h"
 
 namespace topolint::hlo {
 
@@ -56,9 +57,11 @@ inline std::optional<CollectiveOpcode> ClassifyOpcode(std::string_view opcode) {
 // is at '('. Operands written without a shape are resolved in `table`.
 // c->operand_shapes may hold more elements than c->operand_count (shapes of
 // an earlier collective, kept for their storage): operands are read into
-// them, and those left over are dropped.
+// them, and those left over are dropped. Explicit replica_groups and
+// source_target_pairs values are recalled from and remembered in `memo`
+// (may be null).
 [[nodiscard]] bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table,
-                                       Collective* c);
+                                       ValueMemo* memo, Collective* c);
 
 // After an attribute value: the next byte must end it (',', end of line, a
 // comment, '}' or end of file).

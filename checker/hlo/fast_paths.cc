@@ -76,20 +76,38 @@ bool ParseShapeText(std::string_view text, Shape* shape) {
 }
 
 bool ParseResultShape(std::string_view in_window, const char* window_limit,
-                      std::string_view captured, Shape* shape) {
+                      std::string_view captured, ValueMemo* memo,
+                      Shape* shape) {
+  // (A shape is a function of its text, whichever reader reads it.)
+  if (memo != nullptr &&
+      memo->TryRecallShape(in_window.empty() ? captured : in_window, shape)) {
+    return true;
+  }
   // In the window the shape is followed by ` opcode(`: the fast path must
   // stop exactly where the head scan did, else the captured text decides.
   if (!in_window.empty() &&
       ReadSimpleShape(in_window.data(), window_limit, /*end_is_final=*/false,
                       shape) == in_window.data() + in_window.size()) {
+    if (memo != nullptr) memo->RememberShape(in_window, *shape);
     return true;
   }
   return ParseShapeText(captured, shape);
 }
 
-bool TryReadShape(HloLexer& lx, Shape* shape) {
-  if (const char* end = ReadSimpleShape(lx.cursor(), lx.limit(),
-                                        /*end_is_final=*/false, shape)) {
+bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape) {
+  const char* const start = lx.cursor();
+  if (memo != nullptr) {
+    if (const char* end = memo->TryRecallShapeAt(start, lx.limit(), shape)) {
+      lx.AdvanceTo(end);
+      return true;
+    }
+  }
+  if (const char* end =
+          ReadSimpleShape(start, lx.limit(), /*end_is_final=*/false, shape)) {
+    if (memo != nullptr) {
+      memo->RememberShape(
+          std::string_view(start, static_cast<size_t>(end - start)), *shape);
+    }
     lx.AdvanceTo(end);
     return true;
   }
@@ -108,11 +126,23 @@ bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
 }
 
 bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
-                            SourceTargetPairs* out) {
+                            SourceTargetPairs* out, ValueMemo* memo) {
   out->Clear();
   out->present = true;
   out->pos = lx.Pos();
-  if (lx.AtByte('{') && TryParseSimplePairs(lx, out)) return true;
+  if (lx.AtByte('{')) {
+    if (memo != nullptr && memo->TryRecallPairs(lx, out)) return true;
+    const char* const start = lx.cursor();
+    if (TryParseSimplePairs(lx, out)) {
+      // (Read from the window, which still holds the value.)
+      if (memo != nullptr) {
+        memo->RememberPairs(
+            std::string_view(start, static_cast<size_t>(lx.cursor() - start)),
+            *out);
+      }
+      return true;
+    }
+  }
   return ParseSourceTargetPairsExact(lx, attr, out);
 }
 

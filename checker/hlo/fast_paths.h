@@ -38,8 +38,13 @@
 //   collective result      ReadSimpleShape on the head's    ParseShapeText
 //   shape                  window bytes (ParseResultShape)  (then as above)
 //   integer list           TryParseSimpleIntList            ParseIntListExact
-//   source_target_pairs    TryParseSimplePairs              ParseSourceTarget-
-//                                                           PairsExact
+//   source_target_pairs    TryRecallPairs (value_memo.cc),  ParseSourceTarget-
+//                          then TryParseSimplePairs         PairsExact
+//   explicit               TryRecallGroups (value_memo.cc), ParseExplicitGroup-
+//   replica_groups         then TryParsePlainGroups, then   Exact (per group)
+//                          TryParsePlainGroup per group
+//   repeated shapes        TryRecallShape, TryRecallShapeAt as ReadSimpleShape
+//                          (value_memo.cc)
 //   iota replica_groups    TryParseSimpleIota ParseIotaGroupsExact
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
 //   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
@@ -55,6 +60,7 @@
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_lexer.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/hlo/value_memo.h"
 
 namespace topolint::hlo {
 
@@ -82,9 +88,10 @@ bool ParseShapeText(std::string_view text, Shape* shape);
 // from the window where ScanSimpleHead found it (`in_window`, inside a
 // window that ends at `window_limit` and has read no more input since;
 // empty when the exact head parser read the head), else from `captured`,
-// its text in the shape table (ParseShapeText).
+// its text in the shape table (ParseShapeText). A shape `memo` (may be
+// null) holds is recalled instead; one read from the window is remembered.
 bool ParseResultShape(std::string_view in_window, const char* window_limit,
-                      std::string_view captured, Shape* shape);
+                      std::string_view captured, ValueMemo* memo, Shape* shape);
 
 // `metadata={...}`; the cursor is at the value's first byte.
 [[nodiscard]] bool ParseMetadata(HloLexer& lx, Collective* c);
@@ -93,8 +100,11 @@ bool ParseResultShape(std::string_view in_window, const char* window_limit,
 [[nodiscard]] bool ParseIotaGroups(HloLexer& lx, IotaSpec* out);
 
 // `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
+// Recalled from `memo` (may be null) when it holds the value, else
+// TryParseSimplePairs (and remembered), else the exact parser.
 [[nodiscard]] bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
-                                          SourceTargetPairs* out);
+                                          SourceTargetPairs* out,
+                                          ValueMemo* memo);
 
 // (ParseIntList is declared in group_list_parser.h and defined in
 // fast_paths.cc.)
@@ -104,10 +114,10 @@ bool ParseResultShape(std::string_view in_window, const char* window_limit,
 // members (hlo_lexer.h); ScanSimpleHead is in instruction_head.h,
 // ReadSimpleShape in shape_parser.h, FastScan in fast_scan.h.
 
-// An operand's shape at the cursor (ReadSimpleShape over the window); true
-// with the cursor past it, else false with *shape reset and nothing
-// consumed.
-[[nodiscard]] bool TryReadShape(HloLexer& lx, Shape* shape);
+// An operand's shape at the cursor (recalled from `memo`, which may be
+// null, else ReadSimpleShape over the window, then remembered); true with
+// the cursor past it, else false with *shape reset and nothing consumed.
+[[nodiscard]] bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape);
 
 // `open d,d,...,d close`: no blanks, signs or line breaks, each value at
 // most 18 digits, at most max_count values (group_list_parser.cc).

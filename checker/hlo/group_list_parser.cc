@@ -290,14 +290,92 @@ bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
 
 }  // namespace
 
-bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out) {
+bool TryParsePlainGroups(HloLexer& lx, ReplicaGroups* out) {
+  const char* const start = lx.cursor();  // '{'
+  // The whole value first, up to the '}' that closes it: only digits, ','
+  // and braces at most two deep (the window's NUL stops the loop).
+  const char* q = start + 1;
+  for (int depth = 1; depth > 0; ++q) {
+    const char c = *q;
+    if (c == '{') {
+      if (++depth > 2) return false;
+    } else if (c == '}') {
+      --depth;
+    } else if (!IsDigit(c) && c != ',') {
+      return false;
+    }
+  }
+  const char* const end = q;
+  const TextPos base = lx.Pos();
+  const auto at = [&](const char* p) {
+    return TextPos{base.line, base.column + (p - start)};
+  };
+  const char* p = start + 1;
+  if (*p != '}') {
+    std::vector<int64_t>* ids = out->MutableIds();
+    const auto decline = [&] {
+      ids->clear();
+      out->group_ends.clear();
+      out->group_pos.clear();
+      out->id_layout.Clear();
+      out->explicit_id_count = 0;
+      return false;
+    };
+    for (;;) {
+      if (*p != '{') return decline();
+      const char* const group = p++;
+      if (*p != '}') {
+        for (;;) {
+          int64_t v = 0;
+          const char* const after = ReadPlainDecimal(p, &v);
+          if (after == nullptr) return decline();
+          out->id_layout.Add(static_cast<int64_t>(ids->size()), v, at(p));
+          ids->push_back(v);
+          p = after;
+          if (*p != ',') break;
+          ++p;
+        }
+        if (*p != '}') return decline();
+      }
+      ++p;  // the group's '}'
+      out->explicit_id_count = static_cast<int64_t>(ids->size());
+      // (Over the limit: the exact path reports it.)
+      if (out->explicit_id_count > kMaxExplicitIds) return decline();
+      out->EndGroup(at(group));
+      if (*p == ',') {
+        ++p;
+        continue;
+      }
+      if (*p != '}') return decline();
+      break;
+    }
+  }
+  out->form = ReplicaGroups::Form::kExplicit;
+  lx.AdvanceTo(end);
+  return true;
+}
+
+bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
   out->Clear();  // (keeping the vectors' storage for the next collective)
   out->pos = lx.Pos();
   lx.BeginCapture(&out->text, 256);
   bool ok = false;
   const int c = lx.Peek();
   if (c == '{') {
-    ok = ParseExplicitGroups(lx, out);
+    const char* const start = lx.cursor();
+    if (memo != nullptr && memo->TryRecallGroups(lx, out)) {
+      ok = true;
+    } else if (TryParsePlainGroups(lx, out)) {
+      // (Read from the window, which still holds the value.)
+      if (memo != nullptr) {
+        memo->RememberGroups(
+            std::string_view(start, static_cast<size_t>(lx.cursor() - start)),
+            *out);
+      }
+      ok = true;
+    } else {
+      ok = ParseExplicitGroups(lx, out);
+    }
   } else if (c == '[') {
     out->form = ReplicaGroups::Form::kIota;
     ok = ParseIotaGroups(lx, &out->iota);

@@ -16,11 +16,23 @@
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_lexer.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/hlo/value_memo.h"
 
 namespace topolint::hlo {
 
-// The value of `replica_groups=`; the cursor is at its first byte.
-[[nodiscard]] bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out);
+// The value of `replica_groups=`; the cursor is at its first byte. An
+// explicit value is recalled from `memo` (ValueMemo::TryRecallGroups), else
+// read by TryParsePlainGroups (and remembered), else by the exact group
+// parser. `memo` may be null.
+[[nodiscard]] bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out,
+                                      ValueMemo* memo);
+
+// The common case of an explicit value, read straight from the window:
+// `{{d,...},...}` with only digits, ',' and braces (no blanks, signs or line
+// breaks), each id at most 18 digits, within kMaxExplicitIds. `*out` is
+// reset, with its pos. False with nothing consumed (and out's lists empty)
+// otherwise.
+[[nodiscard]] bool TryParsePlainGroups(HloLexer& lx, ReplicaGroups* out);
 
 // `[G,S]<=[d0,...]T(p0,...)`; the cursor is at '['.
 // ParseIotaGroups (in fast_paths.h) resets *out and tries TryParseSimpleIota

@@ -57,6 +57,17 @@ void IdLayout::Add(int64_t index, int64_t value, TextPos pos) {
   last_pos_ = pos;
 }
 
+void IdLayout::MoveOnLine(int64_t line, int64_t column_delta) {
+  for (Run& run : runs_) {
+    run.pos.line = line;
+    run.pos.column += column_delta;
+  }
+  if (last_index_ >= 0) {
+    last_pos_.line = line;
+    last_pos_.column += column_delta;
+  }
+}
+
 size_t IdLayout::RunOf(int64_t index) const {
   if (runs_.empty() || index < runs_.front().first || index > last_index_) {
     return runs_.size();

@@ -42,6 +42,11 @@ class IdLayout {
   // not follow the previous one starts a new run. O(1) amortised.
   void Add(int64_t index, int64_t value, TextPos pos);
 
+  // Moves a layout recorded on one line of text (no byte positions) to
+  // `line`, `column_delta` bytes to the right (left when negative): the
+  // same ids written at another place (ValueMemo).
+  void MoveOnLine(int64_t line, int64_t column_delta);
+
   // Where id `index` was written: `ids` must be the values recorded (the
   // list's ids, in order). An unknown TextPos when that id was not recorded.
   // O(length of its run).

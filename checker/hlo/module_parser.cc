@@ -489,9 +489,9 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
     // (Nothing has read more input since the head: `shape_in_window` is
     // still in the window.)
     ParseResultShape(shape_in_window, lx_.limit(), table_.PendingShape(),
-                     &c_op.result_shape);
+                     &memo_, &c_op.result_shape);
   }
-  if (!ParseCollectiveBody(lx_, table_, &c_op) || !lx_.EndStatement()) {
+  if (!ParseCollectiveBody(lx_, table_, &memo_, &c_op) || !lx_.EndStatement()) {
     return false;
   }
   const bool send_recv =

@@ -13,6 +13,7 @@
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/instruction_head.h"
 #include "checker/hlo/shape_table.h"
+#include "checker/hlo/value_memo.h"
 
 namespace topolint::hlo {
 
@@ -70,6 +71,8 @@ class ModuleParser {
   Module* module_;
   CollectiveSink on_collective_;
   ShapeTable table_;
+  // Explicit group lists and pairs already parsed in this module.
+  ValueMemo memo_;
   State state_ = State::kTop;
   std::string computation_;
   TextPos computation_pos_;

@@ -94,13 +94,15 @@ TEST(HotPathReuseTest, ResultShapeInTheWindowOrFromItsCapturedText) {
     ASSERT_TRUE(ParseShapeText(text, &from_captured)) << text;
     Shape shape;
     ASSERT_TRUE(ParseResultShape(std::string_view(window.data(), text.size()),
-                                 window.data() + window.size(), text, &shape))
+                                 window.data() + window.size(), text, nullptr,
+                                 &shape))
         << text;
     EXPECT_EQ(Describe(shape), Describe(from_captured)) << text;
     // Without the window (the exact head parser read the head), the
     // captured text decides alone.
     Shape no_window;
-    ASSERT_TRUE(ParseResultShape({}, nullptr, text, &no_window)) << text;
+    ASSERT_TRUE(ParseResultShape({}, nullptr, text, nullptr, &no_window))
+        << text;
     EXPECT_EQ(Describe(no_window), Describe(from_captured)) << text;
   }
   // Where the bytes in the window go on past the head's shape, the fast
@@ -108,11 +110,11 @@ TEST(HotPathReuseTest, ResultShapeInTheWindowOrFromItsCapturedText) {
   const std::string window = Padded("f32[8]{0} x");
   Shape shape;
   ASSERT_TRUE(ParseResultShape(std::string_view(window.data(), 6),
-                               window.data() + window.size(), "f32[8]",
+                               window.data() + window.size(), "f32[8]", nullptr,
                                &shape));
   EXPECT_EQ(Describe(shape), "known f32[8]");
   // Text that is not a shape at all stays unknown.
-  EXPECT_FALSE(ParseResultShape({}, nullptr, "f32[8", &shape));
+  EXPECT_FALSE(ParseResultShape({}, nullptr, "f32[8", nullptr, &shape));
   EXPECT_FALSE(shape.known);
 }
 
