@@ -106,13 +106,31 @@ std::string EndpointProblem(const char* what, int64_t id, const Limit& limit,
 
 }  // namespace
 
-void CheckPermutePairs(const OpView& v, Emitter& emit) {
+bool CleanPairsMemo::Matches(const OpView& v) const {
+  const hlo::Collective& op = *v.op;
+  return valid_ && op.kind == kind_ && v.mode == mode_ &&
+         op.slice_sizes_count == slice_sizes_count_ &&
+         op.source_target_pairs.present &&
+         op.source_target_pairs.pairs == pairs_;
+}
+
+void CleanPairsMemo::Remember(const OpView& v) {
+  const hlo::Collective& op = *v.op;
+  valid_ = true;
+  kind_ = op.kind;
+  mode_ = v.mode;
+  slice_sizes_count_ = op.slice_sizes_count;
+  pairs_.assign(op.source_target_pairs.pairs.begin(),
+                op.source_target_pairs.pairs.end());
+}
+
+bool CheckPermutePairs(const OpView& v, Emitter& emit) {
   const hlo::Collective& op = *v.op;
   const bool send_recv = op.kind == hlo::CollectiveKind::kSend ||
                          op.kind == hlo::CollectiveKind::kRecv;
   if ((op.kind != hlo::CollectiveKind::kCollectivePermute && !send_recv) ||
       !op.source_target_pairs.present) {
-    return;
+    return true;
   }
   const auto& pairs = op.source_target_pairs.pairs;
   const bool by_partition = v.mode == model::GroupMode::kCrossPartition;
@@ -162,7 +180,9 @@ void CheckPermutePairs(const OpView& v, Emitter& emit) {
                             : OpPos(op);
     // As XLA: the first problem of the op only.
     Report(emit, kHloPermutePairs, v, pos, std::move(problem));
+    return false;
   }
+  return true;
 }
 
 }  // namespace topolint::hlo_rules

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -57,8 +58,29 @@ void ReportOverBudgetGroups(const OpView& v, const model::ExpansionCache& cache,
 void CheckGroupIds(const OpView& v, Emitter& emit);
 // hlo-group-size-shape (hlo_shape_rules.cc).
 void CheckGroupSizeShape(const OpView& v, Emitter& emit);
-// hlo-permute-pairs (hlo_permute_rules.cc).
-void CheckPermutePairs(const OpView& v, Emitter& emit);
+// hlo-permute-pairs (hlo_permute_rules.cc). False when the op's pairs have
+// a problem (reported, or dropped by the emitter), true when they have none
+// or the op has no pairs to check.
+bool CheckPermutePairs(const OpView& v, Emitter& emit);
+
+// The pairs of the last collective-permute (or send / recv) of a module
+// that CheckPermutePairs found clean: a module repeats one ring over
+// thousands of ops, and the check depends only on what Matches compares
+// (the module's R and P being fixed). Not thread-safe.
+class CleanPairsMemo {
+ public:
+  // True when `v`'s op repeats the clean pairs exactly.
+  bool Matches(const OpView& v) const;
+  // `v`'s op has pairs, which CheckPermutePairs found clean.
+  void Remember(const OpView& v);
+
+ private:
+  bool valid_ = false;
+  hlo::CollectiveKind kind_ = hlo::CollectiveKind::kCollectivePermute;
+  model::GroupMode mode_ = model::GroupMode::kInvalid;
+  int64_t slice_sizes_count_ = 0;
+  std::vector<std::pair<int64_t, int64_t>> pairs_;
+};
 
 // hlo-multiple-geometries (hlo_module_rules.cc): fed every op of one module
 // in order, then reports at most one finding for the module. Only ops of the

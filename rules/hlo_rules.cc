@@ -50,7 +50,12 @@ class HloSession : public ModuleSession {
     }
     hlo_rules::CheckGroupIds(view, emit_);
     hlo_rules::CheckGroupSizeShape(view, emit_);
-    hlo_rules::CheckPermutePairs(view, emit_);
+    // (A ring the module repeats is checked once.)
+    if (!clean_pairs_.Matches(view) &&
+        hlo_rules::CheckPermutePairs(view, emit_) &&
+        op.source_target_pairs.present) {
+      clean_pairs_.Remember(view);
+    }
     hlo_rules::CheckNotFlattenedId(view, emit_);
     geometries_.Add(view, r.groups);
   }
@@ -64,6 +69,7 @@ class HloSession : public ModuleSession {
   // Identical lists of the module are expanded once, within a budget.
   model::ExpansionCache cache_;
   hlo_rules::GeometryTracker geometries_;
+  hlo_rules::CleanPairsMemo clean_pairs_;
 };
 
 class HloFamily : public FamilyChecks {

@@ -1,6 +1,8 @@
 // hlo-permute-pairs: CheckDuplicatedSourceOrTarget, 2026-02 semantics.
 #include <limits>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -104,6 +106,43 @@ TEST(HloPermutePairsTest, SelfPairsCyclesAndEmptyAreAllowed) {
 
 TEST(HloPermutePairsTest, OnlyFirstProblemReported) {
   EXPECT_EQ(RunHlo(Permute({{0, 1}, {0, 1}, {-1, 9}}, 2)).size(), 1u);
+}
+
+// A module repeats one ring over many ops: the pairs found clean are not
+// checked again (CleanPairsMemo), but every op that differs is, and every
+// problem is reported, however the ops interleave.
+TEST(HloPermutePairsTest, RepeatedRingsAreCheckedOnceAndEveryProblemReported) {
+  ModuleBuilder b(4, std::nullopt);
+  const std::vector<std::pair<int64_t, int64_t>> ring = {
+      {0, 1}, {1, 2}, {2, 3}, {3, 0}};
+  const std::vector<std::pair<int64_t, int64_t>> bad = {{0, 1}, {0, 2}};
+  const std::vector<std::pair<int64_t, int64_t>> repeat = {{0, 1}, {0, 1}};
+  const auto add = [&](const std::string& name,
+                       const std::vector<std::pair<int64_t, int64_t>>& pairs,
+                       int64_t slice_sizes) {
+    hlo::Collective& op = b.Add(Kind::kCollectivePermute, name);
+    op.source_target_pairs.present = true;
+    op.source_target_pairs.pairs = pairs;
+    op.slice_sizes_count = slice_sizes;
+  };
+  add("%a", ring, 0);
+  b.Add(Kind::kAllReduce, "%ar");  // no pairs: changes nothing
+  add("%b", ring, 0);
+  add("%c", bad, 0);
+  add("%d", ring, 0);
+  add("%e", bad, 0);
+  // Clean only because of slice_sizes (in place): not clean without it.
+  add("%f", repeat, 2);
+  add("%g", repeat, 0);
+  add("%h", repeat, 2);
+  std::vector<std::string> reported;
+  for (const Finding& f : Only(RunHlo(b.module()), "hlo-permute-pairs")) {
+    reported.push_back(f.message);
+  }
+  ASSERT_EQ(reported.size(), 3u);
+  EXPECT_THAT(reported[0], HasSubstr("in %c's"));
+  EXPECT_THAT(reported[1], HasSubstr("in %e's"));
+  EXPECT_THAT(reported[2], HasSubstr("in %g's"));
 }
 
 }  // namespace
