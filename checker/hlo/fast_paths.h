@@ -16,8 +16,10 @@
 // compare.
 //
 // Every choice between a fast path and the exact parser is one of the
-// functions below, except three that live with the state they need:
+// functions below, except four that live with the state they need:
 //   ModuleParser::ParseInstruction  ScanSimpleHead, else the exact head
+//   ModuleParser::ParseSignature    ScanSimpleParam and
+//                                   ScanSimpleResultShape, else exact
 //   HloLexer::Scan                  FastScan(kGroup / kValue), else the
 //                                   byte loop
 //   HloLexer::SkipTrivia (inline)   newline + indentation, else
@@ -26,6 +28,8 @@
 //   construct              fast path (where)                exact parser
 //   instruction head       ScanSimpleHead (instruction_     ModuleParser::
 //                          head.cc)                         ParseHead
+//   signature parameter    ScanSimpleParam (instruction_    ModuleParser::
+//   and result shape       head.cc), ScanSimpleResultShape  ParseSignature
 //   instruction body       HloLexer::TrySkipLine (hlo_      HloLexer::SkipGroup
 //                          lexer_scan.cc, uses FastScan     + SkipValue
 //                          kLine / kBody)

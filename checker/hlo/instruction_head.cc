@@ -104,6 +104,39 @@ const char* SkipTuple(const char* p, int depth) {
 
 }  // namespace
 
+bool ScanSimpleParam(const char* const start, SimpleParam* out) {
+  const char* p = start;
+  if (*p == '%') ++p;
+  if (!IsIdentStart(*p)) return false;
+  p = SkipIdent(p);
+  if (p == nullptr || p[0] != ':' || p[1] != ' ') return false;
+  out->name = std::string_view(start, static_cast<size_t>(p - start));
+  p += 2;
+  const char* const shape = p;
+  if (*p == '(') {
+    p = SkipTuple(p, 0);
+  } else if (IsIdentStart(*p)) {
+    p = SkipArray(p);
+  } else {
+    return false;
+  }
+  if (p == nullptr || (*p != ',' && *p != ')')) return false;
+  out->shape = std::string_view(shape, static_cast<size_t>(p - shape));
+  out->end = p;
+  return true;
+}
+
+const char* ScanSimpleResultShape(const char* p) {
+  if (*p == '(') {
+    p = SkipTuple(p, 0);
+  } else if (IsIdentStart(*p)) {
+    p = SkipArray(p);
+  } else {
+    return nullptr;
+  }
+  return p != nullptr && p[0] == ' ' && p[1] == '{' ? p : nullptr;
+}
+
 bool ScanSimpleHead(const char* const start, SimpleHead* out) {
   const char* p = start;
   out->is_root = false;

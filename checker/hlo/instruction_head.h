@@ -29,6 +29,22 @@ struct SimpleHead {
 // unspecified, when the head is not the plain form.
 [[nodiscard]] bool ScanSimpleHead(const char* start, SimpleHead* out);
 
+// One parameter of a computation's signature as XLA prints it, `name: shape`
+// (the name may have a '%'), at `start`, with the shape plain as
+// ScanSimpleHead's and followed right away by ',' or ')'. The same slack
+// requirement as ScanSimpleHead. False (`*out` unspecified) otherwise: the
+// exact path (ModuleParser::ParseSignature) then decides.
+struct SimpleParam {
+  std::string_view name;      // as written (with its '%', if any)
+  std::string_view shape;     // the shape text as written
+  const char* end = nullptr;  // the ',' or ')' after the shape
+};
+[[nodiscard]] bool ScanSimpleParam(const char* start, SimpleParam* out);
+
+// A computation's result shape after `-> `: a plain shape as
+// ScanSimpleHead's followed by ` {` (the body); past the shape, or nullptr.
+[[nodiscard]] const char* ScanSimpleResultShape(const char* p);
+
 // The plain dims of an array shape, `[d,d,...]`, and an optional
 // `{d,d,...}` layout right after it (digits and commas only), at `p` ('[');
 // past them, or nullptr when they are not that plain. The same slack

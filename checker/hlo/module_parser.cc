@@ -245,8 +245,18 @@ bool ModuleParser::ParseSignature() {
   if (!lx_.SkipTrivia()) return false;
   if (!lx_.Eat(')')) {
     for (;;) {
-      if (!lx_.SkipTrivia() || !lx_.ReadName(&name_, "a parameter name") ||
-          !lx_.SkipTrivia()) {
+      if (!lx_.SkipTrivia()) return false;
+      SimpleParam param;
+      if (ScanSimpleParam(lx_.cursor(), &param)) {
+        // `p0: f32[8]{0}` as XLA prints it, straight from the window.
+        table_.BeginWithShape(param.name, param.shape);
+        table_.Commit();
+        lx_.AdvanceTo(param.end);
+        if (lx_.Eat(',')) continue;
+        lx_.Bump();  // ')'
+        break;
+      }
+      if (!lx_.ReadName(&name_, "a parameter name") || !lx_.SkipTrivia()) {
         return false;
       }
       if (!lx_.Eat(':')) {
@@ -281,7 +291,12 @@ bool ModuleParser::ParseSignature() {
   }
   lx_.Bump();
   lx_.Bump();
-  return lx_.SkipTrivia() && SkipSignatureShape();
+  if (!lx_.SkipTrivia()) return false;
+  if (const char* end = ScanSimpleResultShape(lx_.cursor())) {
+    lx_.AdvanceTo(end);
+    return true;
+  }
+  return SkipSignatureShape();
 }
 
 bool ModuleParser::SkipSignatureShape() {

@@ -176,6 +176,45 @@ TEST(FastPathEquivalenceTest, RandomInstructionsParseTheSameThroughAnyWindow) {
   }
 }
 
+// Computation signatures (ScanSimpleParam, ScanSimpleResultShape): the
+// parameters' shapes go to the shape table, where a collective operand
+// written without its shape finds them.
+TEST(FastPathEquivalenceTest, RandomSignaturesParseTheSameThroughAnyWindow) {
+  const std::vector<std::string> names = {"p0", "%p0", "Arg_0.1", "p0 ",
+                                          "%",  "1p",  "p-0.x"};
+  const std::vector<std::string> colons = {": ", ": ", ":", " : ", ":\n "};
+  const std::vector<std::string> shapes = {
+      "f32[8]{0}",       "f32[8]",
+      "bf16[4,64,4096]", "f32[]",
+      "(f32[], u32[])",  "(f32[8]{0}, (s32[], pred[]))",
+      "f32[8] ",         "f32[8]{1,0:T(8,128)}",
+      "b(f32[8]{0})",    "f32[<=8]",
+      "token[]",         "(f32[8]{0}, /*index=1*/s32[])",
+      "f32[8]{0",        "f32[8,]"};
+  const std::vector<std::string> results = {"f32[8]{0}",      "f32[8]",
+                                            "(f32[], u32[])", "f32[8]{0} ",
+                                            "f32[8]{0,",      "token[]"};
+  std::mt19937 rng(20261201);
+  for (int i = 0; i < 800; ++i) {
+    std::string text = "HloModule m, replica_count=4\n\n%comp (";
+    const int params = static_cast<int>(rng() % 4);
+    for (int k = 0; k < params; ++k) {
+      if (k > 0) text += rng() % 4 == 0 ? " , " : ", ";
+      std::string name = Pick(names, rng);
+      if (name.back() != ' ' && name != "%") name += std::to_string(k);
+      text += name + Pick(colons, rng) + Pick(shapes, rng);
+    }
+    text += ") -> " + Pick(results, rng) + (rng() % 5 == 0 ? "{" : " {");
+    text +=
+        "\n  %ar = f32[8]{0} all-reduce(p0), replica_groups={{0,1,2,3}}"
+        "\n  ROOT %r = f32[8]{0} all-reduce(%p1), "
+        "replica_groups={{0,1},{2,3}}\n}\n";
+    text += "ENTRY main {\n  ROOT %p = f32[8]{0} parameter(0)\n}\n";
+    ExpectSameBothWays(text);
+    if (HasFailure()) break;
+  }
+}
+
 TEST(FastPathEquivalenceTest, TheFastPathsDoEngageOnPlainText) {
   // Guards the test above: if the fast paths declined everything, it would
   // compare the exact parser with itself.
@@ -190,6 +229,15 @@ TEST(FastPathEquivalenceTest, TheFastPathsDoEngageOnPlainText) {
   EXPECT_EQ(head.opcode, "all-reduce");
   EXPECT_EQ(head.opcode_offset, 32u);
   EXPECT_EQ(*head.open, '(');
+
+  SimpleParam param;
+  const std::string params = Padded("%p0: (f32[], u32[]), p1: f32[8]{0}) ->");
+  ASSERT_TRUE(ScanSimpleParam(params.c_str(), &param));
+  EXPECT_EQ(param.name, "%p0");
+  EXPECT_EQ(param.shape, "(f32[], u32[])");
+  EXPECT_EQ(*param.end, ',');
+  const std::string result = Padded("bf16[4,64]{1,0} {\n");
+  EXPECT_EQ(ScanSimpleResultShape(result.c_str()), result.c_str() + 15);
 
   const std::string shape_text = "(bf16[4,64]{1,0}, (s32[], pred[7]))";
   Shape shape;
