@@ -389,7 +389,7 @@ bool ModuleParser::ParseInstruction() {
   lx_.BeginStatement();
   const TextPos pos = lx_.Pos();
   SimpleHead head;
-  if (ScanSimpleHead(lx_.cursor(), &head))
+  if (ScanSimpleHead(lx_.cursor(), &head, &head_memo_))
     return ParseSimpleInstruction(pos, head);
   bool is_root = false;
   std::string_view word;

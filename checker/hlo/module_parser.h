@@ -73,6 +73,7 @@ class ModuleParser {
   ShapeTable table_;
   // Explicit group lists and pairs already parsed in this module.
   ValueMemo memo_;
+  HeadMemo head_memo_;  // the shape of the last instruction head
   State state_ = State::kTop;
   std::string computation_;
   TextPos computation_pos_;
