@@ -120,9 +120,20 @@ bool ParseMetadata(HloLexer& lx, Collective* c) {
   return ParseMetadataExact(lx, c);
 }
 
-bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
+bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo, IotaSpec* out) {
   out->Clear();
-  return TryParseSimpleIota(lx, out) || ParseIotaGroupsExact(lx, out);
+  if (memo != nullptr && memo->TryRecallIota(lx, out)) return true;
+  const char* const start = lx.cursor();
+  if (TryParseSimpleIota(lx, out)) {
+    // (Read from the window, which still holds the value.)
+    if (memo != nullptr) {
+      memo->RememberIota(
+          std::string_view(start, static_cast<size_t>(lx.cursor() - start)),
+          *out);
+    }
+    return true;
+  }
+  return ParseIotaGroupsExact(lx, out);
 }
 
 bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,

@@ -378,7 +378,7 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
     }
   } else if (c == '[') {
     out->form = ReplicaGroups::Form::kIota;
-    ok = ParseIotaGroups(lx, &out->iota);
+    ok = ParseIotaGroups(lx, memo, &out->iota);
   } else if (c == 'm') {
     std::string word;
     ok = lx.ReadIdent(&word) && word == "mesh" && lx.Peek() == '[';

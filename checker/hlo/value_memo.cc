@@ -49,7 +49,8 @@ void AssignShape(const Shape& from, Shape* to) {
   if (to->element_type != from.element_type) {
     to->element_type.assign(from.element_type);
   }
-  if (to->dims != from.dims) to->dims.assign(from.dims.begin(), from.dims.end());
+  if (to->dims != from.dims)
+    to->dims.assign(from.dims.begin(), from.dims.end());
   if (to->tuple.size() != from.tuple.size()) {
     to->tuple.resize(from.tuple.size());
   }
@@ -127,6 +128,39 @@ void ValueMemo::RememberGroups(std::string_view text,
   e.group_ends.assign(parsed.group_ends.begin(), parsed.group_ends.end());
   e.group_pos.assign(parsed.group_pos.begin(), parsed.group_pos.end());
   e.id_layout = parsed.id_layout;
+}
+
+bool ValueMemo::TryRecallIota(HloLexer& lx, IotaSpec* out) {
+  const char* const at = lx.cursor();
+  const size_t available = static_cast<size_t>(lx.limit() - at);
+  for (const IotaEntry& e : iotas_) {
+    const size_t n = e.text.size();
+    // (The byte after the value is within the window or its NUL.)
+    if (n < available && std::memcmp(at, e.text.data(), n) == 0) {
+      const char next = at[n];
+      if (next != ',' && next != '\n' && next != '}' && next != ')') continue;
+      out->num_groups = e.iota.num_groups;
+      out->group_size = e.iota.group_size;
+      out->reshape_dims.assign(e.iota.reshape_dims.begin(),
+                               e.iota.reshape_dims.end());
+      out->perm.assign(e.iota.perm.begin(), e.iota.perm.end());
+      lx.AdvanceTo(at + n);
+      ++recalled_;
+      return true;
+    }
+  }
+  return false;
+}
+
+void ValueMemo::RememberIota(std::string_view text, const IotaSpec& parsed) {
+  if (text.empty() || text.size() > kMaxShapeTextBytes) return;
+  IotaEntry& e = Slot(iotas_, &next_iotas_);
+  e.text.assign(text);
+  e.iota.num_groups = parsed.num_groups;
+  e.iota.group_size = parsed.group_size;
+  e.iota.reshape_dims.assign(parsed.reshape_dims.begin(),
+                             parsed.reshape_dims.end());
+  e.iota.perm.assign(parsed.perm.begin(), parsed.perm.end());
 }
 
 bool ValueMemo::TryRecallShape(std::string_view text, Shape* shape) {

@@ -1,6 +1,6 @@
-// ValueMemo: the plain explicit values of collective attributes (and the
-// shapes of collectives) already parsed in a module, recalled when the same
-// bytes come again.
+// ValueMemo: the plain values of collective attributes (explicit and iota
+// replica groups, source_target_pairs) and the shapes of collectives already
+// parsed in a module, recalled when the same bytes come again.
 //
 // A module repeats a handful of replica_groups and source_target_pairs
 // values over thousands of collectives (the tensor-parallel group list, one
@@ -9,7 +9,9 @@
 // to the same ids wherever it stands; only its positions move with it. The
 // memo keeps the last few such values, their text and their parse, and
 // when the bytes at the cursor are one of them it fills the result from
-// it, with every position moved to the cursor, and consumes the value.
+// it, with every position moved to the cursor, and consumes the value. An
+// iota value keeps no positions; it is recalled only where it visibly ends,
+// as TryParseSimpleIota requires.
 //
 // TryRecall* are fast paths (see fast_paths.h): they read straight from the
 // window and decline, with nothing consumed, unless a remembered value lies
@@ -65,6 +67,14 @@ class ValueMemo {
   [[nodiscard]] bool TryRecallGroups(HloLexer& lx, ReplicaGroups* out);
   void RememberGroups(std::string_view text, const ReplicaGroups& parsed);
 
+  // An iota replica_groups value `[G,S]<=[dims]T(perm)` at the cursor ('['),
+  // *out reset: when the bytes there are a remembered value and what follows
+  // visibly ends it (',', line break, '}' or ')', as TryParseSimpleIota
+  // requires), fills *out, consumes the value and returns true.
+  [[nodiscard]] bool TryRecallIota(HloLexer& lx, IotaSpec* out);
+  // Remembers `parsed`, which TryParseSimpleIota read from `text`.
+  void RememberIota(std::string_view text, const IotaSpec& parsed);
+
   // Shapes, the same way: collectives repeat a few result and operand
   // shapes. Only shapes ReadSimpleShape read are remembered, and only those
   // that end in '}' or ')', where that reader stops without looking further.
@@ -98,6 +108,10 @@ class ValueMemo {
     IdLayout id_layout;
   };
 
+  struct IotaEntry {
+    std::string text;
+    IotaSpec iota;
+  };
   struct ShapeEntry {
     std::string text;
     Shape shape;
@@ -105,9 +119,11 @@ class ValueMemo {
 
   std::vector<PairsEntry> pairs_;
   std::vector<GroupsEntry> groups_;
+  std::vector<IotaEntry> iotas_;
   std::vector<ShapeEntry> shapes_;
   size_t next_pairs_ = 0;  // the entry the next value replaces, once full
   size_t next_groups_ = 0;
+  size_t next_iotas_ = 0;
   size_t next_shapes_ = 0;
   int64_t recalled_ = 0;
 };

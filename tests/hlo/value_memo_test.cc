@@ -212,7 +212,16 @@ TEST(ValueMemoTest, RandomRepeatsParseAsTheExactParserReadsThem) {
                                            "{{0,1},{2,-3}}",
                                            "{{0,1},{2,3,}}",
                                            "{{0,1},{0,1}}",
-                                           "{{0,01},{2,3}}"};
+                                           "{{0,01},{2,3}}",
+                                           "[2,2]<=[4]",
+                                           "[1,4]<=[2,2]T(1,0)",
+                                           "[2,2]<=[2,2]T(1,0)",
+                                           "[2,2]<=[2, 2]T(1,0)",
+                                           "[2,3]<=[4]",
+                                           "[2,2]<=[4]T(0)",
+                                           "[4,1]<=[4]",
+                                           "[2,2]<=[4] ",
+                                           "[2,2]<=[2,2] T(1,0)"};
   const std::vector<std::string> pairs = {"{{0,1},{1,2},{2,3},{3,0}}",
                                           "{{0,1},{1,0}}",
                                           "{{0,2},{2,0}}",
@@ -244,7 +253,7 @@ TEST(ValueMemoTest, RandomRepeatsParseAsTheExactParserReadsThem) {
       if (rng() % 2 == 0) {
         text += pick(indents) + name + " = f32[8]{0} all-reduce(f32[8]{0} %p)" +
                 ", channel_id=1, replica_groups=" + pick(groups) +
-                ", to_apply=%add\n";
+                (rng() % 3 == 0 ? "\n" : ", to_apply=%add\n");
       } else {
         text += pick(indents) + name +
                 " = f32[8]{0} collective-permute(f32[8]{0} %p), "
