@@ -98,7 +98,12 @@ absl::Status ParseHlo(const InputFile& f,
                           "one read window", &bytes);
     close(in->fd);
     if (read.ok()) {
-      hlo::ParseHloAny(bytes, f.path, options, m);
+      // One window of the file's size: the result does not depend on the
+      // window (hlo_parser.h), and a 34 KB module then touches 34 KB of
+      // window, not 256 KiB.
+      hlo::ParseOptions whole = options;
+      whole.window_bytes = std::max<size_t>(bytes.size(), 1);
+      hlo::ParseHloAny(bytes, f.path, whole, m);
       return absl::OkStatus();
     }
   } else if (in.ok()) {
