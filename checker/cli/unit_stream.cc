@@ -6,6 +6,11 @@
 // woken only when it waits for what another one just did (the writer for
 // the next outcome in order, a helper for room in the window), not once per
 // unit.
+//
+// The window: checking may run 2 x -j units ahead of the writer, and up to
+// 32 x -j while the outcomes waiting hold less than kLightOutcomeBytes
+// together (units with few findings: a compile cache), so that a writer
+// taken off its CPU for a moment does not stop the helpers.
 #include <algorithm>
 #include <condition_variable>
 #include <functional>
@@ -21,15 +26,38 @@
 namespace topolint::cli {
 namespace {
 
+// Units checking may run ahead of the writer: always, and while the
+// outcomes waiting are light.
+constexpr size_t kAheadPerJob = 2;
+constexpr size_t kLightAheadPerJob = 32;
+constexpr size_t kLightOutcomeBytes = size_t{1} << 20;
+
+// Roughly what an outcome holds in memory.
+size_t OutcomeBytes(const UnitOutcome& o) {
+  size_t n = sizeof(UnitOutcome);
+  for (const Finding& f : o.findings) {
+    n += sizeof(Finding) + f.rule.size() + f.message.size() + f.anchor.size() +
+         f.loc.file.size() + f.notes.size() * sizeof(Note);
+    for (const Note& note : f.notes) {
+      n += note.message.size() + note.loc.file.size();
+    }
+  }
+  for (const auto& [name, text] : o.member_texts) {
+    n += name.size() + text.size();
+  }
+  return n;
+}
+
 class OrderedHandoff {
  public:
   OrderedHandoff(const JobPlan& plan, const std::vector<size_t>& order,
-                 size_t window, const SharedInputs* shared)
+                 size_t jobs, const SharedInputs* shared)
       : plan_(plan),
         order_(order),
-        window_(window),
+        ahead_(kAheadPerJob * jobs),
+        window_(kLightAheadPerJob * jobs),
         shared_(shared),
-        slots_(window) {}
+        slots_(window_) {}
 
   // What a helper thread runs: take the next unit while the window has
   // room, check it, leave its outcome in its slot.
@@ -64,13 +92,16 @@ class OrderedHandoff {
  private:
   struct Slot {
     bool ready = false;
+    size_t bytes = 0;  // OutcomeBytes
     absl::Status status;
     UnitOutcome outcome;
   };
 
   // Under mu_: a unit may be started.
   bool HasRoom() const {
-    return next_ < order_.size() && next_ < consumed_ + window_;
+    if (next_ >= order_.size()) return false;
+    if (next_ < consumed_ + ahead_) return true;
+    return next_ < consumed_ + window_ && held_bytes_ < kLightOutcomeBytes;
   }
 
   // Takes the next unit to check into *k. A helper waits for room and
@@ -96,6 +127,8 @@ class OrderedHandoff {
     {
       std::lock_guard<std::mutex> lock(mu_);
       Slot& slot = slots_[k % window_];
+      slot.bytes = OutcomeBytes(out);
+      held_bytes_ += slot.bytes;
       slot.status = std::move(st);
       slot.outcome = std::move(out);
       slot.ready = true;
@@ -120,6 +153,7 @@ class OrderedHandoff {
       writer_waiting_ = true;
       ready_.wait(lock, [&] { return slot.ready; });
       writer_waiting_ = false;
+      held_bytes_ -= slot.bytes;
       *taken = std::move(slot);
       slot = Slot{};
       consumed_ = k + 1;
@@ -132,7 +166,8 @@ class OrderedHandoff {
 
   const JobPlan& plan_;
   const std::vector<size_t>& order_;
-  const size_t window_;
+  const size_t ahead_;   // units checking may always run ahead
+  const size_t window_;  // ... and while the outcomes waiting are light
   const SharedInputs* const shared_;
 
   std::mutex mu_;
@@ -141,6 +176,7 @@ class OrderedHandoff {
   std::vector<Slot> slots_;        // unit k's outcome in slot k % window
   size_t next_ = 0;                // the next unit to start
   size_t consumed_ = 0;            // outcomes handed to `consume`
+  size_t held_bytes_ = 0;          // OutcomeBytes of the ready slots
   int helpers_waiting_ = 0;
   bool writer_waiting_ = false;
   bool stop_ = false;
@@ -166,7 +202,7 @@ absl::Status StreamUnits(
     }
     return absl::OkStatus();
   }
-  OrderedHandoff handoff(plan, order, 2 * static_cast<size_t>(threads),
+  OrderedHandoff handoff(plan, order, static_cast<size_t>(threads),
                          shared.get());
   std::vector<std::thread> helpers;
   for (int t = 1; t < threads; ++t) {
