@@ -8,10 +8,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <thread>
 #include <unordered_map>
 
+#include "absl/container/flat_hash_set.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/project_config.h"
 #include "checker/diag/input_file.h"
@@ -194,7 +194,7 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
 }  // namespace
 
 size_t CheckedFileCount(const JobPlan& plan) {
-  std::set<std::string> files;
+  absl::flat_hash_set<std::string_view> files;
   for (const UnitJob& job : plan.jobs) {
     for (const InputFile& f : job.spec.files) files.insert(f.path);
   }
