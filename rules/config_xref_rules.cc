@@ -13,6 +13,7 @@
 #include "checker/config/parallel_config.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/model/component_groups.h"
+#include "checker/model/family_matcher_cache.h"
 #include "checker/model/flattened_groups.h"
 #include "checker/model/group_list.h"
 #include "checker/model/module_params.h"
@@ -249,12 +250,13 @@ class ConfigXrefSession : public ModuleSession {
   model::FlattenedGroupsCache flattened_;
 };
 
-// One config of the unit and its group families (built on first use: only a
-// module whose device count matches needs them).
+// One config of the unit and its group families (looked up on first use:
+// only a module whose device count matches needs them; built once per
+// layout and shared with every unit of that layout).
 struct ConfigSide {
   explicit ConfigSide(ParallelConfig c) : cfg(std::move(c)) {}
   const ParallelConfig cfg;
-  std::optional<model::FamilyMatcher> matcher;
+  std::shared_ptr<const model::FamilyMatcher> matcher;
   bool families_tried = false;
 };
 
@@ -280,12 +282,12 @@ class ConfigXrefFamily : public FamilyChecks {
       if (!CheckWorldSize(c->cfg, m, p, emit_) || !want_groups_) continue;
       if (!c->families_tried) {
         c->families_tried = true;
-        absl::StatusOr<std::vector<model::GroupFamily>> families =
-            model::GroupFamiliesOf(c->cfg);
+        absl::StatusOr<std::shared_ptr<const model::FamilyMatcher>> matcher =
+            model::SharedFamilyMatcher(c->cfg);
         // A layout that does not divide is config-dp-divides' finding.
-        if (families.ok()) c->matcher.emplace(*std::move(families));
+        if (matcher.ok()) c->matcher = *std::move(matcher);
       }
-      if (c->matcher.has_value()) {
+      if (c->matcher != nullptr) {
         session->checks_.emplace_back(c->cfg, *c->matcher, m, emit_);
       }
     }

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <iterator>
-#include <map>
+#include <string_view>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -50,7 +51,8 @@ std::string IdentityOf(const Finding& f) {
 }  // namespace
 
 FindingOrder::FindingOrder(const JobPlan& plan) {
-  std::map<std::string, size_t> units_of_file;
+  // Views into the plan's paths (a hash map: a compile cache has thousands).
+  absl::flat_hash_map<std::string_view, size_t> units_of_file;
   for (const UnitJob& job : plan.jobs) {
     for (const InputFile& f : job.spec.files) ++units_of_file[f.path];
   }
@@ -71,7 +73,7 @@ FindingOrder::FindingOrder(const JobPlan& plan) {
     }
   }
   for (const auto& [file, units] : units_of_file) {
-    if (units > 1) shared_files_.insert(file);
+    if (units > 1) shared_files_.insert(std::string(file));
   }
   order_.resize(plan.jobs.size());
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;

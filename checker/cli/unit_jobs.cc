@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <mutex>
-#include <set>
 #include <thread>
 #include <unordered_map>
 
+#include "absl/container/flat_hash_set.h"
+#include "checker/cli/unit_check.h"
 #include "checker/core/project_config.h"
 #include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
@@ -192,7 +194,7 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
 }  // namespace
 
 size_t CheckedFileCount(const JobPlan& plan) {
-  std::set<std::string> files;
+  absl::flat_hash_set<std::string_view> files;
   for (const UnitJob& job : plan.jobs) {
     for (const InputFile& f : job.spec.files) files.insert(f.path);
   }
@@ -339,14 +341,36 @@ absl::Status LoadUnits(const JobPlan& plan, int jobs,
   });
 }
 
+// The inputs several of the units `order` names (plan indexes) read.
+std::unique_ptr<SharedInputs> ShareInputs(const JobPlan& plan,
+                                          const std::vector<size_t>& order) {
+  std::vector<const UnitSpec*> specs;
+  specs.reserve(order.size());
+  for (size_t i : order) specs.push_back(&plan.jobs[i].spec);
+  const std::vector<InMemoryInput>* in_memory = &plan.in_memory;
+  return std::make_unique<SharedInputs>(
+      specs, [in_memory](const InputFile& f, Unit* unit) {
+        return LoadJsonInput(f, *in_memory, unit);
+      });
+}
+
 namespace {
+
+std::vector<size_t> PlanOrder(const JobPlan& plan) {
+  std::vector<size_t> order(plan.jobs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  return order;
+}
+
+}  // namespace
 
 absl::Status CheckOneUnit(const UnitJob& job,
                           const std::vector<InMemoryInput>& in_memory,
-                          UnitOutcome* out) {
+                          const SharedInputs* shared, UnitOutcome* out) {
   Unit unit;
-  absl::Status st = LoadAndCheckUnit(job.spec, in_memory, job.check,
-                                     job.selection, &unit, &out->findings);
+  absl::Status st =
+      LoadAndCheckUnit(job.spec, in_memory, job.check, job.selection, &unit,
+                       &out->findings, shared);
   if (!st.ok()) return st;
   for (neff::NeffArchive& a : unit.neff_archives) {
     for (auto& member : a.member_texts) {
@@ -356,93 +380,15 @@ absl::Status CheckOneUnit(const UnitJob& job,
   return absl::OkStatus();
 }
 
-}  // namespace
-
 absl::Status CheckUnits(const JobPlan& plan, int jobs,
                         std::vector<UnitOutcome>* outcomes) {
   outcomes->assign(plan.jobs.size(), UnitOutcome{});
+  const std::unique_ptr<SharedInputs> shared =
+      ShareInputs(plan, PlanOrder(plan));
   return ForEachJob(plan, jobs, [&](size_t i) {
-    return CheckOneUnit(plan.jobs[i], plan.in_memory, &(*outcomes)[i]);
+    return CheckOneUnit(plan.jobs[i], plan.in_memory, shared.get(),
+                        &(*outcomes)[i]);
   });
-}
-
-absl::Status StreamUnits(
-    const JobPlan& plan, const std::vector<size_t>& order, int jobs,
-    const std::function<absl::Status(UnitOutcome)>& consume) {
-  const size_t n = order.size();
-  const int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
-  if (threads == 1) {
-    for (size_t k = 0; k < n; ++k) {
-      UnitOutcome out;
-      if (absl::Status st =
-              CheckOneUnit(plan.jobs[order[k]], plan.in_memory, &out);
-          !st.ok()) {
-        return st;
-      }
-      if (absl::Status st = consume(std::move(out)); !st.ok()) return st;
-    }
-    return absl::OkStatus();
-  }
-  // Slot k % window holds the outcome of the k-th unit until it is consumed.
-  struct Slot {
-    bool ready = false;
-    absl::Status status;
-    UnitOutcome outcome;
-  };
-  const size_t window = 2 * static_cast<size_t>(threads);
-  std::vector<Slot> slots(window);
-  std::mutex mu;
-  std::condition_variable changed;
-  size_t next = 0;      // the next unit a worker takes
-  size_t consumed = 0;  // units handed to `consume`
-  bool stop = false;
-  auto worker = [&] {
-    while (true) {
-      size_t k;
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        changed.wait(lock, [&] {
-          return stop || next >= n || next < consumed + window;
-        });
-        if (stop || next >= n) return;
-        k = next++;
-      }
-      UnitOutcome out;
-      absl::Status st = CheckOneUnit(plan.jobs[order[k]], plan.in_memory, &out);
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        Slot& slot = slots[k % window];
-        slot.status = std::move(st);
-        slot.outcome = std::move(out);
-        slot.ready = true;
-      }
-      changed.notify_all();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-  absl::Status result;
-  for (size_t k = 0; k < n && result.ok(); ++k) {
-    Slot taken;
-    {
-      std::unique_lock<std::mutex> lock(mu);
-      Slot& slot = slots[k % window];
-      changed.wait(lock, [&] { return slot.ready; });
-      taken = std::move(slot);
-      slot = Slot{};
-      consumed = k + 1;
-    }
-    changed.notify_all();
-    result = taken.status;
-    if (result.ok()) result = consume(std::move(taken.outcome));
-  }
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    stop = true;
-  }
-  changed.notify_all();
-  for (std::thread& t : pool) t.join();
-  return result;
 }
 
 }  // namespace topolint::cli

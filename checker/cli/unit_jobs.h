@@ -66,11 +66,14 @@ absl::Status CheckUnits(const JobPlan& plan, int jobs,
 
 // Loads and checks the units `order` names (plan indexes), `jobs` at a time,
 // and hands each outcome to `consume` on the calling thread, in `order`.
-// Workers run at most 2 * jobs units ahead of `consume` (an ordered hand-off
-// with a bounded window), so memory holds that many units' outcomes, not
-// the run's. Stops at the first failure in `order` (a load error, or an
-// error `consume` returns) and returns it; the units before it have been
-// consumed, none after it.
+// The calling thread is one of the `jobs` checkers (it checks a unit
+// whenever the next outcome is not ready yet). Checking runs at most
+// 2 * jobs units ahead of `consume`, or 32 * jobs while the outcomes
+// waiting hold under 1 MiB (an ordered hand-off with a bounded window), so
+// memory holds that many units' outcomes, not the run's. An input several
+// of the units list is loaded once for all (SharedInputs). Stops at the
+// first failure in `order` (a load error, or an error `consume` returns)
+// and returns it; the units before it have been consumed, none after it.
 absl::Status StreamUnits(
     const JobPlan& plan, const std::vector<size_t>& order, int jobs,
     const std::function<absl::Status(UnitOutcome)>& consume);

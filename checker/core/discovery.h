@@ -21,6 +21,9 @@ struct InputFile {
   bool named = false;           // named on the command line (always loaded)
   bool from_stdin = false;      // `-` with --stdin-filename
   bool force_def_json = false;  // given as --neff: read as a def.json
+  // The directory walk saw a regular file here (readdir's type, or stat of
+  // a symlink): it is opened without a stat() first (OpenCheck).
+  bool seen_regular = false;
 };
 
 struct UnitSpec {

@@ -305,8 +305,8 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
         break;
     }
     if (to != nullptr) {
-      to->push_back(
-          {std::move(c.file.path), KindOf(c.role), c.file.named, false, false});
+      to->push_back({std::move(c.file.path), KindOf(c.role), c.file.named,
+                     false, false, /*seen_regular=*/true});
     }
   }
   std::vector<std::pair<const DirGroup*, std::vector<UnitSpec>>> per_dir;

@@ -1,5 +1,7 @@
 #include "checker/core/runner.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -28,8 +30,13 @@ std::string BaseName(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
-absl::Status ReadWhole(const std::string& path, std::string* out) {
-  return ReadInputFile(path, kMaxJsonFileBytes, "JSON inputs", out);
+OpenCheck CheckFor(const InputFile& f) {
+  return f.seen_regular ? OpenCheck::kSeenRegular : OpenCheck::kStatFirst;
+}
+
+absl::Status ReadWhole(const InputFile& f, std::string* out) {
+  return ReadInputFile(f.path, kMaxJsonFileBytes, "JSON inputs", out,
+                       CheckFor(f));
 }
 
 const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,
@@ -77,6 +84,31 @@ absl::Status ParseHlo(const InputFile& f,
     hlo::ParseHloAny(*mem, f.path, options, m);
     return absl::OkStatus();
   }
+  // A regular file that fits one read window is read whole, once, and
+  // parsed from memory (what the streaming reader would hold anyway); the
+  // file reader takes larger files, pipes, and words every failure.
+  const int64_t whole_limit = std::min(
+      static_cast<int64_t>(options.window_bytes), options.max_file_bytes);
+  absl::StatusOr<OpenedInput> in = OpenInput(f.path, CheckFor(f));
+  if (in.ok() && in->kind == FileKind::kRegular && in->size >= 0 &&
+      in->size <= whole_limit) {
+    std::string bytes;
+    const absl::Status read =
+        ReadOpenedBounded(*in, f.path, static_cast<size_t>(whole_limit),
+                          "one read window", &bytes);
+    close(in->fd);
+    if (read.ok()) {
+      // One window of the file's size: the result does not depend on the
+      // window (hlo_parser.h), and a 34 KB module then touches 34 KB of
+      // window, not 256 KiB.
+      hlo::ParseOptions whole = options;
+      whole.window_bytes = std::max<size_t>(bytes.size(), 1);
+      hlo::ParseHloAny(bytes, f.path, whole, m);
+      return absl::OkStatus();
+    }
+  } else if (in.ok()) {
+    close(in->fd);
+  }
   return hlo::ParseHloAnyFile(f.path, f.path, options, m);
 }
 
@@ -111,7 +143,7 @@ absl::Status LoadNonHlo(const InputFile& f,
       std::string text;
       if (mem != nullptr) {
         text = *mem;
-      } else if (absl::Status st = ReadWhole(f.path, &text); !st.ok()) {
+      } else if (absl::Status st = ReadWhole(f, &text); !st.ok()) {
         return st;
       }
       LoadJson(f, std::move(text), unit);
@@ -121,7 +153,7 @@ absl::Status LoadNonHlo(const InputFile& f,
       std::string text;
       if (mem != nullptr) {
         text = *mem;
-      } else if (absl::Status st = ReadWhole(f.path, &text); !st.ok()) {
+      } else if (absl::Status st = ReadWhole(f, &text); !st.ok()) {
         return st;
       }
       config::CompileFlags flags = config::ParseCompileFlags(text, f.path);
@@ -233,11 +265,18 @@ std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
   return FinishFindings(unit, selection, filter, emit);
 }
 
+absl::Status LoadJsonInput(const InputFile& f,
+                           const std::vector<InMemoryInput>& in_memory,
+                           Unit* unit) {
+  return LoadNonHlo(f, in_memory, unit);
+}
+
 absl::Status LoadAndCheckUnit(const UnitSpec& spec,
                               const std::vector<InMemoryInput>& in_memory,
                               const CheckOptions& options,
                               const RuleSelection& selection, Unit* unit,
-                              std::vector<Finding>* findings) {
+                              std::vector<Finding>* findings,
+                              const SharedInputs* shared) {
   unit->directory = spec.directory;
   // The JSON and NEFF inputs first: the collective checks compare against
   // them. Loading stops at the first failure, as LoadUnit does; an HLO file
@@ -245,8 +284,11 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
   size_t first_failure = spec.files.size();
   absl::Status failure;
   for (size_t i = 0; i < spec.files.size(); ++i) {
-    if (spec.files[i].kind == InputKind::kHlo) continue;
-    failure = LoadNonHlo(spec.files[i], in_memory, unit);
+    const InputFile& f = spec.files[i];
+    if (f.kind == InputKind::kHlo) continue;
+    failure = shared != nullptr && shared->Holds(f)
+                  ? shared->LoadInto(f, unit)
+                  : LoadNonHlo(f, in_memory, unit);
     if (!failure.ok()) {
       first_failure = i;
       break;

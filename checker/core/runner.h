@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "checker/core/discovery.h"
 #include "checker/core/rule_selection.h"
+#include "checker/core/shared_inputs.h"
 #include "checker/core/unit.h"
 #include "checker/diag/finding.h"
 
@@ -43,11 +44,20 @@ std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
 // headers, suppressions, syntax errors, JSON inputs, NEFF member texts) with
 // empty `collectives`. Fails as LoadUnit does (the first unreadable file in
 // spec order).
+// With `shared` set, the inputs it holds come from it (read once per run)
+// instead of from their files.
 absl::Status LoadAndCheckUnit(const UnitSpec& spec,
                               const std::vector<InMemoryInput>& in_memory,
                               const CheckOptions& options,
                               const RuleSelection& selection, Unit* unit,
-                              std::vector<Finding>* findings);
+                              std::vector<Finding>* findings,
+                              const SharedInputs* shared = nullptr);
+
+// What LoadUnit does for one JSON or compile-flags input (the loader of
+// SharedInputs).
+absl::Status LoadJsonInput(const InputFile& f,
+                           const std::vector<InMemoryInput>& in_memory,
+                           Unit* unit);
 
 }  // namespace topolint
 

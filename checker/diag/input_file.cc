@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -70,16 +71,65 @@ absl::Status KindError(const std::string& path, FileKind kind) {
   }
 }
 
-}  // namespace
-
-FileKind KindOfPath(const std::string& path) {
+// What `path` is (following symlinks) from one stat(); `*err` is its
+// errno when it fails (the kind is then kMissing).
+FileKind StatKind(const std::string& path, int* err) {
   struct stat st;
-  if (stat(path.c_str(), &st) != 0) return FileKind::kMissing;
+  if (stat(path.c_str(), &st) != 0) {
+    *err = errno;
+    return FileKind::kMissing;
+  }
+  *err = 0;
   FileKind kind = KindOfMode(st.st_mode);
   if (kind == FileKind::kFifo && PathIsAnonymousPipe(path)) {
     kind = FileKind::kPipe;
   }
   return kind;
+}
+
+// Reads `fd` to its end into `*out`, at most `limit` bytes (ReadFdBounded).
+// `sized`: `expected` is the file's size, so the first read asks for one
+// byte more (the read after it sees the end) into a buffer of that size;
+// otherwise reads go 64 KiB first, then doubling.
+absl::Status ReadFdSized(int fd, const std::string& name, size_t limit,
+                         std::string_view what, bool sized, size_t expected,
+                         std::string* out) {
+  out->clear();
+  constexpr size_t kChunk = size_t{1} << 16;
+  // Never more than limit + 1 bytes: one past the limit proves it.
+  size_t cap = std::min(sized ? expected + 1 : kChunk, limit + 1);
+  while (true) {
+    const size_t old = out->size();
+    if (old == cap) cap = std::min(std::max(2 * cap, old + kChunk), limit + 1);
+    const size_t want = cap - old;
+    out->resize(cap);
+    ssize_t n;
+    do {
+      n = read(fd, out->data() + old, want);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+      const int err = errno;
+      out->clear();
+      return absl::DataLossError(
+          fmt::format("{}: read error: {}", name, Errno(err)));
+    }
+    out->resize(old + static_cast<size_t>(n));
+    if (n == 0) return absl::OkStatus();
+    if (out->size() > limit) {
+      out->clear();
+      out->shrink_to_fit();
+      return absl::ResourceExhaustedError(
+          fmt::format("{}: more than {} bytes; the limit for {} is {} bytes",
+                      name, limit, what, limit));
+    }
+  }
+}
+
+}  // namespace
+
+FileKind KindOfPath(const std::string& path) {
+  int err = 0;
+  return StatKind(path, &err);
 }
 
 std::string_view KindName(FileKind kind) {
@@ -107,30 +157,37 @@ std::string_view KindName(FileKind kind) {
 }
 
 absl::Status CheckReadableKind(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 && errno != ENOENT && errno != ENOTDIR) {
-    const int err = errno;
+  int err = 0;
+  const FileKind kind = StatKind(path, &err);
+  if (err != 0 && err != ENOENT && err != ENOTDIR) {
     return absl::PermissionDeniedError(
         fmt::format("{}: cannot access: {}", path, Errno(err)));
   }
-  return KindError(path, KindOfPath(path));
+  return KindError(path, kind);
 }
 
-absl::StatusOr<int> OpenInputFd(const std::string& path) {
+absl::StatusOr<OpenedInput> OpenInput(const std::string& path,
+                                      OpenCheck check) {
   // A socket cannot be opened at all (ENXIO): say what it is instead.
-  if (absl::Status st = CheckReadableKind(path); !st.ok()) return st;
+  if (check == OpenCheck::kStatFirst) {
+    if (absl::Status st = CheckReadableKind(path); !st.ok()) return st;
+  }
   int fd;
   do {
     fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) {
     const int err = errno;
+    if (check == OpenCheck::kSeenRegular) {
+      // Worded as the stat-first open words it (gone, a socket now, ...).
+      if (absl::Status st = CheckReadableKind(path); !st.ok()) return st;
+    }
     const std::string message =
         fmt::format("{}: cannot open: {}", path, Errno(err));
     return err == ENOENT ? absl::NotFoundError(message)
                          : absl::PermissionDeniedError(message);
   }
-  // The path may have changed between the two looks: judge the descriptor.
+  // The path may have changed since it was looked at: judge the descriptor.
   struct stat st;
   FileKind kind = FileKind::kOther;
   if (fstat(fd, &st) == 0) kind = KindOfMode(st.st_mode);
@@ -139,9 +196,23 @@ absl::StatusOr<int> OpenInputFd(const std::string& path) {
     close(fd);
     return bad;
   }
-  const int flags = fcntl(fd, F_GETFL);
-  if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  return fd;
+  OpenedInput in;
+  in.fd = fd;
+  in.kind = kind;
+  if (kind == FileKind::kRegular) {
+    in.size = static_cast<int64_t>(st.st_size);
+  } else {
+    // A pipe is read blocking (O_NONBLOCK only kept open() from waiting).
+    const int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  }
+  return in;
+}
+
+absl::StatusOr<int> OpenInputFd(const std::string& path) {
+  absl::StatusOr<OpenedInput> in = OpenInput(path);
+  if (!in.ok()) return in.status();
+  return in->fd;
 }
 
 absl::StatusOr<std::FILE*> OpenInputFile(const std::string& path) {
@@ -159,41 +230,24 @@ absl::StatusOr<std::FILE*> OpenInputFile(const std::string& path) {
 
 absl::Status ReadFdBounded(int fd, const std::string& name, size_t limit,
                            std::string_view what, std::string* out) {
-  out->clear();
-  constexpr size_t kChunk = size_t{1} << 16;
-  while (true) {
-    const size_t old = out->size();
-    // Never more than limit + 1 bytes: one past the limit proves it.
-    const size_t want = std::min(kChunk, limit + 1 - old);
-    out->resize(old + want);
-    ssize_t n;
-    do {
-      n = read(fd, out->data() + old, want);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-      const int err = errno;
-      out->clear();
-      return absl::DataLossError(
-          fmt::format("{}: read error: {}", name, Errno(err)));
-    }
-    out->resize(old + static_cast<size_t>(n));
-    if (n == 0) return absl::OkStatus();
-    if (out->size() > limit) {
-      out->clear();
-      out->shrink_to_fit();
-      return absl::ResourceExhaustedError(
-          fmt::format("{}: more than {} bytes; the limit for {} is {} bytes",
-                      name, limit, what, limit));
-    }
-  }
+  return ReadFdSized(fd, name, limit, what, /*sized=*/false, 0, out);
+}
+
+absl::Status ReadOpenedBounded(const OpenedInput& in, const std::string& name,
+                               size_t limit, std::string_view what,
+                               std::string* out) {
+  const bool sized = in.kind == FileKind::kRegular && in.size >= 0;
+  return ReadFdSized(in.fd, name, limit, what, sized,
+                     sized ? static_cast<size_t>(in.size) : 0, out);
 }
 
 absl::Status ReadInputFile(const std::string& path, size_t limit,
-                           std::string_view what, std::string* out) {
-  absl::StatusOr<int> fd = OpenInputFd(path);
-  if (!fd.ok()) return fd.status();
-  absl::Status st = ReadFdBounded(*fd, path, limit, what, out);
-  close(*fd);
+                           std::string_view what, std::string* out,
+                           OpenCheck check) {
+  absl::StatusOr<OpenedInput> in = OpenInput(path, check);
+  if (!in.ok()) return in.status();
+  absl::Status st = ReadOpenedBounded(*in, path, limit, what, out);
+  close(in->fd);
   return st;
 }
 

@@ -53,6 +53,34 @@ absl::Status CheckReadableKind(const std::string& path);
 // "PATH: cannot open: <strerror>".
 absl::StatusOr<int> OpenInputFd(const std::string& path);
 
+// An input opened by OpenInput: the descriptor (the caller owns it, in
+// blocking mode), what it is (kRegular or kPipe) and, for a regular file,
+// its size when it was opened (a hint for sizing reads, never a bound: the
+// file may change while it is read).
+struct OpenedInput {
+  int fd = -1;
+  FileKind kind = FileKind::kRegular;
+  int64_t size = 0;
+};
+
+// How OpenInput looks at `path` before opening it.
+enum class OpenCheck {
+  // stat() the path first, so that a device, FIFO or socket named by the
+  // user is refused without being opened.
+  kStatFirst,
+  // The directory walk saw a regular file there (its type from readdir):
+  // open at once, judge the descriptor. A file replaced by a device or FIFO
+  // since the walk is opened (without blocking, without becoming the
+  // controlling terminal) and then refused with the same message.
+  kSeenRegular,
+};
+
+// OpenInputFd, saying what was opened. With kSeenRegular a regular file
+// costs open + fstat, nothing else (O_NONBLOCK is not cleared on a regular
+// file, where it changes nothing).
+absl::StatusOr<OpenedInput> OpenInput(const std::string& path,
+                                      OpenCheck check = OpenCheck::kStatFirst);
+
 // As OpenInputFd, wrapped in a FILE* ("rb"); the caller fcloses it.
 absl::StatusOr<std::FILE*> OpenInputFile(const std::string& path);
 
@@ -63,9 +91,17 @@ absl::StatusOr<std::FILE*> OpenInputFile(const std::string& path);
 absl::Status ReadFdBounded(int fd, const std::string& name, size_t limit,
                            std::string_view what, std::string* out);
 
-// OpenInputFd + ReadFdBounded + close.
+// ReadFdBounded for an input OpenInput opened: a regular file is read with
+// one read() of its size (and one that sees its end) into a buffer of that
+// size. Does not close the descriptor.
+absl::Status ReadOpenedBounded(const OpenedInput& in, const std::string& name,
+                               size_t limit, std::string_view what,
+                               std::string* out);
+
+// OpenInput + ReadOpenedBounded + close.
 absl::Status ReadInputFile(const std::string& path, size_t limit,
-                           std::string_view what, std::string* out);
+                           std::string_view what, std::string* out,
+                           OpenCheck check = OpenCheck::kStatFirst);
 
 // Byte limits of the readers that hold a whole input in memory.
 inline constexpr size_t kMaxStdinBytes = size_t{1} << 30;  // 1 GiB

@@ -340,21 +340,21 @@ absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
   return b.Take();
 }
 
-absl::StatusOr<std::vector<GroupFamily>> GroupFamiliesOf(
-    const config::ParallelConfig& cfg) {
-  if (cfg.form == config::ConfigForm::kVllm) {
-    VllmLayout l;
-    l.tp = cfg.tensor_parallel_size.value;
-    l.dp = cfg.data_parallel_size.value;
-    for (const config::ComponentDp& c : cfg.ComponentDpSizes()) {
-      l.components.push_back(
-          {c.component, c.field->path.substr(c.field->path.rfind('.') + 1),
-           c.field->value});
-    }
-    l.ep = cfg.EffectiveEp();
-    l.sampling_dp = cfg.sampling_dp_degree.value;
-    return VllmGroupFamilies(l);
+VllmLayout VllmLayoutOf(const config::ParallelConfig& cfg) {
+  VllmLayout l;
+  l.tp = cfg.tensor_parallel_size.value;
+  l.dp = cfg.data_parallel_size.value;
+  for (const config::ComponentDp& c : cfg.ComponentDpSizes()) {
+    l.components.push_back({c.component,
+                            c.field->path.substr(c.field->path.rfind('.') + 1),
+                            c.field->value});
   }
+  l.ep = cfg.EffectiveEp();
+  l.sampling_dp = cfg.sampling_dp_degree.value;
+  return l;
+}
+
+absl::StatusOr<NxdiLayout> NxdiLayoutOf(const config::ParallelConfig& cfg) {
   std::optional<int64_t> world = cfg.WorldSize();
   if (!world.has_value()) {
     return absl::InvalidArgumentError("the config's world size overflows");
@@ -371,6 +371,15 @@ absl::StatusOr<std::vector<GroupFamily>> GroupFamiliesOf(
   l.moe_tp = cfg.moe_tp_degree.value;
   l.moe_ep = cfg.moe_ep_degree.value;
   l.switch_cc = cfg.switch_cc.value;
+  return l;
+}
+
+absl::StatusOr<std::vector<GroupFamily>> GroupFamiliesOf(
+    const config::ParallelConfig& cfg) {
+  if (cfg.form == config::ConfigForm::kVllm) {
+    return VllmGroupFamilies(VllmLayoutOf(cfg));
+  }
+  ASSIGN_OR_RETURN(NxdiLayout l, NxdiLayoutOf(cfg));
   return NxdiGroupFamilies(l);
 }
 

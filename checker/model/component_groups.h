@@ -128,6 +128,12 @@ struct NxdiLayout {
 absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
     const NxdiLayout& layout);
 
+// The layout a config of the vLLM form (VllmLayoutOf) or the NxDI form
+// (NxdiLayoutOf; fails when its world size overflows) declares: everything
+// its group families depend on.
+VllmLayout VllmLayoutOf(const config::ParallelConfig& cfg);
+absl::StatusOr<NxdiLayout> NxdiLayoutOf(const config::ParallelConfig& cfg);
+
 // The families of a config, by its form (fields' `value`s are used as read;
 // the caller decides whether a config with schema problems is worth it).
 absl::StatusOr<std::vector<GroupFamily>> GroupFamiliesOf(

@@ -98,8 +98,10 @@ bool ReadTopology(const Value& v, int64_t t, Problems& problems,
   out->pos = v.pos;
   for (size_t g = 0; g < v.array.size(); ++g) {
     const Value& gv = v.array[g];
-    const std::string gpath = fmt::format("{}[{}]", path, g);
+    // Paths are formatted only for what is reported (a def.json may list
+    // a million ranks).
     if (!gv.is_array()) {
+      const std::string gpath = fmt::format("{}[{}]", path, g);
       problems.Add(gv.pos,
                    fmt::format("{} is {}; expected a group (an array of ranks)",
                                gpath, DescribeValue(gv)),
@@ -109,10 +111,10 @@ bool ReadTopology(const Value& v, int64_t t, Problems& problems,
     }
     out->AddGroup(gv.pos);
     for (size_t r = 0; r < gv.array.size(); ++r) {
-      const std::string rpath = fmt::format("{}[{}]", gpath, r);
       Rank rank;
       std::string why;
       if (!ReadNonNegative(gv.array[r], kMaxRank, &rank, &why)) {
+        const std::string rpath = fmt::format("{}[{}][{}]", path, g, r);
         problems.Add(gv.array[r].pos,
                      fmt::format("rank {} is {}; expected a non-negative "
                                  "integer{}",
@@ -169,10 +171,14 @@ void ReadReplicaGroups(const Value& v, Problems& problems, DefJson* d,
   }
 }
 
-bool ReadEndpoint(const Value& v, const std::string& path,
-                  std::string_view role, Problems& problems, Rank* out) {
+// Endpoint `end` (0: src, 1: dst) of src_target_pairs[pair]; its path is
+// formatted only when it is reported.
+bool ReadEndpoint(const Value& v, size_t pair, int end, Problems& problems,
+                  Rank* out) {
   std::string why;
   if (ReadNonNegative(v, kMaxRank, out, &why)) return true;
+  const std::string path = fmt::format("src_target_pairs[{}][{}]", pair, end);
+  const std::string_view role = end == 0 ? "src" : "dst";
   problems.Add(v.pos,
                fmt::format("{} ({}) is {}; expected a non-negative integer "
                            "rank{}",
@@ -195,8 +201,8 @@ void ReadPairs(const Value& v, Problems& problems, DefJson* d) {
   d->pair_count = static_cast<int64_t>(v.array.size());
   for (size_t i = 0; i < v.array.size(); ++i) {
     const Value& pv = v.array[i];
-    const std::string path = fmt::format("src_target_pairs[{}]", i);
     if (!pv.is_array() || pv.array.size() != 2) {
+      const std::string path = fmt::format("src_target_pairs[{}]", i);
       const std::string found =
           pv.is_array()
               ? fmt::format("an array of {} element{}", pv.array.size(),
@@ -211,10 +217,8 @@ void ReadPairs(const Value& v, Problems& problems, DefJson* d) {
     Pair pair;
     pair.index = static_cast<int64_t>(i);
     pair.pos = pv.pos;
-    const bool src_ok =
-        ReadEndpoint(pv.array[0], path + "[0]", "src", problems, &pair.src);
-    const bool dst_ok =
-        ReadEndpoint(pv.array[1], path + "[1]", "dst", problems, &pair.dst);
+    const bool src_ok = ReadEndpoint(pv.array[0], i, 0, problems, &pair.src);
+    const bool dst_ok = ReadEndpoint(pv.array[1], i, 1, problems, &pair.dst);
     if (src_ok && dst_ok) d->pairs.push_back(pair);
   }
 }

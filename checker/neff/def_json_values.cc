@@ -50,11 +50,12 @@ std::string DescribeValue(const json::Value& v) {
 bool ReadNonNegative(const json::Value& v, int64_t max, Rank* out,
                      std::string* why) {
   why->clear();
-  const std::string too_large = fmt::format(" no larger than {}", max);
+  // Formatted only for a value that fails (a def.json lists thousands).
+  auto too_large = [max] { return fmt::format(" no larger than {}", max); };
   if (v.type == json::Type::kInt) {
     if (v.int_value < 0) return false;
     if (v.int_value > max) {
-      *why = too_large;
+      *why = too_large();
       return false;
     }
     out->value = v.int_value;
@@ -64,7 +65,7 @@ bool ReadNonNegative(const json::Value& v, int64_t max, Rank* out,
   if (v.type == json::Type::kUInt ||
       (v.type == json::Type::kFloat && IsIntegerText(v.number_text) &&
        v.number_text[0] != '-')) {
-    *why = too_large;
+    *why = too_large();
   }
   return false;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "checker/diag/output_file.h"
@@ -118,6 +119,77 @@ TEST(StagedOutputTest, DevFullFailsAtTheWrite) {
   EXPECT_THAT(std::string(st.message()), HasSubstr("No space left"));
   EXPECT_FALSE(out.Finish().ok());
   EXPECT_FALSE(out.Commit().ok());
+}
+
+TEST(InputFileTest, OpenInputSaysWhatItOpened) {
+  TempDir dir;
+  const std::string file = dir.Write("f.json", "{\"a\": 1}");
+  for (OpenCheck check : {OpenCheck::kStatFirst, OpenCheck::kSeenRegular}) {
+    absl::StatusOr<OpenedInput> in = OpenInput(file, check);
+    ASSERT_TRUE(in.ok()) << in.status();
+    EXPECT_EQ(in->kind, FileKind::kRegular);
+    EXPECT_EQ(in->size, 8);
+    close(in->fd);
+  }
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  absl::StatusOr<OpenedInput> in =
+      OpenInput("/dev/fd/" + std::to_string(fds[0]), OpenCheck::kSeenRegular);
+  ASSERT_TRUE(in.ok()) << in.status();
+  EXPECT_EQ(in->kind, FileKind::kPipe);
+  // A pipe is read blocking.
+  EXPECT_EQ(fcntl(in->fd, F_GETFL) & O_NONBLOCK, 0);
+  close(in->fd);
+  close(fds[0]);
+  close(fds[1]);
+}
+
+TEST(InputFileTest, OpeningWithoutAStatFirstFailsWithTheSameMessages) {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_symlink("/dev/zero", dir.path() + "/z");
+  for (const std::string& path :
+       {fifo, dir.path() + "/z", dir.path(), dir.path() + "/none"}) {
+    absl::StatusOr<OpenedInput> stat_first =
+        OpenInput(path, OpenCheck::kStatFirst);
+    absl::StatusOr<OpenedInput> seen = OpenInput(path, OpenCheck::kSeenRegular);
+    ASSERT_FALSE(stat_first.ok()) << path;
+    ASSERT_FALSE(seen.ok()) << path;
+    EXPECT_EQ(seen.status(), stat_first.status()) << path;
+  }
+}
+
+TEST(InputFileTest, AFileThatGrowsAfterItsSizeWasSeenIsReadToItsEnd) {
+  TempDir dir;
+  const std::string file = dir.Write("grows.json", "[1");
+  absl::StatusOr<OpenedInput> in = OpenInput(file, OpenCheck::kSeenRegular);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(in->size, 2);
+  std::string more;
+  for (int i = 0; i < 100000; ++i) more += ",1";
+  {
+    std::ofstream out(file, std::ios::app | std::ios::binary);
+    out << more << "]";
+  }
+  std::string text;
+  ASSERT_TRUE(ReadOpenedBounded(*in, file, 1 << 20, "tests", &text).ok());
+  close(in->fd);
+  EXPECT_EQ(text, "[1" + more + "]");
+  // And a file that shrank is read as it now is.
+  const std::string shrinks = dir.Write("shrinks.json", std::string(5000, 'x'));
+  in = OpenInput(shrinks, OpenCheck::kSeenRegular);
+  ASSERT_TRUE(in.ok());
+  ASSERT_EQ(truncate(shrinks.c_str(), 10), 0);
+  ASSERT_TRUE(ReadOpenedBounded(*in, shrinks, 1 << 20, "tests", &text).ok());
+  close(in->fd);
+  EXPECT_EQ(text, std::string(10, 'x'));
+  // The limit still holds when the size seen was below it.
+  in = OpenInput(file, OpenCheck::kSeenRegular);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(ReadOpenedBounded(*in, file, 1000, "tests", &text).code(),
+            absl::StatusCode::kResourceExhausted);
+  close(in->fd);
 }
 
 }  // namespace

@@ -1,0 +1,29 @@
+// Checking one unit of a plan: shared by CheckUnits and StreamUnits.
+// Internal to checker/cli.
+#ifndef TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_
+#define TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "checker/cli/unit_jobs.h"
+#include "checker/core/shared_inputs.h"
+
+namespace topolint::cli {
+
+// The inputs that several of the units `order` names (plan indexes) read,
+// each loaded once for all of them.
+std::unique_ptr<SharedInputs> ShareInputs(const JobPlan& plan,
+                                          const std::vector<size_t>& order);
+
+// Loads and checks one unit (LoadAndCheckUnit), keeping what its outcome
+// needs once the unit is dropped.
+absl::Status CheckOneUnit(const UnitJob& job,
+                          const std::vector<InMemoryInput>& in_memory,
+                          const SharedInputs* shared, UnitOutcome* out);
+
+}  // namespace topolint::cli
+
+#endif  // TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_

@@ -1,0 +1,217 @@
+// StreamUnits: units checked -j at a time, outcomes handed on in order.
+//
+// The calling thread is one of the -j checkers and also the writer: between
+// its own units it hands every outcome that is ready, in order, to
+// `consume`, so -j 2 runs two threads on two CPUs, not three. A thread is
+// woken only when it waits for what another one just did (the writer for
+// the next outcome in order, a helper for room in the window), not once per
+// unit.
+//
+// The window: checking may run 2 x -j units ahead of the writer, and up to
+// 32 x -j while the outcomes waiting hold less than kLightOutcomeBytes
+// together (units with few findings: a compile cache), so that a writer
+// taken off its CPU for a moment does not stop the helpers.
+#include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "checker/cli/unit_check.h"
+#include "checker/cli/unit_jobs.h"
+
+namespace topolint::cli {
+namespace {
+
+// Units checking may run ahead of the writer: always, and while the
+// outcomes waiting are light.
+constexpr size_t kAheadPerJob = 2;
+constexpr size_t kLightAheadPerJob = 32;
+constexpr size_t kLightOutcomeBytes = size_t{1} << 20;
+
+// Roughly what an outcome holds in memory.
+size_t OutcomeBytes(const UnitOutcome& o) {
+  size_t n = sizeof(UnitOutcome);
+  for (const Finding& f : o.findings) {
+    n += sizeof(Finding) + f.rule.size() + f.message.size() + f.anchor.size() +
+         f.loc.file.size() + f.notes.size() * sizeof(Note);
+    for (const Note& note : f.notes) {
+      n += note.message.size() + note.loc.file.size();
+    }
+  }
+  for (const auto& [name, text] : o.member_texts) {
+    n += name.size() + text.size();
+  }
+  return n;
+}
+
+class OrderedHandoff {
+ public:
+  OrderedHandoff(const JobPlan& plan, const std::vector<size_t>& order,
+                 size_t jobs, const SharedInputs* shared)
+      : plan_(plan),
+        order_(order),
+        ahead_(kAheadPerJob * jobs),
+        window_(kLightAheadPerJob * jobs),
+        shared_(shared),
+        slots_(window_) {}
+
+  // What a helper thread runs: take the next unit while the window has
+  // room, check it, leave its outcome in its slot.
+  void Help() {
+    size_t k;
+    while (Take(&k, /*writer=*/false)) Check(k);
+  }
+
+  // What the calling thread runs: hand the outcomes to `consume` in order,
+  // checking units itself whenever none is ready.
+  absl::Status Write(const std::function<absl::Status(UnitOutcome)>& consume) {
+    const size_t n = order_.size();
+    for (size_t k = 0; k < n; ++k) {
+      Slot taken;
+      Await(k, &taken);
+      if (!taken.status.ok()) return taken.status;
+      if (absl::Status st = consume(std::move(taken.outcome)); !st.ok()) {
+        return st;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    room_.notify_all();
+  }
+
+ private:
+  struct Slot {
+    bool ready = false;
+    size_t bytes = 0;  // OutcomeBytes
+    absl::Status status;
+    UnitOutcome outcome;
+  };
+
+  // Under mu_: a unit may be started.
+  bool HasRoom() const {
+    if (next_ >= order_.size()) return false;
+    if (next_ < consumed_ + ahead_) return true;
+    return next_ < consumed_ + window_ && held_bytes_ < kLightOutcomeBytes;
+  }
+
+  // Takes the next unit to check into *k. A helper waits for room and
+  // returns false at the end (or on Stop); the writer never waits here.
+  bool Take(size_t* k, bool writer) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!writer) {
+      ++helpers_waiting_;
+      room_.wait(lock,
+                 [&] { return stop_ || next_ >= order_.size() || HasRoom(); });
+      --helpers_waiting_;
+    }
+    if (stop_ || !HasRoom()) return false;
+    *k = next_++;
+    return true;
+  }
+
+  void Check(size_t k) {
+    UnitOutcome out;
+    absl::Status st =
+        CheckOneUnit(plan_.jobs[order_[k]], plan_.in_memory, shared_, &out);
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      Slot& slot = slots_[k % window_];
+      slot.bytes = OutcomeBytes(out);
+      held_bytes_ += slot.bytes;
+      slot.status = std::move(st);
+      slot.outcome = std::move(out);
+      slot.ready = true;
+      wake = writer_waiting_ && k == consumed_;
+    }
+    if (wake) ready_.notify_one();
+  }
+
+  // Moves the outcome of unit k (the next in order) into *taken: checks
+  // units itself while it is not ready and the window has room, else waits
+  // for the helper checking it.
+  void Await(size_t k, Slot* taken) {
+    for (;;) {
+      std::unique_lock<std::mutex> lock(mu_);
+      Slot& slot = slots_[k % window_];
+      if (!slot.ready && HasRoom()) {
+        const size_t mine = next_++;
+        lock.unlock();
+        Check(mine);
+        continue;
+      }
+      writer_waiting_ = true;
+      ready_.wait(lock, [&] { return slot.ready; });
+      writer_waiting_ = false;
+      held_bytes_ -= slot.bytes;
+      *taken = std::move(slot);
+      slot = Slot{};
+      consumed_ = k + 1;
+      const bool wake = helpers_waiting_ > 0;
+      lock.unlock();
+      if (wake) room_.notify_one();
+      return;
+    }
+  }
+
+  const JobPlan& plan_;
+  const std::vector<size_t>& order_;
+  const size_t ahead_;   // units checking may always run ahead
+  const size_t window_;  // ... and while the outcomes waiting are light
+  const SharedInputs* const shared_;
+
+  std::mutex mu_;
+  std::condition_variable ready_;  // the writer's next outcome is ready
+  std::condition_variable room_;   // the window has room, or Stop
+  std::vector<Slot> slots_;        // unit k's outcome in slot k % window
+  size_t next_ = 0;                // the next unit to start
+  size_t consumed_ = 0;            // outcomes handed to `consume`
+  size_t held_bytes_ = 0;          // OutcomeBytes of the ready slots
+  int helpers_waiting_ = 0;
+  bool writer_waiting_ = false;
+  bool stop_ = false;
+};
+
+}  // namespace
+
+absl::Status StreamUnits(
+    const JobPlan& plan, const std::vector<size_t>& order, int jobs,
+    const std::function<absl::Status(UnitOutcome)>& consume) {
+  const size_t n = order.size();
+  const int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
+  const std::unique_ptr<SharedInputs> shared = ShareInputs(plan, order);
+  if (threads == 1) {
+    for (size_t k = 0; k < n; ++k) {
+      UnitOutcome out;
+      if (absl::Status st = CheckOneUnit(plan.jobs[order[k]], plan.in_memory,
+                                         shared.get(), &out);
+          !st.ok()) {
+        return st;
+      }
+      if (absl::Status st = consume(std::move(out)); !st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+  OrderedHandoff handoff(plan, order, static_cast<size_t>(threads),
+                         shared.get());
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t) {
+    helpers.emplace_back([&handoff] { handoff.Help(); });
+  }
+  absl::Status result = handoff.Write(consume);
+  handoff.Stop();
+  for (std::thread& t : helpers) t.join();
+  return result;
+}
+
+}  // namespace topolint::cli

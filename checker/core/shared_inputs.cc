@@ -1,0 +1,95 @@
+#include "checker/core/shared_inputs.h"
+
+#include <iterator>
+#include <utility>
+
+namespace topolint {
+namespace {
+
+bool Shareable(const InputFile& f) {
+  return !f.named && !f.from_stdin &&
+         (f.kind == InputKind::kJson || f.kind == InputKind::kCompileFlags);
+}
+
+template <typename T>
+void AppendCopies(const std::vector<T>& from, std::vector<T>* to) {
+  to->insert(to->end(), from.begin(), from.end());
+}
+
+template <typename T>
+void AppendMoved(std::vector<T>* from, std::vector<T>* to) {
+  to->insert(to->end(), std::make_move_iterator(from->begin()),
+             std::make_move_iterator(from->end()));
+}
+
+}  // namespace
+
+bool SharedInputs::SameSettings(const InputFile& a, const InputFile& b) {
+  return a.kind == b.kind && a.named == b.named &&
+         a.from_stdin == b.from_stdin && a.force_def_json == b.force_def_json &&
+         a.seen_regular == b.seen_regular;
+}
+
+SharedInputs::SharedInputs(const std::vector<const UnitSpec*>& specs,
+                           LoadFn load)
+    : load_(std::move(load)) {
+  // Count the units listing each file; a file listed with other settings
+  // somewhere is loaded per unit (its result could differ).
+  std::unordered_map<std::string, std::unique_ptr<Entry>> seen;
+  std::unordered_map<std::string, bool> mixed;
+  for (const UnitSpec* spec : specs) {
+    for (const InputFile& f : spec->files) {
+      if (!Shareable(f)) {
+        mixed[f.path] = true;
+        continue;
+      }
+      std::unique_ptr<Entry>& e = seen[f.path];
+      if (e == nullptr) {
+        e = std::make_unique<Entry>();
+        e->file = f;
+      } else if (!SameSettings(e->file, f)) {
+        mixed[f.path] = true;
+      }
+      ++e->users;
+    }
+  }
+  for (auto& [path, e] : seen) {
+    if (e->users > 1 && !mixed.count(path)) {
+      entries_.emplace(path, std::move(e));
+    }
+  }
+}
+
+bool SharedInputs::Holds(const InputFile& f) const {
+  auto it = entries_.find(f.path);
+  return it != entries_.end() && SameSettings(it->second->file, f);
+}
+
+absl::Status SharedInputs::LoadInto(const InputFile& f, Unit* unit) const {
+  Entry& e = *entries_.at(f.path);
+  std::lock_guard<std::mutex> lock(e.mu);
+  if (!e.loaded) {
+    e.loaded = true;
+    e.result = std::make_unique<Unit>();
+    e.status = load_(e.file, e.result.get());
+    loads_.fetch_add(1);
+  }
+  const bool last = ++e.taken >= e.users;
+  if (!e.status.ok()) return e.status;
+  Unit& r = *e.result;
+  if (last) {
+    AppendMoved(&r.json_syntax, &unit->json_syntax);
+    AppendMoved(&r.def_jsons, &unit->def_jsons);
+    AppendMoved(&r.configs, &unit->configs);
+    AppendMoved(&r.compile_flags, &unit->compile_flags);
+    e.result.reset();
+  } else {
+    AppendCopies(r.json_syntax, &unit->json_syntax);
+    AppendCopies(r.def_jsons, &unit->def_jsons);
+    AppendCopies(r.configs, &unit->configs);
+    AppendCopies(r.compile_flags, &unit->compile_flags);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace topolint

@@ -1,0 +1,159 @@
+// SharedInputs: a config that several units inherit is read and parsed
+// once per run, and every unit checks exactly what it would have checked
+// reading the file itself.
+#include "checker/core/shared_inputs.h"
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "checker/core/rule_selection.h"
+#include "checker/core/runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/diag/temp_dir.h"
+
+namespace topolint {
+namespace {
+
+using ::testing::HasSubstr;
+
+// attention_dp_size 3 does not divide data_parallel_size 4: a finding of
+// the config that each unit reports.
+const char kConfig[] =
+    R"({"tensor_parallel_size": 8, "data_parallel_size": 4,
+  "neuron_config": {"attention_dp_size": 3}})";
+const char kModule[] =
+    "HloModule m, replica_count=32\n\nENTRY %main () -> f32[] {\n"
+    "  ROOT %c = f32[] constant(0)\n}\n";
+
+InputFile Found(std::string path, InputKind kind) {
+  InputFile f;
+  f.path = std::move(path);
+  f.kind = kind;
+  f.seen_regular = true;
+  return f;
+}
+
+std::vector<UnitSpec> Entries(const TempDir& dir, int n,
+                              const std::string& config) {
+  std::vector<UnitSpec> specs;
+  for (int i = 0; i < n; ++i) {
+    UnitSpec s;
+    s.directory = dir.Path("e" + std::to_string(i));
+    std::filesystem::create_directories(s.directory);
+    s.files.push_back(
+        Found(dir.Write("e" + std::to_string(i) + "/model.hlo", kModule),
+              InputKind::kHlo));
+    s.files.push_back(Found(config, InputKind::kJson));
+    specs.push_back(std::move(s));
+  }
+  return specs;
+}
+
+std::vector<const UnitSpec*> Pointers(const std::vector<UnitSpec>& specs) {
+  std::vector<const UnitSpec*> out;
+  for (const UnitSpec& s : specs) out.push_back(&s);
+  return out;
+}
+
+std::string Check(const UnitSpec& spec, const SharedInputs* shared,
+                  absl::Status* status = nullptr) {
+  Unit unit;
+  std::vector<Finding> findings;
+  absl::Status st = LoadAndCheckUnit(spec, {}, CheckOptions{}, RuleSelection(),
+                                     &unit, &findings, shared);
+  if (status != nullptr) *status = st;
+  std::string s;
+  for (const Finding& f : findings) {
+    s += f.loc.file + ":" + std::to_string(f.loc.line) + ": " + f.rule + " " +
+         f.message + "\n";
+  }
+  return s;
+}
+
+TEST(SharedInputsTest, AnInheritedConfigIsLoadedOnceForEveryUnit) {
+  TempDir dir;
+  const std::string config = dir.Write("vllm_config.json", kConfig);
+  const std::vector<UnitSpec> specs = Entries(dir, 5, config);
+  std::atomic<int> reads{0};
+  SharedInputs shared(Pointers(specs), [&](const InputFile& f, Unit* u) {
+    ++reads;
+    return LoadJsonInput(f, {}, u);
+  });
+  EXPECT_EQ(shared.size(), 1u);
+  EXPECT_TRUE(shared.Holds(specs[0].files[1]));
+  EXPECT_FALSE(shared.Holds(specs[0].files[0]));  // one unit's module
+  for (const UnitSpec& s : specs) {
+    const std::string alone = Check(s, nullptr);
+    EXPECT_THAT(alone, HasSubstr("config-dp-divides"));
+    EXPECT_EQ(Check(s, &shared), alone);
+  }
+  EXPECT_EQ(reads.load(), 1);
+  EXPECT_EQ(shared.loads(), 1u);
+}
+
+TEST(SharedInputsTest, UnitsCheckedInParallelShareOneLoad) {
+  TempDir dir;
+  const std::string config = dir.Write("vllm_config.json", kConfig);
+  const std::vector<UnitSpec> specs = Entries(dir, 16, config);
+  const std::string expected = Check(specs[0], nullptr);
+  SharedInputs shared(Pointers(specs), [](const InputFile& f, Unit* u) {
+    return LoadJsonInput(f, {}, u);
+  });
+  std::vector<std::string> got(specs.size());
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (size_t i = t; i < specs.size(); i += 4) {
+        got[i] = Check(specs[i], &shared);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (size_t i = 0; i < specs.size(); ++i) {
+    // Only the module's path differs between units.
+    EXPECT_THAT(got[i], HasSubstr("config-dp-divides")) << i;
+  }
+  EXPECT_EQ(got[0], expected);
+  EXPECT_EQ(shared.loads(), 1u);
+}
+
+TEST(SharedInputsTest, AConfigThatCannotBeReadFailsEveryUnitThatListsIt) {
+  TempDir dir;
+  const std::vector<UnitSpec> specs =
+      Entries(dir, 3, dir.Path("vllm_config.json"));  // never written
+  SharedInputs shared(Pointers(specs), [](const InputFile& f, Unit* u) {
+    return LoadJsonInput(f, {}, u);
+  });
+  for (const UnitSpec& s : specs) {
+    absl::Status alone, with_shared;
+    Check(s, nullptr, &alone);
+    Check(s, &shared, &with_shared);
+    EXPECT_FALSE(with_shared.ok());
+    EXPECT_EQ(with_shared, alone);
+    EXPECT_THAT(std::string(with_shared.message()),
+                HasSubstr("no such file or directory"));
+  }
+  EXPECT_EQ(shared.loads(), 1u);
+}
+
+TEST(SharedInputsTest, OnlyFilesListedTwiceWithTheSameSettingsAreShared) {
+  TempDir dir;
+  const std::string config = dir.Write("vllm_config.json", kConfig);
+  std::vector<UnitSpec> specs = Entries(dir, 2, config);
+  specs[1].files[1].named = true;  // named on the command line there
+  SharedInputs mixed(Pointers(specs), [](const InputFile& f, Unit* u) {
+    return LoadJsonInput(f, {}, u);
+  });
+  EXPECT_EQ(mixed.size(), 0u);
+  specs.pop_back();
+  SharedInputs single(Pointers(specs), [](const InputFile& f, Unit* u) {
+    return LoadJsonInput(f, {}, u);
+  });
+  EXPECT_EQ(single.size(), 0u);
+}
+
+}  // namespace
+}  // namespace topolint
