@@ -251,24 +251,18 @@ TEST(FastPathEquivalenceTest, TheFastPathsDoEngageOnPlainText) {
 // heads it declined.
 TEST(FastPathEquivalenceTest, TheRememberedHeadShapeChangesNoAnswer) {
   const std::vector<std::string> lines = {
-      "%a = f32[8]{0} add(%p)",
-      "%b = f32[8]{0} add(%p)",
-      "%c = f32[8]{0}x add(%p)",
-      "%d = f32[8]{0}{1} add(%p)",
-      "%e = f32[8]{0} add(%p)",
-      "%f = f32[8] add(%p)",
-      "%g = f32[8] {0} add(%p)",
-      "%h = f32[8]{0,1} add(%p)",
-      "%i = (f32[], u32[]) tuple()",
-      "%j = (f32[], u32[]) tuple()",
-      "%k = (f32[], u32[])x tuple()",
-      "%l = (f32[], u32[] tuple()",
-      "%m = f32[8]  add(%p)",
-      "%n = f32[8]\tadd(%p)",
-      "%o = bf16[4,64,4096,4096,4096,4096,4096,4096,4096]{8,7,6,5,4,3,2,1,0} "
-      "add(%p)",
-      "%q = bf16[4,64,4096,4096,4096,4096,4096,4096,4096]{8,7,6,5,4,3,2,1,0} "
-      "add(%p)"};
+      "%a = f32[8]{0} add(%p)", "%b = f32[8]{0} add(%p)",
+      "%c = f32[8]{0}x add(%p)", "%d = f32[8]{0}{1} add(%p)",
+      "%e = f32[8]{0} add(%p)", "%f = f32[8] add(%p)",
+      "%g = f32[8] {0} add(%p)", "%h = f32[8]{0,1} add(%p)",
+      "%i = (f32[], u32[]) tuple()", "%j = (f32[], u32[]) tuple()",
+      "%k = (f32[], u32[])x tuple()", "%l = (f32[], u32[] tuple()",
+      "%m = f32[8]  add(%p)", "%n = f32[8]\tadd(%p)",
+      // A shape longer than HeadMemo keeps (48 bytes), twice.
+      std::string("%o = bf16[4,64,4096,4096,4096,4096,4096,4096,4096]") +
+          "{8,7,6,5,4,3,2,1,0} add(%p)",
+      std::string("%q = bf16[4,64,4096,4096,4096,4096,4096,4096,4096]") +
+          "{8,7,6,5,4,3,2,1,0} add(%p)"};
   HeadMemo memo;
   int remembered = 0;
   for (const std::string& line : lines) {
