@@ -123,17 +123,12 @@ bool ParseMetadata(HloLexer& lx, Collective* c) {
 bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo, IotaSpec* out) {
   out->Clear();
   if (memo != nullptr && memo->TryRecallIota(lx, out)) return true;
-  const char* const start = lx.cursor();
-  if (TryParseSimpleIota(lx, out)) {
-    // (Read from the window, which still holds the value.)
-    if (memo != nullptr) {
-      memo->RememberIota(
-          std::string_view(start, static_cast<size_t>(lx.cursor() - start)),
-          *out);
-    }
-    return true;
-  }
-  return ParseIotaGroupsExact(lx, out);
+  return ParseRemembering(
+             lx, memo, [&] { return TryParseSimpleIota(lx, out); },
+             [&](ValueMemo* m, std::string_view text) {
+               m->RememberIota(text, *out);
+             }) ||
+         ParseIotaGroupsExact(lx, out);
 }
 
 bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
@@ -143,14 +138,11 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
   out->pos = lx.Pos();
   if (lx.AtByte('{')) {
     if (memo != nullptr && memo->TryRecallPairs(lx, out)) return true;
-    const char* const start = lx.cursor();
-    if (TryParseSimplePairs(lx, out)) {
-      // (Read from the window, which still holds the value.)
-      if (memo != nullptr) {
-        memo->RememberPairs(
-            std::string_view(start, static_cast<size_t>(lx.cursor() - start)),
-            *out);
-      }
+    if (ParseRemembering(
+            lx, memo, [&] { return TryParseSimplePairs(lx, out); },
+            [&](ValueMemo* m, std::string_view text) {
+              m->RememberPairs(text, *out);
+            })) {
       return true;
     }
   }

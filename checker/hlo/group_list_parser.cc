@@ -362,20 +362,13 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
   bool ok = false;
   const int c = lx.Peek();
   if (c == '{') {
-    const char* const start = lx.cursor();
-    if (memo != nullptr && memo->TryRecallGroups(lx, out)) {
-      ok = true;
-    } else if (TryParsePlainGroups(lx, out)) {
-      // (Read from the window, which still holds the value.)
-      if (memo != nullptr) {
-        memo->RememberGroups(
-            std::string_view(start, static_cast<size_t>(lx.cursor() - start)),
-            *out);
-      }
-      ok = true;
-    } else {
-      ok = ParseExplicitGroups(lx, out);
-    }
+    ok = (memo != nullptr && memo->TryRecallGroups(lx, out)) ||
+         ParseRemembering(
+             lx, memo, [&] { return TryParsePlainGroups(lx, out); },
+             [&](ValueMemo* m, std::string_view text) {
+               m->RememberGroups(text, *out);
+             }) ||
+         ParseExplicitGroups(lx, out);
   } else if (c == '[') {
     out->form = ReplicaGroups::Form::kIota;
     ok = ParseIotaGroups(lx, memo, &out->iota);

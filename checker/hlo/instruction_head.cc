@@ -122,6 +122,13 @@ const char* SkipTuple(const char* p, int depth) {
   }
 }
 
+// A plain array or tuple shape at `p`: past it, or nullptr.
+const char* SkipSimpleShape(const char* p) {
+  if (*p == '(') return SkipTuple(p, 0);
+  if (IsIdentStart(*p)) return SkipArray(p);
+  return nullptr;
+}
+
 }  // namespace
 
 bool ScanSimpleParam(const char* const start, SimpleParam* out) {
@@ -133,13 +140,7 @@ bool ScanSimpleParam(const char* const start, SimpleParam* out) {
   out->name = std::string_view(start, static_cast<size_t>(p - start));
   p += 2;
   const char* const shape = p;
-  if (*p == '(') {
-    p = SkipTuple(p, 0);
-  } else if (IsIdentStart(*p)) {
-    p = SkipArray(p);
-  } else {
-    return false;
-  }
+  p = SkipSimpleShape(p);
   if (p == nullptr || (*p != ',' && *p != ')')) return false;
   out->shape = std::string_view(shape, static_cast<size_t>(p - shape));
   out->end = p;
@@ -147,13 +148,7 @@ bool ScanSimpleParam(const char* const start, SimpleParam* out) {
 }
 
 const char* ScanSimpleResultShape(const char* p) {
-  if (*p == '(') {
-    p = SkipTuple(p, 0);
-  } else if (IsIdentStart(*p)) {
-    p = SkipArray(p);
-  } else {
-    return nullptr;
-  }
+  p = SkipSimpleShape(p);
   return p != nullptr && p[0] == ' ' && p[1] == '{' ? p : nullptr;
 }
 
@@ -187,13 +182,7 @@ bool ScanSimpleHead(const char* const start, SimpleHead* out, HeadMemo* memo) {
     // after it covers the comparison.)
     p += memo->size;
   } else {
-    if (*p == '(') {
-      p = SkipTuple(p, 0);
-    } else if (IsIdentStart(*p)) {
-      p = SkipArray(p);
-    } else {
-      return false;
-    }
+    p = SkipSimpleShape(p);
     if (p == nullptr || *p != ' ') return false;
     if (memo != nullptr) {
       const size_t n = static_cast<size_t>(p - shape);

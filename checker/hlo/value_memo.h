@@ -128,6 +128,21 @@ class ValueMemo {
   int64_t recalled_ = 0;
 };
 
+// Runs `parse` (a fast path that reads straight from the window, so the
+// window still holds what it consumed) and, when it accepts and `memo` is
+// not null, calls `remember(memo, text)` with the bytes it consumed.
+template <typename Parse, typename Remember>
+bool ParseRemembering(HloLexer& lx, ValueMemo* memo, Parse parse,
+                      Remember remember) {
+  const char* const start = lx.cursor();
+  if (!parse()) return false;
+  if (memo != nullptr) {
+    remember(memo,
+             std::string_view(start, static_cast<size_t>(lx.cursor() - start)));
+  }
+  return true;
+}
+
 }  // namespace topolint::hlo
 
 #endif  // TOPOLINT_CHECKER_HLO_VALUE_MEMO_H_

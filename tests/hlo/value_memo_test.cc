@@ -56,8 +56,10 @@ std::string Describe(const SourceTargetPairs& p) {
 }
 
 // Reads every value of `text` (values separated by blanks, commas and line
-// breaks) as replica_groups, with `memo` (may be null).
-std::vector<std::string> ReadGroups(const std::string& text, ValueMemo* memo) {
+// breaks) with `read(lexer, memo)`, which describes one.
+template <typename Read>
+std::vector<std::string> ReadAll(const std::string& text, ValueMemo* memo,
+                                 Read read) {
   InputWindow window(text, size_t{1} << 20);
   Module module;
   HloLexer lx(&window, &module, ParseOptions{});
@@ -67,31 +69,27 @@ std::vector<std::string> ReadGroups(const std::string& text, ValueMemo* memo) {
       lx.Bump();
       continue;
     }
-    ReplicaGroups g;
-    EXPECT_TRUE(ParseReplicaGroups(lx, &g, memo)) << text;
-    out.push_back(Describe(g));
+    out.push_back(read(lx, memo));
   }
   EXPECT_TRUE(module.syntax_errors.empty());
   return out;
 }
 
+std::vector<std::string> ReadGroups(const std::string& text, ValueMemo* memo) {
+  return ReadAll(text, memo, [&](HloLexer& lx, ValueMemo* m) {
+    ReplicaGroups g;
+    EXPECT_TRUE(ParseReplicaGroups(lx, &g, m)) << text;
+    return Describe(g);
+  });
+}
+
 std::vector<std::string> ReadPairs(const std::string& text, ValueMemo* memo) {
-  InputWindow window(text, size_t{1} << 20);
-  Module module;
-  HloLexer lx(&window, &module, ParseOptions{});
-  std::vector<std::string> out;
-  while (lx.SkipTrivia() && lx.Peek() != kEof) {
-    if (lx.Peek() == ',') {
-      lx.Bump();
-      continue;
-    }
+  return ReadAll(text, memo, [&](HloLexer& lx, ValueMemo* m) {
     SourceTargetPairs p;
-    EXPECT_TRUE(ParseSourceTargetPairs(lx, "source_target_pairs", &p, memo))
+    EXPECT_TRUE(ParseSourceTargetPairs(lx, "source_target_pairs", &p, m))
         << text;
-    out.push_back(Describe(p));
-  }
-  EXPECT_TRUE(module.syntax_errors.empty());
-  return out;
+    return Describe(p);
+  });
 }
 
 TEST(ValueMemoTest, RecallsARepeatedGroupListWithItsPositionsMoved) {
