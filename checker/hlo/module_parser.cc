@@ -486,7 +486,14 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   Collective& c_op = op_;
   // The result and operand shapes keep their storage (strings, dims, tuple
   // elements) from one collective to the next: the readers write into it.
-  Shape result_shape = std::move(c_op.result_shape);
+  // The last result shape's storage goes back where it came from: the slot
+  // of the remembered shape it was recalled as (so that the next recall of
+  // that shape, into the same storage, is mostly comparisons), else the
+  // spare.
+  (result_slot_ == ValueMemo::kNoEntry ? spare_result_
+                                       : result_pool_[result_slot_]) =
+      std::move(c_op.result_shape);
+  result_slot_ = ValueMemo::kNoEntry;
   std::vector<Shape> operand_shapes = std::move(c_op.operand_shapes);
   c_op.Clear();
   c_op.operand_shapes = std::move(operand_shapes);
@@ -500,11 +507,19 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   c_op.opcode_pos = opcode_pos;
   c_op.is_root = is_root;
   if (keep_shape) {
-    c_op.result_shape = std::move(result_shape);
-    // (Nothing has read more input since the head: `shape_in_window` is
-    // still in the window.)
-    ParseResultShape(shape_in_window, lx_.limit(), table_.PendingShape(),
-                     &memo_, &c_op.result_shape);
+    const size_t entry = memo_.FindShape(
+        shape_in_window.empty() ? table_.PendingShape() : shape_in_window);
+    if (entry != ValueMemo::kNoEntry) {
+      c_op.result_shape = std::move(result_pool_[entry]);
+      memo_.RecallShapeInto(entry, &c_op.result_shape);
+      result_slot_ = entry;
+    } else {
+      c_op.result_shape = std::move(spare_result_);
+      // (Nothing has read more input since the head: `shape_in_window` is
+      // still in the window.)
+      ParseResultShape(shape_in_window, lx_.limit(), table_.PendingShape(),
+                       &memo_, &c_op.result_shape);
+    }
   }
   if (!ParseCollectiveBody(lx_, table_, &memo_, &c_op) || !lx_.EndStatement()) {
     return false;

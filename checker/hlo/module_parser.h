@@ -4,6 +4,7 @@
 #ifndef TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
 #define TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
 
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -74,6 +75,12 @@ class ModuleParser {
   // Explicit group lists and pairs already parsed in this module.
   ValueMemo memo_;
   HeadMemo head_memo_;  // the shape of the last instruction head
+  // Storage for collective result shapes, one per remembered shape of
+  // memo_, and the spare for the others (see FinishInstruction); which one
+  // op_.result_shape holds now.
+  std::array<Shape, ValueMemo::kMaxEntries> result_pool_;
+  Shape spare_result_;
+  size_t result_slot_ = ValueMemo::kNoEntry;
   State state_ = State::kTop;
   std::string computation_;
   TextPos computation_pos_;

@@ -84,6 +84,12 @@ class ValueMemo {
   // `limit`) begin with a remembered shape; *shape becomes it and the end
   // of its text comes back, else nullptr.
   [[nodiscard]] bool TryRecallShape(std::string_view text, Shape* shape);
+  // The same in two steps: the entry whose text is `text` (kNoEntry when
+  // none; entries are numbered below kMaxEntries), then *shape becomes it.
+  // A caller that keeps one Shape per entry to recall into copies little.
+  static constexpr size_t kNoEntry = ~size_t{0};
+  size_t FindShape(std::string_view text) const;
+  void RecallShapeInto(size_t entry, Shape* shape);
   [[nodiscard]] const char* TryRecallShapeAt(const char* p, const char* limit,
                                              Shape* shape);
   // Remembers `shape`, which ReadSimpleShape read from `text`.

@@ -7,6 +7,7 @@
 
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/hlo/fast_paths.h"
@@ -25,6 +26,20 @@ std::string Dump(const std::string& text, size_t window) {
   ParseOptions options;
   options.window_bytes = window;
   return ModuleDebugString(ParseHloText(text, "test.hlo", options));
+}
+
+// The same dump, with the collectives handed to a sink (as the runner
+// parses) and copied there: the parser's reused storage must not show.
+std::string DumpThroughSink(const std::string& text, size_t window) {
+  ParseOptions options;
+  options.window_bytes = window;
+  std::vector<Collective> seen;
+  options.on_collective = [&seen](const Module&, Collective& op) {
+    seen.push_back(op);
+  };
+  Module module = ParseHloText(text, "test.hlo", options);
+  module.collectives = std::move(seen);
+  return ModuleDebugString(module);
 }
 
 std::string PosStr(TextPos p) { return fmt::format("{}:{}", p.line, p.column); }
@@ -235,6 +250,15 @@ TEST(ValueMemoTest, RandomRepeatsParseAsTheExactParserReadsThem) {
                                           "{{0,1,2}}",
                                           "{{0,7}}",
                                           "{{0,1},{0,2}}"};
+  // Result shapes of several arities, repeated and changing.
+  const std::vector<std::string> results = {
+      "f32[8]{0}",
+      "f32[8]{0}",
+      "(f32[8]{0}, f32[8]{0})",
+      "(f32[], u32[])",
+      "(f32[8]{0}, f32[8]{0}, u32[], u32[])",
+      "f32[8]",
+      "bf16[4,8]{1,0}"};
   const std::vector<std::string> indents = {"  ", "  ", " ", "    ", "\t"};
   std::mt19937 rng(20261201);
   const auto pick = [&rng](const std::vector<std::string>& v) {
@@ -249,7 +273,8 @@ TEST(ValueMemoTest, RandomRepeatsParseAsTheExactParserReadsThem) {
       const std::string name =
           "%op." + std::string(rng() % 4, 'x') + std::to_string(k);
       if (rng() % 2 == 0) {
-        text += pick(indents) + name + " = f32[8]{0} all-reduce(f32[8]{0} %p)" +
+        text += pick(indents) + name + " = " + pick(results) +
+                " all-reduce(f32[8]{0} %p)" +
                 ", channel_id=1, replica_groups=" + pick(groups) +
                 (rng() % 3 == 0 ? "\n" : ", to_apply=%add\n");
       } else {
@@ -264,6 +289,8 @@ TEST(ValueMemoTest, RandomRepeatsParseAsTheExactParserReadsThem) {
     EXPECT_EQ(Dump(text, size_t{1} << 20), exact) << text;
     EXPECT_EQ(Dump(text, 7), exact) << text;
     EXPECT_EQ(Dump(text, 64), exact) << text;
+    EXPECT_EQ(DumpThroughSink(text, size_t{1} << 20), exact) << text;
+    EXPECT_EQ(DumpThroughSink(text, 64), exact) << text;
     if (HasFailure()) break;
   }
 }
