@@ -42,11 +42,7 @@ std::map<std::string, std::string> Corpus() {
   return out;
 }
 
-std::string DumpWithWindow(const std::string& text, size_t window) {
-  ParseOptions options;
-  options.window_bytes = window;
-  return ModuleDebugString(ParseHloText(text, "test.hlo", options));
-}
+using testing::DumpWithWindow;
 
 const Module& ParsedCase(const std::string& name) {
   static std::map<std::string, Module>* cache =

@@ -14,14 +14,13 @@
 #include "checker/hlo/instruction_head.h"
 #include "checker/hlo/shape_parser.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_test_util.h"
 
 namespace topolint::hlo {
 namespace {
 
 std::string Dump(const std::string& text, size_t window) {
-  ParseOptions options;
-  options.window_bytes = window;
-  return ModuleDebugString(ParseHloText(text, "test.hlo", options));
+  return testing::DumpWithWindow(text, window);
 }
 
 void ExpectSameBothWays(const std::string& text) {

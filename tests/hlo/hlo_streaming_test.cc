@@ -27,11 +27,7 @@ std::string Torture() {
                   "/fixtures/syntax/pass-torture/model.hlo");
 }
 
-std::string DumpWithWindow(const std::string& text, size_t window) {
-  ParseOptions options;
-  options.window_bytes = window;
-  return ModuleDebugString(ParseHloText(text, "test.hlo", options));
-}
+using testing::DumpWithWindow;
 
 TEST(TortureTest, ParsesEveryFormCleanly) {
   const std::string text = Torture();

@@ -28,6 +28,14 @@ inline Module Parse(std::string_view text) {
   return ParseHloText(text, "test.hlo");
 }
 
+// The dump of `text` parsed through a window of `window` bytes (1: no fast
+// path can engage, so the exact parser reads everything).
+inline std::string DumpWithWindow(std::string_view text, size_t window) {
+  ParseOptions options;
+  options.window_bytes = window;
+  return ModuleDebugString(ParseHloText(text, "test.hlo", options));
+}
+
 // Writes `text` to a fresh temporary file and returns its path.
 inline std::string WriteTemp(std::string_view text) {
   char path[] = "/tmp/topolint_hlo_test_XXXXXX";

@@ -18,14 +18,13 @@
 #include "checker/hlo/input_window.h"
 #include "fmt/format.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_test_util.h"
 
 namespace topolint::hlo {
 namespace {
 
 std::string Dump(const std::string& text, size_t window) {
-  ParseOptions options;
-  options.window_bytes = window;
-  return ModuleDebugString(ParseHloText(text, "test.hlo", options));
+  return testing::DumpWithWindow(text, window);
 }
 
 // The same dump, with the collectives handed to a sink (as the runner
