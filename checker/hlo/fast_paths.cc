@@ -78,11 +78,6 @@ bool ParseShapeText(std::string_view text, Shape* shape) {
 bool ParseResultShape(std::string_view in_window, const char* window_limit,
                       std::string_view captured, ValueMemo* memo,
                       Shape* shape) {
-  // (A shape is a function of its text, whichever reader reads it.)
-  if (memo != nullptr &&
-      memo->TryRecallShape(in_window.empty() ? captured : in_window, shape)) {
-    return true;
-  }
   // In the window the shape is followed by ` opcode(`: the fast path must
   // stop exactly where the head scan did, else the captured text decides.
   if (!in_window.empty() &&

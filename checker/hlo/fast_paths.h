@@ -47,7 +47,7 @@
 //   explicit               TryRecallGroups (value_memo.cc), ParseExplicitGroup-
 //   replica_groups         then TryParsePlainGroups, then   Exact (per group)
 //                          TryParsePlainGroup per group
-//   repeated shapes        TryRecallShape, TryRecallShapeAt as ReadSimpleShape
+//   repeated shapes        TryFindShape, TryRecallShapeAt   as ReadSimpleShape
 //                          (value_memo.cc)
 //   iota replica_groups    TryRecallIota (value_memo.cc),   ParseIotaGroups-
 //                          then TryParseSimpleIota          Exact
@@ -93,8 +93,9 @@ bool ParseShapeText(std::string_view text, Shape* shape);
 // from the window where ScanSimpleHead found it (`in_window`, inside a
 // window that ends at `window_limit` and has read no more input since;
 // empty when the exact head parser read the head), else from `captured`,
-// its text in the shape table (ParseShapeText). A shape `memo` (may be
-// null) holds is recalled instead; one read from the window is remembered.
+// its text in the shape table (ParseShapeText). One read from the window is
+// remembered in `memo` (may be null), where the caller looks first
+// (ValueMemo::TryFindShape, in ModuleParser::FinishInstruction).
 bool ParseResultShape(std::string_view in_window, const char* window_limit,
                       std::string_view captured, ValueMemo* memo, Shape* shape);
 

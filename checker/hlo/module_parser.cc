@@ -507,7 +507,7 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   c_op.opcode_pos = opcode_pos;
   c_op.is_root = is_root;
   if (keep_shape) {
-    const size_t entry = memo_.FindShape(
+    const size_t entry = memo_.TryFindShape(
         shape_in_window.empty() ? table_.PendingShape() : shape_in_window);
     if (entry != ValueMemo::kNoEntry) {
       c_op.result_shape = std::move(result_pool_[entry]);

@@ -163,7 +163,7 @@ void ValueMemo::RememberIota(std::string_view text, const IotaSpec& parsed) {
   e.iota.perm.assign(parsed.perm.begin(), parsed.perm.end());
 }
 
-size_t ValueMemo::FindShape(std::string_view text) const {
+size_t ValueMemo::TryFindShape(std::string_view text) const {
   for (size_t i = 0; i < shapes_.size(); ++i) {
     const ShapeEntry& e = shapes_[i];
     if (e.text.size() == text.size() &&
@@ -177,13 +177,6 @@ size_t ValueMemo::FindShape(std::string_view text) const {
 void ValueMemo::RecallShapeInto(size_t entry, Shape* shape) {
   AssignShape(shapes_[entry].shape, shape);
   ++recalled_;
-}
-
-bool ValueMemo::TryRecallShape(std::string_view text, Shape* shape) {
-  const size_t i = FindShape(text);
-  if (i == kNoEntry) return false;
-  RecallShapeInto(i, shape);
-  return true;
 }
 
 const char* ValueMemo::TryRecallShapeAt(const char* p, const char* limit,

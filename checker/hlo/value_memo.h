@@ -78,17 +78,16 @@ class ValueMemo {
   // Shapes, the same way: collectives repeat a few result and operand
   // shapes. Only shapes ReadSimpleShape read are remembered, and only those
   // that end in '}' or ')', where that reader stops without looking further.
-  // TryRecallShape: `text` (a collective's result shape, as the head scan
-  // found it) is a remembered shape; *shape becomes it (reusing its
-  // storage). TryRecallShapeAt: the bytes at `p` (in a window ending at
-  // `limit`) begin with a remembered shape; *shape becomes it and the end
-  // of its text comes back, else nullptr.
-  [[nodiscard]] bool TryRecallShape(std::string_view text, Shape* shape);
-  // The same in two steps: the entry whose text is `text` (kNoEntry when
-  // none; entries are numbered below kMaxEntries), then *shape becomes it.
-  // A caller that keeps one Shape per entry to recall into copies little.
+  // A collective's result shape, in two steps: TryFindShape gives the entry
+  // whose text is `text` (the shape as the head scan found it), kNoEntry
+  // when none (entries are numbered below kMaxEntries); RecallShapeInto
+  // makes *shape that entry's shape, reusing its storage (a caller that
+  // keeps one Shape per entry to recall into copies little).
+  // TryRecallShapeAt: the bytes at `p` (in a window ending at `limit`)
+  // begin with a remembered shape; *shape becomes it and the end of its
+  // text comes back, else nullptr.
   static constexpr size_t kNoEntry = ~size_t{0};
-  size_t FindShape(std::string_view text) const;
+  size_t TryFindShape(std::string_view text) const;
   void RecallShapeInto(size_t entry, Shape* shape);
   [[nodiscard]] const char* TryRecallShapeAt(const char* p, const char* limit,
                                              Shape* shape);

@@ -191,15 +191,16 @@ TEST(ValueMemoTest, RecallsShapesReadFromTheWindow) {
   EXPECT_EQ(with_memo[1], "(f32[], f32[4096])");
   EXPECT_EQ(with_memo[3], "bf16[4,64]");
   EXPECT_EQ(with_memo[5], "f32[8]");
-  // A result shape as the head scan found it, and as captured text.
+  // A result shape by its whole text.
+  const size_t entry = memo.TryFindShape("(f32[], f32[4096]{0})");
+  ASSERT_NE(entry, ValueMemo::kNoEntry);
   Shape result;
-  ASSERT_TRUE(
-      ParseResultShape({}, nullptr, "(f32[], f32[4096]{0})", &memo, &result));
+  memo.RecallShapeInto(entry, &result);
   EXPECT_EQ(memo.recalled(), 3);
   EXPECT_EQ(ShapeToString(result), "(f32[], f32[4096])");
-  // A longer text that merely starts like a remembered shape is no recall.
-  EXPECT_FALSE(
-      ParseResultShape({}, nullptr, "(f32[], f32[4096]{0}", &memo, &result));
+  // A text that merely starts like a remembered shape is none.
+  EXPECT_EQ(memo.TryFindShape("(f32[], f32[4096]{0}"), ValueMemo::kNoEntry);
+  EXPECT_EQ(memo.TryFindShape("f32[8]"), ValueMemo::kNoEntry);
 }
 
 // Collectives whose values repeat at other columns and lines, change, and
