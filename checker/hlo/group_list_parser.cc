@@ -195,19 +195,20 @@ bool CheckPermutation(HloLexer& lx, std::string_view what,
   return true;
 }
 
-// The common case of ParseExplicitGroupExact, read straight from the window:
-// `{d,d,...,d}` with no blanks, signs or line breaks, each value at most 18
-// digits, at most `max_count` values. Returns false with nothing consumed and
-// nothing appended otherwise, and the exact path decides.
-bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
-                        std::vector<int64_t>* ids, IdLayout* layout) {
-  const char* const start = lx.cursor();  // '{'
+namespace {
+
+// A plain group `{d,d,...,d}` at `start` ('{', written at `at`): its ids
+// (at most `max_count`) appended to `ids` and their places to `layout`;
+// past its '}', or nullptr with nothing appended when it is not that plain.
+const char* ReadPlainGroup(const char* const start, TextPos at,
+                           int64_t max_count, std::vector<int64_t>* ids,
+                           IdLayout* layout) {
   const char* p = start + 1;
   // Find the closer first: a group that runs past the window (or holds
   // anything else) is declined before any work.
   const char* q = p;
   while (IsDigit(*q) || *q == ',') ++q;
-  if (*q != '}') return false;
+  if (*q != '}') return nullptr;
   const size_t old = ids->size();
   if (p != q) {
     for (;;) {
@@ -216,7 +217,7 @@ bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
       if (p == nullptr ||
           static_cast<int64_t>(ids->size() - old) >= max_count) {
         ids->resize(old);
-        return false;
+        return nullptr;
       }
       ids->push_back(v);
       if (*p != ',') break;
@@ -224,19 +225,32 @@ bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
     }
     if (p != q) {  // `{1,}` and the like
       ids->resize(old);
-      return false;
+      return nullptr;
     }
     // Where each id starts, from the text still in the window.
-    const TextPos base = lx.Pos();
     const char* id = start + 1;
     for (size_t i = old; i < ids->size(); ++i) {
       layout->Add(static_cast<int64_t>(i), (*ids)[i],
-                  TextPos{base.line, base.column + (id - start)});
+                  TextPos{at.line, at.column + (id - start)});
       while (IsDigit(*id)) ++id;
       ++id;  // ','
     }
   }
-  lx.AdvanceTo(q + 1);
+  return q + 1;
+}
+
+}  // namespace
+
+// The common case of ParseExplicitGroupExact, read straight from the window:
+// `{d,d,...,d}` with no blanks, signs or line breaks, each value at most 18
+// digits, at most `max_count` values. Returns false with nothing consumed and
+// nothing appended otherwise, and the exact path decides.
+bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
+                        std::vector<int64_t>* ids, IdLayout* layout) {
+  const char* const end =
+      ReadPlainGroup(lx.cursor(), lx.Pos(), max_count, ids, layout);
+  if (end == nullptr) return false;
+  lx.AdvanceTo(end);
   return true;
 }
 
@@ -323,21 +337,10 @@ bool TryParsePlainGroups(HloLexer& lx, ReplicaGroups* out) {
     };
     for (;;) {
       if (*p != '{') return decline();
-      const char* const group = p++;
-      if (*p != '}') {
-        for (;;) {
-          int64_t v = 0;
-          const char* const after = ReadPlainDecimal(p, &v);
-          if (after == nullptr) return decline();
-          out->id_layout.Add(static_cast<int64_t>(ids->size()), v, at(p));
-          ids->push_back(v);
-          p = after;
-          if (*p != ',') break;
-          ++p;
-        }
-        if (*p != '}') return decline();
-      }
-      ++p;  // the group's '}'
+      const char* const group = p;
+      p = ReadPlainGroup(group, at(group), kMaxExplicitIds, ids,
+                         &out->id_layout);
+      if (p == nullptr) return decline();
       out->explicit_id_count = static_cast<int64_t>(ids->size());
       // (Over the limit: the exact path reports it.)
       if (out->explicit_id_count > kMaxExplicitIds) return decline();

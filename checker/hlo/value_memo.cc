@@ -7,32 +7,24 @@
 namespace topolint::hlo {
 namespace {
 
-// The entry whose text the window holds at the cursor, or nullptr.
-template <typename Entry>
-const Entry* Find(const std::vector<Entry>& entries, const HloLexer& lx) {
-  const char* const at = lx.cursor();
-  const size_t available = static_cast<size_t>(lx.limit() - at);
+// The entry whose text the window holds at `at` (the window ending at
+// `limit`) and after which `ends(past its text)` holds, or nullptr.
+template <typename Entry, typename Ends>
+const Entry* FindAt(const std::vector<Entry>& entries, const char* at,
+                    const char* limit, Ends ends) {
+  const size_t available = static_cast<size_t>(limit - at);
   for (const Entry& e : entries) {
     const size_t n = e.text.size();
-    // (Every text starts with '{' and ends with '}': compare the second
-    // byte first, then the rest.)
-    if (n <= available && at[1] == e.text[1] &&
-        std::memcmp(at, e.text.data(), n) == 0) {
+    if (n <= available && at[0] == e.text[0] &&
+        std::memcmp(at, e.text.data(), n) == 0 && ends(at + n)) {
       return &e;
     }
   }
   return nullptr;
 }
 
-// The slot a new entry goes to: a new one until there are kMaxEntries,
-// then each in turn.
-template <typename Entry>
-Entry& Slot(std::vector<Entry>& entries, size_t* next) {
-  if (entries.size() < ValueMemo::kMaxEntries) return entries.emplace_back();
-  Entry& e = entries[*next];
-  *next = (*next + 1) % ValueMemo::kMaxEntries;
-  return e;
-}
+// A value that ends at its closing brace, whatever follows.
+bool AnyEnd(const char*) { return true; }
 
 // A position `remembered` in a value that stood at `from` (all on one line),
 // for the same value at `to`.
@@ -70,7 +62,7 @@ bool ValueMemo::IsPlainValue(std::string_view text) {
 }
 
 bool ValueMemo::TryRecallPairs(HloLexer& lx, SourceTargetPairs* out) {
-  const PairsEntry* e = Find(pairs_, lx);
+  const PairsEntry* e = FindAt(pairs_.entries, lx.cursor(), lx.limit(), AnyEnd);
   if (e == nullptr) return false;
   const TextPos at = lx.Pos();
   out->pairs.assign(e->pairs.begin(), e->pairs.end());
@@ -86,7 +78,7 @@ bool ValueMemo::TryRecallPairs(HloLexer& lx, SourceTargetPairs* out) {
 void ValueMemo::RememberPairs(std::string_view text,
                               const SourceTargetPairs& parsed) {
   if (!IsPlainValue(text)) return;
-  PairsEntry& e = Slot(pairs_, &next_pairs_);
+  PairsEntry& e = pairs_.Next();
   e.text.assign(text);
   e.pos = parsed.pos;
   e.pairs.assign(parsed.pairs.begin(), parsed.pairs.end());
@@ -94,7 +86,8 @@ void ValueMemo::RememberPairs(std::string_view text,
 }
 
 bool ValueMemo::TryRecallGroups(HloLexer& lx, ReplicaGroups* out) {
-  const GroupsEntry* e = Find(groups_, lx);
+  const GroupsEntry* e =
+      FindAt(groups_.entries, lx.cursor(), lx.limit(), AnyEnd);
   if (e == nullptr) return false;
   const TextPos at = lx.Pos();
   out->form = ReplicaGroups::Form::kExplicit;
@@ -120,7 +113,7 @@ void ValueMemo::RememberGroups(std::string_view text,
   if (parsed.form != ReplicaGroups::Form::kExplicit || !IsPlainValue(text)) {
     return;
   }
-  GroupsEntry& e = Slot(groups_, &next_groups_);
+  GroupsEntry& e = groups_.Next();
   e.text.assign(text);
   e.pos = parsed.pos;
   const absl::Span<const int64_t> ids = parsed.ids();
@@ -131,75 +124,55 @@ void ValueMemo::RememberGroups(std::string_view text,
 }
 
 bool ValueMemo::TryRecallIota(HloLexer& lx, IotaSpec* out) {
-  const char* const at = lx.cursor();
-  const size_t available = static_cast<size_t>(lx.limit() - at);
-  for (const IotaEntry& e : iotas_) {
-    const size_t n = e.text.size();
-    // (The byte after the value is within the window or its NUL.)
-    if (n < available && std::memcmp(at, e.text.data(), n) == 0) {
-      const char next = at[n];
-      if (next != ',' && next != '\n' && next != '}' && next != ')') continue;
-      out->num_groups = e.iota.num_groups;
-      out->group_size = e.iota.group_size;
-      out->reshape_dims.assign(e.iota.reshape_dims.begin(),
-                               e.iota.reshape_dims.end());
-      out->perm.assign(e.iota.perm.begin(), e.iota.perm.end());
-      lx.AdvanceTo(at + n);
-      ++recalled_;
-      return true;
-    }
-  }
-  return false;
+  const char* const limit = lx.limit();
+  // As TryParseSimpleIota: the value must visibly end, within the window.
+  const IotaEntry* e =
+      FindAt(iotas_.entries, lx.cursor(), limit, [limit](const char* after) {
+        return after < limit && (*after == ',' || *after == '\n' ||
+                                 *after == '}' || *after == ')');
+      });
+  if (e == nullptr) return false;
+  *out = e->iota;
+  lx.AdvanceTo(lx.cursor() + e->text.size());
+  ++recalled_;
+  return true;
 }
 
 void ValueMemo::RememberIota(std::string_view text, const IotaSpec& parsed) {
-  if (text.empty() || text.size() > kMaxShapeTextBytes) return;
-  IotaEntry& e = Slot(iotas_, &next_iotas_);
+  if (text.empty() || text.size() > kMaxShortTextBytes) return;
+  IotaEntry& e = iotas_.Next();
   e.text.assign(text);
-  e.iota.num_groups = parsed.num_groups;
-  e.iota.group_size = parsed.group_size;
-  e.iota.reshape_dims.assign(parsed.reshape_dims.begin(),
-                             parsed.reshape_dims.end());
-  e.iota.perm.assign(parsed.perm.begin(), parsed.perm.end());
+  e.iota = parsed;
 }
 
 size_t ValueMemo::TryFindShape(std::string_view text) const {
-  for (size_t i = 0; i < shapes_.size(); ++i) {
-    const ShapeEntry& e = shapes_[i];
-    if (e.text.size() == text.size() &&
-        std::memcmp(e.text.data(), text.data(), text.size()) == 0) {
-      return i;
-    }
+  const std::vector<ShapeEntry>& entries = shapes_.entries;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].text == text) return i;
   }
   return kNoEntry;
 }
 
 void ValueMemo::RecallShapeInto(size_t entry, Shape* shape) {
-  AssignShape(shapes_[entry].shape, shape);
+  AssignShape(shapes_.entries[entry].shape, shape);
   ++recalled_;
 }
 
 const char* ValueMemo::TryRecallShapeAt(const char* p, const char* limit,
                                         Shape* shape) {
-  const size_t available = static_cast<size_t>(limit - p);
-  for (const ShapeEntry& e : shapes_) {
-    const size_t n = e.text.size();
-    if (n <= available && p[0] == e.text[0] &&
-        std::memcmp(p, e.text.data(), n) == 0) {
-      AssignShape(e.shape, shape);
-      ++recalled_;
-      return p + n;
-    }
-  }
-  return nullptr;
+  const ShapeEntry* e = FindAt(shapes_.entries, p, limit, AnyEnd);
+  if (e == nullptr) return nullptr;
+  AssignShape(e->shape, shape);
+  ++recalled_;
+  return p + e->text.size();
 }
 
 void ValueMemo::RememberShape(std::string_view text, const Shape& shape) {
-  if (text.empty() || text.size() > kMaxShapeTextBytes || !shape.known ||
+  if (text.empty() || text.size() > kMaxShortTextBytes || !shape.known ||
       (text.back() != '}' && text.back() != ')')) {
     return;
   }
-  ShapeEntry& e = Slot(shapes_, &next_shapes_);
+  ShapeEntry& e = shapes_.Next();
   e.text.assign(text);
   e.shape = shape;
 }

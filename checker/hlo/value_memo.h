@@ -39,10 +39,11 @@ namespace topolint::hlo {
 
 class ValueMemo {
  public:
-  // Values remembered per kind, and the longest text remembered.
+  // Values remembered per kind, and the longest text remembered: of an
+  // explicit list or pairs, and of a shape or iota value.
   static constexpr size_t kMaxEntries = 8;
   static constexpr size_t kMaxTextBytes = size_t{16} << 10;
-  static constexpr size_t kMaxShapeTextBytes = 1024;
+  static constexpr size_t kMaxShortTextBytes = 1024;
 
   ValueMemo() = default;
   ValueMemo(const ValueMemo&) = delete;
@@ -122,14 +123,24 @@ class ValueMemo {
     Shape shape;
   };
 
-  std::vector<PairsEntry> pairs_;
-  std::vector<GroupsEntry> groups_;
-  std::vector<IotaEntry> iotas_;
-  std::vector<ShapeEntry> shapes_;
-  size_t next_pairs_ = 0;  // the entry the next value replaces, once full
-  size_t next_groups_ = 0;
-  size_t next_iotas_ = 0;
-  size_t next_shapes_ = 0;
+  // The last kMaxEntries entries of one kind: Next() is a new entry until
+  // there are that many, then each old one in turn.
+  template <typename Entry>
+  struct Ring {
+    std::vector<Entry> entries;
+    size_t next = 0;
+    Entry& Next() {
+      if (entries.size() < kMaxEntries) return entries.emplace_back();
+      Entry& e = entries[next];
+      next = (next + 1) % kMaxEntries;
+      return e;
+    }
+  };
+
+  Ring<PairsEntry> pairs_;
+  Ring<GroupsEntry> groups_;
+  Ring<IotaEntry> iotas_;
+  Ring<ShapeEntry> shapes_;
   int64_t recalled_ = 0;
 };
 
