@@ -116,6 +116,7 @@ bool CleanPairsMemo::Matches(const OpView& v) const {
 
 void CleanPairsMemo::Remember(const OpView& v) {
   const hlo::Collective& op = *v.op;
+  if (!op.source_target_pairs.present) return;  // (an op of another kind)
   valid_ = true;
   kind_ = op.kind;
   mode_ = v.mode;

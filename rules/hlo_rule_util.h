@@ -71,7 +71,8 @@ class CleanPairsMemo {
  public:
   // True when `v`'s op repeats the clean pairs exactly.
   bool Matches(const OpView& v) const;
-  // `v`'s op has pairs, which CheckPermutePairs found clean.
+  // `v`'s op, which CheckPermutePairs found clean; an op without pairs
+  // changes nothing.
   void Remember(const OpView& v);
 
  private:

@@ -52,8 +52,7 @@ class HloSession : public ModuleSession {
     hlo_rules::CheckGroupSizeShape(view, emit_);
     // (A ring the module repeats is checked once.)
     if (!clean_pairs_.Matches(view) &&
-        hlo_rules::CheckPermutePairs(view, emit_) &&
-        op.source_target_pairs.present) {
+        hlo_rules::CheckPermutePairs(view, emit_)) {
       clean_pairs_.Remember(view);
     }
     hlo_rules::CheckNotFlattenedId(view, emit_);
