@@ -77,8 +77,11 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
 // syscall. Results are absolute paths, as FindProjectConfig gives.
 class ProjectConfigFinder {
  public:
-  void Learn(const std::vector<ListedDir>& listed) {
-    for (const ListedDir& d : listed) listed_.emplace(d.path, d.has_settings);
+  void Learn(std::vector<ListedDir> listed) {
+    listed_.reserve(listed.size());
+    for (ListedDir& d : listed) {
+      listed_.emplace(std::move(d.path), d.has_settings);
+    }
   }
 
   std::string Find(const std::string& dir) {
@@ -274,11 +277,12 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
           fmt::format("{}: {}; name a file topolint reads, or its directory",
                       s.path, s.reason));
     }
-    finder.Learn(report.listed);
+    finder.Learn(std::move(report.listed));
     plan->warnings = std::move(report.warnings);
     plan->search_skipped = std::move(report.skipped);
   }
   std::map<std::string, ProjectConfig> configs;
+  plan->jobs.reserve(specs.size());
   for (UnitSpec& spec : specs) {
     UnitJob job;
     job.spec = std::move(spec);

@@ -123,12 +123,19 @@ void Classify(ClassifiedFile* c) {
   }
 }
 
-// Classifies every file, `jobs` threads at a time.
+// Classifies every file, `jobs` threads at a time. Threads take runs of
+// files: most are told by name alone, in less time than one handed between
+// two CPUs through a shared counter.
 void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
+  constexpr size_t kRun = 32;
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i = next++; i < files->size(); i = next++) {
-      Classify(&(*files)[i]);
+    const size_t n = files->size();
+    for (size_t start = next.fetch_add(kRun); start < n;
+         start = next.fetch_add(kRun)) {
+      for (size_t i = start; i < std::min(n, start + kRun); ++i) {
+        Classify(&(*files)[i]);
+      }
     }
   };
   // Small runs are not worth a thread.
