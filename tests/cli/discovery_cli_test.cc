@@ -204,6 +204,33 @@ TEST(DiscoveryCliTest, ManyUnitsGiveTheSameBytesWithAnyJobs) {
   }
 }
 
+// Units come from discovery sorted by directory ("m/a" before "m/a-b"),
+// but their files sort the other way ("m/a-b/x.hlo" before "m/a/x.hlo"):
+// the report follows the files, at any -j.
+TEST(DiscoveryCliTest, ReportFollowsFileOrderWhenDirectoriesSortOtherwise) {
+  TempDir d;
+  std::string bad = kModule;
+  bad.replace(bad.find("{{0,1},{2,3}}"), 13, "{{0,1},{1,2}}");
+  d.Write("m/a/x.hlo", bad);
+  d.Write("m/a-b/x.hlo", bad);
+  d.Write("m/a.c/x.hlo", bad);
+  CliResult one =
+      RunTopolint({"check", "--color", "never", "-j", "1", d.path() + "/m"});
+  EXPECT_EQ(one.exit_code, 1) << one.err;
+  const size_t dash = one.out.find("m/a-b/x.hlo");
+  const size_t dot = one.out.find("m/a.c/x.hlo");
+  const size_t plain = one.out.find("m/a/x.hlo");
+  ASSERT_NE(plain, std::string::npos) << one.out;
+  EXPECT_LT(dash, dot);
+  EXPECT_LT(dot, plain);
+  for (const char* jobs : {"2", "8"}) {
+    CliResult many =
+        RunTopolint({"check", "--color", "never", "-j", jobs, d.path() + "/m"});
+    EXPECT_EQ(one.out, many.out) << "-j " << jobs;
+    EXPECT_EQ(one.err, many.err) << "-j " << jobs;
+  }
+}
+
 TEST(DiscoveryCliTest, HelpDocumentsTheDiscoveryFlags) {
   CliResult r = RunTopolint({"--help"});
   EXPECT_THAT(r.out, HasSubstr("--verbose"));
