@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <set>
 #include <utility>
@@ -270,7 +271,15 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
                                                  : path.substr(0, slash);
     if (last == nullptr || parent != last_parent) {
       std::string dir = GroupDir(c.file.path);
-      last = &dirs[dir];
+      // A walk lists directories mostly in name order: a new last
+      // directory goes in at the end without a search.
+      auto at = dirs.end();
+      if (dirs.empty() || std::prev(dirs.end())->first < dir) {
+        at = dirs.emplace_hint(dirs.end(), dir, DirGroup{});
+      } else {
+        at = dirs.try_emplace(dir).first;
+      }
+      last = &at->second;
       if (last->dir.empty()) last->dir = std::move(dir);
       last_parent.assign(parent.data(), parent.size());
     }
@@ -310,6 +319,7 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     }
   }
   std::vector<std::pair<const DirGroup*, std::vector<UnitSpec>>> per_dir;
+  per_dir.reserve(dirs.size());
   struct {
     bool valid;
     std::string parent, root;
@@ -359,6 +369,9 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     if (g.markers.size() == g.files) continue;  // markers alone
     per_dir.emplace_back(&g, std::move(mine));
   }
+  size_t unit_count = units->size();
+  for (const auto& dir : per_dir) unit_count += dir.second.size();
+  units->reserve(unit_count);
   for (auto& [group, mine] : per_dir) {
     const DirGroup& g = *group;
     // A config directory whose configs every unit below checks against is
