@@ -145,8 +145,10 @@ void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
     worker();
     return;
   }
+  // The calling thread is one of them.
   std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
   for (std::thread& t : pool) t.join();
 }
 
