@@ -16,11 +16,11 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <system_error>
 #include <thread>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "checker/diag/input_file.h"
 #include "fmt/format.h"
 
@@ -219,7 +219,7 @@ class Lister {
   int busy_ = 0;
   bool failed_ = false;
   absl::Status error_;
-  std::set<DirId> claimed_;  // one thread only (follow_symlinks)
+  absl::flat_hash_set<DirId> claimed_;  // one thread only (follow_symlinks)
 };
 
 absl::Status Lister::List(Node* node, std::vector<std::thread>* pool) {
@@ -365,14 +365,17 @@ absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
 // Puts what the listing found into `result`, depth first and in name order
 // (as one thread walking would): a directory met a second time is skipped,
 // once, where it is met second.
-void Emit(Node* node, const std::string& root, std::set<DirId>* seen,
+void Emit(Node* node, const std::string& root, absl::flat_hash_set<DirId>* seen,
           WalkResult* result) {
   if (node->have_id && !seen->insert(node->id).second) {
     result->skipped.push_back(
         {node->path, "already searched (a symbolic link leads here twice)", 0});
     return;
   }
-  if (node->listed) result->listed.push_back({node->path, node->has_settings});
+  // The node is dropped once emitted: its path moves.
+  if (node->listed) {
+    result->listed.push_back({std::move(node->path), node->has_settings});
+  }
   for (Node::Event& e : node->events) {
     switch (e.kind) {
       case Node::kFile:
@@ -407,7 +410,7 @@ std::string ParentDisplay(const std::string& path) {
 
 absl::Status WalkPaths(const std::vector<std::string>& paths,
                        const DiscoveryLimits& limits, WalkResult* result) {
-  std::set<DirId> seen;
+  absl::flat_hash_set<DirId> seen;
   Lister lister(limits);
   for (const std::string& p : paths) {
     std::error_code ec;
