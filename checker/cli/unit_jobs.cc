@@ -9,8 +9,8 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/project_config.h"
@@ -155,8 +155,8 @@ class ProjectConfigFinder {
     return result;
   }
 
-  std::unordered_map<std::string, bool> listed_;
-  std::unordered_map<std::string, std::string> by_display_;
+  absl::flat_hash_map<std::string, bool> listed_;
+  absl::flat_hash_map<std::string, std::string> by_display_;
   std::map<std::string, std::string> found_;
   std::string cwd_;
 };
