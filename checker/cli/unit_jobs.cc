@@ -79,6 +79,7 @@ class ProjectConfigFinder {
  public:
   void Learn(std::vector<ListedDir> listed) {
     listed_.reserve(listed.size());
+    by_display_.reserve(listed.size());
     for (ListedDir& d : listed) {
       listed_.emplace(std::move(d.path), d.has_settings);
     }

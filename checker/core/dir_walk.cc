@@ -269,6 +269,7 @@ absl::Status Lister::List(Node* node, std::vector<std::thread>* pool) {
   ReadEntries(fd, shown, node, &entries);
   ::close(fd);
   std::sort(entries.begin(), entries.end());
+  node->events.reserve(entries.size());
   for (const auto& [name, type] : entries) {
     if (auto s = Entry(node, name.c_str(), type); !s.ok()) return s;
     if (threads_ > 1 &&

@@ -53,10 +53,14 @@ std::string_view BaseName(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-std::string ParentOf(const std::string& path) {
+std::string_view ParentView(std::string_view path) {
   size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
+  if (slash == std::string_view::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string ParentOf(const std::string& path) {
+  return std::string(ParentView(path));
 }
 
 // `_tp0_bk3`: an NxD compile bucket.
@@ -340,12 +344,12 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     if (g.configs.empty() && modules) {
       // The nearest component config above, up to the path given (the same
       // for every directory of one parent: a compile cache's entries).
-      std::string parent = ParentOf(dir);
+      const std::string_view parent = ParentView(dir);
       if (dir == g.root || dir == parent) {
         // The path given: nothing above it is searched.
       } else if (!inherit.valid || inherit.parent != parent ||
                  inherit.root != g.root) {
-        inherit = {true, parent, g.root, nullptr};
+        inherit = {true, std::string(parent), g.root, nullptr};
         for (std::string up = dir; up != g.root && up != ParentOf(up);) {
           up = ParentOf(up);
           auto it = dirs.find(up);
