@@ -321,9 +321,9 @@ int RunCheck(const Options& options) {
     }
   }
   if (!options.quiet) {
-    std::string files = fmt::format("{} checked, {} skipped",
-                                    Plural(CheckedFileCount(plan), "file"),
-                                    SkippedFileCount(plan));
+    std::string files =
+        fmt::format("{} checked, {} skipped",
+                    Plural(order.file_count(), "file"), SkippedFileCount(plan));
     if (plan.jobs.empty()) {
       Err(fmt::format(
           "topolint: warning: no HLO, def.json, .neff or component config "

@@ -53,6 +53,9 @@ std::string IdentityOf(const Finding& f) {
 FindingOrder::FindingOrder(const JobPlan& plan) {
   // Views into the plan's paths (a hash map: a compile cache has thousands).
   absl::flat_hash_map<std::string_view, size_t> units_of_file;
+  size_t listings = 0;
+  for (const UnitJob& job : plan.jobs) listings += job.spec.files.size();
+  units_of_file.reserve(listings);
   for (const UnitJob& job : plan.jobs) {
     for (const InputFile& f : job.spec.files) ++units_of_file[f.path];
   }
@@ -72,13 +75,18 @@ FindingOrder::FindingOrder(const JobPlan& plan) {
       key_of[i] = *any;
     }
   }
+  file_count_ = units_of_file.size();
   for (const auto& [file, units] : units_of_file) {
     if (units > 1) shared_files_.insert(std::string(file));
   }
   order_.resize(plan.jobs.size());
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](size_t a, size_t b) { return key_of[a] < key_of[b]; });
+  // A search's units mostly come in key order already (one per directory,
+  // directories in name order): then the stable sort would change nothing.
+  if (!std::is_sorted(key_of.begin(), key_of.end())) {
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](size_t a, size_t b) { return key_of[a] < key_of[b]; });
+  }
   keys_.reserve(order_.size());
   for (size_t i : order_) keys_.push_back(std::move(key_of[i]));
 }

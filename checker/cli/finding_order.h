@@ -62,11 +62,16 @@ class FindingOrder {
 
   size_t held() const { return held_.size(); }
 
+  // Distinct files the plan's units list: CheckedFileCount(plan), counted
+  // while the keys were chosen.
+  size_t file_count() const { return file_count_; }
+
  private:
   void Release(size_t count, std::vector<Finding>* ready);
 
   std::vector<size_t> order_;
   std::vector<std::string> keys_;  // by position in order_
+  size_t file_count_ = 0;
   std::set<std::string> shared_files_;
   size_t next_ = 0;
   std::vector<Finding> held_;  // sorted

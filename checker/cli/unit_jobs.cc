@@ -9,8 +9,8 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/project_config.h"
@@ -77,8 +77,12 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
 // syscall. Results are absolute paths, as FindProjectConfig gives.
 class ProjectConfigFinder {
  public:
-  void Learn(const std::vector<ListedDir>& listed) {
-    for (const ListedDir& d : listed) listed_.emplace(d.path, d.has_settings);
+  void Learn(std::vector<ListedDir> listed) {
+    listed_.reserve(listed.size());
+    by_display_.reserve(listed.size());
+    for (ListedDir& d : listed) {
+      listed_.emplace(std::move(d.path), d.has_settings);
+    }
   }
 
   std::string Find(const std::string& dir) {
@@ -152,8 +156,8 @@ class ProjectConfigFinder {
     return result;
   }
 
-  std::unordered_map<std::string, bool> listed_;
-  std::unordered_map<std::string, std::string> by_display_;
+  absl::flat_hash_map<std::string, bool> listed_;
+  absl::flat_hash_map<std::string, std::string> by_display_;
   std::map<std::string, std::string> found_;
   std::string cwd_;
 };
@@ -274,11 +278,12 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
           fmt::format("{}: {}; name a file topolint reads, or its directory",
                       s.path, s.reason));
     }
-    finder.Learn(report.listed);
+    finder.Learn(std::move(report.listed));
     plan->warnings = std::move(report.warnings);
     plan->search_skipped = std::move(report.skipped);
   }
   std::map<std::string, ProjectConfig> configs;
+  plan->jobs.reserve(specs.size());
   for (UnitSpec& spec : specs) {
     UnitJob job;
     job.spec = std::move(spec);

@@ -16,11 +16,11 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <system_error>
 #include <thread>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "checker/diag/input_file.h"
 #include "fmt/format.h"
 
@@ -80,6 +80,7 @@ struct Node {
   bool has_settings = false;
   std::vector<Event> events;
   std::vector<std::unique_ptr<Node>> children;
+  size_t children_handed = 0;  // children already on the listing stack
 
   void Warn(std::string message) {
     events.push_back({kWarning, std::move(message), "", 0});
@@ -123,9 +124,14 @@ void ReadEntries(int fd, const std::string& shown, Node* node,
 }
 
 // Lists directories (Node::List), `jobs` threads at a time once there is
-// more than one directory waiting.
+// more than one directory waiting. With more than one thread, a directory's
+// subdirectories are handed to the others kHandOff at a time while it is
+// still being read (a compile cache's version directory holds thousands of
+// entries: the other threads need not wait for all of them).
 class Lister {
  public:
+  static constexpr size_t kHandOff = 16;
+
   explicit Lister(const DiscoveryLimits& limits) : limits_(limits) {}
 
   // Lists `top` (the path given: `root`) and everything below it. Fails when
@@ -134,50 +140,73 @@ class Lister {
     root_ = root;
     // Following symlinks, one directory may be met through many paths:
     // listing in depth-first order on one thread lists each once.
-    const int threads = limits_.follow_symlinks ? 1 : std::max(1, limits_.jobs);
+    threads_ = limits_.follow_symlinks ? 1 : std::max(1, limits_.jobs);
     stack_.push_back(top);
     std::vector<std::thread> pool;
-    Work(threads, &pool);
+    Work(&pool);
     for (std::thread& t : pool) t.join();
     return error_;
   }
 
+  size_t files() const { return files_.load(); }
+
  private:
-  // Pops directories until none is left; the calling thread starts the
-  // others as soon as there is work for them.
-  void Work(int threads, std::vector<std::thread>* pool) {
+  // Pops directories until none is left; the calling thread (`pool` not
+  // null) starts the others as soon as there is work for them.
+  void Work(std::vector<std::thread>* pool) {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
       cv_.wait(lock, [&] { return !stack_.empty() || busy_ == 0 || failed_; });
       if (failed_ || stack_.empty()) break;
-      if (pool != nullptr && threads > 1 && pool->empty() &&
-          stack_.size() > 1) {
-        for (int t = 1; t < threads; ++t) {
-          pool->emplace_back([this] { Work(0, nullptr); });
-        }
-      }
+      StartPoolIfWorthIt(pool);
       Node* node = stack_.back();
       stack_.pop_back();
       ++busy_;
       lock.unlock();
-      absl::Status st = List(node);
+      absl::Status st = List(node, pool);
       lock.lock();
       --busy_;
       if (!st.ok() && !failed_) {
         failed_ = true;
         error_ = st;
       }
-      // Reversed: on one thread, the first child is listed next (depth
-      // first, as Emit reads them).
-      for (auto it = node->children.rbegin(); it != node->children.rend();
-           ++it) {
-        stack_.push_back(it->get());
-      }
+      PushChildren(node);
       cv_.notify_all();
     }
   }
 
-  absl::Status List(Node* node);
+  // Under mu_: the calling thread starts the others once more than one
+  // directory waits (no thread for a tree of one directory).
+  void StartPoolIfWorthIt(std::vector<std::thread>* pool) {
+    if (pool != nullptr && threads_ > 1 && pool->empty() && stack_.size() > 1) {
+      for (int t = 1; t < threads_; ++t) {
+        pool->emplace_back([this] { Work(nullptr); });
+      }
+    }
+  }
+
+  // Under mu_: puts the children of `node` not handed yet on the stack,
+  // reversed: on one thread, the first child is listed next (depth first,
+  // as Emit reads them).
+  void PushChildren(Node* node) {
+    for (size_t i = node->children.size(); i > node->children_handed; --i) {
+      stack_.push_back(node->children[i - 1].get());
+    }
+    node->children_handed = node->children.size();
+  }
+
+  // While `node` is being read by a walk of several threads: hands its
+  // children found so far to the others.
+  void HandOff(Node* node, std::vector<std::thread>* pool) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      PushChildren(node);
+      StartPoolIfWorthIt(pool);
+    }
+    cv_.notify_all();
+  }
+
+  absl::Status List(Node* node, std::vector<std::thread>* pool);
   absl::Status Entry(Node* node, const char* name, unsigned char type);
 
   const DiscoveryLimits& limits_;
@@ -186,13 +215,14 @@ class Lister {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Node*> stack_;
+  int threads_ = 1;
   int busy_ = 0;
   bool failed_ = false;
   absl::Status error_;
-  std::set<DirId> claimed_;  // one thread only (follow_symlinks)
+  absl::flat_hash_set<DirId> claimed_;  // one thread only (follow_symlinks)
 };
 
-absl::Status Lister::List(Node* node) {
+absl::Status Lister::List(Node* node, std::vector<std::thread>* pool) {
   const std::string& shown = node->path;
   if (shown.size() >= PATH_MAX) {
     node->Warn(fmt::format(
@@ -239,8 +269,13 @@ absl::Status Lister::List(Node* node) {
   ReadEntries(fd, shown, node, &entries);
   ::close(fd);
   std::sort(entries.begin(), entries.end());
+  node->events.reserve(entries.size());
   for (const auto& [name, type] : entries) {
     if (auto s = Entry(node, name.c_str(), type); !s.ok()) return s;
+    if (threads_ > 1 &&
+        node->children.size() - node->children_handed >= kHandOff) {
+      HandOff(node, pool);
+    }
   }
   return absl::OkStatus();
 }
@@ -331,14 +366,17 @@ absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
 // Puts what the listing found into `result`, depth first and in name order
 // (as one thread walking would): a directory met a second time is skipped,
 // once, where it is met second.
-void Emit(Node* node, const std::string& root, std::set<DirId>* seen,
+void Emit(Node* node, const std::string& root, absl::flat_hash_set<DirId>* seen,
           WalkResult* result) {
   if (node->have_id && !seen->insert(node->id).second) {
     result->skipped.push_back(
         {node->path, "already searched (a symbolic link leads here twice)", 0});
     return;
   }
-  if (node->listed) result->listed.push_back({node->path, node->has_settings});
+  // The node is dropped once emitted: its path moves.
+  if (node->listed) {
+    result->listed.push_back({std::move(node->path), node->has_settings});
+  }
   for (Node::Event& e : node->events) {
     switch (e.kind) {
       case Node::kFile:
@@ -373,7 +411,7 @@ std::string ParentDisplay(const std::string& path) {
 
 absl::Status WalkPaths(const std::vector<std::string>& paths,
                        const DiscoveryLimits& limits, WalkResult* result) {
-  std::set<DirId> seen;
+  absl::flat_hash_set<DirId> seen;
   Lister lister(limits);
   for (const std::string& p : paths) {
     std::error_code ec;
@@ -392,6 +430,7 @@ absl::Status WalkPaths(const std::vector<std::string>& paths,
       } else if (auto s = lister.Run(&top, root); !s.ok()) {
         return s;
       }
+      result->files.reserve(lister.files());
       Emit(&top, root, &seen, result);
       continue;
     }

@@ -123,12 +123,19 @@ void Classify(ClassifiedFile* c) {
   }
 }
 
-// Classifies every file, `jobs` threads at a time.
+// Classifies every file, `jobs` threads at a time. Threads take runs of
+// files: most are told by name alone, in less time than one handed between
+// two CPUs through a shared counter.
 void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
+  constexpr size_t kRun = 32;
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i = next++; i < files->size(); i = next++) {
-      Classify(&(*files)[i]);
+    const size_t n = files->size();
+    for (size_t start = next.fetch_add(kRun); start < n;
+         start = next.fetch_add(kRun)) {
+      for (size_t i = start; i < std::min(n, start + kRun); ++i) {
+        Classify(&(*files)[i]);
+      }
     }
   };
   // Small runs are not worth a thread.
@@ -138,8 +145,10 @@ void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
     worker();
     return;
   }
+  // The calling thread is one of them.
   std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
   for (std::thread& t : pool) t.join();
 }
 

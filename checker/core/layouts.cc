@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <set>
 #include <utility>
@@ -52,10 +53,14 @@ std::string_view BaseName(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-std::string ParentOf(const std::string& path) {
+std::string_view ParentView(std::string_view path) {
   size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
+  if (slash == std::string_view::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string ParentOf(const std::string& path) {
+  return std::string(ParentView(path));
 }
 
 // `_tp0_bk3`: an NxD compile bucket.
@@ -270,7 +275,15 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
                                                  : path.substr(0, slash);
     if (last == nullptr || parent != last_parent) {
       std::string dir = GroupDir(c.file.path);
-      last = &dirs[dir];
+      // A walk lists directories mostly in name order: a new last
+      // directory goes in at the end without a search.
+      auto at = dirs.end();
+      if (dirs.empty() || std::prev(dirs.end())->first < dir) {
+        at = dirs.emplace_hint(dirs.end(), dir, DirGroup{});
+      } else {
+        at = dirs.try_emplace(dir).first;
+      }
+      last = &at->second;
       if (last->dir.empty()) last->dir = std::move(dir);
       last_parent.assign(parent.data(), parent.size());
     }
@@ -310,6 +323,7 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     }
   }
   std::vector<std::pair<const DirGroup*, std::vector<UnitSpec>>> per_dir;
+  per_dir.reserve(dirs.size());
   struct {
     bool valid;
     std::string parent, root;
@@ -330,12 +344,12 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     if (g.configs.empty() && modules) {
       // The nearest component config above, up to the path given (the same
       // for every directory of one parent: a compile cache's entries).
-      std::string parent = ParentOf(dir);
+      const std::string_view parent = ParentView(dir);
       if (dir == g.root || dir == parent) {
         // The path given: nothing above it is searched.
       } else if (!inherit.valid || inherit.parent != parent ||
                  inherit.root != g.root) {
-        inherit = {true, parent, g.root, nullptr};
+        inherit = {true, std::string(parent), g.root, nullptr};
         for (std::string up = dir; up != g.root && up != ParentOf(up);) {
           up = ParentOf(up);
           auto it = dirs.find(up);
@@ -359,6 +373,9 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     if (g.markers.size() == g.files) continue;  // markers alone
     per_dir.emplace_back(&g, std::move(mine));
   }
+  size_t unit_count = units->size();
+  for (const auto& dir : per_dir) unit_count += dir.second.size();
+  units->reserve(unit_count);
   for (auto& [group, mine] : per_dir) {
     const DirGroup& g = *group;
     // A config directory whose configs every unit below checks against is

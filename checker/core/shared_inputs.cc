@@ -1,7 +1,10 @@
 #include "checker/core/shared_inputs.h"
 
 #include <iterator>
+#include <string_view>
 #include <utility>
+
+#include "absl/container/flat_hash_map.h"
 
 namespace topolint {
 namespace {
@@ -34,28 +37,37 @@ SharedInputs::SharedInputs(const std::vector<const UnitSpec*>& specs,
                            LoadFn load)
     : load_(std::move(load)) {
   // Count the units listing each file; a file listed with other settings
-  // somewhere is loaded per unit (its result could differ).
-  std::unordered_map<std::string, std::unique_ptr<Entry>> seen;
-  std::unordered_map<std::string, bool> mixed;
+  // somewhere is loaded per unit (its result could differ). Most files
+  // belong to one unit (a compile-cache entry's def.json and flags): they
+  // are counted by view, and only the shared ones get an Entry.
+  struct Use {
+    const InputFile* first = nullptr;  // the first listing that may share
+    size_t users = 0;
+    bool mixed = false;
+  };
+  absl::flat_hash_map<std::string_view, Use> uses;
+  uses.reserve(specs.size());
   for (const UnitSpec* spec : specs) {
     for (const InputFile& f : spec->files) {
+      Use& u = uses[f.path];
       if (!Shareable(f)) {
-        mixed[f.path] = true;
+        u.mixed = true;
         continue;
       }
-      std::unique_ptr<Entry>& e = seen[f.path];
-      if (e == nullptr) {
-        e = std::make_unique<Entry>();
-        e->file = f;
-      } else if (!SameSettings(e->file, f)) {
-        mixed[f.path] = true;
+      if (u.first == nullptr) {
+        u.first = &f;
+      } else if (!SameSettings(*u.first, f)) {
+        u.mixed = true;
       }
-      ++e->users;
+      ++u.users;
     }
   }
-  for (auto& [path, e] : seen) {
-    if (e->users > 1 && !mixed.count(path)) {
-      entries_.emplace(path, std::move(e));
+  for (const auto& [path, u] : uses) {
+    if (u.users > 1 && !u.mixed) {
+      auto e = std::make_unique<Entry>();
+      e->file = *u.first;
+      e->users = u.users;
+      entries_.emplace(std::string(path), std::move(e));
     }
   }
 }

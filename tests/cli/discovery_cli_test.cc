@@ -204,6 +204,79 @@ TEST(DiscoveryCliTest, ManyUnitsGiveTheSameBytesWithAnyJobs) {
   }
 }
 
+// Settings at several levels of a tree of many units (the nearest
+// .topolint.json wins), and a broken one: the same bytes at any -j, and the
+// plan error (exit 2) before any report output.
+TEST(DiscoveryCliTest, SettingsAtSeveralLevelsAndPlanErrorsWithAnyJobs) {
+  TempDir d;
+  std::string bad = kModule;
+  bad.replace(bad.find("{{0,1},{2,3}}"), 13, "{{0,1},{1,2}}");
+  d.Write(".topolint.json",
+          R"({"severity": {"hlo-duplicate-device-id": "warning"}})");
+  d.Write("t/a/.topolint.json", R"({"rules": "-*"})");
+  d.Write("t/b/.topolint.json", R"({"werror": true})");
+  for (int i = 0; i < 120; ++i) {
+    const std::string n = std::to_string(i);
+    const char* level = i % 3 == 0 ? "t/a/" : i % 3 == 1 ? "t/b/" : "t/c/";
+    d.Write(level + n + "/m.hlo", bad);
+    if (i % 10 == 0) d.Write(level + n + "/deep/" + n + "/m.hlo", bad);
+  }
+  std::vector<std::string> args = {"check", "--color", "never",
+                                   "-j",    "1",       d.path() + "/t"};
+  CliResult one = RunTopolint(args);
+  EXPECT_EQ(one.exit_code, 1) << one.err;
+  EXPECT_THAT(one.out, Not(HasSubstr("/t/a/")));
+  EXPECT_THAT(one.out, HasSubstr("/t/b/"));
+  EXPECT_THAT(one.out, HasSubstr("/t/c/"));
+  for (const char* jobs : {"2", "8"}) {
+    args[4] = jobs;
+    CliResult many = RunTopolint(args);
+    EXPECT_EQ(one.out, many.out) << "-j " << jobs;
+    EXPECT_EQ(one.err, many.err) << "-j " << jobs;
+    EXPECT_EQ(one.exit_code, many.exit_code);
+  }
+  d.Write("t/c/62/.topolint.json", R"({"lnc": "two"})");
+  args[4] = "1";
+  CliResult error = RunTopolint(args);
+  EXPECT_EQ(error.exit_code, 2) << error.err;
+  EXPECT_EQ(error.out, "");
+  EXPECT_THAT(error.err, HasSubstr("t/c/62/.topolint.json"));
+  for (const char* jobs : {"2", "8"}) {
+    args[4] = jobs;
+    CliResult many = RunTopolint(args);
+    EXPECT_EQ(many.exit_code, 2) << "-j " << jobs;
+    EXPECT_EQ(many.out, "") << "-j " << jobs;
+    EXPECT_EQ(error.err, many.err) << "-j " << jobs;
+  }
+}
+
+// Units come from discovery sorted by directory ("m/a" before "m/a-b"),
+// but their files sort the other way ("m/a-b/x.hlo" before "m/a/x.hlo"):
+// the report follows the files, at any -j.
+TEST(DiscoveryCliTest, ReportFollowsFileOrderWhenDirectoriesSortOtherwise) {
+  TempDir d;
+  std::string bad = kModule;
+  bad.replace(bad.find("{{0,1},{2,3}}"), 13, "{{0,1},{1,2}}");
+  d.Write("m/a/x.hlo", bad);
+  d.Write("m/a-b/x.hlo", bad);
+  d.Write("m/a.c/x.hlo", bad);
+  CliResult one =
+      RunTopolint({"check", "--color", "never", "-j", "1", d.path() + "/m"});
+  EXPECT_EQ(one.exit_code, 1) << one.err;
+  const size_t dash = one.out.find("m/a-b/x.hlo");
+  const size_t dot = one.out.find("m/a.c/x.hlo");
+  const size_t plain = one.out.find("m/a/x.hlo");
+  ASSERT_NE(plain, std::string::npos) << one.out;
+  EXPECT_LT(dash, dot);
+  EXPECT_LT(dot, plain);
+  for (const char* jobs : {"2", "8"}) {
+    CliResult many =
+        RunTopolint({"check", "--color", "never", "-j", jobs, d.path() + "/m"});
+    EXPECT_EQ(one.out, many.out) << "-j " << jobs;
+    EXPECT_EQ(one.err, many.err) << "-j " << jobs;
+  }
+}
+
 TEST(DiscoveryCliTest, HelpDocumentsTheDiscoveryFlags) {
   CliResult r = RunTopolint({"--help"});
   EXPECT_THAT(r.out, HasSubstr("--verbose"));

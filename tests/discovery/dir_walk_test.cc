@@ -113,6 +113,27 @@ TEST(DirWalkTest, ThreadsChangeNothing) {
   EXPECT_THAT(follow, ::testing::Contains(HasSubstr("already searched")));
 }
 
+// One directory of many subdirectories (a compile cache's version
+// directory): with several threads they are handed out while it is still
+// being read, in batches, and nested ones are found meanwhile.
+TEST(DirWalkTest, SubdirectoriesHandedOutWhileReadingChangeNothing) {
+  TempDir d;
+  for (int i = 0; i < 203; ++i) {
+    std::string e = "v/MODULE_" + std::to_string(1000 + i) + "/";
+    d.Write(e + "model.hlo", "");
+    if (i % 9 == 0) d.Write(e + "nested/" + std::to_string(i) + ".hlo", "");
+    if (i % 17 == 0) d.Write(e + ".topolint.json", "{}");
+    if (i % 50 == 0) d.Write("v/file" + std::to_string(i) + ".hlo", "");
+  }
+  std::vector<std::string> one = Flat(Walk({d.path()}, 1));
+  EXPECT_EQ(one.size(), 203u + 23u + 5u + 1u + 1u + 203u + 23u);
+  for (int jobs : {2, 3, 8}) {
+    for (int round = 0; round < 5; ++round) {
+      EXPECT_EQ(Flat(Walk({d.path()}, jobs)), one) << jobs << " threads";
+    }
+  }
+}
+
 TEST(DirWalkTest, TooManyFilesFailsWithAnyNumberOfThreads) {
   TempDir d;
   for (int i = 0; i < 30; ++i) {
