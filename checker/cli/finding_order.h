@@ -62,8 +62,9 @@ class FindingOrder {
 
   size_t held() const { return held_.size(); }
 
-  // Distinct files the plan's units list: CheckedFileCount(plan), counted
-  // while the keys were chosen.
+  // Distinct files the plan's units list, each once (a config inherited by
+  // many units counts once): the summary's "N files checked". Counted while
+  // the keys were chosen.
   size_t file_count() const { return file_count_; }
 
  private:

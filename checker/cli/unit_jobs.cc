@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/project_config.h"
 #include "checker/diag/input_file.h"
@@ -196,14 +195,6 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
 }
 
 }  // namespace
-
-size_t CheckedFileCount(const JobPlan& plan) {
-  absl::flat_hash_set<std::string_view> files;
-  for (const UnitJob& job : plan.jobs) {
-    for (const InputFile& f : job.spec.files) files.insert(f.path);
-  }
-  return files.size();
-}
 
 size_t SkippedFileCount(const JobPlan& plan) {
   size_t n = 0;

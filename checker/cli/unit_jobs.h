@@ -35,10 +35,6 @@ struct JobPlan {
   std::vector<SkippedPath> search_skipped;
 };
 
-// Files checked by the plan: each distinct input once (a config inherited
-// by many units counts once).
-size_t CheckedFileCount(const JobPlan& plan);
-
 // Files left out by the plan's directory searches.
 size_t SkippedFileCount(const JobPlan& plan);
 
