@@ -17,7 +17,7 @@
 # one explicit replica group of EXPLICIT_IDS ids (peak RSS), and a compile
 # cache of MANY_UNITS small units, -j 2 against -j 1 (bench/many_units.sh).
 #
-# Environment: RUNS (default 7), SIZES (default "150 300", MiB; the last is
+# Environment: RUNS (default 11), SIZES (default "150 300", MiB; the last is
 # the one the targets apply to), LARGE_OPS (default 2000), DENSE_MB (default
 # 300; 0 skips the dense case), EXPLICIT_IDS (default 1048576), KEEP=1 keeps
 # bench/out/, BUILD_DIR (default build-bench), JOBS (default 2), MANY_UNITS
@@ -28,7 +28,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-RUNS=${RUNS:-7}
+RUNS=${RUNS:-11}
 DENSE_MB=${DENSE_MB:-300}
 EXPLICIT_IDS=${EXPLICIT_IDS:-1048576}
 SIZES=${SIZES:-150 300}
