@@ -11,6 +11,7 @@
 
 #include "checker/cli/commands.h"
 #include "checker/cli/options.h"
+#include "checker/hlo/mapped_file.h"
 
 namespace {
 
@@ -30,6 +31,9 @@ void GuardProcess() {
       close(held);
     }
   }
+  // Large HLO files are mapped, not copied; a file truncated meanwhile is
+  // reported as changed (checker/hlo/mapped_file.h), not a SIGBUS.
+  topolint::hlo::EnableFileMapping();
 }
 
 // The stdio output of the other verbs, checked once at the end.

@@ -55,15 +55,23 @@ absl::Status ParseHloFile(const std::string& path,
   std::FILE* file = *opened;
   *module = Module();
   module->file = display_name;
-  bool read_error = false, too_large = false;
+  bool read_error = false, too_large = false, shrank = false;
   {
     InputWindow window(file, options.window_bytes);
     window.set_limit(options.max_file_bytes);
+    window.set_map_min_bytes(options.map_min_bytes);
     ModuleParser(&window, module, options).Run();
     read_error = window.read_error();
     too_large = window.too_large();
+    shrank = window.shrank();
   }
   std::fclose(file);
+  if (shrank) {
+    return absl::DataLossError(fmt::format(
+        "{}: the file shrank while it was read (truncated by another "
+        "process?); check it again",
+        display_name));
+  }
   if (read_error) {
     return absl::DataLossError(
         fmt::format("{}: cannot read the file", display_name));

@@ -58,6 +58,9 @@ inline constexpr size_t kDefaultWindowBytes = size_t{256} << 10;
 // emptied and refilled with later instructions (recent names stay
 // resolvable; older ones resolve to an unknown shape).
 inline constexpr size_t kMaxShapeTableBytes = size_t{8} << 20;
+// Files at least this long are mapped rather than read, where the process
+// allows it (ParseOptions::map_min_bytes): below it the copy costs little.
+inline constexpr int64_t kMinMappedBytes = int64_t{8} << 20;
 
 // Receives each collective as soon as it is parsed, in source order. The
 // module's header (file, name, replica_count, num_partitions) is final by
@@ -78,6 +81,10 @@ struct ParseOptions {
   // (which stays empty), so that a caller can check each one and drop it:
   // memory then grows with one collective, not with the module.
   CollectiveSink on_collective;
+  // ParseHloFile maps a regular file at least this long instead of reading
+  // it (InputWindow::set_map_min_bytes), when the process has enabled
+  // mapping (EnableFileMapping in checker/hlo/mapped_file.h: the CLI does).
+  int64_t map_min_bytes = kMinMappedBytes;
 };
 
 // Parses HLO text held in memory. Never throws; problems become

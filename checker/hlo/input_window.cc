@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <sys/stat.h>
+
 namespace topolint::hlo {
 
 const char InputWindow::kEmpty[kSlackBytes + 1] = {};
@@ -19,8 +21,57 @@ InputWindow::InputWindow(std::FILE* file, size_t chunk_bytes)
       file_(file),
       chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
 
+void InputWindow::MaybeMap() {
+  map_tried_ = true;
+  if (file_ == nullptr || map_min_bytes_ == INT64_MAX ||
+      !FileMappingEnabled()) {
+    return;
+  }
+  struct stat st;
+  const int fd = fileno(file_);
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_size < map_min_bytes_ || st.st_size > limit_ ||
+      std::ftell(file_) != 0) {
+    return;
+  }
+  in_map_ = map_.Map(fd, static_cast<size_t>(st.st_size));
+}
+
+bool InputWindow::RefillMapped(int64_t keep_from, bool* more) {
+  char* const data = map_.data();
+  const size_t from = static_cast<size_t>(keep_from);
+  if (map_.truncated()) {
+    // The file shrank: what it lost reads as NULs. Nothing more is served;
+    // the window keeps the bytes from `keep_from`, its sentinel in place.
+    base_ = keep_from;
+    begin_ = data + from;
+    eof_ = true;
+    *more = false;
+    return true;
+  }
+  if (map_end_ > 0) data[map_end_] = covered_;
+  const size_t next_end = map_end_ + chunk_bytes_;
+  if (next_end + kSlackBytes + 1 > map_.size()) {
+    // The tail: copied (from the mapping) by the ordinary path, which
+    // gives the window its own sentinel and slack.
+    in_map_ = false;
+    tail_ = true;
+    text_ = std::string_view(data + map_end_, map_.size() - map_end_);
+    return false;
+  }
+  map_.DropBefore(from);
+  covered_ = data[next_end];
+  data[next_end] = '\0';
+  base_ = keep_from;
+  begin_ = data + from;
+  end_ = data + next_end;
+  map_end_ = next_end;
+  *more = true;
+  return true;
+}
+
 size_t InputWindow::Read(char* dst, size_t n) {
-  if (file_ == nullptr) {
+  if (file_ == nullptr || tail_) {
     n = std::min(n, text_.size());
     std::memcpy(dst, text_.data(), n);
     text_.remove_prefix(n);
@@ -41,6 +92,11 @@ size_t InputWindow::Read(char* dst, size_t n) {
 
 bool InputWindow::Refill(int64_t keep_from) {
   if (eof_) return false;
+  if (!map_tried_) MaybeMap();
+  if (in_map_) {
+    bool more = false;
+    if (RefillMapped(keep_from, &more)) return more;
+  }
   const char* keep = begin_ + (keep_from - base_);
   const size_t keep_len = static_cast<size_t>(end_ - keep);
   // The kept bytes go at `lead` so that the chunk read after them starts on

@@ -13,6 +13,8 @@
 #include <new>
 #include <string_view>
 
+#include "checker/hlo/mapped_file.h"
+
 namespace topolint::hlo {
 
 // Not copyable or movable (readers hold pointers into the buffer).
@@ -46,8 +48,24 @@ class InputWindow {
   void set_limit(int64_t bytes) { limit_ = bytes; }
   bool too_large() const { return too_large_; }
 
+  // A file source that is a regular file of at least `bytes` bytes (and
+  // within the limit) is mapped (MappedFile, when the process enabled
+  // mapping) and its windows are served from the mapping instead of being
+  // copied; the last window is copied, so the slack stays readable. Such a
+  // file is read as long as it was when first refilled. Set before the
+  // first Refill.
+  void set_map_min_bytes(int64_t bytes) { map_min_bytes_ = bytes; }
+  // The mapped file shrank while it was read: the bytes it lost read as
+  // NULs, and nothing after them is served.
+  bool shrank() const { return map_.truncated(); }
+
  private:
   size_t Read(char* dst, size_t n);
+  // Maps the file source when set_map_min_bytes allows it.
+  void MaybeMap();
+  // Refill for a mapped file: the next window in place, or false when the
+  // copying path is to take over (the tail).
+  bool RefillMapped(int64_t keep_from, bool* more);
 
   // Alignment of the address each chunk is read to.
   static constexpr size_t kReadAlign = 64;
@@ -70,6 +88,13 @@ class InputWindow {
   int64_t limit_ = INT64_MAX;
   int64_t file_bytes_ = 0;
   bool too_large_ = false;
+  int64_t map_min_bytes_ = INT64_MAX;
+  bool map_tried_ = false;
+  MappedFile map_;
+  bool in_map_ = false;  // windows are served from map_
+  bool tail_ = false;    // the rest is copied from map_ (via text_)
+  size_t map_end_ = 0;   // offset of end() in map_
+  char covered_ = '\0';  // the byte the sentinel at map_end_ replaced
   static const char kEmpty[kSlackBytes + 1];
 };
 
