@@ -88,7 +88,6 @@ bool MappedFile::Map(int fd, size_t size) {
     g_slots[slot].used.store(false);
     return false;
   }
-  madvise(at, size, MADV_SEQUENTIAL);
   const size_t page = g_page;
   const auto begin = reinterpret_cast<uintptr_t>(at);
   Slot& s = g_slots[slot];
