@@ -52,10 +52,10 @@ bool InputWindow::RefillMapped(int64_t keep_from, bool* more) {
   if (map_end_ > 0) data[map_end_] = covered_;
   const size_t next_end = map_end_ + chunk_bytes_;
   if (next_end + kSlackBytes + 1 > map_.size()) {
-    // The tail: copied (from the mapping) by the ordinary path, which
-    // gives the window its own sentinel and slack.
+    // The tail: copied from the mapping, as from memory, by the ordinary
+    // path, which gives the window its own sentinel and slack.
     in_map_ = false;
-    tail_ = true;
+    file_ = nullptr;
     text_ = std::string_view(data + map_end_, map_.size() - map_end_);
     return false;
   }
@@ -71,7 +71,7 @@ bool InputWindow::RefillMapped(int64_t keep_from, bool* more) {
 }
 
 size_t InputWindow::Read(char* dst, size_t n) {
-  if (file_ == nullptr || tail_) {
+  if (file_ == nullptr) {
     n = std::min(n, text_.size());
     std::memcpy(dst, text_.data(), n);
     text_.remove_prefix(n);

@@ -78,8 +78,9 @@ class InputWindow {
   const char* begin_;
   const char* end_;
   int64_t base_ = 0;
-  std::string_view text_;      // memory source: the bytes not yet read
-  std::FILE* file_ = nullptr;  // file source
+  std::string_view text_;  // memory source: the bytes not yet read
+  // File source; null once a mapped file's tail is read from the mapping.
+  std::FILE* file_ = nullptr;
   size_t chunk_bytes_;
   std::unique_ptr<char[], AlignedDelete> storage_;
   size_t capacity_ = 0;
@@ -92,7 +93,6 @@ class InputWindow {
   bool map_tried_ = false;
   MappedFile map_;
   bool in_map_ = false;  // windows are served from map_
-  bool tail_ = false;    // the rest is copied from map_ (via text_)
   size_t map_end_ = 0;   // offset of end() in map_
   char covered_ = '\0';  // the byte the sentinel at map_end_ replaced
   static const char kEmpty[kSlackBytes + 1];

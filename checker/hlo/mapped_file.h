@@ -41,7 +41,6 @@ class MappedFile {
 
   char* data() const { return data_; }
   size_t size() const { return size_; }
-  bool mapped() const { return data_ != nullptr; }
 
   // A part of the mapping vanished (the file shrank) and reads as zeros.
   bool truncated() const;
