@@ -173,6 +173,7 @@ class HloLexer {
   bool stopped() const { return stopped_; }
   int error_count() const { return error_count_; }
   bool read_error() const { return window_->read_error(); }
+  int64_t input_size() const { return window_->known_size(); }
 
   // ---- Marks (bounded lookahead) -----------------------------------------
   struct Mark {

@@ -43,6 +43,15 @@ class InputWindow {
 
   bool read_error() const { return read_error_; }
 
+  // The whole input's length when it is known (text in memory, a mapped
+  // file), else -1 (a file read in chunks: a pipe, or a file short enough
+  // not to be mapped).
+  int64_t known_size() const {
+    if (in_map_) return static_cast<int64_t>(map_.size());
+    if (file_ != nullptr) return -1;
+    return base_ + (end_ - begin_) + static_cast<int64_t>(text_.size());
+  }
+
   // Stops reading a file source after `bytes` bytes; too_large() then says
   // that more were there (an endless pipe, a file past the HLO limit).
   void set_limit(int64_t bytes) { limit_ = bytes; }

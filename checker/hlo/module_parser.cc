@@ -36,6 +36,8 @@ ModuleParser::ModuleParser(InputWindow* window, Module* module,
 
 void ModuleParser::Run() {
   if (!lx_.CheckNotBinary(kSniffBytes)) return;
+  // Known once the first bytes are read (a large file is mapped then).
+  table_.set_input_bytes(lx_.input_size());
   if (!lx_.SkipTrivia()) return;
   if (lx_.Peek() == kEof) {
     lx_.Error(lx_.Pos(),

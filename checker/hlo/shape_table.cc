@@ -29,13 +29,25 @@ void ShapeTable::Begin(std::string_view name) {
   if (capacity_ == 0) {
     // Reserved once and kept (Clear keeps it): the arena never shrinks and
     // regrows within a long computation. Pages are touched only as the
-    // arena fills, so a small module costs little.
-    Grow(max_bytes_ + kArenaSlack);
+    // arena fills. An input known to be shorter than the budget gets room
+    // for its own length (the entries never hold more than the input's
+    // bytes; Grow covers the exception).
+    size_t arena = max_bytes_ + kArenaSlack;
+    if (input_bytes_ >= 0) {
+      arena = std::min(arena,
+                       static_cast<size_t>(input_bytes_) + kSmallArenaSlack);
+    }
+    Grow(arena);
     // The entries likewise (one per instruction: growing by doubling
     // copied them all over again in a long computation). A typical entry
-    // is at least 48 bytes of budget; more entries than that still fit,
-    // the vector then grows.
-    entries_.reserve(max_bytes_ / 48);
+    // is at least 48 bytes of budget and one instruction line at least 32
+    // bytes of input; more entries than that still fit, the vector then
+    // grows.
+    size_t entries = max_bytes_ / 48;
+    if (input_bytes_ >= 0) {
+      entries = std::min(entries, static_cast<size_t>(input_bytes_) / 32 + 16);
+    }
+    entries_.reserve(entries);
   }
   pending_name_offset_ = size_;
   AppendPending(name);
@@ -43,7 +55,10 @@ void ShapeTable::Begin(std::string_view name) {
 }
 
 void ShapeTable::Grow(size_t more) {
-  const size_t wanted = std::max(size_ + more, 2 * capacity_);
+  // Doubling, but not past the budget (with its slack) unless one entry
+  // needs it.
+  const size_t wanted = std::max(
+      size_ + more, std::min(2 * capacity_, max_bytes_ + kArenaSlack));
   std::unique_ptr<char[]> bigger(new char[wanted]);
   if (size_ != 0) std::memcpy(bigger.get(), arena_.get(), size_);
   arena_ = std::move(bigger);

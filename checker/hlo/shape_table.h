@@ -28,6 +28,13 @@ class ShapeTable {
  public:
   explicit ShapeTable(size_t max_bytes);
 
+  // The input's length, when known (-1: unknown). Names and shapes are
+  // texts of the input, so a table never holds more than that: the first
+  // Begin reserves for it instead of the whole budget, and a small module
+  // costs a small allocation (many small units, -j: a budget-sized block
+  // per unit kept the allocator consolidating).
+  void set_input_bytes(int64_t bytes) { input_bytes_ = bytes; }
+
   // Starts an entry for `name` (a leading '%' is ignored). The caller then
   // appends the shape text with AppendPending() and calls Commit() or
   // Abort().
@@ -63,6 +70,9 @@ class ShapeTable {
 
   void Clear();
 
+  // Bytes the arena has room for (tests: what set_input_bytes reserved).
+  size_t arena_capacity() const { return capacity_; }
+
  private:
   // 16 bytes: offsets fit in 32 bits because the arena stays within
   // max_bytes_ (at most 4 GiB). The shape follows the name in the arena.
@@ -79,6 +89,8 @@ class ShapeTable {
   // Reserved past max_bytes_: one ordinary entry may be appended before
   // Commit() finds the budget exceeded, without the arena reallocating.
   static constexpr size_t kArenaSlack = size_t{64} << 10;
+  // Past the length of an input whose length is known.
+  static constexpr size_t kSmallArenaSlack = 256;
 
   // Memory held: arena, entries and (an estimate of) the index.
   size_t Bytes() const {
@@ -96,6 +108,7 @@ class ShapeTable {
   void Grow(size_t more);
 
   size_t max_bytes_;
+  int64_t input_bytes_ = -1;
   // The names and shape texts, back to back: a plain buffer (appending is
   // a bounds check and a copy; a vector's insert was several times that).
   // Allocated once and kept by Clear().

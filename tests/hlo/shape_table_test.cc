@@ -59,5 +59,29 @@ TEST(ShapeTableTest, StaysWithinItsBudget) {
   EXPECT_EQ(FindOr(t, "n.999"), "f32[8]{0}");
 }
 
+TEST(ShapeTableTest, ReservesForAShortInputAndStillGrowsPastIt) {
+  ShapeTable whole(size_t{8} << 20);
+  Add(whole, "a", "f32[1]");
+  EXPECT_GT(whole.arena_capacity(), size_t{8} << 20);  // the whole budget
+
+  ShapeTable small(size_t{8} << 20);
+  small.set_input_bytes(100);
+  Add(small, "a", "f32[1]");
+  EXPECT_LT(small.arena_capacity(), size_t{1024});
+  // An input that was longer than said (or texts longer than it) still
+  // fits: the arena grows, within the budget.
+  for (int i = 0; i < 5000; ++i) {
+    Add(small, fmt::format("n.{}", i), "f32[8,128]{1,0}");
+  }
+  EXPECT_EQ(FindOr(small, "a"), "f32[1]");
+  EXPECT_EQ(FindOr(small, "n.4999"), "f32[8,128]{1,0}");
+  EXPECT_LE(small.arena_capacity(), (size_t{8} << 20) + (size_t{64} << 10));
+
+  ShapeTable tight(4096);
+  tight.set_input_bytes(size_t{1} << 30);  // longer than the budget
+  Add(tight, "a", "f32[1]");
+  EXPECT_LE(tight.arena_capacity(), size_t{4096} + (size_t{64} << 10));
+}
+
 }  // namespace
 }  // namespace topolint::hlo
