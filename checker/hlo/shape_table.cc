@@ -34,8 +34,8 @@ void ShapeTable::Begin(std::string_view name) {
     // bytes; Grow covers the exception).
     size_t arena = max_bytes_ + kArenaSlack;
     if (input_bytes_ >= 0) {
-      arena = std::min(arena,
-                       static_cast<size_t>(input_bytes_) + kSmallArenaSlack);
+      arena =
+          std::min(arena, static_cast<size_t>(input_bytes_) + kSmallArenaSlack);
     }
     Grow(arena);
     // The entries likewise (one per instruction: growing by doubling
@@ -57,8 +57,8 @@ void ShapeTable::Begin(std::string_view name) {
 void ShapeTable::Grow(size_t more) {
   // Doubling, but not past the budget (with its slack) unless one entry
   // needs it.
-  const size_t wanted = std::max(
-      size_ + more, std::min(2 * capacity_, max_bytes_ + kArenaSlack));
+  const size_t wanted =
+      std::max(size_ + more, std::min(2 * capacity_, max_bytes_ + kArenaSlack));
   std::unique_ptr<char[]> bigger(new char[wanted]);
   if (size_ != 0) std::memcpy(bigger.get(), arena_.get(), size_);
   arena_ = std::move(bigger);

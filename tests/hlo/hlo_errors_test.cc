@@ -55,6 +55,65 @@ TEST(HloErrorTest, BinaryInputIsOneError) {
   EXPECT_TRUE(l.collectives.empty());
 }
 
+// The first 4 KiB are checked for control bytes at once when the window
+// holds them (a small file read whole, the first window of a large one):
+// the same report, at the same place, as byte by byte through a 1-byte
+// window, wherever the byte is; whitespace bytes are no control bytes.
+TEST(HloErrorTest, ControlBytesInTheFirstWindowAtEveryPlace) {
+  std::string text = "HloModule m\nENTRY e {\n";
+  for (int i = 0; i < 200; ++i) {
+    text += "  x." + std::to_string(i) + " = f32[]\t constant(0)\r\n";
+  }
+  text += "  ROOT r = f32[] constant(0)\n}\n";
+  ASSERT_GT(text.size(), size_t{5000});
+  for (size_t window : {size_t{1}, size_t{4096}, kDefaultWindowBytes}) {
+    ParseOptions options;
+    options.window_bytes = window;
+    EXPECT_EQ(Errors(ParseHloText(text, "test.hlo", options)), "") << window;
+    std::string vt = text;
+    vt[30] = '\v';
+    vt[31] = '\f';
+    EXPECT_EQ(ModuleDebugString(ParseHloText(vt, "test.hlo", options)),
+              testing::DumpWithWindow(vt, 1));
+  }
+  for (size_t at : {size_t{0}, size_t{15}, size_t{16}, size_t{17}, size_t{40},
+                    size_t{1000}, size_t{4079}, size_t{4080}, size_t{4095}}) {
+    for (char bad : {'\0', '\x01', '\x1b', '\x7f'}) {
+      std::string b = text;
+      b[at] = bad;
+      ParseOptions bytewise;
+      bytewise.window_bytes = 1;
+      const std::string exact = Errors(ParseHloText(b, "test.hlo", bytewise));
+      EXPECT_THAT(exact, HasSubstr("not HLO text")) << at;
+      EXPECT_EQ(Errors(Parse(b)), exact) << at << " " << int{bad};
+    }
+  }
+  // Binary data after a line of garbage: the control byte is what is
+  // reported (before the parser could stop at the garbage), found by the
+  // check of the first 4 KiB.
+  std::string garbage = "HloModule m\n@@@@ ###\n";
+  garbage.push_back('\x02');
+  garbage += text;
+  EXPECT_EQ(Errors(Parse(garbage)),
+            "3:1: not HLO text: found control byte 0x02; the input looks "
+            "like binary data\n");
+  // Lines of high bytes (each an error of its own to the parser) before the
+  // first control byte: one finding, the control byte.
+  std::string high;
+  for (int i = 0; i < 30; ++i) high += "\xff\xfe\xfd =\n";
+  high.push_back('\x03');
+  high += text;
+  EXPECT_EQ(Errors(Parse(high)),
+            "31:1: not HLO text: found control byte 0x03; the input looks "
+            "like binary data\n");
+  // A PNG's signature: its first bytes are no control bytes, the fifth is.
+  std::string png = "\x89PNG\r\n\x1a\n";
+  png += text;
+  EXPECT_EQ(Errors(Parse(png)),
+            "2:1: not HLO text: found control byte 0x1a; the input looks "
+            "like binary data\n");
+}
+
 TEST(HloErrorTest, HeaderValues) {
   EXPECT_EQ(Errors(Parse("HloModule m, replica_count=0\nENTRY e {\n}\n")),
             "1:28: replica_count must be a positive integer, found 0\n");
