@@ -12,7 +12,8 @@
 # ratio and one PASS/FAIL line (exit 1 on FAIL). CPU time says why a ratio
 # falls short: -j 2 needing more CPU than -j 1 for the same work means the
 # two threads slowed each other (a loaded or shared machine), the same CPU
-# with a poor ratio means a serial part.
+# with a poor ratio means a serial part. Two -j 1 runs started together
+# show what the machine itself allows: the ceiling for the ratio.
 # Environment: UNITS (default 2000), RUNS (default 7), KEEP=1 keeps OUTDIR;
 # VERDICT=0 leaves out the PASS/FAIL line (bench/run.sh prints it among its
 # targets) and RATIO_FILE=F writes the ratio to F.
@@ -55,7 +56,7 @@ cat "$CACHE"/*/*/* >/dev/null  # warm the page cache
 
 ms() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f\n", (b-a)*1000}'; }
 median() { sort -g "$1" | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
-rm -f "$OUT"/j[12].ms "$OUT"/j[12].cpu
+rm -f "$OUT"/j[12].ms "$OUT"/j[12].cpu "$OUT"/pair.ms
 for ((i = 0; i < RUNS; ++i)); do
   for j in 1 2; do
     t0=$EPOCHREALTIME
@@ -65,6 +66,16 @@ for ((i = 0; i < RUNS; ++i)); do
     ms "$t0" "$t1" >>"$OUT/j$j.ms"
     awk '{printf "%.0f\n", ($1 + $2) * 1000}' "$OUT/cpu" >>"$OUT/j$j.cpu"
   done
+  # The machine's own cost of two busy CPUs: two independent -j 1 runs at
+  # once (no shared memory, no lock between them). On a VM whose CPUs slow
+  # each other (shared caches, frequency), each takes longer than alone,
+  # and -j 2 can be at most 2 / that factor faster than -j 1.
+  t0=$EPOCHREALTIME
+  "$BIN" check --quiet -j 1 "$CACHE" >/dev/null &
+  "$BIN" check --quiet -j 1 "$CACHE" >/dev/null
+  wait
+  t1=$EPOCHREALTIME
+  ms "$t0" "$t1" >>"$OUT/pair.ms"
 done
 j1=$(median "$OUT/j1.ms")
 j2=$(median "$OUT/j2.ms")
@@ -73,6 +84,8 @@ c2=$(median "$OUT/j2.cpu")
 ratio=$(awk -v a="$j1" -v b="$j2" 'BEGIN{printf "%.2f", a/b}')
 echo "  median wall -j 1: ${j1} ms, -j 2: ${j2} ms ($(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
 echo "  median CPU (user+sys) -j 1: ${c1} ms, -j 2: ${c2} ms (x$(awk -v a="$c1" -v b="$c2" 'BEGIN{printf "%.2f", b/a}') for the same work)"
+pair=$(median "$OUT/pair.ms")
+echo "  two -j 1 runs at once: median ${pair} ms, each x$(awk -v a="$j1" -v b="$pair" 'BEGIN{printf "%.2f", b/a}') of one alone (this machine's ceiling for -j 2: $(awk -v a="$j1" -v b="$pair" 'BEGIN{printf "%.2f", 2*a/b}')x)"
 if [ -n "${RATIO_FILE:-}" ]; then echo "$ratio" >"$RATIO_FILE"; fi
 if [ "${KEEP:-0}" != 1 ]; then rm -rf "$OUT"; fi
 [ "${VERDICT:-1}" = 0 ] && exit 0

@@ -52,20 +52,31 @@ std::string IdentityOf(const Finding& f) {
 
 FindingOrder::FindingOrder(const JobPlan& plan) {
   // Views into the plan's paths (a hash map: a compile cache has thousands).
-  absl::flat_hash_map<std::string_view, size_t> units_of_file;
+  // Each path hashed once: its distinct index, and how many units list it.
+  absl::flat_hash_map<std::string_view, size_t> index_of;
   size_t listings = 0;
   for (const UnitJob& job : plan.jobs) listings += job.spec.files.size();
-  units_of_file.reserve(listings);
+  index_of.reserve(listings);
+  std::vector<size_t> file_of;  // per listing, in plan order
+  file_of.reserve(listings);
+  std::vector<size_t> units_of_file;  // per distinct path
   for (const UnitJob& job : plan.jobs) {
-    for (const InputFile& f : job.spec.files) ++units_of_file[f.path];
+    for (const InputFile& f : job.spec.files) {
+      auto [it, added] = index_of.try_emplace(f.path, units_of_file.size());
+      if (added) units_of_file.push_back(0);
+      ++units_of_file[it->second];
+      file_of.push_back(it->second);
+    }
   }
   std::vector<std::string> key_of(plan.jobs.size());
+  size_t listing = 0;
   for (size_t i = 0; i < plan.jobs.size(); ++i) {
     const std::string* own = nullptr;
     const std::string* any = nullptr;
     for (const InputFile& f : plan.jobs[i].spec.files) {
       if (any == nullptr || f.path < *any) any = &f.path;
-      if (units_of_file[f.path] == 1 && (own == nullptr || f.path < *own)) {
+      if (units_of_file[file_of[listing++]] == 1 &&
+          (own == nullptr || f.path < *own)) {
         own = &f.path;
       }
     }
@@ -76,8 +87,8 @@ FindingOrder::FindingOrder(const JobPlan& plan) {
     }
   }
   file_count_ = units_of_file.size();
-  for (const auto& [file, units] : units_of_file) {
-    if (units > 1) shared_files_.insert(std::string(file));
+  for (const auto& [file, index] : index_of) {
+    if (units_of_file[index] > 1) shared_files_.insert(std::string(file));
   }
   order_.resize(plan.jobs.size());
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;

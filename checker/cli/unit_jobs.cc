@@ -84,6 +84,25 @@ class ProjectConfigFinder {
     }
   }
 
+  // Find for a unit's directory: units of one parent (a compile cache's
+  // entries) share the parent's answer, and a unit's own directory is not
+  // remembered (no other unit has it).
+  std::string FindForUnit(const std::string& dir) {
+    if (!IsPlain(dir) || dir == "/") return Find(dir);
+    if (HasSettings(dir)) return Absolute(dir) + "/.topolint.json";
+    const size_t slash = dir.rfind('/');
+    const std::string_view parent =
+        slash == std::string::npos ? std::string_view(".")
+        : slash == 0               ? std::string_view("/")
+                                   : std::string_view(dir).substr(0, slash);
+    if (!last_parent_valid_ || parent != last_parent_) {
+      last_parent_.assign(parent.data(), parent.size());
+      last_result_ = Find(last_parent_);
+      last_parent_valid_ = true;
+    }
+    return last_result_;
+  }
+
   std::string Find(const std::string& dir) {
     if (auto it = by_display_.find(dir); it != by_display_.end()) {
       return it->second;
@@ -159,6 +178,10 @@ class ProjectConfigFinder {
   absl::flat_hash_map<std::string, std::string> by_display_;
   std::map<std::string, std::string> found_;
   std::string cwd_;
+  // FindForUnit's last parent and its answer.
+  bool last_parent_valid_ = false;
+  std::string last_parent_;
+  std::string last_result_;
 };
 
 // One unit of an input already read into memory (standard input or a
@@ -279,7 +302,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     UnitJob job;
     job.spec = std::move(spec);
     std::string cfg_path =
-        o.config.empty() ? finder.Find(job.spec.directory) : o.config;
+        o.config.empty() ? finder.FindForUnit(job.spec.directory) : o.config;
     if (!cfg_path.empty()) {
       auto it = configs.find(cfg_path);
       if (it == configs.end()) {
