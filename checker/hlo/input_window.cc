@@ -85,7 +85,12 @@ size_t InputWindow::Read(char* dst, size_t n) {
   }
   n = static_cast<size_t>(std::min<int64_t>(n, limit_ - file_bytes_));
   const size_t got = std::fread(dst, 1, n, file_);
-  if (got == 0) read_error_ = std::ferror(file_) != 0;
+  // fread comes back short only at the end of the file or on an error
+  // (which one, ferror says); either way nothing follows.
+  if (got < n) {
+    drained_ = true;
+    read_error_ = std::ferror(file_) != 0;
+  }
   file_bytes_ += static_cast<int64_t>(got);
   return got;
 }
@@ -96,6 +101,14 @@ bool InputWindow::Refill(int64_t keep_from) {
   if (in_map_) {
     bool more = false;
     if (RefillMapped(keep_from, &more)) return more;
+  }
+  if (file_ == nullptr ? text_.empty() : drained_) {
+    // Known to be at the end (all of a memory source served, or the last
+    // read came back short): no new bytes, and the window need not grow
+    // for a chunk that will not come (a small file read whole was copied
+    // into a window of twice its size just to learn that).
+    eof_ = true;
+    return false;
   }
   const char* keep = begin_ + (keep_from - base_);
   const size_t keep_len = static_cast<size_t>(end_ - keep);

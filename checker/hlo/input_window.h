@@ -94,6 +94,7 @@ class InputWindow {
   std::unique_ptr<char[], AlignedDelete> storage_;
   size_t capacity_ = 0;
   bool eof_ = false;
+  bool drained_ = false;  // a file read came back short: nothing follows
   bool read_error_ = false;
   int64_t limit_ = INT64_MAX;
   int64_t file_bytes_ = 0;
