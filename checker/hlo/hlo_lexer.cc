@@ -265,9 +265,11 @@ bool HloLexer::StatementTooLong() {
 
 namespace {
 
-// True when [p, p + n) holds no control byte (IsControlByte), 16 bytes at a
-// time where SSE2 is there.
-bool NoControlBytes(const char* p, size_t n) {
+// The fast path of CheckNotBinary: true when the window [p, end) holds n
+// bytes and none of them is a control byte (IsControlByte), 16 bytes at a
+// time where SSE2 is there. False (the byte-wise scan decides) otherwise.
+bool TryCheckPlainText(const char* p, const char* end, size_t n) {
+  if (static_cast<size_t>(end - p) < n) return false;
   size_t i = 0;
 #if defined(__SSE2__)
   const __m128i tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
@@ -299,8 +301,7 @@ bool HloLexer::CheckNotBinary(size_t n) {
   // are. Otherwise the byte-wise scan below finds where (line and column)
   // the first control byte is. (Byte by byte this was a tenth of checking
   // a 34 KB unit.)
-  if (Peek() != kEof && static_cast<size_t>(end_ - p_) >= n &&
-      NoControlBytes(p_, n)) {
+  if (Peek() != kEof && TryCheckPlainText(p_, end_, n)) {
     return true;
   }
   const Mark mark = SaveMark();
