@@ -79,12 +79,14 @@ std::vector<Substitution> FindSubstitutions(std::string_view text) {
   return subs;
 }
 
-char TrackedInput::At(size_t offset) {
+char TrackedInput::AtSubstituted(size_t offset) {
   const std::vector<Substitution>& subs = *subs_;
   while (next_sub_ < subs.size() &&
          subs[next_sub_].offset + subs[next_sub_].length <= offset) {
     ++next_sub_;
   }
+  plain_until_ =
+      next_sub_ == subs.size() ? text_.size() : subs[next_sub_].offset;
   if (next_sub_ == subs.size() || offset < subs[next_sub_].offset) {
     return text_[offset];
   }

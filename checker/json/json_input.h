@@ -37,19 +37,30 @@ std::vector<Substitution> FindSubstitutions(std::string_view text);
 class TrackedInput {
  public:
   TrackedInput(std::string_view text, const std::vector<Substitution>* subs)
-      : text_(text), subs_(subs) {}
+      : text_(text),
+        subs_(subs),
+        plain_until_(subs->empty() ? text.size() : subs->front().offset) {}
   TrackedInput(const TrackedInput&) = delete;
   TrackedInput& operator=(const TrackedInput&) = delete;
 
-  char At(size_t offset);
+  // Inline for the bytes before the next substitution (all of them, most
+  // often): the lexer asks for every byte.
+  char At(size_t offset) {
+    return offset < plain_until_ ? text_[offset] : AtSubstituted(offset);
+  }
   void Delivered(size_t offset) { delivered_ = offset; }
   size_t delivered() const { return delivered_; }
   size_t size() const { return text_.size(); }
 
  private:
+  char AtSubstituted(size_t offset);
+
   std::string_view text_;
   const std::vector<Substitution>* subs_;
   size_t next_sub_ = 0;
+  // Offsets below this are plain bytes: the start of subs_[next_sub_], or
+  // the text's end when no substitution is left.
+  size_t plain_until_;
   size_t delivered_ = 0;
 };
 
