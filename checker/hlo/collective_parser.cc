@@ -82,6 +82,21 @@ Shape Resolve(ShapeTable& table, std::string_view name) {
   return shape;
 }
 
+// The name after an operand's shape as XLA prints it, ` %name` followed by
+// ',' or ')' within the window: skipped in place (it is not needed). False
+// with nothing consumed otherwise (the exact steps in ParseOperand decide).
+bool TrySkipPlainOperandName(HloLexer& lx) {
+  const char* const p = lx.cursor();
+  if (p[0] != ' ' || p[1] != '%' || !IsIdentStart(p[2])) return false;
+  const char* const end = SkipIdentBytes(p + 2);  // the window's NUL stops it
+  if (end >= lx.limit() || end - (p + 2) > kMaxTokenBytes ||
+      (*end != ',' && *end != ')')) {
+    return false;
+  }
+  lx.AdvanceTo(end);
+  return true;
+}
+
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
 bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
                   Shape* shape) {
@@ -121,6 +136,7 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
         "its shape)");
   }
   if (has_shape) {
+    if (TrySkipPlainOperandName(lx)) return true;
     // The name is not needed: read it as a view (no copy).
     if (!lx.SkipTrivia()) return false;
     const int n = lx.Peek();
