@@ -43,6 +43,16 @@ bool InSpmdFlow(const OpView& v) {
 
 bool GeometryTracker::SameAsFirst(const OpView& v) {
   const model::ExpandedGroups* e = v.expanded;
+  if (e == nullptr) return SameAsFirstByKey(v);
+  if (e == first_entry_.get()) return true;
+  if (const bool* known = same_as_first_by_entry_.Find(e->id)) return *known;
+  const bool same = SameAsFirstByKey(v);
+  same_as_first_by_entry_.Add(e->id, same);
+  return same;
+}
+
+bool GeometryTracker::SameAsFirstByKey(const OpView& v) {
+  const model::ExpandedGroups* e = v.expanded;
   if (e != nullptr && e == first_entry_.get()) return true;
   const size_t hash = e != nullptr ? e->hash : absl::HashOf(*v.groups);
   if (hash != first_hash_) return false;

@@ -20,6 +20,7 @@
 #include "checker/model/group_list.h"
 #include "checker/model/group_mode.h"
 #include "checker/model/module_params.h"
+#include "checker/model/recent_entries.h"
 #include "rules/emitter.h"
 
 namespace topolint::hlo_rules {
@@ -107,8 +108,11 @@ class GeometryTracker {
 
  private:
   // True when v's list equals the first list (memoised by cache key, so
-  // thousands of ops sharing one large list are compared once).
+  // thousands of ops sharing one large list are compared once, and by cache
+  // entry for the few entries met lately, so that most ops cost neither a
+  // hash nor a string key).
   bool SameAsFirst(const OpView& v);
+  bool SameAsFirstByKey(const OpView& v);
 
   OpView first_;              // first op with groups (op == nullptr: none)
   hlo::Collective first_op_;  // what first_.op points to
@@ -123,6 +127,9 @@ class GeometryTracker {
   std::string first_text_;     // as printed in the message
   int64_t first_workers_ = 0;  // its largest group (the reader's ws_rg)
   absl::flat_hash_map<std::string, bool> same_as_first_by_key_;
+  // SameAsFirst's answers by ExpandedGroups::id (unique within the one
+  // cache the session's ops come from; an entry never changes).
+  model::RecentEntries<uint64_t, bool> same_as_first_by_entry_;
   OpView differing_;               // first op whose list differs from first_'s
   hlo::Collective differing_op_;   // what differing_.op points to
   std::string differing_text_;     // its list, as printed in the message

@@ -7,9 +7,11 @@
 #include <string>
 #include <utility>
 
+#include "checker/hlo/byte_classes.h"
 #include "checker/hlo/collective_attrs.h"
 #include "checker/hlo/fast_paths.h"
 #include "checker/hlo/group_list_parser.h"
+#include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/shape_parser.h"
 #include "checker/hlo/small_copy.h"
 #include "fmt/format.h"
@@ -80,6 +82,21 @@ Shape Resolve(ShapeTable& table, std::string_view name) {
   return shape;
 }
 
+// The name after an operand's shape as XLA prints it, ` %name` followed by
+// ',' or ')' within the window: skipped in place (it is not needed). False
+// with nothing consumed otherwise (the exact steps in ParseOperand decide).
+bool TrySkipPlainOperandName(HloLexer& lx) {
+  const char* const p = lx.cursor();
+  if (p[0] != ' ' || p[1] != '%' || !IsIdentStart(p[2])) return false;
+  const char* const end = SkipIdentBytes(p + 2);  // the window's NUL stops it
+  if (end >= lx.limit() || end - (p + 2) > kMaxTokenBytes ||
+      (*end != ',' && *end != ')')) {
+    return false;
+  }
+  lx.AdvanceTo(end);
+  return true;
+}
+
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
 bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
                   Shape* shape) {
@@ -119,6 +136,7 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
         "its shape)");
   }
   if (has_shape) {
+    if (TrySkipPlainOperandName(lx)) return true;
     // The name is not needed: read it as a view (no copy).
     if (!lx.SkipTrivia()) return false;
     const int n = lx.Peek();
@@ -240,6 +258,35 @@ bool ParseUseGlobalDeviceIds(HloLexer& lx, TextPos key_pos, Collective* c) {
   return true;
 }
 
+// The common `channel_id=N`, read straight from the window: at most 18
+// digits (no sign, so no overflow) followed by ',' or a line break within
+// the window. False with nothing consumed otherwise (the exact path,
+// HloLexer::ReadInt, decides).
+bool TryReadPlainChannelId(HloLexer& lx, int64_t* value) {
+  int64_t v = 0;
+  const char* const q = ReadPlainDecimal(lx.cursor(), &v);
+  if (q == nullptr || q >= lx.limit() || (*q != ',' && *q != '\n')) {
+    return false;
+  }
+  *value = v;
+  lx.AdvanceTo(q);
+  return true;
+}
+
+// The common `to_apply=%name` (or `name`), read straight from the window
+// when the name ends within it, as HloLexer::ReadName reads it ('%'
+// included). False with nothing consumed otherwise.
+bool TryReadPlainName(HloLexer& lx, std::string* out) {
+  const char* const start = lx.cursor();
+  const char* const name = *start == '%' ? start + 1 : start;
+  if (!IsIdentStart(*name)) return false;
+  const char* const end = SkipIdentBytes(name);  // the window's NUL stops it
+  if (end >= lx.limit() || end - name > kMaxTokenBytes) return false;
+  out->assign(start, static_cast<size_t>(end - start));
+  lx.AdvanceTo(end);
+  return true;
+}
+
 // One `name=value` of a collective; the cursor is after '=' and trivia.
 bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
                     ValueMemo* memo, Collective* c) {
@@ -248,7 +295,8 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       if (c->has_channel_id) return Duplicate(lx, key_pos, key);
       c->has_channel_id = true;
       c->channel_id_pos = key_pos;
-      return lx.ReadInt(&c->channel_id, "an integer channel_id");
+      return TryReadPlainChannelId(lx, &c->channel_id) ||
+             lx.ReadInt(&c->channel_id, "an integer channel_id");
     case AttrKey::kUseGlobalDeviceIds:
       if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
       return ParseUseGlobalDeviceIds(lx, key_pos, c);
@@ -272,7 +320,8 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       // `to_apply={ ... }`: a nested (inline) computation, as XLA's parser
       // accepts and its canonical printer writes. It is skipped whole.
       if (lx.Peek() == '{') return lx.SkipGroup();
-      return lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
+      return TryReadPlainName(lx, &c->to_apply) ||
+             lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
     case AttrKey::kMetadata:
       return ParseMetadata(lx, c);
     case AttrKey::kFrontendAttributes:

@@ -421,8 +421,14 @@ const char* FastScanSse2ForTest(FastMode mode, const char* start,
 }
 
 FastScanIsa FastScanIsaInUse() {
+  // What FastScan calls (see UseTheBestScanners).
 #if TOPOLINT_FAST_SCAN_AVX2
-  if (UseAvx2()) return FastScanIsa::kAvx2;
+  if (internal::kFastScanners[0] == &ScanAvx2<FastMode::kGroup> &&
+      internal::kFastScanners[1] == &ScanAvx2<FastMode::kValue> &&
+      internal::kFastScanners[2] == &ScanAvx2<FastMode::kLine> &&
+      internal::kFastScanners[3] == &ScanAvx2<FastMode::kBody>) {
+    return FastScanIsa::kAvx2;
+  }
 #endif
 #if defined(__SSE2__)
   return FastScanIsa::kSse2;
@@ -431,22 +437,38 @@ FastScanIsa FastScanIsaInUse() {
 #endif
 }
 
-const char* FastScan(FastMode mode, const char* start, const char* end) {
+namespace {
+
+template <FastMode kMode>
+const char* ScanFallback(const char* start, const char* end) {
+  return FastScanSse2ForTest(kMode, start, end);
+}
+
+// Puts the AVX2 scanners in place where the CPU runs them: before main,
+// once (until then, the fallback answers, and the answers are the same).
+bool UseTheBestScanners() {
 #if TOPOLINT_FAST_SCAN_AVX2
   if (UseAvx2()) {
-    switch (mode) {
-      case FastMode::kGroup:
-        return ScanAvx2<FastMode::kGroup>(start, end);
-      case FastMode::kValue:
-        return ScanAvx2<FastMode::kValue>(start, end);
-      case FastMode::kLine:
-        return ScanAvx2<FastMode::kLine>(start, end);
-      case FastMode::kBody:
-        return ScanAvx2<FastMode::kBody>(start, end);
-    }
+    internal::kFastScanners[0] = &ScanAvx2<FastMode::kGroup>;
+    internal::kFastScanners[1] = &ScanAvx2<FastMode::kValue>;
+    internal::kFastScanners[2] = &ScanAvx2<FastMode::kLine>;
+    internal::kFastScanners[3] = &ScanAvx2<FastMode::kBody>;
+    return true;
   }
 #endif
-  return FastScanSse2ForTest(mode, start, end);
+  return false;
 }
+
+[[maybe_unused]] const bool kBestScanners = UseTheBestScanners();
+
+}  // namespace
+
+namespace internal {
+
+FastScanFn kFastScanners[4] = {
+    &ScanFallback<FastMode::kGroup>, &ScanFallback<FastMode::kValue>,
+    &ScanFallback<FastMode::kLine>, &ScanFallback<FastMode::kBody>};
+
+}  // namespace internal
 
 }  // namespace topolint::hlo

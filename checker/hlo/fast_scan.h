@@ -41,13 +41,30 @@ enum class FastMode {
   kBody,   // kLine from `(operands)`: only blanks between ')' and a ','
 };
 
+namespace internal {
+// The scanner of each FastMode (indexed by it) for this CPU: the SSE2 ones
+// until the AVX2 ones replace them during static initialisation, when the
+// CPU has AVX2 (both give the same answers). Not to be written elsewhere.
+using FastScanFn = const char* (*)(const char* start, const char* end);
+extern FastScanFn kFastScanners[4];
+}  // namespace internal
+
 // Where the exact scanner would stop, starting at `start` (inside a window
 // ending at `end`, whose NUL sentinel and 64 bytes of slack follow), or
 // nullptr when the text is not the simple case. Never reads before `start`
 // (only the byte before a blank or newline it has scanned) nor more than 63
-// bytes past `end`. Thread-safe.
-[[nodiscard]] const char* FastScan(FastMode mode, const char* start,
-                                   const char* end);
+// bytes past `end`. Thread-safe. Inline: each caller's call goes straight to
+// the scanner this CPU uses (one indirect call per caller, which keeps to
+// the modes that caller uses).
+[[nodiscard]] inline const char* FastScan(FastMode mode, const char* start,
+                                          const char* end) {
+  static_assert(static_cast<int>(FastMode::kGroup) == 0 &&
+                    static_cast<int>(FastMode::kValue) == 1 &&
+                    static_cast<int>(FastMode::kLine) == 2 &&
+                    static_cast<int>(FastMode::kBody) == 3,
+                "kFastScanners is indexed by FastMode");
+  return internal::kFastScanners[static_cast<int>(mode)](start, end);
+}
 
 // For tests: the instruction set FastScan uses on this machine, and the SSE2
 // implementation (the fallback) called directly, whatever the CPU has. The

@@ -102,6 +102,11 @@ class GroupSpecTable {
 
   // Drops the specs nobody holds or pins.
   void Sweep();
+  // Find without the pin and the recent specs.
+  const GroupSpec* FindByHash(const hlo::ReplicaGroups& rg);
+  // The entered spec `rg` is among the last few found, or null.
+  const GroupSpec* FindRecent(const hlo::ReplicaGroups& rg);
+  void RememberRecent(const GroupSpec* spec);
 
   absl::flat_hash_map<size_t, Record> specs_;  // by GroupSpec::hash
   uint64_t next_id_ = 1;
@@ -109,6 +114,15 @@ class GroupSpecTable {
   int64_t written_ids_since_sweep_ = 0;
   const hlo::ReplicaGroups* pinned_rg_ = nullptr;
   const GroupSpec* pinned_ = nullptr;
+  // Up to kRecent distinct specs found lately, in the order they were first
+  // found: a module's collectives take turns among a few lists, in a cycle
+  // that repeats layer after layer, so the spec after the last one found is
+  // tried first, and the others then, each compared field by field instead
+  // of hashed and looked up. Emptied by Sweep (which may free them).
+  static constexpr size_t kRecent = 8;
+  const GroupSpec* recent_[kRecent] = {};
+  size_t recent_count_ = 0;
+  size_t last_recent_ = 0;  // where the last spec found is
 };
 
 }  // namespace topolint::model

@@ -70,6 +70,18 @@ const std::vector<std::string> kOpcodes = {"all-reduce",
                                            "send"};
 const std::vector<std::string> kOperands = {
     "(f32[8]{0} %p)",
+    // Names after a shape, skipped in place or left to the exact steps.
+    "(f32[8]{0} %p, f32[8]{0} %p.1-x_y)",
+    "(f32[8]{0} %p , f32[8]{0} %p)",
+    "(f32[8]{0}  %p)",
+    "(f32[8]{0} %p\n)",
+    "(f32[8]{0} p)",
+    "(f32[8]{0} %p/*c*/)",
+    "(f32[8]{0} %)",
+    "(f32[8]{0} %1p)",
+    "(f32[8]{0} %%p)",
+    "(f32[8]{0} %p(f32[8]{0} %p))",
+    "(f32[8]{0} %p}",
     "(%p)",
     "(p)",
     "(f32[8] %p, f32[8]{0} %p)",
@@ -144,6 +156,24 @@ const std::vector<std::string> kAttrs = {
     ", metadata={op_name=\"a(b)\" source_file=\"f.py\" source_line=3}",
     ", backend_config={\"x\":[1,2],\"y\":\"{\"}",
     ", to_apply=%add",
+    // channel_id and to_apply straight from the window, and what they
+    // leave to the exact path.
+    ", channel_id=123456789012345678",
+    ", channel_id=1234567890123456789",
+    ", channel_id=99999999999999999999",
+    ", channel_id=007, to_apply=%region_add_f32.1",
+    ", channel_id=-3",
+    ", channel_id=3x",
+    ", channel_id=3 , to_apply=%add",
+    ", channel_id=3}",
+    ", channel_id=",
+    ", to_apply=add",
+    ", to_apply=%",
+    ", to_apply=%%add",
+    ", to_apply=%add.1-x_y, channel_id=4",
+    ", to_apply=%add /*c*/",
+    ", to_apply=%add}",
+    ", to_apply=%1add",
 };
 
 // `text` followed by a NUL and the slack a window keeps after its bytes
@@ -172,6 +202,36 @@ TEST(FastPathEquivalenceTest, RandomInstructionsParseTheSameThroughAnyWindow) {
     text += "}\n";
     ExpectSameBothWays(text);
     if (HasFailure()) break;
+  }
+}
+
+// Operand names, channel_id and to_apply read straight from the window
+// (TrySkipPlainOperandName, TryReadPlainChannelId, TryReadPlainName in
+// collective_parser.cc): the same collectives whichever window size cuts
+// the value, wherever.
+TEST(FastPathEquivalenceTest,
+     OperandNamesChannelIdsAndToApplyThroughEveryWindow) {
+  for (const std::string attrs :
+       {", channel_id=12345, to_apply=%region_add_f32.12",
+        ", to_apply=region_add, channel_id=123456789012345678",
+        ", channel_id=1234567890123456789, to_apply=%add\n",
+        ", channel_id=99999999999999999999",
+        ", channel_id=7 , to_apply=%add , use_global_device_ids=true"}) {
+    for (const std::string operands :
+         {"(f32[8]{0} %p)", "(f32[8]{0} %p, f32[8]{0} %p.2)",
+          "(f32[8]{0} %p , f32[8]{0} %p)"}) {
+      const std::string text =
+          "HloModule m, replica_count=4\n\nENTRY main {\n"
+          "  %p = f32[8]{0} parameter(0)\n"
+          "  %ar = f32[8]{0} all-reduce" +
+          operands + ", replica_groups={{0,1,2,3}}" + attrs +
+          "\n  ROOT %r = f32[8]{0} add(%ar, %ar)\n}\n";
+      const std::string exact = Dump(text, 1);
+      for (size_t window = 2; window <= text.size() + 1; ++window) {
+        EXPECT_EQ(Dump(text, window), exact) << window << " " << text;
+      }
+      if (HasFailure()) return;
+    }
   }
 }
 

@@ -62,6 +62,47 @@ TEST(HloMultipleGeometriesTest, CountsDistinctLists) {
   EXPECT_THAT(f[0].message, HasSubstr("3 different data-moving group lists"));
 }
 
+// Lists that take turns, as a module's layers repeat them: each cache entry
+// is decided once and its answer recalled (GeometryTracker keeps the last
+// few by entry), in cycles shorter and longer than it keeps, forwards and
+// backwards; the finding stays at the first differing op and the count of
+// distinct lists stays 3.
+TEST(HloMultipleGeometriesTest, ListsTakingTurnsAreDecidedAsOnce) {
+  struct Spec {
+    int64_t g;
+    int64_t s;
+    std::vector<int64_t> dims;
+    std::vector<int64_t> perm;
+  };
+  // The first eight expand to the first list; the last two differ.
+  const std::vector<Spec> specs = {
+      {2, 4, {8}, {}},       {2, 4, {2, 4}, {}},    {2, 4, {1, 8}, {}},
+      {2, 4, {8, 1}, {}},    {2, 4, {1, 2, 4}, {}}, {2, 4, {2, 1, 4}, {}},
+      {2, 4, {2, 4, 1}, {}}, {2, 4, {1, 1, 8}, {}}, {2, 4, {4, 2}, {1, 0}},
+      {4, 2, {8}, {}}};
+  for (size_t cycle : {9u, 10u}) {
+    ModuleBuilder b(1, 8);
+    int64_t first_differing_line = 0;
+    for (int round = 0; round < 4; ++round) {
+      for (size_t k = 0; k < cycle; ++k) {
+        const size_t i = round == 2 ? cycle - 1 - k : k;
+        const Spec& spec = specs[i];
+        SetIota(Spmd(b.Add(Kind::kAllReduce, "%ar")), spec.g, spec.s, spec.dims,
+                spec.perm);
+        if (i >= 8 && first_differing_line == 0) {
+          first_differing_line = static_cast<int64_t>(round * cycle + k + 1);
+        }
+      }
+    }
+    std::vector<Finding> f = RunHlo(b.module());
+    ASSERT_THAT(Rules(f), ElementsAre("hlo-multiple-geometries")) << cycle;
+    EXPECT_EQ(f[0].loc.line, first_differing_line) << cycle;
+    EXPECT_THAT(f[0].message,
+                HasSubstr(cycle == 9 ? "2 different" : "3 different"))
+        << cycle;
+  }
+}
+
 TEST(HloMultipleGeometriesTest, GroupBoundariesMatterAndWorkerCountsDiffer) {
   ModuleBuilder b(1, 4);
   SetGroups(Spmd(b.Add(Kind::kAllReduce, "%a")), {{0, 1, 2, 3}});

@@ -56,6 +56,47 @@ TEST(GroupSpecTableTest, DifferentSpecsAreDifferentSpecs) {
   }
 }
 
+// Find tries the specs found lately first, the one after the last found
+// before the others: specs that take turns, in cycles shorter and longer
+// than it keeps, in order or not, keep their ids, and specs that differ in
+// one field only stay apart.
+TEST(GroupSpecTableTest, SpecsTakingTurnsKeepTheirIds) {
+  const std::vector<hlo::ReplicaGroups> specs = {Iota(4, 2, {2, 4}, {1, 0}),
+                                                 Iota(4, 2, {2, 4}),
+                                                 Iota(4, 2, {8}),
+                                                 Iota(2, 4, {8}),
+                                                 Explicit({{0, 1}}),
+                                                 Explicit({{1, 0}}),
+                                                 Explicit({{0}, {1}}),
+                                                 Explicit({}),
+                                                 hlo::ReplicaGroups(),
+                                                 Iota(1, 8, {8}),
+                                                 Iota(8, 1, {8}),
+                                                 Explicit({{0, 1, 2}})};
+  for (size_t cycle : {1u, 2u, 5u, 8u, 9u, 12u}) {
+    GroupSpecTable table;
+    std::vector<uint64_t> ids(cycle, 0);
+    for (int round = 0; round < 4; ++round) {
+      for (size_t k = 0; k < cycle; ++k) {
+        // Round 2 goes backwards; each round finds copies of the specs.
+        const size_t i = round == 2 ? cycle - 1 - k : k;
+        const hlo::ReplicaGroups rg = specs[i];
+        const GroupSpec* s = table.Find(rg);
+        ASSERT_NE(s, nullptr);
+        if (ids[i] == 0) {
+          ids[i] = s->id;
+        } else {
+          EXPECT_EQ(s->id, ids[i]) << "cycle " << cycle << ", spec " << i;
+        }
+        EXPECT_EQ(s->form,
+                  i == 8 ? hlo::ReplicaGroups::Form::kExplicit : rg.form);
+      }
+    }
+    // (The absent list, 8, is the empty written one, 7.)
+    EXPECT_EQ(table.size(), cycle > 8 ? cycle - 1 : cycle);
+  }
+}
+
 TEST(GroupSpecTableTest, AbsentIsTheEmptyWrittenList) {
   GroupSpecTable table;
   EXPECT_EQ(table.Find(hlo::ReplicaGroups()), table.Find(Explicit({})));
