@@ -1,6 +1,9 @@
 #include "checker/config/parallel_config.h"
 
+#include <memory>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "fmt/format.h"
@@ -417,19 +420,23 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
   return pc;
 }
 
-std::vector<ParallelConfig> ReadParallelConfigs(const ComponentConfig& cfg) {
-  const ConfigSections cs = LocateSections(cfg.root);
-  std::vector<ParallelConfig> out;
-  out.reserve(cs.sections.size());
-  for (const ConfigSection& s : cs.sections) {
-    out.push_back(ReadParallelConfigSection(cfg, s));
+const std::vector<ParallelConfig>& ReadParallelConfigs(
+    const ComponentConfig& cfg) {
+  if (cfg.parallel.configs == nullptr) {
+    const ConfigSections cs = LocateSections(cfg.root);
+    auto out = std::make_shared<std::vector<ParallelConfig>>();
+    out->reserve(cs.sections.size());
+    for (const ConfigSection& s : cs.sections) {
+      out->push_back(ReadParallelConfigSection(cfg, s));
+    }
+    cfg.parallel.configs = std::move(out);
   }
-  return out;
+  return *cfg.parallel.configs;
 }
 
-ParallelConfig ReadParallelConfig(const ComponentConfig& cfg) {
-  const ConfigSections cs = LocateSections(cfg.root);
-  return ReadParallelConfigSection(cfg, cs.sections.front());
+const ParallelConfig& ReadParallelConfig(const ComponentConfig& cfg) {
+  // LocateSections always gives the main section first.
+  return ReadParallelConfigs(cfg).front();
 }
 
 }  // namespace topolint::config

@@ -167,10 +167,12 @@ struct ParallelConfig {
 
 // Reads every section of `cfg` (config_sections.h), the main one first, into
 // ParallelConfigs. Never fails; see above. The result points into
-// `cfg.root`, which must outlive it.
-std::vector<ParallelConfig> ReadParallelConfigs(const ComponentConfig& cfg);
-// The main section only.
-ParallelConfig ReadParallelConfig(const ComponentConfig& cfg);
+// `cfg.root`, which must outlive it. Read once: the result is kept in `cfg`
+// (ComponentConfig::parallel) and lives as long as `cfg` does.
+const std::vector<ParallelConfig>& ReadParallelConfigs(
+    const ComponentConfig& cfg);
+// The main section only (the first of ReadParallelConfigs).
+const ParallelConfig& ReadParallelConfig(const ComponentConfig& cfg);
 // One located section of `cfg`.
 ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
                                          const ConfigSection& section);
