@@ -254,8 +254,12 @@ class ConfigXrefSession : public ModuleSession {
 // only a module whose device count matches needs them; built once per
 // layout and shared with every unit of that layout).
 struct ConfigSide {
-  explicit ConfigSide(ParallelConfig c) : cfg(std::move(c)) {}
-  const ParallelConfig cfg;
+  // The main section of a config as the config keeps it (read once per
+  // unit, not copied: a copy is some 70 strings).
+  explicit ConfigSide(std::shared_ptr<const std::vector<ParallelConfig>> all)
+      : read(std::move(all)), cfg(read->front()) {}
+  const std::shared_ptr<const std::vector<ParallelConfig>> read;
+  const ParallelConfig& cfg;
   std::shared_ptr<const model::FamilyMatcher> matcher;
   bool families_tried = false;
 };
@@ -309,11 +313,11 @@ std::unique_ptr<FamilyChecks> MakeConfigXrefChecks(const Unit& unit,
                                                    Emitter& emit) {
   std::vector<std::unique_ptr<ConfigSide>> configs;
   for (const config::ComponentConfig& c : unit.configs) {
-    ParallelConfig cfg = config::ReadParallelConfig(c);
     // A layout field that could not be read is config-schema's finding;
     // comparing a half-read layout would only add noise.
-    if (!cfg.LayoutFieldsOk()) continue;
-    configs.push_back(std::make_unique<ConfigSide>(std::move(cfg)));
+    if (!config::ReadParallelConfig(c).LayoutFieldsOk()) continue;
+    configs.push_back(
+        std::make_unique<ConfigSide>(config::SharedParallelConfigs(c)));
   }
   if (configs.empty()) return nullptr;
   return std::make_unique<ConfigXrefFamily>(std::move(configs), options, emit);

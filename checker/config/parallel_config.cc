@@ -434,6 +434,12 @@ const std::vector<ParallelConfig>& ReadParallelConfigs(
   return *cfg.parallel.configs;
 }
 
+std::shared_ptr<const std::vector<ParallelConfig>> SharedParallelConfigs(
+    const ComponentConfig& cfg) {
+  ReadParallelConfigs(cfg);
+  return cfg.parallel.configs;
+}
+
 const ParallelConfig& ReadParallelConfig(const ComponentConfig& cfg) {
   // LocateSections always gives the main section first.
   return ReadParallelConfigs(cfg).front();

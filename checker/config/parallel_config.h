@@ -30,6 +30,7 @@
 #define TOPOLINT_CHECKER_CONFIG_PARALLEL_CONFIG_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -173,6 +174,11 @@ const std::vector<ParallelConfig>& ReadParallelConfigs(
     const ComponentConfig& cfg);
 // The main section only (the first of ReadParallelConfigs).
 const ParallelConfig& ReadParallelConfig(const ComponentConfig& cfg);
+// ReadParallelConfigs, shared: for a holder that keeps the reading while
+// `cfg` may be copied or moved (its pointers into `cfg.root` still need
+// that root).
+std::shared_ptr<const std::vector<ParallelConfig>> SharedParallelConfigs(
+    const ComponentConfig& cfg);
 // One located section of `cfg`.
 ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
                                          const ConfigSection& section);
