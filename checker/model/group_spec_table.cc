@@ -108,35 +108,14 @@ bool IsSpec(const GroupSpec& spec, const hlo::ReplicaGroups& rg) {
 GroupSpecTable::GroupSpecTable() = default;
 GroupSpecTable::~GroupSpecTable() = default;
 
-const GroupSpec* GroupSpecTable::FindRecent(const hlo::ReplicaGroups& rg) {
-  size_t i = last_recent_;
-  for (size_t k = 0; k < recent_count_; ++k) {
-    if (++i == recent_count_) i = 0;
-    if (IsSpec(*recent_[i], rg)) {
-      last_recent_ = i;
-      return recent_[i];
-    }
-  }
-  return nullptr;
-}
-
-void GroupSpecTable::RememberRecent(const GroupSpec* spec) {
-  // In place of the one that was expected next, once all slots are taken.
-  size_t i = recent_count_;
-  if (i < kRecent) {
-    ++recent_count_;
-  } else {
-    i = last_recent_ + 1 == kRecent ? 0 : last_recent_ + 1;
-  }
-  recent_[i] = spec;
-  last_recent_ = i;
-}
-
 const GroupSpec* GroupSpecTable::Find(const hlo::ReplicaGroups& rg) {
   if (&rg == pinned_rg_) return pinned_;
-  if (const GroupSpec* recent = FindRecent(rg)) return recent;
+  if (const GroupSpec* const* recent = recent_.FindIf(
+          [&rg](const GroupSpec* spec) { return IsSpec(*spec, rg); })) {
+    return *recent;
+  }
   const GroupSpec* found = FindByHash(rg);
-  if (found != nullptr) RememberRecent(found);
+  if (found != nullptr) recent_.Add(found, found);
   return found;
 }
 
@@ -199,8 +178,7 @@ void GroupSpecTable::Sweep() {
       ++it;
     }
   }
-  recent_count_ = 0;
-  last_recent_ = 0;
+  recent_.Clear();
   written_ids_since_sweep_ = 0;
 }
 

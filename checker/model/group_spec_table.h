@@ -28,6 +28,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/model/recent_entries.h"
 
 namespace topolint::model {
 
@@ -105,8 +106,6 @@ class GroupSpecTable {
   // Find without the pin and the recent specs.
   const GroupSpec* FindByHash(const hlo::ReplicaGroups& rg);
   // The entered spec `rg` is among the last few found, or null.
-  const GroupSpec* FindRecent(const hlo::ReplicaGroups& rg);
-  void RememberRecent(const GroupSpec* spec);
 
   absl::flat_hash_map<size_t, Record> specs_;  // by GroupSpec::hash
   uint64_t next_id_ = 1;
@@ -119,10 +118,7 @@ class GroupSpecTable {
   // that repeats layer after layer, so the spec after the last one found is
   // tried first, and the others then, each compared field by field instead
   // of hashed and looked up. Emptied by Sweep (which may free them).
-  static constexpr size_t kRecent = 8;
-  const GroupSpec* recent_[kRecent] = {};
-  size_t recent_count_ = 0;
-  size_t last_recent_ = 0;  // where the last spec found is
+  RecentEntries<const GroupSpec*, const GroupSpec*> recent_;
 };
 
 }  // namespace topolint::model

@@ -25,10 +25,17 @@ class RecentEntries {
 
   // The value added for `key`, or null. Valid until the next Add or Clear.
   const Value* Find(const Key& key) {
+    return FindIf([&key](const Key& k) { return k == key; });
+  }
+
+  // The value of the first key, in the order Find tries them, for which
+  // `match(key)` holds (for keys compared with something else), or null.
+  template <typename Match>
+  const Value* FindIf(const Match& match) {
     size_t i = last_;
     for (size_t k = 0; k < count_; ++k) {
       if (++i == count_) i = 0;
-      if (keys_[i] == key) {
+      if (match(keys_[i])) {
         last_ = i;
         return &values_[i];
       }

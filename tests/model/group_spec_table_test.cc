@@ -37,16 +37,24 @@ TEST(GroupSpecTableTest, IdenticalSpecsAreOneSpec) {
   EXPECT_EQ(table.size(), 1u);
 }
 
+// Specs that differ from each other in one field or more.
+std::vector<hlo::ReplicaGroups> DistinctSpecs() {
+  return {Iota(4, 2, {2, 4}, {1, 0}),
+          Iota(4, 2, {2, 4}),
+          Iota(4, 2, {8}),
+          Iota(2, 4, {8}),
+          Explicit({{0, 1}}),
+          Explicit({{1, 0}}),
+          Explicit({{0}, {1}}),
+          Explicit({}),
+          Iota(1, 8, {8}),
+          Iota(8, 1, {8}),
+          Explicit({{0, 1, 2}})};
+}
+
 TEST(GroupSpecTableTest, DifferentSpecsAreDifferentSpecs) {
   GroupSpecTable table;
-  const std::vector<hlo::ReplicaGroups> specs = {Iota(4, 2, {2, 4}, {1, 0}),
-                                                 Iota(4, 2, {2, 4}),
-                                                 Iota(4, 2, {8}),
-                                                 Iota(2, 4, {8}),
-                                                 Explicit({{0, 1}}),
-                                                 Explicit({{1, 0}}),
-                                                 Explicit({{0}, {1}}),
-                                                 Explicit({})};
+  const std::vector<hlo::ReplicaGroups> specs = DistinctSpecs();
   std::vector<uint64_t> ids;
   for (const hlo::ReplicaGroups& rg : specs) {
     const GroupSpec* s = table.Find(rg);
@@ -61,18 +69,9 @@ TEST(GroupSpecTableTest, DifferentSpecsAreDifferentSpecs) {
 // than it keeps, in order or not, keep their ids, and specs that differ in
 // one field only stay apart.
 TEST(GroupSpecTableTest, SpecsTakingTurnsKeepTheirIds) {
-  const std::vector<hlo::ReplicaGroups> specs = {Iota(4, 2, {2, 4}, {1, 0}),
-                                                 Iota(4, 2, {2, 4}),
-                                                 Iota(4, 2, {8}),
-                                                 Iota(2, 4, {8}),
-                                                 Explicit({{0, 1}}),
-                                                 Explicit({{1, 0}}),
-                                                 Explicit({{0}, {1}}),
-                                                 Explicit({}),
-                                                 hlo::ReplicaGroups(),
-                                                 Iota(1, 8, {8}),
-                                                 Iota(8, 1, {8}),
-                                                 Explicit({{0, 1, 2}})};
+  std::vector<hlo::ReplicaGroups> specs = DistinctSpecs();
+  // Absent: the same spec as the empty written list before it.
+  specs.insert(specs.begin() + 8, hlo::ReplicaGroups());
   for (size_t cycle : {1u, 2u, 5u, 8u, 9u, 12u}) {
     GroupSpecTable table;
     std::vector<uint64_t> ids(cycle, 0);
