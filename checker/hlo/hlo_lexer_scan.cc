@@ -1,6 +1,7 @@
 // HloLexer scanners: trivia, comments and `// topolint:` directives,
 // strings, and the brace/paren/string-aware skipping that is the hot path for
 // non-collective instructions.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -522,7 +523,9 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
       return true;
     }
   }
-  if (opens_.empty()) opens_.resize(kMaxNestingDepth);
+  // Room for the usual depths; deeper nesting grows it (up to the limit).
+  // All kMaxNestingDepth at once was 32 KB to allocate and zero per file.
+  if (opens_.empty()) opens_.resize(64);
   int depth = 0;
   const char* p = p_;
   const char* begin = window_->begin();
@@ -542,6 +545,10 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
           return Error(Pos(), fmt::format("brackets nest deeper than the "
                                           "limit of {}",
                                           kMaxNestingDepth));
+        }
+        if (static_cast<size_t>(depth) == opens_.size()) {
+          opens_.resize(std::min<size_t>(
+              2 * opens_.size(), static_cast<size_t>(kMaxNestingDepth)));
         }
         const int64_t offset = window_base + (p - begin);
         bool block = false;

@@ -354,6 +354,16 @@ TEST(HloLimitTest, LongNamesDeepNestingAndHugeShapes) {
                            deep + "\n}\n")),
               StartsWith("3:1035: brackets nest deeper than the limit of "
                          "1000\n"));
+  // Just within the limit (the bracket stack grows as deep as it goes),
+  // also through a 1-byte window, where no fast path engages.
+  const std::string within = std::string(999, '{') + std::string(999, '}');
+  const std::string ok_text =
+      "HloModule m\nENTRY e {\n  ROOT x = f32[] constant(0), sharding=" +
+      within + "\n}\n";
+  EXPECT_EQ(Errors(Parse(ok_text)), "");
+  ParseOptions bytewise;
+  bytewise.window_bytes = 1;
+  EXPECT_EQ(Errors(ParseHloText(ok_text, "test.hlo", bytewise)), "");
   std::string tuple;
   for (int i = 0; i < 100; ++i) tuple += "(";
   tuple += "f32[]";
