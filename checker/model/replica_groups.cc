@@ -79,10 +79,11 @@ absl::StatusOr<GroupList> ExpandIota(const hlo::IotaSpec& iota, int64_t cap) {
     return ExpandIotaChecked(iota, cap);  // says what is wrong
   }
   if (iota.perm.empty()) {
-    std::vector<int64_t> identity(rank);
-    std::iota(identity.begin(), identity.end(), 0);
-    return GroupList::Uniform(iota.num_groups, iota.group_size,
-                              TransposedIndices(iota.reshape_dims, identity));
+    // No transpose: the ids are 0..listed-1 in order (TransposedIndices
+    // with the identity permutation).
+    std::vector<int64_t> ids(static_cast<size_t>(listed));
+    std::iota(ids.begin(), ids.end(), 0);
+    return GroupList::Uniform(iota.num_groups, iota.group_size, std::move(ids));
   }
   return GroupList::Uniform(iota.num_groups, iota.group_size,
                             TransposedIndices(iota.reshape_dims, iota.perm));

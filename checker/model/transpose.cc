@@ -1,5 +1,6 @@
 #include "checker/model/transpose.h"
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
 
@@ -35,7 +36,7 @@ absl::Status CheckPermutation(absl::Span<const int64_t> perm, int64_t rank) {
         fmt::format("transpose T({}) has {} entries but there are {} dims",
                     absl::StrJoin(perm, ","), perm.size(), rank));
   }
-  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  absl::InlinedVector<bool, 16> seen(static_cast<size_t>(rank), false);
   for (int64_t p : perm) {
     if (p < 0 || p >= rank || seen[static_cast<size_t>(p)]) {
       return absl::InvalidArgumentError(
@@ -56,11 +57,15 @@ std::vector<int64_t> TransposedIndices(absl::Span<const int64_t> dims,
   std::vector<int64_t> out(static_cast<size_t>(total));
   // Row-major strides of the input, then the input stride that each output
   // axis steps by.
-  std::vector<int64_t> in_stride(rank, 1);
+  // Scratch on the stack for the usual ranks (iota reshapes have a few
+  // dims): four heap blocks per expansion were most of what checking a
+  // small unit allocated.
+  using Scratch = absl::InlinedVector<int64_t, 8>;
+  Scratch in_stride(rank, 1);
   for (size_t i = rank - 1; i > 0; --i) {
     in_stride[i - 1] = in_stride[i] * dims[i];
   }
-  std::vector<int64_t> out_dim(rank), step(rank), counter(rank, 0);
+  Scratch out_dim(rank), step(rank), counter(rank, 0);
   for (size_t j = 0; j < rank; ++j) {
     out_dim[j] = dims[static_cast<size_t>(perm[j])];
     step[j] = in_stride[static_cast<size_t>(perm[j])];
