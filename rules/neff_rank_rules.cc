@@ -46,6 +46,8 @@ void CheckTopologyDuplicates(const neff::DefJson& d, const neff::Topology& t,
 void CheckPairDuplicates(const neff::DefJson& d, Emitter& emit) {
   absl::flat_hash_map<int64_t, Occurrence> sources;
   absl::flat_hash_map<int64_t, Occurrence> targets;
+  sources.reserve(d.pairs.size());
+  targets.reserve(d.pairs.size());
   for (const neff::Pair& p : d.pairs) {
     struct Endpoint {
       const neff::Rank& rank;

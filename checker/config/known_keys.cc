@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
 
 namespace topolint::config {
@@ -245,8 +246,12 @@ int EditDistance(std::string_view a, std::string_view b, int limit) {
   const size_t m = b.size();
   const size_t diff = n > m ? n - m : m - n;
   if (diff > static_cast<size_t>(limit)) return limit + 1;
-  // Three rows of the optimal-string-alignment table.
-  std::vector<int> prev2(m + 1), prev(m + 1), cur(m + 1);
+  // Three rows of the optimal-string-alignment table, on the stack for
+  // key-sized strings, rotated by pointer.
+  absl::InlinedVector<int, 3 * 48> rows(3 * (m + 1));
+  int* prev2 = rows.data();
+  int* prev = prev2 + (m + 1);
+  int* cur = prev + (m + 1);
   for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<int>(j);
   for (size_t i = 1; i <= n; ++i) {
     cur[0] = static_cast<int>(i);
@@ -261,8 +266,10 @@ int EditDistance(std::string_view a, std::string_view b, int limit) {
       row_min = std::min(row_min, best);
     }
     if (row_min > limit) return limit + 1;
-    std::swap(prev2, prev);
-    std::swap(prev, cur);
+    int* const oldest = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = oldest;
   }
   return std::min(prev[m], limit + 1);
 }

@@ -52,6 +52,9 @@ void Topology::AddGroup(TextPos pos, size_t offset) {
 }
 
 void Topology::AddRank(int64_t value, TextPos pos) {
+  // The first growth steps at once (a topology of a few dozen ranks
+  // otherwise reallocated five or six times).
+  if (ranks_.capacity() == 0) ranks_.reserve(64);
   ranks_.push_back(static_cast<int32_t>(value));
   ++starts_.back();
   rank_marks_.push_back({json::PackedPos(pos), 0});
@@ -63,6 +66,9 @@ void Topology::AddRankAt(int64_t value, TextPos pos, size_t offset) {
     rank_marks_.push_back(
         {json::PackedPos(pos), static_cast<uint32_t>(offset)});
   }
+  // The first growth steps at once (a topology of a few dozen ranks
+  // otherwise reallocated five or six times).
+  if (ranks_.capacity() == 0) ranks_.reserve(64);
   ranks_.push_back(static_cast<int32_t>(value));
   ++starts_.back();
 }
