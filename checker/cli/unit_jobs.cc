@@ -90,11 +90,7 @@ class ProjectConfigFinder {
   std::string FindForUnit(const std::string& dir) {
     if (!IsPlain(dir) || dir == "/") return Find(dir);
     if (HasSettings(dir)) return Absolute(dir) + "/.topolint.json";
-    const size_t slash = dir.rfind('/');
-    const std::string_view parent =
-        slash == std::string::npos ? std::string_view(".")
-        : slash == 0               ? std::string_view("/")
-                                   : std::string_view(dir).substr(0, slash);
+    const std::string_view parent = PlainParent(dir);
     if (!last_parent_valid_ || parent != last_parent_) {
       last_parent_.assign(parent.data(), parent.size());
       last_result_ = Find(last_parent_);
@@ -116,16 +112,21 @@ class ProjectConfigFinder {
     } else if (HasSettings(dir)) {
       result = Absolute(dir) + "/.topolint.json";
     } else if (dir != "/") {
-      const size_t slash = dir.rfind('/');
-      result = Find(slash == std::string::npos ? "."
-                    : slash == 0               ? "/"
-                                               : dir.substr(0, slash));
+      result = Find(std::string(PlainParent(dir)));
     }
     by_display_.emplace(dir, result);
     return result;
   }
 
  private:
+  // The parent of a plain directory other than "/" (IsPlain).
+  static std::string_view PlainParent(std::string_view dir) {
+    const size_t slash = dir.rfind('/');
+    return slash == std::string_view::npos ? "."
+           : slash == 0                    ? "/"
+                                           : dir.substr(0, slash);
+  }
+
   // A path whose parent is a matter of strings: no "." (but a leading
   // "./"), "..", empty component or trailing '/'.
   static bool IsPlain(std::string_view d) {

@@ -113,6 +113,17 @@ inline __m128i LowBytes(__m128i v) {
   return _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, max_control), max_control),
                       _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
 }
+// 0xff in each lane of `v` whose byte is in the class "control" (a low
+// byte but tab, line feed, vertical tab, form feed, carriage return).
+inline __m128i ControlBytes(__m128i v) {
+  const __m128i space = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))),
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                _mm_cmpeq_epi8(v, _mm_set1_epi8('\v'))),
+                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\f'))));
+  return _mm_andnot_si128(space, LowBytes(v));
+}
 // 0xff in each lane whose byte is in [lo, lo + span] (unsigned).
 inline __m128i BytesInRange(__m128i v, char lo, int span) {
   const __m128i t = _mm_sub_epi8(v, _mm_set1_epi8(lo));

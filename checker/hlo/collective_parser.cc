@@ -82,17 +82,23 @@ Shape Resolve(ShapeTable& table, std::string_view name) {
   return shape;
 }
 
+// The end of a name starting at `name` ([A-Za-z_] then [A-Za-z0-9_.-]) when
+// it ends within the window and the token limit, else null.
+const char* PlainNameEnd(const HloLexer& lx, const char* name) {
+  if (!IsIdentStart(*name)) return nullptr;
+  const char* const end = SkipIdentBytes(name);  // the window's NUL stops it
+  if (end >= lx.limit() || end - name > kMaxTokenBytes) return nullptr;
+  return end;
+}
+
 // The name after an operand's shape as XLA prints it, ` %name` followed by
 // ',' or ')' within the window: skipped in place (it is not needed). False
 // with nothing consumed otherwise (the exact steps in ParseOperand decide).
 bool TrySkipPlainOperandName(HloLexer& lx) {
   const char* const p = lx.cursor();
-  if (p[0] != ' ' || p[1] != '%' || !IsIdentStart(p[2])) return false;
-  const char* const end = SkipIdentBytes(p + 2);  // the window's NUL stops it
-  if (end >= lx.limit() || end - (p + 2) > kMaxTokenBytes ||
-      (*end != ',' && *end != ')')) {
-    return false;
-  }
+  if (p[0] != ' ' || p[1] != '%') return false;
+  const char* const end = PlainNameEnd(lx, p + 2);
+  if (end == nullptr || (*end != ',' && *end != ')')) return false;
   lx.AdvanceTo(end);
   return true;
 }
@@ -278,10 +284,8 @@ bool TryReadPlainChannelId(HloLexer& lx, int64_t* value) {
 // included). False with nothing consumed otherwise.
 bool TryReadPlainName(HloLexer& lx, std::string* out) {
   const char* const start = lx.cursor();
-  const char* const name = *start == '%' ? start + 1 : start;
-  if (!IsIdentStart(*name)) return false;
-  const char* const end = SkipIdentBytes(name);  // the window's NUL stops it
-  if (end >= lx.limit() || end - name > kMaxTokenBytes) return false;
+  const char* const end = PlainNameEnd(lx, *start == '%' ? start + 1 : start);
+  if (end == nullptr) return false;
   out->assign(start, static_cast<size_t>(end - start));
   lx.AdvanceTo(end);
   return true;

@@ -272,18 +272,9 @@ bool TryCheckPlainText(const char* p, const char* end, size_t n) {
   if (static_cast<size_t>(end - p) < n) return false;
   size_t i = 0;
 #if defined(__SSE2__)
-  const __m128i tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
-  const __m128i lf = _mm_set1_epi8('\n'), vt = _mm_set1_epi8('\v');
-  const __m128i ff = _mm_set1_epi8('\f');
   for (; i + 16 <= n; i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    const __m128i space = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, vt)),
-                     _mm_cmpeq_epi8(v, ff)));
-    if (_mm_movemask_epi8(_mm_andnot_si128(space, LowBytes(v))) != 0) {
-      return false;
-    }
+    if (_mm_movemask_epi8(ControlBytes(v)) != 0) return false;
   }
 #endif
   for (; i < n; ++i) {

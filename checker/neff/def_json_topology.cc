@@ -51,12 +51,14 @@ void Topology::AddGroup(TextPos pos, size_t offset) {
   starts_.push_back(starts_.back());
 }
 
-void Topology::AddRank(int64_t value, TextPos pos) {
-  // The first growth steps at once (a topology of a few dozen ranks
-  // otherwise reallocated five or six times).
-  if (ranks_.capacity() == 0) ranks_.reserve(64);
+void Topology::PushRank(int64_t value) {
+  if (ranks_.capacity() == 0) ranks_.reserve(kInitialRanks);
   ranks_.push_back(static_cast<int32_t>(value));
   ++starts_.back();
+}
+
+void Topology::AddRank(int64_t value, TextPos pos) {
+  PushRank(value);
   rank_marks_.push_back({json::PackedPos(pos), 0});
 }
 
@@ -66,16 +68,14 @@ void Topology::AddRankAt(int64_t value, TextPos pos, size_t offset) {
     rank_marks_.push_back(
         {json::PackedPos(pos), static_cast<uint32_t>(offset)});
   }
-  // The first growth steps at once (a topology of a few dozen ranks
-  // otherwise reallocated five or six times).
-  if (ranks_.capacity() == 0) ranks_.reserve(64);
-  ranks_.push_back(static_cast<int32_t>(value));
-  ++starts_.back();
+  PushRank(value);
 }
 
 void Topology::Finish() {
-  // Only a large slack is worth the copy that shrinking makes.
-  if (ranks_.capacity() - ranks_.size() > ranks_.size() / 4) {
+  // Only a large slack is worth the copy that shrinking makes (not that of
+  // the first reservation).
+  if (ranks_.capacity() > kInitialRanks &&
+      ranks_.capacity() - ranks_.size() > ranks_.size() / 4) {
     ranks_.shrink_to_fit();
   }
   starts_.shrink_to_fit();

@@ -76,6 +76,11 @@ class Topology {
   void Finish();
 
  private:
+  // Appends a rank to the last group (room for the first few dozen at once:
+  // growing one by one reallocated five or six times).
+  void PushRank(int64_t value);
+  static constexpr size_t kInitialRanks = 64;
+
   struct Mark {
     json::PackedPos pos;
     uint32_t offset = 0;  // byte of the '[' or the literal (< 1 GiB)
