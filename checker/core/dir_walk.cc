@@ -16,6 +16,8 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -90,11 +92,20 @@ struct Node {
   }
 };
 
+// One entry of a directory: its name is names[offset, offset + size), with
+// a NUL after it.
+struct DirEntry {
+  size_t offset;
+  size_t size;
+  unsigned char type;
+};
+
 // Reads the entries of the open directory `fd` (but "." and "..") with
 // their types, as getdents64 gives them: no readdir() buffer and no extra
-// fstat()/fcntl() per directory. A read error is a warning on `node`.
+// fstat()/fcntl() per directory; the names go into one string, not one
+// string each. A read error is a warning on `node`.
 void ReadEntries(int fd, const std::string& shown, Node* node,
-                 std::vector<std::pair<std::string, unsigned char>>* out) {
+                 std::string* names, std::vector<DirEntry>* out) {
   alignas(8) char buf[32768];
   for (;;) {
     const ssize_t n = ::getdents64(fd, buf, sizeof(buf));
@@ -118,7 +129,9 @@ void ReadEntries(int fd, const std::string& shown, Node* node,
           (name[1] == 0 || (name[1] == '.' && name[2] == 0))) {
         continue;
       }
-      out->emplace_back(name, type);
+      const size_t size = std::strlen(name);
+      out->push_back({names->size(), size, type});
+      names->append(name, size + 1);
     }
   }
 }
@@ -138,6 +151,7 @@ class Lister {
   // `top` cannot be listed or the paths given hold too many files.
   absl::Status Run(Node* top, const std::string& root) {
     root_ = root;
+    ++dirs_;
     // Following symlinks, one directory may be met through many paths:
     // listing in depth-first order on one thread lists each once.
     threads_ = limits_.follow_symlinks ? 1 : std::max(1, limits_.jobs);
@@ -149,6 +163,7 @@ class Lister {
   }
 
   size_t files() const { return files_.load(); }
+  size_t dirs() const { return dirs_.load(); }
 
  private:
   // Pops directories until none is left; the calling thread (`pool` not
@@ -212,6 +227,7 @@ class Lister {
   const DiscoveryLimits& limits_;
   std::string root_;
   std::atomic<size_t> files_{0};  // regular files found so far
+  std::atomic<size_t> dirs_{0};   // directories found so far, tops included
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Node*> stack_;
@@ -264,14 +280,20 @@ absl::Status Lister::List(Node* node, std::vector<std::thread>* pool) {
                            ErrnoMessage(open_error)));
     return absl::OkStatus();
   }
-  std::vector<std::pair<std::string, unsigned char>> entries;
+  std::string names;
+  std::vector<DirEntry> entries;
   node->listed = true;
-  ReadEntries(fd, shown, node, &entries);
+  ReadEntries(fd, shown, node, &names, &entries);
   ::close(fd);
-  std::sort(entries.begin(), entries.end());
+  const char* const blob = names.data();
+  std::sort(entries.begin(), entries.end(),
+            [blob](const DirEntry& a, const DirEntry& b) {
+              return std::string_view(blob + a.offset, a.size) <
+                     std::string_view(blob + b.offset, b.size);
+            });
   node->events.reserve(entries.size());
-  for (const auto& [name, type] : entries) {
-    if (auto s = Entry(node, name.c_str(), type); !s.ok()) return s;
+  for (const DirEntry& e : entries) {
+    if (auto s = Entry(node, blob + e.offset, e.type); !s.ok()) return s;
     if (threads_ > 1 &&
         node->children.size() - node->children_handed >= kHandOff) {
       HandOff(node, pool);
@@ -342,6 +364,7 @@ absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
                  0);
       return absl::OkStatus();
     }
+    ++dirs_;
     auto child = std::make_unique<Node>();
     child->path = std::move(p);
     child->depth = node->depth + 1;
@@ -431,6 +454,8 @@ absl::Status WalkPaths(const std::vector<std::string>& paths,
         return s;
       }
       result->files.reserve(lister.files());
+      result->listed.reserve(lister.dirs());
+      seen.reserve(lister.dirs());
       Emit(&top, root, &seen, result);
       continue;
     }
