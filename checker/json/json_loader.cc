@@ -87,7 +87,7 @@ class ValueBuilder {
     captured_ = true;
     if (!Open(Type::kArray)) return false;
     capture_depth_ = 1;
-    const Value& placeholder = *stack_.back();
+    const Value& placeholder = stack_.back().value;
     return sink_->OpenArray(1, cursor_ - 1, placeholder.pos) || Refuse();
   }
   bool end_object() { return Close(); }
@@ -107,10 +107,10 @@ class ValueBuilder {
     const size_t start = BeginToken();
     cursor_ = input_->delivered();
     if (!Count(start)) return false;
-    Member m;
+    stack_.back().last_member = members_.size();
+    Member& m = members_.emplace_back();
     m.key = std::move(k);
     m.key_pos = PosOf(start);
-    stack_.back()->object.push_back(std::move(m));
     return true;
   }
   bool parse_error(size_t position, const std::string& /*last_token*/,
@@ -121,8 +121,8 @@ class ValueBuilder {
     ctx.last_read = position > 0 ? position - 1 : 0;
     ctx.any_token = any_token_;
     if (!stack_.empty()) {
-      ctx.open_bracket = stack_.back()->is_array() ? '[' : '{';
-      ctx.open_pos = stack_.back()->pos;
+      ctx.open_bracket = stack_.back().value.is_array() ? '[' : '{';
+      ctx.open_pos = stack_.back().value.pos;
     }
     internal::DescribedError d = internal::DescribeParseError(ctx, ex.what());
     Fail(d.offset, std::move(d.message));
@@ -151,9 +151,9 @@ class ValueBuilder {
       return false;
     }
     for (size_t i = 0; i < stack_.size(); ++i) {
-      const Value& open = *stack_[i];
-      if (!open.is_object() || open.object.empty() ||
-          open.object.back().key != (*capture_path_)[i]) {
+      const OpenList& open = stack_[i];
+      if (!open.value.is_object() || open.last_member == kNone ||
+          members_[open.last_member].key != (*capture_path_)[i]) {
         return false;
       }
     }
@@ -270,15 +270,30 @@ class ValueBuilder {
     return Place(std::move(v), start);
   }
 
+  // The list is complete: its elements move from the scratch stack into
+  // one block of their number, and it takes its place in its parent.
   bool Close() {
     BeginToken();
     cursor_ = input_->delivered();
-    // The list is complete: give back its growth slack.
-    Value* closed = stack_.back();
-    closed->array.shrink_to_fit();
-    closed->object.shrink_to_fit();
+    OpenList& open = stack_.back();
+    Value v = std::move(open.value);
+    if (v.is_array()) {
+      MoveTail(&items_, open.begin, &v.array);
+    } else {
+      MoveTail(&members_, open.begin, &v.object);
+    }
     stack_.pop_back();
+    Attach(std::move(v));
     return true;
+  }
+
+  template <typename T>
+  static void MoveTail(std::vector<T>* from, size_t begin, Children<T>* to) {
+    to->reserve(from->size() - begin);
+    for (size_t i = begin; i < from->size(); ++i) {
+      to->push_back(std::move((*from)[i]));
+    }
+    from->erase(from->begin() + static_cast<ptrdiff_t>(begin), from->end());
   }
 
   bool Count(size_t start) {
@@ -289,23 +304,30 @@ class ValueBuilder {
     return false;
   }
 
+  // A value begins: a list stays open (its elements gather on the scratch
+  // stacks until it closes), anything else takes its place at once.
   bool Place(Value v, size_t start) {
     if (!Count(start)) return false;
     v.pos = PosOf(start);
-    Value* slot;
+    if (v.is_array() || v.is_object()) {
+      const size_t begin = v.is_array() ? items_.size() : members_.size();
+      stack_.push_back({std::move(v), begin, kNone});
+      return true;
+    }
+    Attach(std::move(v));
+    return true;
+  }
+
+  // A complete value: the root, the next element of the open array, or
+  // the value of the open object's last key.
+  void Attach(Value v) {
     if (stack_.empty()) {
       root_ = std::move(v);
-      slot = &root_;
-    } else if (Value* parent = stack_.back(); parent->is_array()) {
-      parent->array.push_back(std::move(v));
-      slot = &parent->array.back();
+    } else if (stack_.back().value.is_array()) {
+      items_.push_back(std::move(v));
     } else {
-      parent->object.back().value = std::move(v);
-      slot = &parent->object.back().value;
+      members_.back().value = std::move(v);
     }
-    // A container's pointer stays valid while it is open: only it grows.
-    if (slot->is_array() || slot->is_object()) stack_.push_back(slot);
-    return true;
   }
 
   // Line and byte column of `offset`; offsets are asked for in increasing
@@ -345,8 +367,22 @@ class ValueBuilder {
   bool any_token_ = false;
   size_t count_ = 0;
 
+  // An open array or object: its type and position, and where its
+  // elements start on items_ (array) or members_ (object).
+  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+  struct OpenList {
+    Value value;
+    size_t begin;
+    size_t last_member;  // an object's last key, in members_ (or kNone)
+  };
+
   Value root_;
-  std::vector<Value*> stack_;  // open containers, innermost last
+  std::vector<OpenList> stack_;  // open containers, innermost last
+  // Elements of the open arrays and members of the open objects, in
+  // document order: each list is allocated once, at its size, when it
+  // closes (not grown element by element and shrunk).
+  std::vector<Value> items_;
+  std::vector<Member> members_;
   bool failed_ = false;
   SyntaxError error_;
 };
