@@ -56,8 +56,15 @@ std::string TypeName(mode_t mode) {
   return "not a regular file";
 }
 
-std::string Join(const std::string& dir, const char* name) {
-  return dir.back() == '/' ? dir + name : dir + "/" + name;
+// `dir/name`, allocated once.
+std::string Join(const std::string& dir, std::string_view name) {
+  const bool slash = dir.back() != '/';
+  std::string out;
+  out.reserve(dir.size() + slash + name.size());
+  out.append(dir);
+  if (slash) out.push_back('/');
+  out.append(name);
+  return out;
 }
 
 using DirId = std::pair<dev_t, ino_t>;
@@ -281,6 +288,7 @@ absl::Status Lister::List(Node* node, std::vector<std::thread>* pool) {
     return absl::OkStatus();
   }
   std::string names;
+  names.reserve(256);  // one block for the names of a small directory
   std::vector<DirEntry> entries;
   node->listed = true;
   ReadEntries(fd, shown, node, &names, &entries);
@@ -389,8 +397,8 @@ absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
 // Puts what the listing found into `result`, depth first and in name order
 // (as one thread walking would): a directory met a second time is skipped,
 // once, where it is met second.
-void Emit(Node* node, const std::string& root, absl::flat_hash_set<DirId>* seen,
-          WalkResult* result) {
+void Emit(Node* node, const std::shared_ptr<const std::string>& root,
+          absl::flat_hash_set<DirId>* seen, WalkResult* result) {
   if (node->have_id && !seen->insert(node->id).second) {
     result->skipped.push_back(
         {node->path, "already searched (a symbolic link leads here twice)", 0});
@@ -441,16 +449,17 @@ absl::Status WalkPaths(const std::vector<std::string>& paths,
     fs::file_status st = fs::status(p, ec);
     if (ec || !fs::exists(st)) return CheckReadableKind(p);
     if (fs::is_directory(st)) {
-      const std::string root = WithoutTrailingSlash(p);
+      const auto root =
+          std::make_shared<const std::string>(WithoutTrailingSlash(p));
       Node top;
-      top.path = fs::path(root).generic_string();
+      top.path = fs::path(*root).generic_string();
       // A directory named twice (or inside one named before) is listed once.
       struct stat id;
       if (::stat(top.path.c_str(), &id) == 0 &&
           seen.count({id.st_dev, id.st_ino}) != 0) {
         top.have_id = true;
         top.id = {id.st_dev, id.st_ino};
-      } else if (auto s = lister.Run(&top, root); !s.ok()) {
+      } else if (auto s = lister.Run(&top, *root); !s.ok()) {
         return s;
       }
       result->files.reserve(lister.files());
@@ -466,7 +475,8 @@ absl::Status WalkPaths(const std::vector<std::string>& paths,
       return absl::PermissionDeniedError(
           fmt::format("{}: cannot read file", p));
     }
-    result->files.push_back({p, ParentDisplay(p), true});
+    result->files.push_back(
+        {p, std::make_shared<const std::string>(ParentDisplay(p)), true});
   }
   return absl::OkStatus();
 }

@@ -6,6 +6,7 @@
 #define TOPOLINT_CHECKER_CORE_DIR_WALK_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,9 @@ struct SkippedPath {
 
 struct FoundFile {
   std::string path;  // display: the path given, or joined below it
-  std::string root;  // the path given that led here (no trailing '/')
+  // The path given that led here (no trailing '/'): one string for all the
+  // files found below it, not a copy per file.
+  std::shared_ptr<const std::string> root;
   bool named = false;
 };
 

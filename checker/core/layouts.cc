@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -86,11 +87,18 @@ std::string GroupDir(const std::string& path) {
   return IsBucketName(BaseName(bucket)) ? bucket : dir;
 }
 
+// A directory's files by role. Most directories of a search hold one file
+// of each role (a compile-cache entry: model.hlo, def.json,
+// compile_flags.json, model.done): room for one each inside the group, so
+// that grouping thousands of them allocates per unit, not per file.
+using RoleFiles = absl::InlinedVector<InputFile, 1>;
+
 struct DirGroup {
-  std::string dir, root;
-  std::vector<InputFile> hlo, neff, def_json, configs, shared;
-  std::vector<std::string> markers;  // file names
-  size_t files = 0;                  // every file, for a skipped entry
+  std::string_view dir;   // its key in GroupUnits' map
+  std::string_view root;  // a ClassifiedFile's root (they outlive the group)
+  RoleFiles hlo, neff, def_json, configs, shared;
+  absl::InlinedVector<std::string, 2> markers;  // file names
+  size_t files = 0;  // every file, for a skipped entry
   bool any_named = false;
   bool config_inherited = false;
   bool unit_of_its_own = false;  // modules or shared files (before DirUnits)
@@ -150,23 +158,25 @@ std::string CacheEntryProblem(const DirGroup& g) {
 
 UnitSpec NewUnit(const DirGroup& g) {
   UnitSpec u;
-  u.directory = g.dir;
+  u.directory = std::string(g.dir);
   return u;
 }
 
-void Append(const std::vector<InputFile>& from, std::vector<InputFile>* to) {
+void Append(const RoleFiles& from, std::vector<InputFile>* to) {
   to->insert(to->end(), from.begin(), from.end());
 }
 
-void Append(std::vector<InputFile>&& from, std::vector<InputFile>* to) {
+void Append(RoleFiles&& from, std::vector<InputFile>* to) {
   to->insert(to->end(), std::make_move_iterator(from.begin()),
              std::make_move_iterator(from.end()));
   from.clear();
 }
 
+using DirUnitList = absl::InlinedVector<UnitSpec, 1>;
+
 // The units of one directory, before inherited configs. Takes the files of
 // `g` but its configs (a directory below may inherit them).
-std::vector<UnitSpec> DirUnits(DirGroup& g) {
+DirUnitList DirUnits(DirGroup& g) {
   bool dump = false;
   for (const InputFile& f : g.hlo) {
     if (!DumpModuleId(BaseName(f.path)).empty()) dump = true;
@@ -178,7 +188,7 @@ std::vector<UnitSpec> DirUnits(DirGroup& g) {
       Append(std::move(*v), &u.files);
     Append(g.configs, &u.files);
     Append(std::move(g.shared), &u.files);
-    std::vector<UnitSpec> units;
+    DirUnitList units;
     units.push_back(std::move(u));
     return units;
   }
@@ -208,7 +218,7 @@ std::vector<UnitSpec> DirUnits(DirGroup& g) {
                           : "\x02" + std::string(name);
     add(f, key);
   }
-  std::vector<UnitSpec> units;
+  DirUnitList units;
   for (auto& [key, u] : by_key) {
     Append(g.configs, &u.files);
     Append(g.shared, &u.files);
@@ -279,21 +289,23 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
       // directory goes in at the end without a search.
       auto at = dirs.end();
       if (dirs.empty() || std::prev(dirs.end())->first < dir) {
-        at = dirs.emplace_hint(dirs.end(), dir, DirGroup{});
+        at = dirs.emplace_hint(dirs.end(), std::piecewise_construct,
+                               std::forward_as_tuple(std::move(dir)),
+                               std::forward_as_tuple());
       } else {
-        at = dirs.try_emplace(dir).first;
+        at = dirs.try_emplace(std::move(dir)).first;
       }
       last = &at->second;
-      if (last->dir.empty()) last->dir = std::move(dir);
+      last->dir = at->first;
       last_parent.assign(parent.data(), parent.size());
     }
     DirGroup& g = *last;
-    if (g.root.empty() || c.file.root.size() < g.root.size()) {
-      g.root = c.file.root;
+    if (g.root.empty() || c.file.root->size() < g.root.size()) {
+      g.root = *c.file.root;  // `files` holds it until the end
     }
     ++g.files;
     g.any_named = g.any_named || c.file.named;
-    std::vector<InputFile>* to = nullptr;
+    RoleFiles* to = nullptr;
     switch (c.role) {
       case FileRole::kHlo:
         to = &g.hlo;
@@ -322,11 +334,12 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
                      false, false, /*seen_regular=*/true});
     }
   }
-  std::vector<std::pair<const DirGroup*, std::vector<UnitSpec>>> per_dir;
+  std::vector<std::pair<const DirGroup*, DirUnitList>> per_dir;
   per_dir.reserve(dirs.size());
   struct {
     bool valid;
-    std::string parent, root;
+    std::string parent;
+    std::string_view root;
     DirGroup* from;
   } inherit{false, "", "", nullptr};
   for (auto& [dir, g] : dirs) {
@@ -340,7 +353,7 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     }
     const bool modules = g.modules();
     g.unit_of_its_own = modules || !g.shared.empty();
-    std::vector<UnitSpec> mine = DirUnits(g);
+    DirUnitList mine = DirUnits(g);
     if (g.configs.empty() && modules) {
       // The nearest component config above, up to the path given (the same
       // for every directory of one parent: a compile cache's entries).

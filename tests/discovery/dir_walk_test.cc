@@ -21,7 +21,8 @@ using testing::TempDir;
 std::vector<std::string> Flat(const WalkResult& r) {
   std::vector<std::string> out;
   for (const FoundFile& f : r.files) {
-    out.push_back("file " + f.path + " @" + f.root + (f.named ? " named" : ""));
+    out.push_back("file " + f.path + " @" + *f.root +
+                  (f.named ? " named" : ""));
   }
   for (const SkippedPath& s : r.skipped) {
     out.push_back("skip " + s.path + ": " + s.reason + " (" +

@@ -45,7 +45,7 @@ TEST(PairKeyTest, XlaDumpFilesPairByModuleId) {
 ClassifiedFile File(const std::string& path, FileRole role,
                     const std::string& root = "r") {
   ClassifiedFile c;
-  c.file = FoundFile{path, root, false};
+  c.file = FoundFile{path, std::make_shared<const std::string>(root), false};
   c.role = role;
   return c;
 }
