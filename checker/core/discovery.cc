@@ -78,27 +78,60 @@ void ClassifyJson(ClassifiedFile* c) {
   }
 }
 
-void Classify(ClassifiedFile* c) {
+bool IsGenericProtoName(const std::string& path);
+
+// What Classify gives a file whose name says what it is (a compile
+// cache's model.hlo, def.json, compile_flags.json, model.done); false,
+// with `c` untouched, when its content must be read.
+bool ClassifyByName(ClassifiedFile* c) {
   const std::string& path = c->file.path;
   const std::string_view base = FileName(path);
-  bool named = c->file.named;
+  const bool named = c->file.named;
   if (!named &&
       (base == "model.done" || base == "model.log" ||
        (base.size() >= 5 && base.substr(base.size() - 5) == ".lock"))) {
     c->role = FileRole::kCacheMarker;
-    return;
+    return true;
   }
   if (base == "compile_flags.json") {
     c->role = FileRole::kCompileFlags;
-    return;
+    return true;
   }
   if (!named && base == "wrapped_neff.hlo") {
     c->role = FileRole::kNone;
     c->reason =
         "NxD's NEFF wrapper stub (it wraps the compiled NEFF; the module "
         "compiled is model/graph.hlo)";
-    return;
+    return true;
   }
+  InputKind kind;
+  if (!ClassifyName(path, &kind) || IsGenericProtoName(path)) return false;
+  switch (kind) {
+    case InputKind::kHlo:
+      c->role = FileRole::kHlo;
+      return true;
+    case InputKind::kNeff:
+      c->role = FileRole::kNeff;
+      return true;
+    case InputKind::kJson:
+      if (base == "def.json") {
+        c->role = FileRole::kDefJson;
+        return true;
+      }
+      if (base == "neuron_config.json") {
+        c->role = FileRole::kConfig;
+        return true;
+      }
+      return false;
+    case InputKind::kCompileFlags:
+      break;
+  }
+  return false;
+}
+
+void Classify(ClassifiedFile* c) {
+  if (ClassifyByName(c)) return;
+  const std::string& path = c->file.path;
   InputKind kind;
   if (!ClassifyFile(path, &kind)) {
     c->role = FileRole::kNone;
@@ -123,24 +156,29 @@ void Classify(ClassifiedFile* c) {
   }
 }
 
-// Classifies every file, `jobs` threads at a time. Threads take runs of
-// files: most are told by name alone, in less time than one handed between
-// two CPUs through a shared counter.
+// Classifies every file: those whose name says what they are here, the
+// others (their content is read), `jobs` threads at a time. Threads take
+// runs of files, in less time than one handed between two CPUs through a
+// shared counter.
 void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
+  std::vector<ClassifiedFile*> rest;
+  for (ClassifiedFile& c : *files) {
+    if (!ClassifyByName(&c)) rest.push_back(&c);
+  }
   constexpr size_t kRun = 32;
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    const size_t n = files->size();
+    const size_t n = rest.size();
     for (size_t start = next.fetch_add(kRun); start < n;
          start = next.fetch_add(kRun)) {
       for (size_t i = start; i < std::min(n, start + kRun); ++i) {
-        Classify(&(*files)[i]);
+        Classify(rest[i]);
       }
     }
   };
   // Small runs are not worth a thread.
-  int threads = std::max(
-      1, std::min<int>(jobs, static_cast<int>(files->size() / 64 + 1)));
+  int threads =
+      std::max(1, std::min<int>(jobs, static_cast<int>(rest.size() / 64 + 1)));
   if (threads == 1) {
     worker();
     return;

@@ -186,6 +186,13 @@ TEST(DiscoveryCliTest, ManyUnitsGiveTheSameBytesWithAnyJobs) {
     d.Write(w + "other.json", R"({"a": 1})");
   }
   d.Write("work/7/.topolint.json", R"({"rules": "-*"})");
+  // Files whose content says what they are (no telling name): more than
+  // one thread's share (64), among the thousand told by name.
+  for (int i = 0; i < 80; ++i) {
+    d.Write("sniffed/" + std::to_string(i) + "/graph",
+            i % 4 == 0 ? bad : kModule);
+    d.Write("sniffed/" + std::to_string(i) + "/readme", "plain text\n");
+  }
   for (const char* format : {"text", "json", "sarif"}) {
     std::vector<std::string> args = {"check",    "--color", "never",
                                      "--format", format,    "--verbose",
@@ -194,6 +201,8 @@ TEST(DiscoveryCliTest, ManyUnitsGiveTheSameBytesWithAnyJobs) {
     EXPECT_EQ(one.exit_code, 1) << one.err;
     EXPECT_THAT(one.err, HasSubstr("incomplete entry"));
     EXPECT_THAT(one.err, HasSubstr("notes.txt: not a recognised input"));
+    EXPECT_THAT(one.err, HasSubstr("sniffed/3/readme: not a recognised"));
+    EXPECT_THAT(one.out, HasSubstr("sniffed/4/graph"));
     for (const char* jobs : {"2", "3", "8"}) {
       args[7] = jobs;
       CliResult many = RunTopolint(args);
