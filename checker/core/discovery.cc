@@ -78,7 +78,14 @@ void ClassifyJson(ClassifiedFile* c) {
   }
 }
 
-bool IsGenericProtoName(const std::string& path);
+// Binary HLO names: a proto (or gzip of one) is only an input when its
+// content says so; other `.pb` files (metaneff.pb, TensorFlow graphs) are
+// not ours. `.hlo_module.pb` / `.hlo.pb` are always HLO.
+bool IsGenericProtoName(const std::string& path) {
+  return (absl::EndsWith(path, ".pb") || absl::EndsWith(path, ".pb.gz")) &&
+         !absl::EndsWith(path, ".hlo_module.pb") &&
+         !absl::EndsWith(path, ".hlo.pb");
+}
 
 // What Classify gives a file whose name says what it is (a compile
 // cache's model.hlo, def.json, compile_flags.json, model.done); false,
@@ -129,8 +136,8 @@ bool ClassifyByName(ClassifiedFile* c) {
   return false;
 }
 
-void Classify(ClassifiedFile* c) {
-  if (ClassifyByName(c)) return;
+// Classify for a file ClassifyByName left: by its content.
+void ClassifyByContent(ClassifiedFile* c) {
   const std::string& path = c->file.path;
   InputKind kind;
   if (!ClassifyFile(path, &kind)) {
@@ -172,7 +179,7 @@ void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
     for (size_t start = next.fetch_add(kRun); start < n;
          start = next.fetch_add(kRun)) {
       for (size_t i = start; i < std::min(n, start + kRun); ++i) {
-        Classify(rest[i]);
+        ClassifyByContent(rest[i]);
       }
     }
   };
@@ -209,15 +216,6 @@ bool ClassifyName(const std::string& name, InputKind* kind) {
 }
 
 namespace {
-
-// Binary HLO names: a proto (or gzip of one) is only an input when its
-// content says so; other `.pb` files (metaneff.pb, TensorFlow graphs) are
-// not ours. `.hlo_module.pb` / `.hlo.pb` are always HLO.
-bool IsGenericProtoName(const std::string& path) {
-  return (absl::EndsWith(path, ".pb") || absl::EndsWith(path, ".pb.gz")) &&
-         !absl::EndsWith(path, ".hlo_module.pb") &&
-         !absl::EndsWith(path, ".hlo.pb");
-}
 
 // A generic `.pb` is HLO when its head reads as an HloModuleProto, bare or
 // inside up to two wrappers (HloProto, HloSnapshot, ...; each puts the
