@@ -39,18 +39,23 @@ bool ReadSmallFile(const std::string& path, std::string* out) {
   return !in.bad();
 }
 
+// The .json files whose name says what they are.
+bool JsonRoleByName(std::string_view base, FileRole* role) {
+  if (base == "def.json") {
+    *role = FileRole::kDefJson;
+    return true;
+  }
+  if (base == "neuron_config.json") {
+    *role = FileRole::kConfig;
+    return true;
+  }
+  return false;
+}
+
 // What a .json file is: by name, then by content.
 void ClassifyJson(ClassifiedFile* c) {
   const std::string& path = c->file.path;
-  const std::string_view base = FileName(path);
-  if (base == "def.json") {
-    c->role = FileRole::kDefJson;
-    return;
-  }
-  if (base == "neuron_config.json") {
-    c->role = FileRole::kConfig;
-    return;
-  }
+  if (JsonRoleByName(FileName(path), &c->role)) return;
   std::string text;
   if (!ReadSmallFile(path, &text)) {
     c->role = c->file.named ? FileRole::kJson : FileRole::kNone;
@@ -87,9 +92,9 @@ bool IsGenericProtoName(const std::string& path) {
          !absl::EndsWith(path, ".hlo.pb");
 }
 
-// What Classify gives a file whose name says what it is (a compile
-// cache's model.hlo, def.json, compile_flags.json, model.done); false,
-// with `c` untouched, when its content must be read.
+// The role of a file whose name says what it is (a compile cache's
+// model.hlo, def.json, compile_flags.json, model.done); false, with `c`
+// untouched, when its content must be read (ClassifyByContent).
 bool ClassifyByName(ClassifiedFile* c) {
   const std::string& path = c->file.path;
   const std::string_view base = FileName(path);
@@ -121,22 +126,14 @@ bool ClassifyByName(ClassifiedFile* c) {
       c->role = FileRole::kNeff;
       return true;
     case InputKind::kJson:
-      if (base == "def.json") {
-        c->role = FileRole::kDefJson;
-        return true;
-      }
-      if (base == "neuron_config.json") {
-        c->role = FileRole::kConfig;
-        return true;
-      }
-      return false;
+      return JsonRoleByName(base, &c->role);
     case InputKind::kCompileFlags:
       break;
   }
   return false;
 }
 
-// Classify for a file ClassifyByName left: by its content.
+// The role of a file ClassifyByName left, from its content.
 void ClassifyByContent(ClassifiedFile* c) {
   const std::string& path = c->file.path;
   InputKind kind;

@@ -272,7 +272,8 @@ class Children {
   void reserve(size_t n) {
     if (n > capacity()) Reallocate(n);
   }
-  // Gives back the spare capacity (the loader calls it when a list closes).
+  // Gives back the spare capacity. (The loader needs it no more: it reserves
+  // each list at its size when the list closes.)
   void shrink_to_fit() {
     if (h_ == nullptr || h_->size == h_->capacity) return;
     if (h_->size == 0) {
