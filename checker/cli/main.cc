@@ -11,6 +11,7 @@
 
 #include "checker/cli/commands.h"
 #include "checker/cli/options.h"
+#include "checker/core/worker_thread.h"
 #include "checker/hlo/mapped_file.h"
 
 namespace {
@@ -34,6 +35,9 @@ void GuardProcess() {
   // Large HLO files are mapped, not copied; a file truncated meanwhile is
   // reported as changed (checker/hlo/mapped_file.h), not a SIGBUS.
   topolint::hlo::EnableFileMapping();
+  // The process is ours: -j workers take descriptor tables of their own
+  // (checker/core/worker_thread.h).
+  topolint::EnableOwnFileTables();
 }
 
 // The stdio output of the other verbs, checked once at the end.

@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/project_config.h"
+#include "checker/core/worker_thread.h"
 #include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
 #include "fmt/format.h"
@@ -342,7 +343,7 @@ absl::Status ForEachJob(const JobPlan& plan, int jobs, Work work) {
     worker();
   } else {
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (int t = 0; t < threads; ++t) pool.push_back(StartWorker(worker));
     for (std::thread& t : pool) t.join();
   }
   for (const absl::Status& st : status) {

@@ -22,6 +22,7 @@
 
 #include "checker/cli/unit_check.h"
 #include "checker/cli/unit_jobs.h"
+#include "checker/core/worker_thread.h"
 
 namespace topolint::cli {
 namespace {
@@ -206,7 +207,7 @@ absl::Status StreamUnits(
                          shared.get());
   std::vector<std::thread> helpers;
   for (int t = 1; t < threads; ++t) {
-    helpers.emplace_back([&handoff] { handoff.Help(); });
+    helpers.push_back(StartWorker([&handoff] { handoff.Help(); }));
   }
   absl::Status result = handoff.Write(consume);
   handoff.Stop();

@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "checker/core/worker_thread.h"
 #include "checker/diag/input_file.h"
 #include "fmt/format.h"
 
@@ -202,7 +203,7 @@ class Lister {
   void StartPoolIfWorthIt(std::vector<std::thread>* pool) {
     if (pool != nullptr && threads_ > 1 && pool->empty() && stack_.size() > 1) {
       for (int t = 1; t < threads_; ++t) {
-        pool->emplace_back([this] { Work(nullptr); });
+        pool->push_back(StartWorker([this] { Work(nullptr); }));
       }
     }
   }

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "checker/config/component_config.h"
 #include "checker/core/layouts.h"
+#include "checker/core/worker_thread.h"
 #include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/hlo_proto_reader.h"
 #include "checker/json/json_loader.h"
@@ -189,7 +190,7 @@ void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
   }
   // The calling thread is one of them.
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  for (int t = 1; t < threads; ++t) pool.push_back(StartWorker(worker));
   worker();
   for (std::thread& t : pool) t.join();
 }

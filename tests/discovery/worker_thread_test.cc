@@ -1,0 +1,97 @@
+// Workers of a -j pool (checker/core/worker_thread.h): with own descriptor
+// tables enabled, what a worker opens stays its own, what the process had
+// open stays usable, and the walk lists the same things with any -j.
+//
+// EnableOwnFileTables cannot be undone: the test that shows the shared
+// table comes first in the one test that enables it (ctest runs every test
+// in a process of its own; a whole-binary run runs them in this order).
+#include "checker/core/worker_thread.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "checker/core/dir_walk.h"
+#include "gtest/gtest.h"
+#include "tests/common/run_cli.h"
+
+namespace topolint {
+namespace {
+
+using testing::TempDir;
+
+bool IsOpenHere(int fd) { return fcntl(fd, F_GETFD) != -1; }
+
+// Opens `path` on a new worker and returns the descriptor it got, left open.
+int OpenOnWorker(const std::string& path) {
+  int fd = -1;
+  StartWorker([&] { fd = open(path.c_str(), O_RDONLY | O_CLOEXEC); }).join();
+  return fd;
+}
+
+std::vector<std::string> Listing(const std::string& root, int jobs) {
+  DiscoveryLimits limits;
+  limits.jobs = jobs;
+  WalkResult r;
+  EXPECT_TRUE(WalkPaths({root}, limits, &r).ok());
+  std::vector<std::string> out;
+  for (const FoundFile& f : r.files) out.push_back(f.path);
+  for (const ListedDir& d : r.listed) out.push_back("dir " + d.path);
+  return out;
+}
+
+TEST(WorkerThreadTest, OwnTablesKeepWhatAWorkerOpensToItself) {
+  TempDir d;
+  const std::string file = d.Write("f.txt", "abc");
+
+  // Before: a worker shares the process's table, as any thread does.
+  const int shared = OpenOnWorker(file);
+  ASSERT_GE(shared, 0);
+  EXPECT_TRUE(IsOpenHere(shared));
+  close(shared);
+
+  EnableOwnFileTables();
+
+  // What a worker opens (and leaves open) is not in the table here: its
+  // table went with it.
+  const int own = OpenOnWorker(file);
+  ASSERT_GE(own, 0);
+  EXPECT_FALSE(IsOpenHere(own)) << own;
+
+  // What was open when the worker started is open on it too, and its
+  // closing that copy leaves this thread's descriptor open.
+  const int mine = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(mine, 0);
+  bool readable = false;
+  StartWorker([&] {
+    char c = 0;
+    readable = pread(mine, &c, 1, 0) == 1 && c == 'a';
+    close(mine);
+  }).join();
+  EXPECT_TRUE(readable);
+  char c = 0;
+  EXPECT_EQ(pread(mine, &c, 1, 2), 1);
+  EXPECT_EQ(c, 'c');
+  close(mine);
+}
+
+TEST(WorkerThreadTest, WalkListsTheSameWithOwnTables) {
+  EnableOwnFileTables();
+  TempDir d;
+  for (int i = 0; i < 120; ++i) {
+    const std::string e = "v/MODULE_" + std::to_string(1000 + i) + "/";
+    d.Write(e + "model.hlo", "");
+    d.Write(e + "def.json", "{}");
+    if (i % 7 == 0) d.Write(e + "nested/x.hlo", "");
+  }
+  const std::vector<std::string> one = Listing(d.path(), 1);
+  ASSERT_EQ(one.size(), 120u * 2 + 18 + 2 + 120 + 18);
+  for (int jobs : {2, 4, 8}) {
+    EXPECT_EQ(Listing(d.path(), jobs), one) << jobs << " threads";
+  }
+}
+
+}  // namespace
+}  // namespace topolint
