@@ -8,7 +8,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "checker/cli/unit_check.h"
@@ -342,9 +341,9 @@ absl::Status ForEachJob(const JobPlan& plan, int jobs, Work work) {
   if (threads == 1) {
     worker();
   } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.push_back(StartWorker(worker));
-    for (std::thread& t : pool) t.join();
+    std::vector<WorkerThread> pool;
+    for (int t = 0; t < threads; ++t) pool.push_back(StartWorker(t, worker));
+    for (WorkerThread& t : pool) t.join();
   }
   for (const absl::Status& st : status) {
     if (!st.ok()) return st;

@@ -16,7 +16,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -205,13 +204,13 @@ absl::Status StreamUnits(
   }
   OrderedHandoff handoff(plan, order, static_cast<size_t>(threads),
                          shared.get());
-  std::vector<std::thread> helpers;
+  std::vector<WorkerThread> helpers;
   for (int t = 1; t < threads; ++t) {
-    helpers.push_back(StartWorker([&handoff] { handoff.Help(); }));
+    helpers.push_back(StartWorker(t, [&handoff] { handoff.Help(); }));
   }
   absl::Status result = handoff.Write(consume);
   handoff.Stop();
-  for (std::thread& t : helpers) t.join();
+  for (WorkerThread& t : helpers) t.join();
   return result;
 }
 

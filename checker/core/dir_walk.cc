@@ -19,7 +19,6 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -164,9 +163,9 @@ class Lister {
     // listing in depth-first order on one thread lists each once.
     threads_ = limits_.follow_symlinks ? 1 : std::max(1, limits_.jobs);
     stack_.push_back(top);
-    std::vector<std::thread> pool;
+    std::vector<WorkerThread> pool;
     Work(&pool);
-    for (std::thread& t : pool) t.join();
+    for (WorkerThread& t : pool) t.join();
     return error_;
   }
 
@@ -176,7 +175,7 @@ class Lister {
  private:
   // Pops directories until none is left; the calling thread (`pool` not
   // null) starts the others as soon as there is work for them.
-  void Work(std::vector<std::thread>* pool) {
+  void Work(std::vector<WorkerThread>* pool) {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
       cv_.wait(lock, [&] { return !stack_.empty() || busy_ == 0 || failed_; });
@@ -200,10 +199,10 @@ class Lister {
 
   // Under mu_: the calling thread starts the others once more than one
   // directory waits (no thread for a tree of one directory).
-  void StartPoolIfWorthIt(std::vector<std::thread>* pool) {
+  void StartPoolIfWorthIt(std::vector<WorkerThread>* pool) {
     if (pool != nullptr && threads_ > 1 && pool->empty() && stack_.size() > 1) {
       for (int t = 1; t < threads_; ++t) {
-        pool->push_back(StartWorker([this] { Work(nullptr); }));
+        pool->push_back(StartWorker(t, [this] { Work(nullptr); }));
       }
     }
   }
@@ -220,7 +219,7 @@ class Lister {
 
   // While `node` is being read by a walk of several threads: hands its
   // children found so far to the others.
-  void HandOff(Node* node, std::vector<std::thread>* pool) {
+  void HandOff(Node* node, std::vector<WorkerThread>* pool) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       PushChildren(node);
@@ -229,7 +228,7 @@ class Lister {
     cv_.notify_all();
   }
 
-  absl::Status List(Node* node, std::vector<std::thread>* pool);
+  absl::Status List(Node* node, std::vector<WorkerThread>* pool);
   absl::Status Entry(Node* node, const char* name, unsigned char type);
 
   const DiscoveryLimits& limits_;
@@ -246,7 +245,7 @@ class Lister {
   absl::flat_hash_set<DirId> claimed_;  // one thread only (follow_symlinks)
 };
 
-absl::Status Lister::List(Node* node, std::vector<std::thread>* pool) {
+absl::Status Lister::List(Node* node, std::vector<WorkerThread>* pool) {
   const std::string& shown = node->path;
   if (shown.size() >= PATH_MAX) {
     node->Warn(fmt::format(

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <thread>
 
 #include "absl/strings/match.h"
 #include "checker/config/component_config.h"
@@ -189,10 +188,10 @@ void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
     return;
   }
   // The calling thread is one of them.
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.push_back(StartWorker(worker));
+  std::vector<WorkerThread> pool;
+  for (int t = 1; t < threads; ++t) pool.push_back(StartWorker(t, worker));
   worker();
-  for (std::thread& t : pool) t.join();
+  for (WorkerThread& t : pool) t.join();
 }
 
 }  // namespace

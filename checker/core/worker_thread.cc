@@ -1,32 +1,103 @@
 #include "checker/core/worker_thread.h"
 
-#include <utility>
-
-#if defined(__linux__)
 #include <sched.h>
-#endif
+
+#include <memory>
+#include <system_error>
+#include <utility>
+#include <vector>
 
 namespace topolint {
 namespace {
 
 bool g_own_file_tables = false;
 
+// What the new thread needs before it runs `work`.
+struct Start {
+  std::function<void()> work;
+  bool own_table = false;
+  bool placed = false;  // started on one CPU: widen to `allowed`
+  cpu_set_t allowed{};  // the creator's CPU set
+};
+
+void* RunWorker(void* arg) {
+  std::unique_ptr<Start> start(static_cast<Start*>(arg));
+  // Failures here only cost speed: a worker left on its first CPU, or
+  // sharing the table as any thread does (EPERM under a seccomp filter).
+  if (start->placed) {
+    (void)sched_setaffinity(0, sizeof(start->allowed), &start->allowed);
+  }
+  if (start->own_table) (void)unshare(CLONE_FILES);
+  start->work();
+  return nullptr;
+}
+
 }  // namespace
+
+int PlacementCpu(int index, int here, const cpu_set_t& allowed) {
+  if (index < 0 || here < 0 || here >= CPU_SETSIZE ||
+      !CPU_ISSET(here, &allowed) || CPU_COUNT(&allowed) < 2) {
+    return -1;
+  }
+  std::vector<int> order;  // `here` first
+  for (int i = 0; i < CPU_SETSIZE; ++i) {
+    const int cpu = (here + i) % CPU_SETSIZE;
+    if (CPU_ISSET(cpu, &allowed)) order.push_back(cpu);
+  }
+  const int cpu = order[static_cast<size_t>(index) % order.size()];
+  return cpu == here ? -1 : cpu;
+}
+
+WorkerThread::WorkerThread(WorkerThread&& other) noexcept
+    : thread_(other.thread_), joinable_(other.joinable_) {
+  other.joinable_ = false;
+}
+
+WorkerThread& WorkerThread::operator=(WorkerThread&& other) noexcept {
+  if (this != &other) {
+    join();
+    thread_ = other.thread_;
+    joinable_ = other.joinable_;
+    other.joinable_ = false;
+  }
+  return *this;
+}
+
+WorkerThread::~WorkerThread() { join(); }
+
+void WorkerThread::join() {
+  if (!joinable_) return;
+  pthread_join(thread_, nullptr);
+  joinable_ = false;
+}
 
 void EnableOwnFileTables() { g_own_file_tables = true; }
 
-std::thread StartWorker(std::function<void()> work) {
-  const bool own_table = g_own_file_tables;
-  return std::thread([own_table, work = std::move(work)] {
-#if defined(__linux__)
-    // A refusal (EPERM under a seccomp filter, ENOMEM) only costs speed:
-    // the worker shares the table as any thread does.
-    if (own_table) (void)::unshare(CLONE_FILES);
-#else
-    (void)own_table;
-#endif
-    work();
-  });
+WorkerThread StartWorker(int index, std::function<void()> work) {
+  auto start = std::make_unique<Start>();
+  start->work = std::move(work);
+  start->own_table = g_own_file_tables;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  if (sched_getaffinity(0, sizeof(start->allowed), &start->allowed) == 0) {
+    const int cpu = PlacementCpu(index, sched_getcpu(), start->allowed);
+    cpu_set_t place;
+    CPU_ZERO(&place);
+    if (cpu >= 0) CPU_SET(cpu, &place);
+    start->placed = cpu >= 0 && pthread_attr_setaffinity_np(
+                                    &attr, sizeof(place), &place) == 0;
+  }
+  WorkerThread worker;
+  const int err =
+      pthread_create(&worker.thread_, &attr, &RunWorker, start.get());
+  pthread_attr_destroy(&attr);
+  if (err != 0) {
+    throw std::system_error(err, std::generic_category(),
+                            "cannot start a worker thread");
+  }
+  (void)start.release();  // RunWorker owns it
+  worker.joinable_ = true;
+  return worker;
 }
 
 }  // namespace topolint

@@ -1,6 +1,8 @@
-// Workers of a -j pool (checker/core/worker_thread.h): with own descriptor
-// tables enabled, what a worker opens stays its own, what the process had
-// open stays usable, and the walk lists the same things with any -j.
+// Workers of a -j pool (checker/core/worker_thread.h): where they start,
+// that they end up free to run on every CPU their creator may use; with own
+// descriptor tables enabled, what a worker opens stays its own, what the
+// process had open stays usable, and the walk lists the same things with
+// any -j.
 //
 // EnableOwnFileTables cannot be undone: the test that shows the shared
 // table comes first in the one test that enables it (ctest runs every test
@@ -8,8 +10,10 @@
 #include "checker/core/worker_thread.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -27,7 +31,7 @@ bool IsOpenHere(int fd) { return fcntl(fd, F_GETFD) != -1; }
 // Opens `path` on a new worker and returns the descriptor it got, left open.
 int OpenOnWorker(const std::string& path) {
   int fd = -1;
-  StartWorker([&] { fd = open(path.c_str(), O_RDONLY | O_CLOEXEC); }).join();
+  StartWorker(1, [&] { fd = open(path.c_str(), O_RDONLY | O_CLOEXEC); }).join();
   return fd;
 }
 
@@ -40,6 +44,52 @@ std::vector<std::string> Listing(const std::string& root, int jobs) {
   for (const FoundFile& f : r.files) out.push_back(f.path);
   for (const ListedDir& d : r.listed) out.push_back("dir " + d.path);
   return out;
+}
+
+cpu_set_t Cpus(std::initializer_list<int> cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus) CPU_SET(c, &set);
+  return set;
+}
+
+TEST(WorkerThreadTest, WorkersStartOnTheNextCpusFromTheCreators) {
+  const cpu_set_t two = Cpus({0, 1});
+  EXPECT_EQ(PlacementCpu(0, 0, two), -1);  // the creator's own: no choice
+  EXPECT_EQ(PlacementCpu(1, 0, two), 1);
+  EXPECT_EQ(PlacementCpu(2, 0, two), -1);
+  EXPECT_EQ(PlacementCpu(3, 0, two), 1);
+  EXPECT_EQ(PlacementCpu(1, 1, two), 0);
+
+  // Counted cyclically from the creator's CPU, within the set it may use.
+  const cpu_set_t some = Cpus({2, 5, 7});
+  EXPECT_EQ(PlacementCpu(1, 5, some), 7);
+  EXPECT_EQ(PlacementCpu(2, 5, some), 2);
+  EXPECT_EQ(PlacementCpu(3, 5, some), -1);
+  EXPECT_EQ(PlacementCpu(4, 5, some), 7);
+  EXPECT_EQ(PlacementCpu(1, 7, some), 2);
+
+  // Nothing to choose, or nothing known: wherever the kernel puts it.
+  EXPECT_EQ(PlacementCpu(1, 3, Cpus({3})), -1);
+  EXPECT_EQ(PlacementCpu(1, 4, some), -1);  // creator outside its own set
+  EXPECT_EQ(PlacementCpu(1, -1, two), -1);  // sched_getcpu failed
+  EXPECT_EQ(PlacementCpu(-1, 0, two), -1);
+}
+
+TEST(WorkerThreadTest, PlacedWorkersRunWhereTheirCreatorMay) {
+  cpu_set_t mine;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(mine), &mine), 0);
+  for (int index : {0, 1, 2, 3}) {
+    cpu_set_t theirs;
+    CPU_ZERO(&theirs);
+    bool ran = false;
+    StartWorker(index, [&] {
+      ran = true;
+      EXPECT_EQ(sched_getaffinity(0, sizeof(theirs), &theirs), 0);
+    }).join();
+    EXPECT_TRUE(ran);
+    EXPECT_TRUE(CPU_EQUAL(&theirs, &mine)) << "worker " << index;
+  }
 }
 
 TEST(WorkerThreadTest, OwnTablesKeepWhatAWorkerOpensToItself) {
@@ -65,7 +115,7 @@ TEST(WorkerThreadTest, OwnTablesKeepWhatAWorkerOpensToItself) {
   const int mine = open(file.c_str(), O_RDONLY | O_CLOEXEC);
   ASSERT_GE(mine, 0);
   bool readable = false;
-  StartWorker([&] {
+  StartWorker(1, [&] {
     char c = 0;
     readable = pread(mine, &c, 1, 0) == 1 && c == 'a';
     close(mine);
