@@ -1,8 +1,10 @@
 // `topolint check`: plan units, then load, check and report them as a stream.
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -16,6 +18,7 @@
 #include "checker/cli/report_sink.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/rule_docs.h"
+#include "checker/core/worker_thread.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/render.h"
 #include "fmt/format.h"
@@ -321,6 +324,17 @@ int RunCheck(const Options& options) {
     }
   }
   if (!options.quiet) {
+    // The results are the same; only the time would say that -j was not
+    // what it asked for.
+    if (const WorkerRefusals refused = WorkerStartRefusals();
+        refused.count > 0) {
+      std::string why = std::strerror(refused.first_error);
+      if (!why.empty()) why[0] = static_cast<char>(std::tolower(why[0]));
+      Err(fmt::format(
+          "topolint: warning: -j {}: {} refused ({}); the run used the "
+          "threads it had\n",
+          options.jobs, Plural(refused.count, "worker thread start"), why));
+    }
     std::string files =
         fmt::format("{} checked, {} skipped",
                     Plural(order.file_count(), "file"), SkippedFileCount(plan));

@@ -338,13 +338,15 @@ absl::Status ForEachJob(const JobPlan& plan, int jobs, Work work) {
   };
   int threads =
       std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<WorkerThread> pool;
-    for (int t = 0; t < threads; ++t) pool.push_back(StartWorker(t, worker));
-    for (WorkerThread& t : pool) t.join();
+  // The calling thread is one of them (and does it all when the system
+  // refuses the others).
+  std::vector<WorkerThread> pool;
+  for (int t = 1; t < threads; ++t) {
+    WorkerThread w = StartWorker(t, worker);
+    if (w.joinable()) pool.push_back(std::move(w));
   }
+  worker();
+  for (WorkerThread& t : pool) t.join();
   for (const absl::Status& st : status) {
     if (!st.ok()) return st;
   }

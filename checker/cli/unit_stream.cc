@@ -206,7 +206,9 @@ absl::Status StreamUnits(
                          shared.get());
   std::vector<WorkerThread> helpers;
   for (int t = 1; t < threads; ++t) {
-    helpers.push_back(StartWorker(t, [&handoff] { handoff.Help(); }));
+    // Refused (a pids limit): the writer checks what no helper takes.
+    WorkerThread w = StartWorker(t, [&handoff] { handoff.Help(); });
+    if (w.joinable()) helpers.push_back(std::move(w));
   }
   absl::Status result = handoff.Write(consume);
   handoff.Stop();

@@ -199,10 +199,15 @@ class Lister {
 
   // Under mu_: the calling thread starts the others once more than one
   // directory waits (no thread for a tree of one directory).
+  // Workers the system refuses are left out: the others (at least the
+  // calling thread) list everything.
   void StartPoolIfWorthIt(std::vector<WorkerThread>* pool) {
-    if (pool != nullptr && threads_ > 1 && pool->empty() && stack_.size() > 1) {
+    if (pool != nullptr && threads_ > 1 && !pool_started_ &&
+        stack_.size() > 1) {
+      pool_started_ = true;
       for (int t = 1; t < threads_; ++t) {
-        pool->push_back(StartWorker(t, [this] { Work(nullptr); }));
+        WorkerThread w = StartWorker(t, [this] { Work(nullptr); });
+        if (w.joinable()) pool->push_back(std::move(w));
       }
     }
   }
@@ -239,6 +244,7 @@ class Lister {
   std::condition_variable cv_;
   std::vector<Node*> stack_;
   int threads_ = 1;
+  bool pool_started_ = false;
   int busy_ = 0;
   bool failed_ = false;
   absl::Status error_;

@@ -189,7 +189,10 @@ void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
   }
   // The calling thread is one of them.
   std::vector<WorkerThread> pool;
-  for (int t = 1; t < threads; ++t) pool.push_back(StartWorker(t, worker));
+  for (int t = 1; t < threads; ++t) {
+    WorkerThread w = StartWorker(t, worker);  // refused: the others do it
+    if (w.joinable()) pool.push_back(std::move(w));
+  }
   worker();
   for (WorkerThread& t : pool) t.join();
 }

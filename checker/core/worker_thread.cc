@@ -2,8 +2,9 @@
 
 #include <sched.h>
 
+#include <atomic>
+#include <cerrno>
 #include <memory>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -11,6 +12,9 @@ namespace topolint {
 namespace {
 
 bool g_own_file_tables = false;
+std::atomic<size_t> g_refused{0};
+std::atomic<int> g_first_refusal{0};
+std::atomic<int> g_refuse_for_testing{0};
 
 // What the new thread needs before it runs `work`.
 struct Start {
@@ -73,6 +77,12 @@ void WorkerThread::join() {
 
 void EnableOwnFileTables() { g_own_file_tables = true; }
 
+WorkerRefusals WorkerStartRefusals() {
+  return {g_refused.load(), g_first_refusal.load()};
+}
+
+void RefuseWorkerStartsForTesting(int n) { g_refuse_for_testing.store(n); }
+
 WorkerThread StartWorker(int index, std::function<void()> work) {
   auto start = std::make_unique<Start>();
   start->work = std::move(work);
@@ -88,12 +98,19 @@ WorkerThread StartWorker(int index, std::function<void()> work) {
                                     &attr, sizeof(place), &place) == 0;
   }
   WorkerThread worker;
-  const int err =
-      pthread_create(&worker.thread_, &attr, &RunWorker, start.get());
+  int refuse = g_refuse_for_testing.load();
+  while (refuse > 0 &&
+         !g_refuse_for_testing.compare_exchange_weak(refuse, refuse - 1)) {
+  }
+  const int err = refuse > 0 ? EAGAIN
+                             : pthread_create(&worker.thread_, &attr,
+                                              &RunWorker, start.get());
   pthread_attr_destroy(&attr);
   if (err != 0) {
-    throw std::system_error(err, std::generic_category(),
-                            "cannot start a worker thread");
+    int none = 0;
+    g_first_refusal.compare_exchange_strong(none, err);
+    g_refused.fetch_add(1);
+    return worker;  // not joinable: the pool's caller does the work
   }
   (void)start.release();  // RunWorker owns it
   worker.joinable_ = true;

@@ -37,6 +37,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <cstddef>
 #include <functional>
 
 namespace topolint {
@@ -69,9 +70,25 @@ void EnableOwnFileTables();
 
 // Starts `work` on a new thread, on the CPU `index` places it on (above),
 // with its own descriptor table when EnableOwnFileTables was called and the
-// kernel allows it. Throws std::system_error when no thread can be started
-// (as std::thread does).
+// kernel allows it. When no thread can be started (EAGAIN under a pids
+// limit of a container or a CI runner, RLIMIT_NPROC), returns a worker that
+// is not joinable and has not run `work`, and counts the refusal
+// (WorkerStartRefusals): every pool then does the work with the threads it
+// has, its caller among them, and the results are the same.
 WorkerThread StartWorker(int index, std::function<void()> work);
+
+// Worker starts refused so far in this process, and the error of the first
+// (0 when none was refused). The CLI warns once a run that -j ran with
+// fewer threads.
+struct WorkerRefusals {
+  size_t count = 0;
+  int first_error = 0;
+};
+WorkerRefusals WorkerStartRefusals();
+
+// For tests: the next `n` StartWorker calls are refused with EAGAIN, as a
+// pids limit refuses them.
+void RefuseWorkerStartsForTesting(int n);
 
 // Where StartWorker starts worker `index` when its creator runs on CPU
 // `here` and may use the CPUs `allowed`: the index-th of `allowed` counted

@@ -101,6 +101,36 @@ TEST(WorkerThreadTest, PlacedWorkersRunWhereTheirCreatorMay) {
   }
 }
 
+TEST(WorkerThreadTest, ARefusedStartRunsNothingAndIsCounted) {
+  const WorkerRefusals before = WorkerStartRefusals();
+  RefuseWorkerStartsForTesting(1);
+  bool ran = false;
+  WorkerThread refused = StartWorker(1, [&] { ran = true; });
+  EXPECT_FALSE(refused.joinable());
+  refused.join();  // nothing to wait for
+  EXPECT_FALSE(ran);
+  const WorkerRefusals after = WorkerStartRefusals();
+  EXPECT_EQ(after.count, before.count + 1);
+  EXPECT_NE(after.first_error, 0);
+  // The next one starts.
+  StartWorker(1, [&] { ran = true; }).join();
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(WorkerStartRefusals().count, after.count);
+}
+
+TEST(WorkerThreadTest, WalkWithRefusedWorkersListsTheSame) {
+  TempDir d;
+  for (int i = 0; i < 60; ++i) {
+    d.Write("v/MODULE_" + std::to_string(i) + "/model.hlo", "");
+  }
+  const std::vector<std::string> one = Listing(d.path(), 1);
+  for (int refused : {1, 3, 7}) {
+    RefuseWorkerStartsForTesting(refused);
+    EXPECT_EQ(Listing(d.path(), 4), one) << refused << " refused";
+  }
+  RefuseWorkerStartsForTesting(0);
+}
+
 TEST(WorkerThreadTest, OwnTablesKeepWhatAWorkerOpensToItself) {
   TempDir d;
   const std::string file = d.Write("f.txt", "abc");
