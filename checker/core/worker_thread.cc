@@ -15,6 +15,7 @@ bool g_own_file_tables = false;
 std::atomic<size_t> g_refused{0};
 std::atomic<int> g_first_refusal{0};
 std::atomic<int> g_refuse_for_testing{0};
+std::atomic<int> g_refusal_for_testing{EAGAIN};
 
 // What the new thread needs before it runs `work`.
 struct Start {
@@ -81,7 +82,10 @@ WorkerRefusals WorkerStartRefusals() {
   return {g_refused.load(), g_first_refusal.load()};
 }
 
-void RefuseWorkerStartsForTesting(int n) { g_refuse_for_testing.store(n); }
+void RefuseWorkerStartsForTesting(int n, int error) {
+  g_refusal_for_testing.store(error);
+  g_refuse_for_testing.store(n);
+}
 
 WorkerThread StartWorker(int index, std::function<void()> work) {
   auto start = std::make_unique<Start>();
@@ -102,10 +106,16 @@ WorkerThread StartWorker(int index, std::function<void()> work) {
   while (refuse > 0 &&
          !g_refuse_for_testing.compare_exchange_weak(refuse, refuse - 1)) {
   }
-  const int err = refuse > 0 ? EAGAIN
-                             : pthread_create(&worker.thread_, &attr,
-                                              &RunWorker, start.get());
+  int err = refuse > 0 ? g_refusal_for_testing.load()
+                       : pthread_create(&worker.thread_, &attr, &RunWorker,
+                                        start.get());
   pthread_attr_destroy(&attr);
+  if (err == EINVAL && start->placed) {
+    // The CPU it was to start on is gone (taken offline, or out of a
+    // cpuset changed meanwhile): started where the kernel puts it.
+    start->placed = false;
+    err = pthread_create(&worker.thread_, nullptr, &RunWorker, start.get());
+  }
   if (err != 0) {
     int none = 0;
     g_first_refusal.compare_exchange_strong(none, err);

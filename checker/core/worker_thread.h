@@ -37,6 +37,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <functional>
 
@@ -86,9 +87,10 @@ struct WorkerRefusals {
 };
 WorkerRefusals WorkerStartRefusals();
 
-// For tests: the next `n` StartWorker calls are refused with EAGAIN, as a
-// pids limit refuses them.
-void RefuseWorkerStartsForTesting(int n);
+// For tests: the next `n` StartWorker calls fail first with `error`
+// (EAGAIN: as a pids limit refuses them; EINVAL: as when the CPU a worker
+// was placed on went away, which StartWorker retries without placement).
+void RefuseWorkerStartsForTesting(int n, int error = EAGAIN);
 
 // Where StartWorker starts worker `index` when its creator runs on CPU
 // `here` and may use the CPUs `allowed`: the index-th of `allowed` counted

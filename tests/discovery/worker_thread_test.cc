@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <initializer_list>
 #include <string>
 #include <thread>
@@ -116,6 +117,20 @@ TEST(WorkerThreadTest, ARefusedStartRunsNothingAndIsCounted) {
   StartWorker(1, [&] { ran = true; }).join();
   EXPECT_TRUE(ran);
   EXPECT_EQ(WorkerStartRefusals().count, after.count);
+}
+
+TEST(WorkerThreadTest, APlacementRefusedIsRetriedUnplaced) {
+  cpu_set_t mine;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(mine), &mine), 0);
+  if (CPU_COUNT(&mine) < 2) GTEST_SKIP() << "one CPU: nothing is placed";
+  const size_t refused = WorkerStartRefusals().count;
+  RefuseWorkerStartsForTesting(1, EINVAL);
+  bool ran = false;
+  WorkerThread w = StartWorker(1, [&] { ran = true; });
+  EXPECT_TRUE(w.joinable());
+  w.join();
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(WorkerStartRefusals().count, refused);
 }
 
 TEST(WorkerThreadTest, WalkWithRefusedWorkersListsTheSame) {
