@@ -2,16 +2,18 @@
 // started where they can run at once, and, in the CLI, with descriptor
 // tables of their own.
 //
-// Placement. Linux puts a new thread on its creator's CPU unless a
-// scheduling domain asks to balance at fork, and on some VMs none does (the
-// 2-CPU VM of docs/performance.md): while the creator keeps running, the
+// Placement. Linux may queue a new thread on its creator's CPU rather than
+// on an idle one (it did on the 2-CPU VM of docs/performance.md, whose
+// kernel does not balance new tasks): while the creator keeps running, the
 // worker waits for its time slice to end or for the load balancer, 2 to 4 ms
 // in 9 of 12 tries there, against 0.1 to 0.4 ms when it is started on the
 // other CPU. A -j 2 run over 2,000 small units starts two workers and lasts
 // about 120 ms. So worker `index` starts on the index-th CPU the process
 // may use, counted from the one its creator runs on (0: that one, for a
 // pool whose creator only waits), and takes back the creator's whole CPU
-// set as its first step: placement only decides where it starts.
+// set as its first step: placement only decides where it starts. (On a
+// loaded machine that CPU may be busy: the worker then waits there for a
+// time slice, as it would have on its creator's, and may move once it runs.)
 //
 // Descriptor tables. A worker opens, reads and closes its own files: a
 // compile cache of 2,000 entries is 8,000 opens and closes. Threads of one
