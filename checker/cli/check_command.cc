@@ -1,7 +1,6 @@
 // `topolint check`: plan units, then load, check and report them as a stream.
 #include <unistd.h>
 
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -328,12 +327,11 @@ int RunCheck(const Options& options) {
     // what it asked for.
     if (const WorkerRefusals refused = WorkerStartRefusals();
         refused.count > 0) {
-      std::string why = std::strerror(refused.first_error);
-      if (!why.empty()) why[0] = static_cast<char>(std::tolower(why[0]));
       Err(fmt::format(
           "topolint: warning: -j {}: {} refused ({}); the run used the "
           "threads it had\n",
-          options.jobs, Plural(refused.count, "worker thread start"), why));
+          options.jobs, Plural(refused.count, "worker thread start"),
+          std::strerror(refused.first_error)));
     }
     std::string files =
         fmt::format("{} checked, {} skipped",

@@ -340,11 +340,7 @@ absl::Status ForEachJob(const JobPlan& plan, int jobs, Work work) {
       std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
   // The calling thread is one of them (and does it all when the system
   // refuses the others).
-  std::vector<WorkerThread> pool;
-  for (int t = 1; t < threads; ++t) {
-    WorkerThread w = StartWorker(t, worker);
-    if (w.joinable()) pool.push_back(std::move(w));
-  }
+  std::vector<WorkerThread> pool = StartWorkers(threads - 1, worker);
   worker();
   for (WorkerThread& t : pool) t.join();
   for (const absl::Status& st : status) {

@@ -204,12 +204,9 @@ absl::Status StreamUnits(
   }
   OrderedHandoff handoff(plan, order, static_cast<size_t>(threads),
                          shared.get());
-  std::vector<WorkerThread> helpers;
-  for (int t = 1; t < threads; ++t) {
-    // Refused (a pids limit): the writer checks what no helper takes.
-    WorkerThread w = StartWorker(t, [&handoff] { handoff.Help(); });
-    if (w.joinable()) helpers.push_back(std::move(w));
-  }
+  // Helpers refused (a pids limit): the writer checks what none takes.
+  std::vector<WorkerThread> helpers =
+      StartWorkers(threads - 1, [&handoff] { handoff.Help(); });
   absl::Status result = handoff.Write(consume);
   handoff.Stop();
   for (WorkerThread& t : helpers) t.join();

@@ -205,10 +205,7 @@ class Lister {
     if (pool != nullptr && threads_ > 1 && !pool_started_ &&
         stack_.size() > 1) {
       pool_started_ = true;
-      for (int t = 1; t < threads_; ++t) {
-        WorkerThread w = StartWorker(t, [this] { Work(nullptr); });
-        if (w.joinable()) pool->push_back(std::move(w));
-      }
+      *pool = StartWorkers(threads_ - 1, [this] { Work(nullptr); });
     }
   }
 

@@ -188,11 +188,7 @@ void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
     return;
   }
   // The calling thread is one of them.
-  std::vector<WorkerThread> pool;
-  for (int t = 1; t < threads; ++t) {
-    WorkerThread w = StartWorker(t, worker);  // refused: the others do it
-    if (w.joinable()) pool.push_back(std::move(w));
-  }
+  std::vector<WorkerThread> pool = StartWorkers(threads - 1, worker);
   worker();
   for (WorkerThread& t : pool) t.join();
 }

@@ -44,13 +44,14 @@ int PlacementCpu(int index, int here, const cpu_set_t& allowed) {
       !CPU_ISSET(here, &allowed) || CPU_COUNT(&allowed) < 2) {
     return -1;
   }
-  std::vector<int> order;  // `here` first
-  for (int i = 0; i < CPU_SETSIZE; ++i) {
+  // The (index mod count)-th allowed CPU, counting `here` as the 0th.
+  int skip = index % CPU_COUNT(&allowed);
+  if (skip == 0) return -1;
+  for (int i = 1; i < CPU_SETSIZE; ++i) {
     const int cpu = (here + i) % CPU_SETSIZE;
-    if (CPU_ISSET(cpu, &allowed)) order.push_back(cpu);
+    if (CPU_ISSET(cpu, &allowed) && --skip == 0) return cpu;
   }
-  const int cpu = order[static_cast<size_t>(index) % order.size()];
-  return cpu == here ? -1 : cpu;
+  return -1;  // not reached: `allowed` holds CPU_COUNT CPUs
 }
 
 WorkerThread::WorkerThread(WorkerThread&& other) noexcept
@@ -125,6 +126,16 @@ WorkerThread StartWorker(int index, std::function<void()> work) {
   (void)start.release();  // RunWorker owns it
   worker.joinable_ = true;
   return worker;
+}
+
+std::vector<WorkerThread> StartWorkers(int helpers,
+                                       const std::function<void()>& work) {
+  std::vector<WorkerThread> pool;
+  for (int t = 1; t <= helpers; ++t) {
+    WorkerThread w = StartWorker(t, work);
+    if (w.joinable()) pool.push_back(std::move(w));
+  }
+  return pool;
 }
 
 }  // namespace topolint

@@ -42,6 +42,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 namespace topolint {
 
@@ -79,6 +80,11 @@ void EnableOwnFileTables();
 // (WorkerStartRefusals): every pool then does the work with the threads it
 // has, its caller among them, and the results are the same.
 WorkerThread StartWorker(int index, std::function<void()> work);
+
+// The helpers of a pool whose calling thread works too: workers 1 to
+// `helpers` running `work`, those the system refused left out.
+std::vector<WorkerThread> StartWorkers(int helpers,
+                                       const std::function<void()>& work);
 
 // Worker starts refused so far in this process, and the error of the first
 // (0 when none was refused). The CLI warns once a run that -j ran with

@@ -105,7 +105,6 @@ class GroupSpecTable {
   void Sweep();
   // Find without the pin and the recent specs.
   const GroupSpec* FindByHash(const hlo::ReplicaGroups& rg);
-  // The entered spec `rg` is among the last few found, or null.
 
   absl::flat_hash_map<size_t, Record> specs_;  // by GroupSpec::hash
   uint64_t next_id_ = 1;
