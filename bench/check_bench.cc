@@ -9,7 +9,7 @@
 #include "benchmark/benchmark.h"
 #include "checker/config/component_config.h"
 #include "checker/core/unit.h"
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 

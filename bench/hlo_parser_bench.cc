@@ -5,7 +5,7 @@
 
 #include "bench/bench_inputs.h"
 #include "benchmark/benchmark.h"
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 
 namespace topolint::bench {
 namespace {

@@ -10,7 +10,7 @@
 #include "bench/bench_check.h"
 #include "benchmark/benchmark.h"
 #include "checker/core/unit.h"
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 
 namespace topolint::bench {

@@ -26,8 +26,8 @@
 #include "checker/core/discovery.h"
 #include "checker/core/project_config.h"
 #include "checker/diag/baseline.h"
-#include "checker/hlo/hlo_parser.h"
-#include "checker/hlo/hlo_proto_reader.h"
+#include "checker/hlo/proto/hlo_proto_reader.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
@@ -107,8 +107,8 @@ inline void RunHloParserTarget(std::string_view input) {
 
 // ------------------------------------------------------------- binary HLO
 
-// The binary HLO reader (checker/hlo/hlo_proto_reader.h) and the HLO rules:
-// at most one syntax error, located at a byte offset inside the input
+// The binary HLO reader (checker/hlo/proto/hlo_proto_reader.h) and the HLO
+// rules: at most one syntax error, located at a byte offset inside the input
 // (plain input), with a message; the streaming sink sees the same
 // collectives as the collecting parse; every rule, renderer and explain
 // runs on the result.

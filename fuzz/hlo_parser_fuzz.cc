@@ -1,5 +1,5 @@
-// libFuzzer driver: the streaming HLO parser (checker/hlo/hlo_parser.h) and the
-// HLO rules. The body is topolint::fuzz::RunHloParserTarget
+// libFuzzer driver: the streaming HLO parser (checker/hlo/text/hlo_parser.h)
+// and the HLO rules. The body is topolint::fuzz::RunHloParserTarget
 // (fuzz/fuzz_targets.h).
 #include <cstddef>
 #include <cstdint>

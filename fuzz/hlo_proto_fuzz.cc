@@ -1,6 +1,6 @@
-// libFuzzer driver: the binary HLO reader (checker/hlo/hlo_proto_reader.h)
-// and the HLO rules. The body is topolint::fuzz::RunHloProtoTarget
-// (fuzz/fuzz_targets.h).
+// libFuzzer driver: the binary HLO reader
+// (checker/hlo/proto/hlo_proto_reader.h) and the HLO rules. The body is
+// topolint::fuzz::RunHloProtoTarget (fuzz/fuzz_targets.h).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

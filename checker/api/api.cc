@@ -9,7 +9,7 @@
 #include "checker/core/discovery.h"
 #include "checker/core/runner.h"
 #include "checker/diag/render.h"
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 #include "topolint/topolint.h"
 

@@ -14,7 +14,7 @@
 #include "checker/core/project_config.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/input_file.h"
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {

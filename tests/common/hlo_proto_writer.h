@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "checker/hlo/hlo_module.h"
-#include "checker/hlo/hlo_proto_internal.h"
+#include "checker/hlo/proto/hlo_proto_internal.h"
 #include "checker/model/transpose.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"

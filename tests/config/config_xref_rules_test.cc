@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rules/families.h"

@@ -6,7 +6,7 @@
 
 #include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/hlo_module.h"
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
 
 namespace topolint::hlo {

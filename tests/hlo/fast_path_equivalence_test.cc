@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "checker/hlo/hlo_debug.h"
-#include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/input_window.h"
-#include "checker/hlo/instruction_head.h"
-#include "checker/hlo/shape_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
+#include "checker/hlo/text/instruction_head.h"
+#include "checker/hlo/text/shape_parser.h"
 #include "gtest/gtest.h"
 #include "tests/hlo/hlo_test_util.h"
 

@@ -1,7 +1,7 @@
 // The map of the fast paths in docs/architecture.md and the code name the
 // same functions: every fast-path entry point of checker/hlo is in the
 // table, every fast path and exact parser the table names exists, and so
-// does every function the grammar in checker/hlo/hlo_grammar.h points at.
+// does every function the grammar in checker/hlo/text/hlo_grammar.h points at.
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -25,8 +25,8 @@ std::string ReadFile(const fs::path& path) {
 
 std::string HloSources() {
   std::string all;
-  for (const auto& entry :
-       fs::directory_iterator(fs::path(TOPOLINT_SOURCE_DIR) / "checker/hlo")) {
+  for (const auto& entry : fs::recursive_directory_iterator(
+           fs::path(TOPOLINT_SOURCE_DIR) / "checker/hlo")) {
     const std::string ext = entry.path().extension().string();
     if (ext == ".h" || ext == ".cc") all += ReadFile(entry.path()) + "\n";
   }
@@ -121,8 +121,8 @@ TEST(FastPathMapTest, EveryExactParserTheMapNamesExists) {
 }
 
 TEST(FastPathMapTest, EveryFunctionTheGrammarPointsAtExists) {
-  const std::string grammar =
-      ReadFile(fs::path(TOPOLINT_SOURCE_DIR) / "checker/hlo/hlo_grammar.h");
+  const std::string grammar = ReadFile(fs::path(TOPOLINT_SOURCE_DIR) /
+                                       "checker/hlo/text/hlo_grammar.h");
   const std::string code = StripComments(HloSources());
   // CamelCase words with at least two humps, optionally Class::Method.
   const std::regex re(R"(\b(?:[A-Z]\w*::)?([A-Z][a-z0-9]+[A-Z]\w*)\b)");

@@ -6,7 +6,7 @@
 // every block boundary), and on real instruction lines, which it must not
 // decline. Where it answers in kGroup and kValue mode, the answer is also
 // checked against the exact scanner (HloLexer through a 1-byte window).
-#include "checker/hlo/fast_scan.h"
+#include "checker/hlo/text/fast_scan.h"
 
 #include <cstring>
 #include <memory>
@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/hlo/hlo_lexer.h"
-#include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/input_window.h"
+#include "checker/hlo/text/hlo_lexer.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
 
 namespace topolint::hlo {

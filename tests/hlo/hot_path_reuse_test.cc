@@ -9,15 +9,15 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/hlo/byte_classes.h"
-#include "checker/hlo/collective_parser.h"
-#include "checker/hlo/fast_paths.h"
 #include "checker/hlo/hlo_debug.h"
-#include "checker/hlo/hlo_lexer.h"
 #include "checker/hlo/input_window.h"
-#include "checker/hlo/shape_parser.h"
-#include "checker/hlo/shape_table.h"
-#include "checker/hlo/small_copy.h"
+#include "checker/hlo/text/byte_classes.h"
+#include "checker/hlo/text/collective_parser.h"
+#include "checker/hlo/text/fast_paths.h"
+#include "checker/hlo/text/hlo_lexer.h"
+#include "checker/hlo/text/shape_parser.h"
+#include "checker/hlo/text/shape_table.h"
+#include "checker/hlo/text/small_copy.h"
 #include "gtest/gtest.h"
 
 namespace topolint::hlo {

@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/hlo/group_list_parser.h"
-#include "checker/hlo/hlo_lexer.h"
-#include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/input_window.h"
+#include "checker/hlo/text/group_list_parser.h"
+#include "checker/hlo/text/hlo_lexer.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
 
 namespace topolint::hlo {

@@ -1,7 +1,7 @@
 // ShapeTable: the per-computation name -> shape-text table behind operands
 // written without a shape. Lookups of recent names scan linearly; older ones
 // go through the hash index; both must give the latest entry.
-#include "checker/hlo/shape_table.h"
+#include "checker/hlo/text/shape_table.h"
 
 #include <string>
 

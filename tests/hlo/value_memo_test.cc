@@ -3,19 +3,19 @@
 // explicit value from the window): a recalled or fast-read value must be
 // exactly what the exact parser gives at that place, positions included,
 // however values repeat, move, change or outnumber the memo's entries.
-#include "checker/hlo/value_memo.h"
+#include "checker/hlo/text/value_memo.h"
 
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "checker/hlo/fast_paths.h"
-#include "checker/hlo/group_list_parser.h"
 #include "checker/hlo/hlo_debug.h"
-#include "checker/hlo/hlo_lexer.h"
-#include "checker/hlo/hlo_parser.h"
 #include "checker/hlo/input_window.h"
+#include "checker/hlo/text/fast_paths.h"
+#include "checker/hlo/text/group_list_parser.h"
+#include "checker/hlo/text/hlo_lexer.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 #include "gtest/gtest.h"
 #include "tests/hlo/hlo_test_util.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/common/hlo_proto_writer.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "checker/hlo/hlo_proto_reader.h"
+#include "checker/hlo/proto/hlo_proto_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/common/hlo_proto_writer.h"

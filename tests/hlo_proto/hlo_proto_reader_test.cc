@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "checker/hlo/hlo_parser.h"
-#include "checker/hlo/hlo_proto_reader.h"
+#include "checker/hlo/proto/hlo_proto_reader.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
 #include "tests/common/hlo_proto_writer.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "checker/model/expansion_cache.h"
 #include "fmt/format.h"
 #include "gmock/gmock.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "gmock/gmock.h"

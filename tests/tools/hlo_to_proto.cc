@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "tests/common/hlo_proto_writer.h"
 
 int main(int argc, char** argv) {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "checker/core/unit.h"
-#include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "gtest/gtest.h"

@@ -1,0 +1,302 @@
+#include "checker/hlo/proto/hlo_proto_wire.h"
+
+#include <algorithm>
+#include <climits>
+#include <utility>
+
+#include "fmt/format.h"
+
+namespace topolint::hlo::proto {
+namespace {
+
+const char* WireTypeName(int wire_type) {
+  switch (wire_type) {
+    case kVarint:
+      return "varint";
+    case kFixed64:
+      return "64-bit";
+    case kLen:
+      return "length-delimited";
+    case kStartGroup:
+      return "start-group";
+    case kEndGroup:
+      return "end-group";
+    case kFixed32:
+      return "32-bit";
+  }
+  return "invalid";
+}
+
+// Protobuf messages are at most 2 GiB; CodedInputStream counts in int.
+constexpr int64_t kMaxInputBytes = INT_MAX;
+
+}  // namespace
+
+WireReader::WireReader(google::protobuf::io::ZeroCopyInputStream* in,
+                       int64_t end_hint)
+    : in_(in), end_hint_(end_hint) {
+  in_.SetTotalBytesLimit(INT_MAX);
+  // A known size bounds the top-level message, so that a declared length
+  // past the end is refused before anything is read.
+  if (end_hint >= 0 && end_hint <= INT_MAX) {
+    in_.PushLimit(static_cast<int>(end_hint));
+  }
+}
+
+bool WireReader::Fail(std::string message) {
+  return FailAt(offset(), std::move(message));
+}
+
+bool WireReader::FailAt(int64_t at, std::string message) {
+  if (!failed_) {
+    failed_ = true;
+    error_ = std::move(message);
+    error_offset_ = at;
+  }
+  return false;
+}
+
+bool WireReader::Truncated(const char* what) {
+  if (offset() >= kMaxInputBytes) {
+    return Fail(fmt::format(
+        "expected the input to end within 2 GiB (the protobuf message limit) "
+        "while reading {}",
+        what));
+  }
+  return Fail(fmt::format(
+      "expected more bytes: the input ends inside {} (truncated file?)", what));
+}
+
+bool WireReader::AtEnd() {
+  const void* data = nullptr;
+  int size = 0;
+  return !in_.GetDirectBufferPointer(&data, &size);
+}
+
+bool WireReader::ExpectWireType(const char* what, int wire_type, int expected) {
+  if (wire_type == expected) return true;
+  return Fail(fmt::format("expected {} to be {}, found wire type {} ({})", what,
+                          WireTypeName(expected), wire_type,
+                          WireTypeName(wire_type)));
+}
+
+bool WireReader::NextField(const char* what, uint32_t* field, int* wire_type) {
+  if (failed_) return false;
+  const int until = in_.BytesUntilLimit();
+  if (until == 0) return false;  // the message ends here
+  if (AtEnd()) {
+    if (until > 0 || (end_hint_ >= 0 && offset() < end_hint_) ||
+        offset() >= kMaxInputBytes) {
+      return Truncated(what);
+    }
+    return false;  // the input ends between top-level fields
+  }
+  const int64_t at = offset();
+  const uint32_t tag = in_.ReadTag();
+  if (tag == 0) {
+    return FailAt(at, fmt::format("expected a field tag in {}, found {}", what,
+                                  AtEnd() ? "the end of the input"
+                                          : "an invalid one (0 or malformed)"));
+  }
+  *field = tag >> 3;
+  *wire_type = static_cast<int>(tag & 7);
+  if (*field == 0) {
+    return FailAt(at, fmt::format("expected a field number >= 1 in {}", what));
+  }
+  if (*wire_type == kStartGroup || *wire_type == kEndGroup ||
+      *wire_type > kFixed32) {
+    return FailAt(at, fmt::format("expected a field of wire type 0, 1, 2 or 5 "
+                                  "in {}, found {} (field {})",
+                                  what, *wire_type, *field));
+  }
+  return true;
+}
+
+bool WireReader::ReadVarint(const char* what, uint64_t* v) {
+  if (failed_) return false;
+  if (in_.ReadVarint64(v)) return true;
+  if (AtEnd()) return Truncated(what);
+  return Fail(
+      fmt::format("expected a varint for {}, found a malformed one", what));
+}
+
+bool WireReader::ReadInt64(const char* what, int wire_type, int64_t* v) {
+  uint64_t u = 0;
+  if (!ExpectWireType(what, wire_type, kVarint) || !ReadVarint(what, &u)) {
+    return false;
+  }
+  *v = static_cast<int64_t>(u);
+  return true;
+}
+
+bool WireReader::ReadBool(const char* what, int wire_type, bool* v) {
+  uint64_t u = 0;
+  if (!ExpectWireType(what, wire_type, kVarint) || !ReadVarint(what, &u)) {
+    return false;
+  }
+  *v = u != 0;
+  return true;
+}
+
+// Reads a length prefix and checks it against the enclosing message.
+static bool ReadLengthImpl(WireReader* r,
+                           google::protobuf::io::CodedInputStream* in,
+                           const char* what, int* len) {
+  const int64_t at = r->offset();
+  uint64_t u = 0;
+  if (!r->ReadVarint(what, &u)) return false;
+  const int until = in->BytesUntilLimit();
+  if (u > static_cast<uint64_t>(INT_MAX) ||
+      (until >= 0 && u > static_cast<uint64_t>(until))) {
+    return r->FailAt(
+        at,
+        until >= 0
+            ? fmt::format("expected {} to fit in the {} bytes left of the {}, "
+                          "found a length of {} (truncated or corrupt input)",
+                          what, until,
+                          in->CurrentPosition() + until == r->end_hint()
+                              ? "file"
+                              : "enclosing message",
+                          u)
+            : fmt::format("expected the length of {} to be at most 2 GiB, "
+                          "found {}",
+                          what, u));
+  }
+  *len = static_cast<int>(u);
+  return true;
+}
+
+bool WireReader::ReadString(const char* what, int wire_type, size_t max_keep,
+                            std::string* out) {
+  int len = 0;
+  if (!ExpectWireType(what, wire_type, kLen) ||
+      !ReadLengthImpl(this, &in_, what, &len)) {
+    return false;
+  }
+  const size_t keep = std::min(static_cast<size_t>(len), max_keep);
+  out->resize(keep);
+  if (keep > 0 && !in_.ReadRaw(out->data(), static_cast<int>(keep))) {
+    return Truncated(what);
+  }
+  if (static_cast<size_t>(len) > keep &&
+      !in_.Skip(len - static_cast<int>(keep))) {
+    return Truncated(what);
+  }
+  return true;
+}
+
+bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
+                            std::vector<int64_t>* out,
+                            std::vector<TextPos>* pos) {
+  if (failed_) return false;
+  auto one = [&]() {
+    if (static_cast<int64_t>(out->size()) >= max_count) {
+      return Fail(
+          fmt::format("expected at most {} values in {}", max_count, what));
+    }
+    if (pos != nullptr) pos->push_back(this->pos());
+    uint64_t u = 0;
+    if (!ReadVarint(what, &u)) return false;
+    out->push_back(static_cast<int64_t>(u));
+    return true;
+  };
+  if (wire_type == kVarint) return one();
+  if (wire_type != kLen) return ExpectWireType(what, wire_type, kLen);
+  int len = 0;
+  if (!ReadLengthImpl(this, &in_, what, &len)) return false;
+  const auto limit = in_.PushLimit(len);
+  while (in_.BytesUntilLimit() > 0) {
+    if (!one()) return false;
+  }
+  in_.PopLimit(limit);
+  return true;
+}
+
+bool WireReader::ReadRemaining(const char* what, size_t max_keep,
+                               std::string* out) {
+  if (failed_) return false;
+  const int until = in_.BytesUntilLimit();
+  if (until < 0) return Fail(fmt::format("expected {} inside a message", what));
+  const size_t keep = std::min(static_cast<size_t>(until), max_keep);
+  out->resize(keep);
+  if (keep > 0 && !in_.ReadRaw(out->data(), static_cast<int>(keep))) {
+    return Truncated(what);
+  }
+  if (static_cast<size_t>(until) > keep &&
+      !in_.Skip(until - static_cast<int>(keep))) {
+    return Truncated(what);
+  }
+  return true;
+}
+
+bool WireReader::PeekByte(uint8_t* b) {
+  if (failed_ || in_.BytesUntilLimit() == 0) return false;
+  const void* data = nullptr;
+  int size = 0;
+  if (!in_.GetDirectBufferPointer(&data, &size) || size <= 0) return false;
+  *b = *static_cast<const uint8_t*>(data);
+  return true;
+}
+
+bool WireReader::SkipBytes(const char* what, int64_t n) {
+  if (failed_) return false;
+  if (n < 0 || n > INT_MAX) return Fail(fmt::format("cannot reach {}", what));
+  return in_.Skip(static_cast<int>(n)) || Truncated(what);
+}
+
+void WireReader::LimitTo(int64_t size) {
+  if (size >= 0 && size <= INT_MAX) in_.PushLimit(static_cast<int>(size));
+}
+
+bool WireReader::Enter(const char* what, int wire_type, int* saved) {
+  int len = 0;
+  if (!ExpectWireType(what, wire_type, kLen) ||
+      !ReadLengthImpl(this, &in_, what, &len)) {
+    return false;
+  }
+  if (depth_ >= kMaxMessageDepth) {
+    return Fail(
+        fmt::format("expected messages nested at most {} deep, found "
+                    "{} deeper",
+                    kMaxMessageDepth, what));
+  }
+  *saved = in_.PushLimit(len);
+  ++depth_;
+  return true;
+}
+
+bool WireReader::Leave(int saved) {
+  if (failed_) return false;
+  if (in_.BytesUntilLimit() != 0) {
+    return Fail("expected the end of a submessage");
+  }
+  in_.PopLimit(saved);
+  --depth_;
+  return true;
+}
+
+bool WireReader::Skip(const char* what, int wire_type) {
+  if (failed_) return false;
+  switch (wire_type) {
+    case kVarint: {
+      uint64_t u = 0;
+      return ReadVarint(what, &u);
+    }
+    case kFixed64:
+      return in_.Skip(8) || Truncated(what);
+    case kFixed32:
+      return in_.Skip(4) || Truncated(what);
+    case kLen: {
+      int len = 0;
+      if (!ReadLengthImpl(this, &in_, what, &len)) return false;
+      return in_.Skip(len) || Truncated(what);
+    }
+    default:
+      return Fail(
+          fmt::format("expected {} to have wire type 0, 1, 2 or 5, "
+                      "found {}",
+                      what, wire_type));
+  }
+}
+
+}  // namespace topolint::hlo::proto

@@ -1,0 +1,202 @@
+#include "checker/hlo/text/collective_attrs.h"
+
+#include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "checker/hlo/input_window.h"
+#include "checker/hlo/text/fast_paths.h"
+#include "checker/hlo/text/group_list_parser.h"
+#include "fmt/format.h"
+
+namespace topolint::hlo {
+namespace {
+
+constexpr std::string_view kSendRecvPairs =
+    "_xla_send_recv_source_target_pairs";
+
+bool ReadKey(HloLexer& lx, std::string_view what, std::string* key) {
+  const int c = lx.Peek();
+  if (c == '"' || c == '\'') return lx.ReadString(key, 256);
+  if (IsIdentStart(c)) return lx.ReadIdent(key);
+  return lx.Expected(what);
+}
+
+// Parses the pairs written inside a string that started at `string_pos`;
+// errors are re-reported through `lx` at their position in the file.
+bool ParseQuotedPairs(HloLexer& lx, const std::string& content,
+                      TextPos string_pos, SourceTargetPairs* out) {
+  InputWindow window(content, content.size() + 1);
+  Module scratch;
+  HloLexer sub(&window, &scratch, ParseOptions{});
+  sub.SetStartPos(TextPos{string_pos.line, string_pos.column + 1});
+  bool ok = sub.SkipTrivia();
+  if (ok && sub.Peek() != '{') {
+    ok = sub.Expected(
+        fmt::format("'{{' to start the pairs of {}", kSendRecvPairs));
+  }
+  ok = ok && ParseSourceTargetPairs(sub, kSendRecvPairs, out, nullptr) &&
+       sub.SkipTrivia();
+  if (ok && sub.Peek() != kEof) {
+    ok = sub.Expected(fmt::format("the end of the {} string", kSendRecvPairs));
+  }
+  if (!ok && !scratch.syntax_errors.empty()) {
+    const SyntaxError& e = scratch.syntax_errors.front();
+    return lx.Error(e.pos, e.message);
+  }
+  return ok;
+}
+
+static_assert(InputWindow::kSlackBytes >= 15,
+              "SkipPlainString loads 16 bytes at a time past the sentinel");
+
+// Past a plain double-quoted string at `p` (its opening quote): no escape,
+// control byte or line break inside. nullptr otherwise.
+// Reads 16 bytes at a time: the window keeps InputWindow::kSlackBytes
+// readable bytes after its NUL.
+const char* SkipPlainString(const char* p) {
+  ++p;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  for (;; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i stop = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+        LowBytes(v));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
+    if (mask != 0) {
+      p += __builtin_ctz(mask);
+      break;
+    }
+  }
+#else
+  while (*p != '"' && *p != '\\' && !IsLowByte(*p)) ++p;
+#endif
+  return *p == '"' ? p + 1 : nullptr;  // NUL (the window's end) declines
+}
+
+}  // namespace
+
+// The common case of ParseMetadata, read straight from the window:
+// `{key="plain string" ... source_line=N}` where every value is a plain
+// double-quoted string, or the integer of source_line, and keys and values
+// are separated by blanks or commas on one line. False with nothing
+// consumed and `c` untouched otherwise.
+bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
+  const char* p = lx.cursor() + 1;  // after '{'
+  std::string_view op_name;
+  std::string_view source_file;
+  bool has_op_name = false;
+  bool has_source_file = false;
+  bool has_source_line = false;
+  int64_t source_line = 0;
+  for (;;) {
+    while (*p == ' ' || *p == ',') ++p;
+    if (*p == '}') break;
+    if (!IsIdentStart(*p)) return false;
+    const char* const key = p;
+    p = SkipIdentBytes(p);  // (the window's slack follows its NUL)
+    const std::string_view k(key, static_cast<size_t>(p - key));
+    if (*p != '=') return false;
+    ++p;
+    if (k.size() == 11 && k == "source_line") {
+      p = ReadPlainDecimal(p, &source_line);
+      if (p == nullptr) return false;
+      has_source_line = true;
+    } else {
+      if (*p != '"') return false;
+      const char* const end = SkipPlainString(p);
+      if (end == nullptr) return false;
+      const std::string_view content(p + 1, static_cast<size_t>(end - p - 2));
+      if (k.size() == 7 && k == "op_name") {
+        has_op_name = true;
+        op_name = content;
+      } else if (k.size() == 11 && k == "source_file") {
+        has_source_file = true;
+        source_file = content;
+      }
+      p = end;
+    }
+    if (*p != ' ' && *p != ',' && *p != '}') return false;
+  }
+  if (has_op_name) c->op_name.assign(op_name.substr(0, 256));
+  if (has_source_file) c->source_file.assign(source_file.substr(0, 4096));
+  if (has_source_line) c->source_line = source_line;
+  lx.AdvanceTo(p + 1);
+  return true;
+}
+
+bool ParseMetadataExact(HloLexer& lx, Collective* c) {
+  if (!lx.Eat('{')) return lx.Expected("'{' to start metadata");
+  std::string key;
+  for (;;) {
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Eat('}')) return true;
+    if (lx.Eat(',')) continue;
+    if (!IsIdentStart(lx.Peek())) {
+      return lx.Expected("a metadata key (such as op_name=) or '}'");
+    }
+    if (!lx.ReadIdent(&key) || !lx.SkipTrivia()) return false;
+    if (!lx.Eat('=')) {
+      return lx.Expected(fmt::format("'=' after metadata key '{}'", key));
+    }
+    if (!lx.SkipTrivia()) return false;
+    const int q = lx.Peek();
+    const bool quoted = q == '"' || q == '\'';
+    bool ok;
+    if (key == "source_file" && quoted) {
+      ok = lx.ReadString(&c->source_file, 4096);
+    } else if (key == "op_name" && quoted) {
+      ok = lx.ReadString(&c->op_name, 256);
+    } else if (key == "source_line") {
+      ok = lx.ReadInt(&c->source_line, "an integer source_line");
+    } else {
+      ok = lx.SkipAtom();
+    }
+    if (!ok) return false;
+  }
+}
+
+bool ParseFrontendAttributes(HloLexer& lx, Collective* c) {
+  if (!lx.Eat('{')) return lx.Expected("'{' to start frontend_attributes");
+  std::string key;
+  std::string content;
+  for (;;) {
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Eat('}')) return true;
+    if (!ReadKey(lx, "a frontend attribute name or '}'", &key) ||
+        !lx.SkipTrivia()) {
+      return false;
+    }
+    if (!lx.Eat('=')) {
+      return lx.Expected(fmt::format("'=' after frontend attribute '{}'", key));
+    }
+    if (!lx.SkipTrivia()) return false;
+    bool ok;
+    if (key == kSendRecvPairs) {
+      const int v = lx.Peek();
+      if (v == '{') {
+        ok = ParseSourceTargetPairs(lx, kSendRecvPairs, &c->source_target_pairs,
+                                    nullptr);
+      } else if (v == '"' || v == '\'') {
+        const TextPos string_pos = lx.Pos();
+        ok = lx.ReadString(&content, size_t{16} << 20) &&
+             ParseQuotedPairs(lx, content, string_pos, &c->source_target_pairs);
+      } else {
+        ok = lx.Expected(
+            fmt::format("a string or '{{...}}' value for {}", kSendRecvPairs));
+      }
+    } else {
+      ok = lx.SkipValue();
+    }
+    if (!ok || !lx.SkipTrivia()) return false;
+    if (lx.Eat(',')) continue;
+    if (lx.Eat('}')) return true;
+    return lx.Expected("',' or '}' in frontend_attributes");
+  }
+}
+
+}  // namespace topolint::hlo

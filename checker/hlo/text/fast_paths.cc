@@ -1,0 +1,155 @@
+// The dispatcher: each function tries its construct's fast path and falls
+// back to the exact parser when it declines. See fast_paths.h for the map.
+#include "checker/hlo/text/fast_paths.h"
+
+#include <string>
+
+#include "checker/hlo/text/collective_attrs.h"
+#include "checker/hlo/text/group_list_parser.h"
+#include "checker/hlo/text/shape_parser.h"
+
+namespace topolint::hlo {
+
+bool SkipInstructionBody(HloLexer& lx) {
+  // The cursor is at '(' first, then at the start of an attribute. Each
+  // piece is skipped by the fast line scanner when it can, else exactly.
+  bool at_operands = true;
+  for (;;) {
+    bool trailing_comma = false;
+    if (lx.TrySkipLine(at_operands, &trailing_comma)) {
+      at_operands = false;
+      if (!lx.SkipTrivia()) return false;
+      if (!trailing_comma) {
+        if (lx.Peek() != ',') return true;
+        lx.Bump();
+        if (!lx.SkipTrivia()) return false;
+      }
+      continue;
+    }
+    if (at_operands) {
+      // `(... /*index=5*/...)`: the plain group scanner handles comments.
+      if (!SkipAnyGroup(lx)) return false;
+    } else if (!lx.SkipValue()) {
+      return false;
+    }
+    at_operands = false;
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != ',') return true;
+    lx.Bump();
+    if (!lx.SkipTrivia()) return false;
+  }
+}
+
+bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos, std::string_view* key) {
+  const char* const p = lx.cursor();
+  if (p[0] != ',' || p[1] != ' ' || !IsIdentStart(p[2])) return false;
+  const char* const end = SkipIdentBytes(p + 2);  // the window's NUL stops
+  // '=' (so not the window's end) and a value right after it: the exact
+  // steps would skip nothing there either.
+  if (*end != '=' || end - (p + 2) > kMaxTokenBytes || end[1] == ' ' ||
+      HloLexer::IsTriviaStart(end[1])) {
+    return false;
+  }
+  const TextPos at = lx.Pos();
+  *key_pos = TextPos{at.line, at.column + 2};
+  *key = std::string_view(p + 2, static_cast<size_t>(end - (p + 2)));
+  lx.AdvanceTo(end + 1);
+  return true;
+}
+
+bool SkipAnyGroup(HloLexer& lx) {
+  return lx.TrySkipPlainGroup() || lx.SkipGroup();
+}
+
+bool SkipArrayShapeRest(HloLexer& lx) {
+  return lx.TrySkipSimpleDims() || SkipArrayShapeRestExact(lx);
+}
+
+bool ParseShapeText(std::string_view text, Shape* shape) {
+  // The fast path writes into *shape (reusing its storage); when it
+  // declines, the exact parser clears *shape and decides.
+  const char* const end = text.data() + text.size();
+  if (ReadSimpleShape(text.data(), end, /*end_is_final=*/true, shape) == end) {
+    return true;
+  }
+  return ParseShapeTextExact(text, shape);
+}
+
+bool ParseResultShape(std::string_view in_window, const char* window_limit,
+                      std::string_view captured, ValueMemo* memo,
+                      Shape* shape) {
+  // In the window the shape is followed by ` opcode(`: the fast path must
+  // stop exactly where the head scan did, else the captured text decides.
+  if (!in_window.empty() &&
+      ReadSimpleShape(in_window.data(), window_limit, /*end_is_final=*/false,
+                      shape) == in_window.data() + in_window.size()) {
+    if (memo != nullptr) memo->RememberShape(in_window, *shape);
+    return true;
+  }
+  return ParseShapeText(captured, shape);
+}
+
+bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape) {
+  const char* const start = lx.cursor();
+  if (memo != nullptr) {
+    if (const char* end = memo->TryRecallShapeAt(start, lx.limit(), shape)) {
+      lx.AdvanceTo(end);
+      return true;
+    }
+  }
+  if (const char* end =
+          ReadSimpleShape(start, lx.limit(), /*end_is_final=*/false, shape)) {
+    if (memo != nullptr) {
+      memo->RememberShape(
+          std::string_view(start, static_cast<size_t>(end - start)), *shape);
+    }
+    lx.AdvanceTo(end);
+    return true;
+  }
+  shape->Clear();  // (keeps its storage)
+  return false;
+}
+
+bool ParseMetadata(HloLexer& lx, Collective* c) {
+  if (lx.AtByte('{') && TryParseSimpleMetadata(lx, c)) return true;
+  return ParseMetadataExact(lx, c);
+}
+
+bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo, IotaSpec* out) {
+  out->Clear();
+  if (memo != nullptr && memo->TryRecallIota(lx, out)) return true;
+  return ParseRemembering(
+             lx, memo, [&] { return TryParseSimpleIota(lx, out); },
+             [&](ValueMemo* m, std::string_view text) {
+               m->RememberIota(text, *out);
+             }) ||
+         ParseIotaGroupsExact(lx, out);
+}
+
+bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
+                            SourceTargetPairs* out, ValueMemo* memo) {
+  out->Clear();
+  out->present = true;
+  out->pos = lx.Pos();
+  if (lx.AtByte('{')) {
+    if (memo != nullptr && memo->TryRecallPairs(lx, out)) return true;
+    if (ParseRemembering(
+            lx, memo, [&] { return TryParseSimplePairs(lx, out); },
+            [&](ValueMemo* m, std::string_view text) {
+              m->RememberPairs(text, *out);
+            })) {
+      return true;
+    }
+  }
+  return ParseSourceTargetPairsExact(lx, attr, out);
+}
+
+bool ParseIntList(HloLexer& lx, char open, char close,
+                  absl::FunctionRef<std::string()> what,
+                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
+                  int64_t max_count) {
+  return TryParseSimpleIntList(lx, open, close, values, positions, max_count) ||
+         ParseIntListExact(lx, open, close, what, values, positions, max_count);
+}
+
+}  // namespace topolint::hlo

@@ -1,0 +1,160 @@
+// The HLO front end's fast paths and the dispatcher that chooses between
+// them and the exact parser: start reading here. (docs/architecture.md,
+// "The HLO front end and its fast paths", is the same map as a table;
+// tests/hlo/fast_path_map_test.cc checks that the two name the same functions.)
+//
+// The exact parser (HloLexer's scanners, ShapeReader, the Parse*Exact
+// functions) accepts the grammar of hlo_grammar.h, reports every error at
+// its place and reads through a window of any size. Each fast path reads
+// straight from the window's bytes (which end with a NUL sentinel and
+// InputWindow::kSlackBytes of slack), accepts only the common spelling of
+// one construct, and otherwise declines, having consumed nothing; the
+// exact parser then decides. Where a fast path accepts, its result and the
+// cursor after it are what the exact parser gives: the differential tests
+// (tests/hlo/fast_path_equivalence_test.cc, fast_scan_test.cc) parse the
+// same texts through a 1-byte window, where no fast path can engage, and
+// compare.
+//
+// Every choice between a fast path and the exact parser is one of the
+// functions below, except four that live with the state they need:
+//   ModuleParser::ParseInstruction  ScanSimpleHead, else the exact head
+//   ModuleParser::ParseSignature    ScanSimpleParam and
+//                                   ScanSimpleResultShape, else exact
+//   HloLexer::Scan                  FastScan(kGroup / kValue), else the
+//                                   byte loop
+//   HloLexer::SkipTrivia (inline)   newline + indentation, else
+//                                   SkipTriviaSlow
+//
+//   construct              fast path (where)                exact parser
+//   instruction head       ScanSimpleHead (instruction_     ModuleParser::
+//                          head.cc)                         ParseHead
+//   signature parameter    ScanSimpleParam (instruction_    ModuleParser::
+//   and result shape       head.cc), ScanSimpleResultShape  ParseSignature
+//   instruction body       HloLexer::TrySkipLine (hlo_      HloLexer::SkipGroup
+//                          lexer_scan.cc, uses FastScan     + SkipValue
+//                          kLine / kBody)
+//   bracket group          HloLexer::TrySkipPlainGroup      HloLexer::SkipGroup
+//   group / value          FastScan (fast_scan.cc)          HloLexer::Scan
+//   array dims + layout    HloLexer::TrySkipSimpleDims SkipArrayShapeRestExact
+//   shape                  ReadSimpleShape (shape_parser)   ShapeReader
+//                          via TryReadShape                 (ParseShape)
+//   captured shape text    ReadSimpleShape                  ParseShapeTextExact
+//   collective result      ReadSimpleShape on the head's    ParseShapeText
+//   shape                  window bytes (ParseResultShape)  (then as above)
+//   integer list           TryParseSimpleIntList            ParseIntListExact
+//   source_target_pairs    TryRecallPairs (value_memo.cc),  ParseSourceTarget-
+//                          then TryParseSimplePairs         PairsExact
+//   explicit               TryRecallGroups (value_memo.cc), ParseExplicitGroup-
+//   replica_groups         then TryParsePlainGroups, then   Exact (per group)
+//                          TryParsePlainGroup per group
+//   repeated shapes        TryFindShape, TryRecallShapeAt   as ReadSimpleShape
+//                          (value_memo.cc)
+//   iota replica_groups    TryRecallIota (value_memo.cc),   ParseIotaGroups-
+//                          then TryParseSimpleIota          Exact
+//   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
+//   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
+//   collective attribute                                    ReadIdentView
+// Internal to checker/hlo.
+#ifndef TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
+#define TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/location.h"
+#include "checker/hlo/hlo_module.h"
+#include "checker/hlo/text/hlo_lexer.h"
+#include "checker/hlo/text/value_memo.h"
+
+namespace topolint::hlo {
+
+// ---- Dispatchers: fast path first, exact parser when it declines --------
+
+// Skips `(operands)` and the attributes of a non-collective instruction; the
+// cursor is at '('. Each piece goes through TrySkipLine, then (operands)
+// TrySkipPlainGroup, and only then the exact SkipGroup / SkipValue.
+[[nodiscard]] bool SkipInstructionBody(HloLexer& lx);
+
+// At '(' / '[' / '{': through the matching closer (TrySkipPlainGroup, else
+// HloLexer::SkipGroup).
+[[nodiscard]] bool SkipAnyGroup(HloLexer& lx);
+
+// The rest of an array shape, at '[' (TrySkipSimpleDims, else
+// SkipArrayShapeRestExact).
+[[nodiscard]] bool SkipArrayShapeRest(HloLexer& lx);
+
+// Captured shape text into *shape, reusing its storage (ReadSimpleShape,
+// else ParseShapeTextExact); false, with *shape unknown, when the text is
+// not one complete shape.
+bool ParseShapeText(std::string_view text, Shape* shape);
+
+// A collective's result shape into *shape, reusing its storage: straight
+// from the window where ScanSimpleHead found it (`in_window`, inside a
+// window that ends at `window_limit` and has read no more input since;
+// empty when the exact head parser read the head), else from `captured`,
+// its text in the shape table (ParseShapeText). One read from the window is
+// remembered in `memo` (may be null), where the caller looks first
+// (ValueMemo::TryFindShape, in ModuleParser::FinishInstruction).
+bool ParseResultShape(std::string_view in_window, const char* window_limit,
+                      std::string_view captured, ValueMemo* memo, Shape* shape);
+
+// `metadata={...}`; the cursor is at the value's first byte.
+[[nodiscard]] bool ParseMetadata(HloLexer& lx, Collective* c);
+
+// `[G,S]<=[dims]T(perm)`; the cursor is at '['.
+// Recalled from `memo` (may be null) when it holds the value, else
+// TryParseSimpleIota (and remembered), else the exact parser.
+[[nodiscard]] bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo,
+                                   IotaSpec* out);
+
+// `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
+// Recalled from `memo` (may be null) when it holds the value, else
+// TryParseSimplePairs (and remembered), else the exact parser.
+[[nodiscard]] bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
+                                          SourceTargetPairs* out,
+                                          ValueMemo* memo);
+
+// (ParseIntList is declared in group_list_parser.h and defined in
+// fast_paths.cc.)
+
+// ---- Fast paths (each declines with nothing consumed) -------------------
+// HloLexer::TrySkipLine, TrySkipPlainGroup and TrySkipSimpleDims are
+// members (hlo_lexer.h); ScanSimpleHead is in instruction_head.h,
+// ReadSimpleShape in shape_parser.h, FastScan in fast_scan.h.
+
+// An operand's shape at the cursor (recalled from `memo`, which may be
+// null, else ReadSimpleShape over the window, then remembered); true with
+// the cursor past it, else false with *shape reset and nothing consumed.
+[[nodiscard]] bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape);
+
+// `open d,d,...,d close`: no blanks, signs or line breaks, each value at
+// most 18 digits, at most max_count values (group_list_parser.cc).
+[[nodiscard]] bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
+                                         std::vector<int64_t>* values,
+                                         std::vector<TextPos>* positions,
+                                         int64_t max_count);
+
+// `{{s,t},{s,t},...}` with no blanks, signs or line breaks
+// (group_list_parser.cc). Declines leave `out`'s lists empty.
+[[nodiscard]] bool TryParseSimplePairs(HloLexer& lx, SourceTargetPairs* out);
+
+// A plain, valid `[G,S]<=[d,...]` or `[G,S]<=[d,...]T(p,...)` that visibly
+// ends (',', '\n', '}' or ')' next) (iota_parser.cc).
+[[nodiscard]] bool TryParseSimpleIota(HloLexer& lx, IotaSpec* out);
+
+// `{key="plain string" ... source_line=N}` on one line (collective_attrs.cc).
+[[nodiscard]] bool TryParseSimpleMetadata(HloLexer& lx, Collective* c);
+
+// `, key=` of the next attribute of an instruction, as XLA prints it (one
+// blank after the comma, none around '=', the value right after it): true
+// with the cursor at the value, *key_pos at the key and *key viewing it in
+// the window (valid until the cursor next reads more input). Else false
+// with nothing consumed; the lexer's trivia, identifier and '=' steps then
+// decide (ParseCollectiveBody).
+[[nodiscard]] bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos,
+                                    std::string_view* key);
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_FAST_PATHS_H_

@@ -1,0 +1,205 @@
+#include "checker/hlo/text/instruction_head.h"
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "checker/hlo/input_window.h"
+#include "checker/hlo/text/byte_classes.h"
+#include "checker/hlo/text/hlo_parser.h"
+#include "checker/hlo/text/small_copy.h"
+
+namespace topolint::hlo {
+namespace {
+
+static_assert(InputWindow::kSlackBytes >= 15,
+              "ScanSimpleHead loads 16 bytes at a time past the sentinel");
+
+#if defined(__SSE2__)
+// Bit i set when byte i of the 16 at `p` is a digit or ','.
+inline unsigned DimMask(const char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+      BytesInRange(v, '0', 9), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')))));
+}
+#endif
+
+// Past the run of bytes at `p` that `mask` (16 at a time) or `is` (one at a
+// time) accept. The run always ends at the NUL sentinel, and the 16-byte
+// loads stay within the window's slack after it.
+template <unsigned (*kMask)(const char*), bool (*kIs)(char)>
+const char* SkipRun(const char* p) {
+#if defined(__SSE2__)
+  (void)kIs;
+  for (;;) {
+    const unsigned stop = ~kMask(p) & 0xffffu;
+    if (stop != 0) return p + __builtin_ctz(stop);
+    p += 16;
+  }
+#else
+  (void)kMask;
+  while (kIs(*p)) ++p;
+  return p;
+#endif
+}
+
+inline bool IsDimByte(char c) { return IsDigit(c) || c == ','; }
+#if !defined(__SSE2__)
+inline unsigned DimMask(const char*) { return 0; }
+#endif
+
+// Whether the `n` (at most HeadMemo::kMaxBytes) bytes at `a` and `b` are
+// the same, 16 at a time: both must be readable to a multiple of 16 past
+// them (the window's slack; HeadMemo's buffer).
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+#if defined(__SSE2__)
+  for (size_t k = 0; k < n; k += 16) {
+    const unsigned eq = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + k)),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + k)))));
+    const size_t left = n - k;
+    const unsigned want = left >= 16 ? 0xffffu : (1u << left) - 1;
+    if ((eq & want) != want) return false;
+  }
+  return true;
+#else
+  return std::memcmp(a, b, n) == 0;
+#endif
+}
+
+// Past an identifier at `p` (which starts one), or nullptr when it is longer
+// than a token may be (the exact path reports that).
+const char* SkipIdent(const char* p) {
+  const char* const end = SkipIdentBytes(p);
+  return end - p > kMaxTokenBytes ? nullptr : end;
+}
+
+}  // namespace
+
+const char* SkipPlainDims(const char* p) {
+  p = SkipRun<DimMask, IsDimByte>(p + 1);
+  if (*p != ']') return nullptr;
+  ++p;
+  if (*p != '{') return p;
+  ++p;
+  if (!IsDigit(*p) && *p != '}') return nullptr;
+  p = SkipRun<DimMask, IsDimByte>(p);
+  return *p == '}' ? p + 1 : nullptr;
+}
+
+namespace {
+
+// An array shape `type[dims]{layout}` at `p` (an identifier start).
+const char* SkipArray(const char* p) {
+  p = SkipIdent(p);
+  if (p == nullptr || *p != '[') return nullptr;  // `b(...)` buffers too
+  return SkipPlainDims(p);
+}
+
+// A tuple shape `(shape, shape, ...)` of plain array and tuple shapes; `p`
+// is at '('. Anything else (comments such as `/*index=5*/`, line breaks)
+// declines.
+const char* SkipTuple(const char* p, int depth) {
+  if (depth >= kMaxShapeDepth) return nullptr;
+  ++p;  // '('
+  if (*p == ')') return p + 1;
+  for (;;) {
+    if (*p == '(') {
+      p = SkipTuple(p, depth + 1);
+    } else if (IsIdentStart(*p)) {
+      p = SkipArray(p);
+    } else {
+      return nullptr;
+    }
+    if (p == nullptr) return nullptr;
+    if (*p == ')') return p + 1;
+    if (*p != ',') return nullptr;
+    ++p;
+    while (*p == ' ') ++p;
+  }
+}
+
+// A plain array or tuple shape at `p`: past it, or nullptr.
+const char* SkipSimpleShape(const char* p) {
+  if (*p == '(') return SkipTuple(p, 0);
+  if (IsIdentStart(*p)) return SkipArray(p);
+  return nullptr;
+}
+
+}  // namespace
+
+bool ScanSimpleParam(const char* const start, SimpleParam* out) {
+  const char* p = start;
+  if (*p == '%') ++p;
+  if (!IsIdentStart(*p)) return false;
+  p = SkipIdent(p);
+  if (p == nullptr || p[0] != ':' || p[1] != ' ') return false;
+  out->name = std::string_view(start, static_cast<size_t>(p - start));
+  p += 2;
+  const char* const shape = p;
+  p = SkipSimpleShape(p);
+  if (p == nullptr || (*p != ',' && *p != ')')) return false;
+  out->shape = std::string_view(shape, static_cast<size_t>(p - shape));
+  out->end = p;
+  return true;
+}
+
+const char* ScanSimpleResultShape(const char* p) {
+  p = SkipSimpleShape(p);
+  return p != nullptr && p[0] == ' ' && p[1] == '{' ? p : nullptr;
+}
+
+static_assert(InputWindow::kSlackBytes >= HeadMemo::kMaxBytes,
+              "a remembered shape is compared past the window's NUL");
+
+bool ScanSimpleHead(const char* const start, SimpleHead* out, HeadMemo* memo) {
+  const char* p = start;
+  out->is_root = false;
+  if (p[0] == 'R' && std::memcmp(p, "ROOT ", 5) == 0) {
+    out->is_root = true;
+    p += 5;
+    while (*p == ' ') ++p;
+  }
+  out->percent = *p == '%';
+  if (out->percent) ++p;
+  if (!IsIdentStart(*p)) return false;
+  const char* const name = p;
+  p = SkipIdent(p);
+  if (p == nullptr) return false;
+  out->name = std::string_view(name, static_cast<size_t>(p - name));
+  if (!out->percent && (out->name == "ROOT" || out->name == "ENTRY")) {
+    return false;
+  }
+  if (p[0] != ' ' || p[1] != '=' || p[2] != ' ') return false;
+  p += 3;
+  const char* const shape = p;
+  if (memo != nullptr && memo->size != 0 &&
+      SameBytes(p, memo->text, memo->size) && p[memo->size] == ' ') {
+    // (A mismatch stops at the window's NUL at the latest, and the slack
+    // after it covers the comparison.)
+    p += memo->size;
+  } else {
+    p = SkipSimpleShape(p);
+    if (p == nullptr || *p != ' ') return false;
+    if (memo != nullptr) {
+      const size_t n = static_cast<size_t>(p - shape);
+      memo->size = n <= HeadMemo::kMaxBytes ? n : 0;
+      CopySmall(memo->text, shape, memo->size);
+    }
+  }
+  out->shape = std::string_view(shape, static_cast<size_t>(p - shape));
+  while (*p == ' ') ++p;
+  if (!IsIdentStart(*p)) return false;
+  const char* const opcode = p;
+  p = SkipIdent(p);
+  if (p == nullptr || *p != '(') return false;
+  out->opcode = std::string_view(opcode, static_cast<size_t>(p - opcode));
+  out->opcode_offset = static_cast<size_t>(opcode - start);
+  out->open = p;
+  return true;
+}
+
+}  // namespace topolint::hlo

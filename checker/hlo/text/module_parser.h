@@ -1,0 +1,103 @@
+// The module-level grammar: header, stack-frame section, computations,
+// instruction heads, resynchronisation after errors. Internal to
+// checker/hlo; the public entry points are in hlo_parser.h.
+#ifndef TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
+#define TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "checker/hlo/hlo_module.h"
+#include "checker/hlo/input_window.h"
+#include "checker/hlo/text/hlo_lexer.h"
+#include "checker/hlo/text/hlo_parser.h"
+#include "checker/hlo/text/instruction_head.h"
+#include "checker/hlo/text/shape_table.h"
+#include "checker/hlo/text/value_memo.h"
+
+namespace topolint::hlo {
+
+// One pass over one input. Not copyable.
+class ModuleParser {
+ public:
+  ModuleParser(InputWindow* window, Module* module,
+               const ParseOptions& options);
+  ModuleParser(const ModuleParser&) = delete;
+  ModuleParser& operator=(const ModuleParser&) = delete;
+
+  // Fills the module (collectives, suppressions, syntax errors).
+  void Run();
+
+ private:
+  enum class State { kTop, kBody };
+  enum class LineKind { kOther, kInstruction, kComputation, kClose };
+
+  [[nodiscard]] bool CheckText();
+  [[nodiscard]] bool ParseTopItem();
+  [[nodiscard]] bool ParseHeader(TextPos pos);
+  [[nodiscard]] bool SkipStackFrameSection();
+  [[nodiscard]] bool ParseComputation(TextPos pos, std::string name,
+                                      bool is_entry);
+  [[nodiscard]] bool ParseSignature();
+  [[nodiscard]] bool SkipSignatureShape();
+  [[nodiscard]] bool ParseBodyItem();
+  [[nodiscard]] bool CloseComputation();
+  [[nodiscard]] bool ParseInstruction();
+  [[nodiscard]] bool ReadInstructionName(std::string_view* name, bool* percent);
+  [[nodiscard]] bool ParseSimpleInstruction(TextPos pos,
+                                            const SimpleHead& head);
+  [[nodiscard]] bool ParseInstructionRest(TextPos pos, bool is_root,
+                                          bool* keep_shape);
+  // After the head: the opcode's '(' and the body (collectives are parsed
+  // and handed on; everything else is skipped). `shape_in_window` is the
+  // result shape where ScanSimpleHead found it in the window (empty after
+  // the exact head parser).
+  [[nodiscard]] bool FinishInstruction(TextPos pos, bool is_root,
+                                       bool keep_shape, TextPos opcode_pos,
+                                       std::string_view opcode,
+                                       std::string_view shape_in_window);
+  [[nodiscard]] bool ParseHead(bool* keep_shape, TextPos* opcode_pos,
+                               std::string_view* opcode);
+  [[nodiscard]] bool ReportUnclosed(TextPos pos);
+  // The pending instruction's name as written (with '%' when it had one).
+  std::string PendingName() const;
+  void StartComputation(std::string name, bool is_entry, TextPos pos);
+  void EndComputation();
+  void Resync();
+  void FindResyncPoint();
+  LineKind ClassifyLine();
+
+  HloLexer lx_;
+  Module* module_;
+  CollectiveSink on_collective_;
+  ShapeTable table_;
+  // Explicit group lists and pairs already parsed in this module.
+  ValueMemo memo_;
+  HeadMemo head_memo_;  // the shape of the last instruction head
+  // Storage for collective result shapes, one per remembered shape of
+  // memo_, and the spare for the others (see FinishInstruction); which one
+  // op_.result_shape holds now.
+  std::array<Shape, ValueMemo::kMaxEntries> result_pool_;
+  Shape spare_result_;
+  size_t result_slot_ = ValueMemo::kNoEntry;
+  State state_ = State::kTop;
+  std::string computation_;
+  TextPos computation_pos_;
+  bool entry_seen_ = false;
+  bool anything_parsed_ = false;
+  // A top-level item failed and no item has parsed since (see Run()).
+  bool resyncing_ = false;
+  bool percent_ = false;  // the pending instruction's name had a '%'
+  int64_t last_resync_offset_ = -1;
+  // Scratch, reused across instructions to avoid allocations.
+  Collective op_;
+  std::string capture_;  // shape text of the exact path
+  std::string word_;
+  std::string name_;
+  std::string opcode_;
+};
+
+}  // namespace topolint::hlo
+
+#endif  // TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
