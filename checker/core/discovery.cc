@@ -10,7 +10,7 @@
 #include "checker/config/component_config.h"
 #include "checker/core/layouts.h"
 #include "checker/core/worker_thread.h"
-#include "checker/hlo/proto/hlo_proto_reader.h"
+#include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"

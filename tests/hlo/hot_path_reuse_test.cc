@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/text/byte_classes.h"

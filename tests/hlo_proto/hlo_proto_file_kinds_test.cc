@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"

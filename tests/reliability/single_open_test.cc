@@ -14,7 +14,7 @@
 #include "checker/core/discovery.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
-#include "checker/hlo/proto/hlo_proto_reader.h"
+#include "checker/hlo/dispatch/parse_any.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/reliability/reliability_util.h"

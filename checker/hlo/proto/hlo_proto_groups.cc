@@ -8,9 +8,9 @@
 #include <string>
 
 #include "absl/strings/str_join.h"
+#include "checker/hlo/group_checks.h"
+#include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
-#include "checker/hlo/text/group_list_parser.h"
-#include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {

@@ -2,8 +2,8 @@
 // hlo.proto, xla/xla_data.proto), decoded straight off the wire.
 #include <string>
 
+#include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
-#include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {

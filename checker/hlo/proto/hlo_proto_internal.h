@@ -1,9 +1,11 @@
-// Shared between the binary HLO reader's passes (hlo_proto_reader.cc) and
-// its instruction decoder (hlo_proto_instruction.cc, hlo_proto_groups.cc).
-#ifndef TOPOLINT_CHECKER_HLO_HLO_PROTO_INTERNAL_H_
-#define TOPOLINT_CHECKER_HLO_HLO_PROTO_INTERNAL_H_
+// Shared between the binary HLO reader's driver and second pass
+// (hlo_proto_reader.cc), its first pass (hlo_proto_header.cc) and its
+// instruction decoder (hlo_proto_instruction.cc, hlo_proto_groups.cc).
+#ifndef TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_INTERNAL_H_
+#define TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_INTERNAL_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,46 @@ inline constexpr int64_t kMaxIdsPerField = int64_t{1} << 20;
 // (in total).
 inline constexpr int64_t kMaxShapeDims = 4096;
 inline constexpr int64_t kMaxShapeNodes = int64_t{1} << 16;
+
+// ---- The first pass (hlo_proto_header.cc) --------------------------------
+
+// A computation as the first pass sees it (its instructions skipped).
+struct ComputationInfo {
+  std::string name;
+  bool has_id = false;
+  int64_t id = 0;
+  bool has_root = false;
+  int64_t root_id = 0;
+};
+
+// What the first pass learns.
+struct Header {
+  int depth = 0;  // wrappers around the HloModuleProto
+  bool saw_config = false;
+  bool found_module = false;
+  int64_t module_begin = 0;
+  int64_t module_size = -1;  // -1: up to the end of the input
+  std::string name;
+  std::string entry_name;
+  bool has_entry_id = false;
+  int64_t entry_id = 0;
+  std::vector<ComputationInfo> computations;
+  std::optional<int64_t> replica_count, num_partitions;
+  TextPos replica_count_pos, num_partitions_pos;
+  std::optional<int64_t> da_replicas, da_computations;
+  TextPos da_replicas_pos, da_computations_pos;
+};
+
+// Reads the wrappers (HloSnapshot > HloProto, HloModuleProtoWithConfig) and
+// the module's own fields from the start of the input, skipping every
+// instruction. False on error (r.failed()).
+bool ReadHeader(WireReader& r, Header* h);
+
+// "HloModuleProto", "HloProto", ... for the wrapping the first pass found.
+const char* FormatName(const Header& h);
+
+// ---- The second pass's instruction decoder (hlo_proto_instruction.cc,
+// hlo_proto_groups.cc) --------------------------------------------------
 
 // One instruction as decoded: the Collective fields (filled for every
 // instruction; the caller keeps only collectives) and the ids that the
@@ -71,4 +113,4 @@ std::string ElementTypeName(int64_t type);
 
 }  // namespace topolint::hlo::proto
 
-#endif  // TOPOLINT_CHECKER_HLO_HLO_PROTO_INTERNAL_H_
+#endif  // TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_INTERNAL_H_

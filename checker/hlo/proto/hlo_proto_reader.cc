@@ -13,10 +13,11 @@
 #include <unordered_map>
 
 #include "checker/diag/input_file.h"
+#include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/gzip_stream.h"
+#include "checker/hlo/open_error.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
 #include "checker/hlo/proto/hlo_proto_wire.h"
-#include "checker/hlo/text/collective_parser.h"
 #include "fmt/format.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -25,6 +26,8 @@ namespace topolint::hlo {
 namespace {
 
 namespace pio = google::protobuf::io;
+using proto::ComputationInfo;
+using proto::Header;
 using proto::WireReader;
 
 // Where the bytes come from: a file descriptor or memory, inflated when
@@ -58,210 +61,6 @@ class Source {
   std::unique_ptr<pio::CopyingInputStreamAdaptor> gz_stream_;
   pio::ZeroCopyInputStream* top_ = nullptr;
 };
-
-struct ComputationInfo {
-  std::string name;
-  bool has_id = false;
-  int64_t id = 0;
-  bool has_root = false;
-  int64_t root_id = 0;
-};
-
-// What the first pass learns.
-struct Header {
-  int depth = 0;  // wrappers around the HloModuleProto
-  bool saw_config = false;
-  bool found_module = false;
-  int64_t module_begin = 0;
-  int64_t module_size = -1;  // -1: up to the end of the input
-  std::string name;
-  std::string entry_name;
-  bool has_entry_id = false;
-  int64_t entry_id = 0;
-  std::vector<ComputationInfo> computations;
-  std::optional<int64_t> replica_count, num_partitions;
-  TextPos replica_count_pos, num_partitions_pos;
-  std::optional<int64_t> da_replicas, da_computations;
-  TextPos da_replicas_pos, da_computations_pos;
-};
-
-bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
-  if (static_cast<int64_t>(h->computations.size()) >= proto::kMaxComputations) {
-    return r.Fail(fmt::format("expected at most {} computations",
-                              proto::kMaxComputations));
-  }
-  int saved = 0;
-  if (!r.Enter("HloModuleProto.computations (3)", wt, &saved)) return false;
-  ComputationInfo& c = h->computations.emplace_back();
-  uint32_t field = 0;
-  int w = 0;
-  while (r.NextField("HloComputationProto", &field, &w)) {
-    bool ok;
-    if (field == 1) {
-      ok = r.ReadString("HloComputationProto.name", w, proto::kMaxNameBytes,
-                        &c.name);
-    } else if (field == 5) {
-      c.has_id = true;
-      ok = r.ReadInt64("HloComputationProto.id", w, &c.id);
-    } else if (field == 6) {
-      c.has_root = true;
-      ok = r.ReadInt64("HloComputationProto.root_id", w, &c.root_id);
-    } else if (field == 2) {
-      ok = r.Skip("an HloInstructionProto", w);
-    } else {
-      ok = r.Skip("an HloComputationProto field", w);
-    }
-    if (!ok) return false;
-  }
-  return !r.failed() && r.Leave(saved);
-}
-
-bool ReadDeviceAssignment(WireReader& r, int wt, Header* h) {
-  int saved = 0;
-  if (!r.Enter("device_assignment (15)", wt, &saved)) return false;
-  uint32_t field = 0;
-  int w = 0;
-  while (r.NextField("DeviceAssignmentProto", &field, &w)) {
-    const TextPos at = r.pos();
-    int64_t v = 0;
-    bool ok;
-    if (field == 1 || field == 2) {
-      ok = r.ReadInt64(field == 1 ? "DeviceAssignmentProto.replica_count"
-                                  : "DeviceAssignmentProto.computation_count",
-                       w, &v);
-      (field == 1 ? h->da_replicas : h->da_computations) = v;
-      (field == 1 ? h->da_replicas_pos : h->da_computations_pos) = at;
-    } else {
-      ok = r.Skip("a DeviceAssignmentProto field", w);
-    }
-    if (!ok) return false;
-  }
-  return !r.failed() && r.Leave(saved);
-}
-
-bool ReadConfig(WireReader& r, int wt, Header* h) {
-  int saved = 0;
-  if (!r.Enter("HloModuleProtoWithConfig.config (2)", wt, &saved)) {
-    return false;
-  }
-  h->saw_config = true;
-  uint32_t field = 0;
-  int w = 0;
-  while (r.NextField("HloModuleConfigProto", &field, &w)) {
-    const TextPos at = r.pos();
-    int64_t v = 0;
-    bool ok;
-    if (field == 4) {
-      ok = r.ReadInt64("HloModuleConfigProto.replica_count", w, &v);
-      h->replica_count = v;
-      h->replica_count_pos = at;
-    } else if (field == 5) {
-      ok = r.ReadInt64("HloModuleConfigProto.num_partitions", w, &v);
-      h->num_partitions = v;
-      h->num_partitions_pos = at;
-    } else {
-      ok = r.Skip("an HloModuleConfigProto field", w);
-    }
-    if (!ok) return false;
-  }
-  return !r.failed() && r.Leave(saved);
-}
-
-bool ReadModuleField(WireReader& r, uint32_t field, int wt, Header* h) {
-  switch (field) {
-    case 1:
-      return r.ReadString("HloModuleProto.name", wt, proto::kMaxNameBytes,
-                          &h->name);
-    case 2:
-      return r.ReadString("HloModuleProto.entry_computation_name", wt,
-                          proto::kMaxNameBytes, &h->entry_name);
-    case 3:
-      return ReadComputationHeader(r, wt, h);
-    case 6:
-      h->has_entry_id = true;
-      return r.ReadInt64("HloModuleProto.entry_computation_id", wt,
-                         &h->entry_id);
-    case 15:
-      return ReadDeviceAssignment(r, wt, h);
-    default:
-      return r.Skip("an HloModuleProto field", wt);
-  }
-}
-
-// One message level of the first pass. The HloModuleProto and its wrappers
-// all start with field 1, length-delimited: a module's is its name (text),
-// a wrapper's is a message, whose first byte is a small tag (< 0x20), which
-// no module name starts with. `begin` / `size` locate this message.
-bool WalkLevel(WireReader& r, int level, int64_t begin, int64_t size,
-               Header* h) {
-  static constexpr const char* kWhat[] = {
-      "the top-level message", "the message in field 1",
-      "the message in field 1.1", "the message in field 1.1.1"};
-  const char* what = kWhat[std::min(level, 3)];
-  bool first = true;
-  bool module_here = false;
-  uint32_t field = 0;
-  int wt = 0;
-  while (r.NextField(what, &field, &wt)) {
-    if (first) {
-      first = false;
-      module_here = true;
-      if (field == 1 && wt == proto::kLen) {
-        int saved = 0;
-        const int64_t at = r.offset();
-        if (!r.Enter(kWhat[std::min(level + 1, 3)], wt, &saved)) return false;
-        const int64_t inner = r.offset();
-        uint8_t b = 0;
-        if (r.PeekByte(&b) && b < 0x20) {
-          if (level >= 2) {
-            return r.FailAt(at,
-                            "expected an HloModuleProto within two "
-                            "wrappers (HloSnapshot > HloProto), found "
-                            "deeper nesting");
-          }
-          module_here = false;
-          h->depth = level + 1;
-          if (!WalkLevel(r, level + 1, inner, r.bytes_left(), h)) {
-            return false;
-          }
-          if (!r.Leave(saved)) return false;
-          continue;
-        }
-        if (!r.ReadRemaining("HloModuleProto.name", proto::kMaxNameBytes,
-                             &h->name) ||
-            !r.Leave(saved)) {
-          return false;
-        }
-        h->found_module = true;
-        h->module_begin = begin;
-        h->module_size = size;
-        continue;
-      }
-      h->found_module = true;
-      h->module_begin = begin;
-      h->module_size = size;
-    }
-    bool ok;
-    if (module_here) {
-      ok = ReadModuleField(r, field, wt, h);
-    } else if (field == 2 && h->depth == level + 1) {
-      ok = ReadConfig(r, wt, h);  // HloModuleProtoWithConfig.config
-    } else {
-      ok = r.Skip("a wrapper field", wt);  // buffer assignment, literals
-    }
-    if (!ok) return false;
-  }
-  if (r.failed()) return false;
-  if (first && level == 0) {
-    return r.FailAt(0, "expected an HLO module proto, found an empty file");
-  }
-  if (first) {  // an empty field 1: an empty module
-    h->found_module = true;
-    h->module_begin = begin;
-    h->module_size = size;
-  }
-  return true;
-}
 
 // The second pass: the instructions, computation by computation.
 class InstructionStream {
@@ -405,17 +204,6 @@ class InstructionStream {
   bool in_instruction_ = false;
 };
 
-const char* FormatName(const Header& h) {
-  switch (h.depth) {
-    case 0:
-      return "HloModuleProto";
-    case 1:
-      return h.saw_config ? "HloModuleProtoWithConfig" : "HloProto";
-    default:
-      return "HloSnapshot";
-  }
-}
-
 void AddError(Module* m, int64_t offset, const std::string& message,
               const std::string& gzip_error) {
   SyntaxError e;
@@ -440,13 +228,13 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   {
     std::unique_ptr<Source> src = open();
     WireReader r(src->stream(), gzip ? -1 : end_hint);
-    if (!WalkLevel(r, 0, 0, -1, &h) || r.failed()) {
+    if (!proto::ReadHeader(r, &h) || r.failed()) {
       first_error = r.error();
       first_error_at = r.error_offset();
       gzip_error = src->gzip_error();
     }
   }
-  m->proto_format = FormatName(h);
+  m->proto_format = proto::FormatName(h);
   m->name = h.name;
   m->has_header = true;
   m->header_pos = TextPos::AtByte(h.module_begin);
@@ -501,33 +289,7 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   }
 }
 
-// "PATH: <reason>" from the shared opener as "DISPLAY: cannot open:
-// <reason>", the text reader's wording.
-absl::Status OpenError(const absl::Status& st, const std::string& path,
-                       const std::string& display_name) {
-  const std::string message(st.message());
-  std::string_view reason = message;
-  if (reason.substr(0, path.size() + 2) == path + ": ") {
-    reason.remove_prefix(path.size() + 2);
-  }
-  if (reason.substr(0, 13) == "cannot open: ") reason.remove_prefix(13);
-  return absl::Status(st.code(),
-                      fmt::format("{}: cannot open: {}", display_name, reason));
-}
-
 }  // namespace
-
-HloEncoding SniffHloEncoding(std::string_view head) {
-  if (IsGzip(head)) return HloEncoding::kGzip;
-  if (LooksLikeHlo(head)) return HloEncoding::kText;
-  for (char ch : head) {
-    const unsigned char u = static_cast<unsigned char>(ch);
-    if (u < 0x20 && u != '\t' && u != '\n' && u != '\r') {
-      return HloEncoding::kProto;
-    }
-  }
-  return HloEncoding::kText;
-}
 
 void ParseHloProto(std::string_view bytes, const std::string& display_name,
                    const ParseOptions& options, Module* module) {
@@ -545,13 +307,8 @@ void ParseHloProto(std::string_view bytes, const std::string& display_name,
              static_cast<int64_t>(bytes.size()), display_name, options, module);
 }
 
-namespace {
-
-// Reads the binary module from `fd` (from the shared opener), which it
-// closes. A regular file is streamed, each pass from offset 0; a pipe is
-// read once into memory, bounded like every pipe input.
-absl::Status ParseProtoFd(int fd, const std::string& display_name,
-                          const ParseOptions& options, Module* module) {
+absl::Status ParseHloProtoFd(int fd, const std::string& display_name,
+                             const ParseOptions& options, Module* module) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     std::string bytes;
@@ -577,56 +334,12 @@ absl::Status ParseProtoFd(int fd, const std::string& display_name,
   return absl::OkStatus();
 }
 
-}  // namespace
-
 absl::Status ParseHloProtoFile(const std::string& path,
                                const std::string& display_name,
                                const ParseOptions& options, Module* module) {
   absl::StatusOr<int> fd = OpenInputFd(path);
   if (!fd.ok()) return OpenError(fd.status(), path, display_name);
-  return ParseProtoFd(*fd, display_name, options, module);
-}
-
-absl::Status ParseHloAnyFile(const std::string& path,
-                             const std::string& display_name,
-                             const ParseOptions& options, Module* module) {
-  // The shared opener refuses directories, devices, named FIFOs and sockets
-  // (without blocking on them) and follows symlinks, as for text.
-  absl::StatusOr<int> opened = OpenInputFd(path);
-  if (!opened.ok()) return OpenError(opened.status(), path, display_name);
-  const int fd = *opened;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    // A pipe: sniffing its head would consume it, so it is read once,
-    // bounded, and told apart in memory.
-    std::string bytes;
-    absl::Status read =
-        ReadFdBounded(fd, display_name, kMaxStdinBytes, "pipes", &bytes);
-    ::close(fd);
-    if (!read.ok()) return read;
-    ParseHloAny(bytes, display_name, options, module);
-    return absl::OkStatus();
-  }
-  char head[4096];
-  ssize_t n;
-  do {
-    n = ::pread(fd, head, sizeof(head), 0);
-  } while (n < 0 && errno == EINTR);
-  if (n > 0 && SniffHloEncoding(std::string_view(
-                   head, static_cast<size_t>(n))) != HloEncoding::kText) {
-    return ParseProtoFd(fd, display_name, options, module);
-  }
-  ::close(fd);
-  return ParseHloFile(path, display_name, options, module);
-}
-
-void ParseHloAny(std::string_view bytes, const std::string& display_name,
-                 const ParseOptions& options, Module* module) {
-  if (SniffHloEncoding(bytes.substr(0, 4096)) != HloEncoding::kText) {
-    ParseHloProto(bytes, display_name, options, module);
-  } else {
-    ParseHloText(bytes, display_name, options, module);
-  }
+  return ParseHloProtoFd(*fd, display_name, options, module);
 }
 
 }  // namespace topolint::hlo

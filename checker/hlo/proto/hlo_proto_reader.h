@@ -2,7 +2,7 @@
 // and HloModuleProtoWithConfig, plain or gzip-compressed, told apart by
 // content. It fills the same hlo::Module / hlo::Collective model as the text
 // parser and feeds the same ParseOptions::on_collective sink, so every HLO
-// rule runs unchanged.
+// rule runs unchanged. Text or binary by content: dispatch/parse_any.h.
 //
 // The file is never held whole: the reader walks the protobuf wire format
 // (protobuf's CodedInputStream, no generated code) twice. The first pass
@@ -18,25 +18,17 @@
 // Malformed, truncated or garbage input becomes one `Module::syntax_errors`
 // entry saying what was expected and where; the reader never throws,
 // never aborts and allocates nothing from a declared length.
-#ifndef TOPOLINT_CHECKER_HLO_HLO_PROTO_READER_H_
-#define TOPOLINT_CHECKER_HLO_HLO_PROTO_READER_H_
+#ifndef TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_READER_H_
+#define TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_READER_H_
 
 #include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
 #include "checker/hlo/hlo_module.h"
-#include "checker/hlo/text/hlo_parser.h"
+#include "checker/hlo/parse_options.h"
 
 namespace topolint::hlo {
-
-enum class HloEncoding { kText, kProto, kGzip };
-
-// Tells text from binary by the first bytes of a file (4 KiB is plenty):
-// gzip magic -> kGzip; HLO text (LooksLikeHlo) -> kText; control bytes
-// that text never holds -> kProto; anything else -> kText (the text parser
-// then says what it expected).
-HloEncoding SniffHloEncoding(std::string_view head);
 
 // Reads a binary module held in memory (plain or gzip). `Module::file` is
 // set to `display_name`.
@@ -49,13 +41,13 @@ absl::Status ParseHloProtoFile(const std::string& path,
                                const std::string& display_name,
                                const ParseOptions& options, Module* module);
 
-// Text or binary, by content: what the loader calls for every HLO input.
-absl::Status ParseHloAnyFile(const std::string& path,
-                             const std::string& display_name,
+// The same for a descriptor the shared opener (OpenInputFd) returned, which
+// it closes: a regular file is streamed, each pass from offset 0; a pipe is
+// read once into memory, bounded like every pipe input. A non-OK status
+// only when a pipe cannot be read.
+absl::Status ParseHloProtoFd(int fd, const std::string& display_name,
                              const ParseOptions& options, Module* module);
-void ParseHloAny(std::string_view bytes, const std::string& display_name,
-                 const ParseOptions& options, Module* module);
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_HLO_PROTO_READER_H_
+#endif  // TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_READER_H_

@@ -7,8 +7,8 @@
 // cap and the rest is skipped), the first problem is recorded with its byte
 // offset and every later call fails fast, so callers can simply return on
 // `false`. No generated code: the HLO reader knows its field numbers.
-#ifndef TOPOLINT_CHECKER_HLO_HLO_PROTO_WIRE_H_
-#define TOPOLINT_CHECKER_HLO_HLO_PROTO_WIRE_H_
+#ifndef TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_WIRE_H_
+#define TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_WIRE_H_
 
 #include <cstdint>
 #include <string>
@@ -115,4 +115,4 @@ class WireReader {
 
 }  // namespace topolint::hlo::proto
 
-#endif  // TOPOLINT_CHECKER_HLO_HLO_PROTO_WIRE_H_
+#endif  // TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_WIRE_H_

@@ -1,7 +1,7 @@
 // The one table of byte classes of the HLO front end: every scanner, exact
 // or fast, asks these predicates (or the SSE2 masks below, which answer the
 // same questions 16 bytes at a time) instead of spelling a class out again.
-// Internal to checker/hlo.
+// Internal to checker/hlo/text.
 //
 //   class          bytes                         used for
 //   ident start    [A-Za-z_]                     names, keys, opcodes, types
@@ -14,8 +14,8 @@
 //                                                stop (line breaks, tabs,
 //                                                control bytes, the NUL
 //                                                sentinel)
-#ifndef TOPOLINT_CHECKER_HLO_BYTE_CLASSES_H_
-#define TOPOLINT_CHECKER_HLO_BYTE_CLASSES_H_
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_BYTE_CLASSES_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_BYTE_CLASSES_H_
 
 #include <array>
 #include <cstdint>
@@ -163,4 +163,4 @@ inline const char* SkipIdentBytes(const char* p) {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_BYTE_CLASSES_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_BYTE_CLASSES_H_

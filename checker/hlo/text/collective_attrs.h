@@ -1,9 +1,9 @@
 // Structured attributes of a collective whose insides matter:
 // `metadata={op_name="..." source_file="..." source_line=N ...}` and
 // `frontend_attributes={k="v", _xla_send_recv_source_target_pairs=...}`.
-// Internal to checker/hlo.
-#ifndef TOPOLINT_CHECKER_HLO_COLLECTIVE_ATTRS_H_
-#define TOPOLINT_CHECKER_HLO_COLLECTIVE_ATTRS_H_
+// Internal to checker/hlo/text.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_COLLECTIVE_ATTRS_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_COLLECTIVE_ATTRS_H_
 
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/text/hlo_lexer.h"
@@ -21,4 +21,4 @@ namespace topolint::hlo {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_COLLECTIVE_ATTRS_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_COLLECTIVE_ATTRS_H_

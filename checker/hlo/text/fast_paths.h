@@ -54,9 +54,9 @@
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
 //   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
 //   collective attribute                                    ReadIdentView
-// Internal to checker/hlo.
-#ifndef TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
-#define TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
+// Internal to checker/hlo/text.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_FAST_PATHS_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_FAST_PATHS_H_
 
 #include <cstdint>
 #include <string_view>
@@ -157,4 +157,4 @@ bool ParseResultShape(std::string_view in_window, const char* window_limit,
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_FAST_PATHS_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_FAST_PATHS_H_

@@ -5,9 +5,9 @@
 // (one line, plain strings, no comments or escapes, nesting within 32) and
 // otherwise declines, so that the exact byte scanners decide: both paths
 // accept exactly the same texts, whatever the window. Internal to
-// checker/hlo.
-#ifndef TOPOLINT_CHECKER_HLO_FAST_SCAN_H_
-#define TOPOLINT_CHECKER_HLO_FAST_SCAN_H_
+// checker/hlo/text.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_FAST_SCAN_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_FAST_SCAN_H_
 
 #include <array>
 #include <cstdint>
@@ -97,4 +97,4 @@ inline bool ContinuesValueAfterBlank(const char* next) {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_FAST_SCAN_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_FAST_SCAN_H_

@@ -154,15 +154,6 @@ bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count) {
   }
 }
 
-bool CheckedProduct(const std::vector<int64_t>& dims, int64_t* product) {
-  int64_t p = 1;
-  for (int64_t d : dims) {
-    if (__builtin_mul_overflow(p, d, &p)) return false;
-  }
-  *product = p;
-  return true;
-}
-
 bool CheckPermutation(HloLexer& lx, std::string_view what,
                       const std::vector<int64_t>& perm,
                       const std::vector<TextPos>& entry_pos, TextPos perm_pos,

@@ -3,9 +3,9 @@
 // mesh `mesh['x'=2,'y'=2], device_ids=(...) {'x'}`), source_target_pairs,
 // and plain integer lists. Iota and mesh values are validated here (product,
 // permutation, axis names, sub-axes, limits) and reported as syntax errors
-// at the offending part of the value. Internal to checker/hlo.
-#ifndef TOPOLINT_CHECKER_HLO_GROUP_LIST_PARSER_H_
-#define TOPOLINT_CHECKER_HLO_GROUP_LIST_PARSER_H_
+// at the offending part of the value. Internal to checker/hlo/text.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_GROUP_LIST_PARSER_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_GROUP_LIST_PARSER_H_
 
 #include <cstdint>
 #include <string>
@@ -14,6 +14,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "checker/diag/location.h"
+#include "checker/hlo/group_checks.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/text/hlo_lexer.h"
 #include "checker/hlo/text/value_memo.h"
@@ -96,10 +97,6 @@ namespace topolint::hlo {
 [[nodiscard]] bool CountInnerLists(HloLexer& lx, std::string_view what,
                                    int64_t* count);
 
-// Product of `dims` with overflow detection; false on overflow.
-[[nodiscard]] bool CheckedProduct(const std::vector<int64_t>& dims,
-                                  int64_t* product);
-
 // Validates that `perm` is a permutation of 0..rank-1; on failure records an
 // error (at `perm_pos` or the offending entry) naming `what`.
 [[nodiscard]] bool CheckPermutation(HloLexer& lx, std::string_view what,
@@ -109,4 +106,4 @@ namespace topolint::hlo {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_GROUP_LIST_PARSER_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_GROUP_LIST_PARSER_H_

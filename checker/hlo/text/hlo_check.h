@@ -1,9 +1,9 @@
 // TOPOLINT_DCHECK(condition): the parser's invariants (cursor within the
 // window, sentinel in place, marks and captures balanced), checked in debug
 // builds and compiled out (not evaluated) under NDEBUG, like assert() but
-// with a message that names the invariant. Internal to checker/hlo.
-#ifndef TOPOLINT_CHECKER_HLO_HLO_CHECK_H_
-#define TOPOLINT_CHECKER_HLO_HLO_CHECK_H_
+// with a message that names the invariant. Internal to checker/hlo/text.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_HLO_CHECK_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_HLO_CHECK_H_
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,4 +25,4 @@ namespace topolint::hlo::internal {
 }  // namespace topolint::hlo::internal
 #endif
 
-#endif  // TOPOLINT_CHECKER_HLO_HLO_CHECK_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_HLO_CHECK_H_

@@ -2,7 +2,7 @@
 // production with the function that parses it (exact parser first; the
 // fast path that may answer for it in brackets; see fast_paths.h). This
 // header declares nothing: it is the reference the parser's comments and
-// docs/rules/hlo-syntax.md point to. Internal to checker/hlo.
+// docs/rules/hlo-syntax.md point to. Internal to checker/hlo/text.
 //
 // Notation: '...' a literal, [ x ] optional, { x } zero or more, x | y a
 // choice, ( ) grouping. Between any two tokens, `trivia` may appear unless
@@ -107,6 +107,6 @@
 //   frontend_attributes = '{' [ ident '=' ( string | value ) { ','
 //                 ident '=' ( string | value ) } ] '}' ;
 //                 ParseFrontendAttributes
-#ifndef TOPOLINT_CHECKER_HLO_HLO_GRAMMAR_H_
-#define TOPOLINT_CHECKER_HLO_HLO_GRAMMAR_H_
-#endif  // TOPOLINT_CHECKER_HLO_HLO_GRAMMAR_H_
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_HLO_GRAMMAR_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_HLO_GRAMMAR_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_HLO_GRAMMAR_H_

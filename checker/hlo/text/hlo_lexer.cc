@@ -1,5 +1,6 @@
 // HloLexer: cursor, positions, tokens, errors, marks and captures. The
-// scanners (trivia, skipping, strings, comments) are in hlo_lexer_scan.cc.
+// scanners are in hlo_lexer_trivia.cc (trivia, comments, directives, line
+// lookahead) and hlo_lexer_scan.cc (strings, skipping).
 #include "checker/hlo/text/hlo_lexer.h"
 
 #include <algorithm>
@@ -247,11 +248,6 @@ bool HloLexer::EndCapture() {
   const bool complete = captures_.back().seen <= captures_.back().cap;
   captures_.pop_back();
   return complete;
-}
-
-void HloLexer::DropCapture() {
-  TOPOLINT_DCHECK(!captures_.empty());
-  captures_.pop_back();
 }
 
 // ---- Statements -----------------------------------------------------------

@@ -2,13 +2,14 @@
 // (whitespace and comments, including `// topolint:` directives), names,
 // integers, strings, and fast brace/paren/string-aware skipping of the parts
 // of an instruction nobody needs. Errors go straight into the Module.
-// Internal to checker/hlo.
+// Internal to checker/hlo/text.
 //
 // Pointers into the window are only ever held in locals between two calls
 // that may refill it; every public method keeps the cursor consistent.
-#ifndef TOPOLINT_CHECKER_HLO_HLO_LEXER_H_
-#define TOPOLINT_CHECKER_HLO_HLO_LEXER_H_
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_HLO_LEXER_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_HLO_LEXER_H_
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -20,9 +21,9 @@
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/input_window.h"
+#include "checker/hlo/parse_options.h"
 #include "checker/hlo/text/byte_classes.h"
 #include "checker/hlo/text/hlo_check.h"
-#include "checker/hlo/text/hlo_parser.h"
 
 namespace topolint::hlo {
 
@@ -192,8 +193,6 @@ class HloLexer {
   // false when the text was longer than `cap`. At most two nest.
   void BeginCapture(std::string* out, size_t cap);
   [[nodiscard]] bool EndCapture();
-  // Abandons the innermost capture (what it appended stays in `*out`).
-  void DropCapture();
 
   // ---- Statements ---------------------------------------------------------
   // Marks the start of an instruction / header; its length is checked
@@ -225,6 +224,15 @@ class HloLexer {
   bool AtLineStart() const { return trivia_line_start_ == Offset(); }
 
  private:
+  // Appends the `n` bytes at `data` to `*out` (when there is one) while it
+  // holds fewer than `cap` bytes. Inline: strings are most of the bytes of a
+  // real dump, and SkipQuoted calls this once per run of plain bytes.
+  static void AppendCapped(std::string* out, const char* data, size_t n,
+                           size_t cap) {
+    if (out == nullptr || out->size() >= cap) return;
+    out->append(data, std::min(n, cap - out->size()));
+  }
+
   struct Open {
     char open;
     char closer;
@@ -287,4 +295,4 @@ class HloLexer {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_HLO_LEXER_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_HLO_LEXER_H_

@@ -6,6 +6,7 @@
 
 #include "checker/diag/input_file.h"
 #include "checker/hlo/input_window.h"
+#include "checker/hlo/open_error.h"
 #include "checker/hlo/text/hlo_lexer.h"
 #include "checker/hlo/text/module_parser.h"
 #include "fmt/format.h"
@@ -40,18 +41,7 @@ absl::Status ParseHloFile(const std::string& path,
                           const std::string& display_name,
                           const ParseOptions& options, Module* module) {
   absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
-  if (!opened.ok()) {
-    // "PATH: <reason>" -> "DISPLAY: cannot open: <reason>".
-    const std::string message(opened.status().message());
-    std::string_view reason = message;
-    if (reason.substr(0, path.size() + 2) == path + ": ") {
-      reason.remove_prefix(path.size() + 2);
-    }
-    if (reason.substr(0, 13) == "cannot open: ") reason.remove_prefix(13);
-    return absl::Status(
-        opened.status().code(),
-        fmt::format("{}: cannot open: {}", display_name, reason));
-  }
+  if (!opened.ok()) return OpenError(opened.status(), path, display_name);
   std::FILE* file = *opened;
   *module = Module();
   module->file = display_name;

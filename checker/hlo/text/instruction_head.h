@@ -4,9 +4,9 @@
 // (comments, line breaks, strings, `/*index=N*/`, tiled layouts, buffers,
 // dynamic dimensions, shape-less instructions), so that the exact parser
 // decides those; where it accepts, the result is what the exact parser
-// would read. Internal to checker/hlo.
-#ifndef TOPOLINT_CHECKER_HLO_INSTRUCTION_HEAD_H_
-#define TOPOLINT_CHECKER_HLO_INSTRUCTION_HEAD_H_
+// would read. Internal to checker/hlo/text.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_INSTRUCTION_HEAD_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_INSTRUCTION_HEAD_H_
 
 #include <cstddef>
 #include <string_view>
@@ -67,4 +67,4 @@ struct SimpleParam {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_INSTRUCTION_HEAD_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_INSTRUCTION_HEAD_H_

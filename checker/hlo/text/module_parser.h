@@ -1,8 +1,9 @@
-// The module-level grammar: header, stack-frame section, computations,
-// instruction heads, resynchronisation after errors. Internal to
-// checker/hlo; the public entry points are in hlo_parser.h.
-#ifndef TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
-#define TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
+// The module-level grammar: header, stack-frame section, computations
+// (module_parser.cc), instruction heads and bodies (module_parser_body.cc),
+// resynchronisation after errors (module_parser.cc). Internal to
+// checker/hlo/text; the public entry points are in hlo_parser.h.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_MODULE_PARSER_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_MODULE_PARSER_H_
 
 #include <array>
 #include <string>
@@ -30,10 +31,14 @@ class ModuleParser {
   void Run();
 
  private:
+  // Longest shape text kept for one instruction (longer: shape unknown).
+  static constexpr size_t kMaxShapeCapture = size_t{1} << 20;
+  static constexpr std::string_view kRoot = "ROOT";
+  static constexpr std::string_view kEntry = "ENTRY";
+
   enum class State { kTop, kBody };
   enum class LineKind { kOther, kInstruction, kComputation, kClose };
 
-  [[nodiscard]] bool CheckText();
   [[nodiscard]] bool ParseTopItem();
   [[nodiscard]] bool ParseHeader(TextPos pos);
   [[nodiscard]] bool SkipStackFrameSection();
@@ -100,4 +105,4 @@ class ModuleParser {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_MODULE_PARSER_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_MODULE_PARSER_H_

@@ -1,8 +1,8 @@
 // Shapes: `f32[8,<=4,?]{1,0:T(8,128)S(1)}`, `token[]`, tuples
 // `(s32[], (f32[2]{0}, /*index=1*/pred[]))`. Layouts are skipped, not kept.
-// Internal to checker/hlo.
-#ifndef TOPOLINT_CHECKER_HLO_SHAPE_PARSER_H_
-#define TOPOLINT_CHECKER_HLO_SHAPE_PARSER_H_
+// Internal to checker/hlo/text.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_SHAPE_PARSER_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_SHAPE_PARSER_H_
 
 #include <string>
 #include <string_view>
@@ -56,4 +56,4 @@ bool ParseShapeTextExact(std::string_view text, Shape* shape);
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_SHAPE_PARSER_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_SHAPE_PARSER_H_

@@ -1,14 +1,14 @@
 // Per-computation table from instruction / parameter name to the text of its
 // shape, used to resolve collective operands written without a shape.
-// Internal to checker/hlo.
+// Internal to checker/hlo/text.
 //
 // Adding costs one append to an arena; the hash index is built lazily, only
 // when a lookup happens, so modules whose operands all carry inline shapes
 // (everything XLA prints) never pay for it. Memory is bounded by
 // kMaxShapeTableBytes: when an entry would exceed it, the table is emptied
 // first, so recent names stay resolvable.
-#ifndef TOPOLINT_CHECKER_HLO_SHAPE_TABLE_H_
-#define TOPOLINT_CHECKER_HLO_SHAPE_TABLE_H_
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_SHAPE_TABLE_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_SHAPE_TABLE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -124,4 +124,4 @@ class ShapeTable {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_SHAPE_TABLE_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_SHAPE_TABLE_H_

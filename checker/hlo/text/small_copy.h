@@ -1,9 +1,9 @@
 // CopySmall: memcpy for the short texts the parser copies once per
 // instruction or attribute (names, shapes, keys): 8 to 32 bytes are copied
 // inline as two overlapping fixed-size moves instead of a call. Internal to
-// checker/hlo.
-#ifndef TOPOLINT_CHECKER_HLO_SMALL_COPY_H_
-#define TOPOLINT_CHECKER_HLO_SMALL_COPY_H_
+// checker/hlo/text.
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_SMALL_COPY_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_SMALL_COPY_H_
 
 #include <cstddef>
 #include <cstring>
@@ -35,4 +35,4 @@ inline void CopySmall(char* dst, const char* src, size_t n) {
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_SMALL_COPY_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_SMALL_COPY_H_

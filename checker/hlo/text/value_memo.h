@@ -20,8 +20,8 @@
 // what parsing it would give (tests/hlo/value_memo_test.cc).
 //
 // One per ModuleParser. Not thread-safe; not copyable.
-#ifndef TOPOLINT_CHECKER_HLO_VALUE_MEMO_H_
-#define TOPOLINT_CHECKER_HLO_VALUE_MEMO_H_
+#ifndef TOPOLINT_CHECKER_HLO_TEXT_VALUE_MEMO_H_
+#define TOPOLINT_CHECKER_HLO_TEXT_VALUE_MEMO_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -161,4 +161,4 @@ bool ParseRemembering(HloLexer& lx, ValueMemo* memo, Parse parse,
 
 }  // namespace topolint::hlo
 
-#endif  // TOPOLINT_CHECKER_HLO_VALUE_MEMO_H_
+#endif  // TOPOLINT_CHECKER_HLO_TEXT_VALUE_MEMO_H_
