@@ -1,6 +1,7 @@
 // Shared between the binary HLO reader's driver and second pass
 // (hlo_proto_reader.cc), its first pass (hlo_proto_header.cc) and its
-// instruction decoder (hlo_proto_instruction.cc, hlo_proto_groups.cc).
+// instruction decoder (hlo_proto_instruction.cc, hlo_proto_groups.cc,
+// hlo_proto_mesh.cc).
 #ifndef TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_INTERNAL_H_
 #define TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_INTERNAL_H_
 
