@@ -1,4 +1,4 @@
-// Checking one unit of a plan: shared by CheckUnits and StreamUnits.
+// Checking one unit of a plan (StreamUnits, checker/cli/unit_stream.cc).
 // Internal to checker/cli.
 #ifndef TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_
 #define TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_

@@ -372,16 +372,6 @@ std::unique_ptr<SharedInputs> ShareInputs(const JobPlan& plan,
       });
 }
 
-namespace {
-
-std::vector<size_t> PlanOrder(const JobPlan& plan) {
-  std::vector<size_t> order(plan.jobs.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  return order;
-}
-
-}  // namespace
-
 absl::Status CheckOneUnit(const UnitJob& job,
                           const std::vector<InMemoryInput>& in_memory,
                           const SharedInputs* shared, UnitOutcome* out) {
@@ -396,17 +386,6 @@ absl::Status CheckOneUnit(const UnitJob& job,
     }
   }
   return absl::OkStatus();
-}
-
-absl::Status CheckUnits(const JobPlan& plan, int jobs,
-                        std::vector<UnitOutcome>* outcomes) {
-  outcomes->assign(plan.jobs.size(), UnitOutcome{});
-  const std::unique_ptr<SharedInputs> shared =
-      ShareInputs(plan, PlanOrder(plan));
-  return ForEachJob(plan, jobs, [&](size_t i) {
-    return CheckOneUnit(plan.jobs[i], plan.in_memory, shared.get(),
-                        &(*outcomes)[i]);
-  });
 }
 
 }  // namespace topolint::cli

@@ -52,14 +52,6 @@ struct UnitOutcome {
   std::vector<std::pair<std::string, std::string>> member_texts;
 };
 
-// Loads and checks every unit (LoadAndCheckUnit) with `jobs` threads and
-// returns the outcomes in plan order. Each unit is dropped as soon as it is
-// checked, and no HLO module's collectives are held, so memory holds at most
-// `jobs` units' JSON inputs and findings. Fails with the first load error in
-// plan order (as LoadUnits); the outcomes are then unspecified.
-absl::Status CheckUnits(const JobPlan& plan, int jobs,
-                        std::vector<UnitOutcome>* outcomes);
-
 // Loads and checks the units `order` names (plan indexes), `jobs` at a time,
 // and hands each outcome to `consume` on the calling thread, in `order`.
 // The calling thread is one of the `jobs` checkers (it checks a unit
