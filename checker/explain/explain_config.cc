@@ -46,12 +46,12 @@ void NoteNotRecorded(const config::ParallelConfig& pc, ConfigExplanation* c) {
 
 }  // namespace
 
-ConfigExplanation ExplainConfig(const config::ParallelConfig& read,
+ConfigExplanation ExplainConfig(const config::ParallelConfig& as_read,
                                 const CheckOptions& check) {
   const std::optional<config::ParallelConfig> with_dp =
-      config::WithDataParallelSize(read, check.data_parallel_size,
+      config::WithDataParallelSize(as_read, check.data_parallel_size,
                                    check.data_parallel_size_origin);
-  const config::ParallelConfig& pc = with_dp.has_value() ? *with_dp : read;
+  const config::ParallelConfig& pc = with_dp.has_value() ? *with_dp : as_read;
   ConfigExplanation c;
   c.file = pc.section.empty() ? pc.file
                               : fmt::format("{} ({})", pc.file, pc.section);

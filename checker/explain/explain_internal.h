@@ -46,7 +46,7 @@ NeffExplanation ExplainNeff(const neff::DefJson& def,
 // explain_config.cc
 // `check` supplies a data-parallel size given to topolint
 // (config::WithDataParallelSize).
-ConfigExplanation ExplainConfig(const config::ParallelConfig& pc,
+ConfigExplanation ExplainConfig(const config::ParallelConfig& as_read,
                                 const CheckOptions& check);
 
 // explain_core.cc

@@ -89,8 +89,8 @@ TEST(RecordedLayoutTest, WithDataParallelSizeFillsOnlyWhatIsNotWritten) {
   EXPECT_EQ(dp->data_parallel_size_origin, "--data-parallel-size");
   EXPECT_FALSE(config::WithDataParallelSize(pc, std::nullopt, "").has_value());
   EXPECT_FALSE(config::WithDataParallelSize(
-                   Read(R"({"data_parallel_size": 2, "neuron_config": {}})"),
-                   4, "--data-parallel-size")
+                   Read(R"({"data_parallel_size": 2, "neuron_config": {}})"), 4,
+                   "--data-parallel-size")
                    .has_value());
   EXPECT_FALSE(config::WithDataParallelSize(Read(R"({"tp_degree": 8})"), 4,
                                             "--data-parallel-size")
@@ -98,7 +98,8 @@ TEST(RecordedLayoutTest, WithDataParallelSizeFillsOnlyWhatIsNotWritten) {
 }
 
 TEST(ConfigFormTest, LoneNeuronConfigIsTheVllmAdditionalConfig) {
-  const config::ParallelConfig ep = Read(R"({"neuron_config": {"ep_degree": 2}})");
+  const config::ParallelConfig ep =
+      Read(R"({"neuron_config": {"ep_degree": 2}})");
   EXPECT_EQ(ep.form, config::ConfigForm::kVllm);
   EXPECT_EQ(ep.kind, config::NeuronDictKind::kPlugin);
   EXPECT_FALSE(ep.WorldRecorded());
@@ -118,11 +119,11 @@ TEST(ConfigFormTest, LoneNeuronConfigIsTheVllmAdditionalConfig) {
 }
 
 TEST(KnownKeysTest, DocumentedPluginKeys) {
-  for (const char* k : {"apply_prefill_dcp", "prefill_sequence_buckets",
-                        "decode_batch_buckets", "num_batched_tokens_buckets",
-                        "num_seqs_buckets", "kv_segment_size_buckets",
-                        "decode_context_length_buckets", "quantization",
-                        "enable_structured_outputs"}) {
+  for (const char* k :
+       {"apply_prefill_dcp", "prefill_sequence_buckets", "decode_batch_buckets",
+        "num_batched_tokens_buckets", "num_seqs_buckets",
+        "kv_segment_size_buckets", "decode_context_length_buckets",
+        "quantization", "enable_structured_outputs"}) {
     EXPECT_TRUE(config::IsKnownNeuronConfigKey(k)) << k;
   }
   EXPECT_TRUE(config::IsNxdiOnlyNeuronConfigKey("tp_degree"));
@@ -158,8 +159,7 @@ TEST(DpDividesRecordedTest, GivenDpIsChecked) {
                         "data_parallel_size 2 (from .topolint.json)"));
   EXPECT_THAT(f[0].notes, IsEmpty());
   options.data_parallel_size = 4;
-  EXPECT_THAT(Check(kLoneComponentDp, "config-dp-divides", options),
-              IsEmpty());
+  EXPECT_THAT(Check(kLoneComponentDp, "config-dp-divides", options), IsEmpty());
   // The engine arguments' default DP 1 is recorded.
   EXPECT_THAT(Check(R"({"tensor_parallel_size": 8,
                         "additional_config": {"neuron_config":
@@ -170,7 +170,8 @@ TEST(DpDividesRecordedTest, GivenDpIsChecked) {
 
 TEST(DiRecordedTest, AdditionalConfigAloneIsNotWarned) {
   EXPECT_THAT(Check(kLoneComponentDp, "config-di-recommended"), IsEmpty());
-  const config::DiReading di = config::ReadDisaggregation(Read(kLoneComponentDp));
+  const config::DiReading di =
+      config::ReadDisaggregation(Read(kLoneComponentDp));
   EXPECT_EQ(di.state, config::DiState::kNotRecorded);
   EXPECT_EQ(config::DecodeOnlyDpSizes(Read(kLoneComponentDp)),
             "attention_dp_size 4, embedding_dp_size 4, lm_head_dp_size 4");
@@ -228,8 +229,7 @@ std::vector<Finding> Xref(std::string_view config, const std::string& header,
 TEST(ConfigXrefRecordedTest, UnrecordedWorldIsNotCompared) {
   // NxDI would read ep_degree 2 as a world of 2; vLLM's world is TP x DP,
   // which this file does not record.
-  constexpr char kTpRows[] =
-      "{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15}}";
+  constexpr char kTpRows[] = "{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15}}";
   EXPECT_THAT(Xref(R"({"neuron_config": {"ep_degree": 2}})",
                    "HloModule m, replica_count=16", kTpRows),
               IsEmpty());

@@ -48,8 +48,8 @@ TEST(PublicFormsTest, NoFalseAlarmOnAnyPublicForm) {
   const CliResult text = RunTopolint({"check", kPublic});
   EXPECT_THAT(text.err, HasSubstr(std::to_string(cases) + " units"));
   // One config per case, and an HLO module beside three of them.
-  EXPECT_THAT(text.err, HasSubstr(std::to_string(cases + 3) +
-                                  " files checked"));
+  EXPECT_THAT(text.err,
+              HasSubstr(std::to_string(cases + 3) + " files checked"));
 }
 
 TEST(PublicFormsTest, DataParallelSizeFlagChecksTheComponentSizes) {
@@ -65,27 +65,25 @@ TEST(PublicFormsTest, DataParallelSizeFlagChecksTheComponentSizes) {
   EXPECT_THAT(r.out, Not(HasSubstr("mlp_dp_size 4 does not divide")));
   const CliResult ok = RunTopolint({"check", "--data-parallel-size", "8", dir});
   EXPECT_EQ(ok.exit_code, 0) << ok.out;
-  const CliResult bad = RunTopolint({"check", "--data-parallel-size", "0", dir});
+  const CliResult bad =
+      RunTopolint({"check", "--data-parallel-size", "0", dir});
   EXPECT_EQ(bad.exit_code, 2);
 }
 
 TEST(PublicFormsTest, DataParallelSizeInTopolintJson) {
-  const std::filesystem::path tmp =
-      std::filesystem::temp_directory_path() /
-      ("topolint-dp-" + std::to_string(getpid()));
+  const std::filesystem::path tmp = std::filesystem::temp_directory_path() /
+                                    ("topolint-dp-" + std::to_string(getpid()));
   std::filesystem::remove_all(tmp);
   WriteAll((tmp / "additional_config.json").string(),
            R"({"neuron_config": {"attention_dp_size": 8}})");
   WriteAll((tmp / ".topolint.json").string(), R"({"data_parallel_size": 4})");
   const CliResult r = RunTopolint({"check", tmp.string()});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_THAT(r.out,
-              HasSubstr("data_parallel_size 4 (from .topolint.json)"));
+  EXPECT_THAT(r.out, HasSubstr("data_parallel_size 4 (from .topolint.json)"));
   // The command line wins over .topolint.json.
-  EXPECT_EQ(
-      RunTopolint({"check", "--data-parallel-size", "8", tmp.string()})
-          .exit_code,
-      0);
+  EXPECT_EQ(RunTopolint({"check", "--data-parallel-size", "8", tmp.string()})
+                .exit_code,
+            0);
   // A value written in the config wins over both.
   WriteAll((tmp / "additional_config.json").string(),
            R"({"data_parallel_size": 8, "tensor_parallel_size": 2,
@@ -119,9 +117,9 @@ TEST(PublicFormsTest, ExplainSaysWhatIsNotRecorded) {
                    std::string(kPublic) + "/pass-component-dp-all-four"});
   EXPECT_THAT(given.out, HasSubstr("DP = 4"));
   EXPECT_THAT(given.out, Not(HasSubstr("DP: not recorded")));
-  const CliResult json = RunTopolint(
-      {"explain", "--format", "json",
-       std::string(kPublic) + "/pass-component-dp-all-four"});
+  const CliResult json =
+      RunTopolint({"explain", "--format", "json",
+                   std::string(kPublic) + "/pass-component-dp-all-four"});
   const nlohmann::json cfg =
       nlohmann::json::parse(json.out)["units"][0]["configs"][0];
   EXPECT_TRUE(cfg["dp"].is_null());
@@ -150,9 +148,9 @@ TEST(PublicFormsTest, HeaderlessAllDevicesGroupIsNotOneDevice) {
                                "id"));
   EXPECT_THAT(r.out, HasSubstr("the module does not record how many devices"));
   const CliResult json = RunTopolint({"explain", "--format", "json", dir});
-  EXPECT_TRUE(nlohmann::json::parse(json.out)["units"][0]["hlo_modules"][0]
-                  ["devices"]
-                      .is_null());
+  EXPECT_TRUE(
+      nlohmann::json::parse(json.out)["units"][0]["hlo_modules"][0]["devices"]
+          .is_null());
   // Given the count, the config is compared again: 8 replicas match the
   // config's TP 8, 4 do not.
   EXPECT_EQ(RunTopolint({"check", "--replica-count", "8", dir}).exit_code, 0);
