@@ -1,4 +1,5 @@
 // config-schema, config-unknown-key, and the CheckConfig family entry point.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,15 +79,19 @@ void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit) {
 
 }  // namespace config_rules
 
-void CheckConfig(const Unit& unit, const CheckOptions& /*options*/,
-                 Emitter& emit) {
+void CheckConfig(const Unit& unit, const CheckOptions& options, Emitter& emit) {
   for (const config::ComponentConfig& c : unit.configs) {
     config_rules::CheckMisspelledKeys(c, emit);
     // Each section (the main config, each sub-model) is a config of its own.
     for (const config::ParallelConfig& cfg : config::ReadParallelConfigs(c)) {
       config_rules::CheckSchema(cfg, emit);
       config_rules::CheckUnknownKeys(cfg, emit);
-      config_rules::CheckDpDivides(cfg, emit);
+      // A data-parallel size given to topolint, for a config that does not
+      // write one (an `--additional-config` JSON alone).
+      const std::optional<config::ParallelConfig> with_dp =
+          config::WithDataParallelSize(cfg, options.data_parallel_size,
+                                       options.data_parallel_size_origin);
+      config_rules::CheckDpDivides(with_dp.has_value() ? *with_dp : cfg, emit);
       config_rules::CheckMlpDpWithEp(cfg, emit);
       config_rules::CheckDiRecommended(cfg, emit);
     }

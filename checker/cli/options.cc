@@ -58,6 +58,9 @@ options:
   --num-cores N                     physical cores available
   --replica-count N                 replica count when the HLO header omits it
   --num-partitions N                partitions when the HLO header omits it
+  --data-parallel-size N            vLLM data-parallel size for configs
+                                    that do not record it (an
+                                    --additional-config JSON alone)
   --config FILE                     settings file (default: nearest
                                     .topolint.json upward from each input)
   --baseline FILE                   hide findings recorded in FILE
@@ -205,6 +208,10 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       int64_t v;
       TL_ASSIGN(v, take_int(1));
       o.num_partitions = v;
+    } else if (a == "--data-parallel-size") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(1));
+      o.data_parallel_size = v;
     } else if (a == "--config") {
       TL_ASSIGN(o.config, take_path());
     } else if (a == "--baseline") {

@@ -30,7 +30,8 @@ struct Options {
   std::optional<int64_t> num_cores;
   std::optional<int64_t> replica_count;
   std::optional<int64_t> num_partitions;
-  std::string config;  // --config
+  std::optional<int64_t> data_parallel_size;  // --data-parallel-size
+  std::string config;                         // --config
   std::string baseline;
   std::string write_baseline;
   std::string hlo, neff, neuron_config;  // explicit unit

@@ -188,10 +188,12 @@ constexpr std::string_view kVllmKeys[] = {
     "_model_supports_independent_prefill_buckets",
     "_model_supports_windowed_prefill",
     "all2all_backend",
+    "apply_prefill_dcp",
     "attention_dp_size",
     "block_quant_scale_min",
     "blockwise_fp8",
     "debug_logits_dir",
+    "decode_batch_buckets",
     "decode_context_length_buckets",
     "draft_mlp_dp_size",
     "embedding_dp_size",
@@ -212,6 +214,7 @@ constexpr std::string_view kVllmKeys[] = {
     "num_batched_tokens_buckets",
     "num_seqs_buckets",
     "on_device_sampling_config",
+    "prefill_sequence_buckets",
     "quantization",
     "tensor_capture",
     "tensor_replacement",
@@ -239,6 +242,10 @@ absl::Span<const std::string_view> VllmNeuronConfigKeys() { return kVllmKeys; }
 
 bool IsKnownNeuronConfigKey(std::string_view key) {
   return Contains(kNxdiKeys, key) || Contains(kVllmKeys, key);
+}
+
+bool IsNxdiOnlyNeuronConfigKey(std::string_view key) {
+  return Contains(kNxdiKeys, key) && !Contains(kVllmKeys, key);
 }
 
 int EditDistance(std::string_view a, std::string_view b, int limit) {

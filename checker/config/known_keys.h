@@ -27,6 +27,9 @@ absl::Span<const std::string_view> VllmNeuronConfigKeys();
 
 // True when either form knows `key` (exact, case-sensitive match).
 bool IsKnownNeuronConfigKey(std::string_view key);
+// True when only the NxD Inference NeuronConfig knows `key` (tp_degree,
+// world_size, ...): a dict holding one is NxDI's.
+bool IsNxdiOnlyNeuronConfigKey(std::string_view key);
 
 // The known key nearest to `key` by optimal-string-alignment distance
 // (insertions, deletions, substitutions and adjacent transpositions), after

@@ -128,6 +128,14 @@ struct ConfigExplanation {
   std::optional<Grid> grid;  // DP rows x TP columns of ranks
   std::vector<ConfigFamilyExplanation> families;
   std::string error;  // when the families cannot be built
+  // vLLM form: false when the file does not record TP / DP (an
+  // `--additional-config` JSON alone); then `tp` / `dp` are 0, `world` is 0
+  // and no families are built.
+  bool tp_recorded = true;
+  bool dp_recorded = true;
+  // What topolint could not see in this file and so did not check, one
+  // sentence each, with how to give it.
+  std::vector<std::string> not_recorded;
 };
 
 // Where a rank sits in one group list.
