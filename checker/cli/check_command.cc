@@ -134,6 +134,8 @@ class CheckReport {
       sources_.AddInMemory(m.name, m.text);
     }
     switch (options.format) {
+      case Format::kHtml:  // explain only (refused by ParseOptions)
+      case Format::kSvg:
       case Format::kText:
         report_ = MakeTextReport(&sources_, UseColor(options));
         break;

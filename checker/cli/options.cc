@@ -40,6 +40,9 @@ input topolint reads is an error (exit 2).
 
 options:
   --format text|json|sarif|github   output format (default text)
+  --format html|svg                 (explain) a picture of the device grids:
+                                    one self-contained HTML page, or one
+                                    SVG of a single unit
   -o, --output FILE                 write the report to FILE
   --rules GLOBS                     select rules, clang-tidy style:
                                     '-*,neff-*,-neff-world-size'
@@ -158,14 +161,15 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       std::string f;
       TL_ASSIGN(f, take());
       static const std::map<std::string, Format> kFormats = {
-          {"text", Format::kText},
-          {"json", Format::kJson},
-          {"sarif", Format::kSarif},
-          {"github", Format::kGithub}};
+          {"text", Format::kText},   {"json", Format::kJson},
+          {"sarif", Format::kSarif}, {"github", Format::kGithub},
+          {"html", Format::kHtml},   {"svg", Format::kSvg}};
       auto it = kFormats.find(f);
       if (it == kFormats.end()) {
         return Usage(fmt::format(
-            "--format must be text, json, sarif or github, got '{}'", f));
+            "--format must be text, json, sarif, github, html or svg, got "
+            "'{}'",
+            f));
       }
       o.format = it->second;
     } else if (a == "-o" || a == "--output") {
@@ -271,6 +275,12 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
     }
     if (o.core.has_value() && o.verb != Verb::kExplain) {
       return Usage("--core is an option of `topolint explain`");
+    }
+    if ((o.format == Format::kHtml || o.format == Format::kSvg) &&
+        o.verb != Verb::kExplain) {
+      return Usage(
+          "--format html and svg are formats of `topolint explain`; check "
+          "writes text, json, sarif or github");
     }
   }
   return o;

@@ -12,7 +12,8 @@
 namespace topolint::cli {
 
 enum class Verb { kCheck, kExplain, kRules, kHelp, kVersion };
-enum class Format { kText, kJson, kSarif, kGithub };
+// kHtml and kSvg are formats of `explain` only.
+enum class Format { kText, kJson, kSarif, kGithub, kHtml, kSvg };
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct Options {
