@@ -78,6 +78,12 @@ options:
   --quiet                           no summary on stderr
   --color auto|always|never         colour in text output (default auto)
   --core C                          (explain) resolve physical core C
+  --fix                             apply the fixes that are certain, then
+                                    report what remains (docs/fixes.md)
+  --diff                            print those fixes as a unified diff;
+                                    write nothing (exit 1 when there is one)
+  --fix-from hlo                    with --fix / --diff, also rewrite a
+                                    def.json topology[0] from the HLO
   -h, --help                        this text
   --version                         print the version
 
@@ -256,6 +262,18 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       int64_t v;
       TL_ASSIGN(v, take_int(0));
       o.core = v;
+    } else if (a == "--fix") {
+      o.fix = true;
+    } else if (a == "--diff") {
+      o.diff = true;
+    } else if (a == "--fix-from") {
+      TL_ASSIGN(o.fix_from, take());
+      if (o.fix_from != "hlo") {
+        return Usage(fmt::format(
+            "--fix-from expects 'hlo' (the HLO's groups are right: rewrite "
+            "the def.json topology from them), got '{}'",
+            o.fix_from));
+      }
     } else {
       return Usage(fmt::format("unknown option '{}' (see --help)", a));
     }
@@ -275,6 +293,17 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
     }
     if (o.core.has_value() && o.verb != Verb::kExplain) {
       return Usage("--core is an option of `topolint explain`");
+    }
+    if ((o.fix || o.diff) && o.verb != Verb::kCheck) {
+      return Usage("--fix and --diff are options of `topolint check`");
+    }
+    if (!o.fix_from.empty() && !o.fix && !o.diff) {
+      return Usage("--fix-from needs --fix or --diff");
+    }
+    if ((o.fix || o.diff) && dashes == 1) {
+      return Usage(
+          "--fix and --diff edit files: standard input (`-`) cannot "
+          "be fixed");
     }
     if ((o.format == Format::kHtml || o.format == Format::kSvg) &&
         o.verb != Verb::kExplain) {

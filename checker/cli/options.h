@@ -44,6 +44,10 @@ struct Options {
   std::string stdin_filename;
   std::optional<int64_t> core;  // explain --core
   std::string rule_id;          // rules ID
+  // check --fix / --diff / --fix-from SIDE (docs/fixes.md).
+  bool fix = false;
+  bool diff = false;
+  std::string fix_from;  // "" or "hlo"
 };
 
 // Parses argv (without argv[0]). Errors are usage errors (exit 2).

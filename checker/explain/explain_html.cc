@@ -70,7 +70,8 @@ std::string TargetOf(const Finding& f, const UnitPictures& pics,
     }
   }
   for (size_t k = 0; k < u.neffs.size(); ++k) {
-    if (u.neffs[k].file == f.loc.file) return fmt::format("{}-neff{}", prefix, k);
+    if (u.neffs[k].file == f.loc.file)
+      return fmt::format("{}-neff{}", prefix, k);
   }
   for (const ConfigBlock& c : pics.configs) {
     if (c.file == f.loc.file || absl::StartsWith(c.file, f.loc.file + " (")) {
@@ -90,10 +91,10 @@ std::string FindingLinks(const std::vector<std::string>& ids,
   std::string out = "<ul class=\"findings\">";
   for (size_t k : which) {
     const Finding& f = findings[k];
-    out += fmt::format(
-        "<li class=\"sev-{}\"><a href=\"#{}\">{}: {}</a> [{}]</li>",
-        SeverityName(f.severity), ids[k], SeverityName(f.severity),
-        E(f.message), E(f.rule));
+    out +=
+        fmt::format("<li class=\"sev-{}\"><a href=\"#{}\">{}: {}</a> [{}]</li>",
+                    SeverityName(f.severity), ids[k], SeverityName(f.severity),
+                    E(f.message), E(f.rule));
   }
   return out + "</ul>";
 }
@@ -142,7 +143,8 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
           E(m.file), E(m.name), m.replica_count, E(m.replica_count_source),
           m.num_partitions, E(m.num_partitions_source),
           m.devices.has_value() ? std::to_string(*m.devices) : "overflow",
-          m.counts_recorded ? "" : " (not recorded: taken from the ids listed)");
+          m.counts_recorded ? ""
+                            : " (not recorded: taken from the ids listed)");
     }
     out += FindingLinks(finding_ids, findings, about(prefix + "-modules"));
   }
@@ -187,9 +189,8 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
     }
     std::string world =
         n.mpmd.empty()
-            ? fmt::format("world size = max({}, {}, {}, 1) = {}",
-                          n.world.ws_rg, n.world.ws_pairs, n.world.ws_expl,
-                          n.world.world_size)
+            ? fmt::format("world size = max({}, {}, {}, 1) = {}", n.world.ws_rg,
+                          n.world.ws_pairs, n.world.ws_expl, n.world.world_size)
             : E(fmt::format("{}", fmt::join(n.mpmd, "; ")));
     out += fmt::format(
         "<div class=\"block neff\" id=\"{}\"><h3>NEFF <code>{}</code></h3>"
@@ -240,8 +241,9 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
 
 }  // namespace
 
-std::string RenderExplainHtml(const std::vector<UnitExplanation>& units,
-                              const std::vector<std::vector<Finding>>& findings) {
+std::string RenderExplainHtml(
+    const std::vector<UnitExplanation>& units,
+    const std::vector<std::vector<Finding>>& findings) {
   std::string body;
   std::string nav;
   static const std::vector<Finding> kNone;

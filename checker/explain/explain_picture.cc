@@ -96,11 +96,11 @@ Picture NeffBeside(const NeffExplanation& n, const CollectiveExplanation& op,
   const model::GroupList& topo = n.topologies[0];
   const model::GroupList& hlo = *op.groups;
   const int64_t count = std::max(MaxIdPlusOne(topo), MaxIdPlusOne(hlo));
-  const bool same_layout =
-      !op.device_groups.has_value() && op.grid.has_value() &&
-      count <= op.grid->rows * op.grid->columns;
-  Picture p = Layout(same_layout ? &*op.grid : nullptr,
-                     std::min(count, kMaxGridCells));
+  const bool same_layout = !op.device_groups.has_value() &&
+                           op.grid.has_value() &&
+                           count <= op.grid->rows * op.grid->columns;
+  Picture p =
+      Layout(same_layout ? &*op.grid : nullptr, std::min(count, kMaxGridCells));
   p.id = id;
   p.file = n.file;
   p.caption = fmt::format("topology[0] of {}", n.file);
@@ -177,8 +177,8 @@ void DrawModules(const UnitExplanation& u, const std::string& prefix,
       b.hlo = Layout(&*c.grid, 0);
       b.hlo.id = b.id + "-hlo";
       b.hlo.file = m.file;
-      b.hlo.caption = fmt::format("{} device grid ({})", c.name,
-                                  c.grid->id_formula);
+      b.hlo.caption =
+          fmt::format("{} device grid ({})", c.name, c.grid->id_formula);
       Paint(dev, "device", marked, &b.hlo);
       for (size_t k = 0; k < u.neffs.size(); ++k) {
         const NeffExplanation& n = u.neffs[k];
@@ -210,8 +210,8 @@ void DrawConfigs(const UnitExplanation& u, const std::string& prefix,
       dp.push_back(fmt::format("{}={}", key, value));
     }
     if (!dp.empty()) {
-      b.facts.push_back(fmt::format("component DP sizes: {}",
-                                    absl::StrJoin(dp, ", ")));
+      b.facts.push_back(
+          fmt::format("component DP sizes: {}", absl::StrJoin(dp, ", ")));
     }
     if (!c.error.empty()) b.facts.push_back(c.error);
     for (size_t f = 0; c.grid.has_value() && f < c.families.size(); ++f) {
@@ -255,17 +255,17 @@ void DrawLncMap(const UnitExplanation& u, const std::string& prefix,
   Picture p = Layout(layout, ranks);
   p.id = prefix + "-lnc";
   p.legend_none = false;
-  p.caption = fmt::format("physical core -> rank (lnc {}, from {}): rank = "
-                          "core / {}",
-                          u.lnc, u.lnc_source, u.lnc);
+  p.caption = fmt::format(
+      "physical core -> rank (lnc {}, from {}): rank = "
+      "core / {}",
+      u.lnc, u.lnc_source, u.lnc);
   const std::optional<int64_t> marked = CoreRank(u);
   for (PictureCell& c : p.cells) {
     if (c.id < 0) continue;
     c.label = std::to_string(c.id);
-    c.title = u.lnc == 1
-                  ? fmt::format("rank {} = physical core {}", c.id, c.id)
-                  : fmt::format("rank {} = physical cores {}..{}", c.id,
-                                c.id * u.lnc, c.id * u.lnc + u.lnc - 1);
+    c.title = u.lnc == 1 ? fmt::format("rank {} = physical core {}", c.id, c.id)
+                         : fmt::format("rank {} = physical cores {}..{}", c.id,
+                                       c.id * u.lnc, c.id * u.lnc + u.lnc - 1);
     c.marked = marked.has_value() && *marked == c.id;
   }
   out->lnc_map = std::move(p);

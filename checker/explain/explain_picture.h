@@ -21,8 +21,8 @@ namespace topolint::explain {
 std::string EscapeXml(std::string_view text);
 
 struct PictureCell {
-  int64_t id = -1;     // device or rank; -1: past the end of the last row
-  int64_t group = -1;  // -1: in no group
+  int64_t id = -1;        // device or rank; -1: past the end of the last row
+  int64_t group = -1;     // -1: in no group
   bool mismatch = false;  // differs from the HLO (NEFF pictures)
   bool marked = false;    // the rank of --core
   std::string label;      // short text drawn in the cell (when it fits)

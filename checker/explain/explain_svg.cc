@@ -11,9 +11,9 @@
 namespace topolint::explain {
 namespace {
 
-constexpr int64_t kGutter = 44;       // row labels
-constexpr int64_t kTop = 28;          // axis name and column labels
-constexpr int64_t kLegendLine = 20;   // one legend row
+constexpr int64_t kGutter = 44;        // row labels
+constexpr int64_t kTop = 28;           // axis name and column labels
+constexpr int64_t kLegendLine = 20;    // one legend row
 constexpr int64_t kLegendGroups = 12;  // groups given a swatch
 constexpr int64_t kMinWidth = 360;
 constexpr int64_t kMaxFindingLines = 40;
@@ -126,7 +126,8 @@ std::string Legend(const Picture& p, int64_t y, int64_t width,
     none = none || (c.id >= 0 && c.group < 0);
     marked = marked || c.marked;
   }
-  if (none && p.legend_none) entries.push_back({GroupColour(-1), "#888888", "in no group"});
+  if (none && p.legend_none)
+    entries.push_back({GroupColour(-1), "#888888", "in no group"});
   if (p.has_mismatch) {
     entries.push_back({"#ffffff", "#d00000", "differs from the HLO"});
   }
@@ -171,8 +172,7 @@ std::string EscapeXml(std::string_view text) {
         break;
       default:
         // Control bytes are not allowed in XML 1.0 text.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' &&
-            ch != '\t') {
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
           out += "?";
         } else {
           out += ch;
@@ -215,8 +215,7 @@ SvgBox PictureSvg(const Picture& p) {
       body += fmt::format(
           "<text x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"end\" "
           "font-family=\"monospace\" fill=\"#555\">{} {}</text>",
-          kGutter - 4, y + size / 2 + 3, EscapeXml(p.row_axis.substr(0, 8)),
-          r);
+          kGutter - 4, y + size / 2 + 3, EscapeXml(p.row_axis.substr(0, 8)), r);
     }
     for (int64_t c = 0; c < p.columns; ++c) {
       const size_t i = static_cast<size_t>(r * p.columns + c);
@@ -265,8 +264,8 @@ std::string RenderExplainSvg(const UnitExplanation& unit,
           "<text x=\"{}\" y=\"{}\" font-size=\"12\" "
           "font-family=\"sans-serif\">{}</text>",
           x, y + 14, EscapeXml(p->caption));
-      body += fmt::format("<g transform=\"translate({},{})\">{}</g>", x,
-                          y + 20, box.svg);
+      body += fmt::format("<g transform=\"translate({},{})\">{}</g>", x, y + 20,
+                          box.svg);
       x += box.width + 16;
       tallest = std::max(tallest, box.height + 20);
     }
@@ -276,8 +275,7 @@ std::string RenderExplainSvg(const UnitExplanation& unit,
   text(fmt::format("unit {}", unit.directory), 16, true);
   for (const ListBlock& b : pics.lists) {
     text(fmt::format("{}: {} ({} op{}: {})", b.module_file, b.groups_text,
-                     b.ops.size(), b.ops.size() == 1 ? "" : "s",
-                     b.ops.front()),
+                     b.ops.size(), b.ops.size() == 1 ? "" : "s", b.ops.front()),
          13, true);
     std::vector<const Picture*> r{&b.hlo};
     for (const Picture& n : b.neff) r.push_back(&n);
