@@ -66,8 +66,8 @@ std::set<uint32_t> PngColours(const std::string& png, std::string* error) {
   const int depth = static_cast<uint8_t>(png[24]);
   const int type = static_cast<uint8_t>(png[25]);
   const int interlace = static_cast<uint8_t>(png[28]);
-  if (depth != 8 || (type != 2 && type != 6) || interlace != 0 ||
-      width == 0 || height == 0 || width > 8000 || height > 8000) {
+  if (depth != 8 || (type != 2 && type != 6) || interlace != 0 || width == 0 ||
+      height == 0 || width > 8000 || height > 8000) {
     *error = fmt::format("unsupported PNG: depth {}, type {}, interlace {}",
                          depth, type, interlace);
     return colours;
@@ -150,8 +150,8 @@ class ExplainBrowserTest : public ::testing::Test {
   void Render(const std::string& unit_dir, std::set<uint32_t>* colours,
               std::string* dom) {
     const std::string page = dir_.path() + "/topology.html";
-    testing::CliResult r = RunTopolint(
-        {"explain", "--format", "html", "-o", page, unit_dir});
+    testing::CliResult r =
+        RunTopolint({"explain", "--format", "html", "-o", page, unit_dir});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string png = dir_.path() + "/shot.png";
     ASSERT_EQ(RunChromium(chromium_, dir_, page, "--screenshot=" + png,

@@ -19,8 +19,7 @@ constexpr char kExample[] = "fixtures/explain/rank-model-example";
 constexpr char kMismatch[] = "fixtures/explain/rank-model-mismatch";
 
 TEST(ExplainHtmlTest, WorkedExampleDrawsFourGroupsOfTwoOnTheTwoByFourGrid) {
-  testing::CliResult r =
-      RunTopolint({"explain", "--format", "html", kExample});
+  testing::CliResult r = RunTopolint({"explain", "--format", "html", kExample});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string hlo = html_test::ElementById(r.out, "u0-l0-hlo");
   ASSERT_FALSE(hlo.empty()) << r.out;
@@ -121,8 +120,8 @@ TEST(ExplainHtmlTest, TextFromTheInputsIsEscaped) {
             "replica_groups={{0,1}}, use_global_device_ids=true, "
             "to_apply=add\n}\n");
   for (const char* format : {"html", "svg"}) {
-    testing::CliResult r = RunTopolint(
-        {"explain", "--format", format, dir.path() + "/" + sub});
+    testing::CliResult r =
+        RunTopolint({"explain", "--format", format, dir.path() + "/" + sub});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out.find(sub), std::string::npos) << format;
     EXPECT_NE(r.out.find("a&lt;b&amp;&quot;c&#39;"), std::string::npos)
@@ -151,8 +150,8 @@ TEST(ExplainHtmlTest, EverySvgIsWellFormedXml) {
 }
 
 TEST(ExplainHtmlTest, SvgOfSeveralUnitsIsAUsageError) {
-  testing::CliResult r = RunTopolint(
-      {"explain", "--format", "svg", kExample, kMismatch});
+  testing::CliResult r =
+      RunTopolint({"explain", "--format", "svg", kExample, kMismatch});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--format svg draws one unit, and this run has 2"),
             std::string::npos)
@@ -201,12 +200,13 @@ void WriteLargeUnit(const TempDir& dir, int devices, int ops) {
   std::string groups;
   for (int g = 0; g < devices / 8; ++g) {
     std::string ids;
-    for (int i = 0; i < 8; ++i) ids += fmt::format("{}{}", i ? "," : "", g * 8 + i);
+    for (int i = 0; i < 8; ++i)
+      ids += fmt::format("{}{}", i ? "," : "", g * 8 + i);
     groups += fmt::format("{}[{}]", g ? "," : "", ids);
   }
-  dir.Write("big/def.json",
-            fmt::format("{{\"CCInfo\": {{\"replica_groups\": [[{}]]}}}}",
-                        groups));
+  dir.Write(
+      "big/def.json",
+      fmt::format("{{\"CCInfo\": {{\"replica_groups\": [[{}]]}}}}", groups));
 }
 
 TEST(ExplainHtmlTest, SizeStaysBoundedAt64And512Devices) {
@@ -227,9 +227,9 @@ TEST(ExplainHtmlTest, SizeStaysBoundedAt64And512Devices) {
     EXPECT_LT(r.out.size(), static_cast<size_t>(devices) * 2 * 600 + 40000)
         << devices;
     EXPECT_LT(html_test::Count(hlo, "group "), devices + 40);
-    EXPECT_EQ(html_test::Count(
-                  html_test::ElementById(r.out, "u0-l0-n0"), "mismatch"),
-              0);
+    EXPECT_EQ(
+        html_test::Count(html_test::ElementById(r.out, "u0-l0-n0"), "mismatch"),
+        0);
     // Cells shrink; at 512 devices their text moves to the hover titles.
     const bool labels =
         hlo.find("text-anchor=\"middle\" font-size=\"1") != std::string::npos;
