@@ -28,15 +28,14 @@ struct Gathered {
   size_t withheld = 0;  // fixes that need --fix-from
 };
 
-absl::Status Gather(const Options& options, const JobPlan& plan,
-                    Gathered* g) {
+absl::Status Gather(const Options& options, const JobPlan& plan, Gathered* g) {
   std::vector<size_t> order(plan.jobs.size());
   std::iota(order.begin(), order.end(), 0);
   return StreamUnits(plan, order, options.jobs, [&](UnitOutcome unit) {
     for (const Finding& f : unit.findings) {
       if (f.fix == nullptr || f.fix->edits.empty()) continue;
-      if (!g->seen.emplace(f.rule, f.loc.file, f.loc.line, f.loc.column,
-                           f.message)
+      if (!g->seen
+               .emplace(f.rule, f.loc.file, f.loc.line, f.loc.column, f.message)
                .second) {
         continue;
       }
@@ -72,7 +71,8 @@ int RunFix(const Options& options) {
   for (const auto& [file, fixes] : gathered.by_file) {
     if (piped.count(file) > 0) {
       for (const Fix* f : fixes) {
-        Err(fmt::format("topolint: {}: {}: not fixable here: read from a "
+        Err(
+            fmt::format("topolint: {}: {}: not fixable here: read from a "
                         "pipe\n",
                         file, f->title));
       }
@@ -80,7 +80,8 @@ int RunFix(const Options& options) {
     }
     absl::StatusOr<FileFixPlan> fp = PlanFileFixes(file, fixes);
     if (!fp.ok()) {
-      Err(fmt::format("topolint: error: {}\n", std::string(fp.status().message())));
+      Err(fmt::format("topolint: error: {}\n",
+                      std::string(fp.status().message())));
       return kExitUsage;
     }
     for (const std::string& r : fp->refused) {

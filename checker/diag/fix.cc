@@ -67,9 +67,8 @@ absl::StatusOr<ByteEdit> ResolveEdit(std::string_view text,
   switch (edit.kind) {
     case TextEdit::Kind::kReplace:
       if (text.substr(at, edit.original.size()) != edit.original) {
-        return absl::FailedPreconditionError(
-            fmt::format("expected '{}' at {}:{}", edit.original, edit.line,
-                        edit.column));
+        return absl::FailedPreconditionError(fmt::format(
+            "expected '{}' at {}:{}", edit.original, edit.line, edit.column));
       }
       b.end = at + edit.original.size();
       return b;
@@ -100,13 +99,12 @@ absl::StatusOr<ByteEdit> ResolveEdit(std::string_view text,
       return b;
     }
     case TextEdit::Kind::kReplaceIntegerArray: {
-      const size_t end =
-          text.size() > at && text[at] == '[' ? IntegerArrayEnd(text, at)
-                                              : std::string_view::npos;
+      const size_t end = text.size() > at && text[at] == '['
+                             ? IntegerArrayEnd(text, at)
+                             : std::string_view::npos;
       if (end == std::string_view::npos) {
-        return absl::FailedPreconditionError(
-            fmt::format("expected an array of integers at {}:{}", edit.line,
-                        edit.column));
+        return absl::FailedPreconditionError(fmt::format(
+            "expected an array of integers at {}:{}", edit.line, edit.column));
       }
       b.end = end;
       return b;
@@ -220,9 +218,8 @@ std::string UnifiedDiff(const std::string& file, std::string_view before,
            regions[r_end].first <= regions[r_end - 1].last + 2 * kContext) {
       ++r_end;
     }
-    const size_t from = regions[r].first >= kContext
-                            ? regions[r].first - kContext
-                            : 0;
+    const size_t from =
+        regions[r].first >= kContext ? regions[r].first - kContext : 0;
     const size_t to =
         std::min(regions[r_end - 1].last + kContext, old_lines.size());
     std::string body;
@@ -245,11 +242,11 @@ std::string UnifiedDiff(const std::string& file, std::string_view before,
     }
     const int64_t old_start = old_count == 0 ? static_cast<int64_t>(from)
                                              : static_cast<int64_t>(from) + 1;
-    const int64_t new_start =
-        new_count == 0 ? static_cast<int64_t>(from) + delta
-                       : static_cast<int64_t>(from) + 1 + delta;
-    out += fmt::format("@@ -{},{} +{},{} @@\n", old_start, old_count,
-                       new_start, new_count);
+    const int64_t new_start = new_count == 0
+                                  ? static_cast<int64_t>(from) + delta
+                                  : static_cast<int64_t>(from) + 1 + delta;
+    out += fmt::format("@@ -{},{} +{},{} @@\n", old_start, old_count, new_start,
+                       new_count);
     out += body;
     delta += static_cast<int64_t>(new_count) - static_cast<int64_t>(old_count);
     r = r_end;

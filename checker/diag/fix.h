@@ -31,9 +31,9 @@ struct TextEdit {
     kReplaceIntegerArray,
   };
   Kind kind = Kind::kReplace;
-  std::string file;     // as the finding names it
-  int64_t line = 0;     // 1-based
-  int64_t column = 0;   // 1-based, bytes
+  std::string file;      // as the finding names it
+  int64_t line = 0;      // 1-based
+  int64_t column = 0;    // 1-based, bytes
   std::string original;  // kReplace only
   std::string replacement;
 };
@@ -80,8 +80,8 @@ std::string NotFixableReason(const std::string& file);
 // fix_apply.cc: the fixes of one file, as the engine applies them.
 struct FileFixPlan {
   std::string file;
-  std::string before;  // the bytes read
-  std::string after;   // with the accepted fixes applied
+  std::string before;           // the bytes read
+  std::string after;            // with the accepted fixes applied
   std::vector<ByteEdit> edits;  // accepted, sorted, non-overlapping
   std::vector<bool> applied;    // per fix given
   // Per fix refused: "FILE:L:C: TITLE: not applied: REASON".

@@ -76,10 +76,9 @@ absl::StatusOr<FileFixPlan> PlanFileFixes(
           Where(*fixes[i]), error));
       continue;
     }
-    std::sort(r.edits.begin(), r.edits.end(),
-              [](const ByteEdit& a, const ByteEdit& b) {
-                return a.begin < b.begin;
-              });
+    std::sort(
+        r.edits.begin(), r.edits.end(),
+        [](const ByteEdit& a, const ByteEdit& b) { return a.begin < b.begin; });
     resolved.push_back(std::move(r));
   }
   std::stable_sort(resolved.begin(), resolved.end(),
@@ -114,10 +113,9 @@ absl::StatusOr<FileFixPlan> PlanFileFixes(
     plan.applied[r.index] = true;
     for (ByteEdit& e : added) plan.edits.push_back(std::move(e));
   }
-  std::sort(plan.edits.begin(), plan.edits.end(),
-            [](const ByteEdit& a, const ByteEdit& b) {
-              return a.begin < b.begin;
-            });
+  std::sort(
+      plan.edits.begin(), plan.edits.end(),
+      [](const ByteEdit& a, const ByteEdit& b) { return a.begin < b.begin; });
   plan.after = ApplyEdits(plan.before, plan.edits);
   return plan;
 }

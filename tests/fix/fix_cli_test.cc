@@ -231,11 +231,10 @@ TEST(FixCliTest, NoTopologyFixWhenTheModuleHasSeveralLists) {
             "  ROOT b = f32[8] all-reduce(a), channel_id=2, "
             "replica_groups={{0,2},{1,3}}, use_global_device_ids=true, "
             "to_apply=add\n}\n");
-  const std::string def =
-      dir.Write("u/def.json",
-                "{\"CCInfo\": {\"replica_groups\": [[[0, 1], [2, 3]]]}}\n");
-  testing::CliResult r = RunTopolint(
-      {"check", "--diff", "--fix-from", "hlo", dir.path() + "/u"});
+  const std::string def = dir.Write(
+      "u/def.json", "{\"CCInfo\": {\"replica_groups\": [[[0, 1], [2, 3]]]}}\n");
+  testing::CliResult r =
+      RunTopolint({"check", "--diff", "--fix-from", "hlo", dir.path() + "/u"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty()) << "which list is right is not certain";
   EXPECT_EQ(ReadAll(def),
@@ -254,6 +253,26 @@ TEST(FixCliTest, UsageErrors) {
   r = RunTopolint({"check", "--fix-from", "hlo", unit});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--fix-from needs --fix or --diff"), std::string::npos);
+}
+
+TEST(FixDocsTest, DocsListTheFixedFilesAndEachFixableRuleHasAFixSection) {
+  const std::string docs =
+      ReadAll(std::string(TOPOLINT_SOURCE_DIR) + "/docs/fixes.md");
+  std::set<std::string> listed;
+  for (size_t at = docs.find("- `fixtures/"); at != std::string::npos;
+       at = docs.find("- `fixtures/", at + 1)) {
+    const size_t begin = at + 12;
+    listed.insert(docs.substr(begin, docs.find('`', begin) - begin));
+  }
+  std::set<std::string> expected = kFixed;
+  expected.insert(kFixedFromHlo.begin(), kFixedFromHlo.end());
+  EXPECT_EQ(listed, expected);
+  for (const char* rule :
+       {"unused-suppression", "config-unknown-key", "xref-topology-mismatch"}) {
+    const std::string page = ReadAll(std::string(TOPOLINT_SOURCE_DIR) +
+                                     "/docs/rules/" + rule + ".md");
+    EXPECT_NE(page.find("\n## Fix\n"), std::string::npos) << rule;
+  }
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ TEST(UnifiedDiffTest, HunksWithContextAndLineNumbers) {
   for (int i = 1; i <= 12; ++i) text += "line" + std::to_string(i) + "\n";
   // Remove line 2 and rename within line 11: two hunks.
   const std::vector<ByteEdit> edits = {
-      {6, 12, ""},                            // "line2\n"
+      {6, 12, ""},  // "line2\n"
       {text.find("line11"), text.find("line11") + 6, "LINE11"}};
   EXPECT_EQ(UnifiedDiff("f.txt", text, edits),
             "--- f.txt\n+++ f.txt\n"
