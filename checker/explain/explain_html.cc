@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "checker/explain/explain_picture.h"
 #include "fmt/format.h"
+#include "rules/rule_ids.h"
 
 namespace topolint::explain {
 namespace {
@@ -118,7 +119,7 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
   // Mismatching cells link to the op's topology-mismatch finding.
   for (ListBlock& b : pics.lists) {
     for (size_t k : about(b.id)) {
-      if (findings[k].rule != "xref-topology-mismatch") continue;
+      if (findings[k].rule != kXrefTopologyMismatch.str()) continue;
       for (Picture& n : b.neff) {
         bool names_file = findings[k].notes.empty();
         for (const Note& note : findings[k].notes) {
