@@ -184,6 +184,18 @@ TEST(FixCliTest, RemovesStaleCommentsAndReportsWhatRemains) {
   EXPECT_EQ(st.st_mode & 0777, 0640u) << "the file keeps its permissions";
 }
 
+TEST(FixCliTest, FixesThroughASymlinkKeepTheLink) {
+  TempDir dir;
+  const std::string real = dir.Write("real/model.hlo", kStaleHlo);
+  fs::create_directories(dir.path() + "/m");
+  const std::string link = dir.path() + "/m/model.hlo";
+  fs::create_symlink(real, link);
+  testing::CliResult r = RunTopolint({"check", "--fix", link});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(ReadAll(real).find("topolint:"), std::string::npos);
+}
+
 TEST(FixCliTest, KeepsASuppressionOfADeselectedRule) {
   TempDir dir;
   const std::string file = dir.Write("m/model.hlo", kStaleHlo);
