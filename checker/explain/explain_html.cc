@@ -24,7 +24,7 @@ figcaption{font-size:12px;margin-bottom:4px;font-family:monospace}
 .block{border-left:4px solid #8899aa;padding-left:10px;margin:14px 0}
 .facts,.ops,.verdicts{font-size:13px}
 .differs{color:#a00000}.equal{color:#206020}
-.findings{font-size:13px}
+.findings{font-size:13px}.fix{color:#205080}
 .sev-error{color:#a00000}.sev-warning{color:#8a5a00}.sev-note{color:#335}
 rect.hl{stroke:#000000;stroke-width:2.5}
 :target{background:#fff6c0}
@@ -230,10 +230,21 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
           targets[k].empty()
               ? ""
               : fmt::format(" <a href=\"#{}\">&#8593; picture</a>", targets[k]);
+      const std::string fix =
+          f.fix == nullptr
+              ? ""
+              : fmt::format(
+                    " <span class=\"fix\">(fix: {}; <code>topolint check "
+                    "--fix{}</code>)</span>",
+                    E(f.fix->title),
+                    f.fix->needs_fix_from.empty()
+                        ? ""
+                        : " --fix-from " + E(f.fix->needs_fix_from));
       out += fmt::format(
-          "<li id=\"{}\" class=\"sev-{}\"><code>{}</code>: {}: {} [{}]{}</li>",
+          "<li id=\"{}\" class=\"sev-{}\"><code>{}</code>: {}: {} [{}]{}{}"
+          "</li>",
           finding_ids[k], SeverityName(f.severity), E(Where(f)),
-          SeverityName(f.severity), E(f.message), E(f.rule), link);
+          SeverityName(f.severity), E(f.message), E(f.rule), fix, link);
     }
     out += "</ol>";
   }

@@ -67,6 +67,10 @@ TEST(ExplainHtmlTest, MismatchingCellsAreMarkedAndLinkedToTheFinding) {
   EXPECT_NE(html_test::ElementById(r.out, "u0-l0").find("href=\"#u0-f0\""),
             std::string::npos);
   EXPECT_NE(neff.find("differs from the HLO"), std::string::npos);
+  // The finding says how to fix it (docs/fixes.md).
+  EXPECT_NE(finding.find("<code>topolint check --fix --fix-from hlo</code>"),
+            std::string::npos)
+      << finding;
 }
 
 TEST(ExplainHtmlTest, LncMapAndCoreMark) {
