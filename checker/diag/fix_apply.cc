@@ -22,6 +22,7 @@ bool Overlaps(const ByteEdit& a, const ByteEdit& b) {
 }
 
 std::string Where(const Fix& fix) {
+  if (fix.edits.empty()) return fix.title;
   const TextEdit& e = fix.edits.front();
   return fmt::format("{}:{}:{}: {}", e.file, e.line, e.column, fix.title);
 }
@@ -57,23 +58,24 @@ absl::StatusOr<FileFixPlan> PlanFileFixes(
   std::vector<Resolved> resolved;
   for (size_t i = 0; i < fixes.size(); ++i) {
     Resolved r{i, {}};
-    std::string error;
+    std::string error = fixes[i]->edits.empty() ? "it has no edit" : "";
     for (const TextEdit& e : fixes[i]->edits) {
+      if (!error.empty()) break;
       if (e.file != file) {
         error = fmt::format("it also edits {}", e.file);
         break;
       }
       absl::StatusOr<ByteEdit> b = ResolveEdit(plan.before, e);
       if (!b.ok()) {
-        error = std::string(b.status().message());
+        error = fmt::format("{} (the file changed since it was read?)",
+                            std::string(b.status().message()));
         break;
       }
       r.edits.push_back(*std::move(b));
     }
     if (!error.empty()) {
-      plan.refused.push_back(fmt::format(
-          "{}: not applied: {} (the file changed since it was read?)",
-          Where(*fixes[i]), error));
+      plan.refused.push_back(
+          fmt::format("{}: not applied: {}", Where(*fixes[i]), error));
       continue;
     }
     std::sort(

@@ -116,6 +116,16 @@ TEST(PlanFileFixesTest, SharesIdenticalEditsAndRefusesOverlaps) {
   ASSERT_EQ(plan->refused.size(), 1u);
   EXPECT_NE(plan->refused[0].find("overlaps another fix"), std::string::npos);
   EXPECT_EQ(plan->after, "{\"xy\": 1, \"ef\": 2}\n");
+  // A fix without edits, and one whose bytes are not there, are refused.
+  const Fix empty;
+  const Fix stale = OneEdit(file, 2, "\"zz\"", "\"yy\"");
+  absl::StatusOr<FileFixPlan> refused = PlanFileFixes(file, {&empty, &stale});
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->applied, (std::vector<bool>{false, false}));
+  EXPECT_EQ(refused->after, refused->before);
+  ASSERT_EQ(refused->refused.size(), 2u);
+  EXPECT_NE(refused->refused[1].find("the file changed since it was read"),
+            std::string::npos);
   ASSERT_TRUE(WriteFixedFile(*plan).ok());
   EXPECT_EQ(testing::ReadAll(file), plan->after);
 }
