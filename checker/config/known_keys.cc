@@ -302,4 +302,24 @@ std::string SuggestNeuronConfigKey(std::string_view key) {
   return std::string(best);
 }
 
+// Every known key at SuggestNeuronConfigKey's distance, deduplicated: one
+// element when the suggestion is the only candidate.
+std::vector<std::string> NeuronConfigKeyCandidates(std::string_view key) {
+  const std::string best = SuggestNeuronConfigKey(key);
+  if (best.empty()) return {};
+  const std::string folded = Fold(key);
+  const int limit = std::min(2, static_cast<int>(folded.size() / 3));
+  const int distance = EditDistance(folded, best, limit);
+  std::vector<std::string> out;
+  auto consider = [&](std::string_view candidate) {
+    if (EditDistance(folded, candidate, limit) != distance) return;
+    if (std::find(out.begin(), out.end(), candidate) == out.end()) {
+      out.emplace_back(candidate);
+    }
+  };
+  for (std::string_view k : kNxdiKeys) consider(k);
+  for (std::string_view k : kVllmKeys) consider(k);
+  return out;
+}
+
 }  // namespace topolint::config

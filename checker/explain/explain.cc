@@ -143,9 +143,11 @@ UnitExplanation ExplainUnit(const Unit& unit, const ExplainSettings& settings) {
                                       c.world_formula));
     }
   }
+  const LncStatement lnc = ResolveLnc(unit, settings.check);
+  u.lnc = std::max<int64_t>(lnc.value, 1);
+  u.lnc_source = lnc.source;
   if (settings.core.has_value()) {
-    u.core = ExplainCore(*settings.core, settings, u,
-                         ResolveLnc(unit, settings.check));
+    u.core = ExplainCore(*settings.core, settings, u, lnc);
   }
   return u;
 }
