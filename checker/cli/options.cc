@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "checker/core/path_filter.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -75,6 +76,14 @@ options:
   --quiet                           no summary on stderr
   --color auto|always|never         colour in text output (default auto)
   --core C                          (explain) resolve physical core C
+  --include REGEX                   check only files whose path (relative
+                                    to the git work tree, else the current
+                                    directory) matches REGEX (RE2, searched
+                                    as pre-commit's `files`; repeatable)
+  --exclude REGEX                   skip files whose path matches REGEX (as
+                                    pre-commit's `exclude`; repeatable)
+  --force-exclude                   apply the filters to files named on the
+                                    command line too (as ruff's)
   -h, --help                        this text
   --version                         print the version
 
@@ -252,10 +261,23 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       int64_t v;
       TL_ASSIGN(v, take_int(0));
       o.core = v;
+    } else if (a == "--include" || a == "--exclude") {
+      std::string pattern;
+      TL_ASSIGN(pattern, take());
+      (a == "--include" ? o.include : o.exclude).push_back(pattern);
+    } else if (a == "--force-exclude") {
+      o.force_exclude = true;
     } else {
       return Usage(fmt::format("unknown option '{}' (see --help)", a));
     }
 #undef TL_ASSIGN
+  }
+  for (const auto& [flag, patterns] :
+       {std::make_pair("--include", &o.include),
+        std::make_pair("--exclude", &o.exclude)}) {
+    for (const std::string& p : *patterns) {
+      if (auto re = CompilePathPattern(p, flag); !re.ok()) return re.status();
+    }
   }
   if (o.verb == Verb::kCheck || o.verb == Verb::kExplain) {
     bool explicit_unit =

@@ -43,6 +43,10 @@ struct Options {
   std::string stdin_filename;
   std::optional<int64_t> core;  // explain --core
   std::string rule_id;          // rules ID
+  // Path filters (checker/core/path_filter.h): each --include / --exclude.
+  std::vector<std::string> include;
+  std::vector<std::string> exclude;
+  bool force_exclude = false;  // filters apply to files named too
 };
 
 // Parses argv (without argv[0]). Errors are usage errors (exit 2).
