@@ -31,6 +31,7 @@ std::string UsageText() {
   return R"(usage: topolint [check] [options] PATH...
        topolint explain [options] PATH...
        topolint rules [RULE_ID]
+       topolint exec [options] -- COMPILER ARGS...   (see exec --help)
 
 Checks the collective topology of XLA HLO text, NEFF def.json / .neff and
 model-parallel component configs. PATH is a file or a directory (searched

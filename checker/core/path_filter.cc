@@ -111,9 +111,9 @@ absl::StatusOr<PathFilterLevel> PathFilterLevel::Make(
        {std::make_tuple(&include, &level.include_, "include"),
         std::make_tuple(&exclude, &level.exclude_, "exclude")}) {
     for (const std::string& p : *patterns) {
-      const std::string where =
-          origin.empty() ? fmt::format("--{}", flag)
-                         : fmt::format("{}: \"{}\"", origin, flag);
+      const std::string where = origin.empty()
+                                    ? fmt::format("--{}", flag)
+                                    : fmt::format("{}: \"{}\"", origin, flag);
       auto re = CompilePathPattern(p, where);
       if (!re.ok()) return re.status();
       out->push_back(Pattern{p, *std::move(re)});
@@ -130,8 +130,8 @@ std::string PathFilterLevel::Reject(std::string_view relative) const {
   };
   for (const Pattern& p : exclude_) {
     if (re2::RE2::PartialMatch(subject, *p.re)) {
-      return fmt::format("excluded by {} '{}' (matched '{}')",
-                         where("exclude"), p.text, relative);
+      return fmt::format("excluded by {} '{}' (matched '{}')", where("exclude"),
+                         p.text, relative);
     }
   }
   if (include_.empty()) return "";
@@ -199,8 +199,7 @@ absl::StatusOr<const PathFilterLevel*> PathSelector::ConfigLevel(
       const std::string cfg_dir = AbsoluteNormal(path).parent_path().string();
       std::string root = FindGitWorkTree(cfg_dir);
       if (root.empty()) root = cfg_dir;
-      auto made =
-          PathFilterLevel::Make(root, cfg->include, cfg->exclude, path);
+      auto made = PathFilterLevel::Make(root, cfg->include, cfg->exclude, path);
       if (!made.ok()) return made.status();
       level = std::make_unique<PathFilterLevel>(*std::move(made));
     }
@@ -217,10 +216,10 @@ absl::StatusOr<std::string> PathSelector::Reject(const FoundFile& file) {
     if (!why.empty()) return why;
   }
   const size_t slash = file.path.rfind('/');
-  const std::string_view dir = slash == std::string::npos ? "."
-                               : slash == 0
-                                   ? "/"
-                                   : std::string_view(file.path).substr(0, slash);
+  const std::string_view dir =
+      slash == std::string::npos ? "."
+      : slash == 0               ? "/"
+                                 : std::string_view(file.path).substr(0, slash);
   // Files come sorted by directory: one look-up per directory.
   if (!last_dir_valid_ || dir != last_dir_) {
     absl::StatusOr<const PathFilterLevel*> level =

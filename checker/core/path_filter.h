@@ -109,7 +109,7 @@ class PathSelector {
   PathFilterLevel command_line_;
   bool force_exclude_ = false;
   std::string fixed_config_;
-  std::map<std::string, bool> listed_;           // display dir -> has config
+  std::map<std::string, bool> listed_;  // display dir -> has config
   std::map<std::string, std::string> dir_to_config_;  // display dir -> path
   std::map<std::string, std::unique_ptr<PathFilterLevel>> levels_;  // by path
   bool last_dir_valid_ = false;  // Reject's last directory and its level

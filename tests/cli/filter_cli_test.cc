@@ -38,9 +38,9 @@ void MakeTree(const TempDir& dir, const std::string& top = "") {
 TEST(FilterCliTest, ExcludeIsAnchoredSearchOnTheRelativePath) {
   TempDir dir;
   MakeTree(dir);
-  CliResult r = RunTopolint(
-      {"check", "--color", "never", "--exclude", "^fixtures/", "."},
-      dir.path());
+  CliResult r =
+      RunTopolint({"check", "--color", "never", "--exclude", "^fixtures/", "."},
+                  dir.path());
   EXPECT_EQ(r.exit_code, 1) << r.err;
   // As pre-commit's `exclude: ^fixtures/`: the top-level fixtures are out,
   // src/fixtures (no match at the start) is in.
@@ -51,9 +51,9 @@ TEST(FilterCliTest, ExcludeIsAnchoredSearchOnTheRelativePath) {
   r = RunTopolint({"check", "--exclude", "fixtures/", "."}, dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   // --include: only what matches.
-  r = RunTopolint({"check", "--color", "never", "--include", "^fixtures/bad/",
-                   "."},
-                  dir.path());
+  r = RunTopolint(
+      {"check", "--color", "never", "--include", "^fixtures/bad/", "."},
+      dir.path());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("fixtures/bad/model.hlo:"));
   EXPECT_THAT(r.out, Not(HasSubstr("other")));
@@ -77,8 +77,8 @@ TEST(FilterCliTest, PathsAreRelativeToTheGitWorkTree) {
   TempDir dir;
   dir.Write(".git/HEAD", "ref: refs/heads/main\n");
   MakeTree(dir, "pkg/");
-  CliResult r = RunTopolint({"check", "--exclude", "^pkg/", "."},
-                            dir.path() + "/pkg");
+  CliResult r =
+      RunTopolint({"check", "--exclude", "^pkg/", "."}, dir.path() + "/pkg");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   r = RunTopolint({"check", "--exclude", "^fixtures/", "."},
                   dir.path() + "/pkg");
@@ -127,8 +127,8 @@ TEST(FilterCliTest, NamedFilesAndForceExclude) {
 TEST(FilterCliTest, InvalidPatternIsUsageErrorWithColumn) {
   TempDir dir;
   MakeTree(dir);
-  CliResult r = RunTopolint({"check", "--exclude", "^fix(tures/", "."},
-                            dir.path());
+  CliResult r =
+      RunTopolint({"check", "--exclude", "^fix(tures/", "."}, dir.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--exclude: invalid regular expression "
                                "'^fix(tures/' at column 5: missing )"));
@@ -144,8 +144,8 @@ TEST(FilterCliTest, InvalidPatternIsUsageErrorWithColumn) {
 TEST(FilterCliTest, ExplainTakesTheFiltersToo) {
   TempDir dir;
   MakeTree(dir);
-  CliResult r = RunTopolint(
-      {"explain", "--include", "^fixtures/bad/", "."}, dir.path());
+  CliResult r =
+      RunTopolint({"explain", "--include", "^fixtures/bad/", "."}, dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("fixtures/bad"));
   EXPECT_THAT(r.out, Not(HasSubstr("other")));

@@ -73,7 +73,8 @@ TEST(PathFilterTest, InvalidPatternNamesTheColumn) {
                         "column 6: bad repetition operator"));
   auto range = CompilePathPattern("x[z-a]", "--include");
   ASSERT_FALSE(range.ok());
-  EXPECT_THAT(std::string(range.status().message()), HasSubstr("column 3: invalid character class range: z-a"));
+  EXPECT_THAT(std::string(range.status().message()),
+              HasSubstr("column 3: invalid character class range: z-a"));
   auto paren = CompilePathPattern("^fix(tures/(a)", "--exclude");
   ASSERT_FALSE(paren.ok());
   EXPECT_THAT(std::string(paren.status().message()),
@@ -164,8 +165,8 @@ TEST(ProjectConfigFilterTest, ParsesIncludeAndExclude) {
 }
 
 TEST(ProjectConfigFilterTest, InvalidPatternIsLocated) {
-  auto cfg = ParseProjectConfig("{\n  \"exclude\": [\"^a/\", \"(b\"]\n}",
-                                "t.json");
+  auto cfg =
+      ParseProjectConfig("{\n  \"exclude\": [\"^a/\", \"(b\"]\n}", "t.json");
   ASSERT_FALSE(cfg.ok());
   EXPECT_THAT(std::string(cfg.status().message()),
               HasSubstr("t.json:2:22: \"exclude\": invalid regular "
