@@ -7,6 +7,7 @@
 
 #include "checker/api/api_internal.h"
 #include "checker/core/discovery.h"
+#include "checker/core/path_filter.h"
 #include "checker/core/runner.h"
 #include "checker/diag/render.h"
 #include "checker/hlo/hlo_parser.h"
@@ -250,8 +251,13 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
   if (paths.empty()) return absl::InvalidArgumentError("no paths to check");
   std::vector<UnitSpec> specs;
   std::vector<std::string> skipped;
-  if (absl::Status st =
-          DiscoverUnits(paths, DiscoveryLimits{}, &specs, &skipped);
+  // The "include" / "exclude" of the settings files apply as in the CLI.
+  PathSelector selector;
+  if (absl::Status st = selector.SetCommandLine({}, {}); !st.ok()) return st;
+  selector.set_config(options.project_config);
+  DiscoveryLimits limits;
+  limits.selector = &selector;
+  if (absl::Status st = DiscoverUnits(paths, limits, &specs, &skipped);
       !st.ok()) {
     return st;
   }
