@@ -226,6 +226,23 @@ TEST_F(ExecTest, OtherCommandLinesPassThrough) {
   EXPECT_EQ(r.err, "");
 }
 
+TEST_F(ExecTest, HelpAndCheckOptions) {
+  CliResult r = RunTopolint({"exec", "--help"}, dir_.path());
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("usage: topolint exec [options] -- COMPILER"));
+  // Options of check that name inputs make no sense here.
+  r = RunTopolint({"exec", "model.hlo", "--", "true"}, dir_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no PATH"));
+  r = RunTopolint({"exec", "--format", "sarif", "--", "true"}, dir_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  // --rules applies: the bad module passes with its rule off.
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
+  r = Exec({"--rules", "-hlo-duplicate-device-id"}, kCompile);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(CompilerRan());
+}
+
 TEST_F(ExecTest, SignalReachesTheCompiler) {
   WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
   setenv("FAKE_CC_SLEEP", "30", 1);
