@@ -13,8 +13,12 @@ PY=/usr/bin/python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# What pip could leave: anything new under python/ (tracked, untracked or
+# ignored), or a new top-level entry such as build/.
 tree_state() {
-  git status --porcelain --ignored --untracked-files=all | grep -v '__pycache__' | sort || true
+  git status --porcelain --ignored --untracked-files=all -- python/ |
+    grep -v '__pycache__' | sort || true
+  ls -A
 }
 tree_state > "$work/before"
 
