@@ -251,12 +251,15 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
   if (paths.empty()) return absl::InvalidArgumentError("no paths to check");
   std::vector<UnitSpec> specs;
   std::vector<std::string> skipped;
-  // The "include" / "exclude" of the settings files apply as in the CLI.
+  // The "include" / "exclude" of the settings file in use apply as in the
+  // CLI (none when no settings file is used).
   PathSelector selector;
   if (absl::Status st = selector.SetCommandLine({}, {}); !st.ok()) return st;
   selector.set_config(options.project_config);
   DiscoveryLimits limits;
-  limits.selector = &selector;
+  if (!options.project_config.empty() || options.search_project_config) {
+    limits.selector = &selector;
+  }
   if (absl::Status st = DiscoverUnits(paths, limits, &specs, &skipped);
       !st.ok()) {
     return st;
