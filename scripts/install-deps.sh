@@ -9,6 +9,7 @@ PACKAGES=(
   libabsl-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libarchive-dev zlib1g-dev libprotobuf-dev
+  libre2-dev
   python3 python3-jsonschema
 )
 if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then

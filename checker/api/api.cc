@@ -7,6 +7,7 @@
 
 #include "checker/api/api_internal.h"
 #include "checker/core/discovery.h"
+#include "checker/core/path_filter.h"
 #include "checker/core/runner.h"
 #include "checker/diag/render.h"
 #include "checker/hlo/text/hlo_parser.h"
@@ -250,8 +251,16 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
   if (paths.empty()) return absl::InvalidArgumentError("no paths to check");
   std::vector<UnitSpec> specs;
   std::vector<std::string> skipped;
-  if (absl::Status st =
-          DiscoverUnits(paths, DiscoveryLimits{}, &specs, &skipped);
+  // The "include" / "exclude" of the settings file in use apply as in the
+  // CLI (none when no settings file is used).
+  PathSelector selector;
+  if (absl::Status st = selector.SetCommandLine({}, {}); !st.ok()) return st;
+  selector.set_config(options.project_config);
+  DiscoveryLimits limits;
+  if (!options.project_config.empty() || options.search_project_config) {
+    limits.selector = &selector;
+  }
+  if (absl::Status st = DiscoverUnits(paths, limits, &specs, &skipped);
       !st.ok()) {
     return st;
   }

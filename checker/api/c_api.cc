@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
@@ -182,13 +183,35 @@ absl::Status ReadFiles(const json& files, Unit* unit) {
   return absl::OkStatus();
 }
 
+// "search": paths checked as `topolint check PATH...` checks them.
+absl::Status ReadSearch(const json& search, std::vector<std::string>* out) {
+  if (!search.is_array() || search.empty()) {
+    return Bad("\"search\" must be a non-empty list of path strings");
+  }
+  for (size_t i = 0; i < search.size(); ++i) {
+    if (!search[i].is_string()) {
+      return Bad(fmt::format("search[{}] must be a string", i));
+    }
+    out->push_back(search[i].get<std::string>());
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReadPaths(const json& paths, Unit* unit) {
   if (!paths.is_array()) return Bad("\"paths\" must be a list of strings");
   for (size_t i = 0; i < paths.size(); ++i) {
     if (!paths[i].is_string()) {
       return Bad(fmt::format("paths[{}] must be a string", i));
     }
-    Status st = unit->AddFile(paths[i].get<std::string>());
+    const std::string& path = paths[i].get_ref<const std::string&>();
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      return Bad(fmt::format(
+          "paths[{}]: {} is a directory; \"paths\" are the files of one "
+          "unit: use \"search\" to check directories as the CLI does",
+          i, path));
+    }
+    Status st = unit->AddFile(path);
     if (st.code == Status::Code::kNotFound) {
       return absl::NotFoundError(st.message);
     }
@@ -248,9 +271,12 @@ std::string Respond(const char* request_json, Verb verb) {
   if (!request.is_object()) return error("the request must be a JSON object");
   Unit unit;
   Options options;
+  std::vector<std::string> search;
   for (const auto& [key, v] : request.items()) {
     absl::Status st;
-    if (key == "files") {
+    if (key == "search") {
+      st = ReadSearch(v, &search);
+    } else if (key == "files") {
       st = ReadFiles(v, &unit);
     } else if (key == "paths") {
       st = ReadPaths(v, &unit);
@@ -263,9 +289,32 @@ std::string Respond(const char* request_json, Verb verb) {
         return ErrorResponse(CodeName(st), std::string(st.message()));
     } else {
       st = Bad(fmt::format(
-          "unknown request key \"{}\"; expected files, paths or options", key));
+          "unknown request key \"{}\"; expected files, paths, search or "
+          "options",
+          key));
     }
     if (!st.ok()) return error(std::string(st.message()));
+  }
+  if (!search.empty()) {
+    if (!unit.empty()) {
+      return error(
+          "\"search\" checks paths as the command line does (each unit on "
+          "its own); it cannot be combined with \"files\" or \"paths\" "
+          "(one unit)");
+    }
+    if (verb == Verb::kExplain) {
+      return error("\"search\" is for topolint_check_json only");
+    }
+    // As the CLI: each unit takes the nearest .topolint.json unless the
+    // request names one.
+    options.search_project_config = true;
+    std::vector<topolint::Finding> findings;
+    if (absl::Status st =
+            internal::CheckPathsFindings(search, options, &findings);
+        !st.ok()) {
+      return ErrorResponse(CodeName(st), std::string(st.message()));
+    }
+    return RenderJson(findings);
   }
   if (verb == Verb::kExplain) {
     std::string out;

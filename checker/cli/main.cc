@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/cli/commands.h"
+#include "checker/cli/exec_command.h"
 #include "checker/cli/options.h"
 #include "checker/core/worker_thread.h"
 #include "checker/hlo/mapped_file.h"
@@ -55,6 +56,9 @@ int FlushStdout(int code) {
 int main(int argc, char** argv) {
   GuardProcess();
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "exec") {
+    return FlushStdout(topolint::cli::RunExec(args));
+  }
   auto options = topolint::cli::ParseOptions(args);
   if (!options.ok()) {
     std::fprintf(stderr, "topolint: error: %s\n",

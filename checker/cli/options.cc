@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "checker/core/path_filter.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -30,6 +31,7 @@ std::string UsageText() {
   return R"(usage: topolint [check] [options] PATH...
        topolint explain [options] PATH...
        topolint rules [RULE_ID]
+       topolint exec [options] -- COMPILER ARGS...   (see exec --help)
 
 Checks the collective topology of XLA HLO text, NEFF def.json / .neff and
 model-parallel component configs. PATH is a file or a directory (searched
@@ -87,6 +89,14 @@ options:
                                     write nothing (exit 1 when there is one)
   --fix-from hlo                    with --fix / --diff, also rewrite a
                                     def.json topology[0] from the HLO
+  --include REGEX                   check only files whose path (relative
+                                    to the git work tree, else the current
+                                    directory) matches REGEX (RE2, searched
+                                    as pre-commit's `files`; repeatable)
+  --exclude REGEX                   skip files whose path matches REGEX (as
+                                    pre-commit's `exclude`; repeatable)
+  --force-exclude                   apply the filters to files named on the
+                                    command line too (as ruff's)
   -h, --help                        this text
   --version                         print the version
 
@@ -281,10 +291,23 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
             "the def.json topology from them), got '{}'",
             o.fix_from));
       }
+    } else if (a == "--include" || a == "--exclude") {
+      std::string pattern;
+      TL_ASSIGN(pattern, take());
+      (a == "--include" ? o.include : o.exclude).push_back(pattern);
+    } else if (a == "--force-exclude") {
+      o.force_exclude = true;
     } else {
       return Usage(fmt::format("unknown option '{}' (see --help)", a));
     }
 #undef TL_ASSIGN
+  }
+  for (const auto& [flag, patterns] :
+       {std::make_pair("--include", &o.include),
+        std::make_pair("--exclude", &o.exclude)}) {
+    for (const std::string& p : *patterns) {
+      if (auto re = CompilePathPattern(p, flag); !re.ok()) return re.status();
+    }
   }
   if (o.verb == Verb::kCheck || o.verb == Verb::kExplain) {
     bool explicit_unit =

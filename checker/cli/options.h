@@ -49,6 +49,10 @@ struct Options {
   bool fix = false;
   bool diff = false;
   std::string fix_from;  // "" or "hlo"
+  // Path filters (checker/core/path_filter.h): each --include / --exclude.
+  std::vector<std::string> include;
+  std::vector<std::string> exclude;
+  bool force_exclude = false;  // filters apply to files named too
 };
 
 // Parses argv (without argv[0]). Errors are usage errors (exit 2).

@@ -11,6 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "checker/cli/unit_check.h"
+#include "checker/core/path_filter.h"
 #include "checker/core/project_config.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/input_file.h"
@@ -284,6 +285,13 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     DiscoveryLimits limits;
     limits.follow_symlinks = o.follow_symlinks;
     limits.jobs = o.jobs;
+    PathSelector selector;
+    if (auto st = selector.SetCommandLine(o.include, o.exclude); !st.ok()) {
+      return st;
+    }
+    selector.set_force_exclude(o.force_exclude);
+    selector.set_config(o.config);
+    limits.selector = &selector;
     DiscoveryReport report;
     absl::Status found =
         o.whole_units ? DiscoverWholeUnits(disk_paths, limits, &specs, &report)

@@ -14,12 +14,18 @@
 
 namespace topolint {
 
+class PathSelector;
+
 struct DiscoveryLimits {
   size_t max_files = 100000;  // refuse larger trees (exit 2)
   int max_depth = 64;         // directory levels below a path given
   bool follow_symlinks = false;
   int jobs = 1;  // threads listing directories (not while following
                  // symlinks) and classifying files (discovery.h)
+  // --include / --exclude and the config's filters (path_filter.h), applied
+  // to the files found before they are classified; null = none. WalkPaths
+  // ignores it; DiscoverUnits applies it.
+  PathSelector* selector = nullptr;
 };
 
 // A path left out, and why ("not a recognised input", "symbolic link to a

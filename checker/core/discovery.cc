@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "checker/config/component_config.h"
 #include "checker/core/layouts.h"
+#include "checker/core/path_filter.h"
 #include "checker/core/worker_thread.h"
 #include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/text/hlo_parser.h"
@@ -293,6 +294,11 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            DiscoveryReport* report) {
   WalkResult walk;
   if (absl::Status st = WalkPaths(paths, limits, &walk); !st.ok()) return st;
+  if (limits.selector != nullptr) {
+    if (absl::Status st = ApplyPathFilters(limits.selector, &walk); !st.ok()) {
+      return st;
+    }
+  }
   std::vector<ClassifiedFile> files(walk.files.size());
   for (size_t i = 0; i < walk.files.size(); ++i) {
     files[i].file = std::move(walk.files[i]);

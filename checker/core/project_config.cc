@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "checker/config/known_keys.h"
+#include "checker/core/path_filter.h"
 #include "checker/diag/input_file.h"
 #include "checker/json/json_loader.h"
 #include "fmt/format.h"
@@ -51,15 +52,26 @@ absl::StatusOr<std::vector<std::string>> StringOrList(const std::string& path,
       fmt::format("\"{}\" must be a string or a list of strings", m.key));
 }
 
-constexpr std::string_view kKeys[] = {"rules",
-                                      "severity",
-                                      "werror",
-                                      "lnc",
-                                      "num_cores",
-                                      "replica_count",
-                                      "num_partitions",
-                                      "per_file_ignores",
-                                      "data_parallel_size"};
+constexpr std::string_view kKeys[] = {
+    "rules",     "severity",      "werror",         "lnc",
+    "num_cores", "replica_count", "num_partitions", "per_file_ignores",
+    "include",   "exclude",       "data_parallel_size"};
+
+// "include" / "exclude": a pattern or a list of them, each valid RE2 (the
+// error names the string's position in the file and the column in it).
+absl::StatusOr<std::vector<std::string>> PatternList(const std::string& path,
+                                                     const json::Member& m) {
+  auto list = StringOrList(path, m);
+  if (!list.ok()) return list.status();
+  for (size_t i = 0; i < list->size(); ++i) {
+    auto re = CompilePathPattern((*list)[i], fmt::format("\"{}\"", m.key));
+    if (!re.ok()) {
+      const json::Value& at = m.value.is_array() ? m.value.array[i] : m.value;
+      return ErrorAt(path, at.pos, std::string(re.status().message()));
+    }
+  }
+  return list;
+}
 
 // "unknown key "serverity"; did you mean "severity"? (expected ...)".
 std::string UnknownKeyMessage(const std::string& key) {
@@ -78,8 +90,8 @@ std::string UnknownKeyMessage(const std::string& key) {
       best.empty() ? "" : fmt::format("did you mean \"{}\"? ", best);
   return fmt::format(
       "unknown key \"{}\"; {}(expected rules, severity, werror, lnc, "
-      "num_cores, replica_count, num_partitions, per_file_ignores or "
-      "data_parallel_size)",
+      "num_cores, replica_count, num_partitions, per_file_ignores, include, "
+      "exclude or data_parallel_size)",
       key, hint);
 }
 
@@ -148,6 +160,10 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
         if (!v.ok()) return v.status();
         cfg.per_file_ignores.emplace_back(f.key, *v);
       }
+    } else if (m.key == "include" || m.key == "exclude") {
+      auto v = PatternList(path, m);
+      if (!v.ok()) return v.status();
+      (m.key == "include" ? cfg.include : cfg.exclude) = *std::move(v);
     } else {
       return ErrorAt(path, m.key_pos, UnknownKeyMessage(m.key));
     }

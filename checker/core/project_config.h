@@ -5,8 +5,12 @@
 //     "severity": {"hlo-not-flattened-id": "error", "config-unknown-key":
 //     "off"}, "werror": false, "lnc": 2, "num_cores": 64, "replica_count": 1,
 //     "num_partitions": 8, "per_file_ignores": {"legacy/*.hlo":
-//     ["hlo-multiple-geometries"]}
+//     ["hlo-multiple-geometries"]},
+//     "include": "\\.hlo$", "exclude": ["^fixtures/", "^third_party/"]
 //   }
+//
+// "include" / "exclude" are RE2 path filters (checker/core/path_filter.h):
+// checked when the file is parsed, applied by discovery.
 #ifndef TOPOLINT_CHECKER_CORE_PROJECT_CONFIG_H_
 #define TOPOLINT_CHECKER_CORE_PROJECT_CONFIG_H_
 
@@ -35,6 +39,9 @@ struct ProjectConfig {
   std::optional<int64_t> data_parallel_size;  // vLLM DP (CheckOptions)
   std::vector<std::pair<std::string, std::vector<std::string>>>
       per_file_ignores;
+  // Path filters (path_filter.h), each a valid RE2 pattern.
+  std::vector<std::string> include;
+  std::vector<std::string> exclude;
 };
 
 // Parses the text of a .topolint.json. An error message carries

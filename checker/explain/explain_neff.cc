@@ -65,9 +65,10 @@ std::string Difference(const model::GroupList& op,
       return fmt::format(
           "group {} is {} here, {} in topology[0]{}", d.group,
           op.GroupToString(d.group), topo.GroupToString(d.group),
-          d.same_groups_reordered
-              ? " (same groups, another order)"
-              : (d.same_ranks_reordered ? " (same ranks, another order)" : ""));
+          d.same_ranks_reordered
+              ? " (same ranks, another order)"
+              : (d.same_groups_reordered ? " (same groups, another order)"
+                                         : ""));
   }
   return "";
 }

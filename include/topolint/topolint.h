@@ -179,6 +179,9 @@ Status Check(const Unit& unit, const Options& options,
 // Checks files and directories exactly as `topolint check PATH...`: files
 // in one directory form one unit, directories are searched recursively.
 // Named files of no known kind are skipped (the CLI warns about them).
+// The "include" / "exclude" filters of the .topolint.json in use
+// (options.project_config, or the nearest one with search_project_config)
+// apply to the files a directory search finds (docs/filters.md).
 Status CheckPaths(const std::vector<std::string>& paths, const Options& options,
                   std::vector<Finding>* findings);
 

@@ -10,6 +10,7 @@
  *                  "kind": "auto"},
  *                 {"name": "out/model.neff", "base64": "TkVGRg..."}],
  *     "paths":   ["out/def.json"],
+ *     "search":  ["models/", "/var/tmp/neuron-compile-cache"],
  *     "options": {"lnc": 2, "num_cores": 64, "replica_count": 1,
  *                 "num_partitions": 8, "rules": "-*,neff-*",
  *                 "severity": {"hlo-not-flattened-id": "error"},
@@ -34,6 +35,15 @@
  * form ONE unit, so cross-file rules compare them. "rules" is a string or a
  * list of strings, each like one --rules value. "config" names a
  * .topolint.json applied before the other options.
+ *
+ * "search" (since 0.1.0 of this header; not with "files" or "paths", not
+ * for topolint_explain_json) checks files and directories exactly as
+ * `topolint check PATH...` does: directories are searched recursively,
+ * compile caches, compiler work directories and NxD buckets are found,
+ * files are grouped into units (each checked on its own, with the nearest
+ * .topolint.json unless "config" names one, whose "include" / "exclude"
+ * filters apply), and the findings of all units come back in report order.
+ * Named files of no known kind are skipped.
  *
  * Response: on success exactly what `topolint check --format json` prints
  * for the same inputs (a JSON array of findings with rule, severity,

@@ -2,18 +2,26 @@
 configs for collective-topology errors, in process.
 
     import topolint
-    findings = topolint.check(["out/model.hlo", "out/def.json"], lnc=2)
+    findings = topolint.check(["models/", "/var/tmp/neuron-compile-cache"])
+    findings = topolint.check_module(proto.SerializeToString(),
+                                     name="out/model.hlo_module.pb", lnc=2)
     findings = topolint.check(texts={"model.hlo": hlo_text,
                                      "def.json": def_json_text})
     for f in findings:
         print(f.rule, f.severity, f.message, f.location)
     info = topolint.explain(["out/model.hlo"])   # list of dicts
 
-`python3 -m topolint ...` runs the `topolint` command with the same
-arguments (see `python3 -m topolint --help`).
+`python3 -m topolint ...` and the `topolint` console script run the
+`topolint` command with the same arguments (see `topolint --help`).
 
-The checks run in the shared library libtopolint_c (its C API, loaded with
-ctypes), which exports only its `topolint_*` functions, so it loads next to
+Findings are `Finding` dataclasses; `Finding.to_dict()` gives the object
+`topolint check --format json` prints, as docs/findings.schema.json
+describes (`FINDINGS_SCHEMA_VERSION`).
+
+`pip install ./python` (docs/integration.md, "The Python package") builds
+the checker and bundles libtopolint_c and the `topolint` command inside the
+package. The checks run in the shared library libtopolint_c (its C API,
+loaded with ctypes), which exports only its `topolint_*` functions, so it loads next to
 JAX or PyTorch without symbol clashes. All functions may be called from
 several threads at once.
 """
@@ -22,7 +30,9 @@ from topolint._api import (  # noqa: F401
     Location,
     Note,
     TopolintError,
+    FINDINGS_SCHEMA_VERSION,
     check,
+    check_module,
     explain,
     library_path,
     version,
@@ -33,7 +43,9 @@ __all__ = [
     "Location",
     "Note",
     "TopolintError",
+    "FINDINGS_SCHEMA_VERSION",
     "check",
+    "check_module",
     "explain",
     "library_path",
     "version",

@@ -1,8 +1,10 @@
-"""`python3 -m topolint ARGS...` runs the `topolint` command with ARGS.
+"""`python3 -m topolint ARGS...` (and the `topolint` console script a pip
+install makes) runs the `topolint` command with ARGS.
 
-The command is $TOPOLINT_BINARY, else the one installed next to this package
-by `cmake --install`, else `topolint` on PATH. Its output and exit code are
-the command's (0 clean, 1 findings, 2 usage error)."""
+The command is $TOPOLINT_BINARY, else the one bundled in the package by
+`pip install ./python` (or installed next to it by `cmake --install`), else
+`topolint` on PATH. The process is replaced by it (exec), so its output and
+exit code are the command's (0 clean, 1 findings, 2 usage error)."""
 import os
 import shutil
 import sys
@@ -21,7 +23,11 @@ def _binary():
             return path
     except ImportError:
         pass
-    return shutil.which("topolint")
+    found = shutil.which("topolint")
+    if found and sys.argv and os.path.exists(sys.argv[0]) and \
+            os.path.samefile(found, sys.argv[0]):
+        return None  # PATH leads back to this console script
+    return found
 
 
 def main():

@@ -27,6 +27,10 @@ class Location:
     file: str
     line: int = 0  # 1-based; 0 = the whole file
     column: int = 0  # 1-based bytes; 0 = the whole line
+    # Binary inputs (an HloModuleProto) have no lines: the byte offset and
+    # what is there ("computation %main, op %ar").
+    byte_offset: Optional[int] = None
+    logical_location: Optional[str] = None
 
     def __str__(self) -> str:
         s = self.file
@@ -36,11 +40,26 @@ class Location:
                 s += ":%d" % self.column
         return s
 
+    def _fields(self) -> Dict[str, Any]:
+        d: Dict[str, Any] = {"file": self.file, "line": self.line,
+                             "column": self.column}
+        if self.byte_offset is not None:
+            d["byte_offset"] = self.byte_offset
+        if self.logical_location is not None:
+            d["logical_location"] = self.logical_location
+        return d
+
 
 @dataclass(frozen=True)
 class Note:
     message: str
     location: Location
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The note as in `--format json` (docs/findings.schema.json)."""
+        d: Dict[str, Any] = {"message": self.message}
+        d.update(self.location._fields())
+        return d
 
 
 @dataclass(frozen=True)
@@ -53,9 +72,26 @@ class Finding:
     fingerprint: str = ""
 
     def __str__(self) -> str:
-        return "%s: %s: %s [%s]" % (self.location, self.severity,
+        where = str(self.location)
+        if self.location.logical_location:
+            where += ":%s" % self.location.logical_location
+        return "%s: %s: %s [%s]" % (where, self.severity,
                                     self.message, self.rule)
 
+    def to_dict(self) -> Dict[str, Any]:
+        """The finding as one element of `topolint check --format json`
+        (docs/findings.schema.json)."""
+        d: Dict[str, Any] = {"rule": self.rule, "severity": self.severity,
+                             "message": self.message}
+        d.update(self.location._fields())
+        d["notes"] = [n.to_dict() for n in self.notes]
+        d["fingerprint"] = self.fingerprint
+        return d
+
+
+# The version of docs/findings.schema.json that Finding.to_dict() and
+# `topolint check --format json` follow.
+FINDINGS_SCHEMA_VERSION = "1"
 
 _lib = None
 _lib_path = None
@@ -174,7 +210,20 @@ def _request(paths, texts, kinds, options) -> Dict[str, Any]:
 
 
 def _location(d: Mapping) -> Location:
-    return Location(d.get("file", ""), d.get("line", 0), d.get("column", 0))
+    return Location(d.get("file", ""), d.get("line", 0), d.get("column", 0),
+                    d.get("byte_offset"), d.get("logical_location"))
+
+
+def _findings(response: Any) -> List[Finding]:
+    out = []
+    for f in response:
+        out.append(Finding(
+            rule=f["rule"], severity=f["severity"], message=f["message"],
+            location=_location(f),
+            notes=[Note(n["message"], _location(n))
+                   for n in f.get("notes", [])],
+            fingerprint=f.get("fingerprint", "")))
+    return out
 
 
 def check(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
@@ -187,27 +236,64 @@ def check(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
           severity: Optional[Mapping[str, str]] = None,
           werror: Optional[bool] = None, baseline: Optional[str] = None,
           config: Optional[str] = None) -> List[Finding]:
-    """Checks ONE unit: the files at `paths` plus the in-memory `texts`
-    (display name -> HLO text, def.json / config text or dict, or bytes:
-    a whole .neff archive, a binary HLO module such as an HloModuleProto,
-    plain or gzip), all compared with each other. `kinds` may force an
+    """Checks files, directories or in-memory inputs.
+
+    With `paths` only: exactly as `topolint check PATH...` — directories
+    are searched (compile caches, compiler work directories, NxD buckets,
+    XLA dumps), files are grouped into units, each unit is checked with the
+    nearest .topolint.json (or `config`) and its "include" / "exclude".
+
+    With `texts`: ONE unit, the in-memory `texts` (display name -> HLO
+    text, def.json / config text or dict, or bytes: a whole .neff archive,
+    a binary HLO module such as an HloModuleProto, plain or gzip) plus the
+    files at `paths`, all compared with each other. `kinds` may force an
     input's kind ("hlo", "def_json", "component_config", "neff"); without
-    one the name decides (*.neff, *.hlo.pb, *.json, ...). The settings are the CLI flags of the
-    same names; `severity` maps rule ids to "error"/"warning"/"note"/"off".
-    Returns the findings, sorted as the CLI prints them."""
-    req = _request(paths, texts, kinds, dict(
+    one the name decides (*.neff, *.hlo.pb, *.json, ...).
+
+    The settings are the CLI flags of the same names; `severity` maps rule
+    ids to "error"/"warning"/"note"/"off". Returns the findings, sorted as
+    the CLI prints them."""
+    options = dict(
         lnc=lnc, num_cores=num_cores, replica_count=replica_count,
         num_partitions=num_partitions, rules=rules,
         severity=dict(severity) if severity else None, werror=werror,
-        baseline=baseline, config=config))
-    out = []
-    for f in _call("topolint_check_json", req):
-        out.append(Finding(
-            rule=f["rule"], severity=f["severity"], message=f["message"],
-            location=_location(f),
-            notes=[Note(n["message"], _location(n)) for n in f.get("notes", [])],
-            fingerprint=f.get("fingerprint", "")))
-    return out
+        baseline=baseline, config=config)
+    if texts:
+        req = _request(paths, texts, kinds, options)
+    else:
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        if not paths:
+            raise TopolintError("nothing to check: give paths or texts",
+                                "invalid_request")
+        req = _request(None, None, None, options)
+        req["search"] = [os.fspath(p) for p in paths]
+    return _findings(_call("topolint_check_json", req))
+
+
+def check_module(data: Union[bytes, bytearray, memoryview, str], *,
+                 name: str = "module.hlo_module.pb",
+                 neff: Optional[Union[bytes, bytearray, memoryview]] = None,
+                 neff_name: Optional[str] = None,
+                 neuron_config: Optional[Union[str, Mapping]] = None,
+                 **settings: Any) -> List[Finding]:
+    """Checks a module a driver holds in memory, before it is written: a
+    serialized `HloModuleProto` (or HloProto / HloSnapshot, plain or gzip;
+    `module.SerializeToString()`), or HLO text. `name` is the display name
+    in findings. With `neff` (the bytes of a .neff archive) the module is
+    compared with it (the cross-file rules); `neuron_config` (a dict or
+    JSON text) adds the deployment config. `settings` are check()'s
+    (lnc=2, rules=..., ...)."""
+    texts: Dict[str, Any] = {name: data}
+    kinds: Dict[str, str] = {name: "hlo"}
+    if neff is not None:
+        nname = neff_name or (name.rsplit(".", 2)[0] + ".neff")
+        texts[nname] = neff
+        kinds[nname] = "neff"
+    if neuron_config is not None:
+        texts["neuron_config.json"] = neuron_config
+        kinds["neuron_config.json"] = "component_config"
+    return check(texts=texts, kinds=kinds, **settings)
 
 
 def explain(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,

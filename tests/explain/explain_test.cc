@@ -162,6 +162,16 @@ TEST(ExplainTest, CoreThatDoesNotParticipate) {
   EXPECT_THAT(r.out, HasSubstr(": group 1 {4,5}, position 0\n"));
 }
 
+TEST(ExplainTest, ReorderedRanksAreWordedAsTheRuleWordsThem) {
+  // Ranks swapped inside one group keep the group set too: explain must
+  // give the rule's reason (xref-topology-mismatch), not the group order.
+  CliResult r = RunTopolint(
+      {"explain", "fixtures/xref-topology-mismatch/fail-ranks-reordered"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(same ranks, another order)"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("same groups, another order")));
+}
+
 TEST(ExplainTest, NoTopologyMeansEveryCoreParticipates) {
   TempDir dir;
   dir.Write("def.json", R"({"CCInfo": {"replica_groups": []}})");

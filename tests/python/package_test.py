@@ -179,5 +179,138 @@ class PackageTest(unittest.TestCase):
             self.assertEqual(r.returncode, 2)
 
 
+SOURCE_DIR = os.environ.get(
+    "TOPOLINT_SOURCE_DIR",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+FIXTURES = os.path.join(SOURCE_DIR, "fixtures")
+WORKDIR = os.path.join(FIXTURES, "layouts", "compiler-workdir")
+BAD_PAIR = "model.MODULE_2b3c4d5e6f7a8b9c0d1e+d41d8cd9"
+
+
+def cli_json(*args, cwd=None):
+    """`topolint check --format json ARGS` as Python data."""
+    r = subprocess.run([os.environ.get("TOPOLINT_BINARY", "topolint"),
+                        "check", "--format", "json", "-q"] + list(args),
+                       capture_output=True, text=True, cwd=cwd)
+    assert r.returncode in (0, 1), r.stderr
+    return json.loads(r.stdout)
+
+
+class DiscoveryTest(unittest.TestCase):
+    """check(paths) finds units as `topolint check PATH...` does."""
+
+    def test_directories_and_compile_caches_as_the_cli(self):
+        for rel in ["hlo-duplicate-device-id", "layouts/compile-cache",
+                    "layouts/compiler-workdir", "layouts"]:
+            path = os.path.join(FIXTURES, rel)
+            got = [f.to_dict() for f in topolint.check([path])]
+            self.assertEqual(got, cli_json(path), rel)
+            self.assertTrue(got, rel)
+        # A workdir holds one pair whose NEFF disagrees with its module.
+        rules = {(f.rule, os.path.basename(f.location.file))
+                 for f in topolint.check([WORKDIR])}
+        self.assertEqual(rules, {("xref-topology-mismatch",
+                                  BAD_PAIR + ".hlo_module.pb")})
+
+    def test_config_filters_apply(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "fixtures"))
+            with open(os.path.join(d, "fixtures", "def.json"), "w") as out:
+                out.write(EMPTY_TOPOLOGY_DEF)
+            self.assertEqual(len(topolint.check([d])), 1)
+            with open(os.path.join(d, ".topolint.json"), "w") as out:
+                out.write('{"exclude": "^fixtures/"}')
+            self.assertEqual(topolint.check([d]), [])
+
+    def test_paths_with_texts_stay_one_unit(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "def.json")
+            with open(path, "w") as out:
+                out.write(json.dumps(TRANSPOSED_DEF))
+            findings = topolint.check([path], texts={"m.hlo": HLO})
+            self.assertEqual([f.rule for f in findings],
+                             ["xref-topology-mismatch"])
+            with self.assertRaises(topolint.TopolintError) as e:
+                topolint.check([d], texts={"m.hlo": HLO})
+            self.assertIn("use \"search\"", str(e.exception))
+
+
+class CheckModuleTest(unittest.TestCase):
+    def test_module_bytes_alone_and_with_its_neff(self):
+        with open(os.path.join(WORKDIR, BAD_PAIR + ".hlo_module.pb"),
+                  "rb") as f:
+            module = f.read()
+        with open(os.path.join(WORKDIR, BAD_PAIR + ".neff"), "rb") as f:
+            neff = f.read()
+        self.assertEqual(topolint.check_module(module, name="m.pb"), [])
+        findings = topolint.check_module(module, name="out/m.hlo_module.pb",
+                                         neff=neff)
+        self.assertEqual([f.rule for f in findings],
+                         ["xref-topology-mismatch"])
+        f = findings[0]
+        self.assertEqual(f.location.file, "out/m.hlo_module.pb")
+        self.assertIsNotNone(f.location.byte_offset)
+        self.assertIn("op %", f.location.logical_location)
+        self.assertIn("op %", str(f))
+        self.assertTrue(f.notes[0].location.file.startswith("out/m.neff"))
+
+    def test_module_with_config_and_settings(self):
+        with open(os.path.join(
+                FIXTURES, "hlo-duplicate-device-id", "fail-binary-module",
+                "model.hlo_module.pb"), "rb") as f:
+            module = f.read()
+        findings = topolint.check_module(module)
+        self.assertEqual(findings[0].rule, "hlo-duplicate-device-id")
+        self.assertEqual(findings[0].location.file, "module.hlo_module.pb")
+        self.assertEqual(
+            topolint.check_module(module, rules="-hlo-duplicate-device-id"),
+            [])
+        typo = topolint.check_module(
+            module, neuron_config={"tp_degree": 2})
+        self.assertIn("config-world-size", [f.rule for f in typo])
+
+
+class SchemaTest(unittest.TestCase):
+    """docs/findings.schema.json describes the CLI's JSON and the Python
+    objects."""
+
+    @classmethod
+    def setUpClass(cls):
+        import jsonschema  # python3-jsonschema (scripts/install-deps.sh)
+        with open(os.path.join(SOURCE_DIR, "docs",
+                               "findings.schema.json")) as f:
+            cls.schema = json.load(f)
+        cls.validator = jsonschema.Draft7Validator(cls.schema)
+        jsonschema.Draft7Validator.check_schema(cls.schema)
+
+    def test_version(self):
+        self.assertEqual(self.schema["version"],
+                         topolint.FINDINGS_SCHEMA_VERSION)
+
+    def test_cli_output_over_fixtures_validates(self):
+        out = cli_json(FIXTURES)
+        self.assertGreater(len(out), 100)
+        errors = list(self.validator.iter_errors(out))
+        self.assertEqual(errors, [], errors[:1])
+        # Both kinds of location occur.
+        self.assertTrue(any("byte_offset" in f for f in out))
+        self.assertTrue(any(f["notes"] for f in out))
+
+    def test_python_findings_validate_and_match_the_cli(self):
+        findings = topolint.check([FIXTURES])
+        dicts = [f.to_dict() for f in findings]
+        self.assertEqual(list(self.validator.iter_errors(dicts)), [])
+        self.assertEqual(dicts, cli_json(FIXTURES))
+
+    def test_schema_rejects_drift(self):
+        bad = [{"rule": "x", "severity": "fatal", "message": "m",
+                "file": "f", "line": 1, "column": 1, "notes": [],
+                "fingerprint": "0123456789abcdef"}]
+        self.assertTrue(list(self.validator.iter_errors(bad)))
+        extra = cli_json(os.path.join(FIXTURES, "hlo-duplicate-device-id"))
+        extra[0]["new_field"] = 1
+        self.assertTrue(list(self.validator.iter_errors(extra)))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,25 @@
+// `topolint exec [options] -- COMPILER ARGS...`: checks a compiler's input
+// module before it runs and the NEFF it wrote after (docs/integration.md,
+// "In the compile path: topolint exec").
+#ifndef TOPOLINT_CHECKER_CLI_EXEC_COMMAND_H_
+#define TOPOLINT_CHECKER_CLI_EXEC_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+namespace topolint::cli {
+
+// `args` is the whole command line after argv[0], starting with "exec".
+// Returns the process exit code: the compiler's own (128 + signal when a
+// signal ended it), 1 when --on-error block stopped on topology errors
+// (before compiling, or after a successful compile), 2 for a usage error,
+// a compiler that cannot be started, or a check that could not run under
+// block.
+int RunExec(const std::vector<std::string>& args);
+
+// The `topolint exec --help` text.
+std::string ExecUsageText();
+
+}  // namespace topolint::cli
+
+#endif  // TOPOLINT_CHECKER_CLI_EXEC_COMMAND_H_

@@ -1,0 +1,253 @@
+#include "checker/core/path_filter.h"
+
+#include <filesystem>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "checker/core/project_config.h"
+#include "fmt/format.h"
+#include "re2/re2.h"
+
+namespace topolint {
+namespace fs = std::filesystem;
+namespace {
+
+// The current directory, once per process (paths are made absolute
+// lexically; the CLI never changes directory).
+const std::string& CurrentDir() {
+  static const std::string* cwd = [] {
+    std::error_code ec;
+    return new std::string(fs::current_path(ec).generic_string());
+  }();
+  return *cwd;
+}
+
+fs::path AbsoluteNormal(const std::string& path) {
+  fs::path p(path.empty() ? "." : path);
+  if (p.is_relative()) p = fs::path(CurrentDir()) / p;
+  return p.lexically_normal();
+}
+
+// The 1-based column of RE2's error in `pattern`: where the fragment it
+// quotes starts (the last such place: RE2 stops at the first error, and a
+// fragment such as "**" is found again earlier only by chance of a repeat);
+// 1 when it quotes nothing or the whole pattern.
+size_t ErrorColumn(const std::string& pattern, const std::string& fragment) {
+  if (fragment.empty()) return 1;
+  const size_t at = pattern.find(fragment);
+  return at == std::string::npos ? 1 : at + 1;
+}
+
+// For "missing )", RE2 quotes the whole pattern: the column of the '(' left
+// open (the outermost, as Python's re reports it). Escapes and character
+// classes hold no group.
+size_t UnclosedParenColumn(const std::string& pattern) {
+  std::vector<size_t> open;
+  bool in_class = false;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\') {
+      ++i;
+    } else if (in_class) {
+      in_class = c != ']';
+    } else if (c == '[') {
+      in_class = true;
+      // "[]...]" and "[^]...]": a ']' first is a member.
+      if (i + 1 < pattern.size() && pattern[i + 1] == '^') ++i;
+      if (i + 1 < pattern.size() && pattern[i + 1] == ']') ++i;
+    } else if (c == '(') {
+      open.push_back(i);
+    } else if (c == ')' && !open.empty()) {
+      open.pop_back();
+    }
+  }
+  return open.empty() ? 1 : open.front() + 1;
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<const re2::RE2>> CompilePathPattern(
+    const std::string& pattern, const std::string& origin) {
+  re2::RE2::Options options;
+  options.set_log_errors(false);  // the error travels as a value
+  auto re = std::make_shared<re2::RE2>(pattern, options);
+  if (!re->ok()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: invalid regular expression '{}' at column {}: {} (RE2 syntax: "
+        "no backreferences, look-around or (?x))",
+        origin, pattern,
+        re->error_code() == re2::RE2::ErrorMissingParen
+            ? UnclosedParenColumn(pattern)
+            : ErrorColumn(pattern, re->error_arg()),
+        re->error()));
+  }
+  return std::shared_ptr<const re2::RE2>(std::move(re));
+}
+
+std::string RelativeToRoot(const std::string& path, const std::string& root) {
+  const fs::path rel =
+      AbsoluteNormal(path).lexically_relative(AbsoluteNormal(root));
+  std::string out = rel.generic_string();
+  if (out.empty()) return AbsoluteNormal(path).generic_string();
+  return out;
+}
+
+std::string FindGitWorkTree(const std::string& dir) {
+  std::error_code ec;
+  for (fs::path p = AbsoluteNormal(dir);; p = p.parent_path()) {
+    if (fs::exists(p / ".git", ec)) return p.generic_string();
+    if (!p.has_parent_path() || p.parent_path() == p) return "";
+  }
+}
+
+absl::StatusOr<PathFilterLevel> PathFilterLevel::Make(
+    std::string root, const std::vector<std::string>& include,
+    const std::vector<std::string>& exclude, const std::string& origin) {
+  PathFilterLevel level;
+  level.root_ = std::move(root);
+  level.origin_ = origin;
+  for (const auto& [patterns, out, flag] :
+       {std::make_tuple(&include, &level.include_, "include"),
+        std::make_tuple(&exclude, &level.exclude_, "exclude")}) {
+    for (const std::string& p : *patterns) {
+      const std::string where = origin.empty()
+                                    ? fmt::format("--{}", flag)
+                                    : fmt::format("{}: \"{}\"", origin, flag);
+      auto re = CompilePathPattern(p, where);
+      if (!re.ok()) return re.status();
+      out->push_back(Pattern{p, *std::move(re)});
+    }
+  }
+  return level;
+}
+
+std::string PathFilterLevel::Reject(std::string_view relative) const {
+  const re2::StringPiece subject(relative.data(), relative.size());
+  auto where = [&](const char* flag) {
+    return origin_.empty() ? fmt::format("--{}", flag)
+                           : fmt::format("\"{}\" of {}", flag, origin_);
+  };
+  for (const Pattern& p : exclude_) {
+    if (re2::RE2::PartialMatch(subject, *p.re)) {
+      return fmt::format("excluded by {} '{}' (matched '{}')", where("exclude"),
+                         p.text, relative);
+    }
+  }
+  if (include_.empty()) return "";
+  for (const Pattern& p : include_) {
+    if (re2::RE2::PartialMatch(subject, *p.re)) return "";
+  }
+  return fmt::format("matches no {} pattern ('{}')", where("include"),
+                     relative);
+}
+
+absl::Status PathSelector::SetCommandLine(
+    const std::vector<std::string>& include,
+    const std::vector<std::string>& exclude) {
+  std::string root = FindGitWorkTree(CurrentDir());
+  if (root.empty()) root = CurrentDir();
+  auto level = PathFilterLevel::Make(root, include, exclude, "");
+  if (!level.ok()) return level.status();
+  command_line_ = *std::move(level);
+  return absl::OkStatus();
+}
+
+void PathSelector::Learn(const std::vector<ListedDir>& listed) {
+  for (const ListedDir& d : listed) {
+    listed_[AbsoluteNormal(d.path).generic_string()] = d.has_settings;
+  }
+}
+
+std::string PathSelector::ConfigPathFor(const std::string& abs_dir) {
+  if (auto it = dir_to_config_.find(abs_dir); it != dir_to_config_.end()) {
+    return it->second;
+  }
+  bool has = false;
+  if (auto it = listed_.find(abs_dir); it != listed_.end()) {
+    has = it->second;
+  } else {
+    std::error_code ec;
+    has = fs::is_regular_file(fs::path(abs_dir) / ".topolint.json", ec);
+  }
+  std::string result;
+  if (has) {
+    result = (fs::path(abs_dir) / ".topolint.json").generic_string();
+  } else {
+    const fs::path p(abs_dir);
+    if (p.has_parent_path() && p.parent_path() != p) {
+      result = ConfigPathFor(p.parent_path().generic_string());
+    }
+  }
+  dir_to_config_.emplace(abs_dir, result);
+  return result;
+}
+
+absl::StatusOr<const PathFilterLevel*> PathSelector::ConfigLevel(
+    const std::string& dir) {
+  const std::string path =
+      fixed_config_.empty()
+          ? ConfigPathFor(AbsoluteNormal(dir).generic_string())
+          : fixed_config_;
+  if (path.empty()) return nullptr;
+  auto it = levels_.find(path);
+  if (it == levels_.end()) {
+    absl::StatusOr<ProjectConfig> cfg = LoadProjectConfig(path);
+    if (!cfg.ok()) return cfg.status();
+    std::unique_ptr<PathFilterLevel> level;
+    if (!cfg->include.empty() || !cfg->exclude.empty()) {
+      const std::string cfg_dir = AbsoluteNormal(path).parent_path().string();
+      std::string root = FindGitWorkTree(cfg_dir);
+      if (root.empty()) root = cfg_dir;
+      auto made = PathFilterLevel::Make(root, cfg->include, cfg->exclude, path);
+      if (!made.ok()) return made.status();
+      level = std::make_unique<PathFilterLevel>(*std::move(made));
+    }
+    it = levels_.emplace(path, std::move(level)).first;
+  }
+  return it->second.get();
+}
+
+absl::StatusOr<std::string> PathSelector::Reject(const FoundFile& file) {
+  if (file.named && !force_exclude_) return std::string();
+  if (!command_line_.empty()) {
+    std::string why =
+        command_line_.Reject(RelativeToRoot(file.path, command_line_.root()));
+    if (!why.empty()) return why;
+  }
+  const size_t slash = file.path.rfind('/');
+  const std::string_view dir =
+      slash == std::string::npos ? "."
+      : slash == 0               ? "/"
+                                 : std::string_view(file.path).substr(0, slash);
+  // Files come sorted by directory: one look-up per directory.
+  if (!last_dir_valid_ || dir != last_dir_) {
+    absl::StatusOr<const PathFilterLevel*> level =
+        ConfigLevel(std::string(dir));
+    if (!level.ok()) return level.status();
+    last_dir_.assign(dir.data(), dir.size());
+    last_level_ = *level;
+    last_dir_valid_ = true;
+  }
+  if (last_level_ == nullptr) return std::string();
+  return last_level_->Reject(RelativeToRoot(file.path, last_level_->root()));
+}
+
+absl::Status ApplyPathFilters(PathSelector* selector, WalkResult* walk) {
+  selector->Learn(walk->listed);
+  size_t kept = 0;
+  for (size_t i = 0; i < walk->files.size(); ++i) {
+    absl::StatusOr<std::string> why = selector->Reject(walk->files[i]);
+    if (!why.ok()) return why.status();
+    if (why->empty()) {
+      if (kept != i) walk->files[kept] = std::move(walk->files[i]);
+      ++kept;
+    } else {
+      walk->skipped.push_back({walk->files[i].path, *std::move(why), 1});
+    }
+  }
+  walk->files.resize(kept);
+  return absl::OkStatus();
+}
+
+}  // namespace topolint
