@@ -68,10 +68,9 @@ TEST(PairingTest, TwoNeffsBesideOneModuleIsAWarning) {
 }
 
 TEST(PairingTest, SameStemPairsStillRunBesideTheUnpairedOnes) {
-  Grouped g = Group({File("r/a.hlo", FileRole::kHlo),
-                     File("r/a.neff", FileRole::kNeff),
-                     File("r/b.hlo", FileRole::kHlo),
-                     File("r/c.neff", FileRole::kNeff)});
+  Grouped g = Group(
+      {File("r/a.hlo", FileRole::kHlo), File("r/a.neff", FileRole::kNeff),
+       File("r/b.hlo", FileRole::kHlo), File("r/c.neff", FileRole::kNeff)});
   ASSERT_THAT(g.units, SizeIs(3));
   EXPECT_THAT(Paths(g.units[0]), ElementsAre("r/a.hlo", "r/a.neff"));
   ASSERT_THAT(g.warnings, SizeIs(1));
@@ -81,10 +80,10 @@ TEST(PairingTest, SameStemPairsStillRunBesideTheUnpairedOnes) {
 }
 
 TEST(PairingTest, APlainDefJsonPairsWithTheOnlyModuleLeftUnpaired) {
-  Grouped g = Group({File("r/a.hlo", FileRole::kHlo),
-                     File("r/a.neff", FileRole::kNeff),
-                     File("r/model.hlo", FileRole::kHlo),
-                     File("r/def.json", FileRole::kDefJson)});
+  Grouped g =
+      Group({File("r/a.hlo", FileRole::kHlo), File("r/a.neff", FileRole::kNeff),
+             File("r/model.hlo", FileRole::kHlo),
+             File("r/def.json", FileRole::kDefJson)});
   EXPECT_THAT(g.warnings, IsEmpty());
   ASSERT_THAT(g.units, SizeIs(2));
   EXPECT_THAT(Paths(g.units[0]), ElementsAre("r/a.hlo", "r/a.neff"));
@@ -92,9 +91,9 @@ TEST(PairingTest, APlainDefJsonPairsWithTheOnlyModuleLeftUnpaired) {
 }
 
 TEST(PairingTest, ModulesWithoutAnyNeffSideNeedNoWarning) {
-  Grouped g = Group({File("r/a.hlo", FileRole::kHlo),
-                     File("r/b.hlo", FileRole::kHlo),
-                     File("r/c.hlo", FileRole::kHlo)});
+  Grouped g =
+      Group({File("r/a.hlo", FileRole::kHlo), File("r/b.hlo", FileRole::kHlo),
+             File("r/c.hlo", FileRole::kHlo)});
   EXPECT_THAT(g.warnings, IsEmpty());
   EXPECT_THAT(g.units, SizeIs(3));
 }
@@ -110,24 +109,23 @@ TEST(PairingTest, AWorkdirOfCompletePairsNeedsNoWarning) {
 }
 
 TEST(PairingTest, IntermediateDumpsAreNoCandidates) {
-  Grouped g = Group(
-      {File("r/module_0001.f.before_optimizations.txt", FileRole::kHlo),
-       File("r/module_0001.f.after_optimizations.txt", FileRole::kHlo),
-       File("r/def.json", FileRole::kDefJson)});
+  Grouped g =
+      Group({File("r/module_0001.f.before_optimizations.txt", FileRole::kHlo),
+             File("r/module_0001.f.after_optimizations.txt", FileRole::kHlo),
+             File("r/def.json", FileRole::kDefJson)});
   // The final module is the only candidate: it pairs with the def.json.
   EXPECT_THAT(g.warnings, IsEmpty());
   ASSERT_THAT(g.units, SizeIs(2));
-  EXPECT_THAT(Paths(g.units[0]),
-              ElementsAre("r/def.json",
-                          "r/module_0001.f.after_optimizations.txt"));
+  EXPECT_THAT(
+      Paths(g.units[0]),
+      ElementsAre("r/def.json", "r/module_0001.f.after_optimizations.txt"));
 }
 
 TEST(PairingTest, AWarningListsAtMostAFewCandidatesOfEachSide) {
   std::vector<ClassifiedFile> files;
   for (int i = 0; i < 30; ++i) {
     files.push_back(File("r/m" + std::to_string(i) + ".hlo", FileRole::kHlo));
-    files.push_back(
-        File("r/n" + std::to_string(i) + ".neff", FileRole::kNeff));
+    files.push_back(File("r/n" + std::to_string(i) + ".neff", FileRole::kNeff));
   }
   Grouped g = Group(std::move(files));
   ASSERT_THAT(g.warnings, SizeIs(1));
