@@ -42,7 +42,10 @@ struct Options {
   ColorMode color = ColorMode::kAuto;
   std::string stdin_filename;
   std::optional<int64_t> core;  // explain --core
-  std::string rule_id;          // rules ID
+  // --max-findings: findings shown per rule and unit (0: no cap); unset
+  // keeps .topolint.json's "max_findings", else kMaxFindingsPerRule.
+  std::optional<int64_t> max_findings;
+  std::string rule_id;  // rules ID
 };
 
 // Parses argv (without argv[0]). Errors are usage errors (exit 2).

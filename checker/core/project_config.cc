@@ -52,8 +52,9 @@ absl::StatusOr<std::vector<std::string>> StringOrList(const std::string& path,
 }
 
 constexpr std::string_view kKeys[] = {
-    "rules",     "severity",      "werror",         "lnc",
-    "num_cores", "replica_count", "num_partitions", "per_file_ignores"};
+    "rules",       "severity",      "werror",         "lnc",
+    "num_cores",   "replica_count", "num_partitions", "per_file_ignores",
+    "max_findings"};
 
 // "unknown key "serverity"; did you mean "severity"? (expected ...)".
 std::string UnknownKeyMessage(const std::string& key) {
@@ -72,7 +73,8 @@ std::string UnknownKeyMessage(const std::string& key) {
       best.empty() ? "" : fmt::format("did you mean \"{}\"? ", best);
   return fmt::format(
       "unknown key \"{}\"; {}(expected rules, severity, werror, lnc, "
-      "num_cores, replica_count, num_partitions or per_file_ignores)",
+      "num_cores, replica_count, num_partitions, per_file_ignores or "
+      "max_findings)",
       key, hint);
 }
 
@@ -137,6 +139,15 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
         if (!v.ok()) return v.status();
         cfg.per_file_ignores.emplace_back(f.key, *v);
       }
+    } else if (m.key == "max_findings") {
+      if (m.value.type != json::Type::kInt || m.value.int_value < 0) {
+        return ErrorAt(
+            path, m.value.pos,
+            fmt::format("\"max_findings\" must be an integer >= 0 (0: no "
+                        "cap), found {}",
+                        m.value.TypeName()));
+      }
+      cfg.max_findings = m.value.int_value;
     } else {
       return ErrorAt(path, m.key_pos, UnknownKeyMessage(m.key));
     }
@@ -183,6 +194,7 @@ absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
   if (cfg.num_cores) check->num_cores = cfg.num_cores;
   if (cfg.replica_count) check->replica_count = cfg.replica_count;
   if (cfg.num_partitions) check->num_partitions = cfg.num_partitions;
+  if (cfg.max_findings) check->max_findings = *cfg.max_findings;
   return absl::OkStatus();
 }
 

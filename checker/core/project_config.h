@@ -34,6 +34,7 @@ struct ProjectConfig {
   std::optional<int64_t> num_partitions;
   std::vector<std::pair<std::string, std::vector<std::string>>>
       per_file_ignores;
+  std::optional<int64_t> max_findings;  // findings per rule and unit; 0: all
 };
 
 // Parses the text of a .topolint.json. An error message carries

@@ -202,11 +202,13 @@ struct EarlyFilter {
 };
 
 // `selection` and `filter` must outlive the emitter.
-Emitter MakeEmitter(const RuleSelection& selection, EarlyFilter* filter) {
+Emitter MakeEmitter(const RuleSelection& selection, const CheckOptions& options,
+                    EarlyFilter* filter) {
   const RuleSelection* sel = &selection;
   Emitter emit(
       [sel](std::string_view rule) { return sel->Enabled(rule); },
       [sel](std::string_view rule) { return sel->EffectiveSeverity(rule); });
+  emit.set_max_findings(options.max_findings);
   emit.set_filter([filter](const Finding& f) { return filter->Silences(f); });
   return emit;
 }
@@ -229,6 +231,9 @@ std::vector<Finding> FinishFindings(const Unit& unit,
   if (selection.werror()) {
     for (Finding& f : findings) {
       if (f.severity == Severity::kWarning) f.severity = Severity::kError;
+      if (f.hidden_severity == Severity::kWarning) {
+        f.hidden_severity = Severity::kError;
+      }
     }
   }
   std::sort(findings.begin(), findings.end(), FindingLess);
@@ -258,7 +263,7 @@ absl::Status LoadUnit(const UnitSpec& spec,
 std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
                                const RuleSelection& selection) {
   EarlyFilter filter(&selection, &unit);
-  Emitter emit = MakeEmitter(selection, &filter);
+  Emitter emit = MakeEmitter(selection, options, &filter);
   for (const CheckFamily& family : AllCheckFamilies()) {
     family.run(unit, options, emit);
   }
@@ -295,7 +300,7 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
     }
   }
   EarlyFilter filter(&selection, unit);
-  Emitter emit = MakeEmitter(selection, &filter);
+  Emitter emit = MakeEmitter(selection, options, &filter);
   CollectiveChecks checks(*unit, options, emit);
   for (size_t i = 0; i < first_failure; ++i) {
     if (spec.files[i].kind != InputKind::kHlo) continue;

@@ -43,6 +43,11 @@ struct Finding {
   // "CCInfo.replica_groups[1]"), never a line number. Empty means "use the
   // message".
   std::string anchor;
+  // On the note that closes a rule's capped findings (Emitter::AddCapNotes):
+  // how many findings of that rule the cap left out, and their severity, so
+  // that the summary counts what was found, not only what is shown.
+  int64_t hidden = 0;
+  Severity hidden_severity = Severity::kError;
 };
 
 // Orders findings by file, line, column, rule, message: the deterministic

@@ -43,6 +43,9 @@ struct CheckOptions {
   std::optional<int64_t> num_cores;       // --num-cores
   std::optional<int64_t> replica_count;   // --replica-count (header wins)
   std::optional<int64_t> num_partitions;  // --num-partitions (header wins)
+  // Findings shown per rule and unit (--max-findings, .topolint.json
+  // "max_findings"); 0 shows all. The rest are counted in one cap note.
+  int64_t max_findings = 1000;
 };
 
 }  // namespace topolint
