@@ -146,7 +146,11 @@ class CheckReport {
       use_baseline_ = true;
     }
     for (const InMemoryInput& m : plan.in_memory) {
-      sources_.AddInMemory(m.name, m.text);
+      // A streamed standard input shows the source lines of its first
+      // bytes (whole lines only); findings beyond them show none.
+      sources_.AddInMemory(
+          m.name,
+          m.stream_fd < 0 ? m.text : m.text.substr(0, m.text.rfind('\n') + 1));
     }
     switch (options.format) {
       case Format::kText:

@@ -39,6 +39,14 @@ absl::Status ReadWhole(const InputFile& f, std::string* out) {
                        CheckFor(f));
 }
 
+const InMemoryInput* FindInput(const std::vector<InMemoryInput>& in_memory,
+                               const std::string& name) {
+  for (const InMemoryInput& m : in_memory) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
 const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,
                                 const std::string& name) {
   for (const InMemoryInput& m : in_memory) {
@@ -81,6 +89,18 @@ absl::Status ParseHlo(const InputFile& f,
   // Text or binary (HloModuleProto and its wrappers, plain or gzip) by
   // content, whatever the name says (NxD's model/graph.hlo is binary).
   if (mem != nullptr) {
+    const InMemoryInput* in = FindInput(in_memory, f.path);
+    if (in->stream_fd >= 0) {
+      std::FILE* rest = fdopen(dup(in->stream_fd), "rb");
+      if (rest == nullptr) {
+        return absl::DataLossError(
+            fmt::format("{}: cannot read standard input", f.path));
+      }
+      absl::Status st =
+          hlo::ParseHloTextStream(in->text, rest, f.path, options, m);
+      std::fclose(rest);
+      return st;
+    }
     hlo::ParseHloAny(*mem, f.path, options, m);
     return absl::OkStatus();
   }

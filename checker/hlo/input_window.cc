@@ -44,6 +44,17 @@ InputWindow::InputWindow(std::FILE* file, size_t chunk_bytes)
       file_(file),
       chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
 
+InputWindow::InputWindow(std::string_view head, std::FILE* file,
+                         size_t chunk_bytes)
+    : InputWindow(file, chunk_bytes) {
+  head_ = head;
+  if (head_.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
+    head_.remove_prefix(kUtf8Bom.size());
+  }
+  bom_checked_ = !head.empty();
+  map_tried_ = true;  // a pipe: nothing to map
+}
+
 void InputWindow::MaybeMap() {
   map_tried_ = true;
   if (file_ == nullptr || map_min_bytes_ == INT64_MAX ||
@@ -136,13 +147,18 @@ size_t InputWindow::ReadNormalised(char* dst, size_t n) {
     }
   }
   size_t got = 0;
-  if (file_ != nullptr && pending_size_ > 0) {
+  if (file_ != nullptr && !head_.empty()) {
+    got = std::min(n, head_.size());
+    std::memcpy(dst, head_.data(), got);
+    head_.remove_prefix(got);
+  }
+  if (file_ != nullptr && got < n && pending_size_ > 0) {
     got = std::min(n, pending_size_);
     std::memcpy(dst, pending_, got);
     std::memmove(pending_, pending_ + got, pending_size_ - got);
     pending_size_ -= got;
   }
-  if (got < n && (file_ == nullptr || pending_size_ == 0)) {
+  if (got < n && (file_ == nullptr || (pending_size_ == 0 && head_.empty()))) {
     got += Read(dst + got, n - got);
   }
   if (got == 0) return 0;
@@ -150,6 +166,8 @@ size_t InputWindow::ReadNormalised(char* dst, size_t n) {
   if (dst[got - 1] == '\r') {
     if (file_ == nullptr) {
       next = text_.empty() ? -1 : static_cast<unsigned char>(text_[0]);
+    } else if (!head_.empty()) {
+      next = static_cast<unsigned char>(head_[0]);
     } else {
       next = PeekFile();
     }
@@ -191,7 +209,8 @@ bool InputWindow::Refill(int64_t keep_from) {
     bool more = false;
     if (RefillMapped(keep_from, &more)) return more;
   }
-  if (file_ == nullptr ? text_.empty() : drained_ && pending_size_ == 0) {
+  if (file_ == nullptr ? text_.empty()
+                       : drained_ && pending_size_ == 0 && head_.empty()) {
     // Known to be at the end (all of a memory source served, or the last
     // read came back short): no new bytes, and the window need not grow
     // for a chunk that will not come (a small file read whole was copied

@@ -31,6 +31,9 @@ class InputWindow {
   InputWindow(std::string_view text, size_t chunk_bytes);
   // Reads `file` (not owned; left open) `chunk_bytes` at a time.
   InputWindow(std::FILE* file, size_t chunk_bytes);
+  // Serves `head` (the first bytes of a pipe, already read; it must outlive
+  // the window), then reads the rest from `file` as above.
+  InputWindow(std::string_view head, std::FILE* file, size_t chunk_bytes);
   InputWindow(const InputWindow&) = delete;
   InputWindow& operator=(const InputWindow&) = delete;
 
@@ -113,6 +116,7 @@ class InputWindow {
   // after a '\r'), served before the file's next bytes.
   char pending_[4];
   size_t pending_size_ = 0;
+  std::string_view head_;  // a file source's first bytes, read by the caller
   bool bom_checked_ = false;
   bool too_large_ = false;
   int64_t map_min_bytes_ = INT64_MAX;
