@@ -40,11 +40,11 @@ CliResult RunPiped(const std::string& pipeline, const std::string& args,
 #ifndef TOPOLINT_TEST_ASAN
   limit = "ulimit -v " + std::to_string(limit_mb * 1024) + "; ";
 #endif
-  const std::string cmd = "cd " + ShellQuote(TOPOLINT_SOURCE_DIR) + " && (" +
-                          pipeline + ") | sh -c " +
-                          ShellQuote(limit + "exec " +
-                                     ShellQuote(TOPOLINT_BINARY) + " " + args) +
-                          " >" + ShellQuote(out) + " 2>" + ShellQuote(err);
+  const std::string cmd =
+      "cd " + ShellQuote(TOPOLINT_SOURCE_DIR) + " && (" + pipeline +
+      ") | sh -c " +
+      ShellQuote(limit + "exec " + ShellQuote(TOPOLINT_BINARY) + " " + args) +
+      " >" + ShellQuote(out) + " 2>" + ShellQuote(err);
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code =
@@ -69,8 +69,7 @@ TEST(StdinStreamTest, AModuleLargerThanTheMemoryLimitIsStreamed) {
       "; yes '  // padding padding padding padding padding padding' | "
       "head -n 2884615; tail -n +12 " +
       kFailing;
-  const CliResult r =
-      RunPiped(pipeline, "check --stdin-filename x.hlo -", 128);
+  const CliResult r = RunPiped(pipeline, "check --stdin-filename x.hlo -", 128);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("[hlo-duplicate-device-id]"));
   // The line number counts every padding line.
@@ -86,9 +85,9 @@ TEST(StdinStreamTest, ASmallModuleStillShowsItsSourceLines) {
 }
 
 TEST(StdinStreamTest, JsonFromAPipeStopsAtTheJsonLimit) {
-  const CliResult r = RunPiped(
-      "printf '{\"a\": \"'; head -c 70000000 /dev/zero | tr '\\0' x",
-      "check --stdin-filename def.json -", 256);
+  const CliResult r =
+      RunPiped("printf '{\"a\": \"'; head -c 70000000 /dev/zero | tr '\\0' x",
+               "check --stdin-filename def.json -", 256);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("the limit for JSON inputs is 67108864 bytes"));
 }
