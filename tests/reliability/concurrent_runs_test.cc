@@ -16,9 +16,9 @@
 namespace topolint::testing {
 namespace {
 
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
-using ::testing::HasSubstr;
 
 constexpr char kFailing[] =
     "fixtures/hlo-duplicate-device-id/fail-repeated-replica";
@@ -64,10 +64,10 @@ TEST(ConcurrentRunsTest, FewDescriptorsOrASmallStackEndCleanly) {
   const std::string bin = ShellQuote(TOPOLINT_BINARY);
   for (const std::string limit : {"ulimit -n 16", "ulimit -s 256"}) {
     const std::string err = dir.path() + "/err";
-    const int rc = Shell("cd " + ShellQuote(dir.path()) + " && sh -c " +
-                         ShellQuote(limit + "; exec " + bin +
-                                    " check -j 4 -o report.txt t") +
-                         " 2>" + ShellQuote(err));
+    const int rc = Shell(
+        "cd " + ShellQuote(dir.path()) + " && sh -c " +
+        ShellQuote(limit + "; exec " + bin + " check -j 4 -o report.txt t") +
+        " 2>" + ShellQuote(err));
     const std::string message = ReadAll(err);
     EXPECT_TRUE(rc == 1 || rc == 2) << limit << ": exit " << rc << "\n"
                                     << message;

@@ -82,8 +82,8 @@ void ExpectAllIn(const std::string& out, const std::string& format,
     const auto& results = doc["runs"][0]["results"];
     ASSERT_FALSE(results.empty());
     for (const auto& r : results) {
-      const std::string uri = r["locations"][0]["physicalLocation"]
-                                 ["artifactLocation"]["uri"];
+      const std::string uri =
+          r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
       EXPECT_NE(uri.find("model"), std::string::npos) << uri;
     }
   }
@@ -93,9 +93,8 @@ TEST(OddFileNamesTest, FindingsStayAttributedAndOutputsValid) {
   const std::string hlo = ReadAll(
       std::string(TOPOLINT_SOURCE_DIR) +
       "/fixtures/hlo-duplicate-device-id/fail-repeated-replica/model.hlo");
-  for (const std::string name :
-       {"model:12:3.hlo", "-model.hlo", "model\tx.hlo", "model\nx.hlo",
-        "--model.hlo"}) {
+  for (const std::string name : {"model:12:3.hlo", "-model.hlo", "model\tx.hlo",
+                                 "model\nx.hlo", "--model.hlo"}) {
     TempDir dir;
     dir.Write(name, hlo);
     for (const std::string format : {"json", "sarif"}) {
