@@ -61,8 +61,8 @@ TEST(NeffHostileTarTest, AMemberDeclaringGigabytesItDoesNotHoldIsAProblem) {
   }
   ASSERT_EQ(tar.compare(at, 13, "sg01/def.json"), 0);
   SetDeclaredSize(&tar, at, "40000000000");  // 4 GiB
-  const NeffArchive a = ReadNeffArchive(
-      WriteTempFile("model.neff", MakeNeff(tar)), "model.neff");
+  const NeffArchive a =
+      ReadNeffArchive(WriteTempFile("model.neff", MakeNeff(tar)), "model.neff");
   EXPECT_FALSE(a.problems.empty());
   EXPECT_THAT(AllProblems(a), HasSubstr("sg01/def.json"));
   EXPECT_EQ(a.graphs.size(), 1u);  // the members before it are read
@@ -79,13 +79,14 @@ TEST(NeffHostileTarTest, AHundredThousandMembersStopAtTheMemberLimit) {
 
 TEST(NeffHostileTarTest, NothingIsWrittenOrReadOutsideTheArchive) {
   namespace fs = std::filesystem;
-  const fs::path scratch = fs::path(::testing::TempDir()) /
-                           ("topolint-neff-outside-" + std::to_string(getpid()));
+  const fs::path scratch =
+      fs::path(::testing::TempDir()) /
+      ("topolint-neff-outside-" + std::to_string(getpid()));
   fs::remove_all(scratch);
   fs::create_directories(scratch / "in");
   // A file an entry name or link points at: its text must not be read.
-  testing::WriteAll((scratch / "secret.json").string(),
-                    "{\"CCInfo\": {\"replica_groups\": [[[7, 7]]]}}");
+  topolint::testing::WriteAll((scratch / "secret.json").string(),
+                              "{\"CCInfo\": {\"replica_groups\": [[[7, 7]]]}}");
   std::vector<TarMember> m = ValidMembers(1);
   m.push_back({"../secret.json", kDefJson});
   m.push_back({(scratch / "written.json").string(), kDefJson});
@@ -93,7 +94,7 @@ TEST(NeffHostileTarTest, NothingIsWrittenOrReadOutsideTheArchive) {
                (scratch / "secret.json").string()});
   m.push_back({"sg02/def.json", "", TarMember::kHardlink, "../secret.json"});
   const fs::path neff = scratch / "in" / "model.neff";
-  testing::WriteAll(neff.string(), MakeNeff(MakeTar(m)));
+  topolint::testing::WriteAll(neff.string(), MakeNeff(MakeTar(m)));
   const fs::path cwd = fs::current_path();
   fs::current_path(scratch / "in");
   const NeffArchive a = ReadNeffArchive("model.neff", "model.neff");
