@@ -96,22 +96,37 @@ std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
-// What the summary and --statistics count, kept as findings stream by.
+// What the summary and --statistics count, kept as findings stream by:
+// every finding found, those the per-rule cap left out included (a cap
+// note carries their number, and is itself no finding).
 struct Tally {
   size_t errors = 0, warnings = 0, notes = 0;
+  size_t hidden = 0;        // found but not shown (--max-findings)
+  size_t shown_errors = 0;  // error findings shown
   std::map<std::string, size_t> per_rule;
 
   void Count(const Finding& f) {
+    if (f.hidden > 0) {
+      const size_t n = static_cast<size_t>(f.hidden);
+      hidden += n;
+      per_rule[f.rule] += n;
+      Add(f.hidden_severity, n);
+      return;
+    }
     ++per_rule[f.rule];
-    switch (f.severity) {
+    Add(f.severity, 1);
+    if (f.severity == Severity::kError) ++shown_errors;
+  }
+  void Add(Severity severity, size_t n) {
+    switch (severity) {
       case Severity::kError:
-        ++errors;
+        errors += n;
         break;
       case Severity::kWarning:
-        ++warnings;
+        warnings += n;
         break;
       case Severity::kNote:
-        ++notes;
+        notes += n;
         break;
     }
   }
@@ -131,7 +146,11 @@ class CheckReport {
       use_baseline_ = true;
     }
     for (const InMemoryInput& m : plan.in_memory) {
-      sources_.AddInMemory(m.name, m.text);
+      // A streamed standard input shows the source lines of its first
+      // bytes (whole lines only); findings beyond them show none.
+      sources_.AddInMemory(
+          m.name,
+          m.stream_fd < 0 ? m.text : m.text.substr(0, m.text.rfind('\n') + 1));
     }
     switch (options.format) {
       case Format::kHtml:  // explain only (refused by ParseOptions)
@@ -323,6 +342,10 @@ int RunCheckCounted(const Options& options, size_t* reported) {
   if (reported != nullptr) *reported = tally.total();
   const size_t errors = tally.errors, warnings = tally.warnings,
                notes = tally.notes;
+  // The exit code follows the findings shown (and not baselined): findings
+  // the cap left out cannot be baselined one by one, and the first ones of
+  // each rule are always shown, so an error rule still fails the run.
+  const size_t shown_errors = tally.shown_errors;
   const std::map<std::string, size_t>& per_rule = tally.per_rule;
   const int64_t baselined = report.baselined(), stale = report.stale();
   if (options.statistics) {
@@ -353,10 +376,17 @@ int RunCheckCounted(const Options& options, size_t* reported) {
       Err(fmt::format("topolint: no findings ({}, {})\n",
                       Plural(plan.jobs.size(), "unit"), files));
     } else {
-      Err(fmt::format("topolint: {}, {}, {} ({}, {})\n",
+      std::string capped;
+      if (tally.hidden > 0) {
+        capped = fmt::format(
+            "; {} of {} shown: the rest is over the per-rule cap "
+            "(--max-findings 0 shows all)",
+            tally.total() - tally.hidden, tally.total());
+      }
+      Err(fmt::format("topolint: {}, {}, {} ({}, {}){}\n",
                       Plural(errors, "error"), Plural(warnings, "warning"),
                       Plural(notes, "note"), Plural(plan.jobs.size(), "unit"),
-                      files));
+                      files, capped));
     }
     if (!options.baseline.empty()) {
       Err(fmt::format(
@@ -366,7 +396,7 @@ int RunCheckCounted(const Options& options, size_t* reported) {
           stale == 1 ? "entry" : "entries", stale == 1 ? "es" : ""));
     }
   }
-  return errors > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+  return shown_errors > 0 && !options.exit_zero ? kExitFindings : kExitClean;
 }
 
 }  // namespace topolint::cli

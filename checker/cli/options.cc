@@ -80,6 +80,9 @@ options:
                                     and why (stderr)
   --stdin-filename NAME             name of the file read from `-`
   --statistics                      print a count per rule (stderr)
+  --max-findings N                  show at most N findings per rule and
+                                    unit (default 1000; 0: no cap); the
+                                    summary counts every finding
   --quiet                           no summary on stderr
   --color auto|always|never         colour in text output (default auto)
   --core C                          (explain) resolve physical core C
@@ -275,6 +278,10 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       }
     } else if (a == "--stdin-filename") {
       TL_ASSIGN(o.stdin_filename, take_path());
+    } else if (a == "--max-findings") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(0));
+      o.max_findings = v;
     } else if (a == "--core") {
       int64_t v;
       TL_ASSIGN(v, take_int(0));

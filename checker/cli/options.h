@@ -53,6 +53,9 @@ struct Options {
   std::vector<std::string> include;
   std::vector<std::string> exclude;
   bool force_exclude = false;  // filters apply to files named too
+  // --max-findings: findings shown per rule and unit (0: no cap); unset
+  // keeps .topolint.json's "max_findings", else kMaxFindingsPerRule.
+  std::optional<int64_t> max_findings;
 };
 
 // Parses argv (without argv[0]). Errors are usage errors (exit 2).

@@ -1,8 +1,12 @@
 #include "checker/cli/unit_jobs.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
 #include <iterator>
 #include <map>
@@ -16,6 +20,7 @@
 #include "checker/core/worker_thread.h"
 #include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_parser.h"
+#include "checker/hlo/hlo_proto_reader.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -46,6 +51,7 @@ absl::Status ApplyFlags(const Options& o, UnitJob* job) {
     job->check.data_parallel_size = o.data_parallel_size;
     job->check.data_parallel_size_origin = "--data-parallel-size";
   }
+  if (o.max_findings) job->check.max_findings = *o.max_findings;
   return absl::OkStatus();
 }
 
@@ -223,6 +229,81 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
   return absl::OkStatus();
 }
 
+// Standard input read ahead of its kind: a module up to this size is held
+// whole (its source lines shown as a file's); a longer one is streamed.
+constexpr size_t kStdinHeadBytes = size_t{1} << 20;
+
+// Reads up to `limit` bytes of `fd` into `out`; `eof` says whether the end
+// came first.
+absl::Status ReadHead(int fd, size_t limit, std::string* out, bool* eof) {
+  out->resize(limit);
+  size_t got = 0;
+  *eof = false;
+  while (got < limit) {
+    const ssize_t n = read(fd, out->data() + got, limit - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return absl::DataLossError(
+          fmt::format("standard input: read error: {}", std::strerror(errno)));
+    }
+    if (n == 0) {
+      *eof = true;
+      break;
+    }
+    got += static_cast<size_t>(n);
+  }
+  out->resize(got);
+  return absl::OkStatus();
+}
+
+// Standard input (`-`): HLO text is parsed from the pipe as it is read
+// (bounded memory: the first kStdinHeadBytes plus the parser's window);
+// JSON is held whole up to the JSON file limit, a binary module up to the
+// standard-input limit (issue 27, defect 2).
+absl::Status AddStdinUnit(const Options& o, JobPlan* plan,
+                          std::vector<UnitSpec>* specs) {
+  std::string text;
+  bool eof = false;
+  if (auto st = ReadHead(0, kStdinHeadBytes, &text, &eof); !st.ok()) {
+    return st;
+  }
+  if (!eof) {
+    InputKind kind;
+    const bool named = ClassifyName(o.stdin_filename, &kind);
+    const std::string_view head = std::string_view(text).substr(0, 4096);
+    // Bytes that are no binary module (no gzip, no plausible
+    // HloModuleProto head: /dev/zero) go to the text parser, which reports
+    // them at 1:1 and stops reading.
+    const bool binary = LooksLikeHloBinaryHead(head);
+    const bool hlo_text = !binary && ((named && kind == InputKind::kHlo) ||
+                                      (!named && hlo::LooksLikeHlo(head)));
+    if (hlo_text && o.verb == Verb::kCheck) {
+      if (auto st =
+              AddInMemoryUnit(o.stdin_filename, std::move(text), plan, specs);
+          !st.ok()) {
+        return st;
+      }
+      plan->in_memory.back().stream_fd = 0;
+      return absl::OkStatus();
+    }
+    const bool json =
+        named ? kind == InputKind::kJson : !binary && !hlo::LooksLikeHlo(head);
+    const size_t limit = json ? kMaxJsonFileBytes : kMaxStdinBytes;
+    std::string rest;
+    if (auto st = ReadFdBounded(0, "standard input", limit - text.size(),
+                                json ? "JSON inputs" : "standard input", &rest);
+        !st.ok()) {
+      if (st.code() != absl::StatusCode::kResourceExhausted) return st;
+      return absl::ResourceExhaustedError(fmt::format(
+          "standard input: more than {} bytes; the limit for {} is {} bytes",
+          limit, json ? "JSON inputs" : "standard input", limit));
+    }
+    text.reserve(text.size() + rest.size());
+    text += rest;
+  }
+  return AddInMemoryUnit(o.stdin_filename, std::move(text), plan, specs);
+}
+
 }  // namespace
 
 size_t SkippedFileCount(const JobPlan& plan) {
@@ -269,17 +350,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
           return CheckReadableKind(p);
       }
     }
-    std::string text;
-    if (auto st = ReadFdBounded(0, "standard input", kMaxStdinBytes,
-                                "standard input", &text);
-        !st.ok()) {
-      return st;
-    }
-    if (auto st =
-            AddInMemoryUnit(o.stdin_filename, std::move(text), plan, &specs);
-        !st.ok()) {
-      return st;
-    }
+    if (auto st = AddStdinUnit(o, plan, &specs); !st.ok()) return st;
   }
   if (!disk_paths.empty()) {
     DiscoveryLimits limits;

@@ -155,7 +155,7 @@ class Lister {
   explicit Lister(const DiscoveryLimits& limits) : limits_(limits) {}
 
   // Lists `top` (the path given: `root`) and everything below it. Fails when
-  // `top` cannot be listed or the paths given hold too many files.
+  // `top` cannot be listed.
   absl::Status Run(Node* top, const std::string& root) {
     root_ = root;
     ++dirs_;
@@ -385,11 +385,7 @@ absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
     return absl::OkStatus();
   }
   if (regular) {
-    if (++files_ > limits_.max_files) {
-      return absl::ResourceExhaustedError(fmt::format(
-          "more than {} files under the given paths; narrow the search",
-          limits_.max_files));
-    }
+    ++files_;
     node->events.push_back({Node::kFile, std::move(p), "", 0});
     return absl::OkStatus();
   }

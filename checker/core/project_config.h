@@ -42,6 +42,7 @@ struct ProjectConfig {
   // Path filters (path_filter.h), each a valid RE2 pattern.
   std::vector<std::string> include;
   std::vector<std::string> exclude;
+  std::optional<int64_t> max_findings;  // findings per rule and unit; 0: all
 };
 
 // Parses the text of a .topolint.json. An error message carries

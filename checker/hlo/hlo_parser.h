@@ -110,6 +110,14 @@ absl::Status ParseHloFile(const std::string& path,
                           const std::string& display_name,
                           const ParseOptions& options, Module* module);
 
+// Parses HLO text whose first bytes, `head`, were read already (to tell its
+// kind) and whose rest comes from `rest` (a pipe: standard input), in
+// bounded windows as ParseHloFile does: the input is never held whole.
+// Errors as ParseHloFile's (a read error, more than max_file_bytes).
+absl::Status ParseHloTextStream(std::string_view head, std::FILE* rest,
+                                const std::string& display_name,
+                                const ParseOptions& options, Module* module);
+
 // True when `text` (the first bytes of a file) starts, after whitespace and
 // comments, with the token `HloModule`.
 bool LooksLikeHlo(std::string_view text);
