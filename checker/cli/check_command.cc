@@ -20,6 +20,7 @@
 #include "checker/core/worker_thread.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/render.h"
+#include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
@@ -56,20 +57,9 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
   return out;
 }
 
-// The nearest directory holding `.git` (a directory, or a worktree's file)
-// at or above `dir`; empty when there is none.
-std::string GitRoot(const std::filesystem::path& dir) {
-  std::error_code ec;
-  for (std::filesystem::path p = dir; !p.empty(); p = p.parent_path()) {
-    if (std::filesystem::exists(p / ".git", ec)) return p.string();
-    if (p == p.parent_path()) break;
-  }
-  return "";
-}
-
-// SARIF URIs: relative to --sarif-root, else to the git work tree holding
-// the current directory, else the one holding the first input, else to the
-// current directory.
+// SARIF URIs and GitHub annotation paths: relative to --sarif-root, else to the
+// git work tree holding the current directory, else the one holding the first
+// input, else to the current directory.
 SarifRoots FindSarifRoots(const Options& o) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -78,9 +68,9 @@ SarifRoots FindSarifRoots(const Options& o) {
   if (!o.sarif_root.empty()) {
     r.root = fs::absolute(o.sarif_root, ec).lexically_normal().string();
   }
-  if (r.root.empty()) r.root = GitRoot(r.cwd);
+  if (r.root.empty()) r.root = FindGitRoot(r.cwd);
   if (r.root.empty() && !o.paths.empty() && o.paths[0] != "-") {
-    r.root = GitRoot(fs::absolute(o.paths[0], ec).parent_path());
+    r.root = FindGitRoot(fs::absolute(o.paths[0], ec).parent_path().string());
   }
   if (r.root.empty()) r.root = r.cwd;
   while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
@@ -146,7 +136,8 @@ class CheckReport {
         report_ = MakeSarifReport(&rules_, TOPOLINT_VERSION, &roots_);
         break;
       case Format::kGithub:
-        report_ = MakeGithubReport();
+        roots_ = FindSarifRoots(options);
+        report_ = MakeGithubReport(&roots_);
         break;
     }
   }

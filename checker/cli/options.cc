@@ -50,9 +50,10 @@ options:
                                     inputs of its directory, read as a
                                     directory search reads them (JSON of
                                     other kinds ignored); for pre-commit
-  --sarif-root DIR                  SARIF URIs relative to DIR (default: the
-                                    git work tree holding the current
-                                    directory, else the current directory)
+  --sarif-root DIR                  SARIF URIs and github annotation paths
+                                    relative to DIR (default: the git work
+                                    tree holding the current directory, else
+                                    the current directory)
   --docs-url URL                    SARIF helpUri base: URL/<rule>.md
   --lnc N                           numCoresPerLNC (default 1)
   --num-cores N                     physical cores available

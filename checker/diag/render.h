@@ -74,8 +74,12 @@ inline constexpr std::string_view kTopolintInformationUri =
 std::string PathToUriReference(std::string_view path);
 
 // GitHub Actions workflow commands:
-// `::error file=F,line=L,col=C,title=RULE::message`.
+// `::error file=F,line=L,col=C,title=RULE::message`. With `roots`, F is
+// relative to roots.root (the repository root, where GitHub looks for it)
+// as SARIF's URIs are, or absolute for a file outside it; without, as given.
 std::string RenderGithub(const std::vector<Finding>& findings);
+std::string RenderGithub(const std::vector<Finding>& findings,
+                         const SarifRoots& roots);
 
 // A report written piece by piece, so that a run never holds its whole
 // report: Begin, then Add for each batch of findings in report order, then
@@ -106,8 +110,9 @@ std::unique_ptr<ReportWriter> MakeJsonReport();
 std::unique_ptr<ReportWriter> MakeSarifReport(
     const std::vector<RuleDescriptor>* rules, std::string_view tool_version,
     const SarifRoots* roots);
-// GitHub workflow commands, one per finding.
-std::unique_ptr<ReportWriter> MakeGithubReport();
+// GitHub workflow commands, one per finding; `roots` (may be null) as for
+// RenderGithub, and must outlive the writer.
+std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots);
 
 // A stable fingerprint of a finding that survives unrelated edits: hashes
 // rule, file and anchor (or message when there is no anchor), never the

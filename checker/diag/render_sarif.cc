@@ -1,6 +1,5 @@
 // The SARIF 2.1.0 renderer, shaped for GitHub code scanning uploads.
 #include <cctype>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -9,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
+#include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -124,16 +124,11 @@ class Artifacts {
  private:
   Json Uri(std::string_view file) const {
     if (roots_ == nullptr) return {{"uri", PathToUriReference(file)}};
-    namespace fs = std::filesystem;
-    fs::path p{std::string(file)};
-    if (p.is_relative()) p = fs::path(roots_->cwd) / p;
-    p = p.lexically_normal();
-    fs::path rel = p.lexically_relative(fs::path(roots_->root));
-    if (!rel.empty() && *rel.begin() != ".." && rel != ".") {
-      return {{"uri", PathToUriReference(rel.generic_string())},
-              {"uriBaseId", "%SRCROOT%"}};
+    std::string path;
+    if (PathUnderRoot(file, roots_->root, roots_->cwd, &path)) {
+      return {{"uri", PathToUriReference(path)}, {"uriBaseId", "%SRCROOT%"}};
     }
-    return {{"uri", PathToUriReference(p.generic_string())}};
+    return {{"uri", PathToUriReference(path)}};
   }
 
   size_t ArchiveIndex(std::string_view archive, std::string_view member,

@@ -60,8 +60,7 @@ TEST(PreCommitTest, CommitOfEightThousandFilesGivesOneReport) {
   if (!Have("pre-commit") || !Have("git") || !Have("python3")) {
     GTEST_SKIP() << "pre-commit, git or python3 is not installed";
   }
-  RunScript("precommit_large_test.sh", "topolint",
-            "precommit_large_test: OK");
+  RunScript("precommit_large_test.sh", "topolint", "precommit_large_test: OK");
 }
 
 }  // namespace

@@ -37,8 +37,8 @@ std::vector<std::string> TokensAfter(const std::string& text,
   for (size_t p = text.find(marker); p != std::string::npos;
        p = text.find(marker, p + 1)) {
     size_t b = p + marker.size(), e = b;
-    while (e < text.size() && (absl::ascii_isalnum(text[e]) || text[e] == '.' ||
-                               text[e] == '-')) {
+    while (e < text.size() &&
+           (absl::ascii_isalnum(text[e]) || text[e] == '.' || text[e] == '-')) {
       ++e;
     }
     out.push_back(text.substr(b, e - b));
