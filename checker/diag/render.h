@@ -101,6 +101,14 @@ class ReportWriter {
 std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color);
 // JSON: "[" with each finding's object written as it comes, then "]".
 std::unique_ptr<ReportWriter> MakeJsonReport();
+// GitHub code scanning rejects a SARIF run of more than 25,000 results
+// (docs.github.com, "SARIF results exceed limit"). A report of more
+// findings holds the first 24,999 and, as the last result, a note
+// (ruleId "topolint-results-omitted", at the first finding left out)
+// saying how many were left out; run.invocations carries the same text as
+// a tool execution notification.
+inline constexpr size_t kSarifMaxResults = 25000;
+
 // SARIF: the log up to `"results": [` first, each result as it comes, then
 // the trailer. What the trailer needs is kept: run.artifacts (with `roots`,
 // one entry per .neff archive and per member that a finding names; bounded

@@ -24,8 +24,8 @@ TEST(GithubRootTest, PathsAreRelativeToTheRepositoryRoot) {
   fs::create_directories(root + "/.git");
   WriteAll(root + "/models/m1/def.json", kBadDef);
   // From the unit's own directory: `def.json`, not `./def.json`.
-  CliResult r = RunTopolint({"check", "--format", "github", "."},
-                            root + "/models/m1");
+  CliResult r =
+      RunTopolint({"check", "--format", "github", "."}, root + "/models/m1");
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("::error file=models/m1/def.json,line=1,"));
   EXPECT_THAT(r.out, Not(HasSubstr("file=./")));
@@ -45,8 +45,8 @@ TEST(GithubRootTest, FileOutsideTheRootIsAbsolute) {
   TempDir d;
   fs::create_directories(d.path() + "/repo/.git");
   const std::string def = d.Write("outside/def.json", kBadDef);
-  CliResult r = RunTopolint({"check", "--format", "github", def},
-                            d.path() + "/repo");
+  CliResult r =
+      RunTopolint({"check", "--format", "github", def}, d.path() + "/repo");
   EXPECT_THAT(r.out, HasSubstr("::error file=" + def + ",line=1,"));
 }
 
