@@ -29,11 +29,22 @@ namespace {
 
 void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
 
+// An environment variable that is set to something (no-color.org and
+// force-color.org: an empty value counts as unset).
+bool EnvSet(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && v[0] != '\0';
+}
+
+// --color, then NO_COLOR, then FORCE_COLOR, then whether standard output
+// is a terminal other than TERM=dumb. -o FILE is coloured only by --color
+// always.
 bool UseColor(const Options& o) {
   if (o.color == ColorMode::kAlways) return true;
   if (o.color == ColorMode::kNever || !o.output.empty()) return false;
+  if (EnvSet("NO_COLOR")) return false;
+  if (EnvSet("FORCE_COLOR")) return true;
   const char* term = std::getenv("TERM");
-  if (std::getenv("NO_COLOR") != nullptr) return false;
   if (term != nullptr && std::string(term) == "dumb") return false;
   return isatty(fileno(stdout)) != 0;
 }
@@ -138,6 +149,16 @@ class CheckReport {
       case Format::kGithub:
         roots_ = FindSarifRoots(options);
         report_ = MakeGithubReport(&roots_);
+        break;
+      case Format::kJunit:
+        report_ = MakeJunitReport();
+        break;
+      case Format::kGitlab:
+        roots_ = FindSarifRoots(options);
+        report_ = MakeGitlabReport(&roots_);
+        break;
+      case Format::kConcise:
+        report_ = MakeConciseReport();
         break;
     }
   }

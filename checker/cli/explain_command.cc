@@ -16,7 +16,7 @@ void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
 }  // namespace
 
 int RunExplainCommand(const Options& options) {
-  if (options.format == Format::kSarif || options.format == Format::kGithub) {
+  if (options.format != Format::kText && options.format != Format::kJson) {
     Err("topolint: error: explain writes --format text or json\n");
     return kExitUsage;
   }

@@ -39,7 +39,10 @@ from standard input (with --stdin-filename). A file named here that is no
 input topolint reads is an error (exit 2).
 
 options:
-  --format text|json|sarif|github   output format (default text)
+  --format FORMAT                   text (default), json, sarif, github,
+                                    junit, gitlab (Code Quality) or concise
+                                    (one line per finding); `rules` takes
+                                    text or json
   -o, --output FILE                 write the report to FILE
   --rules GLOBS                     select rules, clang-tidy style:
                                     '-*,neff-*,-neff-world-size'
@@ -159,14 +162,16 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       std::string f;
       TL_ASSIGN(f, take());
       static const std::map<std::string, Format> kFormats = {
-          {"text", Format::kText},
-          {"json", Format::kJson},
-          {"sarif", Format::kSarif},
-          {"github", Format::kGithub}};
+          {"text", Format::kText},      {"json", Format::kJson},
+          {"sarif", Format::kSarif},    {"github", Format::kGithub},
+          {"junit", Format::kJunit},    {"gitlab", Format::kGitlab},
+          {"concise", Format::kConcise}};
       auto it = kFormats.find(f);
       if (it == kFormats.end()) {
-        return Usage(fmt::format(
-            "--format must be text, json, sarif or github, got '{}'", f));
+        return Usage(
+            fmt::format("--format must be text, json, sarif, github, junit, "
+                        "gitlab or concise, got '{}'",
+                        f));
       }
       o.format = it->second;
     } else if (a == "-o" || a == "--output") {

@@ -12,7 +12,7 @@
 namespace topolint::cli {
 
 enum class Verb { kCheck, kExplain, kRules, kHelp, kVersion };
-enum class Format { kText, kJson, kSarif, kGithub };
+enum class Format { kText, kJson, kSarif, kGithub, kJunit, kGitlab, kConcise };
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct Options {

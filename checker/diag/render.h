@@ -122,6 +122,26 @@ std::unique_ptr<ReportWriter> MakeSarifReport(
 // RenderGithub, and must outlive the writer.
 std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots);
 
+// Concise: one line per finding, `file:line:col: severity: message [rule]`
+// (a binary input's place in parentheses), no source lines or notes.
+std::string RenderConcise(const std::vector<Finding>& findings);
+std::unique_ptr<ReportWriter> MakeConciseReport();
+
+// JUnit XML: each finding a failed <testcase> (classname the rule, name the
+// place, <failure type="severity">); each batch one <testsuite>; a run
+// without findings one passing case.
+std::string RenderJunit(const std::vector<Finding>& findings);
+std::unique_ptr<ReportWriter> MakeJunitReport();
+
+// GitLab Code Quality: a JSON array of {type, description, check_name,
+// fingerprint (unique per issue), severity (major/minor/info), location:
+// {path, lines: {begin}}}; paths relative to roots->root as for
+// RenderGithub (`roots` may be null: as given), a .neff member's issue at
+// its .neff.
+std::string RenderGitlab(const std::vector<Finding>& findings,
+                         const SarifRoots* roots);
+std::unique_ptr<ReportWriter> MakeGitlabReport(const SarifRoots* roots);
+
 // A stable fingerprint of a finding that survives unrelated edits: hashes
 // rule, file and anchor (or message when there is no anchor), never the
 // line. Used by SARIF partialFingerprints and baselines.
