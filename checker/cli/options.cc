@@ -72,6 +72,9 @@ options:
                                     classify files with N threads)
   --follow-symlinks                 walk into symlinked directories (not
                                     followed by default)
+  --no-ignore                       also search files that .gitignore
+                                    (and .git/info/exclude) ignore in a git
+                                    work tree
   -v, --verbose                     list what directory searches skipped,
                                     and why (stderr)
   --stdin-filename NAME             name of the file read from `-`
@@ -239,6 +242,8 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       o.verbose = true;
     } else if (a == "--follow-symlinks") {
       o.follow_symlinks = true;
+    } else if (a == "--no-ignore") {
+      o.no_ignore = true;
     } else if (a == "--color") {
       std::string c;
       TL_ASSIGN(c, take());

@@ -39,6 +39,7 @@ struct Options {
   bool statistics = false;
   bool verbose = false;          // list what directory searches skipped
   bool follow_symlinks = false;  // walk into directory symlinks
+  bool no_ignore = false;        // --no-ignore: read .gitignore'd files
   ColorMode color = ColorMode::kAuto;
   std::string stdin_filename;
   std::optional<int64_t> core;  // explain --core

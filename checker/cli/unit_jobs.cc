@@ -280,6 +280,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     DiscoveryLimits limits;
     limits.follow_symlinks = o.follow_symlinks;
     limits.jobs = o.jobs;
+    limits.honour_gitignore = !o.no_ignore;
     DiscoveryReport report;
     absl::Status found =
         o.whole_units ? DiscoverWholeUnits(disk_paths, limits, &specs, &report)

@@ -20,6 +20,9 @@ struct DiscoveryLimits {
   bool follow_symlinks = false;
   int jobs = 1;  // threads listing directories (not while following
                  // symlinks) and classifying files (discovery.h)
+  // Leave out what the .gitignore files of a git work tree ignore (for
+  // files found by a search, not those named: discovery.h, gitignore.h).
+  bool honour_gitignore = false;
 };
 
 // A path left out, and why ("not a recognised input", "symbolic link to a

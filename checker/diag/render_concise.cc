@@ -19,9 +19,8 @@ void AppendLine(const Finding& f, std::string* out) {
   }
   std::string message = f.message;
   if (f.loc.byte_offset >= 0) message += " (" + BinaryPlace(f.loc) + ")";
-  *out += SanitizeForTerminal(fmt::format("{}: {}: {} [{}]", where,
-                                          SeverityName(f.severity), message,
-                                          f.rule));
+  *out += SanitizeForTerminal(fmt::format(
+      "{}: {}: {} [{}]", where, SeverityName(f.severity), message, f.rule));
   *out += '\n';
 }
 

@@ -102,8 +102,7 @@ TEST(CiFormatsCliTest, ForceColorAndEmptyNoColor) {
   // NO_COLOR wins over FORCE_COLOR, but only when it is not empty.
   EXPECT_THAT(RunWithEnv("NO_COLOR=1 FORCE_COLOR=1", d.path()),
               Not(HasSubstr(esc)));
-  EXPECT_THAT(RunWithEnv("NO_COLOR= FORCE_COLOR=1", d.path()),
-              HasSubstr(esc));
+  EXPECT_THAT(RunWithEnv("NO_COLOR= FORCE_COLOR=1", d.path()), HasSubstr(esc));
 }
 
 // On a terminal (a pseudo-terminal from script(1)), an empty NO_COLOR

@@ -33,10 +33,9 @@ Location Binary() {
 }
 
 std::vector<Finding> Sample() {
-  Finding xref = SampleFinding("xref-topology-mismatch",
-                               Location("m/model.hlo", 11, 56),
-                               "replica group 0 is {0,1} here but {0,2}",
-                               Severity::kError, "%ar");
+  Finding xref = SampleFinding(
+      "xref-topology-mismatch", Location("m/model.hlo", 11, 56),
+      "replica group 0 is {0,1} here but {0,2}", Severity::kError, "%ar");
   xref.notes.push_back(
       {Location("m/def.json", 1, 32), "topology[0] is declared here"});
   return {
@@ -44,9 +43,9 @@ std::vector<Finding> Sample() {
       SampleFinding("hlo-duplicate-device-id", Binary(), "replica 0 repeats",
                     Severity::kError, "%ar"),
       // Characters XML and terminals need escaped, and invalid UTF-8.
-      SampleFinding("config-unknown-key", Location("c/neuron_config.json", 3, 5),
-                    "key 'a<b>&\"c\"' \x1b[31mred\xff unknown",
-                    Severity::kWarning, "a"),
+      SampleFinding(
+          "config-unknown-key", Location("c/neuron_config.json", 3, 5),
+          "key 'a<b>&\"c\"' \x1b[31mred\xff unknown", Severity::kWarning, "a"),
       SampleFinding("neff-empty-topology",
                     Location("out/model.neff:sg00/def.json", 3, 41),
                     "Empty topology found at index 1", Severity::kError, "t"),
@@ -82,7 +81,8 @@ int ParseWithPython(const std::string& xml, std::string* summary) {
       "fails = root.findall('testsuite/testcase/failure')\n"
       "for s in suites:\n"
       "    assert int(s.get('tests')) == len(s.findall('testcase'))\n"
-      "    assert int(s.get('failures')) == len(s.findall('testcase/failure'))\n"
+      "    assert int(s.get('failures')) == "
+      "len(s.findall('testcase/failure'))\n"
       "print(len(suites), len(cases), len(fails))\n";
   const std::string check = d.Write("check.py", script);
   const std::string cmd =
@@ -139,9 +139,9 @@ TEST(RenderGitlabTest, CodeQualityFieldsWithRepositoryPaths) {
     EXPECT_TRUE(issue["description"].is_string()) << issue;
     EXPECT_TRUE(issue["check_name"].is_string()) << issue;
     EXPECT_TRUE(issue["fingerprint"].is_string()) << issue;
-    EXPECT_THAT(std::string(issue["severity"]),
-                ::testing::AnyOf("info", "minor", "major", "critical",
-                                 "blocker"));
+    EXPECT_THAT(
+        std::string(issue["severity"]),
+        ::testing::AnyOf("info", "minor", "major", "critical", "blocker"));
     EXPECT_TRUE(issue["location"]["path"].is_string()) << issue;
     EXPECT_GE(issue["location"]["lines"]["begin"].get<int64_t>(), 1) << issue;
   }
