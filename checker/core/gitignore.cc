@@ -37,8 +37,7 @@ std::string_view TrimTrailingBlanks(std::string_view line) {
 }
 
 // `rel` relative to `base` ("" = the root): false when outside it.
-bool Below(std::string_view rel, std::string_view base,
-           std::string_view* out) {
+bool Below(std::string_view rel, std::string_view base, std::string_view* out) {
   if (base.empty()) {
     *out = rel;
     return true;

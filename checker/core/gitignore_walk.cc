@@ -53,9 +53,9 @@ void DropGitignored(WalkResult* walk) {
         rel = p.substr(filter->root().size() + 1);
       }
       if (!rel.empty() && filter->Ignored(rel, /*is_dir=*/false)) {
-        walk->skipped.push_back(
-            {std::move(f.path), "ignored by .gitignore (--no-ignore reads it)",
-             1});
+        walk->skipped.push_back({std::move(f.path),
+                                 "ignored by .gitignore (--no-ignore reads it)",
+                                 1});
         continue;
       }
     }

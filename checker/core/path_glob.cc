@@ -87,9 +87,8 @@ using Parts = std::vector<std::string_view>;
 
 Parts Split(std::string_view s) {
   Parts out;
-  for (absl::string_view piece :
-       absl::StrSplit(absl::string_view(s.data(), s.size()), '/',
-                      absl::SkipEmpty())) {
+  for (absl::string_view piece : absl::StrSplit(
+           absl::string_view(s.data(), s.size()), '/', absl::SkipEmpty())) {
     out.emplace_back(piece.data(), piece.size());
   }
   return out;

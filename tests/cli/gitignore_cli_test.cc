@@ -55,8 +55,8 @@ TEST_F(GitignoreCliTest, NoIgnoreReadsEverything) {
 }
 
 TEST_F(GitignoreCliTest, NamedFilesAreReadEvenWhenIgnored) {
-  CliResult r = RunTopolint({"check", "scratch.json", "build/out/def.json"},
-                            repo_);
+  CliResult r =
+      RunTopolint({"check", "scratch.json", "build/out/def.json"}, repo_);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("2 errors")) << r.out;
 }
