@@ -7,6 +7,7 @@
 #include <string>
 
 #include "checker/core/path_glob.h"
+#include "checker/core/project_config.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
 
@@ -112,6 +113,30 @@ TEST(GitignoreFilterTest, PrecedenceAndIgnoredDirectories) {
   EXPECT_TRUE(f.Ignored("out/model.hlo", false));
   EXPECT_TRUE(f.Ignored("out/important.json", false));
   EXPECT_FALSE(f.Ignored("m/model.hlo", false));
+}
+
+}  // namespace
+}  // namespace topolint
+
+namespace topolint {
+namespace {
+
+// The library's lookup (the C++ and C APIs) stops at the repository root
+// as the CLI's does (tests/cli/project_scope_cli_test.cc).
+TEST(ProjectConfigLookupTest, StopsAtTheRepositoryRoot) {
+  testing::TempDir d;
+  Write(d.path() + "/.topolint.json", "{}");
+  Write(d.path() + "/repo/.git/HEAD", "ref: refs/heads/main\n");
+  Write(d.path() + "/repo/m/def.json", "{}");
+  EXPECT_EQ(FindProjectConfig(d.path() + "/repo/m"), "");
+  EXPECT_EQ(FindProjectConfig(d.path() + "/repo"), "");
+  Write(d.path() + "/repo/.topolint.json", "{}");
+  EXPECT_EQ(FindProjectConfig(d.path() + "/repo/m"),
+            d.path() + "/repo/.topolint.json");
+  // Outside a work tree the lookup goes up as before.
+  Write(d.path() + "/plain/m/def.json", "{}");
+  EXPECT_EQ(FindProjectConfig(d.path() + "/plain/m"),
+            d.path() + "/.topolint.json");
 }
 
 }  // namespace
