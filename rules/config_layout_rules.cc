@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/config/disaggregation.h"
 #include "checker/config/parallel_config.h"
 #include "fmt/format.h"
 #include "rules/config_rule_util.h"
@@ -14,10 +15,15 @@ using config::ConfigForm;
 using config::IntField;
 using config::ParallelConfig;
 
-// "data_parallel_size 4" or "data_parallel_size 1 (the default)".
-std::string Named(const IntField& f) {
+// "data_parallel_size 4", "data_parallel_size 4 (from
+// --data-parallel-size)" or "data_parallel_size 1 (the default)".
+std::string Named(const ParallelConfig& cfg, const IntField& f) {
   std::string key = f.path.substr(f.path.rfind('.') + 1);
   if (f.IsSet()) return fmt::format("{} {}", key, f.value);
+  if (&f == &cfg.data_parallel_size && !cfg.data_parallel_size_origin.empty()) {
+    return fmt::format("{} {} (from {})", key, f.value,
+                       cfg.data_parallel_size_origin);
+  }
   return fmt::format("{} {} (the default)", key, f.value);
 }
 
@@ -38,13 +44,16 @@ void CheckDivides(const ParallelConfig& cfg, const IntField& at,
   std::string message;
   if (&at == &divisor) {
     message = fmt::format("{} does not divide {} ({} % {} = {}); {}",
-                          Named(divisor), Named(dividend), n, d, n % d, why);
+                          Named(cfg, divisor), Named(cfg, dividend), n, d,
+                          n % d, why);
   } else {
     message = fmt::format("{} is not divisible by {} ({} % {} = {}); {}",
-                          Named(dividend), Named(divisor), n, d, n % d, why);
+                          Named(cfg, dividend), Named(cfg, divisor), n, d,
+                          n % d, why);
   }
   std::vector<Note> notes;
-  AddNote(cfg, note_at, fmt::format("{} is set here", Named(note_at)), &notes);
+  AddNote(cfg, note_at, fmt::format("{} is set here", Named(cfg, note_at)),
+          &notes);
   emit.Report(kConfigDpDivides, At(cfg.file, at.value_pos), std::move(message),
               std::move(notes), at.path);
 }
@@ -53,8 +62,10 @@ void CheckDivides(const ParallelConfig& cfg, const IntField& at,
 
 void CheckDpDivides(const ParallelConfig& cfg, Emitter& emit) {
   const IntField& tp = cfg.Tp();
-  // vLLM component DP sizes (written only in the vLLM form).
-  {
+  // vLLM component DP sizes (written only in the vLLM form), against a
+  // known data-parallel size only: an `--additional-config` JSON alone does
+  // not record it (`vllm serve --data-parallel-size`), and it is not 1 then.
+  if (cfg.KnownDp().has_value()) {
     for (const config::ComponentDp& c : cfg.ComponentDpSizes()) {
       CheckDivides(cfg, *c.field, *c.field, cfg.data_parallel_size,
                    fmt::format("the {} component TP group is a block of "
@@ -64,6 +75,9 @@ void CheckDpDivides(const ParallelConfig& cfg, Emitter& emit) {
                    cfg.data_parallel_size, emit);
     }
   }
+  // The rest divide the TP degree, when the config records it (an override
+  // dict alone has tp_degree only when written).
+  if (!cfg.KnownTp().has_value()) return;
   // NxDI degrees: also in an NxDI override dict of the vLLM form.
   {
     CheckDivides(cfg, cfg.cp_degree, cfg.cp_degree, tp,
@@ -126,17 +140,12 @@ void CheckMlpDpWithEp(const ParallelConfig& cfg, Emitter& emit) {
 
 void CheckDiRecommended(const ParallelConfig& cfg, Emitter& emit) {
   if (cfg.form != ConfigForm::kVllm) return;
-  const std::string& role = cfg.kv_role.value;
-  if (role == "kv_consumer" || role == "kv_both") return;
-  std::string found;
-  if (!cfg.has_kv_transfer_config) {
-    found = "there is no kv_transfer_config";
-  } else if (!cfg.kv_role.present || cfg.kv_role.is_null) {
-    found = "kv_transfer_config has no kv_role";
-  } else {
-    found =
-        fmt::format("kv_transfer_config.kv_role is {}", cfg.kv_role.written);
-  }
+  // Only where the config itself shows that disaggregated inference is off
+  // or in another role; what the file cannot show (an `--additional-config`
+  // JSON alone) `explain` names instead (config/disaggregation.h).
+  const config::DiReading di = config::ReadDisaggregation(cfg);
+  if (di.state != config::DiState::kShownOff) return;
+  const std::string& found = di.shown;
   for (const IntField* f :
        {&cfg.attention_dp_size, &cfg.embedding_dp_size, &cfg.lm_head_dp_size}) {
     if (!f->IsSet() || f->value <= 1) continue;

@@ -1,7 +1,9 @@
 // config-schema, config-unknown-key, and the CheckConfig family entry point.
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "checker/config/config_sections.h"
 #include "checker/config/known_keys.h"
 #include "checker/config/parallel_config.h"
@@ -14,6 +16,47 @@ namespace config_rules {
 namespace {
 
 constexpr size_t kMaxKeyShown = 64;
+
+// Renaming the key at `pos` (its opening quote) from `key` to `to`; the
+// fix engine checks that the bytes there are `"key"` (no escapes).
+Fix RenameKey(const std::string& file, TextPos pos, const std::string& key,
+              const std::string& to) {
+  Fix fix;
+  fix.title = fmt::format("rename '{}' to '{}'", key, to);
+  TextEdit e;
+  e.file = file;
+  e.line = pos.line;
+  e.column = pos.column;
+  e.original = "\"" + key + "\"";
+  e.replacement = "\"" + to + "\"";
+  fix.edits.push_back(std::move(e));
+  return fix;
+}
+
+// The key with case folded and '-' read as '_'.
+std::string FoldKey(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    out += c == '-' ? '_' : absl::ascii_tolower(static_cast<unsigned char>(c));
+  }
+  return out;
+}
+
+// The unique known key `key` stands for, when renaming it is certain: one
+// candidate, not already in `dict`, and no other unknown key of `dict`
+// standing for it. "" otherwise.
+std::string CertainRename(const json::Value& dict, const std::string& key) {
+  const std::vector<std::string> candidates =
+      config::NeuronConfigKeyCandidates(key);
+  if (candidates.size() != 1 || dict.Find(candidates[0]) != nullptr) {
+    return "";
+  }
+  for (const json::Member& other : dict.object) {
+    if (other.key == key || config::IsKnownNeuronConfigKey(other.key)) continue;
+    if (config::SuggestNeuronConfigKey(other.key) == candidates[0]) return "";
+  }
+  return candidates[0];
+}
 
 }  // namespace
 
@@ -56,8 +99,18 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
                   cfg.neuron_config_path, key)
             : fmt::format("unknown {} key '{}'; did you mean '{}'?",
                           cfg.neuron_config_path, key, suggestion);
-    emit.Report(kConfigUnknownKey, At(cfg.file, m.key_pos), std::move(message),
-                {}, cfg.neuron_config_path + "." + key);
+    std::string anchor = cfg.neuron_config_path + "." + key;
+    const std::string rename = suggestion.empty()
+                                   ? std::string()
+                                   : CertainRename(*cfg.neuron_config, m.key);
+    if (rename.empty()) {
+      emit.Report(kConfigUnknownKey, At(cfg.file, m.key_pos),
+                  std::move(message), {}, std::move(anchor));
+    } else {
+      emit.ReportWithFix(kConfigUnknownKey, At(cfg.file, m.key_pos),
+                         std::move(message), {}, std::move(anchor),
+                         RenameKey(cfg.file, m.key_pos, m.key, rename));
+    }
   }
 }
 
@@ -67,26 +120,38 @@ void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit) {
     const std::string key = k.key.size() > kMaxKeyShown
                                 ? k.key.substr(0, kMaxKeyShown) + "..."
                                 : k.key;
-    emit.Report(kConfigUnknownKey, At(c.file, k.pos),
-                fmt::format("'{}' is not read: {} looks for '{}', so the "
-                            "settings under this key are silently dropped; "
-                            "did you mean '{}'?",
-                            key, k.reader, k.expected, k.expected),
-                {}, k.path);
+    std::string message = fmt::format(
+        "'{}' is not read: {} looks for '{}', so the settings under this key "
+        "are silently dropped; did you mean '{}'?",
+        key, k.reader, k.expected, k.expected);
+    // Certain when only case and '-' / '_' differ (the reader found no key
+    // spelled as it expects, or it would not be reported).
+    if (FoldKey(k.key) == k.expected && !k.pos.is_byte()) {
+      emit.ReportWithFix(kConfigUnknownKey, At(c.file, k.pos),
+                         std::move(message), {}, k.path,
+                         RenameKey(c.file, k.pos, k.key, k.expected));
+    } else {
+      emit.Report(kConfigUnknownKey, At(c.file, k.pos), std::move(message), {},
+                  k.path);
+    }
   }
 }
 
 }  // namespace config_rules
 
-void CheckConfig(const Unit& unit, const CheckOptions& /*options*/,
-                 Emitter& emit) {
+void CheckConfig(const Unit& unit, const CheckOptions& options, Emitter& emit) {
   for (const config::ComponentConfig& c : unit.configs) {
     config_rules::CheckMisspelledKeys(c, emit);
     // Each section (the main config, each sub-model) is a config of its own.
     for (const config::ParallelConfig& cfg : config::ReadParallelConfigs(c)) {
       config_rules::CheckSchema(cfg, emit);
       config_rules::CheckUnknownKeys(cfg, emit);
-      config_rules::CheckDpDivides(cfg, emit);
+      // A data-parallel size given to topolint, for a config that does not
+      // write one (an `--additional-config` JSON alone).
+      const std::optional<config::ParallelConfig> with_dp =
+          config::WithDataParallelSize(cfg, options.data_parallel_size,
+                                       options.data_parallel_size_origin);
+      config_rules::CheckDpDivides(with_dp.has_value() ? *with_dp : cfg, emit);
       config_rules::CheckMlpDpWithEp(cfg, emit);
       config_rules::CheckDiRecommended(cfg, emit);
     }

@@ -255,10 +255,16 @@ class ConfigXrefSession : public ModuleSession {
 // layout and shared with every unit of that layout).
 struct ConfigSide {
   // The main section of a config as the config keeps it (read once per
-  // unit, not copied: a copy is some 70 strings).
-  explicit ConfigSide(std::shared_ptr<const std::vector<ParallelConfig>> all)
-      : read(std::move(all)), cfg(read->front()) {}
+  // unit, not copied: a copy is some 70 strings), or, with a data-parallel
+  // size given to topolint for a config that does not write one, a copy
+  // with it (config::WithDataParallelSize).
+  ConfigSide(std::shared_ptr<const std::vector<ParallelConfig>> all,
+             std::optional<ParallelConfig> with_dp_in)
+      : read(std::move(all)),
+        with_dp(std::move(with_dp_in)),
+        cfg(with_dp.has_value() ? *with_dp : read->front()) {}
   const std::shared_ptr<const std::vector<ParallelConfig>> read;
+  const std::optional<ParallelConfig> with_dp;
   const ParallelConfig& cfg;
   std::shared_ptr<const model::FamilyMatcher> matcher;
   bool families_tried = false;
@@ -274,6 +280,15 @@ class ConfigXrefFamily : public FamilyChecks {
         want_groups_(emit.Enabled(kXrefConfigGroups)) {}
 
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
+    // A module whose header omits replica_count and num_partitions (torch_xla
+    // dumps), with neither given to topolint, does not record its device
+    // count: it is not 1, so neither rule compares it (`explain` says how to
+    // give the counts).
+    if (!m.replica_count.has_value() && !m.num_partitions.has_value() &&
+        !options_.replica_count.has_value() &&
+        !options_.num_partitions.has_value()) {
+      return nullptr;
+    }
     const model::ModuleParams p = model::EffectiveModuleParams(
         m, options_.replica_count, options_.num_partitions);
     int64_t devices = 0;
@@ -315,9 +330,15 @@ std::unique_ptr<FamilyChecks> MakeConfigXrefChecks(const Unit& unit,
   for (const config::ComponentConfig& c : unit.configs) {
     // A layout field that could not be read is config-schema's finding;
     // comparing a half-read layout would only add noise.
-    if (!config::ReadParallelConfig(c).LayoutFieldsOk()) continue;
-    configs.push_back(
-        std::make_unique<ConfigSide>(config::SharedParallelConfigs(c)));
+    const ParallelConfig& main = config::ReadParallelConfig(c);
+    if (!main.LayoutFieldsOk()) continue;
+    std::optional<ParallelConfig> with_dp = config::WithDataParallelSize(
+        main, options.data_parallel_size, options.data_parallel_size_origin);
+    // A layout the file does not record (an `--additional-config` JSON
+    // alone: TP and DP are `vllm serve` arguments) is compared with nothing.
+    if (!(with_dp.has_value() ? *with_dp : main).WorldRecorded()) continue;
+    configs.push_back(std::make_unique<ConfigSide>(
+        config::SharedParallelConfigs(c), std::move(with_dp)));
   }
   if (configs.empty()) return nullptr;
   return std::make_unique<ConfigXrefFamily>(std::move(configs), options, emit);

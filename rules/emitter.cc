@@ -12,6 +12,20 @@ Emitter::Emitter(std::function<bool(std::string_view)> enabled,
 
 void Emitter::Report(RuleId rule, Location loc, std::string message,
                      std::vector<Note> notes, std::string anchor) {
+  Add(rule, std::move(loc), std::move(message), std::move(notes),
+      std::move(anchor), nullptr);
+}
+
+void Emitter::ReportWithFix(RuleId rule, Location loc, std::string message,
+                            std::vector<Note> notes, std::string anchor,
+                            Fix fix) {
+  Add(rule, std::move(loc), std::move(message), std::move(notes),
+      std::move(anchor), std::make_shared<const Fix>(std::move(fix)));
+}
+
+void Emitter::Add(RuleId rule, Location loc, std::string message,
+                  std::vector<Note> notes, std::string anchor,
+                  std::shared_ptr<const Fix> fix) {
   if (!enabled_(rule.str())) return;
   Finding f;
   f.rule = std::string(rule.str());
@@ -20,6 +34,7 @@ void Emitter::Report(RuleId rule, Location loc, std::string message,
   f.loc = std::move(loc);
   f.notes = std::move(notes);
   f.anchor = std::move(anchor);
+  f.fix = std::move(fix);
   if (silenced_ && silenced_(f)) return;
   auto it = counts_.find(f.rule);
   if (it == counts_.end()) it = counts_.emplace(f.rule, RuleCount{}).first;

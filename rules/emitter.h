@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,6 +37,10 @@ class Emitter {
   void Report(RuleId rule, Location loc, std::string message,
               std::vector<Note> notes = {}, std::string anchor = {});
 
+  // Report, with the fix the rule is certain of (checker/diag/fix.h).
+  void ReportWithFix(RuleId rule, Location loc, std::string message,
+                     std::vector<Note> notes, std::string anchor, Fix fix);
+
   bool Enabled(RuleId rule) const { return enabled_(rule.str()); }
 
   // `silenced(finding)` true drops a finding before it counts towards the
@@ -54,6 +59,10 @@ class Emitter {
   const std::vector<Finding>& findings() const { return findings_; }
 
  private:
+  void Add(RuleId rule, Location loc, std::string message,
+           std::vector<Note> notes, std::string anchor,
+           std::shared_ptr<const Fix> fix);
+
   std::function<bool(std::string_view)> enabled_;
   std::function<Severity(std::string_view)> severity_;
   std::function<bool(const Finding&)> silenced_;

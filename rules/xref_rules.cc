@@ -5,6 +5,7 @@
 // xref_pairs.cc.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "checker/model/group_mode.h"
 #include "checker/model/module_params.h"
+#include "fmt/format.h"
 #include "rules/collective_checks.h"
 #include "rules/families.h"
 #include "rules/xref_checks.h"
@@ -91,6 +93,7 @@ class XrefSession : public ModuleSession {
     xref::ReadOpGroups(op, params_, cap_, cache_, &groups);
     if (!groups.known_shape) return;
     any_groups_ = true;
+    NoteList(groups);
     for (size_t i = 0; i < neffs_.size(); ++i) {
       const xref::NeffSide& n = neffs_[i];
       const bool shape_reported =
@@ -104,9 +107,77 @@ class XrefSession : public ModuleSession {
     for (const xref::NeffSide& n : neffs_) {
       xref::CheckDeviceSpace(module_, params_, any_groups_, n, emit_);
     }
+    if (one_list_ && only_list_.has_value() && module_.syntax_errors.empty()) {
+      for (const xref::NeffSide& n : neffs_) AttachTopologyFix(n);
+    }
   }
 
  private:
+  // Whether every op of the module has one group list (then topology[0]
+  // can be rewritten from it: `--fix-from hlo`).
+  void NoteList(const xref::OpGroups& g) {
+    if (!one_list_) return;
+    if (g.groups == nullptr) {
+      one_list_ = false;
+    } else if (!only_list_.has_value()) {
+      only_list_ = g.groups->Owned();
+      only_id_ = g.expanded != nullptr ? g.expanded->id : 0;
+      has_only_id_ = g.expanded != nullptr;
+    } else if (!(has_only_id_ && g.expanded != nullptr &&
+                 g.expanded->id == only_id_) &&
+               *g.groups != *only_list_) {
+      one_list_ = false;
+      only_list_.reset();
+    }
+  }
+
+  // The fix of the module's xref-topology-mismatch findings against `n`:
+  // topology[0] (or an empty replica_groups) rewritten as the module's one
+  // group list. Applied only with --fix-from hlo.
+  void AttachTopologyFix(const xref::NeffSide& n) {
+    const neff::DefJson& def = *n.def;
+    TextEdit e;
+    e.kind = TextEdit::Kind::kReplaceIntegerArray;
+    e.file = def.file;
+    std::string list = "[";
+    for (int64_t g = 0; g < only_list_->num_groups(); ++g) {
+      list += g > 0 ? ", [" : "[";
+      absl::Span<const int64_t> ids = only_list_->group(g);
+      for (size_t i = 0; i < ids.size(); ++i) {
+        list += fmt::format("{}{}", i > 0 ? ", " : "", ids[i]);
+      }
+      list += "]";
+    }
+    list += "]";
+    TextPos pos;
+    if (n.topology == xref::NeffSide::Topology::kOne) {
+      pos = def.topologies[0].pos;
+      e.replacement = std::move(list);
+    } else if (n.topology == xref::NeffSide::Topology::kNone &&
+               def.has_replica_groups) {
+      pos = def.replica_groups_pos;
+      e.replacement = "[" + list + "]";
+    } else {
+      return;
+    }
+    if (!pos.known() || pos.is_byte()) return;
+    e.line = pos.line;
+    e.column = pos.column;
+    Fix fix;
+    fix.title = "rewrite topology[0] from the HLO's groups";
+    fix.needs_fix_from = "hlo";
+    fix.edits.push_back(std::move(e));
+    auto shared = std::make_shared<const Fix>(std::move(fix));
+    for (Finding& f : emit_.findings()) {
+      if (f.rule != kXrefTopologyMismatch.str() || f.fix != nullptr ||
+          f.loc.file != module_.file || f.notes.empty() ||
+          f.notes[0].loc.file != def.file) {
+        continue;
+      }
+      f.fix = shared;
+    }
+  }
+
   // True when `g` is topology[0] of def.json `i` (then CheckTopology finds
   // them equal and reports nothing). O(1) for a cache entry seen before.
   bool EqualToTopology(const xref::OpGroups& g, size_t i) {
@@ -144,6 +215,10 @@ class XrefSession : public ModuleSession {
   const bool pairs_enabled_;
   Emitter& emit_;
   bool any_groups_ = false;
+  bool one_list_ = true;
+  std::optional<model::GroupList> only_list_;
+  uint64_t only_id_ = 0;
+  bool has_only_id_ = false;
   // Identical lists of the module are expanded once, within a budget, and
   // compared with each def.json's topology once.
   model::ExpansionCache cache_;

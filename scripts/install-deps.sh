@@ -14,6 +14,8 @@ PACKAGES=(
 if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then
   # Extras for the integration and reliability jobs.
   PACKAGES+=(pre-commit clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14 time)
+  # Headless browser for the explain --format html test (tests/explain).
+  PACKAGES+=(chromium)
 fi
 
 missing=()

@@ -135,6 +135,8 @@ class CheckReport {
       sources_.AddInMemory(m.name, m.text);
     }
     switch (options.format) {
+      case Format::kHtml:  // explain only (refused by ParseOptions)
+      case Format::kSvg:
       case Format::kText:
         report_ = MakeTextReport(&sources_, UseColor(options));
         break;
@@ -267,6 +269,11 @@ class CheckReport {
 }  // namespace
 
 int RunCheck(const Options& options) {
+  if (options.fix || options.diff) return RunFix(options);
+  return RunCheckCounted(options, nullptr);
+}
+
+int RunCheckCounted(const Options& options, size_t* reported) {
   JobPlan plan;
   if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
     Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
@@ -325,6 +332,7 @@ int RunCheck(const Options& options) {
   if (absl::Status st = report.End(); !st.ok()) return Fail(st);
 
   const Tally& tally = report.tally();
+  if (reported != nullptr) *reported = tally.total();
   const size_t errors = tally.errors, warnings = tally.warnings,
                notes = tally.notes;
   const std::map<std::string, size_t>& per_rule = tally.per_rule;

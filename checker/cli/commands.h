@@ -2,6 +2,8 @@
 #ifndef TOPOLINT_CHECKER_CLI_COMMANDS_H_
 #define TOPOLINT_CHECKER_CLI_COMMANDS_H_
 
+#include <cstddef>
+
 #include "checker/cli/options.h"
 
 namespace topolint::cli {
@@ -11,6 +13,11 @@ inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
 
 int RunCheck(const Options& options);
+// RunCheck without --fix / --diff; `*reported` (when not null) gets the
+// number of findings reported.
+int RunCheckCounted(const Options& options, size_t* reported);
+// check --fix / --diff (fix_command.cc).
+int RunFix(const Options& options);
 int RunExplainCommand(const Options& options);
 int RunRules(const Options& options);
 

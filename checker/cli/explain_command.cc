@@ -4,6 +4,8 @@
 #include <fstream>
 
 #include "checker/cli/commands.h"
+#include "checker/cli/output_guard.h"
+#include "checker/cli/report_sink.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/explain/explain.h"
 #include "fmt/format.h"
@@ -13,17 +15,60 @@ namespace {
 
 void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
 
+// --format html / svg: the pictures, with each unit's findings (the rules
+// run as `check` runs them), written to standard output or staged to -o.
+int WritePicture(const Options& options, const JobPlan& plan,
+                 const std::vector<Unit>& units,
+                 const std::vector<explain::UnitExplanation>& explained) {
+  if (options.format == Format::kSvg && explained.size() != 1) {
+    Err(fmt::format(
+        "topolint: error: --format svg draws one unit, and this run has {}; "
+        "name one unit (a directory, or --hlo/--neff/--neuron-config), or "
+        "use --format html for all of them\n",
+        explained.size()));
+    return kExitUsage;
+  }
+  std::vector<std::vector<Finding>> findings;
+  for (size_t i = 0; i < units.size(); ++i) {
+    findings.push_back(
+        CheckUnit(units[i], plan.jobs[i].check, plan.jobs[i].selection));
+  }
+  std::string page = options.format == Format::kSvg
+                         ? explain::RenderExplainSvg(explained[0], findings[0])
+                         : explain::RenderExplainHtml(explained, findings);
+  ReportSink sink;
+  absl::Status st = sink.Open(options.output);
+  if (st.ok()) st = sink.Write(&page);
+  if (st.ok()) st = sink.Finish();
+  if (st.ok()) st = sink.Commit();
+  if (!st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+    return kExitUsage;
+  }
+  return kExitClean;
+}
+
 }  // namespace
 
 int RunExplainCommand(const Options& options) {
-  if (options.format != Format::kText && options.format != Format::kJson) {
-    Err("topolint: error: explain writes --format text or json\n");
+  if (options.format != Format::kText && options.format != Format::kJson &&
+      options.format != Format::kHtml && options.format != Format::kSvg) {
+    Err("topolint: error: explain writes --format text, json, html or "
+        "svg\n");
     return kExitUsage;
   }
   JobPlan plan;
   if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
     Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
     return kExitUsage;
+  }
+  const bool picture =
+      options.format == Format::kHtml || options.format == Format::kSvg;
+  if (picture) {
+    if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
+      Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+      return kExitUsage;
+    }
   }
   if (!options.quiet) {
     for (const std::string& s : plan.skipped) {
@@ -53,6 +98,7 @@ int RunExplainCommand(const Options& options) {
     settings.core = options.core;
     explained.push_back(explain::ExplainUnit(units[i], settings));
   }
+  if (picture) return WritePicture(options, plan, units, explained);
   const std::string report = options.format == Format::kJson
                                  ? explain::RenderExplainJson(explained)
                                  : explain::RenderExplainText(explained);

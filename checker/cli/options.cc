@@ -43,6 +43,9 @@ options:
                                     junit, gitlab (Code Quality) or concise
                                     (one line per finding); `rules` takes
                                     text or json
+  --format html|svg                 (explain) a picture of the device grids:
+                                    one self-contained HTML page, or one
+                                    SVG of a single unit
   -o, --output FILE                 write the report to FILE
   --rules GLOBS                     select rules, clang-tidy style:
                                     '-*,neff-*,-neff-world-size'
@@ -62,6 +65,9 @@ options:
   --num-cores N                     physical cores available
   --replica-count N                 replica count when the HLO header omits it
   --num-partitions N                partitions when the HLO header omits it
+  --data-parallel-size N            vLLM data-parallel size for configs
+                                    that do not record it (an
+                                    --additional-config JSON alone)
   --config FILE                     settings file (default: nearest
                                     .topolint.json upward from each input)
   --baseline FILE                   hide findings recorded in FILE
@@ -82,6 +88,12 @@ options:
   --quiet                           no summary on stderr
   --color auto|always|never         colour in text output (default auto)
   --core C                          (explain) resolve physical core C
+  --fix                             apply the fixes that are certain, then
+                                    report what remains (docs/fixes.md)
+  --diff                            print those fixes as a unified diff;
+                                    write nothing (exit 1 when there is one)
+  --fix-from hlo                    with --fix / --diff, also rewrite a
+                                    def.json topology[0] from the HLO
   -h, --help                        this text
   --version                         print the version
 
@@ -165,15 +177,16 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       std::string f;
       TL_ASSIGN(f, take());
       static const std::map<std::string, Format> kFormats = {
-          {"text", Format::kText},      {"json", Format::kJson},
-          {"sarif", Format::kSarif},    {"github", Format::kGithub},
-          {"junit", Format::kJunit},    {"gitlab", Format::kGitlab},
-          {"concise", Format::kConcise}};
+          {"text", Format::kText},       {"json", Format::kJson},
+          {"sarif", Format::kSarif},     {"github", Format::kGithub},
+          {"junit", Format::kJunit},     {"gitlab", Format::kGitlab},
+          {"concise", Format::kConcise}, {"html", Format::kHtml},
+          {"svg", Format::kSvg}};
       auto it = kFormats.find(f);
       if (it == kFormats.end()) {
         return Usage(
             fmt::format("--format must be text, json, sarif, github, junit, "
-                        "gitlab or concise, got '{}'",
+                        "gitlab, concise, html or svg, got '{}'",
                         f));
       }
       o.format = it->second;
@@ -214,6 +227,10 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       int64_t v;
       TL_ASSIGN(v, take_int(1));
       o.num_partitions = v;
+    } else if (a == "--data-parallel-size") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(1));
+      o.data_parallel_size = v;
     } else if (a == "--config") {
       TL_ASSIGN(o.config, take_path());
     } else if (a == "--baseline") {
@@ -263,6 +280,18 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       int64_t v;
       TL_ASSIGN(v, take_int(0));
       o.core = v;
+    } else if (a == "--fix") {
+      o.fix = true;
+    } else if (a == "--diff") {
+      o.diff = true;
+    } else if (a == "--fix-from") {
+      TL_ASSIGN(o.fix_from, take());
+      if (o.fix_from != "hlo") {
+        return Usage(fmt::format(
+            "--fix-from expects 'hlo' (the HLO's groups are right: rewrite "
+            "the def.json topology from them), got '{}'",
+            o.fix_from));
+      }
     } else {
       return Usage(fmt::format("unknown option '{}' (see --help)", a));
     }
@@ -282,6 +311,23 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
     }
     if (o.core.has_value() && o.verb != Verb::kExplain) {
       return Usage("--core is an option of `topolint explain`");
+    }
+    if ((o.fix || o.diff) && o.verb != Verb::kCheck) {
+      return Usage("--fix and --diff are options of `topolint check`");
+    }
+    if (!o.fix_from.empty() && !o.fix && !o.diff) {
+      return Usage("--fix-from needs --fix or --diff");
+    }
+    if ((o.fix || o.diff) && dashes == 1) {
+      return Usage(
+          "--fix and --diff edit files: standard input (`-`) cannot "
+          "be fixed");
+    }
+    if ((o.format == Format::kHtml || o.format == Format::kSvg) &&
+        o.verb != Verb::kExplain) {
+      return Usage(
+          "--format html and svg are formats of `topolint explain`; check "
+          "writes text, json, sarif, github, junit, gitlab or concise");
     }
   }
   return o;

@@ -12,7 +12,18 @@
 namespace topolint::cli {
 
 enum class Verb { kCheck, kExplain, kRules, kHelp, kVersion };
-enum class Format { kText, kJson, kSarif, kGithub, kJunit, kGitlab, kConcise };
+// kHtml and kSvg are formats of `explain` only.
+enum class Format {
+  kText,
+  kJson,
+  kSarif,
+  kGithub,
+  kJunit,
+  kGitlab,
+  kConcise,
+  kHtml,
+  kSvg
+};
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct Options {
@@ -30,7 +41,8 @@ struct Options {
   std::optional<int64_t> num_cores;
   std::optional<int64_t> replica_count;
   std::optional<int64_t> num_partitions;
-  std::string config;  // --config
+  std::optional<int64_t> data_parallel_size;  // --data-parallel-size
+  std::string config;                         // --config
   std::string baseline;
   std::string write_baseline;
   std::string hlo, neff, neuron_config;  // explicit unit
@@ -44,6 +56,10 @@ struct Options {
   std::string stdin_filename;
   std::optional<int64_t> core;  // explain --core
   std::string rule_id;          // rules ID
+  // check --fix / --diff / --fix-from SIDE (docs/fixes.md).
+  bool fix = false;
+  bool diff = false;
+  std::string fix_from;  // "" or "hlo"
 };
 
 // Parses argv (without argv[0]). Errors are usage errors (exit 2).

@@ -41,6 +41,10 @@ absl::Status ApplyFlags(const Options& o, UnitJob* job) {
   if (o.num_cores) job->check.num_cores = o.num_cores;
   if (o.replica_count) job->check.replica_count = o.replica_count;
   if (o.num_partitions) job->check.num_partitions = o.num_partitions;
+  if (o.data_parallel_size) {
+    job->check.data_parallel_size = o.data_parallel_size;
+    job->check.data_parallel_size_origin = "--data-parallel-size";
+  }
   return absl::OkStatus();
 }
 

@@ -21,6 +21,13 @@ constexpr std::string_view kParallelEngineKeys[] = {
     "tensor_parallel_size", "data_parallel_size", "enable_expert_parallel",
     "pipeline_parallel_size"};
 
+// The top-level keys of vLLM's `--additional-config` JSON (vllm-neuron's
+// reference-configuration page): a document of these keys only is that
+// JSON, not an NxDI neuron_config.json (which holds model fields).
+constexpr std::string_view kAdditionalConfigKeys[] = {
+    "neuron_config", "vision_neuron_config", "encoder_neuron_config",
+    "mm_language_model_only"};
+
 // Keys that hold a Neuron dict or a sub-model section; never a wrapper.
 constexpr std::string_view kContainerKeys[] = {
     "neuron_config",       "additional_config", "override_neuron_config",
@@ -77,6 +84,20 @@ bool HasKeyOf(const json::Value& obj, const std::string_view (&keys)[N]) {
     if (In(keys, m.key)) return true;
   }
   return false;
+}
+
+// `{"neuron_config": {...}}` as vllm-neuron's `--additional-config` carries
+// it: only additional-config keys at the top level, and no NxDI-only key
+// (tp_degree, world_size, ...) in the dict. NxDI's neuron_config.json holds
+// model fields beside its dict and tp_degree inside it.
+bool IsLoneAdditionalConfig(const json::Value& root, const json::Value& nc) {
+  for (const json::Member& m : root.object) {
+    if (!In(kAdditionalConfigKeys, m.key)) return false;
+  }
+  for (const json::Member& m : nc.object) {
+    if (IsNxdiOnlyNeuronConfigKey(m.key)) return false;
+  }
+  return true;
 }
 
 class Locator {
@@ -175,6 +196,11 @@ ConfigSections LocateSections(const json::Value& root) {
   if (!found) {
     main.fields = &root;
     main.kind = NeuronDictKind::kFlat;
+  }
+  if (main.kind == NeuronDictKind::kNxdi && main.engine == &root &&
+      main.fields_path == "neuron_config" &&
+      IsLoneAdditionalConfig(root, *main.fields)) {
+    main.kind = NeuronDictKind::kPlugin;
   }
   out.sections.push_back(main);
 

@@ -188,10 +188,12 @@ constexpr std::string_view kVllmKeys[] = {
     "_model_supports_independent_prefill_buckets",
     "_model_supports_windowed_prefill",
     "all2all_backend",
+    "apply_prefill_dcp",
     "attention_dp_size",
     "block_quant_scale_min",
     "blockwise_fp8",
     "debug_logits_dir",
+    "decode_batch_buckets",
     "decode_context_length_buckets",
     "draft_mlp_dp_size",
     "embedding_dp_size",
@@ -212,6 +214,7 @@ constexpr std::string_view kVllmKeys[] = {
     "num_batched_tokens_buckets",
     "num_seqs_buckets",
     "on_device_sampling_config",
+    "prefill_sequence_buckets",
     "quantization",
     "tensor_capture",
     "tensor_replacement",
@@ -239,6 +242,10 @@ absl::Span<const std::string_view> VllmNeuronConfigKeys() { return kVllmKeys; }
 
 bool IsKnownNeuronConfigKey(std::string_view key) {
   return Contains(kNxdiKeys, key) || Contains(kVllmKeys, key);
+}
+
+bool IsNxdiOnlyNeuronConfigKey(std::string_view key) {
+  return Contains(kNxdiKeys, key) && !Contains(kVllmKeys, key);
 }
 
 int EditDistance(std::string_view a, std::string_view b, int limit) {
@@ -293,6 +300,26 @@ std::string SuggestNeuronConfigKey(std::string_view key) {
   for (std::string_view k : kVllmKeys) consider(k);
   if (best_distance > limit) return {};
   return std::string(best);
+}
+
+// Every known key at SuggestNeuronConfigKey's distance, deduplicated: one
+// element when the suggestion is the only candidate.
+std::vector<std::string> NeuronConfigKeyCandidates(std::string_view key) {
+  const std::string best = SuggestNeuronConfigKey(key);
+  if (best.empty()) return {};
+  const std::string folded = Fold(key);
+  const int limit = std::min(2, static_cast<int>(folded.size() / 3));
+  const int distance = EditDistance(folded, best, limit);
+  std::vector<std::string> out;
+  auto consider = [&](std::string_view candidate) {
+    if (EditDistance(folded, candidate, limit) != distance) return;
+    if (std::find(out.begin(), out.end(), candidate) == out.end()) {
+      out.emplace_back(candidate);
+    }
+  };
+  for (std::string_view k : kNxdiKeys) consider(k);
+  for (std::string_view k : kVllmKeys) consider(k);
+  return out;
 }
 
 }  // namespace topolint::config

@@ -15,6 +15,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/types/span.h"
 
@@ -27,6 +28,9 @@ absl::Span<const std::string_view> VllmNeuronConfigKeys();
 
 // True when either form knows `key` (exact, case-sensitive match).
 bool IsKnownNeuronConfigKey(std::string_view key);
+// True when only the NxD Inference NeuronConfig knows `key` (tp_degree,
+// world_size, ...): a dict holding one is NxDI's.
+bool IsNxdiOnlyNeuronConfigKey(std::string_view key);
 
 // The known key nearest to `key` by optimal-string-alignment distance
 // (insertions, deletions, substitutions and adjacent transpositions), after
@@ -34,6 +38,11 @@ bool IsKnownNeuronConfigKey(std::string_view key);
 // typo: at most 2 edits and at most a third of `key`'s length. Ties go to the
 // alphabetically first key. Empty when nothing is close.
 std::string SuggestNeuronConfigKey(std::string_view key);
+
+// Every known key as close to `key` as SuggestNeuronConfigKey's suggestion
+// (the suggestion first among them only by its order); empty when there is
+// no suggestion. A fix renames a key only when there is one candidate.
+std::vector<std::string> NeuronConfigKeyCandidates(std::string_view key);
 
 // Optimal-string-alignment edit distance between `a` and `b`, giving up
 // (returning `limit + 1`) once it exceeds `limit`. Both strings are bounded

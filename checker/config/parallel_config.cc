@@ -220,6 +220,10 @@ void ReadKvTransfer(Reader& r, const json::Value* engine,
   const json::Member* m =
       engine != nullptr ? engine->FindMember("kv_transfer_config") : nullptr;
   pc->kv_role.path = JoinPath(kv_path, "kv_role");
+  if (m != nullptr && m->value.is_null()) {
+    pc->kv_transfer_config_null = true;
+    pc->kv_transfer_config_pos = m->key_pos;
+  }
   if (m == nullptr || m->value.is_null()) return;
   if (!m->value.is_object()) {
     r.Problem(m->value, kv_path,
@@ -301,13 +305,60 @@ std::optional<int64_t> ParallelConfig::WorldSize() const {
 std::string ParallelConfig::WorldSizeExplanation() const {
   if (form == ConfigForm::kVllm) {
     const IntField& tp = Tp();
+    const std::optional<int64_t> known_tp = KnownTp();
+    const std::optional<int64_t> known_dp = KnownDp();
+    const std::string tp_text =
+        known_tp.has_value() ? fmt::format("{}", *known_tp) : "not recorded";
+    std::string dp_text =
+        known_dp.has_value() ? fmt::format("{}", *known_dp) : "not recorded";
+    if (known_dp.has_value() && !data_parallel_size.present &&
+        !data_parallel_size_origin.empty()) {
+      dp_text += fmt::format(" (from {})", data_parallel_size_origin);
+    }
     return fmt::format("{} {} x data_parallel_size {}",
-                       tp.path.substr(tp.path.rfind('.') + 1), tp.value,
-                       data_parallel_size.value);
+                       tp.path.substr(tp.path.rfind('.') + 1), tp_text,
+                       dp_text);
   }
   if (world_size.IsSet()) return "world_size as written";
   return fmt::format("tp_degree {} x pp_degree {} x ep_degree {}",
                      tp_degree.value, pp_degree.value, ep_degree.value);
+}
+
+std::optional<int64_t> ParallelConfig::KnownTp() const {
+  const IntField& tp = Tp();
+  if (!tp.ok) return std::nullopt;
+  if (form == ConfigForm::kNxdi || tp.present || records_engine_args) {
+    return tp.value;
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> ParallelConfig::KnownDp() const {
+  if (form != ConfigForm::kVllm || !data_parallel_size.ok) return std::nullopt;
+  if (data_parallel_size.present || !data_parallel_size_origin.empty() ||
+      records_engine_args) {
+    return data_parallel_size.value;
+  }
+  return std::nullopt;
+}
+
+bool ParallelConfig::WorldRecorded() const {
+  if (form == ConfigForm::kNxdi) return true;
+  return KnownTp().has_value() && KnownDp().has_value();
+}
+
+std::optional<ParallelConfig> WithDataParallelSize(const ParallelConfig& cfg,
+                                                   std::optional<int64_t> dp,
+                                                   const std::string& origin) {
+  if (!dp.has_value() || *dp < 1 || cfg.form != ConfigForm::kVllm ||
+      cfg.data_parallel_size.present) {
+    return std::nullopt;
+  }
+  ParallelConfig out = cfg;
+  out.data_parallel_size.value = *dp;
+  out.data_parallel_size.written = fmt::format("{}", *dp);
+  out.data_parallel_size_origin = origin.empty() ? "topolint" : origin;
+  return out;
 }
 
 bool ParallelConfig::LayoutFieldsOk() const {
@@ -368,6 +419,12 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
                                                        : ConfigForm::kNxdi;
 
   // vLLM engine arguments.
+  if (engine != nullptr) {
+    for (const char* k : {"tensor_parallel_size", "data_parallel_size",
+                          "enable_expert_parallel", "pipeline_parallel_size"}) {
+      if (engine->FindMember(k) != nullptr) pc.records_engine_args = true;
+    }
+  }
   r.Int(engine, ep, "tensor_parallel_size", &pc.tensor_parallel_size);
   r.Int(engine, ep, "data_parallel_size", &pc.data_parallel_size);
   r.Bool(engine, ep, "enable_expert_parallel", &pc.enable_expert_parallel);
@@ -380,6 +437,7 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
   r.Int(fields, fp, "mlp_dp_size", &pc.mlp_dp_size);
   r.Int(fields, fp, "draft_mlp_dp_size", &pc.draft_mlp_dp_size);
   r.Int(fields, fp, "lm_head_dp_size", &pc.lm_head_dp_size);
+  r.Bool(fields, fp, "apply_prefill_dcp", &pc.apply_prefill_dcp);
 
   // Both forms.
   r.Int(fields, fp, "ep_degree", &pc.ep_degree);

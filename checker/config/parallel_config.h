@@ -19,8 +19,19 @@
 // A file is the vLLM form when it has any vLLM-only key
 // (`tensor_parallel_size`, `data_parallel_size`, `enable_expert_parallel`,
 // `kv_transfer_config`, `additional_config` at the top level, or a `*_dp_size`
-// / `all2all_backend` in the neuron_config object); otherwise it is the NxDI
-// form.
+// / `all2all_backend` in the neuron_config object), or when its shape is
+// vLLM's (an override dict, `additional_config`, or a lone top-level
+// `neuron_config` with no NxDI-only key: config_sections.h); otherwise it is
+// the NxDI form.
+//
+// What the file records: an `--additional-config` JSON alone does not hold
+// the `vllm serve` arguments, so TP and DP (`--tensor-parallel-size`,
+// `--data-parallel-size`) and disaggregated inference
+// (`--kv-transfer-config`) are unknown there, not 1 / off. A file that holds
+// any of vLLM's parallel engine arguments records the engine's arguments:
+// absent ones are vLLM's defaults (`records_engine_args`). KnownTp() /
+// KnownDp() say which values are recorded; WithDataParallelSize applies a DP
+// given to topolint (--data-parallel-size, .topolint.json).
 //
 // Reading never fails: a field of the wrong type or out of range keeps its
 // default as `value`, is marked `!ok`, and a SchemaProblem says why (the
@@ -108,11 +119,24 @@ struct ParallelConfig {
   // Top-level `all2all_backend` (vLLM ParallelConfig) or the neuron_config
   // one; the neuron_config one wins when both are written.
   StringField all2all_backend;
-  bool has_kv_transfer_config = false;  // an object (not null / absent)
+  bool has_kv_transfer_config = false;   // an object (not null / absent)
+  bool kv_transfer_config_null = false;  // written as null: DI off
   TextPos kv_transfer_config_pos;
   StringField kv_role;  // kv_transfer_config.kv_role
   IntField attention_dp_size, embedding_dp_size, mlp_dp_size, draft_mlp_dp_size,
       lm_head_dp_size;  // default 1
+  // DCP prefill of a disaggregated-inference prefill server (its docs:
+  // requires kv_role "kv_producer").
+  BoolField apply_prefill_dcp;
+  // The section's engine object holds one of vLLM's parallel engine
+  // arguments (tensor_parallel_size, data_parallel_size,
+  // enable_expert_parallel, pipeline_parallel_size): the file records the
+  // engine arguments, and an absent one (kv_transfer_config included) is
+  // vLLM's default.
+  bool records_engine_args = false;
+  // Where data_parallel_size.value comes from when it is not written:
+  // "--data-parallel-size" or ".topolint.json" (WithDataParallelSize).
+  std::string data_parallel_size_origin;
 
   // --- both forms ---
   IntField ep_degree;           // default 1
@@ -148,8 +172,22 @@ struct ParallelConfig {
   // overrides after the engine arguments); tp_degree (NxDI).
   const IntField& Tp() const;
 
+  // The TP degree the config records: Tp() when written (or vLLM's default
+  // 1 when the file records the engine arguments); nullopt when the file
+  // does not record it (an `--additional-config` JSON alone) or it has a
+  // schema problem. NxDI: tp_degree (NxDI's default 1 when absent).
+  std::optional<int64_t> KnownTp() const;
+  // vLLM: the data-parallel size when written, given to topolint
+  // (WithDataParallelSize), or vLLM's default 1 when the file records the
+  // engine arguments; else nullopt. NxDI: nullopt (NxDI has no vLLM DP).
+  std::optional<int64_t> KnownDp() const;
+  // True when WorldSize() rests on recorded values only: always for NxDI;
+  // vLLM needs KnownTp() and KnownDp().
+  bool WorldRecorded() const;
+
   // Number of ranks the config implies: TP*DP (vLLM), or world_size when
-  // written else tp*pp*ep (NxDI). nullopt on int64 overflow.
+  // written else tp*pp*ep (NxDI). nullopt on int64 overflow. Uses the
+  // fields' values (defaults where not written): see WorldRecorded().
   std::optional<int64_t> WorldSize() const;
   // How WorldSize() was derived, for messages: "tensor_parallel_size 8 x
   // data_parallel_size 4", "world_size as written", "tp_degree 8 x
@@ -182,6 +220,15 @@ std::shared_ptr<const std::vector<ParallelConfig>> SharedParallelConfigs(
 // One located section of `cfg`.
 ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
                                          const ConfigSection& section);
+
+// A copy of `cfg` whose data-parallel size is `dp` (given to topolint by
+// `origin`: "--data-parallel-size" or ".topolint.json"), when `cfg` is of
+// the vLLM form and does not write data_parallel_size; nullopt otherwise
+// (no `dp`, NxDI form, or written: the file wins). The copy points into the
+// same document as `cfg`.
+std::optional<ParallelConfig> WithDataParallelSize(const ParallelConfig& cfg,
+                                                   std::optional<int64_t> dp,
+                                                   const std::string& origin);
 
 }  // namespace topolint::config
 

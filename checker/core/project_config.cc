@@ -51,9 +51,15 @@ absl::StatusOr<std::vector<std::string>> StringOrList(const std::string& path,
       fmt::format("\"{}\" must be a string or a list of strings", m.key));
 }
 
-constexpr std::string_view kKeys[] = {
-    "rules",     "severity",      "werror",         "lnc",
-    "num_cores", "replica_count", "num_partitions", "per_file_ignores"};
+constexpr std::string_view kKeys[] = {"rules",
+                                      "severity",
+                                      "werror",
+                                      "lnc",
+                                      "num_cores",
+                                      "replica_count",
+                                      "num_partitions",
+                                      "per_file_ignores",
+                                      "data_parallel_size"};
 
 // "unknown key "serverity"; did you mean "severity"? (expected ...)".
 std::string UnknownKeyMessage(const std::string& key) {
@@ -72,7 +78,8 @@ std::string UnknownKeyMessage(const std::string& key) {
       best.empty() ? "" : fmt::format("did you mean \"{}\"? ", best);
   return fmt::format(
       "unknown key \"{}\"; {}(expected rules, severity, werror, lnc, "
-      "num_cores, replica_count, num_partitions or per_file_ignores)",
+      "num_cores, replica_count, num_partitions, per_file_ignores or "
+      "data_parallel_size)",
       key, hint);
 }
 
@@ -126,6 +133,10 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
       auto v = PositiveInt(path, m);
       if (!v.ok()) return v.status();
       cfg.num_partitions = *v;
+    } else if (m.key == "data_parallel_size") {
+      auto v = PositiveInt(path, m);
+      if (!v.ok()) return v.status();
+      cfg.data_parallel_size = *v;
     } else if (m.key == "per_file_ignores") {
       if (!m.value.is_object()) {
         return ErrorAt(path, m.value.pos,
@@ -183,6 +194,10 @@ absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
   if (cfg.num_cores) check->num_cores = cfg.num_cores;
   if (cfg.replica_count) check->replica_count = cfg.replica_count;
   if (cfg.num_partitions) check->num_partitions = cfg.num_partitions;
+  if (cfg.data_parallel_size) {
+    check->data_parallel_size = cfg.data_parallel_size;
+    check->data_parallel_size_origin = ".topolint.json";
+  }
   return absl::OkStatus();
 }
 

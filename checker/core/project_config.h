@@ -32,6 +32,7 @@ struct ProjectConfig {
   std::optional<int64_t> num_cores;
   std::optional<int64_t> replica_count;
   std::optional<int64_t> num_partitions;
+  std::optional<int64_t> data_parallel_size;  // vLLM DP (CheckOptions)
   std::vector<std::pair<std::string, std::vector<std::string>>>
       per_file_ignores;
 };

@@ -1,6 +1,7 @@
 #include "checker/core/suppression.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
@@ -15,6 +16,37 @@ bool Matches(const hlo::Suppression& s, const Finding& f) {
     if (glob == "all" || GlobMatch(glob, f.rule)) return true;
   }
   return false;
+}
+
+// The fix of an unused suppression: removing the comment, when that is
+// certain: every rule it names is known and selected (a comment naming a
+// rule that --rules turned off may well be in use), and the module parsed
+// without errors (a collective lost to a syntax error reports nothing).
+std::shared_ptr<const Fix> RemovalFix(const hlo::Module& m,
+                                      const hlo::Suppression& s,
+                                      const RuleSelection& selection) {
+  if (m.is_binary() || !m.syntax_errors.empty() || !s.pos.known() ||
+      s.pos.is_byte()) {
+    return nullptr;
+  }
+  for (const std::string& glob : s.rules) {
+    bool any = false;
+    for (const RuleInfo& r : AllRules()) {
+      if (glob != "all" && !GlobMatch(glob, r.id)) continue;
+      any = true;
+      if (!selection.Enabled(r.id)) return nullptr;
+    }
+    if (!any) return nullptr;
+  }
+  Fix fix;
+  fix.title = "remove the unused suppression comment";
+  TextEdit e;
+  e.kind = TextEdit::Kind::kRemoveLineComment;
+  e.file = m.file;
+  e.line = s.pos.line;
+  e.column = s.pos.column;
+  fix.edits.push_back(std::move(e));
+  return std::make_shared<const Fix>(std::move(fix));
 }
 
 std::tuple<std::string, int64_t, int64_t> KeyOf(const hlo::Module& m,
@@ -78,6 +110,7 @@ void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
       f.severity = selection.EffectiveSeverity(f.rule);
       f.loc = At(m.file, s.pos);
       f.anchor = "suppression:" + absl::StrJoin(s.rules, ",");
+      f.fix = RemovalFix(m, s, selection);
       if (!unknown.empty()) {
         f.message = fmt::format(
             "suppression names no known rule ({}); see `topolint rules`",

@@ -2,11 +2,13 @@
 #ifndef TOPOLINT_CHECKER_DIAG_FINDING_H_
 #define TOPOLINT_CHECKER_DIAG_FINDING_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "checker/diag/fix.h"
 #include "checker/diag/location.h"
 
 namespace topolint {
@@ -43,6 +45,9 @@ struct Finding {
   // "CCInfo.replica_groups[1]"), never a line number. Empty means "use the
   // message".
   std::string anchor;
+  // The edit the rule is certain of (`check --fix`), or null. Shared so
+  // that copying a finding stays cheap.
+  std::shared_ptr<const Fix> fix;
 };
 
 // Orders findings by file, line, column, rule, message: the deterministic

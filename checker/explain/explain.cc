@@ -82,6 +82,8 @@ CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
     c.modules.push_back(std::move(mp));
   }
   for (const ConfigExplanation& cfg : unit.configs) {
+    // A layout the file does not record places no rank.
+    if (!cfg.tp_recorded || !cfg.dp_recorded) continue;
     CoreExplanation::ConfigPlace cp;
     cp.file = cfg.file;
     cp.in_world = c.rank < cfg.world;
@@ -124,7 +126,7 @@ UnitExplanation ExplainUnit(const Unit& unit, const ExplainSettings& settings) {
   }
   for (const config::ComponentConfig& c : unit.configs) {
     for (const config::ParallelConfig& pc : config::ReadParallelConfigs(c)) {
-      u.configs.push_back(ExplainConfig(pc));
+      u.configs.push_back(ExplainConfig(pc, settings.check));
     }
   }
   // Headerless modules: what the unit's other files say about the count.
@@ -141,9 +143,11 @@ UnitExplanation ExplainUnit(const Unit& unit, const ExplainSettings& settings) {
                                       c.world_formula));
     }
   }
+  const LncStatement lnc = ResolveLnc(unit, settings.check);
+  u.lnc = std::max<int64_t>(lnc.value, 1);
+  u.lnc_source = lnc.source;
   if (settings.core.has_value()) {
-    u.core = ExplainCore(*settings.core, settings, u,
-                         ResolveLnc(unit, settings.check));
+    u.core = ExplainCore(*settings.core, settings, u, lnc);
   }
   return u;
 }

@@ -6,6 +6,8 @@
 //   ExplainUnit     Unit -> UnitExplanation (plain data, bounded in size)
 //   RenderExplainText / RenderExplainJson
 //                   explanations -> the text or the JSON document
+//   RenderExplainHtml / RenderExplainSvg (explain_html.cc, explain_svg.cc)
+//                   explanations and the units' findings -> a picture
 //
 // Pure functions; thread-compatible.
 #ifndef TOPOLINT_CHECKER_EXPLAIN_EXPLAIN_H_
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "checker/core/unit.h"
+#include "checker/diag/finding.h"
 #include "checker/model/group_list.h"
 #include "checker/model/world_size.h"
 
@@ -128,6 +131,14 @@ struct ConfigExplanation {
   std::optional<Grid> grid;  // DP rows x TP columns of ranks
   std::vector<ConfigFamilyExplanation> families;
   std::string error;  // when the families cannot be built
+  // vLLM form: false when the file does not record TP / DP (an
+  // `--additional-config` JSON alone); then `tp` / `dp` are 0, `world` is 0
+  // and no families are built.
+  bool tp_recorded = true;
+  bool dp_recorded = true;
+  // What topolint could not see in this file and so did not check, one
+  // sentence each, with how to give it.
+  std::vector<std::string> not_recorded;
 };
 
 // Where a rank sits in one group list.
@@ -180,6 +191,10 @@ struct UnitExplanation {
   std::vector<NeffExplanation> neffs;
   std::vector<ConfigExplanation> configs;
   std::optional<CoreExplanation> core;
+  // numCoresPerLNC and where it comes from (as CoreExplanation says), for
+  // the core -> rank map of the HTML page. Not in the text or JSON output.
+  int64_t lnc = 1;
+  std::string lnc_source;
 };
 
 UnitExplanation ExplainUnit(const Unit& unit, const ExplainSettings& settings);
@@ -188,6 +203,19 @@ UnitExplanation ExplainUnit(const Unit& unit, const ExplainSettings& settings);
 std::string RenderExplainText(const std::vector<UnitExplanation>& units);
 // One JSON document {"units": [...]} with the same content.
 std::string RenderExplainJson(const std::vector<UnitExplanation>& units);
+
+// One self-contained HTML page (inline SVG and CSS, no network; a few lines
+// of optional script for hover highlighting) drawing each unit's device
+// grids, topology[0] beside them, the config's group families and the LNC
+// core -> rank map, with `findings[i]` (unit i's findings, as `check`
+// reports them) linked to the pictures they concern. All text from the
+// inputs is escaped.
+std::string RenderExplainHtml(
+    const std::vector<UnitExplanation>& units,
+    const std::vector<std::vector<Finding>>& findings);
+// The same pictures of one unit as one standalone SVG document.
+std::string RenderExplainSvg(const UnitExplanation& unit,
+                             const std::vector<Finding>& findings);
 
 }  // namespace topolint::explain
 

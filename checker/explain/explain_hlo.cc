@@ -46,9 +46,13 @@ std::string FormName(const hlo::Collective& op) {
   return "explicit";
 }
 
+// `counts_recorded` false: the module records no device count, so a list
+// that stands for every participant (`replica_groups={}` or none) is not
+// expanded (it is not the one device of the defaults).
 CollectiveExplanation ExplainCollective(const hlo::Collective& op,
                                         const model::ModuleParams& params,
-                                        std::optional<int64_t> devices) {
+                                        std::optional<int64_t> devices,
+                                        bool counts_recorded) {
   CollectiveExplanation c;
   c.name = op.name;
   c.opcode = op.opcode;
@@ -70,6 +74,12 @@ CollectiveExplanation ExplainCollective(const hlo::Collective& op,
     return c;
   }
   c.written = c.form == "absent" ? "" : op.replica_groups.text;
+  if (!counts_recorded && (c.form == "absent" || c.form == "empty")) {
+    c.groups_error =
+        "one group of every device, and the module does not record how many "
+        "devices there are";
+    return c;
+  }
   absl::StatusOr<model::GroupList> groups = xref::WrittenGroups(op, params);
   if (!groups.ok()) {
     c.groups_error = std::string(groups.status().message());
@@ -122,20 +132,23 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
   if (!m.counts_recorded) {
     // The producer did not record the counts: the device space is what the
     // ids listed span (XLA's "ids listed must be exactly 0..n-1").
+    // A list of every participant (`{}`) lists no id.
     for (const hlo::Collective& op : module.collectives) {
-      const CollectiveExplanation c = ExplainCollective(op, params, 1);
+      const CollectiveExplanation c = ExplainCollective(op, params, 1, false);
       if (!c.groups.has_value()) continue;
       for (int64_t id : c.groups->ids()) {
         if (id >= m.ids_listed) m.ids_listed = id + 1;
       }
     }
-    m.devices = std::max<int64_t>(m.ids_listed, 1);
+    m.devices.reset();
+    if (m.ids_listed > 0) m.devices = m.ids_listed;
   }
   m.syntax_errors = static_cast<int64_t>(module.syntax_errors.size());
   // The first op drawing each distinct grid; later ones refer to it.
   absl::flat_hash_map<model::GroupList, std::string> drawn;
   for (const hlo::Collective& op : module.collectives) {
-    CollectiveExplanation c = ExplainCollective(op, params, m.devices);
+    CollectiveExplanation c =
+        ExplainCollective(op, params, m.devices, m.counts_recorded);
     if (c.grid.has_value()) {
       const model::GroupList& key =
           c.device_groups.has_value() ? *c.device_groups : *c.groups;

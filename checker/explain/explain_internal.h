@@ -44,7 +44,10 @@ NeffExplanation ExplainNeff(const neff::DefJson& def,
                             const CheckOptions& check);
 
 // explain_config.cc
-ConfigExplanation ExplainConfig(const config::ParallelConfig& pc);
+// `check` supplies a data-parallel size given to topolint
+// (config::WithDataParallelSize).
+ConfigExplanation ExplainConfig(const config::ParallelConfig& as_read,
+                                const CheckOptions& check);
 
 // explain_core.cc
 CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,

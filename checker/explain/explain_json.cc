@@ -151,14 +151,15 @@ Json ConfigJson(const ConfigExplanation& c) {
   return Json{
       {"file", c.file},
       {"form", c.form},
-      {"tp", c.tp},
-      {"dp", c.dp},
-      {"world", c.world},
+      {"tp", c.tp_recorded ? Json(c.tp) : Json(nullptr)},
+      {"dp", c.dp_recorded ? Json(c.dp) : Json(nullptr)},
+      {"world", c.tp_recorded && c.dp_recorded ? Json(c.world) : Json(nullptr)},
       {"world_formula", c.world_formula},
       {"component_dp_sizes", std::move(dp)},
       {"rank_grid", c.grid.has_value() ? GridJson(*c.grid) : Json(nullptr)},
       {"families", std::move(families)},
-      {"error", c.error.empty() ? Json(nullptr) : Json(c.error)}};
+      {"error", c.error.empty() ? Json(nullptr) : Json(c.error)},
+      {"not_recorded", c.not_recorded}};
 }
 
 Json PlaceJson(const RankPlace& p) {

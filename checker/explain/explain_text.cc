@@ -148,10 +148,16 @@ void RenderModule(const ModuleExplanation& m, const Mark& marked,
         "  R = replica_count, P = num_partitions: not recorded (the header "
         "omits them, as torch_xla dumps do); give them with --replica-count "
         "N / --num-partitions N\n";
-    *out += fmt::format(
-        "  devices: not recorded; the collectives list ids 0..{} ({} "
-        "devices by XLA's rule that the ids listed are exactly 0..n-1)\n",
-        m.ids_listed - 1, m.ids_listed);
+    if (m.ids_listed > 0) {
+      *out += fmt::format(
+          "  devices: not recorded; the collectives list ids 0..{} ({} "
+          "devices by XLA's rule that the ids listed are exactly 0..n-1)\n",
+          m.ids_listed - 1, m.ids_listed);
+    } else {
+      *out +=
+          "  devices: not recorded; no collective lists an id (replica_groups="
+          "{} is one group of every device, however many there are)\n";
+    }
     for (const std::string& d : m.derived) {
       *out += fmt::format("  derived: {}\n", Safe(d));
     }
@@ -283,8 +289,20 @@ void RenderCore(const CoreExplanation& c, std::string* out) {
 void RenderConfig(const ConfigExplanation& c, const Mark& marked,
                   std::string* out) {
   *out += fmt::format("\ncomponent config {} ({})\n", Safe(c.file), c.form);
-  *out += fmt::format("  TP = {}, DP = {}, world = {} = {}\n", c.tp, c.dp,
-                      c.world, Safe(c.world_formula));
+  if (c.tp_recorded && c.dp_recorded) {
+    *out += fmt::format("  TP = {}, DP = {}, world = {} = {}\n", c.tp, c.dp,
+                        c.world, Safe(c.world_formula));
+  } else {
+    auto value = [](bool recorded, int64_t v) {
+      return recorded ? fmt::format("{}", v) : std::string("not recorded");
+    };
+    *out += fmt::format("  TP = {}, DP = {}, world = not recorded ({})\n",
+                        value(c.tp_recorded, c.tp), value(c.dp_recorded, c.dp),
+                        Safe(c.world_formula));
+  }
+  for (const std::string& n : c.not_recorded) {
+    *out += fmt::format("  {}\n", Safe(n));
+  }
   if (!c.component_dp.empty()) {
     std::vector<std::string> sizes;
     for (const auto& [key, value] : c.component_dp) {

@@ -43,6 +43,12 @@ struct CheckOptions {
   std::optional<int64_t> num_cores;       // --num-cores
   std::optional<int64_t> replica_count;   // --replica-count (header wins)
   std::optional<int64_t> num_partitions;  // --num-partitions (header wins)
+  // vLLM data-parallel size for configs that do not record it (an
+  // `--additional-config` JSON alone): --data-parallel-size or
+  // .topolint.json "data_parallel_size"; a data_parallel_size written in the
+  // config wins. `data_parallel_size_origin` names the source for messages.
+  std::optional<int64_t> data_parallel_size;
+  std::string data_parallel_size_origin;
 };
 
 }  // namespace topolint

@@ -78,11 +78,18 @@ TEST(ConfigWorldSizeTest, UsesFlagsWhenTheHeaderIsSilent) {
               Module("is_scheduled=true", AllReduce("ar", "[4,8]<=[32]", true)),
               opts),
       IsEmpty());
+  // Without them the module does not record its device count, which is
+  // not 1: nothing is compared (no "runs on 1 devices").
+  EXPECT_THAT(
+      RunXref(kVllmTp8Dp4, Module("is_scheduled=true",
+                                  AllReduce("ar", "[4,8]<=[32]", true))),
+      IsEmpty());
+  opts.num_partitions = 16;
   const std::vector<Finding> f = RunXref(
       kVllmTp8Dp4,
-      Module("is_scheduled=true", AllReduce("ar", "[4,8]<=[32]", true)));
+      Module("is_scheduled=true", AllReduce("ar", "[2,8]<=[16]", true)), opts);
   ASSERT_THAT(f, SizeIs(1));
-  EXPECT_THAT(f[0].message, HasSubstr("runs on 1 devices"));
+  EXPECT_THAT(f[0].message, HasSubstr("runs on 16 devices"));
 }
 
 TEST(ConfigWorldSizeTest, NxdiWorldSizeOrTpPpEp) {

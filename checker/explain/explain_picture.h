@@ -1,0 +1,97 @@
+// What `explain --format html|svg` draws, built from the explanation model
+// (explain.h): one picture per distinct device group list of a module with
+// topology[0] of each NEFF beside it, one per config group family, and the
+// LNC core -> rank map. Nothing here derives groups: the pictures index the
+// lists the model holds. Internal to checker/explain.
+#ifndef TOPOLINT_CHECKER_EXPLAIN_EXPLAIN_PICTURE_H_
+#define TOPOLINT_CHECKER_EXPLAIN_EXPLAIN_PICTURE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/explain/explain.h"
+
+namespace topolint::explain {
+
+// `text` with & < > " ' replaced by entities: safe in HTML / SVG text and
+// in double- or single-quoted attributes.
+std::string EscapeXml(std::string_view text);
+
+struct PictureCell {
+  int64_t id = -1;        // device or rank; -1: past the end of the last row
+  int64_t group = -1;     // -1: in no group
+  bool mismatch = false;  // differs from the HLO (NEFF pictures)
+  bool marked = false;    // the rank of --core
+  std::string label;      // short text drawn in the cell (when it fits)
+  std::string title;      // hover text (always)
+};
+
+// A grid of cells, row-major.
+struct Picture {
+  std::string id;    // element id in the page ("u0-l1-hlo")
+  std::string file;  // the file drawn (a module, def.json or config)
+  std::string caption;
+  int64_t rows = 0;
+  int64_t columns = 0;
+  std::string row_axis;
+  std::string column_axis;
+  std::vector<PictureCell> cells;  // rows * columns
+  int64_t num_groups = 0;          // for the legend
+  std::string mismatch_href;       // mismatching cells link here ("" none)
+  bool has_mismatch = false;
+  bool legend_none = true;  // "in no group" in the legend when it applies
+};
+
+// One distinct device group list of a module: the ops that use it, its
+// grid, and topology[0] of each NEFF of the unit beside it.
+struct ListBlock {
+  std::string id;  // "u0-l1"
+  std::string module_file;
+  std::vector<std::string> ops;  // in module order
+  std::string groups_text;       // "{{0,4},...}: 4 groups of 2"
+  std::string mode;              // "flattened_id (channel_id=1, ...)"
+  Picture hlo;
+  std::vector<Picture> neff;
+  std::vector<std::string> neff_verdicts;  // per NEFF: "equal, bit for bit"
+};
+
+struct ConfigBlock {
+  std::string id;  // "u0-c0"
+  std::string file;
+  std::vector<std::string> facts;  // "TP = 4, DP = 2, world = 8 = ..."
+  std::vector<Picture> families;
+};
+
+struct UnitPictures {
+  std::vector<ListBlock> lists;
+  // Collectives drawn in no list: "%cp (collective-permute): pairs ...".
+  std::vector<std::string> undrawn;
+  // topology[0] of NEFFs no drawn list was compared with.
+  std::vector<Picture> neff_alone;
+  std::vector<ConfigBlock> configs;
+  std::optional<Picture> lnc_map;
+};
+
+// The pictures of `unit`; element ids start with `id_prefix` ("u0").
+UnitPictures DrawUnit(const UnitExplanation& unit,
+                      const std::string& id_prefix);
+
+// One picture as an <svg class="grid"> element (legend included), at most
+// a few hundred bytes per cell. Mismatching cells link to
+// `mismatch_href` when it is set.
+struct SvgBox {
+  std::string svg;
+  int64_t width = 0;
+  int64_t height = 0;
+};
+SvgBox PictureSvg(const Picture& p);
+
+// The fill colour of group `g` ("#rrggbb"; a neutral grey for -1).
+std::string GroupColour(int64_t g);
+
+}  // namespace topolint::explain
+
+#endif  // TOPOLINT_CHECKER_EXPLAIN_EXPLAIN_PICTURE_H_
