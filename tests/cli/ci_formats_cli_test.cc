@@ -50,7 +50,7 @@ TEST(CiFormatsCliTest, ConciseJunitAndGitlab) {
 
   r = RunTopolint({"check", "--format", "xml", "a"}, repo);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("junit, gitlab or concise"));
+  EXPECT_THAT(r.err, HasSubstr("junit, gitlab, concise"));
   r = RunTopolint({"explain", "--format", "junit", "a"}, repo);
   EXPECT_EQ(r.exit_code, 2);
 }
