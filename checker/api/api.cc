@@ -77,8 +77,20 @@ const char* SeverityName(Severity severity) {
 }
 
 std::string FormatFinding(const Finding& f) {
-  return fmt::format("{}:{}:{}: {}: {} [{}]", f.file, f.line, f.column,
-                     SeverityName(f.severity), f.message, f.rule);
+  std::string where = f.file;
+  if (f.line > 0) {
+    where += fmt::format(":{}", f.line);
+    if (f.column > 0) where += fmt::format(":{}", f.column);
+  }
+  std::string message = f.message;
+  if (f.byte_offset >= 0) {
+    topolint::Location loc;
+    loc.byte_offset = f.byte_offset;
+    loc.logical = f.logical;
+    message += " (" + BinaryPlace(loc) + ")";
+  }
+  return fmt::format("{}: {}: {} [{}]", where, SeverityName(f.severity),
+                     message, f.rule);
 }
 
 bool HasErrors(const std::vector<Finding>& findings) {
@@ -191,6 +203,8 @@ Finding ToApiFinding(const topolint::Finding& f) {
   out.file = f.loc.file;
   out.line = f.loc.line;
   out.column = f.loc.column;
+  out.byte_offset = f.loc.byte_offset;
+  if (f.loc.byte_offset >= 0) out.logical = f.loc.logical;
   for (const topolint::Note& n : f.notes) {
     out.notes.push_back(Note{n.message, n.loc.file, n.loc.line, n.loc.column});
   }

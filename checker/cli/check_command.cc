@@ -20,6 +20,7 @@
 #include "checker/core/worker_thread.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/render.h"
+#include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
@@ -28,11 +29,22 @@ namespace {
 
 void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
 
+// An environment variable that is set to something (no-color.org and
+// force-color.org: an empty value counts as unset).
+bool EnvSet(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && v[0] != '\0';
+}
+
+// --color, then NO_COLOR, then FORCE_COLOR, then whether standard output
+// is a terminal other than TERM=dumb. -o FILE is coloured only by --color
+// always.
 bool UseColor(const Options& o) {
   if (o.color == ColorMode::kAlways) return true;
   if (o.color == ColorMode::kNever || !o.output.empty()) return false;
+  if (EnvSet("NO_COLOR")) return false;
+  if (EnvSet("FORCE_COLOR")) return true;
   const char* term = std::getenv("TERM");
-  if (std::getenv("NO_COLOR") != nullptr) return false;
   if (term != nullptr && std::string(term) == "dumb") return false;
   return isatty(fileno(stdout)) != 0;
 }
@@ -56,20 +68,9 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
   return out;
 }
 
-// The nearest directory holding `.git` (a directory, or a worktree's file)
-// at or above `dir`; empty when there is none.
-std::string GitRoot(const std::filesystem::path& dir) {
-  std::error_code ec;
-  for (std::filesystem::path p = dir; !p.empty(); p = p.parent_path()) {
-    if (std::filesystem::exists(p / ".git", ec)) return p.string();
-    if (p == p.parent_path()) break;
-  }
-  return "";
-}
-
-// SARIF URIs: relative to --sarif-root, else to the git work tree holding
-// the current directory, else the one holding the first input, else to the
-// current directory.
+// SARIF URIs and GitHub annotation paths: relative to --sarif-root, else to the
+// git work tree holding the current directory, else the one holding the first
+// input, else to the current directory.
 SarifRoots FindSarifRoots(const Options& o) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -78,9 +79,9 @@ SarifRoots FindSarifRoots(const Options& o) {
   if (!o.sarif_root.empty()) {
     r.root = fs::absolute(o.sarif_root, ec).lexically_normal().string();
   }
-  if (r.root.empty()) r.root = GitRoot(r.cwd);
+  if (r.root.empty()) r.root = FindGitRoot(r.cwd);
   if (r.root.empty() && !o.paths.empty() && o.paths[0] != "-") {
-    r.root = GitRoot(fs::absolute(o.paths[0], ec).parent_path());
+    r.root = FindGitRoot(fs::absolute(o.paths[0], ec).parent_path().string());
   }
   if (r.root.empty()) r.root = r.cwd;
   while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
@@ -167,7 +168,18 @@ class CheckReport {
         report_ = MakeSarifReport(&rules_, TOPOLINT_VERSION, &roots_);
         break;
       case Format::kGithub:
-        report_ = MakeGithubReport();
+        roots_ = FindSarifRoots(options);
+        report_ = MakeGithubReport(&roots_);
+        break;
+      case Format::kJunit:
+        report_ = MakeJunitReport();
+        break;
+      case Format::kGitlab:
+        roots_ = FindSarifRoots(options);
+        report_ = MakeGitlabReport(&roots_);
+        break;
+      case Format::kConcise:
+        report_ = MakeConciseReport();
         break;
     }
   }

@@ -51,7 +51,8 @@ int WritePicture(const Options& options, const JobPlan& plan,
 }  // namespace
 
 int RunExplainCommand(const Options& options) {
-  if (options.format == Format::kSarif || options.format == Format::kGithub) {
+  if (options.format != Format::kText && options.format != Format::kJson &&
+      options.format != Format::kHtml && options.format != Format::kSvg) {
     Err("topolint: error: explain writes --format text, json, html or "
         "svg\n");
     return kExitUsage;

@@ -13,7 +13,17 @@ namespace topolint::cli {
 
 enum class Verb { kCheck, kExplain, kRules, kHelp, kVersion };
 // kHtml and kSvg are formats of `explain` only.
-enum class Format { kText, kJson, kSarif, kGithub, kHtml, kSvg };
+enum class Format {
+  kText,
+  kJson,
+  kSarif,
+  kGithub,
+  kJunit,
+  kGitlab,
+  kConcise,
+  kHtml,
+  kSvg
+};
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct Options {
@@ -41,6 +51,7 @@ struct Options {
   bool statistics = false;
   bool verbose = false;          // list what directory searches skipped
   bool follow_symlinks = false;  // walk into directory symlinks
+  bool no_ignore = false;        // --no-ignore: read .gitignore'd files
   ColorMode color = ColorMode::kAuto;
   std::string stdin_filename;
   std::optional<int64_t> core;  // explain --core

@@ -101,6 +101,7 @@ class ProjectConfigFinder {
   std::string FindForUnit(const std::string& dir) {
     if (!IsPlain(dir) || dir == "/") return Find(dir);
     if (HasSettings(dir)) return Absolute(dir) + "/.topolint.json";
+    if (IsRepositoryRoot(dir)) return "";
     const std::string_view parent = PlainParent(dir);
     if (!last_parent_valid_ || parent != last_parent_) {
       last_parent_.assign(parent.data(), parent.size());
@@ -122,7 +123,7 @@ class ProjectConfigFinder {
       if (!ec) result = FindAbsolute(p.lexically_normal());
     } else if (HasSettings(dir)) {
       result = Absolute(dir) + "/.topolint.json";
-    } else if (dir != "/") {
+    } else if (dir != "/" && !IsRepositoryRoot(dir)) {
       result = Find(std::string(PlainParent(dir)));
     }
     by_display_.emplace(dir, result);
@@ -154,6 +155,14 @@ class ProjectConfigFinder {
     }
   }
 
+  // The lookup stops at the root of a git work tree (a `.git` directory
+  // or file), as FindProjectConfig does: settings above a repository are
+  // not the repository's.
+  static bool IsRepositoryRoot(const std::string& dir) {
+    std::error_code ec;
+    return std::filesystem::exists(dir + "/.git", ec);
+  }
+
   bool HasSettings(const std::string& dir) {
     if (auto it = listed_.find(dir); it != listed_.end()) return it->second;
     std::error_code ec;
@@ -179,7 +188,8 @@ class ProjectConfigFinder {
     std::string result;
     if (std::filesystem::is_regular_file(candidate, ec)) {
       result = candidate.string();
-    } else if (p.has_parent_path() && p.parent_path() != p) {
+    } else if (p.has_parent_path() && p.parent_path() != p &&
+               !IsRepositoryRoot(p.string())) {
       result = FindAbsolute(p.parent_path());
     }
     found_.emplace(std::move(key), result);
@@ -363,6 +373,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     selector.set_force_exclude(o.force_exclude);
     selector.set_config(o.config);
     limits.selector = &selector;
+    limits.honour_gitignore = !o.no_ignore;
     DiscoveryReport report;
     absl::Status found =
         o.whole_units ? DiscoverWholeUnits(disk_paths, limits, &specs, &report)

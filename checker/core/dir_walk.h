@@ -25,6 +25,9 @@ struct DiscoveryLimits {
   // to the files found before they are classified; null = none. WalkPaths
   // ignores it; DiscoverUnits applies it.
   PathSelector* selector = nullptr;
+  // Leave out what the .gitignore files of a git work tree ignore (for
+  // files found by a search, not those named: discovery.h, gitignore.h).
+  bool honour_gitignore = false;
 };
 
 // A path left out, and why ("not a recognised input", "symbolic link to a

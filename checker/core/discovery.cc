@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "checker/config/component_config.h"
+#include "checker/core/gitignore_walk.h"
 #include "checker/core/layouts.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/worker_thread.h"
@@ -299,6 +300,7 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
       return st;
     }
   }
+  if (limits.honour_gitignore) DropGitignored(&walk);
   std::vector<ClassifiedFile> files(walk.files.size());
   for (size_t i = 0; i < walk.files.size(); ++i) {
     files[i].file = std::move(walk.files[i]);

@@ -238,6 +238,8 @@ std::string FindProjectConfig(const std::string& dir) {
     if (std::filesystem::is_regular_file(candidate, ec)) {
       return candidate.string();
     }
+    // Not above the root of a git work tree.
+    if (std::filesystem::exists(p / ".git", ec)) return "";
     if (!p.has_parent_path() || p.parent_path() == p) return "";
     p = p.parent_path();
   }

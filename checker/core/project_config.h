@@ -59,7 +59,8 @@ absl::StatusOr<ProjectConfig> LoadProjectConfig(const std::string& path);
 absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
                                 RuleSelection* selection, CheckOptions* check);
 
-// The nearest `.topolint.json` in `dir` or its ancestors, or "".
+// The nearest `.topolint.json` in `dir` or its ancestors, up to the root of
+// the git work tree holding `dir` (a directory holding `.git`), or "".
 std::string FindProjectConfig(const std::string& dir);
 
 }  // namespace topolint

@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "checker/core/path_glob.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
@@ -14,9 +15,9 @@ bool GlobMatch(std::string_view glob, std::string_view text) {
   return fnmatch(std::string(glob).c_str(), std::string(text).c_str(), 0) == 0;
 }
 
+// `*` stops at '/', and a `**` component spans directories (path_glob.h).
 bool PathGlobMatch(std::string_view glob, std::string_view path) {
-  return fnmatch(std::string(glob).c_str(), std::string(path).c_str(),
-                 FNM_PATHNAME) == 0;
+  return GlobPathMatch(glob, path);
 }
 
 absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {

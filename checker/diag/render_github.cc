@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checker/diag/render.h"
+#include "checker/diag/repo_paths.h"
 
 namespace topolint {
 namespace {
@@ -82,10 +83,20 @@ std::string LocationLabel(const Location& loc) {
   return out;
 }
 
-void AppendCommand(const Finding& f, std::string* out) {
+// The annotation's file: relative to the repository root (GitHub places
+// annotations by repository path) when `roots` is given, else as given.
+std::string AnnotationFile(const std::string& file, const SarifRoots* roots) {
+  if (roots == nullptr) return file;
+  std::string path;
+  PathUnderRoot(file, roots->root, roots->cwd, &path);
+  return path;
+}
+
+void AppendCommand(const Finding& f, const SarifRoots* roots,
+                   std::string* out) {
   *out += "::";
   *out += Command(f.severity);
-  *out += " file=" + EscapeProperty(f.loc.file);
+  *out += " file=" + EscapeProperty(AnnotationFile(f.loc.file, roots));
   if (f.loc.line > 0) {
     *out += ",line=" + std::to_string(f.loc.line);
     if (f.loc.column > 0) *out += ",col=" + std::to_string(f.loc.column);
@@ -103,22 +114,33 @@ void AppendCommand(const Finding& f, std::string* out) {
 
 class GithubReport : public ReportWriter {
  public:
+  explicit GithubReport(const SarifRoots* roots) : roots_(roots) {}
   void Begin(std::string* /*out*/) override {}
   void Add(const std::vector<Finding>& findings, std::string* out) override {
-    for (const Finding& f : findings) AppendCommand(f, out);
+    for (const Finding& f : findings) AppendCommand(f, roots_, out);
   }
   void End(std::string* /*out*/) override {}
+
+ private:
+  const SarifRoots* roots_;
 };
 
 }  // namespace
 
-std::unique_ptr<ReportWriter> MakeGithubReport() {
-  return std::make_unique<GithubReport>();
+std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots) {
+  return std::make_unique<GithubReport>(roots);
 }
 
 std::string RenderGithub(const std::vector<Finding>& findings) {
   std::string out;
-  for (const Finding& f : findings) AppendCommand(f, &out);
+  for (const Finding& f : findings) AppendCommand(f, nullptr, &out);
+  return out;
+}
+
+std::string RenderGithub(const std::vector<Finding>& findings,
+                         const SarifRoots& roots) {
+  std::string out;
+  for (const Finding& f : findings) AppendCommand(f, &roots, &out);
   return out;
 }
 
