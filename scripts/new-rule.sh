@@ -196,7 +196,7 @@ for c in fail-basic pass-basic; do
   # shellcheck disable=SC2059
   printf "$expected_text" "$fix/$c" > "$fix/$c/expected.txt"
 done
-if command -v clang-format-14 > /dev/null; then
+if [ -f .clang-format ] && command -v clang-format-14 > /dev/null; then
   clang-format-14 -i "$test_file" "$family_file"
 fi
 cat <<EOF
