@@ -93,6 +93,7 @@ bool WireReader::NextField(const char* what, uint32_t* field, int* wire_type) {
   }
   const int64_t at = offset();
   const uint32_t tag = in_.ReadTag();
+  if (tag == 0 && offset() >= kMaxInputBytes) return Truncated(what);
   if (tag == 0) {
     return FailAt(at, fmt::format("expected a field tag in {}, found {}", what,
                                   AtEnd() ? "the end of the input"
@@ -246,6 +247,11 @@ bool WireReader::SkipBytes(const char* what, int64_t n) {
 
 void WireReader::LimitTo(int64_t size) {
   if (size >= 0 && size <= INT_MAX) in_.PushLimit(static_cast<int>(size));
+}
+
+void WireReader::StopAt(int64_t offset) {
+  in_.SetTotalBytesLimit(
+      static_cast<int>(std::clamp<int64_t>(offset, 0, kMaxInputBytes)));
 }
 
 bool WireReader::Enter(const char* what, int wire_type, int* saved) {
