@@ -6,12 +6,14 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "checker/cli/commands.h"
 #include "checker/cli/options.h"
 #include "checker/core/worker_thread.h"
+#include "checker/diag/output_file.h"
 #include "checker/hlo/mapped_file.h"
 
 namespace {
@@ -21,6 +23,16 @@ namespace {
 // descriptor (`>&-`) is held by /dev/null opened read-only, so that no file
 // opened later takes its number and receives the report, while writes to
 // it still fail (EBADF) and are reported.
+void OutOfMemory() {
+  static constexpr char kMessage[] =
+      "topolint: error: out of memory (is the address-space limit, ulimit "
+      "-v, too low?); no output file was written\n";
+  topolint::RemoveLiveTempFiles();
+  const ssize_t ignored = write(2, kMessage, sizeof(kMessage) - 1);
+  (void)ignored;
+  _exit(topolint::cli::kExitUsage);
+}
+
 void GuardProcess() {
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
@@ -38,6 +50,11 @@ void GuardProcess() {
   // The process is ours: -j workers take descriptor tables of their own
   // (checker/core/worker_thread.h).
   topolint::EnableOwnFileTables();
+  // An interrupted run leaves no temporary of -o / --write-baseline.
+  topolint::RemoveTempFilesOnSignals();
+  // Memory refused (a low RLIMIT_AS / ulimit -v) is exit 2 with a message,
+  // in whichever thread it happens, not std::bad_alloc's abort (134).
+  std::set_new_handler(OutOfMemory);
 }
 
 // The stdio output of the other verbs, checked once at the end.
