@@ -20,13 +20,17 @@
 #include "checker/core/worker_thread.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/render.h"
+#include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
 namespace topolint::cli {
 namespace {
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+// Messages echo file names, op names and settings: never raw escapes.
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
 bool UseColor(const Options& o) {
   if (o.color == ColorMode::kAlways) return true;

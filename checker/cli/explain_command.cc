@@ -6,12 +6,16 @@
 #include "checker/cli/commands.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/explain/explain.h"
+#include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
 namespace {
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+// Messages echo file names, op names and settings: never raw escapes.
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
 }  // namespace
 

@@ -14,6 +14,7 @@
 #include "checker/cli/options.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/output_file.h"
+#include "checker/diag/source_snippet.h"
 #include "checker/hlo/mapped_file.h"
 
 namespace {
@@ -75,7 +76,8 @@ int main(int argc, char** argv) {
   auto options = topolint::cli::ParseOptions(args);
   if (!options.ok()) {
     std::fprintf(stderr, "topolint: error: %s\n",
-                 std::string(options.status().message()).c_str());
+                 topolint::SanitizeLinesForTerminal(std::string(options.status().message()))
+                     .c_str());
     return topolint::cli::kExitUsage;
   }
   switch (options->verb) {
