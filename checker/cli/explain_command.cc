@@ -5,8 +5,8 @@
 
 #include "checker/cli/commands.h"
 #include "checker/cli/unit_jobs.h"
-#include "checker/explain/explain.h"
 #include "checker/diag/source_snippet.h"
+#include "checker/explain/explain.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {

@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
   auto options = topolint::cli::ParseOptions(args);
   if (!options.ok()) {
     std::fprintf(stderr, "topolint: error: %s\n",
-                 topolint::SanitizeLinesForTerminal(std::string(options.status().message()))
+                 topolint::SanitizeLinesForTerminal(
+                     std::string(options.status().message()))
                      .c_str());
     return topolint::cli::kExitUsage;
   }

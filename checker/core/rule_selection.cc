@@ -33,8 +33,8 @@ size_t EditDistance(std::string_view a, std::string_view b) {
     row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
       const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row[j] = std::min(
+          {row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
       diag = up;
     }
   }
@@ -74,11 +74,11 @@ absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
       }
     }
     if (!matched) {
-      return absl::InvalidArgumentError(
-          fmt::format("rule glob '{}' matches no rule{} (see `topolint "
-                      "rules`)",
-                      std::string(entry),
-                      SuggestRule(std::string_view(entry.data(), entry.size()))));
+      return absl::InvalidArgumentError(fmt::format(
+          "rule glob '{}' matches no rule{} (see `topolint "
+          "rules`)",
+          std::string(entry),
+          SuggestRule(std::string_view(entry.data(), entry.size()))));
     }
     globs_.emplace_back(std::string(entry), enable);
   }
@@ -88,9 +88,8 @@ absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
 absl::Status RuleSelection::SetSeverity(std::string_view rule,
                                         std::string_view level) {
   if (FindRule(rule) == nullptr) {
-    return absl::InvalidArgumentError(
-        fmt::format("unknown rule '{}' in severity overrides{}", rule,
-                    SuggestRule(rule)));
+    return absl::InvalidArgumentError(fmt::format(
+        "unknown rule '{}' in severity overrides{}", rule, SuggestRule(rule)));
   }
   Severity s;
   if (level != "off" && !ParseSeverity(level, &s)) {

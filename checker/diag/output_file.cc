@@ -6,8 +6,8 @@
 
 #include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -75,9 +75,9 @@ void RemoveTempsOnSignal(int sig) {
 // `.BASE.topolint-XXXXXX`, the base cut so that the name fits NAME_MAX.
 std::string TempName(const std::string& dir, const std::string& base) {
   constexpr size_t kExtra = sizeof(".") - 1 + sizeof(".topolint-XXXXXX") - 1;
-  const std::string cut =
-      base.size() + kExtra > NAME_MAX ? base.substr(0, NAME_MAX - kExtra)
-                                      : base;
+  const std::string cut = base.size() + kExtra > NAME_MAX
+                              ? base.substr(0, NAME_MAX - kExtra)
+                              : base;
   return fmt::format("{}/.{}.topolint-XXXXXX", dir, cut);
 }
 
@@ -160,8 +160,8 @@ bool StagedOutput::LinkUnnamed() {
     temp_ = buf.data();
     slot_ = RegisterTemp(temp_);
     if (linkat(fd_, "", AT_FDCWD, temp_.c_str(), AT_EMPTY_PATH) == 0 ||
-        linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", fd_).c_str(),
-               AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+        linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", fd_).c_str(), AT_FDCWD,
+               temp_.c_str(), AT_SYMLINK_FOLLOW) == 0) {
       return true;
     }
     const int err = errno;
@@ -262,9 +262,9 @@ absl::Status StagedOutput::Commit() {
   }
   if (unnamed_ && !LinkUnnamed()) {
     const int err = errno;
-    return absl::DataLossError(fmt::format(
-        "{}: cannot name the finished file in {}: {}", target_,
-        DirOf(target_), Errno(err)));
+    return absl::DataLossError(
+        fmt::format("{}: cannot name the finished file in {}: {}", target_,
+                    DirOf(target_), Errno(err)));
   }
   if (unnamed_) {
     const int fd = fd_;

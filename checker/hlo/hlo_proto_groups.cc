@@ -40,8 +40,8 @@ bool CheckPerm(WireReader& r, TextPos at, const std::vector<int64_t>& perm,
 bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
   const TextPos group_pos = r.pos();
   if (out->num_groups() >= kMaxReplicaGroups) {
-    return r.Fail(fmt::format("expected at most {} replica groups",
-                              kMaxReplicaGroups));
+    return r.Fail(
+        fmt::format("expected at most {} replica groups", kMaxReplicaGroups));
   }
   int saved = 0;
   if (!r.Enter("a ReplicaGroup", wire_type, &saved)) return false;

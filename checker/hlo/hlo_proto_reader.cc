@@ -122,9 +122,9 @@ bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
 // in the proto, so -1 arrives as 2^64-1 read as int64 -1).
 bool PositiveCount(WireReader& r, TextPos at, const char* what, int64_t v) {
   if (v >= 1) return true;
-  return r.FailAt(at.byte_offset(),
-                  fmt::format("{} must be a positive integer, found {}", what,
-                              v));
+  return r.FailAt(
+      at.byte_offset(),
+      fmt::format("{} must be a positive integer, found {}", what, v));
 }
 
 bool ReadDeviceAssignment(WireReader& r, int wt, Header* h) {
@@ -137,9 +137,8 @@ bool ReadDeviceAssignment(WireReader& r, int wt, Header* h) {
     int64_t v = 0;
     bool ok;
     if (field == 1 || field == 2) {
-      const char* what = field == 1
-                             ? "DeviceAssignmentProto.replica_count"
-                             : "DeviceAssignmentProto.computation_count";
+      const char* what = field == 1 ? "DeviceAssignmentProto.replica_count"
+                                    : "DeviceAssignmentProto.computation_count";
       ok = r.ReadInt64(what, w, &v) && PositiveCount(r, at, what, v);
       (field == 1 ? h->da_replicas : h->da_computations) = v;
       (field == 1 ? h->da_replicas_pos : h->da_computations_pos) = at;
@@ -288,10 +287,9 @@ class InstructionStream {
       const ComputationInfo& c = h.computations[i];
       if (c.has_id) names_.emplace_back(c.id, static_cast<uint32_t>(i));
     }
-    std::stable_sort(names_.begin(), names_.end(),
-                     [](const auto& a, const auto& b) {
-                       return a.first < b.first;
-                     });
+    std::stable_sort(
+        names_.begin(), names_.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
   }
 
   bool Run() {
@@ -592,8 +590,8 @@ std::string_view WideTextEncoding(std::string_view head) {
       for (size_t k = 0; k < unit; ++k) {
         const unsigned char c = at(i * unit + k);
         const bool is_char = k == offset;
-        if (is_char ? (c == 0 || (c < 0x20 && c != '\n' && c != '\r' &&
-                                  c != '\t') ||
+        if (is_char ? (c == 0 ||
+                       (c < 0x20 && c != '\n' && c != '\r' && c != '\t') ||
                        c >= 0x7f)
                     : c != 0) {
           return false;
