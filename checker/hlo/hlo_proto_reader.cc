@@ -525,14 +525,17 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
     return;
   }
   std::unique_ptr<Source> src = open();
-  WireReader r(src->stream(), gzip ? -1 : end_hint);
-  InstructionStream stream(r, h, options, m);
+  pio::ZeroCopyInputStream* in = src->stream();
+  std::optional<pio::LimitingInputStream> cut;
   if (!first_error.empty() && first_error_at >= 0) {
     // The first pass failed there: the second one reads every instruction
     // before that place and stops at it (a bomb is inflated once, not
     // twice).
-    r.StopAt(first_error_at);
+    cut.emplace(in, first_error_at);
+    in = &*cut;
   }
+  WireReader r(in, gzip ? -1 : end_hint);
+  InstructionStream stream(r, h, options, m);
   if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
     r.LimitTo(h.module_size);
     stream.Run();

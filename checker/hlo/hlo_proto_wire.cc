@@ -249,11 +249,6 @@ void WireReader::LimitTo(int64_t size) {
   if (size >= 0 && size <= INT_MAX) in_.PushLimit(static_cast<int>(size));
 }
 
-void WireReader::StopAt(int64_t offset) {
-  in_.SetTotalBytesLimit(
-      static_cast<int>(std::clamp<int64_t>(offset, 0, kMaxInputBytes)));
-}
-
 bool WireReader::Enter(const char* what, int wire_type, int* saved) {
   int len = 0;
   if (!ExpectWireType(what, wire_type, kLen) ||

@@ -78,8 +78,6 @@ class WireReader {
   // limits reading to the next `size` bytes.
   bool SkipBytes(const char* what, int64_t n);
   void LimitTo(int64_t size);
-  // Reads nothing at or past `offset` (from the start of the input).
-  void StopAt(int64_t offset);
 
   // Enters a length-delimited submessage; `*saved` restores the enclosing
   // limit on Leave. `what` names the submessage for errors.

@@ -15,10 +15,10 @@
 namespace topolint::testing {
 namespace {
 
-using ::testing::HasSubstr;
 using proto_writer::Bytes;
 using proto_writer::Gzip;
 using proto_writer::Varint;
+using ::testing::HasSubstr;
 
 hlo::Module Read(const std::string& bytes) {
   hlo::Module m;
@@ -58,8 +58,8 @@ std::string Errors(const hlo::Module& m) {
 }
 
 const std::string& Good() {
-  static const std::string* m = new std::string(Module({Instruction(
-      "ar", "all-reduce", 1, [] {
+  static const std::string* m =
+      new std::string(Module({Instruction("ar", "all-reduce", 1, [] {
         std::string g, group;
         proto_writer::Packed(&group, 1, {0, 1});
         Bytes(&g, 49, group);

@@ -117,8 +117,8 @@ TEST(ReliabilityBTest, SignalsDuringOutputsLeaveOldFilesAndNoTemporary) {
     for (const auto& input : inputs) {
       const std::string report = d.Write("report.json", "old report");
       const std::string base = d.Write("base.json", "old baseline");
-      std::vector<std::string> args = {"check", "--format", "json", "-o",
-                                       report, "--write-baseline", base};
+      std::vector<std::string> args = {
+          "check", "--format", "json", "-o", report, "--write-baseline", base};
       args.insert(args.end(), input.begin(), input.end());
       const int status =
           RunAndSignal(args, sig, std::chrono::milliseconds(300));
@@ -150,10 +150,10 @@ TEST(ReliabilityBTest, LowAddressSpaceIsExitTwoWithAMessage) {
   TempDir d;
   const std::string model = d.Write("big.pb.gz", SlowModule(150000));
   const std::string report = d.Write("report.json", "old report");
-  const std::string cmd = "ulimit -v 30000; " +
-                          ShellQuote(TOPOLINT_BINARY) + " check -o " +
-                          ShellQuote(report) + " " + ShellQuote(model) +
-                          " 2>" + ShellQuote(d.path() + "/err");
+  const std::string cmd = "ulimit -v 30000; " + ShellQuote(TOPOLINT_BINARY) +
+                          " check -o " + ShellQuote(report) + " " +
+                          ShellQuote(model) + " 2>" +
+                          ShellQuote(d.path() + "/err");
   const int status = std::system(("sh -c " + ShellQuote(cmd)).c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
@@ -213,9 +213,9 @@ TEST(ReliabilityBTest, EscapeSequencesAreEscaped) {
   r = RunTopolint({"check", "s"}, d.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, Not(HasSubstr("\x1b")));
-  d.Write("g/model.hlo",
-          std::string(kDuplicateHlo).replace(
-              std::string(kDuplicateHlo).find("%ar"), 3, "%ar\x1b[31m\x07"));
+  d.Write("g/model.hlo", std::string(kDuplicateHlo)
+                             .replace(std::string(kDuplicateHlo).find("%ar"), 3,
+                                      "%ar\x1b[31m\x07"));
   r = RunTopolint({"check", "--format", "github", "g"}, d.path());
   EXPECT_THAT(r.out, HasSubstr("::error"));
   EXPECT_THAT(r.out, Not(HasSubstr("\x1b")));
@@ -229,7 +229,8 @@ TEST(ReliabilityBTest, UnknownRuleIdsGetASuggestion) {
   CliResult r = RunTopolint({"check", "--rules", "hlo-syntx", "m"}, d.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("did you mean 'hlo-syntax'?"));
-  d.Write("m/.topolint.json", R"({"severity": {"hlo-duplicate-devce-id": "warning"}})");
+  d.Write("m/.topolint.json",
+          R"({"severity": {"hlo-duplicate-devce-id": "warning"}})");
   r = RunTopolint({"check", "m"}, d.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("did you mean 'hlo-duplicate-device-id'?"));
@@ -277,7 +278,8 @@ TEST(ReliabilityBTest, ApiRefusesFifosDevicesDirectoriesAndNuls) {
     api::Status st = api::Check(unit, options, &findings);
     EXPECT_FALSE(st.ok()) << bad;
     EXPECT_THAT(st.message, Not(HasSubstr("not valid JSON"))) << bad;
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+    EXPECT_LT(std::chrono::steady_clock::now() - start,
+              std::chrono::seconds(20));
   }
   api::Unit u2;
   api::Status st = u2.AddFile(fifo);
