@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -220,6 +221,22 @@ TEST(ReliabilityBTest, EscapeSequencesAreEscaped) {
   EXPECT_THAT(r.out, HasSubstr("::error"));
   EXPECT_THAT(r.out, Not(HasSubstr("\x1b")));
   EXPECT_THAT(r.out, Not(HasSubstr("\x07")));
+}
+
+// 18: --format json keeps distinct non-UTF-8 names distinct.
+TEST(ReliabilityBTest, JsonKeepsDistinctNonUtf8NamesDistinct) {
+  TempDir d;
+  d.Write("n/a\xff.hlo", kDuplicateHlo);
+  d.Write("n/a\xfe.hlo", kDuplicateHlo);
+  d.Write("n/ok.hlo", kDuplicateHlo);
+  CliResult r = RunTopolint({"check", "--format", "json", "n"}, d.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  std::set<std::string> files;
+  for (const auto& f : report) files.insert(f["file"].get<std::string>());
+  EXPECT_EQ(files.size(), 3u) << r.out;
+  EXPECT_EQ(files.count("n/a\\xff.hlo"), 1u) << r.out;
+  EXPECT_EQ(files.count("n/ok.hlo"), 1u) << r.out;
 }
 
 // 20: unknown rule ids get a did-you-mean.
