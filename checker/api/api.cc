@@ -9,6 +9,7 @@
 #include "checker/core/discovery.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/runner.h"
+#include "checker/diag/input_file.h"
 #include "checker/diag/render.h"
 #include "checker/hlo/hlo_parser.h"
 #include "fmt/format.h"
@@ -108,6 +109,11 @@ bool Unit::Contains(const std::string& name, bool in_memory) const {
 }
 
 Status Unit::AddFile(const std::string& path, InputKind kind) {
+  if (path.find('\0') != std::string::npos) {
+    // A C string would end there: refuse rather than read another file.
+    return Error(Status::Code::kInvalidArgument,
+                 "the path holds a NUL byte; expected a file name");
+  }
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     return Error(Status::Code::kInvalidArgument,
@@ -116,6 +122,12 @@ Status Unit::AddFile(const std::string& path, InputKind kind) {
                              path));
   }
   if (!fs::is_regular_file(path, ec)) {
+    // A FIFO, device or socket says what it is (the shared check).
+    const absl::Status kind_status = CheckReadableKind(path);
+    if (!kind_status.ok() && !absl::IsNotFound(kind_status)) {
+      return Error(Status::Code::kInvalidArgument,
+                   std::string(kind_status.message()));
+    }
     return Error(Status::Code::kNotFound,
                  fmt::format("{}: no such file", path));
   }
@@ -263,6 +275,12 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
                                 std::vector<topolint::Finding>* findings) {
   findings->clear();
   if (paths.empty()) return absl::InvalidArgumentError("no paths to check");
+  for (const std::string& p : paths) {
+    if (p.find('\0') != std::string::npos) {
+      return absl::InvalidArgumentError(
+          "a path holds a NUL byte; expected a file or directory name");
+    }
+  }
   std::vector<UnitSpec> specs;
   std::vector<std::string> skipped;
   // The "include" / "exclude" of the settings file in use apply as in the

@@ -21,13 +21,17 @@
 #include "checker/diag/baseline.h"
 #include "checker/diag/render.h"
 #include "checker/diag/repo_paths.h"
+#include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
 namespace topolint::cli {
 namespace {
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+// Messages echo file names, op names and settings: never raw escapes.
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
 // An environment variable that is set to something (no-color.org and
 // force-color.org: an empty value counts as unset).

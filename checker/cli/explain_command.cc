@@ -7,13 +7,17 @@
 #include "checker/cli/output_guard.h"
 #include "checker/cli/report_sink.h"
 #include "checker/cli/unit_jobs.h"
+#include "checker/diag/source_snippet.h"
 #include "checker/explain/explain.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
 namespace {
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+// Messages echo file names, op names and settings: never raw escapes.
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
 // --format html / svg: the pictures, with each unit's findings (the rules
 // run as `check` runs them), written to standard output or staged to -o.

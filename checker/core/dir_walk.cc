@@ -111,18 +111,19 @@ struct DirEntry {
 // their types, as getdents64 gives them: no readdir() buffer and no extra
 // fstat()/fcntl() per directory; the names go into one string, not one
 // string each. A read error is a warning on `node`.
-void ReadEntries(int fd, const std::string& shown, Node* node,
-                 std::string* names, std::vector<DirEntry>* out) {
+int ReadEntries(int fd, const std::string& shown, Node* node,
+                std::string* names, std::vector<DirEntry>* out) {
   alignas(8) char buf[32768];
   for (;;) {
     const ssize_t n = ::getdents64(fd, buf, sizeof(buf));
     if (n < 0) {
+      const int err = errno;
       node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
-                             ErrnoMessage(errno)));
+                             ErrnoMessage(err)));
       node->listed = false;
-      return;
+      return err;
     }
-    if (n == 0) return;
+    if (n == 0) return 0;
     for (size_t off = 0; off < static_cast<size_t>(n);) {
       unsigned short reclen;
       std::memcpy(&reclen, buf + off + offsetof(struct dirent64, d_reclen),
@@ -130,7 +131,7 @@ void ReadEntries(int fd, const std::string& shown, Node* node,
       const unsigned char type = static_cast<unsigned char>(
           buf[off + offsetof(struct dirent64, d_type)]);
       const char* name = buf + off + offsetof(struct dirent64, d_name);
-      if (reclen == 0) return;  // cannot happen; never loop forever
+      if (reclen == 0) return 0;  // cannot happen; never loop forever
       off += reclen;
       if (name[0] == '.' &&
           (name[1] == 0 || (name[1] == '.' && name[2] == 0))) {
@@ -294,8 +295,13 @@ absl::Status Lister::List(Node* node, std::vector<WorkerThread>* pool) {
   names.reserve(256);  // one block for the names of a small directory
   std::vector<DirEntry> entries;
   node->listed = true;
-  ReadEntries(fd, shown, node, &names, &entries);
+  const int read_error = ReadEntries(fd, shown, node, &names, &entries);
   ::close(fd);
+  if (read_error != 0 && node->depth == 0) {
+    // Named on the command line (`check .` in a deleted directory): exit 2.
+    return absl::NotFoundError(fmt::format("{}: cannot read directory: {}",
+                                           shown, ErrnoMessage(read_error)));
+  }
   const char* const blob = names.data();
   std::sort(entries.begin(), entries.end(),
             [blob](const DirEntry& a, const DirEntry& b) {

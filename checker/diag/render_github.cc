@@ -11,6 +11,20 @@
 namespace topolint {
 namespace {
 
+// A byte as is, or a control byte (ESC, BEL, ...) percent-encoded: an op or
+// file name must not reach the log, or a terminal, as an escape sequence.
+void AppendPlain(char c, std::string* out) {
+  const unsigned char u = static_cast<unsigned char>(c);
+  if (u < 0x20 || u == 0x7f) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    *out += '%';
+    *out += kHex[u >> 4];
+    *out += kHex[u & 15];
+    return;
+  }
+  out->push_back(c);
+}
+
 // As @actions/core `escapeData`: the message part of a command.
 std::string EscapeData(std::string_view s) {
   std::string out;
@@ -27,7 +41,7 @@ std::string EscapeData(std::string_view s) {
         out += "%0A";
         break;
       default:
-        out.push_back(c);
+        AppendPlain(c, &out);
     }
   }
   return out;
@@ -55,7 +69,7 @@ std::string EscapeProperty(std::string_view s) {
         out += "%2C";
         break;
       default:
-        out.push_back(c);
+        AppendPlain(c, &out);
     }
   }
   return out;

@@ -83,6 +83,7 @@ struct Header {
   TextPos replica_count_pos, num_partitions_pos;
   std::optional<int64_t> da_replicas, da_computations;
   TextPos da_replicas_pos, da_computations_pos;
+  proto::NameBudget names;
 };
 
 bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
@@ -113,7 +114,17 @@ bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
     }
     if (!ok) return false;
   }
+  h->names.Keep(&c.name);
   return !r.failed() && r.Leave(saved);
+}
+
+// A replica or partition count, as the text header's: at least 1 (an int32
+// in the proto, so -1 arrives as 2^64-1 read as int64 -1).
+bool PositiveCount(WireReader& r, TextPos at, const char* what, int64_t v) {
+  if (v >= 1) return true;
+  return r.FailAt(
+      at.byte_offset(),
+      fmt::format("{} must be a positive integer, found {}", what, v));
 }
 
 bool ReadDeviceAssignment(WireReader& r, int wt, Header* h) {
@@ -126,9 +137,9 @@ bool ReadDeviceAssignment(WireReader& r, int wt, Header* h) {
     int64_t v = 0;
     bool ok;
     if (field == 1 || field == 2) {
-      ok = r.ReadInt64(field == 1 ? "DeviceAssignmentProto.replica_count"
-                                  : "DeviceAssignmentProto.computation_count",
-                       w, &v);
+      const char* what = field == 1 ? "DeviceAssignmentProto.replica_count"
+                                    : "DeviceAssignmentProto.computation_count";
+      ok = r.ReadInt64(what, w, &v) && PositiveCount(r, at, what, v);
       (field == 1 ? h->da_replicas : h->da_computations) = v;
       (field == 1 ? h->da_replicas_pos : h->da_computations_pos) = at;
     } else {
@@ -152,11 +163,13 @@ bool ReadConfig(WireReader& r, int wt, Header* h) {
     int64_t v = 0;
     bool ok;
     if (field == 4) {
-      ok = r.ReadInt64("HloModuleConfigProto.replica_count", w, &v);
+      ok = r.ReadInt64("HloModuleConfigProto.replica_count", w, &v) &&
+           PositiveCount(r, at, "HloModuleConfigProto.replica_count", v);
       h->replica_count = v;
       h->replica_count_pos = at;
     } else if (field == 5) {
-      ok = r.ReadInt64("HloModuleConfigProto.num_partitions", w, &v);
+      ok = r.ReadInt64("HloModuleConfigProto.num_partitions", w, &v) &&
+           PositiveCount(r, at, "HloModuleConfigProto.num_partitions", v);
       h->num_partitions = v;
       h->num_partitions_pos = at;
     } else {
@@ -269,9 +282,14 @@ class InstructionStream {
   InstructionStream(WireReader& r, const Header& h, const ParseOptions& opts,
                     Module* m)
       : r_(r), h_(h), opts_(opts), m_(m) {
-    for (const ComputationInfo& c : h.computations) {
-      if (c.has_id) names_.emplace(c.id, c.name);
+    // id -> computation index, sorted (16 bytes per computation).
+    for (size_t i = 0; i < h.computations.size(); ++i) {
+      const ComputationInfo& c = h.computations[i];
+      if (c.has_id) names_.emplace_back(c.id, static_cast<uint32_t>(i));
     }
+    std::stable_sort(
+        names_.begin(), names_.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
   }
 
   bool Run() {
@@ -293,10 +311,9 @@ class InstructionStream {
   // The instruction being read when an error struck (for its location).
   void NoteFailure() {
     if (in_instruction_ && !s_.c.name.empty()) {
-      m_->binary_ops.emplace_back(
-          instruction_begin_,
-          std::max(r_.error_offset(), instruction_begin_) + 1, "%" + comp_name_,
-          "%" + s_.c.name);
+      AddSpan(instruction_begin_,
+              std::max(r_.error_offset(), instruction_begin_) + 1,
+              "%" + s_.c.name);
     }
   }
 
@@ -307,6 +324,7 @@ class InstructionStream {
     const ComputationInfo* info =
         index < h_.computations.size() ? &h_.computations[index] : nullptr;
     comp_name_ = info != nullptr ? info->name : "";
+    comp_index_ = info != nullptr ? static_cast<int32_t>(index) : -1;
     shapes_.clear();
     shape_bytes_ = 0;
     uint32_t field = 0;
@@ -380,10 +398,15 @@ class InstructionStream {
       c.slice_sizes_count = std::max<int64_t>(1, s_.dynamic_slice_sizes / rank);
     }
     if (!s_.called_ids.empty()) {
-      auto it = names_.find(s_.called_ids.front());
-      if (it != names_.end()) c.to_apply = "%" + it->second;
+      const int64_t id = s_.called_ids.front();
+      auto it = std::lower_bound(
+          names_.begin(), names_.end(), id,
+          [](const auto& e, int64_t v) { return e.first < v; });
+      if (it != names_.end() && it->first == id) {
+        c.to_apply = "%" + h_.computations[it->second].name;
+      }
     }
-    m_->binary_ops.emplace_back(instruction_begin_, end, c.computation, c.name);
+    AddSpan(instruction_begin_, end, c.name);
     if (opts_.on_collective) {
       opts_.on_collective(*m_, c);
     } else {
@@ -392,11 +415,20 @@ class InstructionStream {
     return true;
   }
 
+  // A span for naming findings, within kMaxOpSpans and the name budget.
+  void AddSpan(int64_t begin, int64_t end, std::string op) {
+    if (m_->binary_ops.size() >= proto::kMaxOpSpans) return;
+    op_names_.Keep(&op);
+    m_->binary_ops.emplace_back(begin, end, comp_index_, std::move(op));
+  }
+
   WireReader& r_;
   const Header& h_;
   const ParseOptions& opts_;
   Module* m_;
-  std::unordered_map<int64_t, std::string> names_;
+  std::vector<std::pair<int64_t, uint32_t>> names_;
+  proto::NameBudget op_names_;
+  int32_t comp_index_ = -1;
   std::unordered_map<int64_t, Shape> shapes_;
   size_t shape_bytes_ = 0;
   std::string comp_name_;
@@ -444,6 +476,12 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
       first_error = r.error();
       first_error_at = r.error_offset();
       gzip_error = src->gzip_error();
+    } else if (!src->gzip_error().empty()) {
+      // The message parsed, but the gzip data around it is not sound (a bad
+      // CRC or length in the trailer, a missing trailer, garbage after it).
+      gzip_error = src->gzip_error();
+      first_error = gzip_error;
+      first_error_at = r.offset();
     }
   }
   m->proto_format = FormatName(h);
@@ -487,17 +525,35 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
     return;
   }
   std::unique_ptr<Source> src = open();
-  WireReader r(src->stream(), gzip ? -1 : end_hint);
+  pio::ZeroCopyInputStream* in = src->stream();
+  std::optional<pio::LimitingInputStream> cut;
+  if (!first_error.empty() && first_error_at >= 0) {
+    // The first pass failed there: the second one reads every instruction
+    // before that place and stops at it (a bomb is inflated once, not
+    // twice).
+    cut.emplace(in, first_error_at);
+    in = &*cut;
+  }
+  WireReader r(in, gzip ? -1 : end_hint);
   InstructionStream stream(r, h, options, m);
   if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
     r.LimitTo(h.module_size);
     stream.Run();
   }
-  if (r.failed()) {
+  if (r.failed() && !first_error.empty() && r.offset() >= first_error_at) {
+    // Stopped where the first pass failed: its error is the one to report.
+    stream.NoteFailure();
+    AddError(m, first_error_at, first_error, gzip_error);
+  } else if (r.failed()) {
     stream.NoteFailure();
     AddError(m, r.error_offset(), r.error(), src->gzip_error());
   } else if (!first_error.empty()) {
     AddError(m, first_error_at, first_error, gzip_error);
+  }
+  // The spans' computation names, moved (not copied) once pass 2 is done.
+  m->binary_computations.reserve(h.computations.size());
+  for (ComputationInfo& c : h.computations) {
+    m->binary_computations.push_back(std::move(c.name));
   }
 }
 
@@ -517,8 +573,84 @@ absl::Status OpenError(const absl::Status& st, const std::string& path,
 
 }  // namespace
 
+std::string_view WideTextEncoding(std::string_view head) {
+  auto at = [&](size_t i) {
+    return i < head.size() ? static_cast<unsigned char>(head[i]) : 0x100u;
+  };
+  if (at(0) == 0xff && at(1) == 0xfe) {
+    return at(2) == 0 && at(3) == 0 ? "UTF-32LE" : "UTF-16LE";
+  }
+  if (at(0) == 0xfe && at(1) == 0xff) return "UTF-16BE";
+  if (at(0) == 0 && at(1) == 0 && at(2) == 0xfe && at(3) == 0xff) {
+    return "UTF-32BE";
+  }
+  // Without a BOM: ASCII text with NULs between its bytes (at least 8
+  // characters, every one printable or a line break).
+  auto wide = [&](size_t unit, size_t offset) {
+    const size_t n = std::min<size_t>(head.size() / unit, 64);
+    if (n < 8) return false;
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t k = 0; k < unit; ++k) {
+        const unsigned char c = at(i * unit + k);
+        const bool is_char = k == offset;
+        if (is_char ? (c == 0 ||
+                       (c < 0x20 && c != '\n' && c != '\r' && c != '\t') ||
+                       c >= 0x7f)
+                    : c != 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  };
+  if (wide(4, 0)) return "UTF-32LE";
+  if (wide(4, 3)) return "UTF-32BE";
+  if (wide(2, 0)) return "UTF-16LE";
+  if (wide(2, 1)) return "UTF-16BE";
+  return "";
+}
+
+namespace {
+
+// A binary module whose name (field 1) is longer than the sniffed head:
+// tag 0x0a, a varint length of two bytes or more reaching past the head,
+// then printable bytes. Text HLO never starts with a line break followed by
+// a byte >= 0x80.
+bool IsLongNamedProto(std::string_view head) {
+  if (head.size() < 3 || static_cast<unsigned char>(head[0]) != 0x0a ||
+      (static_cast<unsigned char>(head[1]) & 0x80) == 0) {
+    return false;
+  }
+  uint64_t len = 0;
+  size_t p = 1;
+  for (int shift = 0; p < head.size() && shift < 35; shift += 7) {
+    const unsigned char b = static_cast<unsigned char>(head[p++]);
+    len |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) break;
+  }
+  return len >= head.size() - p && len > 0;
+}
+
+// A syntax error at byte 0 for HLO text in a wide encoding.
+void ReportWideText(std::string_view encoding, const std::string& display_name,
+                    Module* module) {
+  *module = Module();
+  module->file = display_name;
+  SyntaxError e;
+  e.pos = TextPos::AtByte(0);
+  e.message = fmt::format(
+      "expected UTF-8 HLO text, found {} text; convert it (iconv -f {} -t "
+      "UTF-8)",
+      encoding, encoding);
+  module->syntax_errors.push_back(std::move(e));
+}
+
+}  // namespace
+
 HloEncoding SniffHloEncoding(std::string_view head) {
   if (IsGzip(head)) return HloEncoding::kGzip;
+  if (!WideTextEncoding(head).empty()) return HloEncoding::kText;
+  if (IsLongNamedProto(head)) return HloEncoding::kProto;
   if (LooksLikeHlo(head)) return HloEncoding::kText;
   for (char ch : head) {
     const unsigned char u = static_cast<unsigned char>(ch);
@@ -617,6 +749,14 @@ absl::Status ParseHloAnyFile(const std::string& path,
     return ParseProtoFd(fd, display_name, options, module);
   }
   ::close(fd);
+  if (n > 0) {
+    const std::string_view wide =
+        WideTextEncoding(std::string_view(head, static_cast<size_t>(n)));
+    if (!wide.empty()) {
+      ReportWideText(wide, display_name, module);
+      return absl::OkStatus();
+    }
+  }
   return ParseHloFile(path, display_name, options, module);
 }
 
@@ -624,6 +764,10 @@ void ParseHloAny(std::string_view bytes, const std::string& display_name,
                  const ParseOptions& options, Module* module) {
   if (SniffHloEncoding(bytes.substr(0, 4096)) != HloEncoding::kText) {
     ParseHloProto(bytes, display_name, options, module);
+  } else if (const std::string_view wide =
+                 WideTextEncoding(bytes.substr(0, 4096));
+             !wide.empty()) {
+    ReportWideText(wide, display_name, module);
   } else {
     ParseHloText(bytes, display_name, options, module);
   }
