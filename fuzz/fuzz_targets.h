@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -97,6 +98,23 @@ inline void RunHloParserTarget(std::string_view input) {
         fmt::format("window of {} bytes changes the parse:\n--- one window\n"
                     "{}--- small window\n{}",
                     small.window_bytes, a, b));
+  }
+  // Line ends (checker/hlo/input_window.h): a text without '\r' written
+  // with CR-only line ends, or after a byte order mark, parses the same.
+  if (text.find('\r') == std::string::npos &&
+      text.compare(0, 3, "\xEF\xBB\xBF") != 0) {
+    std::string cr = text;
+    std::replace(cr.begin(), cr.end(), '\n', '\r');
+    for (const std::string& variant : {cr, "\xEF\xBB\xBF" + text}) {
+      const std::string c =
+          internal::Digest(hlo::ParseHloText(variant, "fuzz.hlo", small));
+      if (c != a) {
+        Fail(
+            fmt::format("CR line ends or a BOM change the parse:\n--- LF\n"
+                        "{}--- variant\n{}",
+                        a, c));
+      }
+    }
   }
 
   Unit unit;

@@ -43,10 +43,15 @@ inline void Fail(const std::string& what) {
 }
 
 // Number of lines of `text` as an editor counts them (a final line without
-// '\n' counts; an empty text has one empty line).
+// '\n' counts; an empty text has one empty line; "\r\n" and a lone '\r'
+// end a line, as the HLO parser counts them; JSON, which counts '\n'
+// only, stays within this bound).
 inline int64_t LineCount(std::string_view text) {
   int64_t n = 1;
-  for (char c : text) n += c == '\n';
+  for (size_t i = 0; i < text.size(); ++i) {
+    n += text[i] == '\n' ||
+         (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+  }
   return n;
 }
 

@@ -7,6 +7,7 @@
 # Writes OUT_DIR/<target>/ for each target in fuzz/*_fuzz.cc:
 #   hlo_parser_fuzz    every fixture .hlo
 #   hlo_proto_fuzz     every binary HLO fixture (.pb, .pb.gz, a binary .hlo)
+#   gzip_stream_fuzz   the same files (read as gzip, compressed, and as a module)
 #   def_json_fuzz      every fixture def.json and the .neff member sources
 #   config_fuzz        every fixture neuron_config.json / vllm_config.json
 #                      and .topolint.json
@@ -29,7 +30,7 @@ out="$(cd "$out" && pwd)"
 cd "$root"
 
 targets=(hlo_parser_fuzz hlo_proto_fuzz def_json_fuzz config_fuzz neff_archive_fuzz
-  unit_fuzz project_config_fuzz baseline_fuzz)
+  unit_fuzz project_config_fuzz baseline_fuzz gzip_stream_fuzz)
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   find "$out/$t" -maxdepth 1 -name 'seed-*' -delete
@@ -49,6 +50,7 @@ while IFS= read -r -d '' f; do
     *.hlo) LC_ALL=C grep -q '[^[:print:][:space:]]' "$f" || continue ;;
   esac
   seed hlo_proto_fuzz "$f"
+  seed gzip_stream_fuzz "$f"
 done < <(find fixtures -type f \( -name '*.pb' -o -name '*.pb.gz' \
            -o -name '*.hlo' \) -print0)
 while IFS= read -r -d '' f; do seed def_json_fuzz "$f"; done \

@@ -46,7 +46,7 @@ for bin in "$build"/fuzz/*_fuzz; do
   max_len=4096
   case "$t" in
     hlo_parser_fuzz | unit_fuzz) dict=fuzz/hlo.dict ;;
-    hlo_proto_fuzz) dict=fuzz/hlo_proto.dict ;;
+    hlo_proto_fuzz | gzip_stream_fuzz) dict=fuzz/hlo_proto.dict ;;
     neff_archive_fuzz) max_len=16384 ;;
   esac
   # Regression inputs: every one must run clean.

@@ -39,8 +39,11 @@ void Emitter::Add(RuleId rule, Location loc, std::string message,
   auto it = counts_.find(f.rule);
   if (it == counts_.end()) it = counts_.emplace(f.rule, RuleCount{}).first;
   RuleCount& count = it->second;
-  if (count.reported >= kMaxFindingsPerRule) {
-    if (count.dropped++ == 0) count.first_dropped = std::move(f.loc);
+  if (max_findings_ > 0 && count.reported >= max_findings_) {
+    if (count.dropped++ == 0) {
+      count.first_dropped = std::move(f.loc);
+      count.severity = f.severity;
+    }
     return;
   }
   ++count.reported;
@@ -55,10 +58,11 @@ void Emitter::AddCapNotes() {
     f.severity = Severity::kNote;
     f.message = fmt::format(
         "{} more {} finding{} in this unit not shown (at most {} per rule "
-        "and unit)",
-        count.dropped, rule, count.dropped == 1 ? "" : "s",
-        kMaxFindingsPerRule);
+        "and unit; --max-findings 0 shows all)",
+        count.dropped, rule, count.dropped == 1 ? "" : "s", max_findings_);
     f.loc = count.first_dropped;
+    f.hidden = count.dropped;
+    f.hidden_severity = count.severity;
     f.anchor = "topolint-findings-cap";
     findings_.push_back(std::move(f));
     count.dropped = 0;

@@ -16,10 +16,11 @@
 
 namespace topolint {
 
-// Findings one rule may report in one unit; the rest are counted and
-// summarised by one note (AddCapNotes), so that memory does not grow with a
-// hostile input's finding count. Only findings that survive the filter
-// (per-file ignores, suppression comments) count.
+// Findings one rule may report in one unit by default (`--max-findings N`
+// or .topolint.json's "max_findings" change it; 0 lifts it); the rest are
+// counted and summarised by one note (AddCapNotes), so that memory does not
+// grow with a hostile input's finding count. Only findings that survive the
+// filter (per-file ignores, suppression comments) count.
 inline constexpr int64_t kMaxFindingsPerRule = 1000;
 
 // Collects findings. The severity is filled in from the registry (or the
@@ -50,7 +51,10 @@ class Emitter {
     silenced_ = std::move(silenced);
   }
 
-  // Appends, for each rule that reported more than kMaxFindingsPerRule
+  // Findings kept per rule (default kMaxFindingsPerRule); 0: all.
+  void set_max_findings(int64_t max) { max_findings_ = max; }
+
+  // Appends, for each rule that reported more than the cap
   // findings, one note at the first dropped finding's location saying how
   // many more there were. Called once, when the unit's checks are done.
   void AddCapNotes();
@@ -66,11 +70,13 @@ class Emitter {
   std::function<bool(std::string_view)> enabled_;
   std::function<Severity(std::string_view)> severity_;
   std::function<bool(const Finding&)> silenced_;
+  int64_t max_findings_ = kMaxFindingsPerRule;
   std::vector<Finding> findings_;
   struct RuleCount {
     int64_t reported = 0;
     int64_t dropped = 0;
     Location first_dropped;
+    Severity severity = Severity::kError;  // of the dropped findings
   };
   std::map<std::string, RuleCount, std::less<>> counts_;
 };

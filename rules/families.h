@@ -1,5 +1,6 @@
 // The check families. Each lives in its own file under rules/ and reports
-// only its own rules. Listed, in run order, in rules/registry.cc.
+// only its own rules. Listed, in run order, in rules/registry.cc; each rule
+// names its family in the rule table of rules/rule_ids.h.
 #ifndef TOPOLINT_RULES_FAMILIES_H_
 #define TOPOLINT_RULES_FAMILIES_H_
 

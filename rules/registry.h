@@ -1,5 +1,6 @@
-// The rule registry: one explicit table of every rule's metadata, and the
-// explicit list of check families that emit them.
+// The rule registry: every rule's metadata, from the one rule table of
+// rules/rule_ids.h (id, severity, summary, family), and the explicit list of
+// check families, in run order, that the table's family field names.
 #ifndef TOPOLINT_RULES_REGISTRY_H_
 #define TOPOLINT_RULES_REGISTRY_H_
 
@@ -18,10 +19,11 @@ struct RuleInfo {
   std::string_view id;  // one of the constants of rules/rule_ids.h
   Severity default_severity;
   std::string_view summary;  // one line, shown by `topolint rules`
+  std::string_view family;   // a CheckFamily name, or "core"
   // docs path is always "docs/rules/<id>.md"
 };
 
-// Every rule, in the order of SPEC §4.
+// Every rule, in table order (SPEC §4, then rules beyond it).
 absl::Span<const RuleInfo> AllRules();
 // nullptr when `id` is not a rule.
 const RuleInfo* FindRule(std::string_view id);
@@ -40,7 +42,8 @@ struct CheckFamily {
   CheckFn run;
   MakeChecksFn collective_checks;  // null: the family reads no collectives
 };
-// The one list of families, in run order (rules/registry.cc).
+// The one list of families, in run order (rules/registry.cc). A family is
+// added here once; its rules name it in their table row.
 absl::Span<const CheckFamily> AllCheckFamilies();
 
 }  // namespace topolint

@@ -1,8 +1,9 @@
-// Rule ids as compile-time constants: the only spelling of each id in the
-// code. The Emitter takes a RuleId, and only this header can make one, so a
-// rule that reports under a misspelt id does not compile. The registry
-// (rules/registry.cc) gives each constant its severity and summary, and
-// checks at compile time that it lists every constant here exactly once.
+// The rule table and the rule ids it defines as compile-time constants: the
+// only spelling of each id in the code. The Emitter takes a RuleId, and only
+// this header can make one, so a rule that reports under a misspelt id does
+// not compile. rules/registry.cc expands the same table into the RuleInfo of
+// each rule (severity, summary, family) and checks it at compile time (ids
+// unique and well formed, every family known).
 #ifndef TOPOLINT_RULES_RULE_IDS_H_
 #define TOPOLINT_RULES_RULE_IDS_H_
 
@@ -35,85 +36,98 @@ struct Maker {
 };
 }  // namespace rule_ids_internal
 
-#define TOPOLINT_RULE_ID_(name, text) \
-  inline constexpr RuleId name = rule_ids_internal::Maker::Make(text)
+// THE RULE TABLE: one row per rule, and the only place a rule is registered.
+//   X(constant, "id", severity, "family", "one-line summary")
+// - constant / "id": the RuleId below and its text (SPEC §4: ids are a public
+//   contract, never renamed or reused).
+// - severity: E (error), W (warning) or N (note), the default severity.
+// - family: the check family that reports the rule (rules/registry.cc
+//   kFamilies; "core" for a rule reported by checker/core).
+// - summary: one line, shown by `topolint rules` and in SARIF.
+// Rows are in the order of SPEC §4; a rule beyond SPEC §4 goes at the end.
+// The last row (unused-suppression) is beyond SPEC §4, reported by
+// checker/core/suppression.cc. scripts/new-rule.sh appends a row here.
+// clang-format off
+#define TOPOLINT_RULE_TABLE(X)  \
+  X(kHloSyntax, "hlo-syntax", E, "syntax",  \
+    "HLO text does not parse")  \
+  X(kJsonSyntax, "json-syntax", E, "syntax",  \
+    "JSON does not parse")  \
+  X(kNeffSchema, "neff-schema", E, "neff",  \
+    "CCInfo missing or of the wrong shape")  \
+  X(kNeffEmptyTopology, "neff-empty-topology", E, "neff",  \
+    "a NEFF topology holds no groups (MPMD)")  \
+  X(kNeffInconsistentWorkerCount, "neff-inconsistent-worker-count", E, "neff",  \
+    "NEFF topologies disagree on the worker count (MPMD)")  \
+  X(kNeffMultipleTopologies, "neff-multiple-topologies", E, "neff",  \
+    "more than one NEFF topology although worker counts agree (MPMD)")  \
+  X(kNeffRaggedGroups, "neff-ragged-groups", E, "neff",  \
+    "groups of one NEFF topology differ in size")  \
+  X(kNeffDuplicateRank, "neff-duplicate-rank", E, "neff",  \
+    "a rank appears twice in one topology, or a pair endpoint is duplicated")  \
+  X(kNeffWorldSize, "neff-world-size", E, "neff",  \
+    "#rank_world_size is smaller than the group size or the pairs' span")  \
+  X(kHloGroupMode, "hlo-group-mode", E, "hlo",  \
+    "use_global_device_ids without channel_id, or on an opcode that takes none")  \
+  X(kHloEmptyGroup, "hlo-empty-group", E, "hlo",  \
+    "a replica group is empty, or the list is empty in flattened-id mode")  \
+  X(kHloDeviceIdRange, "hlo-device-id-range", E, "hlo",  \
+    "a device id is negative or not below the ids listed / participants")  \
+  X(kHloDuplicateDeviceId, "hlo-duplicate-device-id", E, "hlo",  \
+    "a device id appears more than once in one op's groups")  \
+  X(kHloGroupCoverage, "hlo-group-coverage", E, "hlo",  \
+    "the groups hold a different number of ids than the mode's participants")  \
+  X(kHloNonuniformGroups, "hlo-nonuniform-groups", E, "hlo",  \
+    "groups of one all-gather, reduce-scatter or all-to-all differ in size")  \
+  X(kHloGroupSizeShape, "hlo-group-size-shape", E, "hlo",  \
+    "the gathered / scattered / split dimension does not match the group size")  \
+  X(kHloPermutePairs, "hlo-permute-pairs", E, "hlo",  \
+    "collective-permute: a source or target repeats, or an id is out of range")  \
+  X(kHloNotFlattenedId, "hlo-not-flattened-id", W, "hlo",  \
+    "a collective of an SPMD module is not in flattened-id mode")  \
+  X(kHloMultipleGeometries, "hlo-multiple-geometries", W, "hlo",  \
+    "the module's collectives use more than one group list (predicts MPMD)")  \
+  X(kXrefTopologyMismatch, "xref-topology-mismatch", E, "xref",  \
+    "an op's expanded groups differ from the NEFF's replica_groups[0]")  \
+  X(kXrefWorldSize, "xref-world-size", E, "xref",  \
+    "NEFF world size differs from the HLO group size, or a NEFF rank is outside the HLO device space")  \
+  X(kXrefPermutePairs, "xref-permute-pairs", E, "xref",  \
+    "HLO source_target_pairs differ from the NEFF's src_target_pairs")  \
+  X(kConfigSchema, "config-schema", E, "config",  \
+    "a config field has the wrong type or an invalid value")  \
+  X(kConfigUnknownKey, "config-unknown-key", W, "config",  \
+    "a neuron_config key that no config form knows")  \
+  X(kConfigDiRecommended, "config-di-recommended", W, "config",  \
+    "a decode-only component DP size above 1 without disaggregated inference")  \
+  X(kConfigDpDivides, "config-dp-divides", E, "config",  \
+    "a component DP size does not divide the data-parallel size")  \
+  X(kConfigMlpDpWithEp, "config-mlp-dp-with-ep", E, "config",  \
+    "mlp_dp_size > 1 with expert parallelism on the static dispatch")  \
+  X(kConfigWorldSize, "config-world-size", E, "config-xref",  \
+    "the config's world size differs from the HLO device count")  \
+  X(kXrefConfigGroups, "xref-config-groups", E, "config-xref",  \
+    "a collective's groups are none of the config's group families")  \
+  X(kLncRankRange, "lnc-rank-range", E, "lnc",  \
+    "a rank is not below num_cores / lnc")  \
+  X(kNeffLncMismatch, "neff-lnc-mismatch", E, "neff-archive",  \
+    "NEFF lnc_size, --lnc, the config's LNC and the graph count disagree")  \
+  X(kNeffGraphsDisagree, "neff-graphs-disagree", E, "neff-archive",  \
+    "the graphs of one .neff carry different CCInfo")  \
+  X(kUnusedSuppression, "unused-suppression", N, "core",  \
+    "a topolint suppression comment silences no finding")  \
+  /* new rules above this line */
+// clang-format on
 
-// SPEC §4, in order.
-TOPOLINT_RULE_ID_(kHloSyntax, "hlo-syntax");
-TOPOLINT_RULE_ID_(kJsonSyntax, "json-syntax");
-TOPOLINT_RULE_ID_(kNeffSchema, "neff-schema");
-TOPOLINT_RULE_ID_(kNeffEmptyTopology, "neff-empty-topology");
-TOPOLINT_RULE_ID_(kNeffInconsistentWorkerCount,
-                  "neff-inconsistent-worker-count");
-TOPOLINT_RULE_ID_(kNeffMultipleTopologies, "neff-multiple-topologies");
-TOPOLINT_RULE_ID_(kNeffRaggedGroups, "neff-ragged-groups");
-TOPOLINT_RULE_ID_(kNeffDuplicateRank, "neff-duplicate-rank");
-TOPOLINT_RULE_ID_(kNeffWorldSize, "neff-world-size");
-TOPOLINT_RULE_ID_(kHloGroupMode, "hlo-group-mode");
-TOPOLINT_RULE_ID_(kHloEmptyGroup, "hlo-empty-group");
-TOPOLINT_RULE_ID_(kHloDeviceIdRange, "hlo-device-id-range");
-TOPOLINT_RULE_ID_(kHloDuplicateDeviceId, "hlo-duplicate-device-id");
-TOPOLINT_RULE_ID_(kHloGroupCoverage, "hlo-group-coverage");
-TOPOLINT_RULE_ID_(kHloNonuniformGroups, "hlo-nonuniform-groups");
-TOPOLINT_RULE_ID_(kHloGroupSizeShape, "hlo-group-size-shape");
-TOPOLINT_RULE_ID_(kHloPermutePairs, "hlo-permute-pairs");
-TOPOLINT_RULE_ID_(kHloNotFlattenedId, "hlo-not-flattened-id");
-TOPOLINT_RULE_ID_(kHloMultipleGeometries, "hlo-multiple-geometries");
-TOPOLINT_RULE_ID_(kXrefTopologyMismatch, "xref-topology-mismatch");
-TOPOLINT_RULE_ID_(kXrefWorldSize, "xref-world-size");
-TOPOLINT_RULE_ID_(kXrefPermutePairs, "xref-permute-pairs");
-TOPOLINT_RULE_ID_(kConfigSchema, "config-schema");
-TOPOLINT_RULE_ID_(kConfigUnknownKey, "config-unknown-key");
-TOPOLINT_RULE_ID_(kConfigDiRecommended, "config-di-recommended");
-TOPOLINT_RULE_ID_(kConfigDpDivides, "config-dp-divides");
-TOPOLINT_RULE_ID_(kConfigMlpDpWithEp, "config-mlp-dp-with-ep");
-TOPOLINT_RULE_ID_(kConfigWorldSize, "config-world-size");
-TOPOLINT_RULE_ID_(kXrefConfigGroups, "xref-config-groups");
-TOPOLINT_RULE_ID_(kLncRankRange, "lnc-rank-range");
-TOPOLINT_RULE_ID_(kNeffLncMismatch, "neff-lnc-mismatch");
-TOPOLINT_RULE_ID_(kNeffGraphsDisagree, "neff-graphs-disagree");
-// Beyond SPEC §4 (reported by checker/core/suppression.cc).
-TOPOLINT_RULE_ID_(kUnusedSuppression, "unused-suppression");
-
+#define TOPOLINT_RULE_ID_(name, text, severity, family, summary) \
+  inline constexpr RuleId name = rule_ids_internal::Maker::Make(text);
+TOPOLINT_RULE_TABLE(TOPOLINT_RULE_ID_)
 #undef TOPOLINT_RULE_ID_
 
-// Every constant above, in the same order (registry.cc checks its table
-// against this list at compile time).
+// Every constant above, in table order.
+#define TOPOLINT_RULE_ID_(name, text, severity, family, summary) name,
 inline constexpr RuleId kAllRuleIds[] = {
-    kHloSyntax,
-    kJsonSyntax,
-    kNeffSchema,
-    kNeffEmptyTopology,
-    kNeffInconsistentWorkerCount,
-    kNeffMultipleTopologies,
-    kNeffRaggedGroups,
-    kNeffDuplicateRank,
-    kNeffWorldSize,
-    kHloGroupMode,
-    kHloEmptyGroup,
-    kHloDeviceIdRange,
-    kHloDuplicateDeviceId,
-    kHloGroupCoverage,
-    kHloNonuniformGroups,
-    kHloGroupSizeShape,
-    kHloPermutePairs,
-    kHloNotFlattenedId,
-    kHloMultipleGeometries,
-    kXrefTopologyMismatch,
-    kXrefWorldSize,
-    kXrefPermutePairs,
-    kConfigSchema,
-    kConfigUnknownKey,
-    kConfigDiRecommended,
-    kConfigDpDivides,
-    kConfigMlpDpWithEp,
-    kConfigWorldSize,
-    kXrefConfigGroups,
-    kLncRankRange,
-    kNeffLncMismatch,
-    kNeffGraphsDisagree,
-    kUnusedSuppression,
-};
+    TOPOLINT_RULE_TABLE(TOPOLINT_RULE_ID_)};
+#undef TOPOLINT_RULE_ID_
 
 }  // namespace topolint
 

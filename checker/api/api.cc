@@ -9,6 +9,7 @@
 #include "checker/core/discovery.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/runner.h"
+#include "checker/diag/input_file.h"
 #include "checker/diag/render.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
@@ -77,8 +78,20 @@ const char* SeverityName(Severity severity) {
 }
 
 std::string FormatFinding(const Finding& f) {
-  return fmt::format("{}:{}:{}: {}: {} [{}]", f.file, f.line, f.column,
-                     SeverityName(f.severity), f.message, f.rule);
+  std::string where = f.file;
+  if (f.line > 0) {
+    where += fmt::format(":{}", f.line);
+    if (f.column > 0) where += fmt::format(":{}", f.column);
+  }
+  std::string message = f.message;
+  if (f.byte_offset >= 0) {
+    topolint::Location loc;
+    loc.byte_offset = f.byte_offset;
+    loc.logical = f.logical;
+    message += " (" + BinaryPlace(loc) + ")";
+  }
+  return fmt::format("{}: {}: {} [{}]", where, SeverityName(f.severity),
+                     message, f.rule);
 }
 
 bool HasErrors(const std::vector<Finding>& findings) {
@@ -96,6 +109,11 @@ bool Unit::Contains(const std::string& name, bool in_memory) const {
 }
 
 Status Unit::AddFile(const std::string& path, InputKind kind) {
+  if (path.find('\0') != std::string::npos) {
+    // A C string would end there: refuse rather than read another file.
+    return Error(Status::Code::kInvalidArgument,
+                 "the path holds a NUL byte; expected a file name");
+  }
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     return Error(Status::Code::kInvalidArgument,
@@ -104,6 +122,12 @@ Status Unit::AddFile(const std::string& path, InputKind kind) {
                              path));
   }
   if (!fs::is_regular_file(path, ec)) {
+    // A FIFO, device or socket says what it is (the shared check).
+    const absl::Status kind_status = CheckReadableKind(path);
+    if (!kind_status.ok() && !absl::IsNotFound(kind_status)) {
+      return Error(Status::Code::kInvalidArgument,
+                   std::string(kind_status.message()));
+    }
     return Error(Status::Code::kNotFound,
                  fmt::format("{}: no such file", path));
   }
@@ -191,6 +215,8 @@ Finding ToApiFinding(const topolint::Finding& f) {
   out.file = f.loc.file;
   out.line = f.loc.line;
   out.column = f.loc.column;
+  out.byte_offset = f.loc.byte_offset;
+  if (f.loc.byte_offset >= 0) out.logical = f.loc.logical;
   for (const topolint::Note& n : f.notes) {
     out.notes.push_back(Note{n.message, n.loc.file, n.loc.line, n.loc.column});
   }
@@ -249,6 +275,12 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
                                 std::vector<topolint::Finding>* findings) {
   findings->clear();
   if (paths.empty()) return absl::InvalidArgumentError("no paths to check");
+  for (const std::string& p : paths) {
+    if (p.find('\0') != std::string::npos) {
+      return absl::InvalidArgumentError(
+          "a path holds a NUL byte; expected a file or directory name");
+    }
+  }
   std::vector<UnitSpec> specs;
   std::vector<std::string> skipped;
   // The "include" / "exclude" of the settings file in use apply as in the

@@ -1,6 +1,4 @@
 // Baselines and `explain` for the library APIs (topolint.h, topolint_c.h).
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "checker/api/api_internal.h"
@@ -13,16 +11,18 @@ namespace topolint::api::internal {
 absl::Status ApplyBaselineFile(const std::string& path,
                                std::vector<topolint::Finding>* findings) {
   if (path.empty()) return absl::OkStatus();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(fmt::format("{}: cannot read baseline", path));
+  if (path.find('\0') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        "baseline: the path holds a NUL byte; expected a file name");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::string error;
-  std::optional<Baseline> baseline = LoadBaseline(text.str(), &error);
-  if (!baseline) {
-    return absl::InvalidArgumentError(fmt::format("{}: {}", path, error));
+  // The CLI's reader: FIFOs, devices and directories are refused (never
+  // read or waited on), the size is bounded, the text is never held.
+  absl::StatusOr<Baseline> baseline = ReadBaselineFile(path);
+  if (!baseline.ok()) {
+    if (baseline.status().code() == absl::StatusCode::kNotFound) {
+      return baseline.status();
+    }
+    return absl::InvalidArgumentError(baseline.status().message());
   }
   *findings = ApplyBaseline(std::move(*findings), *baseline).kept;
   return absl::OkStatus();

@@ -20,19 +20,35 @@
 #include "checker/core/worker_thread.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/render.h"
+#include "checker/diag/repo_paths.h"
+#include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
 namespace topolint::cli {
 namespace {
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+// Messages echo file names, op names and settings: never raw escapes.
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
+// An environment variable that is set to something (no-color.org and
+// force-color.org: an empty value counts as unset).
+bool EnvSet(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && v[0] != '\0';
+}
+
+// --color, then NO_COLOR, then FORCE_COLOR, then whether standard output
+// is a terminal other than TERM=dumb. -o FILE is coloured only by --color
+// always.
 bool UseColor(const Options& o) {
   if (o.color == ColorMode::kAlways) return true;
   if (o.color == ColorMode::kNever || !o.output.empty()) return false;
+  if (EnvSet("NO_COLOR")) return false;
+  if (EnvSet("FORCE_COLOR")) return true;
   const char* term = std::getenv("TERM");
-  if (std::getenv("NO_COLOR") != nullptr) return false;
   if (term != nullptr && std::string(term) == "dumb") return false;
   return isatty(fileno(stdout)) != 0;
 }
@@ -56,20 +72,9 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
   return out;
 }
 
-// The nearest directory holding `.git` (a directory, or a worktree's file)
-// at or above `dir`; empty when there is none.
-std::string GitRoot(const std::filesystem::path& dir) {
-  std::error_code ec;
-  for (std::filesystem::path p = dir; !p.empty(); p = p.parent_path()) {
-    if (std::filesystem::exists(p / ".git", ec)) return p.string();
-    if (p == p.parent_path()) break;
-  }
-  return "";
-}
-
-// SARIF URIs: relative to --sarif-root, else to the git work tree holding
-// the current directory, else the one holding the first input, else to the
-// current directory.
+// SARIF URIs and GitHub annotation paths: relative to --sarif-root, else to the
+// git work tree holding the current directory, else the one holding the first
+// input, else to the current directory.
 SarifRoots FindSarifRoots(const Options& o) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -78,9 +83,9 @@ SarifRoots FindSarifRoots(const Options& o) {
   if (!o.sarif_root.empty()) {
     r.root = fs::absolute(o.sarif_root, ec).lexically_normal().string();
   }
-  if (r.root.empty()) r.root = GitRoot(r.cwd);
+  if (r.root.empty()) r.root = FindGitRoot(r.cwd);
   if (r.root.empty() && !o.paths.empty() && o.paths[0] != "-") {
-    r.root = GitRoot(fs::absolute(o.paths[0], ec).parent_path());
+    r.root = FindGitRoot(fs::absolute(o.paths[0], ec).parent_path().string());
   }
   if (r.root.empty()) r.root = r.cwd;
   while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
@@ -96,22 +101,37 @@ std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
-// What the summary and --statistics count, kept as findings stream by.
+// What the summary and --statistics count, kept as findings stream by:
+// every finding found, those the per-rule cap left out included (a cap
+// note carries their number, and is itself no finding).
 struct Tally {
   size_t errors = 0, warnings = 0, notes = 0;
+  size_t hidden = 0;        // found but not shown (--max-findings)
+  size_t shown_errors = 0;  // error findings shown
   std::map<std::string, size_t> per_rule;
 
   void Count(const Finding& f) {
+    if (f.hidden > 0) {
+      const size_t n = static_cast<size_t>(f.hidden);
+      hidden += n;
+      per_rule[f.rule] += n;
+      Add(f.hidden_severity, n);
+      return;
+    }
     ++per_rule[f.rule];
-    switch (f.severity) {
+    Add(f.severity, 1);
+    if (f.severity == Severity::kError) ++shown_errors;
+  }
+  void Add(Severity severity, size_t n) {
+    switch (severity) {
       case Severity::kError:
-        ++errors;
+        errors += n;
         break;
       case Severity::kWarning:
-        ++warnings;
+        warnings += n;
         break;
       case Severity::kNote:
-        ++notes;
+        notes += n;
         break;
     }
   }
@@ -131,7 +151,11 @@ class CheckReport {
       use_baseline_ = true;
     }
     for (const InMemoryInput& m : plan.in_memory) {
-      sources_.AddInMemory(m.name, m.text);
+      // A streamed standard input shows the source lines of its first
+      // bytes (whole lines only); findings beyond them show none.
+      sources_.AddInMemory(
+          m.name,
+          m.stream_fd < 0 ? m.text : m.text.substr(0, m.text.rfind('\n') + 1));
     }
     switch (options.format) {
       case Format::kHtml:  // explain only (refused by ParseOptions)
@@ -148,7 +172,18 @@ class CheckReport {
         report_ = MakeSarifReport(&rules_, TOPOLINT_VERSION, &roots_);
         break;
       case Format::kGithub:
-        report_ = MakeGithubReport();
+        roots_ = FindSarifRoots(options);
+        report_ = MakeGithubReport(&roots_);
+        break;
+      case Format::kJunit:
+        report_ = MakeJunitReport();
+        break;
+      case Format::kGitlab:
+        roots_ = FindSarifRoots(options);
+        report_ = MakeGitlabReport(&roots_);
+        break;
+      case Format::kConcise:
+        report_ = MakeConciseReport();
         break;
     }
   }
@@ -323,6 +358,10 @@ int RunCheckCounted(const Options& options, size_t* reported) {
   if (reported != nullptr) *reported = tally.total();
   const size_t errors = tally.errors, warnings = tally.warnings,
                notes = tally.notes;
+  // The exit code follows the findings shown (and not baselined): findings
+  // the cap left out cannot be baselined one by one, and the first ones of
+  // each rule are always shown, so an error rule still fails the run.
+  const size_t shown_errors = tally.shown_errors;
   const std::map<std::string, size_t>& per_rule = tally.per_rule;
   const int64_t baselined = report.baselined(), stale = report.stale();
   if (options.statistics) {
@@ -353,10 +392,17 @@ int RunCheckCounted(const Options& options, size_t* reported) {
       Err(fmt::format("topolint: no findings ({}, {})\n",
                       Plural(plan.jobs.size(), "unit"), files));
     } else {
-      Err(fmt::format("topolint: {}, {}, {} ({}, {})\n",
+      std::string capped;
+      if (tally.hidden > 0) {
+        capped = fmt::format(
+            "; {} of {} shown: the rest is over the per-rule cap "
+            "(--max-findings 0 shows all)",
+            tally.total() - tally.hidden, tally.total());
+      }
+      Err(fmt::format("topolint: {}, {}, {} ({}, {}){}\n",
                       Plural(errors, "error"), Plural(warnings, "warning"),
                       Plural(notes, "note"), Plural(plan.jobs.size(), "unit"),
-                      files));
+                      files, capped));
     }
     if (!options.baseline.empty()) {
       Err(fmt::format(
@@ -366,7 +412,7 @@ int RunCheckCounted(const Options& options, size_t* reported) {
           stale == 1 ? "entry" : "entries", stale == 1 ? "es" : ""));
     }
   }
-  return errors > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+  return shown_errors > 0 && !options.exit_zero ? kExitFindings : kExitClean;
 }
 
 }  // namespace topolint::cli

@@ -7,13 +7,17 @@
 #include "checker/cli/output_guard.h"
 #include "checker/cli/report_sink.h"
 #include "checker/cli/unit_jobs.h"
+#include "checker/diag/source_snippet.h"
 #include "checker/explain/explain.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
 namespace {
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+// Messages echo file names, op names and settings: never raw escapes.
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
 // --format html / svg: the pictures, with each unit's findings (the rules
 // run as `check` runs them), written to standard output or staged to -o.
@@ -51,7 +55,8 @@ int WritePicture(const Options& options, const JobPlan& plan,
 }  // namespace
 
 int RunExplainCommand(const Options& options) {
-  if (options.format == Format::kSarif || options.format == Format::kGithub) {
+  if (options.format != Format::kText && options.format != Format::kJson &&
+      options.format != Format::kHtml && options.format != Format::kSvg) {
     Err("topolint: error: explain writes --format text, json, html or "
         "svg\n");
     return kExitUsage;

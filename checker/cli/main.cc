@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "checker/cli/exec_command.h"
 #include "checker/cli/options.h"
 #include "checker/core/worker_thread.h"
+#include "checker/diag/output_file.h"
+#include "checker/diag/source_snippet.h"
 #include "checker/hlo/mapped_file.h"
 
 namespace {
@@ -22,6 +25,16 @@ namespace {
 // descriptor (`>&-`) is held by /dev/null opened read-only, so that no file
 // opened later takes its number and receives the report, while writes to
 // it still fail (EBADF) and are reported.
+void OutOfMemory() {
+  static constexpr char kMessage[] =
+      "topolint: error: out of memory (is the address-space limit, ulimit "
+      "-v, too low?); no output file was written\n";
+  topolint::RemoveLiveTempFiles();
+  const ssize_t ignored = write(2, kMessage, sizeof(kMessage) - 1);
+  (void)ignored;
+  _exit(topolint::cli::kExitUsage);
+}
+
 void GuardProcess() {
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
@@ -39,6 +52,11 @@ void GuardProcess() {
   // The process is ours: -j workers take descriptor tables of their own
   // (checker/core/worker_thread.h).
   topolint::EnableOwnFileTables();
+  // An interrupted run leaves no temporary of -o / --write-baseline.
+  topolint::RemoveTempFilesOnSignals();
+  // Memory refused (a low RLIMIT_AS / ulimit -v) is exit 2 with a message,
+  // in whichever thread it happens, not std::bad_alloc's abort (134).
+  std::set_new_handler(OutOfMemory);
 }
 
 // The stdio output of the other verbs, checked once at the end.
@@ -62,7 +80,9 @@ int main(int argc, char** argv) {
   auto options = topolint::cli::ParseOptions(args);
   if (!options.ok()) {
     std::fprintf(stderr, "topolint: error: %s\n",
-                 std::string(options.status().message()).c_str());
+                 topolint::SanitizeLinesForTerminal(
+                     std::string(options.status().message()))
+                     .c_str());
     return topolint::cli::kExitUsage;
   }
   switch (options->verb) {

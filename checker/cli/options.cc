@@ -41,7 +41,10 @@ from standard input (with --stdin-filename). A file named here that is no
 input topolint reads is an error (exit 2).
 
 options:
-  --format text|json|sarif|github   output format (default text)
+  --format FORMAT                   text (default), json, sarif, github,
+                                    junit, gitlab (Code Quality) or concise
+                                    (one line per finding); `rules` takes
+                                    text or json
   --format html|svg                 (explain) a picture of the device grids:
                                     one self-contained HTML page, or one
                                     SVG of a single unit
@@ -55,9 +58,10 @@ options:
                                     inputs of its directory, read as a
                                     directory search reads them (JSON of
                                     other kinds ignored); for pre-commit
-  --sarif-root DIR                  SARIF URIs relative to DIR (default: the
-                                    git work tree holding the current
-                                    directory, else the current directory)
+  --sarif-root DIR                  SARIF URIs and github annotation paths
+                                    relative to DIR (default: the git work
+                                    tree holding the current directory, else
+                                    the current directory)
   --docs-url URL                    SARIF helpUri base: URL/<rule>.md
   --lnc N                           numCoresPerLNC (default 1)
   --num-cores N                     physical cores available
@@ -76,10 +80,16 @@ options:
                                     classify files with N threads)
   --follow-symlinks                 walk into symlinked directories (not
                                     followed by default)
+  --no-ignore                       also search files that .gitignore
+                                    (and .git/info/exclude) ignore in a git
+                                    work tree
   -v, --verbose                     list what directory searches skipped,
                                     and why (stderr)
   --stdin-filename NAME             name of the file read from `-`
   --statistics                      print a count per rule (stderr)
+  --max-findings N                  show at most N findings per rule and
+                                    unit (default 1000; 0: no cap); the
+                                    summary counts every finding
   --quiet                           no summary on stderr
   --color auto|always|never         colour in text output (default auto)
   --core C                          (explain) resolve physical core C
@@ -180,15 +190,17 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       std::string f;
       TL_ASSIGN(f, take());
       static const std::map<std::string, Format> kFormats = {
-          {"text", Format::kText},   {"json", Format::kJson},
-          {"sarif", Format::kSarif}, {"github", Format::kGithub},
-          {"html", Format::kHtml},   {"svg", Format::kSvg}};
+          {"text", Format::kText},       {"json", Format::kJson},
+          {"sarif", Format::kSarif},     {"github", Format::kGithub},
+          {"junit", Format::kJunit},     {"gitlab", Format::kGitlab},
+          {"concise", Format::kConcise}, {"html", Format::kHtml},
+          {"svg", Format::kSvg}};
       auto it = kFormats.find(f);
       if (it == kFormats.end()) {
-        return Usage(fmt::format(
-            "--format must be text, json, sarif, github, html or svg, got "
-            "'{}'",
-            f));
+        return Usage(
+            fmt::format("--format must be text, json, sarif, github, junit, "
+                        "gitlab, concise, html or svg, got '{}'",
+                        f));
       }
       o.format = it->second;
     } else if (a == "-o" || a == "--output") {
@@ -260,6 +272,8 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       o.verbose = true;
     } else if (a == "--follow-symlinks") {
       o.follow_symlinks = true;
+    } else if (a == "--no-ignore") {
+      o.no_ignore = true;
     } else if (a == "--color") {
       std::string c;
       TL_ASSIGN(c, take());
@@ -275,6 +289,10 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       }
     } else if (a == "--stdin-filename") {
       TL_ASSIGN(o.stdin_filename, take_path());
+    } else if (a == "--max-findings") {
+      int64_t v;
+      TL_ASSIGN(v, take_int(0));
+      o.max_findings = v;
     } else if (a == "--core") {
       int64_t v;
       TL_ASSIGN(v, take_int(0));
@@ -339,7 +357,7 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
         o.verb != Verb::kExplain) {
       return Usage(
           "--format html and svg are formats of `topolint explain`; check "
-          "writes text, json, sarif or github");
+          "writes text, json, sarif, github, junit, gitlab or concise");
     }
   }
   return o;

@@ -13,7 +13,17 @@ namespace topolint::cli {
 
 enum class Verb { kCheck, kExplain, kRules, kHelp, kVersion };
 // kHtml and kSvg are formats of `explain` only.
-enum class Format { kText, kJson, kSarif, kGithub, kHtml, kSvg };
+enum class Format {
+  kText,
+  kJson,
+  kSarif,
+  kGithub,
+  kJunit,
+  kGitlab,
+  kConcise,
+  kHtml,
+  kSvg
+};
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct Options {
@@ -41,6 +51,7 @@ struct Options {
   bool statistics = false;
   bool verbose = false;          // list what directory searches skipped
   bool follow_symlinks = false;  // walk into directory symlinks
+  bool no_ignore = false;        // --no-ignore: read .gitignore'd files
   ColorMode color = ColorMode::kAuto;
   std::string stdin_filename;
   std::optional<int64_t> core;  // explain --core
@@ -53,6 +64,9 @@ struct Options {
   std::vector<std::string> include;
   std::vector<std::string> exclude;
   bool force_exclude = false;  // filters apply to files named too
+  // --max-findings: findings shown per rule and unit (0: no cap); unset
+  // keeps .topolint.json's "max_findings", else kMaxFindingsPerRule.
+  std::optional<int64_t> max_findings;
 };
 
 // Parses argv (without argv[0]). Errors are usage errors (exit 2).

@@ -1,8 +1,12 @@
 #include "checker/cli/unit_jobs.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
 #include <iterator>
 #include <map>
@@ -46,6 +50,7 @@ absl::Status ApplyFlags(const Options& o, UnitJob* job) {
     job->check.data_parallel_size = o.data_parallel_size;
     job->check.data_parallel_size_origin = "--data-parallel-size";
   }
+  if (o.max_findings) job->check.max_findings = *o.max_findings;
   return absl::OkStatus();
 }
 
@@ -95,6 +100,7 @@ class ProjectConfigFinder {
   std::string FindForUnit(const std::string& dir) {
     if (!IsPlain(dir) || dir == "/") return Find(dir);
     if (HasSettings(dir)) return Absolute(dir) + "/.topolint.json";
+    if (IsRepositoryRoot(dir)) return "";
     const std::string_view parent = PlainParent(dir);
     if (!last_parent_valid_ || parent != last_parent_) {
       last_parent_.assign(parent.data(), parent.size());
@@ -116,7 +122,7 @@ class ProjectConfigFinder {
       if (!ec) result = FindAbsolute(p.lexically_normal());
     } else if (HasSettings(dir)) {
       result = Absolute(dir) + "/.topolint.json";
-    } else if (dir != "/") {
+    } else if (dir != "/" && !IsRepositoryRoot(dir)) {
       result = Find(std::string(PlainParent(dir)));
     }
     by_display_.emplace(dir, result);
@@ -148,6 +154,14 @@ class ProjectConfigFinder {
     }
   }
 
+  // The lookup stops at the root of a git work tree (a `.git` directory
+  // or file), as FindProjectConfig does: settings above a repository are
+  // not the repository's.
+  static bool IsRepositoryRoot(const std::string& dir) {
+    std::error_code ec;
+    return std::filesystem::exists(dir + "/.git", ec);
+  }
+
   bool HasSettings(const std::string& dir) {
     if (auto it = listed_.find(dir); it != listed_.end()) return it->second;
     std::error_code ec;
@@ -173,7 +187,8 @@ class ProjectConfigFinder {
     std::string result;
     if (std::filesystem::is_regular_file(candidate, ec)) {
       result = candidate.string();
-    } else if (p.has_parent_path() && p.parent_path() != p) {
+    } else if (p.has_parent_path() && p.parent_path() != p &&
+               !IsRepositoryRoot(p.string())) {
       result = FindAbsolute(p.parent_path());
     }
     found_.emplace(std::move(key), result);
@@ -223,6 +238,81 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
   return absl::OkStatus();
 }
 
+// Standard input read ahead of its kind: a module up to this size is held
+// whole (its source lines shown as a file's); a longer one is streamed.
+constexpr size_t kStdinHeadBytes = size_t{1} << 20;
+
+// Reads up to `limit` bytes of `fd` into `out`; `eof` says whether the end
+// came first.
+absl::Status ReadHead(int fd, size_t limit, std::string* out, bool* eof) {
+  out->resize(limit);
+  size_t got = 0;
+  *eof = false;
+  while (got < limit) {
+    const ssize_t n = read(fd, out->data() + got, limit - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return absl::DataLossError(
+          fmt::format("standard input: read error: {}", std::strerror(errno)));
+    }
+    if (n == 0) {
+      *eof = true;
+      break;
+    }
+    got += static_cast<size_t>(n);
+  }
+  out->resize(got);
+  return absl::OkStatus();
+}
+
+// Standard input (`-`): HLO text is parsed from the pipe as it is read
+// (bounded memory: the first kStdinHeadBytes plus the parser's window);
+// JSON is held whole up to the JSON file limit, a binary module up to the
+// standard-input limit (issue 27, defect 2).
+absl::Status AddStdinUnit(const Options& o, JobPlan* plan,
+                          std::vector<UnitSpec>* specs) {
+  std::string text;
+  bool eof = false;
+  if (auto st = ReadHead(0, kStdinHeadBytes, &text, &eof); !st.ok()) {
+    return st;
+  }
+  if (!eof) {
+    InputKind kind;
+    const bool named = ClassifyName(o.stdin_filename, &kind);
+    const std::string_view head = std::string_view(text).substr(0, 4096);
+    // Bytes that are no binary module (no gzip, no plausible
+    // HloModuleProto head: /dev/zero) go to the text parser, which reports
+    // them at 1:1 and stops reading.
+    const bool binary = LooksLikeHloBinaryHead(head);
+    const bool hlo_text = !binary && ((named && kind == InputKind::kHlo) ||
+                                      (!named && hlo::LooksLikeHlo(head)));
+    if (hlo_text && o.verb == Verb::kCheck) {
+      if (auto st =
+              AddInMemoryUnit(o.stdin_filename, std::move(text), plan, specs);
+          !st.ok()) {
+        return st;
+      }
+      plan->in_memory.back().stream_fd = 0;
+      return absl::OkStatus();
+    }
+    const bool json =
+        named ? kind == InputKind::kJson : !binary && !hlo::LooksLikeHlo(head);
+    const size_t limit = json ? kMaxJsonFileBytes : kMaxStdinBytes;
+    std::string rest;
+    if (auto st = ReadFdBounded(0, "standard input", limit - text.size(),
+                                json ? "JSON inputs" : "standard input", &rest);
+        !st.ok()) {
+      if (st.code() != absl::StatusCode::kResourceExhausted) return st;
+      return absl::ResourceExhaustedError(fmt::format(
+          "standard input: more than {} bytes; the limit for {} is {} bytes",
+          limit, json ? "JSON inputs" : "standard input", limit));
+    }
+    text.reserve(text.size() + rest.size());
+    text += rest;
+  }
+  return AddInMemoryUnit(o.stdin_filename, std::move(text), plan, specs);
+}
+
 }  // namespace
 
 size_t SkippedFileCount(const JobPlan& plan) {
@@ -269,17 +359,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
           return CheckReadableKind(p);
       }
     }
-    std::string text;
-    if (auto st = ReadFdBounded(0, "standard input", kMaxStdinBytes,
-                                "standard input", &text);
-        !st.ok()) {
-      return st;
-    }
-    if (auto st =
-            AddInMemoryUnit(o.stdin_filename, std::move(text), plan, &specs);
-        !st.ok()) {
-      return st;
-    }
+    if (auto st = AddStdinUnit(o, plan, &specs); !st.ok()) return st;
   }
   if (!disk_paths.empty()) {
     DiscoveryLimits limits;
@@ -292,6 +372,7 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     selector.set_force_exclude(o.force_exclude);
     selector.set_config(o.config);
     limits.selector = &selector;
+    limits.honour_gitignore = !o.no_ignore;
     DiscoveryReport report;
     absl::Status found =
         o.whole_units ? DiscoverWholeUnits(disk_paths, limits, &specs, &report)

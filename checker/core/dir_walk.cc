@@ -111,18 +111,19 @@ struct DirEntry {
 // their types, as getdents64 gives them: no readdir() buffer and no extra
 // fstat()/fcntl() per directory; the names go into one string, not one
 // string each. A read error is a warning on `node`.
-void ReadEntries(int fd, const std::string& shown, Node* node,
-                 std::string* names, std::vector<DirEntry>* out) {
+int ReadEntries(int fd, const std::string& shown, Node* node,
+                std::string* names, std::vector<DirEntry>* out) {
   alignas(8) char buf[32768];
   for (;;) {
     const ssize_t n = ::getdents64(fd, buf, sizeof(buf));
     if (n < 0) {
+      const int err = errno;
       node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
-                             ErrnoMessage(errno)));
+                             ErrnoMessage(err)));
       node->listed = false;
-      return;
+      return err;
     }
-    if (n == 0) return;
+    if (n == 0) return 0;
     for (size_t off = 0; off < static_cast<size_t>(n);) {
       unsigned short reclen;
       std::memcpy(&reclen, buf + off + offsetof(struct dirent64, d_reclen),
@@ -130,7 +131,7 @@ void ReadEntries(int fd, const std::string& shown, Node* node,
       const unsigned char type = static_cast<unsigned char>(
           buf[off + offsetof(struct dirent64, d_type)]);
       const char* name = buf + off + offsetof(struct dirent64, d_name);
-      if (reclen == 0) return;  // cannot happen; never loop forever
+      if (reclen == 0) return 0;  // cannot happen; never loop forever
       off += reclen;
       if (name[0] == '.' &&
           (name[1] == 0 || (name[1] == '.' && name[2] == 0))) {
@@ -155,7 +156,7 @@ class Lister {
   explicit Lister(const DiscoveryLimits& limits) : limits_(limits) {}
 
   // Lists `top` (the path given: `root`) and everything below it. Fails when
-  // `top` cannot be listed or the paths given hold too many files.
+  // `top` cannot be listed.
   absl::Status Run(Node* top, const std::string& root) {
     root_ = root;
     ++dirs_;
@@ -294,8 +295,13 @@ absl::Status Lister::List(Node* node, std::vector<WorkerThread>* pool) {
   names.reserve(256);  // one block for the names of a small directory
   std::vector<DirEntry> entries;
   node->listed = true;
-  ReadEntries(fd, shown, node, &names, &entries);
+  const int read_error = ReadEntries(fd, shown, node, &names, &entries);
   ::close(fd);
+  if (read_error != 0 && node->depth == 0) {
+    // Named on the command line (`check .` in a deleted directory): exit 2.
+    return absl::NotFoundError(fmt::format("{}: cannot read directory: {}",
+                                           shown, ErrnoMessage(read_error)));
+  }
   const char* const blob = names.data();
   std::sort(entries.begin(), entries.end(),
             [blob](const DirEntry& a, const DirEntry& b) {
@@ -385,11 +391,7 @@ absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
     return absl::OkStatus();
   }
   if (regular) {
-    if (++files_ > limits_.max_files) {
-      return absl::ResourceExhaustedError(fmt::format(
-          "more than {} files under the given paths; narrow the search",
-          limits_.max_files));
-    }
+    ++files_;
     node->events.push_back({Node::kFile, std::move(p), "", 0});
     return absl::OkStatus();
   }

@@ -17,8 +17,7 @@ namespace topolint {
 class PathSelector;
 
 struct DiscoveryLimits {
-  size_t max_files = 100000;  // refuse larger trees (exit 2)
-  int max_depth = 64;         // directory levels below a path given
+  int max_depth = 64;  // directory levels below a path given
   bool follow_symlinks = false;
   int jobs = 1;  // threads listing directories (not while following
                  // symlinks) and classifying files (discovery.h)
@@ -26,6 +25,9 @@ struct DiscoveryLimits {
   // to the files found before they are classified; null = none. WalkPaths
   // ignores it; DiscoverUnits applies it.
   PathSelector* selector = nullptr;
+  // Leave out what the .gitignore files of a git work tree ignore (for
+  // files found by a search, not those named: discovery.h, gitignore.h).
+  bool honour_gitignore = false;
 };
 
 // A path left out, and why ("not a recognised input", "symbolic link to a
@@ -62,11 +64,12 @@ struct WalkResult {
 };
 
 // Walks `paths`. A path that does not exist, or a named directory that
-// cannot be listed, is an error (exit 2); so is a tree with more than
-// `limits.max_files` files. A subdirectory that cannot be listed, one deeper
-// than `limits.max_depth`, and a path longer than PATH_MAX are warnings (the
-// inputs below were not searched, which must not pass silently). Hidden
-// entries (names starting with '.'), directory symlinks (unless
+// cannot be listed, is an error (exit 2). There is no cap on the number of
+// files (a compile cache of 20,000 entries is a normal input): the walk
+// holds one short event per entry it met. A subdirectory that cannot be listed,
+// one deeper than `limits.max_depth`, and a path longer than PATH_MAX are
+// warnings (the inputs below were not searched, which must not pass silently).
+// Hidden entries (names starting with '.'), directory symlinks (unless
 // `follow_symlinks`) and files that are no regular file are skipped. The
 // result does not depend on `limits.jobs`.
 absl::Status WalkPaths(const std::vector<std::string>& paths,

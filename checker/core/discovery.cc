@@ -4,13 +4,17 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "checker/config/component_config.h"
+#include "checker/core/gitignore_walk.h"
 #include "checker/core/layouts.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/worker_thread.h"
+#include "checker/diag/input_file.h"
 #include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
@@ -252,6 +256,37 @@ bool LooksLikeHloProtoHead(std::string_view head) {
   return false;
 }
 
+// One file named by several spellings (`./m.hlo`, `sub//m.hlo`, an absolute
+// path, a symlinked parent, a hard link) or named and also found in a
+// directory searched is checked once: a named spelling of a file
+// named before, and a file found in a directory that is also named, are
+// dropped (the first named spelling stays). Files found by the walk alone
+// are left as they are (hard links in one directory are two files there).
+void DropRepeatedNamedFiles(std::vector<FoundFile>* files) {
+  if (std::none_of(files->begin(), files->end(),
+                   [](const FoundFile& f) { return f.named; })) {
+    return;
+  }
+  std::map<std::pair<uint64_t, uint64_t>, size_t> first;
+  std::vector<bool> drop(files->size(), false);
+  for (const bool named : {true, false}) {
+    for (size_t i = 0; i < files->size(); ++i) {
+      const FoundFile& f = (*files)[i];
+      FileId id;
+      if (f.named != named || !IdOfPath(f.path, &id)) continue;
+      auto [it, inserted] = first.try_emplace({id.dev, id.ino}, i);
+      if (!inserted && (named || (*files)[it->second].named)) drop[i] = true;
+    }
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < files->size(); ++i) {
+    if (drop[i]) continue;
+    if (kept != i) (*files)[kept] = std::move((*files)[i]);
+    ++kept;
+  }
+  files->resize(kept);
+}
+
 }  // namespace
 
 bool LooksLikeHloBinaryHead(std::string_view head) {
@@ -299,6 +334,8 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
       return st;
     }
   }
+  if (limits.honour_gitignore) DropGitignored(&walk);
+  DropRepeatedNamedFiles(&walk.files);
   std::vector<ClassifiedFile> files(walk.files.size());
   for (size_t i = 0; i < walk.files.size(); ++i) {
     files[i].file = std::move(walk.files[i]);

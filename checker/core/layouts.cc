@@ -174,9 +174,72 @@ void Append(RoleFiles&& from, std::vector<InputFile>* to) {
 
 using DirUnitList = absl::InlinedVector<UnitSpec, 1>;
 
+// The files of one pairing key of a directory of several modules or NEFFs.
+struct KeyedUnit {
+  UnitSpec unit;
+  int modules = 0;         // HLO modules with this key
+  int sides = 0;           // NEFF sides (.neff, def.json) with this key
+  bool candidate = false;  // may meet the other side (not a mid-way dump)
+  bool merged = false;     // moved into another key's unit
+  std::string name;        // the first file's name, for messages
+};
+
+// Keys of plain `def.json` files (no stem of their own) start with this.
+constexpr char kPlainDefJsonKeyPrefix[] = "\x02";
+
+// "a, b, c and 4 more": at most kShown names of one side.
+std::string NameList(const std::vector<const KeyedUnit*>& keys) {
+  constexpr size_t kShown = 5;
+  std::string out;
+  for (size_t i = 0; i < keys.size() && i < kShown; ++i) {
+    if (i > 0) out += ", ";
+    out += keys[i]->name;
+  }
+  if (keys.size() > kShown) {
+    out += fmt::format(" and {} more", keys.size() - kShown);
+  }
+  return out;
+}
+
+// After pairing by name: modules and NEFF sides that met no partner. A
+// plain `def.json` (no stem to pair by) pairs with the only module left
+// unpaired; anything else left on both sides is not guessed at (a compile
+// workdir's failed compile beside another's stray NEFF must not be
+// compared) but named in one warning, since the cross-file rules then do
+// not run on those files (docs/layouts.md, "Pairing modules").
+void PairLeftovers(std::string_view dir, std::map<std::string, KeyedUnit>* keys,
+                   std::vector<std::string>* warnings) {
+  std::vector<KeyedUnit*> modules, sides;
+  for (auto& [key, k] : *keys) {
+    if (!k.candidate || (k.modules > 0 && k.sides > 0)) continue;
+    (k.modules > 0 ? modules : sides).push_back(&k);
+  }
+  if (modules.empty() || sides.empty()) return;
+  if (modules.size() == 1 && sides.size() == 1) {
+    auto it = keys->begin();
+    while (&it->second != sides[0]) ++it;
+    if (it->first.rfind(kPlainDefJsonKeyPrefix, 0) == 0) {
+      for (InputFile& f : sides[0]->unit.files) {
+        modules[0]->unit.files.push_back(std::move(f));
+      }
+      sides[0]->merged = true;
+      return;
+    }
+  }
+  std::vector<const KeyedUnit*> m(modules.begin(), modules.end());
+  std::vector<const KeyedUnit*> n(sides.begin(), sides.end());
+  warnings->push_back(fmt::format(
+      "{}: cannot tell which module each NEFF belongs to (modules {}; NEFF "
+      "files {}), so they are checked each on its own, without the "
+      "cross-file rules (xref-*, neff-lnc-mismatch); name the pair with "
+      "--hlo MODULE --neff NEFF, or name the files as the layout rule "
+      "pairs them (X.hlo or X.hlo_module.pb with X.neff or X.def.json)",
+      dir, NameList(m), NameList(n)));
+}
+
 // The units of one directory, before inherited configs. Takes the files of
 // `g` but its configs (a directory below may inherit them).
-DirUnitList DirUnits(DirGroup& g) {
+DirUnitList DirUnits(DirGroup& g, std::vector<std::string>* warnings) {
   bool dump = false;
   for (const InputFile& f : g.hlo) {
     if (!DumpModuleId(BaseName(f.path)).empty()) dump = true;
@@ -193,36 +256,48 @@ DirUnitList DirUnits(DirGroup& g) {
     return units;
   }
   // Each module with the NEFF side of its own name, never another's.
-  std::map<std::string, UnitSpec> by_key;
-  auto add = [&](const InputFile& f, std::string key) {
+  std::map<std::string, KeyedUnit> by_key;
+  auto add = [&](const InputFile& f, std::string key, bool module,
+                 bool candidate) {
     auto it = by_key.find(key);
-    if (it == by_key.end()) it = by_key.emplace(key, NewUnit(g)).first;
-    it->second.files.push_back(f);
+    if (it == by_key.end()) {
+      it = by_key.try_emplace(std::move(key)).first;
+      it->second.unit = NewUnit(g);
+    }
+    KeyedUnit& k = it->second;
+    k.unit.files.push_back(f);
+    (module ? k.modules : k.sides) += 1;
+    k.candidate = k.candidate || candidate;
+    if (k.name.empty()) k.name = std::string(BaseName(f.path));
   };
   for (const InputFile& f : g.hlo) {
     std::string_view name = BaseName(f.path);
     std::string key = PairKey(name, FileRole::kHlo);
+    bool candidate = true;
     // Only the final module of a dump is compared with a NEFF.
     if (!DumpModuleId(name).empty() && !IsFinalDumpModule(name)) {
       key = std::string(name);  // sorts after the module id: a unit of its own
+      candidate = false;
     }
-    add(f, key);
+    add(f, key, true, candidate);
   }
   for (const InputFile& f : g.neff) {
-    add(f, PairKey(BaseName(f.path), FileRole::kNeff));
+    add(f, PairKey(BaseName(f.path), FileRole::kNeff), false, true);
   }
   for (const InputFile& f : g.def_json) {
     std::string_view name = BaseName(f.path);
     std::string key = EndsWith(name, ".def.json")
                           ? std::string(name.substr(0, name.size() - 9))
-                          : "\x02" + std::string(name);
-    add(f, key);
+                          : kPlainDefJsonKeyPrefix + std::string(name);
+    add(f, key, false, true);
   }
+  PairLeftovers(g.dir, &by_key, warnings);
   DirUnitList units;
-  for (auto& [key, u] : by_key) {
-    Append(g.configs, &u.files);
-    Append(g.shared, &u.files);
-    units.push_back(std::move(u));
+  for (auto& [key, k] : by_key) {
+    if (k.merged) continue;
+    Append(g.configs, &k.unit.files);
+    Append(g.shared, &k.unit.files);
+    units.push_back(std::move(k.unit));
   }
   return units;
 }
@@ -353,7 +428,7 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     }
     const bool modules = g.modules();
     g.unit_of_its_own = modules || !g.shared.empty();
-    DirUnitList mine = DirUnits(g);
+    DirUnitList mine = DirUnits(g, warnings);
     if (g.configs.empty() && modules) {
       // The nearest component config above, up to the path given (the same
       // for every directory of one parent: a compile cache's entries).

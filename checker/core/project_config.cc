@@ -52,10 +52,18 @@ absl::StatusOr<std::vector<std::string>> StringOrList(const std::string& path,
       fmt::format("\"{}\" must be a string or a list of strings", m.key));
 }
 
-constexpr std::string_view kKeys[] = {
-    "rules",     "severity",      "werror",         "lnc",
-    "num_cores", "replica_count", "num_partitions", "per_file_ignores",
-    "include",   "exclude",       "data_parallel_size"};
+constexpr std::string_view kKeys[] = {"rules",
+                                      "severity",
+                                      "werror",
+                                      "lnc",
+                                      "num_cores",
+                                      "replica_count",
+                                      "num_partitions",
+                                      "per_file_ignores",
+                                      "include",
+                                      "exclude",
+                                      "data_parallel_size",
+                                      "max_findings"};
 
 // "include" / "exclude": a pattern or a list of them, each valid RE2 (the
 // error names the string's position in the file and the column in it).
@@ -91,7 +99,7 @@ std::string UnknownKeyMessage(const std::string& key) {
   return fmt::format(
       "unknown key \"{}\"; {}(expected rules, severity, werror, lnc, "
       "num_cores, replica_count, num_partitions, per_file_ignores, include, "
-      "exclude or data_parallel_size)",
+      "exclude, data_parallel_size or max_findings)",
       key, hint);
 }
 
@@ -164,6 +172,15 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
       auto v = PatternList(path, m);
       if (!v.ok()) return v.status();
       (m.key == "include" ? cfg.include : cfg.exclude) = *std::move(v);
+    } else if (m.key == "max_findings") {
+      if (m.value.type != json::Type::kInt || m.value.int_value < 0) {
+        return ErrorAt(
+            path, m.value.pos,
+            fmt::format("\"max_findings\" must be an integer >= 0 (0: no "
+                        "cap), found {}",
+                        m.value.TypeName()));
+      }
+      cfg.max_findings = m.value.int_value;
     } else {
       return ErrorAt(path, m.key_pos, UnknownKeyMessage(m.key));
     }
@@ -214,6 +231,7 @@ absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
     check->data_parallel_size = cfg.data_parallel_size;
     check->data_parallel_size_origin = ".topolint.json";
   }
+  if (cfg.max_findings) check->max_findings = *cfg.max_findings;
   return absl::OkStatus();
 }
 
@@ -227,6 +245,8 @@ std::string FindProjectConfig(const std::string& dir) {
     if (std::filesystem::is_regular_file(candidate, ec)) {
       return candidate.string();
     }
+    // Not above the root of a git work tree.
+    if (std::filesystem::exists(p / ".git", ec)) return "";
     if (!p.has_parent_path() || p.parent_path() == p) return "";
     p = p.parent_path();
   }

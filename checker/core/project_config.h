@@ -42,6 +42,7 @@ struct ProjectConfig {
   // Path filters (path_filter.h), each a valid RE2 pattern.
   std::vector<std::string> include;
   std::vector<std::string> exclude;
+  std::optional<int64_t> max_findings;  // findings per rule and unit; 0: all
 };
 
 // Parses the text of a .topolint.json. An error message carries
@@ -58,7 +59,8 @@ absl::StatusOr<ProjectConfig> LoadProjectConfig(const std::string& path);
 absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
                                 RuleSelection* selection, CheckOptions* check);
 
-// The nearest `.topolint.json` in `dir` or its ancestors, or "".
+// The nearest `.topolint.json` in `dir` or its ancestors, up to the root of
+// the git work tree holding `dir` (a directory holding `.git`), or "".
 std::string FindProjectConfig(const std::string& dir);
 
 }  // namespace topolint

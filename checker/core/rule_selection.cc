@@ -2,9 +2,13 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "checker/core/path_glob.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
@@ -14,9 +18,44 @@ bool GlobMatch(std::string_view glob, std::string_view text) {
   return fnmatch(std::string(glob).c_str(), std::string(text).c_str(), 0) == 0;
 }
 
+// `*` stops at '/', and a `**` component spans directories (path_glob.h).
 bool PathGlobMatch(std::string_view glob, std::string_view path) {
-  return fnmatch(std::string(glob).c_str(), std::string(path).c_str(),
-                 FNM_PATHNAME) == 0;
+  return GlobPathMatch(glob, path);
+}
+
+namespace {
+
+// Levenshtein distance, for suggestions (ids are short).
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min(
+          {row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string SuggestRule(std::string_view typed) {
+  if (typed.size() > 256) return "";
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, typed.size() / 3) + 1;
+  for (const RuleInfo& r : AllRules()) {
+    const size_t d = EditDistance(typed, r.id);
+    if (d < best_distance) {
+      best_distance = d;
+      best = std::string(r.id);
+    }
+  }
+  return best.empty() ? "" : fmt::format("; did you mean '{}'?", best);
 }
 
 absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
@@ -36,9 +75,11 @@ absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
       }
     }
     if (!matched) {
-      return absl::InvalidArgumentError(
-          fmt::format("rule glob '{}' matches no rule (see `topolint rules`)",
-                      std::string(entry)));
+      return absl::InvalidArgumentError(fmt::format(
+          "rule glob '{}' matches no rule{} (see `topolint "
+          "rules`)",
+          std::string(entry),
+          SuggestRule(std::string_view(entry.data(), entry.size()))));
     }
     globs_.emplace_back(std::string(entry), enable);
   }
@@ -48,8 +89,8 @@ absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
 absl::Status RuleSelection::SetSeverity(std::string_view rule,
                                         std::string_view level) {
   if (FindRule(rule) == nullptr) {
-    return absl::InvalidArgumentError(
-        fmt::format("unknown rule '{}' in severity overrides", rule));
+    return absl::InvalidArgumentError(fmt::format(
+        "unknown rule '{}' in severity overrides{}", rule, SuggestRule(rule)));
   }
   Severity s;
   if (level != "off" && !ParseSeverity(level, &s)) {

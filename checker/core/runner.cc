@@ -14,6 +14,7 @@
 #include "checker/core/suppression.h"
 #include "checker/diag/input_file.h"
 #include "checker/hlo/dispatch/parse_any.h"
+#include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
@@ -36,6 +37,14 @@ OpenCheck CheckFor(const InputFile& f) {
 absl::Status ReadWhole(const InputFile& f, std::string* out) {
   return ReadInputFile(f.path, kMaxJsonFileBytes, "JSON inputs", out,
                        CheckFor(f));
+}
+
+const InMemoryInput* FindInput(const std::vector<InMemoryInput>& in_memory,
+                               const std::string& name) {
+  for (const InMemoryInput& m : in_memory) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
 }
 
 const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,
@@ -80,6 +89,18 @@ absl::Status ParseHlo(const InputFile& f,
   // Text or binary (HloModuleProto and its wrappers, plain or gzip) by
   // content, whatever the name says (NxD's model/graph.hlo is binary).
   if (mem != nullptr) {
+    const InMemoryInput* in = FindInput(in_memory, f.path);
+    if (in->stream_fd >= 0) {
+      std::FILE* rest = fdopen(dup(in->stream_fd), "rb");
+      if (rest == nullptr) {
+        return absl::DataLossError(
+            fmt::format("{}: cannot read standard input", f.path));
+      }
+      absl::Status st =
+          hlo::ParseHloTextStream(in->text, rest, f.path, options, m);
+      std::fclose(rest);
+      return st;
+    }
     hlo::ParseHloAny(*mem, f.path, options, m);
     return absl::OkStatus();
   }
@@ -201,11 +222,13 @@ struct EarlyFilter {
 };
 
 // `selection` and `filter` must outlive the emitter.
-Emitter MakeEmitter(const RuleSelection& selection, EarlyFilter* filter) {
+Emitter MakeEmitter(const RuleSelection& selection, const CheckOptions& options,
+                    EarlyFilter* filter) {
   const RuleSelection* sel = &selection;
   Emitter emit(
       [sel](std::string_view rule) { return sel->Enabled(rule); },
       [sel](std::string_view rule) { return sel->EffectiveSeverity(rule); });
+  emit.set_max_findings(options.max_findings);
   emit.set_filter([filter](const Finding& f) { return filter->Silences(f); });
   return emit;
 }
@@ -228,6 +251,9 @@ std::vector<Finding> FinishFindings(const Unit& unit,
   if (selection.werror()) {
     for (Finding& f : findings) {
       if (f.severity == Severity::kWarning) f.severity = Severity::kError;
+      if (f.hidden_severity == Severity::kWarning) {
+        f.hidden_severity = Severity::kError;
+      }
     }
   }
   std::sort(findings.begin(), findings.end(), FindingLess);
@@ -257,7 +283,7 @@ absl::Status LoadUnit(const UnitSpec& spec,
 std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
                                const RuleSelection& selection) {
   EarlyFilter filter(&selection, &unit);
-  Emitter emit = MakeEmitter(selection, &filter);
+  Emitter emit = MakeEmitter(selection, options, &filter);
   for (const CheckFamily& family : AllCheckFamilies()) {
     family.run(unit, options, emit);
   }
@@ -294,7 +320,7 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
     }
   }
   EarlyFilter filter(&selection, unit);
-  Emitter emit = MakeEmitter(selection, &filter);
+  Emitter emit = MakeEmitter(selection, options, &filter);
   CollectiveChecks checks(*unit, options, emit);
   for (size_t i = 0; i < first_failure; ++i) {
     if (spec.files[i].kind != InputKind::kHlo) continue;

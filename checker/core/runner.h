@@ -21,6 +21,10 @@ namespace topolint {
 struct InMemoryInput {
   std::string name;
   std::string text;
+  // >= 0: `text` holds only the first bytes of HLO text, and the rest is
+  // read from this descriptor (standard input) as the module is parsed, in
+  // bounded windows; it can be read once. -1: `text` is the whole input.
+  int stream_fd = -1;
 };
 
 // Loads every file of `spec` into a Unit. Only I/O failures are errors

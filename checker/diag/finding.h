@@ -48,6 +48,11 @@ struct Finding {
   // The edit the rule is certain of (`check --fix`), or null. Shared so
   // that copying a finding stays cheap.
   std::shared_ptr<const Fix> fix;
+  // On the note that closes a rule's capped findings (Emitter::AddCapNotes):
+  // how many findings of that rule the cap left out, and their severity, so
+  // that the summary counts what was found, not only what is shown.
+  int64_t hidden = 0;
+  Severity hidden_severity = Severity::kError;
 };
 
 // Orders findings by file, line, column, rule, message: the deterministic

@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -40,6 +42,45 @@ std::string ResolveTarget(const std::string& path) {
   return resolved;
 }
 
+// Temporaries that exist under a name, for the signal handler: fixed slots
+// of fixed size, so that the handler only reads memory and calls unlink
+// (async-signal-safe). A slot is published by its flag after its bytes.
+constexpr int kTempSlots = 16;
+constexpr size_t kTempPathBytes = PATH_MAX + 1;
+char g_temp_paths[kTempSlots][kTempPathBytes];
+std::atomic<bool> g_temp_live[kTempSlots];
+
+int RegisterTemp(const std::string& path) {
+  if (path.size() >= kTempPathBytes) return -1;
+  for (int i = 0; i < kTempSlots; ++i) {
+    if (g_temp_live[i].load()) continue;
+    std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+    g_temp_live[i].store(true);
+    return i;
+  }
+  return -1;
+}
+
+void UnregisterTemp(int slot) {
+  if (slot >= 0) g_temp_live[slot].store(false);
+}
+
+void RemoveTempsOnSignal(int sig) {
+  RemoveLiveTempFiles();
+  // Then die of the signal as if it had not been caught.
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+// `.BASE.topolint-XXXXXX`, the base cut so that the name fits NAME_MAX.
+std::string TempName(const std::string& dir, const std::string& base) {
+  constexpr size_t kExtra = sizeof(".") - 1 + sizeof(".topolint-XXXXXX") - 1;
+  const std::string cut = base.size() + kExtra > NAME_MAX
+                              ? base.substr(0, NAME_MAX - kExtra)
+                              : base;
+  return fmt::format("{}/.{}.topolint-XXXXXX", dir, cut);
+}
+
 mode_t CurrentUmask() {
   const mode_t mask = umask(0);
   umask(mask);
@@ -67,6 +108,27 @@ absl::Status WriteAllFd(int fd, std::string_view data,
   return absl::OkStatus();
 }
 
+void RemoveLiveTempFiles() {
+  for (int i = 0; i < kTempSlots; ++i) {
+    if (g_temp_live[i].load()) unlink(g_temp_paths[i]);
+  }
+}
+
+void RemoveTempFilesOnSignals() {
+  struct sigaction sa {};
+  sa.sa_handler = RemoveTempsOnSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    // A signal ignored by the parent (nohup) stays ignored.
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) {
+      continue;
+    }
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
 StagedOutput::~StagedOutput() { Discard(); }
 
 void StagedOutput::Discard() {
@@ -78,6 +140,37 @@ void StagedOutput::Discard() {
     unlink(temp_.c_str());
     temp_.clear();
   }
+  UnregisterTemp(slot_);
+  slot_ = -1;
+}
+
+bool StagedOutput::LinkUnnamed() {
+  // The unnamed file gets a name next to the target: linkat through
+  // /proc/self/fd (or AT_EMPTY_PATH where the process may).
+  const std::string dir = DirOf(target_);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = TempName(dir, BaseOf(target_));
+    std::vector<char> buf(name.begin(), name.end());
+    buf.push_back('\0');
+    // mkstemp's name choice, without keeping the file it makes.
+    const int probe = mkostemp(buf.data(), O_CLOEXEC);
+    if (probe < 0) return false;
+    close(probe);
+    unlink(buf.data());
+    temp_ = buf.data();
+    slot_ = RegisterTemp(temp_);
+    if (linkat(fd_, "", AT_FDCWD, temp_.c_str(), AT_EMPTY_PATH) == 0 ||
+        linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", fd_).c_str(), AT_FDCWD,
+               temp_.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      return true;
+    }
+    const int err = errno;
+    UnregisterTemp(slot_);
+    slot_ = -1;
+    temp_.clear();
+    if (err != EEXIST) return false;
+  }
+  return false;
 }
 
 absl::Status StagedOutput::Open(const std::string& path) {
@@ -102,8 +195,18 @@ absl::Status StagedOutput::Open(const std::string& path) {
     return absl::OkStatus();
   }
   const std::string dir = DirOf(target_);
-  std::string templ =
-      fmt::format("{}/.{}.topolint-XXXXXX", dir, BaseOf(target_));
+  // The new file gets the old one's permissions, or the usual 0666 & ~umask.
+  const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~CurrentUmask());
+  // An unnamed file (O_TMPFILE) first: nothing is left behind whatever
+  // ends the process, SIGKILL included; it is named only to be renamed.
+  fd_ = open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd_ >= 0 && (access("/proc/self/fd", X_OK) == 0 || geteuid() == 0)) {
+    unnamed_ = true;
+    fchmod(fd_, mode);
+    return absl::OkStatus();
+  }
+  if (fd_ >= 0) close(fd_);
+  std::string templ = TempName(dir, BaseOf(target_));
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   fd_ = mkostemp(buf.data(), O_CLOEXEC);
@@ -113,8 +216,7 @@ absl::Status StagedOutput::Open(const std::string& path) {
         "{}: cannot create a temporary file in {}: {}", path, dir, Errno(err)));
   }
   temp_ = buf.data();
-  // The new file gets the old one's permissions, or the usual 0666 & ~umask.
-  const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~CurrentUmask());
+  slot_ = RegisterTemp(temp_);
   fchmod(fd_, mode);
   return absl::OkStatus();
 }
@@ -133,12 +235,14 @@ absl::Status StagedOutput::Write(std::string_view data) {
 absl::Status StagedOutput::Finish() {
   if (!error_.ok()) return error_;
   if (fd_ < 0) return absl::FailedPreconditionError("output not open");
-  if (!temp_.empty() && fsync(fd_) != 0) {
+  if ((unnamed_ || !temp_.empty()) && fsync(fd_) != 0) {
     const int err = errno;
     error_ = absl::DataLossError(
         fmt::format("{}: cannot flush to disk: {}", target_, Errno(err)));
     return error_;
   }
+  finished_ = true;
+  if (unnamed_) return absl::OkStatus();  // closed by Commit (or Discard)
   const int fd = fd_;
   fd_ = -1;
   if (close(fd) != 0 && errno != EINTR) {
@@ -156,6 +260,21 @@ absl::Status StagedOutput::Commit() {
     return absl::FailedPreconditionError(
         fmt::format("{}: output not finished", target_));
   }
+  if (unnamed_ && !LinkUnnamed()) {
+    const int err = errno;
+    return absl::DataLossError(
+        fmt::format("{}: cannot name the finished file in {}: {}", target_,
+                    DirOf(target_), Errno(err)));
+  }
+  if (unnamed_) {
+    const int fd = fd_;
+    fd_ = -1;
+    if (close(fd) != 0 && errno != EINTR) {
+      const int err = errno;
+      return absl::DataLossError(
+          fmt::format("{}: write failed on close: {}", target_, Errno(err)));
+    }
+  }
   if (temp_.empty()) {
     committed_ = true;
     return absl::OkStatus();
@@ -167,6 +286,8 @@ absl::Status StagedOutput::Commit() {
   }
   committed_ = true;
   temp_.clear();
+  UnregisterTemp(slot_);
+  slot_ = -1;
   return absl::OkStatus();
 }
 

@@ -20,6 +20,14 @@ namespace topolint {
 // names `name` and the reason ("standard output: Broken pipe").
 absl::Status WriteAllFd(int fd, std::string_view data, const std::string& name);
 
+// CLI only: on SIGINT, SIGTERM or SIGHUP, remove the temporaries of every
+// live StagedOutput, then die of the signal. (Temporaries are unnamed
+// O_TMPFILE files where the file system allows, so SIGKILL leaves nothing
+// either; they are named only for the instant of the rename.)
+void RemoveTempFilesOnSignals();
+// Removes the named temporaries now (async-signal-safe; for a handler).
+void RemoveLiveTempFiles();
+
 class StagedOutput {
  public:
   StagedOutput() = default;
@@ -41,10 +49,14 @@ class StagedOutput {
 
  private:
   void Discard();
+  // Gives the O_TMPFILE file a temporary name (set in temp_).
+  bool LinkUnnamed();
 
   std::string target_;
   std::string temp_;  // "" when writing the target in place
   int fd_ = -1;
+  int slot_ = -1;         // in the signal handler's list of temporaries
+  bool unnamed_ = false;  // an O_TMPFILE file, not yet named
   bool finished_ = false;
   bool committed_ = false;
   absl::Status error_;

@@ -74,8 +74,12 @@ inline constexpr std::string_view kTopolintInformationUri =
 std::string PathToUriReference(std::string_view path);
 
 // GitHub Actions workflow commands:
-// `::error file=F,line=L,col=C,title=RULE::message`.
+// `::error file=F,line=L,col=C,title=RULE::message`. With `roots`, F is
+// relative to roots.root (the repository root, where GitHub looks for it)
+// as SARIF's URIs are, or absolute for a file outside it; without, as given.
 std::string RenderGithub(const std::vector<Finding>& findings);
+std::string RenderGithub(const std::vector<Finding>& findings,
+                         const SarifRoots& roots);
 
 // A report written piece by piece, so that a run never holds its whole
 // report: Begin, then Add for each batch of findings in report order, then
@@ -97,6 +101,14 @@ class ReportWriter {
 std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color);
 // JSON: "[" with each finding's object written as it comes, then "]".
 std::unique_ptr<ReportWriter> MakeJsonReport();
+// GitHub code scanning rejects a SARIF run of more than 25,000 results
+// (docs.github.com, "SARIF results exceed limit"). A report of more
+// findings holds the first 24,999 and, as the last result, a note
+// (ruleId "topolint-results-omitted", at the first finding left out)
+// saying how many were left out; run.invocations carries the same text as
+// a tool execution notification.
+inline constexpr size_t kSarifMaxResults = 25000;
+
 // SARIF: the log up to `"results": [` first, each result as it comes, then
 // the trailer. What the trailer needs is kept: run.artifacts (with `roots`,
 // one entry per .neff archive and per member that a finding names; bounded
@@ -106,8 +118,29 @@ std::unique_ptr<ReportWriter> MakeJsonReport();
 std::unique_ptr<ReportWriter> MakeSarifReport(
     const std::vector<RuleDescriptor>* rules, std::string_view tool_version,
     const SarifRoots* roots);
-// GitHub workflow commands, one per finding.
-std::unique_ptr<ReportWriter> MakeGithubReport();
+// GitHub workflow commands, one per finding; `roots` (may be null) as for
+// RenderGithub, and must outlive the writer.
+std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots);
+
+// Concise: one line per finding, `file:line:col: severity: message [rule]`
+// (a binary input's place in parentheses), no source lines or notes.
+std::string RenderConcise(const std::vector<Finding>& findings);
+std::unique_ptr<ReportWriter> MakeConciseReport();
+
+// JUnit XML: each finding a failed <testcase> (classname the rule, name the
+// place, <failure type="severity">); each batch one <testsuite>; a run
+// without findings one passing case.
+std::string RenderJunit(const std::vector<Finding>& findings);
+std::unique_ptr<ReportWriter> MakeJunitReport();
+
+// GitLab Code Quality: a JSON array of {type, description, check_name,
+// fingerprint (unique per issue), severity (major/minor/info), location:
+// {path, lines: {begin}}}; paths relative to roots->root as for
+// RenderGithub (`roots` may be null: as given), a .neff member's issue at
+// its .neff.
+std::string RenderGitlab(const std::vector<Finding>& findings,
+                         const SarifRoots* roots);
+std::unique_ptr<ReportWriter> MakeGitlabReport(const SarifRoots* roots);
 
 // A stable fingerprint of a finding that survives unrelated edits: hashes
 // rule, file and anchor (or message when there is no anchor), never the

@@ -6,9 +6,24 @@
 #include <vector>
 
 #include "checker/diag/render.h"
+#include "checker/diag/repo_paths.h"
 
 namespace topolint {
 namespace {
+
+// A byte as is, or a control byte (ESC, BEL, ...) percent-encoded: an op or
+// file name must not reach the log, or a terminal, as an escape sequence.
+void AppendPlain(char c, std::string* out) {
+  const unsigned char u = static_cast<unsigned char>(c);
+  if (u < 0x20 || u == 0x7f) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    *out += '%';
+    *out += kHex[u >> 4];
+    *out += kHex[u & 15];
+    return;
+  }
+  out->push_back(c);
+}
 
 // As @actions/core `escapeData`: the message part of a command.
 std::string EscapeData(std::string_view s) {
@@ -26,7 +41,7 @@ std::string EscapeData(std::string_view s) {
         out += "%0A";
         break;
       default:
-        out.push_back(c);
+        AppendPlain(c, &out);
     }
   }
   return out;
@@ -54,7 +69,7 @@ std::string EscapeProperty(std::string_view s) {
         out += "%2C";
         break;
       default:
-        out.push_back(c);
+        AppendPlain(c, &out);
     }
   }
   return out;
@@ -82,10 +97,20 @@ std::string LocationLabel(const Location& loc) {
   return out;
 }
 
-void AppendCommand(const Finding& f, std::string* out) {
+// The annotation's file: relative to the repository root (GitHub places
+// annotations by repository path) when `roots` is given, else as given.
+std::string AnnotationFile(const std::string& file, const SarifRoots* roots) {
+  if (roots == nullptr) return file;
+  std::string path;
+  PathUnderRoot(file, roots->root, roots->cwd, &path);
+  return path;
+}
+
+void AppendCommand(const Finding& f, const SarifRoots* roots,
+                   std::string* out) {
   *out += "::";
   *out += Command(f.severity);
-  *out += " file=" + EscapeProperty(f.loc.file);
+  *out += " file=" + EscapeProperty(AnnotationFile(f.loc.file, roots));
   if (f.loc.line > 0) {
     *out += ",line=" + std::to_string(f.loc.line);
     if (f.loc.column > 0) *out += ",col=" + std::to_string(f.loc.column);
@@ -103,22 +128,33 @@ void AppendCommand(const Finding& f, std::string* out) {
 
 class GithubReport : public ReportWriter {
  public:
+  explicit GithubReport(const SarifRoots* roots) : roots_(roots) {}
   void Begin(std::string* /*out*/) override {}
   void Add(const std::vector<Finding>& findings, std::string* out) override {
-    for (const Finding& f : findings) AppendCommand(f, out);
+    for (const Finding& f : findings) AppendCommand(f, roots_, out);
   }
   void End(std::string* /*out*/) override {}
+
+ private:
+  const SarifRoots* roots_;
 };
 
 }  // namespace
 
-std::unique_ptr<ReportWriter> MakeGithubReport() {
-  return std::make_unique<GithubReport>();
+std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots) {
+  return std::make_unique<GithubReport>(roots);
 }
 
 std::string RenderGithub(const std::vector<Finding>& findings) {
   std::string out;
-  for (const Finding& f : findings) AppendCommand(f, &out);
+  for (const Finding& f : findings) AppendCommand(f, nullptr, &out);
+  return out;
+}
+
+std::string RenderGithub(const std::vector<Finding>& findings,
+                         const SarifRoots& roots) {
+  std::string out;
+  for (const Finding& f : findings) AppendCommand(f, &roots, &out);
   return out;
 }
 

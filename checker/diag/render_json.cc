@@ -11,6 +11,33 @@
 namespace topolint {
 namespace {
 
+// A file name as a JSON string. A valid UTF-8 name is kept; another one
+// would become U+FFFD at each bad byte, so two names could print the same:
+// there every byte >= 0x80 is written `\xHH` and a backslash `\\`, which
+// keeps distinct names distinct (as SARIF's percent-encoded URIs do).
+std::string JsonFileName(const std::string& name) {
+  try {
+    (void)nlohmann::json(name).dump();  // throws on invalid UTF-8
+    return name;
+  } catch (const nlohmann::json::exception&) {
+  }
+  std::string out;
+  for (char c : name) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Binary inputs have no lines: their byte offset and the computation / op.
 void AddBinaryPlace(const Location& loc, nlohmann::ordered_json* out) {
   if (loc.byte_offset < 0) return;
@@ -23,7 +50,7 @@ nlohmann::ordered_json FindingObject(const Finding& f) {
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
   for (const Note& n : f.notes) {
     nlohmann::ordered_json note = {{"message", n.message},
-                                   {"file", n.loc.file},
+                                   {"file", JsonFileName(n.loc.file)},
                                    {"line", n.loc.line},
                                    {"column", n.loc.column}};
     AddBinaryPlace(n.loc, &note);
@@ -33,7 +60,7 @@ nlohmann::ordered_json FindingObject(const Finding& f) {
       {"rule", f.rule},
       {"severity", std::string(SeverityName(f.severity))},
       {"message", f.message},
-      {"file", f.loc.file},
+      {"file", JsonFileName(f.loc.file)},
       {"line", f.loc.line},
       {"column", f.loc.column}};
   AddBinaryPlace(f.loc, &item);

@@ -1,7 +1,7 @@
 // The SARIF 2.1.0 renderer, shaped for GitHub code scanning uploads.
 #include <cctype>
-#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
+#include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -124,16 +125,11 @@ class Artifacts {
  private:
   Json Uri(std::string_view file) const {
     if (roots_ == nullptr) return {{"uri", PathToUriReference(file)}};
-    namespace fs = std::filesystem;
-    fs::path p{std::string(file)};
-    if (p.is_relative()) p = fs::path(roots_->cwd) / p;
-    p = p.lexically_normal();
-    fs::path rel = p.lexically_relative(fs::path(roots_->root));
-    if (!rel.empty() && *rel.begin() != ".." && rel != ".") {
-      return {{"uri", PathToUriReference(rel.generic_string())},
-              {"uriBaseId", "%SRCROOT%"}};
+    std::string path;
+    if (PathUnderRoot(file, roots_->root, roots_->cwd, &path)) {
+      return {{"uri", PathToUriReference(path)}, {"uriBaseId", "%SRCROOT%"}};
     }
-    return {{"uri", PathToUriReference(p.generic_string())}};
+    return {{"uri", PathToUriReference(path)}};
   }
 
   size_t ArchiveIndex(std::string_view archive, std::string_view member,
@@ -278,24 +274,83 @@ class SarifReport : public ReportWriter {
     *out += head;
   }
 
+  // The last result slot (kSarifMaxResults) is held back until the run
+  // is known to fit: a finding after it makes the slot the note saying
+  // how many were left out.
   void Add(const std::vector<Finding>& findings, std::string* out) override {
     for (const Finding& f : findings) {
-      *out += count_++ == 0 ? "[\n" : ",\n";
-      *out += "        ";
-      AppendNested(DumpJson(ResultObject(f, rule_index_, artifacts_)), 8, out);
+      if (omitted_ > 0) {
+        ++omitted_;
+      } else if (count_ + 1 < kSarifMaxResults) {
+        AppendResult(ResultObject(f, rule_index_, artifacts_), out);
+      } else if (!held_) {
+        held_ = f;
+      } else {  // one more than fits: the held slot becomes the note
+        first_omitted_ = held_->loc;
+        held_.reset();
+        omitted_ = 2;
+      }
     }
   }
 
   void End(std::string* out) override {
+    if (held_) AppendResult(ResultObject(*held_, rule_index_, artifacts_), out);
+    if (omitted_ > 0) AppendResult(OmittedNote(), out);
     *out += count_ == 0 ? "[]" : "\n      ]";
     if (!artifacts_.List().empty()) {
       *out += ",\n      \"artifacts\": ";
       AppendNested(DumpJson(artifacts_.List()), 6, out);
     }
+    if (omitted_ > 0) {
+      *out += ",\n      \"invocations\": ";
+      AppendNested(DumpJson(Invocations()), 6, out);
+    }
     *out += "\n    }\n  ]\n}\n";
   }
 
  private:
+  void AppendResult(const Json& result, std::string* out) {
+    *out += count_++ == 0 ? "[\n" : ",\n";
+    *out += "        ";
+    AppendNested(DumpJson(result), 8, out);
+  }
+
+  std::string OmittedText() const {
+    return fmt::format(
+        "{} more findings are not in this SARIF run: GitHub code scanning "
+        "rejects a run of more than {} results. The first left out is at "
+        "this location; `topolint check --format text` (or json) lists "
+        "them all, and --rules or .topolint.json narrows the check.",
+        omitted_, kSarifMaxResults);
+  }
+
+  // A result of level note (what code scanning shows), at the first
+  // finding left out.
+  Json OmittedNote() {
+    Json result;
+    result["ruleId"] = "topolint-results-omitted";
+    result["level"] = "note";
+    result["message"] = {{"text", OmittedText()}};
+    Json primary;
+    primary["physicalLocation"] = artifacts_.Physical(first_omitted_);
+    result["locations"] = Json::array({std::move(primary)});
+    return result;
+  }
+
+  // The same as a tool execution notification, for SARIF viewers that
+  // show a run's notifications.
+  Json Invocations() const {
+    Json notification;
+    notification["level"] = "warning";
+    notification["message"] = {{"text", OmittedText()}};
+    notification["descriptor"] = {{"id", "topolint-results-omitted"}};
+    Json invocation;
+    invocation["executionSuccessful"] = true;
+    invocation["toolExecutionNotifications"] =
+        Json::array({std::move(notification)});
+    return Json::array({std::move(invocation)});
+  }
+
   // How the dump of the log ends when run.results (its last key) is empty.
   static constexpr std::string_view kEmptyResultsTail = "[]\n    }\n  ]\n}";
 
@@ -303,7 +358,10 @@ class SarifReport : public ReportWriter {
   std::string tool_version_;
   Artifacts artifacts_;
   absl::flat_hash_map<std::string, size_t> rule_index_;
-  size_t count_ = 0;
+  size_t count_ = 0;  // results written
+  std::optional<Finding> held_;
+  size_t omitted_ = 0;
+  Location first_omitted_;
 };
 
 std::string Render(const std::vector<Finding>& findings,

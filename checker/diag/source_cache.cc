@@ -68,8 +68,14 @@ std::vector<ByteRange> MergedWindows(std::vector<int64_t> columns) {
 // line is complete: O(bytes scanned + windows).
 class LineCollector {
  public:
-  explicit LineCollector(std::map<int64_t, WantedLine> wanted)
-      : wanted_(std::move(wanted)), next_(wanted_.begin()) {
+  // `editor_lines`: lines end where an editor ends them (HLO text, whose
+  // parser counts so: checker/hlo/input_window.h): at "\n", "\r\n" and a
+  // lone "\r", and a UTF-8 byte order mark at the start is no part of line
+  // 1. Otherwise (JSON, whose loader counts "\n" only) at "\n".
+  LineCollector(std::map<int64_t, WantedLine> wanted, bool editor_lines)
+      : wanted_(std::move(wanted)),
+        next_(wanted_.begin()),
+        editor_lines_(editor_lines) {
     MaybeStartLine();
   }
 
@@ -77,18 +83,40 @@ class LineCollector {
 
   void Feed(const char* data, size_t size) {
     size_t i = 0;
+    if (at_start_ && size > 0) {
+      at_start_ = false;
+      if (editor_lines_ && size >= 3 &&
+          std::memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        i = 3;
+      }
+    }
     while (i < size && !Done()) {
+      if (after_cr_) {  // the "\n" of a "\r\n" already ended the line
+        after_cr_ = false;
+        if (data[i] == '\n') {
+          ++i;
+          continue;
+        }
+      }
       const char* nl =
           static_cast<const char*>(std::memchr(data + i, '\n', size - i));
-      const size_t stop = nl ? static_cast<size_t>(nl - data) : size;
+      size_t stop = nl ? static_cast<size_t>(nl - data) : size;
+      bool cr = false;
+      if (editor_lines_) {
+        if (const void* at = std::memchr(data + i, '\r', stop - i)) {
+          stop = static_cast<size_t>(static_cast<const char*>(at) - data);
+          cr = true;
+        }
+      }
       if (stop > i) {
         if (line_ == next_->first) Keep(data + i, stop - i);
         pos_ += static_cast<int64_t>(stop - i);
         last_was_cr_ = data[stop - 1] == '\r';
       }
       i = stop;
-      if (nl) {
+      if (cr || nl) {
         ++i;
+        after_cr_ = cr;
         EndLine();
       }
     }
@@ -163,6 +191,9 @@ class LineCollector {
   int64_t line_ = 1;
   int64_t pos_ = 0;  // bytes of the current line seen so far
   bool last_was_cr_ = false;
+  const bool editor_lines_;
+  bool at_start_ = true;
+  bool after_cr_ = false;
   CollectedLine current_;
   std::vector<ByteRange> ranges_;  // windows of the current wanted line
   size_t next_range_ = 0;          // first range not yet complete
@@ -297,7 +328,9 @@ void SourceCache::Prefetch(const std::vector<Location>& locs) {
   for (auto& [file, wanted] : by_file) {
     std::vector<int64_t> lines;
     for (const auto& [line, unused] : wanted) lines.push_back(line);
-    LineCollector collector(std::move(wanted));
+    const bool json =
+        file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0;
+    LineCollector collector(std::move(wanted), /*editor_lines=*/!json);
     auto mem = in_memory_.find(file);
     if (mem != in_memory_.end()) {
       collector.Feed(mem->second.data(), mem->second.size());

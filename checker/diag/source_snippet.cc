@@ -158,4 +158,17 @@ SourceSnippet MakeSnippet(const LineExcerpt& excerpt, int64_t column) {
   return out;
 }
 
+std::string SanitizeLinesForTerminal(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (;;) {
+    const size_t nl = text.find('\n');
+    out += SanitizeForTerminal(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    out += '\n';
+    text.remove_prefix(nl + 1);
+  }
+  return out;
+}
+
 }  // namespace topolint

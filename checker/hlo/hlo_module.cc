@@ -220,7 +220,13 @@ std::string Module::LogicalLocation(int64_t offset) const {
   if (it != binary_ops.begin()) {
     const BinaryOpSpan& s = *(it - 1);
     if (offset < s.end) {
-      return "computation " + s.computation + ", op " + s.op;
+      const bool known =
+          s.computation >= 0 &&
+          static_cast<size_t>(s.computation) < binary_computations.size();
+      return "computation %" +
+             (known ? binary_computations[static_cast<size_t>(s.computation)]
+                    : std::string("?")) +
+             ", op " + s.op;
     }
   }
   return name.empty() ? "" : "module " + name;

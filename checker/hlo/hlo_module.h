@@ -215,17 +215,18 @@ struct SyntaxError {
 // that a finding at a byte offset can say "computation %c, op %ar".
 struct BinaryOpSpan {
   BinaryOpSpan() = default;
-  BinaryOpSpan(int64_t begin_in, int64_t end_in, std::string computation_in,
+  BinaryOpSpan(int64_t begin_in, int64_t end_in, int32_t computation_in,
                std::string op_in)
       : begin(begin_in),
         end(end_in),
-        computation(std::move(computation_in)),
+        computation(computation_in),
         op(std::move(op_in)) {}
 
   int64_t begin = 0;  // first byte of the HloInstructionProto
   int64_t end = 0;    // one past its last byte
-  std::string computation;
-  std::string op;
+  // Index into Module::binary_computations (-1: unknown).
+  int32_t computation = -1;
+  std::string op;  // "%name"
 };
 
 struct Module {
@@ -255,6 +256,9 @@ struct Module {
   std::string proto_format;
   bool gzip = false;
   std::vector<BinaryOpSpan> binary_ops;
+  // The computations' names (without '%'), in file order, for
+  // BinaryOpSpan.
+  std::vector<std::string> binary_computations;
 
   bool is_binary() const { return !proto_format.empty(); }
   // "computation %c, op %ar" for the collective spanning `offset`, else

@@ -4,22 +4,56 @@
 #include <cstring>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace topolint::hlo {
 
 const char InputWindow::kEmpty[kSlackBytes + 1] = {};
 
+namespace {
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// Each '\r' of [p, p + n) not followed by '\n' becomes '\n'; `next` is the
+// byte after the range (-1: none).
+void LoneCrToNewline(char* p, size_t n, int next) {
+  char* const end = p + n;
+  for (char* cr = static_cast<char*>(std::memchr(p, '\r', n)); cr != nullptr;
+       cr = static_cast<char*>(
+           std::memchr(cr + 1, '\r', static_cast<size_t>(end - cr - 1)))) {
+    const int after = cr + 1 < end ? static_cast<unsigned char>(cr[1]) : next;
+    if (after != '\n') *cr = '\n';
+  }
+}
+
+}  // namespace
+
 InputWindow::InputWindow(std::string_view text, size_t chunk_bytes)
     : begin_(kEmpty),
       end_(kEmpty),
       text_(text),
-      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+      chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {
+  if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
+    text_.remove_prefix(kUtf8Bom.size());
+  }
+}
 
 InputWindow::InputWindow(std::FILE* file, size_t chunk_bytes)
     : begin_(kEmpty),
       end_(kEmpty),
       file_(file),
       chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {}
+
+InputWindow::InputWindow(std::string_view head, std::FILE* file,
+                         size_t chunk_bytes)
+    : InputWindow(file, chunk_bytes) {
+  head_ = head;
+  if (head_.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
+    head_.remove_prefix(kUtf8Bom.size());
+  }
+  bom_checked_ = !head.empty();
+  map_tried_ = true;  // a pipe: nothing to map
+}
 
 void InputWindow::MaybeMap() {
   map_tried_ = true;
@@ -32,6 +66,13 @@ void InputWindow::MaybeMap() {
   if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
       st.st_size < map_min_bytes_ || st.st_size > limit_ ||
       std::ftell(file_) != 0) {
+    return;
+  }
+  // A file that starts with a byte order mark is read, not mapped: the
+  // copying path leaves the mark out.
+  char head[3];
+  if (pread(fd, head, sizeof(head), 0) == 3 &&
+      std::string_view(head, 3) == kUtf8Bom) {
     return;
   }
   in_map_ = map_.Map(fd, static_cast<size_t>(st.st_size));
@@ -61,6 +102,8 @@ bool InputWindow::RefillMapped(int64_t keep_from, bool* more) {
   }
   map_.DropBefore(from);
   covered_ = data[next_end];
+  LoneCrToNewline(data + map_end_, next_end - map_end_,
+                  static_cast<unsigned char>(covered_));
   data[next_end] = '\0';
   base_ = keep_from;
   begin_ = data + from;
@@ -70,6 +113,69 @@ bool InputWindow::RefillMapped(int64_t keep_from, bool* more) {
   return true;
 }
 
+int InputWindow::PeekFile() {
+  if (pending_size_ > 0) return static_cast<unsigned char>(pending_[0]);
+  if (drained_ || file_bytes_ >= limit_) return -1;
+  const size_t got = std::fread(pending_, 1, 1, file_);
+  if (got == 0) {
+    drained_ = true;
+    read_error_ = std::ferror(file_) != 0;
+    return -1;
+  }
+  ++file_bytes_;
+  pending_size_ = 1;
+  return static_cast<unsigned char>(pending_[0]);
+}
+
+size_t InputWindow::ReadNormalised(char* dst, size_t n) {
+  if (file_ != nullptr && !bom_checked_) {
+    bom_checked_ = true;
+    // The first three bytes decide; what is no mark is served as usual.
+    while (pending_size_ < kUtf8Bom.size() && !drained_ &&
+           file_bytes_ < limit_) {
+      const size_t got = std::fread(pending_ + pending_size_, 1,
+                                    kUtf8Bom.size() - pending_size_, file_);
+      if (got == 0) {
+        drained_ = true;
+        read_error_ = std::ferror(file_) != 0;
+      }
+      pending_size_ += got;
+      file_bytes_ += static_cast<int64_t>(got);
+    }
+    if (std::string_view(pending_, pending_size_) == kUtf8Bom) {
+      pending_size_ = 0;
+    }
+  }
+  size_t got = 0;
+  if (file_ != nullptr && !head_.empty()) {
+    got = std::min(n, head_.size());
+    std::memcpy(dst, head_.data(), got);
+    head_.remove_prefix(got);
+  }
+  if (file_ != nullptr && got < n && pending_size_ > 0) {
+    got = std::min(n, pending_size_);
+    std::memcpy(dst, pending_, got);
+    std::memmove(pending_, pending_ + got, pending_size_ - got);
+    pending_size_ -= got;
+  }
+  if (got < n && (file_ == nullptr || (pending_size_ == 0 && head_.empty()))) {
+    got += Read(dst + got, n - got);
+  }
+  if (got == 0) return 0;
+  int next = -1;
+  if (dst[got - 1] == '\r') {
+    if (file_ == nullptr) {
+      next = text_.empty() ? -1 : static_cast<unsigned char>(text_[0]);
+    } else if (!head_.empty()) {
+      next = static_cast<unsigned char>(head_[0]);
+    } else {
+      next = PeekFile();
+    }
+  }
+  LoneCrToNewline(dst, got, next);
+  return got;
+}
+
 size_t InputWindow::Read(char* dst, size_t n) {
   if (file_ == nullptr) {
     n = std::min(n, text_.size());
@@ -77,6 +183,7 @@ size_t InputWindow::Read(char* dst, size_t n) {
     text_.remove_prefix(n);
     return n;
   }
+  if (drained_) return 0;
   if (file_bytes_ >= limit_) {
     // One byte past the limit proves there is more.
     char probe;
@@ -102,7 +209,8 @@ bool InputWindow::Refill(int64_t keep_from) {
     bool more = false;
     if (RefillMapped(keep_from, &more)) return more;
   }
-  if (file_ == nullptr ? text_.empty() : drained_) {
+  if (file_ == nullptr ? text_.empty()
+                       : drained_ && pending_size_ == 0 && head_.empty()) {
     // Known to be at the end (all of a memory source served, or the last
     // read came back short): no new bytes, and the window need not grow
     // for a chunk that will not come (a small file read whole was copied
@@ -130,7 +238,7 @@ bool InputWindow::Refill(int64_t keep_from) {
     std::memmove(storage_.get() + lead, keep, keep_len);
   }
   char* const data = storage_.get() + lead;
-  const size_t got = Read(data + keep_len, chunk_bytes_);
+  const size_t got = ReadNormalised(data + keep_len, chunk_bytes_);
   base_ = keep_from;
   begin_ = data;
   end_ = data + keep_len + got;

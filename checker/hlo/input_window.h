@@ -17,6 +17,13 @@
 
 namespace topolint::hlo {
 
+// Line ends are those of the user's editor: a '\r' not followed by '\n'
+// (old Mac) is served as '\n', so lines count as editors count them (XLA's
+// lexer takes both as whitespace, and both end a `//` comment: nothing else
+// changes); "\r\n" stays as it is. A UTF-8 byte order mark at the start is
+// not served. So LF, CRLF, CR and BOM files parse to the same findings at
+// the same line and column.
+//
 // Not copyable or movable (readers hold pointers into the buffer).
 class InputWindow {
  public:
@@ -24,6 +31,9 @@ class InputWindow {
   InputWindow(std::string_view text, size_t chunk_bytes);
   // Reads `file` (not owned; left open) `chunk_bytes` at a time.
   InputWindow(std::FILE* file, size_t chunk_bytes);
+  // Serves `head` (the first bytes of a pipe, already read; it must outlive
+  // the window), then reads the rest from `file` as above.
+  InputWindow(std::string_view head, std::FILE* file, size_t chunk_bytes);
   InputWindow(const InputWindow&) = delete;
   InputWindow& operator=(const InputWindow&) = delete;
 
@@ -70,6 +80,10 @@ class InputWindow {
 
  private:
   size_t Read(char* dst, size_t n);
+  // Read, then lone '\r' to '\n' in what it read (looking one byte ahead).
+  size_t ReadNormalised(char* dst, size_t n);
+  // The next byte a file source holds (read into pending_), or -1.
+  int PeekFile();
   // Maps the file source when set_map_min_bytes allows it.
   void MaybeMap();
   // Refill for a mapped file: the next window in place, or false when the
@@ -98,6 +112,12 @@ class InputWindow {
   bool read_error_ = false;
   int64_t limit_ = INT64_MAX;
   int64_t file_bytes_ = 0;
+  // Bytes read from a file source ahead of time (the BOM check, the byte
+  // after a '\r'), served before the file's next bytes.
+  char pending_[4];
+  size_t pending_size_ = 0;
+  std::string_view head_;  // a file source's first bytes, read by the caller
+  bool bom_checked_ = false;
   bool too_large_ = false;
   int64_t map_min_bytes_ = INT64_MAX;
   bool map_tried_ = false;

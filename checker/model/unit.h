@@ -49,6 +49,9 @@ struct CheckOptions {
   // config wins. `data_parallel_size_origin` names the source for messages.
   std::optional<int64_t> data_parallel_size;
   std::string data_parallel_size_origin;
+  // Findings shown per rule and unit (--max-findings, .topolint.json
+  // "max_findings"); 0 shows all. The rest are counted in one cap note.
+  int64_t max_findings = 1000;
 };
 
 }  // namespace topolint

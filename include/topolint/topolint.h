@@ -77,13 +77,20 @@ struct Finding {
   int64_t line = 0;
   int64_t column = 0;
   std::vector<Note> notes;
+  // In a binary input (an HLO proto: line and column are 0): the byte
+  // offset of the value in the (decompressed) file and the place in the
+  // module ("computation %c, op %ar"); -1 and empty for text inputs.
+  int64_t byte_offset = -1;
+  std::string logical;
   // Stable identity of the finding (rule, file and what it is about, never
   // the line): the key baselines and SARIF fingerprints use.
   std::string fingerprint;
 };
 
 // `file:line:col: severity: message [rule]`, as the first line of the CLI's
-// text output (without the source excerpt and notes).
+// text output (without the source excerpt and notes). A finding in a binary
+// input has no line: `file: severity: message (in computation %c, op %ar
+// (byte N)) [rule]`, the place the CLI prints under it.
 std::string FormatFinding(const Finding& finding);
 
 // True when some finding has error severity (the CLI would exit 1).

@@ -119,7 +119,7 @@ TEST(ReportWriterTest, TextAndGithubInBatchesAreTheWholeRendering) {
     sources.AddInMemory("m.hlo", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n");
     std::unique_ptr<ReportWriter> text = MakeTextReport(&sources, false);
     EXPECT_EQ(Streamed(*text, findings, batch), whole) << batch;
-    std::unique_ptr<ReportWriter> github = MakeGithubReport();
+    std::unique_ptr<ReportWriter> github = MakeGithubReport(nullptr);
     EXPECT_EQ(Streamed(*github, findings, batch), RenderGithub(findings));
   }
   EXPECT_NE(whole.find("  c\n"), std::string::npos) << whole;

@@ -51,13 +51,29 @@ TEST(SourceCacheTest, StripsCarriageReturnsOfCrlfFiles) {
   EXPECT_EQ(ex->text, "  \"x\": 1");
 }
 
-TEST(SourceCacheTest, OnlyALineEndingCarriageReturnIsDropped) {
+TEST(SourceCacheTest, HloLinesEndAtCrCrlfAndLfAsInAnEditor) {
   SourceCache cache;
-  // A '\r' inside a line is content (the renderer escapes it); one at the
-  // end of the last line, even without '\n', is a line terminator.
-  cache.AddInMemory("m", "a\rb\r\nc\rd\r");
-  EXPECT_THAT(cache.Line("m", 1), Optional(Eq("a\rb")));
-  EXPECT_THAT(cache.Line("m", 2), Optional(Eq("c\rd")));
+  // HLO text counts lines as the parser does (checker/hlo/input_window.h):
+  // a lone '\r' ends a line, "\r\n" is one line end, a leading BOM is no
+  // part of line 1.
+  cache.AddInMemory("m",
+                    "\xEF\xBB\xBF"
+                    "a\rb\r\nc\n\rd\r");
+  EXPECT_THAT(cache.Line("m", 1), Optional(Eq("a")));
+  EXPECT_THAT(cache.Line("m", 2), Optional(Eq("b")));
+  EXPECT_THAT(cache.Line("m", 3), Optional(Eq("c")));
+  EXPECT_THAT(cache.Line("m", 4), Optional(Eq("")));
+  EXPECT_THAT(cache.Line("m", 5), Optional(Eq("d")));
+}
+
+TEST(SourceCacheTest, InJsonOnlyALineEndingCarriageReturnIsDropped) {
+  SourceCache cache;
+  // JSON lines end at '\n' (as the JSON loader counts them): a '\r' inside
+  // a line is content (the renderer escapes it); one at the end of the
+  // last line, even without '\n', is a line terminator.
+  cache.AddInMemory("m.json", "a\rb\r\nc\rd\r");
+  EXPECT_THAT(cache.Line("m.json", 1), Optional(Eq("a\rb")));
+  EXPECT_THAT(cache.Line("m.json", 2), Optional(Eq("c\rd")));
 }
 
 TEST(SourceCacheTest, MissingFilesAndDirectoriesAreSkipped) {

@@ -135,25 +135,5 @@ TEST(DirWalkTest, SubdirectoriesHandedOutWhileReadingChangeNothing) {
   }
 }
 
-TEST(DirWalkTest, TooManyFilesFailsWithAnyNumberOfThreads) {
-  TempDir d;
-  for (int i = 0; i < 30; ++i) {
-    d.Write("t/" + std::to_string(i) + "/m.hlo", "");
-  }
-  for (int jobs : {1, 2, 4}) {
-    DiscoveryLimits limits;
-    limits.jobs = jobs;
-    limits.max_files = 29;
-    WalkResult r;
-    absl::Status st = WalkPaths({d.path()}, limits, &r);
-    EXPECT_EQ(st.code(), absl::StatusCode::kResourceExhausted) << jobs;
-    EXPECT_THAT(st.message(), HasSubstr("more than 29 files"));
-    limits.max_files = 30;
-    r = WalkResult{};
-    EXPECT_TRUE(WalkPaths({d.path()}, limits, &r).ok()) << jobs;
-    EXPECT_EQ(r.files.size(), 30u);
-  }
-}
-
 }  // namespace
 }  // namespace topolint

@@ -205,6 +205,48 @@ TEST(FastPathEquivalenceTest, RandomInstructionsParseTheSameThroughAnyWindow) {
   }
 }
 
+// Line ends (issue 27): the same text with CR-only, CRLF or LF line ends,
+// or after a UTF-8 byte order mark, parses to the same dump (collectives,
+// positions, errors) through any window as the LF text through the exact
+// parser: a lone '\r' counts as a line end, as editors count it.
+std::string WithLineEnds(const std::string& text, const std::string& end) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') {
+      out += end;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+TEST(FastPathEquivalenceTest, CrCrlfLfAndBomParseTheSameThroughAnyWindow) {
+  std::mt19937 rng(20261203);
+  for (int i = 0; i < 400; ++i) {
+    std::string text = "HloModule m, replica_count=4\n\nENTRY main {\n";
+    text += "  %p = f32[8]{0} parameter(0) // a comment\n";
+    text += "  %t = (f32[], u32[]) parameter(1)\n";
+    const int lines = 1 + static_cast<int>(rng() % 3);
+    for (int k = 0; k < lines; ++k) {
+      text += "  " + Pick(kRoots, rng) + Pick(kNames, rng) +
+              Pick(kEquals, rng) + Pick(kShapes, rng) + Pick(kGaps, rng) +
+              Pick(kOpcodes, rng) + Pick(kOperands, rng) + Pick(kAttrs, rng) +
+              Pick(kAttrs, rng) + "\n";
+    }
+    text += "}\n";
+    const std::string lf = Dump(text, 1);
+    for (const std::string& variant :
+         {WithLineEnds(text, "\r"), WithLineEnds(text, "\r\n"),
+          "\xEF\xBB\xBF" + text, "\xEF\xBB\xBF" + WithLineEnds(text, "\r")}) {
+      for (size_t window : {size_t{1}, size_t{2}, size_t{7}, size_t{1} << 20}) {
+        EXPECT_EQ(Dump(variant, window), lf) << window << " " << text;
+      }
+    }
+    if (HasFailure()) break;
+  }
+}
+
 // Operand names, channel_id and to_apply read straight from the window
 // (TrySkipPlainOperandName, TryReadPlainChannelId, TryReadPlainName in
 // collective_parser.cc): the same collectives whichever window size cuts

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end test of the pre-commit hook in .pre-commit-hooks.yaml.
 #
-# usage: precommit_test.sh BUILD_DIR SOURCE_DIR
+# usage: precommit_test.sh BUILD_DIR SOURCE_DIR [HOOK_ID]
+#
+# HOOK_ID is `topolint` (default: the whole repository in one process) or
+# `topolint-files` (the units of the files pre-commit passes).
 #
 # BUILD_DIR holds the built `topolint` (it is put first on PATH, as a user's
 # installed topolint would be); SOURCE_DIR is the topolint checkout whose
@@ -14,6 +17,7 @@ set -euo pipefail
 
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
+hook_id=${3:-topolint}
 fail() { echo "precommit_test: FAIL: $*" >&2; exit 1; }
 
 [ -x "$build/topolint" ] || fail "$build/topolint is not an executable"
@@ -55,7 +59,7 @@ repos:
   - repo: $hooks
     rev: $rev
     hooks:
-      - id: topolint
+      - id: $hook_id
 EOF
 printf '{"CCInfo": {"replica_groups": [[[0,1]], []]}}\n' > neff/def.json
 cat > m1/model.hlo <<'EOF'
@@ -110,7 +114,7 @@ if grep -qF "README.md" "$tmp/run1.log"; then
 fi
 
 # 2. try-repo, the way a user evaluates a hook before adopting it.
-expect_run 1 "$tmp/try.log" try-repo "$hooks" topolint --files neff/def.json
+expect_run 1 "$tmp/try.log" try-repo "$hooks" "$hook_id" --files neff/def.json
 expect_in "$tmp/try.log" "[neff-empty-topology]"
 
 # 3. After fixing the inputs the hook passes.
@@ -121,7 +125,7 @@ done
 git add -A
 expect_run 0 "$tmp/run2.log" run --all-files
 expect_in "$tmp/run2.log" "Passed"
-expect_run 0 "$tmp/try2.log" try-repo "$hooks" topolint --files neff/def.json
+expect_run 0 "$tmp/try2.log" try-repo "$hooks" "$hook_id" --files neff/def.json
 
 # 4. Only the HLO module is staged, and its groups no longer match the
 # committed def.json beside it: the hook checks the whole unit and fails.

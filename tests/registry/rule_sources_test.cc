@@ -4,6 +4,7 @@
 // a header of checker/core (the layer above the rules).
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -92,16 +93,54 @@ TEST(RuleSourcesTest, LiteralScanFindsIds) {
   EXPECT_EQ(lits[2], "hlo-syntax-x");
 }
 
-// Every constant of rules/rule_ids.h is in kAllRuleIds (registry.cc checks
-// that list against its table at compile time).
-TEST(RuleSourcesTest, EveryConstantIsListed) {
+// Every row of the rule table in rules/rule_ids.h is a constant of
+// kAllRuleIds and a rule of the registry.
+TEST(RuleSourcesTest, EveryTableRowIsARule) {
   const std::string header = ReadFile(kRules / "rule_ids.h");
-  static const std::regex kConstant(R"re(TOPOLINT_RULE_ID_\(\s*k\w+,)re");
-  const auto n = std::distance(
-      std::sregex_iterator(header.begin(), header.end(), kConstant),
-      std::sregex_iterator());
+  static const std::regex kRow(R"re(\n  X\(k\w+, ")re");
+  const auto n =
+      std::distance(std::sregex_iterator(header.begin(), header.end(), kRow),
+                    std::sregex_iterator());
   EXPECT_EQ(static_cast<size_t>(n), std::size(kAllRuleIds));
   EXPECT_EQ(std::size(kAllRuleIds), AllRules().size());
+}
+
+// The family field is true: each rule of a family is reported from a file of
+// that family (rules/<family, with '_' for '-'>*.cc), and each core rule
+// from checker/core.
+TEST(RuleSourcesTest, EachRuleIsUsedByItsFamily) {
+  std::map<std::string, std::string> constant_of;  // id -> kName
+  const std::string header = ReadFile(kRules / "rule_ids.h");
+  static const std::regex kRow(R"re(\n  X\((k\w+), "([a-z0-9-]+)")re");
+  for (auto it = std::sregex_iterator(header.begin(), header.end(), kRow);
+       it != std::sregex_iterator(); ++it) {
+    constant_of[(*it)[2].str()] = (*it)[1].str();
+  }
+  for (const RuleInfo& r : AllRules()) {
+    const std::string id(r.id);
+    ASSERT_EQ(constant_of.count(id), 1u) << id;
+    const std::regex use("\\b" + constant_of[id] + "\\b");
+    std::vector<fs::path> files;
+    if (r.family == "core") {
+      for (const auto& e :
+           fs::directory_iterator(kRules.parent_path() / "checker" / "core")) {
+        files.push_back(e.path());
+      }
+    } else {
+      std::string prefix(r.family);
+      for (char& c : prefix) c = c == '-' ? '_' : c;
+      for (const fs::path& p : RuleSources()) {
+        if (p.filename().string().rfind(prefix, 0) == 0) files.push_back(p);
+      }
+    }
+    bool used = false;
+    for (const fs::path& p : files) {
+      used |= std::regex_search(ReadFile(p), use);
+    }
+    EXPECT_TRUE(used) << id << " is in family " << r.family
+                      << " but no file of that family reports "
+                      << constant_of[id];
+  }
 }
 
 }  // namespace

@@ -37,8 +37,15 @@ const Case kCases[] = {
      {"model.hlo", "vllm_config.json"}},
 };
 
+// Lines as an editor counts them (HLO counts so: a lone '\r' ends a line
+// too; JSON, which counts '\n' only, stays within this bound).
 int64_t Lines(const std::string& s) {
-  return 1 + std::count(s.begin(), s.end(), '\n');
+  int64_t n = 1;
+  for (size_t i = 0; i < s.size(); ++i) {
+    n += s[i] == '\n' ||
+         (s[i] == '\r' && (i + 1 == s.size() || s[i + 1] != '\n'));
+  }
+  return n;
 }
 
 // Checks the unit with `inputs` in process; every finding must be located

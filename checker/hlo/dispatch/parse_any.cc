@@ -3,18 +3,98 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <utility>
 
 #include "checker/diag/input_file.h"
 #include "checker/hlo/gzip_stream.h"
 #include "checker/hlo/open_error.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
+#include "fmt/format.h"
 
 namespace topolint::hlo {
 
+std::string_view WideTextEncoding(std::string_view head) {
+  auto at = [&](size_t i) {
+    return i < head.size() ? static_cast<unsigned char>(head[i]) : 0x100u;
+  };
+  if (at(0) == 0xff && at(1) == 0xfe) {
+    return at(2) == 0 && at(3) == 0 ? "UTF-32LE" : "UTF-16LE";
+  }
+  if (at(0) == 0xfe && at(1) == 0xff) return "UTF-16BE";
+  if (at(0) == 0 && at(1) == 0 && at(2) == 0xfe && at(3) == 0xff) {
+    return "UTF-32BE";
+  }
+  // Without a BOM: ASCII text with NULs between its bytes (at least 8
+  // characters, every one printable or a line break).
+  auto wide = [&](size_t unit, size_t offset) {
+    const size_t n = std::min<size_t>(head.size() / unit, 64);
+    if (n < 8) return false;
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t k = 0; k < unit; ++k) {
+        const unsigned char c = at(i * unit + k);
+        const bool is_char = k == offset;
+        if (is_char ? (c == 0 ||
+                       (c < 0x20 && c != '\n' && c != '\r' && c != '\t') ||
+                       c >= 0x7f)
+                    : c != 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  };
+  if (wide(4, 0)) return "UTF-32LE";
+  if (wide(4, 3)) return "UTF-32BE";
+  if (wide(2, 0)) return "UTF-16LE";
+  if (wide(2, 1)) return "UTF-16BE";
+  return "";
+}
+
+namespace {
+
+// A binary module whose name (field 1) is longer than the sniffed head:
+// tag 0x0a, a varint length of two bytes or more reaching past the head,
+// then printable bytes. Text HLO never starts with a line break followed by
+// a byte >= 0x80.
+bool IsLongNamedProto(std::string_view head) {
+  if (head.size() < 3 || static_cast<unsigned char>(head[0]) != 0x0a ||
+      (static_cast<unsigned char>(head[1]) & 0x80) == 0) {
+    return false;
+  }
+  uint64_t len = 0;
+  size_t p = 1;
+  for (int shift = 0; p < head.size() && shift < 35; shift += 7) {
+    const unsigned char b = static_cast<unsigned char>(head[p++]);
+    len |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) break;
+  }
+  return len >= head.size() - p && len > 0;
+}
+
+// A syntax error at byte 0 for HLO text in a wide encoding.
+void ReportWideText(std::string_view encoding, const std::string& display_name,
+                    Module* module) {
+  *module = Module();
+  module->file = display_name;
+  SyntaxError e;
+  e.pos = TextPos::AtByte(0);
+  e.message = fmt::format(
+      "expected UTF-8 HLO text, found {} text; convert it (iconv -f {} -t "
+      "UTF-8)",
+      encoding, encoding);
+  module->syntax_errors.push_back(std::move(e));
+}
+
+}  // namespace
+
 HloEncoding SniffHloEncoding(std::string_view head) {
   if (IsGzip(head)) return HloEncoding::kGzip;
+  if (!WideTextEncoding(head).empty()) return HloEncoding::kText;
+  if (IsLongNamedProto(head)) return HloEncoding::kProto;
   if (LooksLikeHlo(head)) return HloEncoding::kText;
   for (char ch : head) {
     const unsigned char u = static_cast<unsigned char>(ch);
@@ -55,6 +135,14 @@ absl::Status ParseHloAnyFile(const std::string& path,
     return ParseHloProtoFd(fd, display_name, options, module);
   }
   ::close(fd);
+  if (n > 0) {
+    const std::string_view wide =
+        WideTextEncoding(std::string_view(head, static_cast<size_t>(n)));
+    if (!wide.empty()) {
+      ReportWideText(wide, display_name, module);
+      return absl::OkStatus();
+    }
+  }
   return ParseHloFile(path, display_name, options, module);
 }
 
@@ -62,6 +150,10 @@ void ParseHloAny(std::string_view bytes, const std::string& display_name,
                  const ParseOptions& options, Module* module) {
   if (SniffHloEncoding(bytes.substr(0, 4096)) != HloEncoding::kText) {
     ParseHloProto(bytes, display_name, options, module);
+  } else if (const std::string_view wide =
+                 WideTextEncoding(bytes.substr(0, 4096));
+             !wide.empty()) {
+    ReportWideText(wide, display_name, module);
   } else {
     ParseHloText(bytes, display_name, options, module);
   }

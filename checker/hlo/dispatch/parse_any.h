@@ -21,7 +21,12 @@ enum class HloEncoding { kText, kProto, kGzip };
 // gzip magic -> kGzip; HLO text (LooksLikeHlo) -> kText; control bytes
 // that text never holds -> kProto; anything else -> kText (the text parser
 // then says what it expected).
+// HLO text written as UTF-16 or UTF-32 (a BOM, or ASCII with NULs between
+// its bytes) is kText here; WideTextEncoding names its encoding
+// ("UTF-16LE", ...; "" for anything else), and ParseHloAny / ParseHloAnyFile
+// report it as one syntax error instead of parsing it.
 HloEncoding SniffHloEncoding(std::string_view head);
+std::string_view WideTextEncoding(std::string_view head);
 
 // Text or binary, by content: what the loader calls for every HLO input.
 // A non-OK status only when the file cannot be opened or read (as

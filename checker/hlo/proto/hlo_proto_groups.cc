@@ -39,6 +39,10 @@ bool CheckPerm(WireReader& r, TextPos at, const std::vector<int64_t>& perm,
 
 bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
   const TextPos group_pos = r.pos();
+  if (out->num_groups() >= kMaxReplicaGroups) {
+    return r.Fail(
+        fmt::format("expected at most {} replica groups", kMaxReplicaGroups));
+  }
   int saved = 0;
   if (!r.Enter("a ReplicaGroup", wire_type, &saved)) return false;
   if (out->form == ReplicaGroups::Form::kAbsent) out->pos = group_pos;

@@ -40,7 +40,17 @@ bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
     }
     if (!ok) return false;
   }
+  h->names.Keep(&c.name);
   return !r.failed() && r.Leave(saved);
+}
+
+// A replica or partition count, as the text header's: at least 1 (an int32
+// in the proto, so -1 arrives as 2^64-1 read as int64 -1).
+bool PositiveCount(WireReader& r, TextPos at, const char* what, int64_t v) {
+  if (v >= 1) return true;
+  return r.FailAt(
+      at.byte_offset(),
+      fmt::format("{} must be a positive integer, found {}", what, v));
 }
 
 bool ReadDeviceAssignment(WireReader& r, int wt, Header* h) {
@@ -53,9 +63,9 @@ bool ReadDeviceAssignment(WireReader& r, int wt, Header* h) {
     int64_t v = 0;
     bool ok;
     if (field == 1 || field == 2) {
-      ok = r.ReadInt64(field == 1 ? "DeviceAssignmentProto.replica_count"
-                                  : "DeviceAssignmentProto.computation_count",
-                       w, &v);
+      const char* what = field == 1 ? "DeviceAssignmentProto.replica_count"
+                                    : "DeviceAssignmentProto.computation_count";
+      ok = r.ReadInt64(what, w, &v) && PositiveCount(r, at, what, v);
       (field == 1 ? h->da_replicas : h->da_computations) = v;
       (field == 1 ? h->da_replicas_pos : h->da_computations_pos) = at;
     } else {
@@ -79,11 +89,13 @@ bool ReadConfig(WireReader& r, int wt, Header* h) {
     int64_t v = 0;
     bool ok;
     if (field == 4) {
-      ok = r.ReadInt64("HloModuleConfigProto.replica_count", w, &v);
+      ok = r.ReadInt64("HloModuleConfigProto.replica_count", w, &v) &&
+           PositiveCount(r, at, "HloModuleConfigProto.replica_count", v);
       h->replica_count = v;
       h->replica_count_pos = at;
     } else if (field == 5) {
-      ok = r.ReadInt64("HloModuleConfigProto.num_partitions", w, &v);
+      ok = r.ReadInt64("HloModuleConfigProto.num_partitions", w, &v) &&
+           PositiveCount(r, at, "HloModuleConfigProto.num_partitions", v);
       h->num_partitions = v;
       h->num_partitions_pos = at;
     } else {

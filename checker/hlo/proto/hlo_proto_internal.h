@@ -19,6 +19,39 @@ namespace topolint::hlo::proto {
 inline constexpr size_t kMaxNameBytes = 1024;
 // A module may declare at most this many computations.
 inline constexpr int64_t kMaxComputations = int64_t{1} << 20;
+// Names held for the whole module (computations, and the ops that name a
+// finding's place): up to this many bytes in all they are kept whole (each
+// up to kMaxNameBytes); past it each further name keeps its first
+// kMaxNameBytesOverBudget bytes, held inline in its std::string. So 2^20
+// computations with 1 KiB names cost ~80 MiB, not 1 GiB.
+inline constexpr size_t kMaxHeldNameBytes = size_t{16} << 20;
+inline constexpr size_t kMaxNameBytesOverBudget = 15;
+// Collectives whose span (BinaryOpSpan) is kept for naming a finding's
+// place ("computation %c, op %ar"): 10x the largest modules seen (~100k
+// collectives). Past it a finding's place is "module NAME" (the byte
+// offset is still given).
+inline constexpr size_t kMaxOpSpans = size_t{1} << 20;
+// Replica groups of one group field (empty groups cost no ids but ~16 bytes
+// each): as many as ids.
+inline constexpr int64_t kMaxReplicaGroups = int64_t{1} << 20;
+
+// Counts the bytes of names kept, and cuts names once kMaxHeldNameBytes
+// are held.
+class NameBudget {
+ public:
+  void Keep(std::string* name) {
+    if (held_ + name->size() > kMaxHeldNameBytes &&
+        name->size() > kMaxNameBytesOverBudget) {
+      name->resize(kMaxNameBytesOverBudget);
+      name->shrink_to_fit();
+      return;
+    }
+    held_ += name->size();
+  }
+
+ private:
+  size_t held_ = 0;
+};
 // A repeated id field other than the group lists (operand_ids, ...) may
 // hold at most this many values.
 inline constexpr int64_t kMaxIdsPerField = int64_t{1} << 20;
@@ -54,6 +87,7 @@ struct Header {
   TextPos replica_count_pos, num_partitions_pos;
   std::optional<int64_t> da_replicas, da_computations;
   TextPos da_replicas_pos, da_computations_pos;
+  NameBudget names;
 };
 
 // Reads the wrappers (HloSnapshot > HloProto, HloModuleProtoWithConfig) and

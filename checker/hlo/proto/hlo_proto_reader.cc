@@ -68,9 +68,14 @@ class InstructionStream {
   InstructionStream(WireReader& r, const Header& h, const ParseOptions& opts,
                     Module* m)
       : r_(r), h_(h), opts_(opts), m_(m) {
-    for (const ComputationInfo& c : h.computations) {
-      if (c.has_id) names_.emplace(c.id, c.name);
+    // id -> computation index, sorted (16 bytes per computation).
+    for (size_t i = 0; i < h.computations.size(); ++i) {
+      const ComputationInfo& c = h.computations[i];
+      if (c.has_id) names_.emplace_back(c.id, static_cast<uint32_t>(i));
     }
+    std::stable_sort(
+        names_.begin(), names_.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
   }
 
   bool Run() {
@@ -92,10 +97,9 @@ class InstructionStream {
   // The instruction being read when an error struck (for its location).
   void NoteFailure() {
     if (in_instruction_ && !s_.c.name.empty()) {
-      m_->binary_ops.emplace_back(
-          instruction_begin_,
-          std::max(r_.error_offset(), instruction_begin_) + 1, "%" + comp_name_,
-          "%" + s_.c.name);
+      AddSpan(instruction_begin_,
+              std::max(r_.error_offset(), instruction_begin_) + 1,
+              "%" + s_.c.name);
     }
   }
 
@@ -106,6 +110,7 @@ class InstructionStream {
     const ComputationInfo* info =
         index < h_.computations.size() ? &h_.computations[index] : nullptr;
     comp_name_ = info != nullptr ? info->name : "";
+    comp_index_ = info != nullptr ? static_cast<int32_t>(index) : -1;
     shapes_.clear();
     shape_bytes_ = 0;
     uint32_t field = 0;
@@ -179,10 +184,15 @@ class InstructionStream {
       c.slice_sizes_count = std::max<int64_t>(1, s_.dynamic_slice_sizes / rank);
     }
     if (!s_.called_ids.empty()) {
-      auto it = names_.find(s_.called_ids.front());
-      if (it != names_.end()) c.to_apply = "%" + it->second;
+      const int64_t id = s_.called_ids.front();
+      auto it = std::lower_bound(
+          names_.begin(), names_.end(), id,
+          [](const auto& e, int64_t v) { return e.first < v; });
+      if (it != names_.end() && it->first == id) {
+        c.to_apply = "%" + h_.computations[it->second].name;
+      }
     }
-    m_->binary_ops.emplace_back(instruction_begin_, end, c.computation, c.name);
+    AddSpan(instruction_begin_, end, c.name);
     if (opts_.on_collective) {
       opts_.on_collective(*m_, c);
     } else {
@@ -191,11 +201,20 @@ class InstructionStream {
     return true;
   }
 
+  // A span for naming findings, within kMaxOpSpans and the name budget.
+  void AddSpan(int64_t begin, int64_t end, std::string op) {
+    if (m_->binary_ops.size() >= proto::kMaxOpSpans) return;
+    op_names_.Keep(&op);
+    m_->binary_ops.emplace_back(begin, end, comp_index_, std::move(op));
+  }
+
   WireReader& r_;
   const Header& h_;
   const ParseOptions& opts_;
   Module* m_;
-  std::unordered_map<int64_t, std::string> names_;
+  std::vector<std::pair<int64_t, uint32_t>> names_;
+  proto::NameBudget op_names_;
+  int32_t comp_index_ = -1;
   std::unordered_map<int64_t, Shape> shapes_;
   size_t shape_bytes_ = 0;
   std::string comp_name_;
@@ -232,6 +251,12 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
       first_error = r.error();
       first_error_at = r.error_offset();
       gzip_error = src->gzip_error();
+    } else if (!src->gzip_error().empty()) {
+      // The message parsed, but the gzip data around it is not sound (a bad
+      // CRC or length in the trailer, a missing trailer, garbage after it).
+      gzip_error = src->gzip_error();
+      first_error = gzip_error;
+      first_error_at = r.offset();
     }
   }
   m->proto_format = proto::FormatName(h);
@@ -275,17 +300,35 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
     return;
   }
   std::unique_ptr<Source> src = open();
-  WireReader r(src->stream(), gzip ? -1 : end_hint);
+  pio::ZeroCopyInputStream* in = src->stream();
+  std::optional<pio::LimitingInputStream> cut;
+  if (!first_error.empty() && first_error_at >= 0) {
+    // The first pass failed there: the second one reads every instruction
+    // before that place and stops at it (a bomb is inflated once, not
+    // twice).
+    cut.emplace(in, first_error_at);
+    in = &*cut;
+  }
+  WireReader r(in, gzip ? -1 : end_hint);
   InstructionStream stream(r, h, options, m);
   if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
     r.LimitTo(h.module_size);
     stream.Run();
   }
-  if (r.failed()) {
+  if (r.failed() && !first_error.empty() && r.offset() >= first_error_at) {
+    // Stopped where the first pass failed: its error is the one to report.
+    stream.NoteFailure();
+    AddError(m, first_error_at, first_error, gzip_error);
+  } else if (r.failed()) {
     stream.NoteFailure();
     AddError(m, r.error_offset(), r.error(), src->gzip_error());
   } else if (!first_error.empty()) {
     AddError(m, first_error_at, first_error, gzip_error);
+  }
+  // The spans' computation names, moved (not copied) once pass 2 is done.
+  m->binary_computations.reserve(h.computations.size());
+  for (ComputationInfo& c : h.computations) {
+    m->binary_computations.push_back(std::move(c.name));
   }
 }
 

@@ -93,6 +93,7 @@ bool WireReader::NextField(const char* what, uint32_t* field, int* wire_type) {
   }
   const int64_t at = offset();
   const uint32_t tag = in_.ReadTag();
+  if (tag == 0 && offset() >= kMaxInputBytes) return Truncated(what);
   if (tag == 0) {
     return FailAt(at, fmt::format("expected a field tag in {}, found {}", what,
                                   AtEnd() ? "the end of the input"

@@ -384,6 +384,13 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
   // The text is for messages only: a longer value keeps its first 256
   // bytes, so a capture that overflowed is not an error.
   static_cast<void>(lx.EndCapture());
+  // Blanks the value's parser looked past (before a `T(` that did not
+  // come; a CRLF line's '\r') are no part of it.
+  while (!out->text.empty() &&
+         (out->text.back() == ' ' || out->text.back() == '\t' ||
+          out->text.back() == '\r')) {
+    out->text.pop_back();
+  }
   return ok;
 }
 

@@ -74,6 +74,31 @@ absl::Status ParseHloFile(const std::string& path,
   return absl::OkStatus();
 }
 
+absl::Status ParseHloTextStream(std::string_view head, std::FILE* rest,
+                                const std::string& display_name,
+                                const ParseOptions& options, Module* module) {
+  *module = Module();
+  module->file = display_name;
+  bool read_error = false, too_large = false;
+  {
+    InputWindow window(head, rest, options.window_bytes);
+    window.set_limit(options.max_file_bytes);
+    ModuleParser(&window, module, options).Run();
+    read_error = window.read_error();
+    too_large = window.too_large();
+  }
+  if (read_error) {
+    return absl::DataLossError(
+        fmt::format("{}: cannot read the input", display_name));
+  }
+  if (too_large) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "{}: more than {} bytes; the limit for HLO inputs is {} bytes",
+        display_name, options.max_file_bytes, options.max_file_bytes));
+  }
+  return absl::OkStatus();
+}
+
 bool LooksLikeHlo(std::string_view text) {
   InputWindow window(text, text.size() + 1);
   HloLexer lx(&window, /*module=*/nullptr, ParseOptions{});

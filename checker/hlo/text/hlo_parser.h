@@ -13,6 +13,7 @@
 #ifndef TOPOLINT_CHECKER_HLO_TEXT_HLO_PARSER_H_
 #define TOPOLINT_CHECKER_HLO_TEXT_HLO_PARSER_H_
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,14 @@ absl::Status ParseHloFile(const std::string& path,
 absl::Status ParseHloFile(const std::string& path,
                           const std::string& display_name,
                           const ParseOptions& options, Module* module);
+
+// Parses HLO text whose first bytes, `head`, were read already (to tell its
+// kind) and whose rest comes from `rest` (a pipe: standard input), in
+// bounded windows as ParseHloFile does: the input is never held whole.
+// Errors as ParseHloFile's (a read error, more than max_file_bytes).
+absl::Status ParseHloTextStream(std::string_view head, std::FILE* rest,
+                                const std::string& display_name,
+                                const ParseOptions& options, Module* module);
 
 // True when `text` (the first bytes of a file) starts, after whitespace and
 // comments, with the token `HloModule`.

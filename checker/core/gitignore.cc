@@ -1,0 +1,153 @@
+#include "checker/core/gitignore.h"
+
+#include <fstream>
+#include <iterator>
+#include <utility>
+
+#include "absl/strings/str_split.h"
+#include "checker/core/path_glob.h"
+
+namespace topolint {
+namespace {
+
+// An ignore file, or "" when it cannot be read (git ignores those too).
+// Ignore files are small; a huge one is read up to 1 MiB.
+std::string ReadIgnoreFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::string text;
+  char buf[65536];
+  while (text.size() < (1u << 20) &&
+         (in.read(buf, sizeof(buf)) || in.gcount() > 0)) {
+    text.append(buf, static_cast<size_t>(in.gcount()));
+  }
+  return text;
+}
+
+// `line` without unescaped trailing blanks.
+std::string_view TrimTrailingBlanks(std::string_view line) {
+  size_t end = line.size();
+  while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '\t')) {
+    size_t backslashes = 0;
+    for (size_t i = end - 1; i > 0 && line[i - 1] == '\\'; --i) ++backslashes;
+    if (backslashes % 2 == 1) break;  // "\ " keeps its blank
+    --end;
+  }
+  return line.substr(0, end);
+}
+
+// `rel` relative to `base` ("" = the root): false when outside it.
+bool Below(std::string_view rel, std::string_view base, std::string_view* out) {
+  if (base.empty()) {
+    *out = rel;
+    return true;
+  }
+  if (rel.size() <= base.size() || rel.substr(0, base.size()) != base ||
+      rel[base.size()] != '/') {
+    return false;
+  }
+  *out = rel.substr(base.size() + 1);
+  return true;
+}
+
+}  // namespace
+
+GitignoreRules::GitignoreRules(std::string_view text, std::string base)
+    : base_(std::move(base)) {
+  for (absl::string_view piece :
+       absl::StrSplit(absl::string_view(text.data(), text.size()), '\n')) {
+    std::string_view line(piece.data(), piece.size());
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    line = TrimTrailingBlanks(line);
+    if (line.empty() || line[0] == '#') continue;
+    Pattern p;
+    if (line[0] == '!') {
+      p.negate = true;
+      line.remove_prefix(1);
+    } else if (line[0] == '\\' && line.size() > 1 &&
+               (line[1] == '!' || line[1] == '#')) {
+      line.remove_prefix(1);
+    }
+    if (!line.empty() && line.back() == '/') {
+      p.dir_only = true;
+      line.remove_suffix(1);
+    }
+    if (line.empty()) continue;
+    p.anchored = line.find('/') != std::string_view::npos;
+    if (!line.empty() && line[0] == '/') line.remove_prefix(1);
+    p.glob = std::string(line);
+    patterns_.push_back(std::move(p));
+  }
+}
+
+GitignoreRules::Verdict GitignoreRules::Decide(std::string_view rel,
+                                               bool is_dir) const {
+  std::string_view local;
+  if (!Below(rel, base_, &local)) return Verdict::kNone;
+  const size_t slash = local.rfind('/');
+  const std::string_view name =
+      slash == std::string_view::npos ? local : local.substr(slash + 1);
+  for (auto it = patterns_.rbegin(); it != patterns_.rend(); ++it) {
+    if (it->dir_only && !is_dir) continue;
+    const bool hit = it->anchored ? GlobPathMatch(it->glob, local)
+                                  : GlobComponentMatch(it->glob, name);
+    if (hit) return it->negate ? Verdict::kIncluded : Verdict::kIgnored;
+  }
+  return Verdict::kNone;
+}
+
+GitignoreFilter::GitignoreFilter(std::string root) : root_(std::move(root)) {
+  const std::string exclude = ReadIgnoreFile(root_ + "/.git/info/exclude");
+  if (!exclude.empty()) {
+    exclude_ = std::make_unique<GitignoreRules>(exclude, "");
+  }
+}
+
+const GitignoreRules* GitignoreFilter::RulesOf(const std::string& dir) {
+  auto it = rules_.find(dir);
+  if (it == rules_.end()) {
+    const std::string path =
+        root_ + (dir.empty() ? "" : "/" + dir) + "/.gitignore";
+    const std::string text = ReadIgnoreFile(path);
+    std::unique_ptr<GitignoreRules> rules;
+    if (!text.empty()) rules = std::make_unique<GitignoreRules>(text, dir);
+    it = rules_.emplace(dir, std::move(rules)).first;
+  }
+  return it->second.get();
+}
+
+bool GitignoreFilter::Decide(std::string_view rel, bool is_dir) {
+  // Deepest ignore file first: the first one with a verdict decides.
+  std::string dir(rel);
+  for (;;) {
+    const size_t slash = dir.rfind('/');
+    dir.resize(slash == std::string::npos ? 0 : slash);
+    if (const GitignoreRules* rules = RulesOf(dir)) {
+      const GitignoreRules::Verdict v = rules->Decide(rel, is_dir);
+      if (v != GitignoreRules::Verdict::kNone) {
+        return v == GitignoreRules::Verdict::kIgnored;
+      }
+    }
+    if (dir.empty()) break;
+  }
+  if (exclude_ != nullptr) {
+    return exclude_->Decide(rel, is_dir) == GitignoreRules::Verdict::kIgnored;
+  }
+  return false;
+}
+
+bool GitignoreFilter::Ignored(std::string_view rel, bool is_dir) {
+  // Each directory above, from the top (an ignored one hides all below).
+  for (size_t slash = rel.find('/'); slash != std::string_view::npos;
+       slash = rel.find('/', slash + 1)) {
+    const std::string dir(rel.substr(0, slash));
+    auto it = dir_ignored_.find(dir);
+    if (it == dir_ignored_.end()) {
+      it = dir_ignored_.emplace(dir, Decide(dir, /*is_dir=*/true)).first;
+    }
+    if (it->second) return true;
+  }
+  return Decide(rel, is_dir);
+}
+
+}  // namespace topolint

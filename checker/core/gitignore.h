@@ -1,0 +1,78 @@
+// .gitignore semantics, without running git: which files a directory search
+// of a git work tree leaves out (`topolint check` honours them unless
+// --no-ignore, as ripgrep and ruff do).
+//
+// Read, in increasing precedence: `.git/info/exclude` of the work tree,
+// then the `.gitignore` of the root and of each directory down to the
+// path's own; within that order the last matching pattern decides. A
+// pattern is a glob (path_glob.h: `*`, `?`, `[...]`, `**`); `#` starts a
+// comment, `!` re-includes, a trailing `/` matches directories only, a `/`
+// at the start or in the middle anchors it to its .gitignore's directory
+// (else it matches a name at any depth below), `\` escapes (`\#`, `\!`,
+// `\ `), and unescaped trailing blanks are dropped. As in git, nothing below
+// an ignored directory can be re-included. Not read: the global excludes
+// file (core.excludesFile) and .gitignore files inside submodules'
+// own repositories.
+#ifndef TOPOLINT_CHECKER_CORE_GITIGNORE_H_
+#define TOPOLINT_CHECKER_CORE_GITIGNORE_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace topolint {
+
+// The patterns of one ignore file.
+class GitignoreRules {
+ public:
+  // `base`: the directory of the file, relative to the work tree root
+  // ("" for the root itself), '/'-separated.
+  GitignoreRules(std::string_view text, std::string base);
+
+  enum class Verdict { kNone, kIgnored, kIncluded };
+  // The last of these patterns matching `rel` (relative to the root).
+  Verdict Decide(std::string_view rel, bool is_dir) const;
+
+  size_t size() const { return patterns_.size(); }
+
+ private:
+  struct Pattern {
+    std::string glob;  // relative to base when anchored, else a name glob
+    bool negate = false;
+    bool dir_only = false;
+    bool anchored = false;
+  };
+  std::string base_;
+  std::vector<Pattern> patterns_;
+};
+
+// The ignore files of one work tree, read on demand and kept. Not
+// thread-safe.
+class GitignoreFilter {
+ public:
+  // `root`: the absolute, normalised work tree root (repo_paths.h
+  // FindGitRoot).
+  explicit GitignoreFilter(std::string root);
+
+  const std::string& root() const { return root_; }
+
+  // Whether `rel` (a path relative to the root, '/'-separated, no "." or
+  // ".." components) or a directory above it is ignored.
+  bool Ignored(std::string_view rel, bool is_dir);
+
+ private:
+  bool Decide(std::string_view rel, bool is_dir);
+  const GitignoreRules* RulesOf(const std::string& dir);
+
+  std::string root_;
+  std::unique_ptr<GitignoreRules> exclude_;
+  absl::flat_hash_map<std::string, std::unique_ptr<GitignoreRules>> rules_;
+  absl::flat_hash_map<std::string, bool> dir_ignored_;
+};
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_CORE_GITIGNORE_H_

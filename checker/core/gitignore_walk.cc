@@ -1,0 +1,67 @@
+#include "checker/core/gitignore_walk.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "checker/core/gitignore.h"
+#include "checker/diag/repo_paths.h"
+
+namespace topolint {
+namespace fs = std::filesystem;
+
+void DropGitignored(WalkResult* walk) {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  if (ec) return;
+  // One filter per work tree; each path given leads to one (or none).
+  absl::flat_hash_map<std::string, std::unique_ptr<GitignoreFilter>> filters;
+  absl::flat_hash_map<const std::string*, GitignoreFilter*> by_given;
+  auto filter_for = [&](const FoundFile& f) -> GitignoreFilter* {
+    const std::string* given = f.root.get();
+    if (given == nullptr) return nullptr;
+    auto it = by_given.find(given);
+    if (it != by_given.end()) return it->second;
+    fs::path abs = fs::path(*given);
+    if (abs.is_relative()) abs = cwd / abs;
+    abs = abs.lexically_normal();
+    std::string root = FindGitRoot(abs.string());
+    GitignoreFilter* filter = nullptr;
+    if (!root.empty()) {
+      auto& slot = filters[root];
+      if (slot == nullptr) slot = std::make_unique<GitignoreFilter>(root);
+      filter = slot.get();
+    }
+    by_given.emplace(given, filter);
+    return filter;
+  };
+  std::vector<FoundFile> kept;
+  kept.reserve(walk->files.size());
+  for (FoundFile& f : walk->files) {
+    GitignoreFilter* filter = f.named ? nullptr : filter_for(f);
+    if (filter != nullptr) {
+      fs::path abs = fs::path(f.path);
+      if (abs.is_relative()) abs = cwd / abs;
+      std::string rel;
+      const std::string p = abs.lexically_normal().generic_string();
+      if (p.size() > filter->root().size() &&
+          p.compare(0, filter->root().size(), filter->root()) == 0 &&
+          p[filter->root().size()] == '/') {
+        rel = p.substr(filter->root().size() + 1);
+      }
+      if (!rel.empty() && filter->Ignored(rel, /*is_dir=*/false)) {
+        walk->skipped.push_back({std::move(f.path),
+                                 "ignored by .gitignore (--no-ignore reads it)",
+                                 1});
+        continue;
+      }
+    }
+    kept.push_back(std::move(f));
+  }
+  walk->files = std::move(kept);
+}
+
+}  // namespace topolint

@@ -1,0 +1,109 @@
+// The GitLab Code Quality renderer (`artifacts:reports:codequality`): a
+// JSON array of issues in the Code Climate form GitLab reads, with the
+// fields it requires (description, check_name, fingerprint, severity,
+// location.path, location.lines.begin).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "checker/diag/render.h"
+#include "checker/diag/render_dump.h"
+#include "checker/diag/repo_paths.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+
+namespace topolint {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// GitLab's scale is info, minor, major, critical, blocker.
+const char* GitlabSeverity(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "major";
+    case Severity::kWarning:
+      return "minor";
+    case Severity::kNote:
+      return "info";
+  }
+  return "major";
+}
+
+class GitlabReport : public ReportWriter {
+ public:
+  explicit GitlabReport(const SarifRoots* roots) : roots_(roots) {}
+
+  void Begin(std::string* out) override { *out += "["; }
+
+  void Add(const std::vector<Finding>& findings, std::string* out) override {
+    for (const Finding& f : findings) {
+      *out += count_++ == 0 ? "\n  " : ",\n  ";
+      AppendNested(DumpJson(Issue(f)), 2, out);
+    }
+  }
+
+  void End(std::string* out) override { *out += count_ == 0 ? "]\n" : "\n]\n"; }
+
+ private:
+  // The path GitLab shows the issue at: repository-relative, and a .neff
+  // member's issue at its .neff (the member is not a file of the
+  // repository; the message names it).
+  std::string IssuePath(const std::string& file) const {
+    std::string path = file;
+    if (const size_t k = path.find(".neff:"); k != std::string::npos) {
+      path.resize(k + 5);
+    }
+    if (roots_ == nullptr) return path;
+    std::string rel;
+    PathUnderRoot(path, roots_->root, roots_->cwd, &rel);
+    return rel;
+  }
+
+  Json Issue(const Finding& f) {
+    std::string description = f.message;
+    if (f.loc.byte_offset >= 0) {
+      description += " (" + BinaryPlace(f.loc) + ")";
+    } else if (f.loc.file.find(".neff:") != std::string::npos) {
+      description += fmt::format(" (in {})", f.loc.file);
+    }
+    // GitLab tells issues apart by fingerprint: findings that share one (the
+    // same rule and anchor twice in a file) get their occurrence appended.
+    std::string fingerprint = Fingerprint(f);
+    const size_t seen = occurrences_[fingerprint]++;
+    if (seen > 0) fingerprint += fmt::format("-{}", seen);
+    Json issue;
+    issue["type"] = "issue";
+    issue["description"] = description;
+    issue["check_name"] = f.rule;
+    issue["fingerprint"] = fingerprint;
+    issue["severity"] = GitlabSeverity(f.severity);
+    issue["location"] = {
+        {"path", IssuePath(f.loc.file)},
+        {"lines", {{"begin", f.loc.line > 0 ? f.loc.line : 1}}}};
+    return issue;
+  }
+
+  const SarifRoots* roots_;
+  size_t count_ = 0;
+  absl::flat_hash_map<std::string, size_t> occurrences_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReportWriter> MakeGitlabReport(const SarifRoots* roots) {
+  return std::make_unique<GitlabReport>(roots);
+}
+
+std::string RenderGitlab(const std::vector<Finding>& findings,
+                         const SarifRoots* roots) {
+  GitlabReport report(roots);
+  std::string out;
+  report.Begin(&out);
+  report.Add(findings, &out);
+  report.End(&out);
+  return out;
+}
+
+}  // namespace topolint

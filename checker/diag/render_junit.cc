@@ -1,0 +1,131 @@
+// The JUnit XML renderer, for CI systems that show test reports (GitLab's
+// `artifacts:reports:junit`, Jenkins, Azure Pipelines): each finding is a
+// failed test case named by its place, classed by its rule.
+//
+// The report is streamed, so the counts a <testsuite> carries are known
+// only for what has been seen: each batch of findings is one <testsuite>
+// (consumers add the suites up). A run without findings is one suite with
+// one passing case, so that the report is not empty.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/diag/render.h"
+#include "checker/diag/source_snippet.h"
+#include "fmt/format.h"
+
+namespace topolint {
+namespace {
+
+// Text for an attribute or element: control characters and invalid UTF-8
+// (which XML 1.0 cannot carry) escaped as the terminal renderers escape
+// them, then the XML specials.
+std::string Xml(std::string_view text) {
+  const std::string clean = SanitizeForTerminal(text);
+  std::string out;
+  out.reserve(clean.size());
+  for (char c : clean) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string Place(const Location& loc) {
+  std::string out = loc.file;
+  if (loc.line > 0) {
+    out += fmt::format(":{}", loc.line);
+    if (loc.column > 0) out += fmt::format(":{}", loc.column);
+  }
+  if (loc.byte_offset >= 0) out += " (" + BinaryPlace(loc) + ")";
+  return out;
+}
+
+void AppendCase(const Finding& f, std::string* out) {
+  const std::string place = Place(f.loc);
+  std::string body = fmt::format("{}: {}: {} [{}]", place,
+                                 SeverityName(f.severity), f.message, f.rule);
+  for (const Note& n : f.notes) {
+    body += fmt::format("\n{}: note: {}", Place(n.loc), n.message);
+  }
+  *out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
+                      Xml(f.rule), Xml(place), Xml(f.loc.file));
+  if (f.loc.line > 0) *out += fmt::format(" line=\"{}\"", f.loc.line);
+  // Every finding fails its case, whatever its severity (the type says
+  // which): a CI job chooses with --werror and the exit code whether
+  // warnings fail the build.
+  *out += fmt::format(
+      ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n"
+      "    </testcase>\n",
+      SeverityName(f.severity), Xml(f.message), Xml(body));
+}
+
+class JunitReport : public ReportWriter {
+ public:
+  void Begin(std::string* out) override {
+    *out +=
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<testsuites name=\"topolint\">\n";
+  }
+  void Add(const std::vector<Finding>& findings, std::string* out) override {
+    if (findings.empty()) return;
+    *out += fmt::format(
+        "  <testsuite name=\"topolint\" tests=\"{0}\" failures=\"{0}\" "
+        "errors=\"0\" skipped=\"0\">\n",
+        findings.size());
+    for (const Finding& f : findings) AppendCase(f, out);
+    *out += "  </testsuite>\n";
+    count_ += findings.size();
+  }
+  void End(std::string* out) override {
+    if (count_ == 0) {
+      *out +=
+          "  <testsuite name=\"topolint\" tests=\"1\" failures=\"0\" "
+          "errors=\"0\" skipped=\"0\">\n"
+          "    <testcase classname=\"topolint\" name=\"no findings\"/>\n"
+          "  </testsuite>\n";
+    }
+    *out += "</testsuites>\n";
+  }
+
+ private:
+  size_t count_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ReportWriter> MakeJunitReport() {
+  return std::make_unique<JunitReport>();
+}
+
+std::string RenderJunit(const std::vector<Finding>& findings) {
+  JunitReport report;
+  std::string out;
+  report.Begin(&out);
+  report.Add(findings, &out);
+  report.End(&out);
+  return out;
+}
+
+}  // namespace topolint

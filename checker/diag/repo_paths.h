@@ -1,0 +1,25 @@
+// Paths relative to the repository root, for reports that a code host
+// places on its files (SARIF for code scanning, GitHub annotations).
+#ifndef TOPOLINT_CHECKER_DIAG_REPO_PATHS_H_
+#define TOPOLINT_CHECKER_DIAG_REPO_PATHS_H_
+
+#include <string>
+#include <string_view>
+
+namespace topolint {
+
+// The nearest directory at or above `dir` (absolute) holding `.git` (a
+// directory, or the file of a worktree or submodule); empty when none.
+std::string FindGitRoot(const std::string& dir);
+
+// `file` as given (relative paths are relative to `cwd`, absolute), made
+// relative to `root` (absolute, normalised): true and the relative path in
+// `*out` when the file is under `root`; false and the absolute, normalised
+// path otherwise. The path of a .neff member ("m.neff:sg00/def.json") is
+// treated as one path.
+bool PathUnderRoot(std::string_view file, const std::string& root,
+                   const std::string& cwd, std::string* out);
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_DIAG_REPO_PATHS_H_
