@@ -52,11 +52,18 @@ absl::StatusOr<std::vector<std::string>> StringOrList(const std::string& path,
       fmt::format("\"{}\" must be a string or a list of strings", m.key));
 }
 
-constexpr std::string_view kKeys[] = {
-    "rules",     "severity",      "werror",         "lnc",
-    "num_cores", "replica_count", "num_partitions", "per_file_ignores",
-    "include",   "exclude",       "data_parallel_size",
-    "max_findings"};
+constexpr std::string_view kKeys[] = {"rules",
+                                      "severity",
+                                      "werror",
+                                      "lnc",
+                                      "num_cores",
+                                      "replica_count",
+                                      "num_partitions",
+                                      "per_file_ignores",
+                                      "include",
+                                      "exclude",
+                                      "data_parallel_size",
+                                      "max_findings"};
 
 // "include" / "exclude": a pattern or a list of them, each valid RE2 (the
 // error names the string's position in the file and the column in it).
