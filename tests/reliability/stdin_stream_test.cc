@@ -33,7 +33,7 @@ constexpr char kFailing[] =
 // standard input) into `topolint ARGS`, under an address-space limit of
 // `limit_mb` (none under AddressSanitizer, which reserves terabytes).
 CliResult RunPiped(const std::string& pipeline, const std::string& args,
-                   int limit_mb) {
+                   [[maybe_unused]] int limit_mb) {
   TempDir dir;
   const std::string out = dir.path() + "/out", err = dir.path() + "/err";
   std::string limit;
