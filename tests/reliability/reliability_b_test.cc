@@ -20,6 +20,7 @@
 #include "tests/common/hlo_proto_writer.h"
 #include "tests/common/run_cli.h"
 #include "tests/integration/sample_inputs.h"
+#include "tests/reliability/environment_util.h"
 #include "topolint/topolint.h"
 
 namespace topolint::testing {
@@ -148,12 +149,8 @@ TEST(ReliabilityBTest, LongOutputNamesAreWritten) {
 
 // 3: a low RLIMIT_AS is exit 2 with a message, not std::bad_alloc (134).
 TEST(ReliabilityBTest, LowAddressSpaceIsExitTwoWithAMessage) {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TOPOLINT_TEST_ASAN
   GTEST_SKIP() << "AddressSanitizer reserves terabytes: no ulimit -v run";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "AddressSanitizer reserves terabytes: no ulimit -v run";
-#endif
 #endif
   TempDir d;
   const std::string model = d.Write("big.pb.gz", SlowModule(150000));

@@ -11,15 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TOPOLINT_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TOPOLINT_TEST_ASAN 1
-#endif
+#include "tests/reliability/environment_util.h"
 
 namespace topolint::testing {
 namespace {
