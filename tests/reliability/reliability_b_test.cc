@@ -85,7 +85,7 @@ std::string SlowModule(int n) {
     std::string ins;
     Bytes(&ins, 1, std::string(200, 'n') + std::to_string(i));
     Bytes(&ins, 2, "all-reduce");
-    Varint(&ins, 35, static_cast<uint64_t>(i + 1));
+    Varint(&ins, 35, static_cast<uint64_t>(i) + 1);
     std::string one;  // appended: Bytes on a large string copies it
     Bytes(&one, 2, ins);
     comp += one;
