@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI job: the Python package as a user installs it (docs/integration.md,
 # "The Python package"): a fresh venv, the one documented command
-# `pip install ./python` (offline: PIP_NO_INDEX=1 makes any download
-# attempt fail), then the API and the bundled command from the venv with
+# `pip install --no-build-isolation ./python` in a venv made with
+# --system-site-packages (Debian's setuptools and wheel; offline:
+# PIP_NO_INDEX=1 makes any download attempt fail), then the API and the bundled command from the venv with
 # nothing else installed by hand. Also checks that the build wrote nothing
 # into the source tree (no build/, no *.egg-info; Python's own __pycache__
 # aside).
@@ -22,11 +23,11 @@ tree_state() {
 }
 tree_state > "$work/before"
 
-"$PY" -m venv "$work/venv"
+"$PY" -m venv --system-site-packages "$work/venv"
 start=$(date +%s)
 PIP_NO_INDEX=1 CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}" \
-  "$work/venv/bin/pip" install ./python
-echo "pip install ./python: $(( $(date +%s) - start ))s"
+  "$work/venv/bin/pip" install --no-build-isolation ./python
+echo "pip install --no-build-isolation ./python: $(( $(date +%s) - start ))s"
 
 tree_state > "$work/after"
 if ! diff -u "$work/before" "$work/after"; then

@@ -45,42 +45,57 @@ bool MatchClass(std::string_view pattern, size_t* p, char c, bool* valid) {
   return matched != negate;
 }
 
-bool MatchFrom(std::string_view pat, size_t p, std::string_view name,
-               size_t n) {
-  while (p < pat.size()) {
-    const char c = pat[p];
-    if (c == '*') {
+// Matches one pattern element (`?`, a class, an escaped or plain byte) at
+// pat[*p] against c; on a match moves *p past the element.
+bool MatchOne(std::string_view pat, size_t* p, char c) {
+  const char head = pat[*p];
+  if (head == '?') {
+    ++*p;
+    return true;
+  }
+  if (head == '[') {
+    size_t q = *p;
+    bool valid = false;
+    const bool hit = MatchClass(pat, &q, c, &valid);
+    if (valid) {
+      if (hit) *p = q;
+      return hit;
+    }
+  }
+  size_t q = *p;
+  char lit = head;
+  if (head == '\\' && q + 1 < pat.size()) lit = pat[++q];
+  if (lit != c) return false;
+  *p = q + 1;
+  return true;
+}
+
+// Wildcard matching that remembers only the last `*` and resumes there on a
+// mismatch: O(|pattern| x |name|) at worst, never exponential, so a hostile
+// pattern (`*a*a*a...` on a long name) cannot hang a run.
+bool MatchFrom(std::string_view pat, std::string_view name) {
+  size_t p = 0;
+  size_t n = 0;
+  size_t star_p = std::string_view::npos;
+  size_t star_n = 0;
+  while (n < name.size()) {
+    if (p < pat.size() && pat[p] == '*') {
       while (p < pat.size() && pat[p] == '*') ++p;
       if (p == pat.size()) return true;
-      for (size_t k = n; k <= name.size(); ++k) {
-        if (MatchFrom(pat, p, name, k)) return true;
-      }
-      return false;
+      star_p = p;
+      star_n = n;
+      continue;
     }
-    if (n >= name.size()) return false;
-    if (c == '?') {
-      ++p;
+    if (p < pat.size() && MatchOne(pat, &p, name[n])) {
       ++n;
       continue;
     }
-    if (c == '[') {
-      size_t q = p;
-      bool valid = false;
-      const bool hit = MatchClass(pat, &q, name[n], &valid);
-      if (valid) {
-        if (!hit) return false;
-        p = q;
-        ++n;
-        continue;
-      }
-    }
-    char lit = c;
-    if (c == '\\' && p + 1 < pat.size()) lit = pat[++p];
-    if (lit != name[n]) return false;
-    ++p;
-    ++n;
+    if (star_p == std::string_view::npos) return false;
+    p = star_p;
+    n = ++star_n;
   }
-  return n == name.size();
+  while (p < pat.size() && pat[p] == '*') ++p;
+  return p == pat.size();
 }
 
 using Parts = std::vector<std::string_view>;
@@ -94,34 +109,44 @@ Parts Split(std::string_view s) {
   return out;
 }
 
-bool MatchParts(const Parts& pat, size_t i, const Parts& path, size_t j) {
-  while (i < pat.size()) {
-    if (pat[i] == "**") {
-      if (i + 1 == pat.size()) return j < path.size();  // one or more
-      for (size_t k = j; k <= path.size(); ++k) {
-        if (MatchParts(pat, i + 1, path, k)) return true;
-      }
-      return false;
+// `**` spans zero or more components (one or more at the pattern's end),
+// matched as MatchFrom matches `*`: resume after the last `**` on a
+// mismatch, so `**/` repeated 50 times stays linear in each side.
+bool MatchParts(const Parts& pat, const Parts& path) {
+  size_t i = 0;
+  size_t j = 0;
+  size_t star_i = std::string_view::npos;
+  size_t star_j = 0;
+  while (j < path.size()) {
+    if (i < pat.size() && pat[i] == "**") {
+      while (i < pat.size() && pat[i] == "**") ++i;
+      if (i == pat.size()) return true;  // one or more: path[j] is left
+      star_i = i;
+      star_j = j;
+      continue;
     }
-    if (j >= path.size() || !GlobComponentMatch(pat[i], path[j])) {
-      return false;
+    if (i < pat.size() && GlobComponentMatch(pat[i], path[j])) {
+      ++i;
+      ++j;
+      continue;
     }
-    ++i;
-    ++j;
+    if (star_i == std::string_view::npos) return false;
+    i = star_i;
+    j = ++star_j;
   }
-  return j == path.size();
+  return i == pat.size();
 }
 
 }  // namespace
 
 bool GlobComponentMatch(std::string_view pattern, std::string_view name) {
-  return MatchFrom(pattern, 0, name, 0);
+  return MatchFrom(pattern, name);
 }
 
 bool GlobPathMatch(std::string_view pattern, std::string_view path) {
   const Parts pat = Split(pattern);
   const Parts parts = Split(path);
-  return MatchParts(pat, 0, parts, 0);
+  return MatchParts(pat, parts);
 }
 
 }  // namespace topolint

@@ -93,6 +93,16 @@ class ReportWriter {
   virtual void Begin(std::string* out) = 0;
   virtual void Add(const std::vector<Finding>& findings, std::string* out) = 0;
   virtual void End(std::string* out) = 0;
+
+  // The whole report of `findings` in one call (Begin, one Add, End): what
+  // the Render* functions of the APIs return, the same bytes as streaming.
+  std::string RenderAll(const std::vector<Finding>& findings) {
+    std::string out;
+    Begin(&out);
+    Add(findings, &out);
+    End(&out);
+    return out;
+  }
 };
 
 // Text: each Add reads the source lines its findings show (one scan per

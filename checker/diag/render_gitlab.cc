@@ -99,11 +99,7 @@ std::unique_ptr<ReportWriter> MakeGitlabReport(const SarifRoots* roots) {
 std::string RenderGitlab(const std::vector<Finding>& findings,
                          const SarifRoots* roots) {
   GitlabReport report(roots);
-  std::string out;
-  report.Begin(&out);
-  report.Add(findings, &out);
-  report.End(&out);
-  return out;
+  return report.RenderAll(findings);
 }
 
 }  // namespace topolint

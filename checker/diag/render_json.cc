@@ -97,11 +97,7 @@ std::unique_ptr<ReportWriter> MakeJsonReport() {
 
 std::string RenderJson(const std::vector<Finding>& findings) {
   JsonReport report;
-  std::string out;
-  report.Begin(&out);
-  report.Add(findings, &out);
-  report.End(&out);
-  return out;
+  return report.RenderAll(findings);
 }
 
 }  // namespace topolint

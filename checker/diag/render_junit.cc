@@ -121,11 +121,7 @@ std::unique_ptr<ReportWriter> MakeJunitReport() {
 
 std::string RenderJunit(const std::vector<Finding>& findings) {
   JunitReport report;
-  std::string out;
-  report.Begin(&out);
-  report.Add(findings, &out);
-  report.End(&out);
-  return out;
+  return report.RenderAll(findings);
 }
 
 }  // namespace topolint

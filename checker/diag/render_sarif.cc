@@ -368,11 +368,7 @@ std::string Render(const std::vector<Finding>& findings,
                    const std::vector<RuleDescriptor>& rules,
                    std::string_view tool_version, const SarifRoots* roots) {
   SarifReport report(&rules, tool_version, roots);
-  std::string out;
-  report.Begin(&out);
-  report.Add(findings, &out);
-  report.End(&out);
-  return out;
+  return report.RenderAll(findings);
 }
 
 }  // namespace

@@ -183,10 +183,13 @@ TEST_F(ExecTest, MissingCompilerIsExit2) {
 
 // The deployment config above the module applies, as in `check`.
 TEST_F(ExecTest, ChecksWithTheConfigAboveTheModule) {
+  // The module records no device count, so the world-size comparison
+  // takes it from the command line (docs/rules/config-world-size.md).
   dir_.Write("neuron_config.json", R"({"tp_degree": 8})");
   WriteModule("work/m.hlo_module.pb", {{0, 1, 2, 3}});
-  CliResult r = Exec({"--color", "never"}, {"compile", "work/m.hlo_module.pb",
-                                            "--output", "work/m.neff"});
+  CliResult r =
+      Exec({"--color", "never", "--num-partitions", "4"},
+           {"compile", "work/m.hlo_module.pb", "--output", "work/m.neff"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_FALSE(CompilerRan());
   EXPECT_THAT(r.err, HasSubstr("[config-world-size]"));

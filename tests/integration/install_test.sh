@@ -125,8 +125,8 @@ if [ -z "$ldflags" ] && command -v python3 >/dev/null; then
   (cd "$tmp" && env -u TOPOLINT_LIBRARY PYTHONPATH="$(dirname "$pkg")" \
      python3 -c 'import topolint, sys; sys.exit(0 if topolint.library_path().startswith(sys.argv[1]) else 1)' "$prefix") ||
     fail "the installed Python package does not load the installed library"
-  # `pip install ./python` builds the whole checker with CMake (its own
-  # build backend): too slow here; .ci/jobs/20-python-wheel.sh runs it in a
+  # `pip install --no-build-isolation ./python` builds the whole checker
+  # with CMake (python/setup.py): too slow here; .ci/jobs/20-python-wheel.sh runs it in a
   # fresh venv.
 fi
 

@@ -265,9 +265,15 @@ class CheckModuleTest(unittest.TestCase):
         self.assertEqual(
             topolint.check_module(module, rules="-hlo-duplicate-device-id"),
             [])
+        # The module's config records no device count: the world-size
+        # comparison needs one (docs/rules/config-world-size.md), given here.
         typo = topolint.check_module(
-            module, neuron_config={"tp_degree": 2})
+            module, neuron_config={"tp_degree": 2}, num_partitions=4)
         self.assertIn("config-world-size", [f.rule for f in typo])
+        self.assertNotIn(
+            "config-world-size",
+            [f.rule for f in topolint.check_module(
+                module, neuron_config={"tp_degree": 2})])
 
 
 class SchemaTest(unittest.TestCase):

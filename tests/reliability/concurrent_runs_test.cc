@@ -14,15 +14,6 @@
 #include "tests/common/run_cli.h"
 #include "tests/reliability/environment_util.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TOPOLINT_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TOPOLINT_TEST_ASAN 1
-#endif
-
 namespace topolint::testing {
 namespace {
 

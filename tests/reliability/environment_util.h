@@ -16,6 +16,18 @@
 
 #include "tests/common/run_cli.h"
 
+// TOPOLINT_TEST_ASAN: defined under AddressSanitizer (clang or gcc), which
+// reserves terabytes of address space, so `ulimit -v` runs are skipped and
+// its frames need more stack than a small `ulimit -s` gives.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TOPOLINT_TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TOPOLINT_TEST_ASAN 1
+#endif
+
 namespace topolint::testing {
 
 // Runs `script` with bash in `cwd`; $TL is the topolint binary. Standard

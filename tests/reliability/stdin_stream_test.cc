@@ -11,15 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TOPOLINT_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TOPOLINT_TEST_ASAN 1
-#endif
+#include "tests/reliability/environment_util.h"
 
 namespace topolint::testing {
 namespace {
@@ -33,7 +25,7 @@ constexpr char kFailing[] =
 // standard input) into `topolint ARGS`, under an address-space limit of
 // `limit_mb` (none under AddressSanitizer, which reserves terabytes).
 CliResult RunPiped(const std::string& pipeline, const std::string& args,
-                   int limit_mb) {
+                   [[maybe_unused]] int limit_mb) {
   TempDir dir;
   const std::string out = dir.path() + "/out", err = dir.path() + "/err";
   std::string limit;
