@@ -76,6 +76,10 @@ struct ParseOptions {
   // it (InputWindow::set_map_min_bytes), when the process has enabled
   // mapping (EnableFileMapping in checker/hlo/mapped_file.h: the CLI does).
   int64_t map_min_bytes = kMinMappedBytes;
+  // The binary reader skips instructions that are not collectives by their
+  // length (checker/hlo/proto/hlo_proto_scan.cc); false decodes every one
+  // in full (the differential tests compare both).
+  bool binary_fast_path = true;
 };
 
 }  // namespace topolint::hlo

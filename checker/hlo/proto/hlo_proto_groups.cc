@@ -181,11 +181,54 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
   return r.Leave(saved);
 }
 
+namespace {
+
+// A SourceTarget held whole in the input buffer, written as XLA writes it
+// (source 1 and target 2, varints, in any order): decoded in place. False,
+// having read nothing, for anything else (the caller decodes it field by
+// field).
+bool ReadSourceTargetInPlace(WireReader& r, int64_t* source, int64_t* target) {
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  uint64_t len = 0;
+  size_t i = 0;
+  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n) ||
+      !DecodeVarint(p, n, &len, &i) || len > n - i) {
+    return false;
+  }
+  const size_t end = i + static_cast<size_t>(len);
+  int64_t values[2] = {0, 0};
+  while (i < end) {
+    const uint8_t tag = p[i++];
+    if (tag != 0x08 && tag != 0x10) return false;  // field 1 or 2, varint
+    uint64_t v = 0;
+    size_t k = 0;
+    if (!DecodeVarint(p + i, end - i, &v, &k)) return false;
+    values[tag >> 4] = static_cast<int64_t>(v);
+    i += k;
+  }
+  *source = values[0];
+  *target = values[1];
+  return r.SkipBytes("a SourceTarget", static_cast<int64_t>(end));
+}
+
+}  // namespace
+
 bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out) {
   const TextPos pair_pos = r.pos();
   if (static_cast<int64_t>(out->pairs.size()) * 2 >= kMaxExplicitIds) {
     return r.Fail(fmt::format("expected at most {} source_target_pairs ids",
                               kMaxExplicitIds));
+  }
+  if (wire_type == kLen) {
+    int64_t source = 0;
+    int64_t target = 0;
+    if (ReadSourceTargetInPlace(r, &source, &target)) {
+      out->pairs.emplace_back(source, target);
+      out->pair_pos.push_back(pair_pos);
+      return true;
+    }
+    if (r.failed()) return false;
   }
   int saved = 0;
   if (!r.Enter("a SourceTarget", wire_type, &saved)) return false;

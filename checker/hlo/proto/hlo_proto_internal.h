@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "absl/container/flat_hash_map.h"
 
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/proto/hlo_proto_wire.h"
@@ -142,6 +145,57 @@ bool ParsePairsText(WireReader& r, const std::string& text, TextPos pos,
                     SourceTargetPairs* out);
 // Sets ReplicaGroups::text from the decoded value (as XLA prints it).
 void DescribeGroups(ReplicaGroups* rg);
+
+// ---- The second pass's fast path (hlo_proto_scan.cc) ---------------------
+
+// What the fast path reads of an HloInstructionProto held whole in memory:
+// the fields that decide whether it is a collective and what a later
+// collective may need of it (its id and shape), as views into the bytes.
+struct InstructionView {
+  std::string_view opcode;  // the first 64 bytes, as ReadInstruction keeps
+  bool has_id = false;
+  int64_t id = 0;
+  bool has_shape = false;
+  std::string_view shape;    // the ShapeProto's bytes (the last one)
+  size_t shape_offset = 0;   // of `shape` from the start of the message
+};
+
+// Walks the fields of one HloInstructionProto (`size` bytes at `data`)
+// without decoding them. False when ReadInstruction must read it instead:
+// a tag, length or varint that does not fit, a wire type other than the one
+// ReadInstruction expects for a field it reads, or any replica-group or
+// pair field (49, 52, 87, 92, 93), which only collectives carry.
+bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v);
+
+// Instruction id -> result shape for one computation (operands of later
+// collectives are looked up here), within kMaxShapeTableBytes: when full
+// it is emptied and refilled. Shapes the fast path saw are kept as their
+// ShapeProto bytes and decoded only when a collective names them; shapes
+// ReadInstruction decoded are kept decoded.
+class ShapeTable {
+ public:
+  void Clear();
+  // The ShapeProto bytes of instruction `id`, which start at byte `at` of
+  // the input (absent: `has_shape` false).
+  void KeepRaw(int64_t id, bool has_shape, std::string_view bytes, int64_t at);
+  void KeepDecoded(int64_t id, const Shape& shape);
+  // The shape of `id` (unknown when not held). A kept ShapeProto that does
+  // not decode fails `r` (at its byte) as ReadInstruction would have.
+  bool Find(WireReader& r, int64_t id, Shape* out) const;
+
+ private:
+  struct Raw {
+    uint32_t offset = 0;  // in bytes_
+    uint32_t size = 0;
+    bool has_shape = false;
+    int64_t at = 0;
+  };
+  void MakeRoom(size_t bytes);
+  absl::flat_hash_map<int64_t, Raw> raw_;
+  absl::flat_hash_map<int64_t, Shape> decoded_;
+  std::string bytes_;
+  size_t held_ = 0;
+};
 
 // "f32", "bf16", ... for a PrimitiveType number ("type<N>" if unknown).
 std::string ElementTypeName(int64_t type);

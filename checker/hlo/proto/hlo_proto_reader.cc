@@ -30,12 +30,17 @@ using proto::ComputationInfo;
 using proto::Header;
 using proto::WireReader;
 
+// Bytes per read() of a file, and per block of inflated gzip data: large
+// enough that system calls and buffer refills cost little next to decoding
+// (protobuf's default is 8 KiB), small enough to stay in the L2 cache.
+constexpr int kReadBlockBytes = 256 << 10;
+
 // Where the bytes come from: a file descriptor or memory, inflated when
 // gzip. Opened once per pass.
 class Source {
  public:
   Source(int fd, bool gzip)
-      : file_(std::make_unique<pio::FileInputStream>(fd)) {
+      : file_(std::make_unique<pio::FileInputStream>(fd, kReadBlockBytes)) {
     Wrap(file_.get(), gzip);
   }
   Source(std::string_view bytes, bool gzip)
@@ -51,7 +56,8 @@ class Source {
     top_ = raw;
     if (!gzip) return;
     gz_ = std::make_unique<GzipSource>(raw);
-    gz_stream_ = std::make_unique<pio::CopyingInputStreamAdaptor>(gz_.get());
+    gz_stream_ = std::make_unique<pio::CopyingInputStreamAdaptor>(
+        gz_.get(), kReadBlockBytes);
     top_ = gz_stream_.get();
   }
 
@@ -111,8 +117,7 @@ class InstructionStream {
         index < h_.computations.size() ? &h_.computations[index] : nullptr;
     comp_name_ = info != nullptr ? info->name : "";
     comp_index_ = info != nullptr ? static_cast<int32_t>(index) : -1;
-    shapes_.clear();
-    shape_bytes_ = 0;
+    shapes_.Clear();
     uint32_t field = 0;
     int w = 0;
     while (r_.NextField("HloComputationProto", &field, &w)) {
@@ -127,13 +132,34 @@ class InstructionStream {
     return !r_.failed() && r_.Leave(saved);
   }
 
-  static size_t ShapeBytes(const Shape& s) {
-    size_t n = sizeof(Shape) + s.dims.size() * 8 + s.element_type.size();
-    for (const Shape& t : s.tuple) n += ShapeBytes(t);
-    return n;
+  // The fast path: an instruction held whole in the input buffer that is
+  // not a collective is skipped by its length, its id and shape kept as
+  // bytes (ScanInstruction). False, having read nothing, when
+  // ReadInstruction must decode it.
+  bool SkipNonCollective() {
+    const uint8_t* p = nullptr;
+    size_t n = 0;
+    uint64_t len = 0;
+    size_t prefix = 0;
+    if (!r_.PeekBuffer(&p, &n) || !proto::DecodeVarint(p, n, &len, &prefix) ||
+        len > n - prefix ||
+        !proto::ScanInstruction(p + prefix, static_cast<size_t>(len), &view_) ||
+        ClassifyOpcode(view_.opcode).has_value()) {
+      return false;
+    }
+    if (view_.has_id) {
+      shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
+                      r_.offset() + static_cast<int64_t>(prefix) +
+                          static_cast<int64_t>(view_.shape_offset));
+    }
+    return r_.SkipBytes("an HloInstructionProto",
+                        static_cast<int64_t>(prefix + len));
   }
 
   bool Instruction(int wt, const ComputationInfo* info) {
+    if (wt == proto::kLen && opts_.binary_fast_path && SkipNonCollective()) {
+      return true;
+    }
     instruction_begin_ = r_.offset();
     s_.Clear();
     in_instruction_ = true;
@@ -145,15 +171,7 @@ class InstructionStream {
     in_instruction_ = false;
     const int64_t end = r_.offset();
     Collective& c = s_.c;
-    if (s_.has_id) {
-      const size_t bytes = ShapeBytes(c.result_shape);
-      if (shape_bytes_ + bytes > kMaxShapeTableBytes) {
-        shapes_.clear();
-        shape_bytes_ = 0;
-      }
-      shape_bytes_ += bytes;
-      shapes_[s_.id] = c.result_shape;
-    }
+    if (s_.has_id) shapes_.KeepDecoded(s_.id, c.result_shape);
     const std::optional<CollectiveOpcode> op = ClassifyOpcode(c.opcode);
     if (!op.has_value()) return true;
     const bool send_recv =
@@ -168,8 +186,9 @@ class InstructionStream {
                 info->root_id == s_.id;
     c.operand_count = static_cast<int64_t>(s_.operand_ids.size());
     for (int64_t id : s_.operand_ids) {
-      auto it = shapes_.find(id);
-      c.operand_shapes.push_back(it != shapes_.end() ? it->second : Shape());
+      if (!shapes_.Find(r_, id, &c.operand_shapes.emplace_back())) {
+        return false;
+      }
     }
     // In-place collective-permute: XLA flattens its slice_sizes lists into
     // dynamic_slice_sizes, one value per dimension of the sliced operand.
@@ -215,8 +234,8 @@ class InstructionStream {
   std::vector<std::pair<int64_t, uint32_t>> names_;
   proto::NameBudget op_names_;
   int32_t comp_index_ = -1;
-  std::unordered_map<int64_t, Shape> shapes_;
-  size_t shape_bytes_ = 0;
+  proto::ShapeTable shapes_;
+  proto::InstructionView view_;
   std::string comp_name_;
   proto::InstructionScratch s_;
   int64_t instruction_begin_ = 0;

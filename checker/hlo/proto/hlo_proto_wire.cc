@@ -32,6 +32,28 @@ constexpr int64_t kMaxInputBytes = INT_MAX;
 
 }  // namespace
 
+bool DecodeVarint(const uint8_t* p, size_t size, uint64_t* v, size_t* len) {
+  // One byte is the common case (tags, small lengths and ids).
+  if (size > 0 && p[0] < 0x80) {
+    *v = p[0];
+    *len = 1;
+    return true;
+  }
+  uint64_t result = 0;
+  const size_t n = size < 10 ? size : 10;
+  for (size_t i = 0; i < n; ++i) {
+    result |= static_cast<uint64_t>(p[i] & 0x7f) << (7 * i);
+    if (p[i] < 0x80) {
+      // The tenth byte holds only the top bit of a 64-bit value.
+      if (i == 9 && p[i] > 1) return false;
+      *v = result;
+      *len = i + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
 WireReader::WireReader(google::protobuf::io::ZeroCopyInputStream* in,
                        int64_t end_hint)
     : in_(in), end_hint_(end_hint) {
@@ -84,15 +106,17 @@ bool WireReader::NextField(const char* what, uint32_t* field, int* wire_type) {
   if (failed_) return false;
   const int until = in_.BytesUntilLimit();
   if (until == 0) return false;  // the message ends here
-  if (AtEnd()) {
+  const int64_t at = offset();
+  // The tag first (inline for one-byte tags); only a zero tag, which is
+  // also what the end of the input reads as, needs a closer look.
+  const uint32_t tag = in_.ReadTag();
+  if (tag == 0 && offset() == at && AtEnd()) {
     if (until > 0 || (end_hint_ >= 0 && offset() < end_hint_) ||
         offset() >= kMaxInputBytes) {
       return Truncated(what);
     }
     return false;  // the input ends between top-level fields
   }
-  const int64_t at = offset();
-  const uint32_t tag = in_.ReadTag();
   if (tag == 0 && offset() >= kMaxInputBytes) return Truncated(what);
   if (tag == 0) {
     return FailAt(at, fmt::format("expected a field tag in {}, found {}", what,
@@ -206,6 +230,31 @@ bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
   int len = 0;
   if (!ReadLengthImpl(this, &in_, what, &len)) return false;
   const auto limit = in_.PushLimit(len);
+  // The values held in the input buffer are decoded in place; one that is
+  // cut by the buffer's end, or malformed, goes to one() (which reads it
+  // through CodedInputStream).
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  if (PeekBuffer(&p, &n)) {
+    const int64_t base = offset();
+    size_t i = 0;
+    while (i < n) {
+      if (static_cast<int64_t>(out->size()) >= max_count) {
+        return FailAt(base + static_cast<int64_t>(i),
+                      fmt::format("expected at most {} values in {}",
+                                  max_count, what));
+      }
+      uint64_t u = 0;
+      size_t k = 0;
+      if (!DecodeVarint(p + i, n - i, &u, &k)) break;
+      if (pos != nullptr) {
+        pos->push_back(TextPos::AtByte(base + static_cast<int64_t>(i)));
+      }
+      out->push_back(static_cast<int64_t>(u));
+      i += k;
+    }
+    if (i > 0) in_.Skip(static_cast<int>(i));
+  }
   while (in_.BytesUntilLimit() > 0) {
     if (!one()) return false;
   }
@@ -236,6 +285,16 @@ bool WireReader::PeekByte(uint8_t* b) {
   int size = 0;
   if (!in_.GetDirectBufferPointer(&data, &size) || size <= 0) return false;
   *b = *static_cast<const uint8_t*>(data);
+  return true;
+}
+
+bool WireReader::PeekBuffer(const uint8_t** data, size_t* size) {
+  if (failed_) return false;
+  const void* p = nullptr;
+  int n = 0;
+  if (!in_.GetDirectBufferPointer(&p, &n) || n <= 0) return false;
+  *data = static_cast<const uint8_t*>(p);
+  *size = static_cast<size_t>(n);
   return true;
 }
 

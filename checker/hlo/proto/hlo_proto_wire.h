@@ -29,6 +29,11 @@ enum WireType : int {
   kFixed32 = 5,
 };
 
+// Decodes a varint held in memory, from at most `size` bytes: its value
+// and length. False when it does not end within them, or is not one that
+// fits 64 bits in at most 10 bytes (CodedInputStream then decides).
+bool DecodeVarint(const uint8_t* p, size_t size, uint64_t* v, size_t* len);
+
 // Messages may nest at most this deep (tuple shapes, wrappers).
 inline constexpr int kMaxMessageDepth = 96;
 
@@ -74,6 +79,9 @@ class WireReader {
   // The next byte without consuming it; false at the end of the message or
   // of the input.
   bool PeekByte(uint8_t* b);
+  // The bytes of the current buffer from the next one on, within the
+  // current message (zero-copy); false when none are buffered.
+  bool PeekBuffer(const uint8_t** data, size_t* size);
   // Skips `n` bytes (to reach a known offset) and, when `size` >= 0,
   // limits reading to the next `size` bytes.
   bool SkipBytes(const char* what, int64_t n);

@@ -1,0 +1,185 @@
+// The second pass's fast path: most instructions of a module are not
+// collectives, and all the checker needs of them is their id and shape (for
+// the operands of later collectives). ScanInstruction reads those in place,
+// from the input buffer, and lets the caller skip the instruction by its
+// length; ShapeTable keeps the shape's bytes and decodes them only when a
+// collective names the instruction as an operand.
+#include <string>
+
+#include "checker/hlo/parse_options.h"
+#include "checker/hlo/proto/hlo_proto_internal.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+
+namespace topolint::hlo::proto {
+namespace {
+
+// HloInstructionProto fields the fast path reads or refuses.
+enum : uint32_t {
+  kName = 1,
+  kOpcode = 2,
+  kShape = 3,
+  kMetadata = 7,
+  kDimensions = 14,
+  kDynamicSliceSizes = 20,
+  kChannelId = 26,
+  kId = 35,
+  kOperandIds = 36,
+  kCalledComputationIds = 38,
+  kReplicaGroups = 49,
+  kSourceTargetPairs = 52,
+  kFrontendAttributes = 68,
+  kUseGlobalDeviceIds = 71,
+  kCollectiveDeviceList = 87,
+  kIotaCollectiveDeviceList = 92,
+  kMeshAxesReplicaGroupList = 93,
+};
+
+// The wire type ReadInstruction expects for `field`: -1 any (skipped),
+// -2 varint or length-delimited (repeated integers), -3 refused.
+int ExpectedWireType(uint32_t field) {
+  switch (field) {
+    case kName:
+    case kOpcode:
+    case kShape:
+    case kMetadata:
+    case kFrontendAttributes:
+      return kLen;
+    case kChannelId:
+    case kId:
+    case kUseGlobalDeviceIds:
+      return kVarint;
+    case kDimensions:
+    case kDynamicSliceSizes:
+    case kOperandIds:
+    case kCalledComputationIds:
+      return -2;
+    case kReplicaGroups:
+    case kSourceTargetPairs:
+    case kCollectiveDeviceList:
+    case kIotaCollectiveDeviceList:
+    case kMeshAxesReplicaGroupList:
+      return -3;
+    default:
+      return -1;
+  }
+}
+
+}  // namespace
+
+bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
+  *v = InstructionView();
+  size_t i = 0;
+  while (i < size) {
+    uint64_t tag = 0;
+    size_t n = 0;
+    if (!DecodeVarint(data + i, size - i, &tag, &n) || tag > UINT32_MAX) {
+      return false;
+    }
+    i += n;
+    const uint32_t field = static_cast<uint32_t>(tag >> 3);
+    const int wt = static_cast<int>(tag & 7);
+    if (field == 0) return false;
+    const int expected = ExpectedWireType(field);
+    if (expected == -3 || (expected >= 0 && wt != expected) ||
+        (expected == -2 && wt != kVarint && wt != kLen)) {
+      return false;
+    }
+    switch (wt) {
+      case kVarint: {
+        uint64_t value = 0;
+        if (!DecodeVarint(data + i, size - i, &value, &n)) return false;
+        i += n;
+        if (field == kId) {
+          v->has_id = true;
+          v->id = static_cast<int64_t>(value);
+        }
+        break;
+      }
+      case kFixed64:
+        if (size - i < 8) return false;
+        i += 8;
+        break;
+      case kFixed32:
+        if (size - i < 4) return false;
+        i += 4;
+        break;
+      case kLen: {
+        uint64_t len = 0;
+        if (!DecodeVarint(data + i, size - i, &len, &n)) return false;
+        i += n;
+        if (len > size - i) return false;
+        const char* at = reinterpret_cast<const char*>(data + i);
+        if (field == kOpcode) {
+          v->opcode = std::string_view(at, len < 64 ? len : 64);
+        } else if (field == kShape) {
+          v->has_shape = true;
+          v->shape = std::string_view(at, len);
+          v->shape_offset = i;
+        }
+        i += len;
+        break;
+      }
+      default:  // groups and invalid wire types: ReadInstruction reports
+        return false;
+    }
+  }
+  return true;
+}
+
+void ShapeTable::Clear() {
+  raw_.clear();
+  decoded_.clear();
+  bytes_.clear();
+  held_ = 0;
+}
+
+void ShapeTable::MakeRoom(size_t bytes) {
+  if (held_ + bytes > kMaxShapeTableBytes) Clear();
+  held_ += bytes;
+}
+
+void ShapeTable::KeepRaw(int64_t id, bool has_shape, std::string_view bytes,
+                         int64_t at) {
+  // ~48 bytes per entry in the table, plus the shape's bytes.
+  MakeRoom(48 + bytes.size());
+  decoded_.erase(id);
+  Raw& r = raw_[id];
+  r.offset = static_cast<uint32_t>(bytes_.size());
+  r.size = static_cast<uint32_t>(bytes.size());
+  r.has_shape = has_shape;
+  r.at = at;
+  bytes_.append(bytes);
+}
+
+static size_t ShapeBytes(const Shape& s) {
+  size_t n = sizeof(Shape) + s.dims.size() * 8 + s.element_type.size();
+  for (const Shape& t : s.tuple) n += ShapeBytes(t);
+  return n;
+}
+
+void ShapeTable::KeepDecoded(int64_t id, const Shape& shape) {
+  MakeRoom(48 + ShapeBytes(shape));
+  raw_.erase(id);
+  decoded_[id] = shape;
+}
+
+bool ShapeTable::Find(WireReader& r, int64_t id, Shape* out) const {
+  *out = Shape();
+  if (auto it = decoded_.find(id); it != decoded_.end()) {
+    *out = it->second;
+    return true;
+  }
+  auto it = raw_.find(id);
+  if (it == raw_.end() || !it->second.has_shape) return true;
+  const Raw& raw = it->second;
+  google::protobuf::io::ArrayInputStream in(bytes_.data() + raw.offset,
+                                            static_cast<int>(raw.size));
+  WireReader sub(&in);
+  sub.LimitTo(raw.size);
+  int64_t nodes = 0;
+  if (ReadShape(sub, 0, &nodes, out)) return true;
+  *out = Shape();
+  return r.FailAt(raw.at + sub.error_offset(), sub.error());
+}
+
+}  // namespace topolint::hlo::proto
