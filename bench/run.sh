@@ -21,7 +21,8 @@
 # the one the targets apply to), LARGE_OPS (default 2000), DENSE_MB (default
 # 300; 0 skips the dense case), EXPLICIT_IDS (default 1048576), KEEP=1 keeps
 # bench/out/, BUILD_DIR (default build-bench), JOBS (default 2), MANY_UNITS
-# (default 2000; 0 skips the many-units case).
+# (default 2000; 0 skips the many-units case). The dense module is also
+# checked as a binary HloModuleProto and .pb.gz (bench/binary.sh).
 # Needs cmake, ninja, python3 and /usr/bin/time (package `time`;
 # TOPOLINT_WITH_EXTRAS=1 scripts/install-deps.sh installs it).
 set -euo pipefail
@@ -256,6 +257,14 @@ if [ "$MANY_UNITS" != 0 ]; then
 fi
 # -- end many small units --
 
+# -- binary modules (issue 28): bench/binary.sh prints the section --
+if [ "$DENSE_MB" != 0 ]; then
+  rm -f "$OUT/binary.result"
+  DENSE_MB=$DENSE_MB RUNS=$RUNS VERDICT=0 RESULT_FILE="$OUT/binary.result" \
+    bash "$ROOT/bench/binary.sh" "$BIN" "$OUT/binary" || true
+fi
+# -- end binary modules --
+
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "== targets (SPEC §5)"
@@ -309,4 +318,15 @@ if [ "$MANY_UNITS" != 0 ]; then
     "many units: -j 2 is ${mratio}x faster than -j 1 over $MANY_UNITS units (target >= 1.7)"
 fi
 # -- end many small units --
+# -- binary modules (issue 28) --
+if [ "$DENSE_MB" != 0 ]; then
+  read -r bpb bpk bgz <"$OUT/binary.result" 2>/dev/null || { bpb=inf; bpk=0; bgz=inf; }
+  verdict "$(awk -v r="$bpb" 'BEGIN{print (r != "inf" && r <= 1.3)}')" \
+    "time binary .pb: ${bpb}x grep -c (target <= 1.3, issue 28)"
+  verdict "$(awk -v k="$bpk" 'BEGIN{print (k > 0 && k <= 16384)}')" \
+    "peak RSS binary .pb: $(awk -v k="$bpk" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 16, issue 28)"
+  verdict "$(awk -v r="$bgz" 'BEGIN{print (r != "inf" && r <= 1.3)}')" \
+    "time binary .pb.gz: ${bgz}x gzip -dc (target <= 1.3, issue 28)"
+fi
+# -- end binary modules --
 exit "$fail"
