@@ -156,8 +156,8 @@ struct InstructionView {
   bool has_id = false;
   int64_t id = 0;
   bool has_shape = false;
-  std::string_view shape;    // the ShapeProto's bytes (the last one)
-  size_t shape_offset = 0;   // of `shape` from the start of the message
+  std::string_view shape;   // the ShapeProto's bytes (the last one)
+  size_t shape_offset = 0;  // of `shape` from the start of the message
 };
 
 // Walks the fields of one HloInstructionProto (`size` bytes at `data`)

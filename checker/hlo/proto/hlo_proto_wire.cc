@@ -237,12 +237,17 @@ bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
   size_t n = 0;
   if (PeekBuffer(&p, &n)) {
     const int64_t base = offset();
+    // At most one value per byte, within max_count (n is one buffer).
+    const size_t room = static_cast<size_t>(
+        std::max<int64_t>(0, max_count - static_cast<int64_t>(out->size())));
+    out->reserve(out->size() + std::min(n, room));
+    if (pos != nullptr) pos->reserve(pos->size() + std::min(n, room));
     size_t i = 0;
     while (i < n) {
       if (static_cast<int64_t>(out->size()) >= max_count) {
-        return FailAt(base + static_cast<int64_t>(i),
-                      fmt::format("expected at most {} values in {}",
-                                  max_count, what));
+        return FailAt(
+            base + static_cast<int64_t>(i),
+            fmt::format("expected at most {} values in {}", max_count, what));
       }
       uint64_t u = 0;
       size_t k = 0;

@@ -1,0 +1,354 @@
+// The binary reader's fast paths (hlo_proto_scan.cc: non-collective
+// instructions skipped by length, shapes kept as bytes; hlo_proto_wire.cc /
+// hlo_proto_groups.cc: packed ids and SourceTarget pairs decoded in place)
+// against the full decoder: ParseOptions::binary_fast_path on and off give
+// the same module, the same collectives (with positions) and the same
+// syntax errors, for memory, file and gzip input, including instructions
+// and id lists cut by the 256 KiB read blocks.
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "checker/hlo/hlo_debug.h"
+#include "checker/hlo/proto/hlo_proto_reader.h"
+#include "fmt/format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/common/hlo_proto_writer.h"
+#include "tests/common/run_cli.h"
+
+namespace topolint::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using proto_writer::Bytes;
+using proto_writer::Gzip;
+using proto_writer::Packed;
+using proto_writer::Varint;
+using ::testing::HasSubstr;
+
+// Everything the reader leaves in the module, positions included.
+std::string Dump(const hlo::Module& m) {
+  std::string out = hlo::ModuleDebugString(m);
+  for (const hlo::Collective& c : m.collectives) {
+    for (const hlo::Shape& s : c.operand_shapes) {
+      out += "operand " + hlo::ShapeToString(s) + "\n";
+    }
+    out += "groups " + c.replica_groups.text + "\n";
+  }
+  for (const auto& e : m.syntax_errors) {
+    out += fmt::format("error@{}: {}\n", e.pos.byte_offset(), e.message);
+  }
+  for (const auto& op : m.binary_ops) {
+    out += fmt::format("span {}-{} {} {}\n", op.begin, op.end, op.computation,
+                       op.op);
+  }
+  return out;
+}
+
+hlo::Module ReadBytes(const std::string& bytes, bool fast) {
+  hlo::ParseOptions o;
+  o.binary_fast_path = fast;
+  hlo::Module m;
+  hlo::ParseHloProto(bytes, "m.pb", o, &m);
+  return m;
+}
+
+hlo::Module ReadFile(const std::string& bytes, bool fast) {
+  const fs::path p = fs::temp_directory_path() /
+                     fmt::format("topolint-fast-{}.pb", getpid());
+  WriteAll(p.string(), bytes);
+  hlo::ParseOptions o;
+  o.binary_fast_path = fast;
+  hlo::Module m;
+  EXPECT_TRUE(hlo::ParseHloProtoFile(p.string(), "m.pb", o, &m).ok());
+  fs::remove(p);
+  return m;
+}
+
+// Reads `bytes` from memory and from a file, fast and full: all four agree.
+// Returns the fast file read.
+hlo::Module ExpectSame(const std::string& bytes) {
+  const hlo::Module full = ReadBytes(bytes, false);
+  const std::string want = Dump(full);
+  EXPECT_EQ(Dump(ReadBytes(bytes, true)), want);
+  EXPECT_EQ(Dump(ReadFile(bytes, false)), want);
+  hlo::Module fast = ReadFile(bytes, true);
+  EXPECT_EQ(Dump(fast), want);
+  return fast;
+}
+
+std::string Shape(int64_t type, const std::vector<int64_t>& dims) {
+  std::string s;
+  Varint(&s, 2, static_cast<uint64_t>(type));
+  if (!dims.empty()) Packed(&s, 3, dims);
+  std::string layout;
+  Packed(&layout, 1, {0});
+  Bytes(&s, 5, layout);
+  return s;
+}
+
+// A non-collective instruction as XLA writes one: name, opcode, shape,
+// metadata, id, operands, backend_config, frontend attributes.
+std::string Plain(int64_t id, const std::string& opcode,
+                  const std::vector<int64_t>& operands,
+                  const std::string& shape) {
+  std::string ins;
+  Bytes(&ins, 1, fmt::format("{}.{}", opcode, id));
+  Bytes(&ins, 2, opcode);
+  Bytes(&ins, 3, shape);
+  std::string md;
+  Bytes(&md, 2, "jit(step)/layers.0/mlp/" + opcode);
+  Bytes(&md, 3, "model.py");
+  Varint(&md, 4, static_cast<uint64_t>(id));
+  Bytes(&ins, 7, md);
+  Varint(&ins, 35, static_cast<uint64_t>(id));
+  if (!operands.empty()) Packed(&ins, 36, operands);
+  Bytes(&ins, 43, R"({"operation_queue_id":"0","wait_on_operation_queues":[]})");
+  std::string entry;
+  Bytes(&entry, 1, "_scheduling_group_id");
+  Bytes(&entry, 2, "7");
+  std::string attrs;
+  Bytes(&attrs, 1, entry);
+  Bytes(&ins, 68, attrs);
+  return ins;
+}
+
+// An all-reduce of `operand` over `groups` in field 49 or 87.
+std::string AllReduce(int64_t id, int64_t operand,
+                      const std::vector<std::vector<int64_t>>& groups,
+                      int field) {
+  std::string ins;
+  Bytes(&ins, 1, fmt::format("all-reduce.{}", id));
+  Bytes(&ins, 2, "all-reduce");
+  Bytes(&ins, 3, Shape(11, {4096}));
+  Varint(&ins, 26, static_cast<uint64_t>(id));
+  Varint(&ins, 35, static_cast<uint64_t>(id));
+  Packed(&ins, 36, {operand});
+  std::string list;
+  for (const auto& g : groups) {
+    if (field == 49) {
+      Bytes(&ins, 49, proto_writer::Group(g));
+    } else {
+      Bytes(&list, 1, proto_writer::Group(g));
+    }
+  }
+  if (field == 87) Bytes(&ins, 87, list);
+  Varint(&ins, 71, 1);
+  return ins;
+}
+
+std::string CollectivePermute(int64_t id, int64_t operand, int devices) {
+  std::string ins;
+  Bytes(&ins, 1, fmt::format("collective-permute.{}", id));
+  Bytes(&ins, 2, "collective-permute");
+  Bytes(&ins, 3, Shape(16, {4, 64}));
+  Varint(&ins, 26, static_cast<uint64_t>(id));
+  Varint(&ins, 35, static_cast<uint64_t>(id));
+  Packed(&ins, 36, {operand});
+  for (int d = 0; d < devices; ++d) {
+    std::string pair;
+    // Target first on odd devices: XLA writes source first, but the wire
+    // allows either order.
+    if (d % 2 == 0) {
+      Varint(&pair, 1, static_cast<uint64_t>(d));
+      Varint(&pair, 2, static_cast<uint64_t>((d + 1) % devices));
+    } else {
+      Varint(&pair, 2, static_cast<uint64_t>((d + 1) % devices));
+      Varint(&pair, 1, static_cast<uint64_t>(d));
+    }
+    Bytes(&ins, 52, pair);
+  }
+  return ins;
+}
+
+std::string ModuleOf(const std::vector<std::string>& instructions) {
+  std::string comp;
+  Bytes(&comp, 1, "main");
+  for (const std::string& i : instructions) {
+    std::string one;
+    Bytes(&one, 2, i);
+    comp += one;
+  }
+  Varint(&comp, 5, 1);
+  std::string m;
+  Bytes(&m, 1, "jit_fast");
+  Bytes(&m, 2, "main");
+  Bytes(&m, 3, comp);
+  Varint(&m, 6, 1);
+  std::string da;
+  Varint(&da, 1, 1);
+  Varint(&da, 2, 8);
+  Bytes(&m, 15, da);
+  return m;
+}
+
+// A decoder layer after another: `layers` times 8 plain instructions, an
+// all-reduce (groups alternately in 49 and 87) and a collective-permute.
+std::string Dense(int layers) {
+  std::vector<std::string> ins;
+  int64_t id = 1;
+  ins.push_back(Plain(id++, "parameter", {}, Shape(16, {4, 64})));
+  for (int l = 0; l < layers; ++l) {
+    for (int k = 0; k < 8; ++k) {
+      ins.push_back(Plain(id, k % 2 ? "add" : "multiply", {id - 1},
+                          Shape(16, {4, 64 + k})));
+      ++id;
+    }
+    ins.push_back(AllReduce(id, id - 1, {{0, 1, 2, 3}, {4, 5, 6, 7}},
+                            l % 2 ? 87 : 49));
+    ++id;
+    ins.push_back(CollectivePermute(id, id - 1, 8));
+    ++id;
+  }
+  return ModuleOf(ins);
+}
+
+TEST(HloProtoFastPathTest, DenseModuleReadsTheSameEitherWay) {
+  const std::string bytes = Dense(40);
+  const hlo::Module m = ExpectSame(bytes);
+  ASSERT_TRUE(m.syntax_errors.empty()) << Dump(m);
+  ASSERT_EQ(m.collectives.size(), 80u);
+  // The operand of each collective is the instruction before it, which the
+  // fast path skipped: its shape comes from the kept bytes.
+  EXPECT_EQ(hlo::ShapeToString(m.collectives[0].operand_shapes.at(0)),
+            "bf16[4,71]");
+  EXPECT_EQ(m.collectives[1].source_target_pairs.pairs.at(1),
+            std::make_pair(int64_t{1}, int64_t{2}));
+  EXPECT_EQ(m.num_partitions.value_or(0), 8);
+}
+
+TEST(HloProtoFastPathTest, ReadBlockBoundariesAndGzipChangeNothing) {
+  // ~1.3 MB: instructions and pair lists cut by the 256 KiB file blocks
+  // and by the blocks of inflated data.
+  const std::string bytes = Dense(2500);
+  ASSERT_GT(bytes.size(), size_t{1} << 20);
+  const hlo::Module m = ExpectSame(bytes);
+  EXPECT_TRUE(m.syntax_errors.empty());
+  EXPECT_EQ(m.collectives.size(), 5000u);
+  const std::string want = Dump(ReadBytes(bytes, false));
+  const std::string gz = Gzip(bytes);
+  EXPECT_EQ(Dump(ReadFile(gz, true)), want);
+  EXPECT_EQ(Dump(ReadBytes(gz, true)), want);
+}
+
+TEST(HloProtoFastPathTest, LongIdListsCutByReadBlocksKeepTheirPositions) {
+  // A group of 20,000 ids (~40 KB packed) after 250,000 bytes of a
+  // backend_config: the list starts in the first 256 KiB file block and
+  // ends in the second, decoded in place block by block, the value cut at
+  // the block's end through CodedInputStream.
+  constexpr int64_t kIds = 20000;
+  std::vector<int64_t> ids;
+  for (int64_t i = 0; i < kIds; ++i) ids.push_back(i);
+  std::string padded = Plain(1, "parameter", {}, Shape(11, {4096}));
+  Bytes(&padded, 43, std::string(250000, 'x'));
+  const std::string bytes = ModuleOf({padded, AllReduce(2, 1, {ids}, 87)});
+  ASSERT_LT(bytes.find(std::string(100, 'x')), size_t{256} << 10);
+  ASSERT_GT(bytes.size(), (size_t{256} << 10) + 10000);
+  const hlo::Module m = ExpectSame(bytes);
+  ASSERT_EQ(m.collectives.size(), 1u);
+  ASSERT_EQ(m.collectives[0].replica_groups.num_groups(), 1);
+  EXPECT_EQ(m.collectives[0].replica_groups.group(0).size(),
+            static_cast<size_t>(kIds));
+  EXPECT_EQ(m.collectives[0].replica_groups.group(0)[kIds - 1], kIds - 1);
+}
+
+TEST(HloProtoFastPathTest, MalformedPlainInstructionsGoToTheFullDecoder) {
+  // Each of these makes ScanInstruction hand the instruction to
+  // ReadInstruction, which reports it: the same error either way.
+  std::vector<std::string> cases;
+  std::string ins = Plain(2, "add", {1}, Shape(11, {8}));
+  Varint(&ins, 1, 5);  // name as a varint
+  cases.push_back(ins);
+  ins = Plain(2, "add", {1}, Shape(11, {8}));
+  Bytes(&ins, 35, "x");  // id length-delimited
+  cases.push_back(ins);
+  ins = Plain(2, "add", {1}, Shape(11, {8}));
+  ins += std::string("\x0b", 1);  // a start-group tag (field 1)
+  cases.push_back(ins);
+  ins = Plain(2, "add", {1}, Shape(11, {8}));
+  Bytes(&ins, 49, std::string("\x0a\x05\x01", 3));  // bad ReplicaGroup
+  cases.push_back(ins);
+  ins = Plain(2, "add", {1}, Shape(11, {8}));
+  ins += std::string("\xa2\x02\x7f", 3);  // field 36, length past the end
+  cases.push_back(ins);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string bytes = ModuleOf(
+        {Plain(1, "parameter", {}, Shape(11, {8})), cases[i],
+         AllReduce(3, 2, {{0, 1}}, 49)});
+    const hlo::Module m = ExpectSame(bytes);
+    EXPECT_EQ(m.syntax_errors.size(), 1u) << "case " << i << "\n" << Dump(m);
+  }
+}
+
+TEST(HloProtoFastPathTest, BadShapeOfAnOperandIsReportedAtItsByte) {
+  // The shape of %add.2 nests tuples past kMaxShapeDepth. The full decoder
+  // reports it when it reads %add.2; the fast path keeps the bytes and
+  // reports the same error, at the same byte, when the all-reduce names
+  // %add.2 as its operand.
+  std::string shape = Shape(11, {8});
+  for (int d = 0; d <= hlo::kMaxShapeDepth + 1; ++d) {
+    std::string outer;
+    Varint(&outer, 2, 13);
+    Bytes(&outer, 4, shape);
+    shape = outer;
+  }
+  const std::string bytes =
+      ModuleOf({Plain(1, "parameter", {}, Shape(11, {8})),
+                Plain(2, "add", {1}, shape), AllReduce(3, 2, {{0, 1}}, 49)});
+  const hlo::Module full = ReadBytes(bytes, false);
+  const hlo::Module fast = ReadBytes(bytes, true);
+  ASSERT_EQ(full.syntax_errors.size(), 1u);
+  ASSERT_EQ(fast.syntax_errors.size(), 1u);
+  EXPECT_THAT(full.syntax_errors[0].message, HasSubstr("nested at most"));
+  EXPECT_EQ(fast.syntax_errors[0].message, full.syntax_errors[0].message);
+  EXPECT_EQ(fast.syntax_errors[0].pos.byte_offset(),
+            full.syntax_errors[0].pos.byte_offset());
+}
+
+TEST(HloProtoFastPathTest, UnusedShapesOfPlainInstructionsAreNotDecoded) {
+  // What the fast path gives up, by design: a malformed shape of an
+  // instruction that no collective names is not read at all (the text
+  // front end does not parse such shapes either). The collective after it
+  // is still read and checked.
+  std::string bad;
+  Bytes(&bad, 2, "f32");  // element_type length-delimited
+  const std::string bytes =
+      ModuleOf({Plain(1, "parameter", {}, Shape(11, {8})),
+                Plain(2, "add", {1}, bad), AllReduce(3, 1, {{0, 1}}, 49)});
+  EXPECT_EQ(ReadBytes(bytes, false).syntax_errors.size(), 1u);
+  const hlo::Module fast = ReadBytes(bytes, true);
+  EXPECT_TRUE(fast.syntax_errors.empty()) << Dump(fast);
+  EXPECT_EQ(fast.collectives.size(), 1u);
+}
+
+TEST(HloProtoFastPathTest, SourceTargetPairsWithOtherFieldsAreReadInFull) {
+  // An unknown field in a SourceTarget, or a value of the wrong wire type,
+  // leaves the in-place decoder for the field-by-field one.
+  std::string ins = CollectivePermute(2, 1, 2);
+  std::string pair;
+  Varint(&pair, 1, 5);
+  Varint(&pair, 2, 6);
+  Varint(&pair, 9, 1);  // unknown: skipped
+  Bytes(&ins, 52, pair);
+  const hlo::Module m =
+      ExpectSame(ModuleOf({Plain(1, "parameter", {}, Shape(16, {4, 64})),
+                           ins}));
+  ASSERT_EQ(m.collectives.size(), 1u);
+  EXPECT_EQ(m.collectives[0].source_target_pairs.pairs.back(),
+            std::make_pair(int64_t{5}, int64_t{6}));
+  std::string bad_pair;
+  Bytes(&bad_pair, 1, "x");
+  std::string bad = CollectivePermute(2, 1, 2);
+  Bytes(&bad, 52, bad_pair);
+  const hlo::Module e =
+      ExpectSame(ModuleOf({Plain(1, "parameter", {}, Shape(16, {4, 64})),
+                           bad}));
+  ASSERT_EQ(e.syntax_errors.size(), 1u);
+  EXPECT_THAT(e.syntax_errors[0].message, HasSubstr("SourceTarget.source"));
+}
+
+}  // namespace
+}  // namespace topolint::testing
