@@ -7,6 +7,7 @@
 #include <cctype>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "checker/hlo/group_checks.h"
 #include "checker/hlo/parse_options.h"
@@ -331,12 +332,23 @@ void DescribeGroups(ReplicaGroups* rg) {
     case ReplicaGroups::Form::kAbsent:
       return;
     case ReplicaGroups::Form::kExplicit:
+      // Appended in place (no string per group), and only as far as the
+      // 256 characters kept.
+      t.reserve(300);
       t = "{";
       for (int64_t g = 0; g < rg->num_groups() && t.size() < 256; ++g) {
-        if (g > 0) t += ",";
-        t += "{" + absl::StrJoin(rg->group(g), ",") + "}";
+        if (g > 0) t += ',';
+        t += '{';
+        bool first = true;
+        for (int64_t id : rg->group(g)) {
+          if (!first) t += ',';
+          first = false;
+          absl::StrAppend(&t, id);
+          if (t.size() > 256) break;
+        }
+        t += '}';
       }
-      t += "}";
+      t += '}';
       break;
     case ReplicaGroups::Form::kIota:
       t = fmt::format("[{},{}]<=[{}]", rg->iota.num_groups, rg->iota.group_size,

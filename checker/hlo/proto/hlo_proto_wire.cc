@@ -32,13 +32,7 @@ constexpr int64_t kMaxInputBytes = INT_MAX;
 
 }  // namespace
 
-bool DecodeVarint(const uint8_t* p, size_t size, uint64_t* v, size_t* len) {
-  // One byte is the common case (tags, small lengths and ids).
-  if (size > 0 && p[0] < 0x80) {
-    *v = p[0];
-    *len = 1;
-    return true;
-  }
+bool DecodeLongVarint(const uint8_t* p, size_t size, uint64_t* v, size_t* len) {
   uint64_t result = 0;
   const size_t n = size < 10 ? size : 10;
   for (size_t i = 0; i < n; ++i) {

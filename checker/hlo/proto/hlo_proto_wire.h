@@ -32,7 +32,23 @@ enum WireType : int {
 // Decodes a varint held in memory, from at most `size` bytes: its value
 // and length. False when it does not end within them, or is not one that
 // fits 64 bits in at most 10 bytes (CodedInputStream then decides).
-bool DecodeVarint(const uint8_t* p, size_t size, uint64_t* v, size_t* len);
+// One- and two-byte varints (tags, lengths, ids, dims) inline, the rest in
+// DecodeLongVarint.
+bool DecodeLongVarint(const uint8_t* p, size_t size, uint64_t* v, size_t* len);
+inline bool DecodeVarint(const uint8_t* p, size_t size, uint64_t* v,
+                         size_t* len) {
+  if (size > 0 && p[0] < 0x80) {
+    *v = p[0];
+    *len = 1;
+    return true;
+  }
+  if (size > 1 && p[1] < 0x80) {
+    *v = (p[0] & 0x7fu) | (static_cast<uint64_t>(p[1]) << 7);
+    *len = 2;
+    return true;
+  }
+  return DecodeLongVarint(p, size, v, len);
+}
 
 // Messages may nest at most this deep (tuple shapes, wrappers).
 inline constexpr int kMaxMessageDepth = 96;
