@@ -95,6 +95,7 @@ for ((i = 0; i < RUNS; ++i)); do
   measure tl_pb "$BIN" check --quiet -j 1 "$OUT/pb"
   measure grep_pb grep -c replica_groups "$PB"
   measure tl_gz "$BIN" check --quiet -j 1 "$OUT/gz"
+  # shellcheck disable=SC2016 # $1 is expanded by the inner sh
   measure gunzip sh -c 'gzip -dc "$1" > /dev/null' sh "$GZ"
 done
 printf '  %-8s %-28s %12s %12s %8s %9s %9s\n' input baseline "base wall s" \

@@ -57,8 +57,8 @@ hlo::Module ReadBytes(const std::string& bytes, bool fast) {
 }
 
 hlo::Module ReadFile(const std::string& bytes, bool fast) {
-  const fs::path p = fs::temp_directory_path() /
-                     fmt::format("topolint-fast-{}.pb", getpid());
+  const fs::path p =
+      fs::temp_directory_path() / fmt::format("topolint-fast-{}.pb", getpid());
   WriteAll(p.string(), bytes);
   hlo::ParseOptions o;
   o.binary_fast_path = fast;
@@ -106,7 +106,8 @@ std::string Plain(int64_t id, const std::string& opcode,
   Bytes(&ins, 7, md);
   Varint(&ins, 35, static_cast<uint64_t>(id));
   if (!operands.empty()) Packed(&ins, 36, operands);
-  Bytes(&ins, 43, R"({"operation_queue_id":"0","wait_on_operation_queues":[]})");
+  Bytes(&ins, 43,
+        R"({"operation_queue_id":"0","wait_on_operation_queues":[]})");
   std::string entry;
   Bytes(&entry, 1, "_scheduling_group_id");
   Bytes(&entry, 2, "7");
@@ -197,8 +198,8 @@ std::string Dense(int layers) {
                           Shape(16, {4, 64 + k})));
       ++id;
     }
-    ins.push_back(AllReduce(id, id - 1, {{0, 1, 2, 3}, {4, 5, 6, 7}},
-                            l % 2 ? 87 : 49));
+    ins.push_back(
+        AllReduce(id, id - 1, {{0, 1, 2, 3}, {4, 5, 6, 7}}, l % 2 ? 87 : 49));
     ++id;
     ins.push_back(CollectivePermute(id, id - 1, 8));
     ++id;
@@ -275,9 +276,9 @@ TEST(HloProtoFastPathTest, MalformedPlainInstructionsGoToTheFullDecoder) {
   ins += std::string("\xa2\x02\x7f", 3);  // field 36, length past the end
   cases.push_back(ins);
   for (size_t i = 0; i < cases.size(); ++i) {
-    const std::string bytes = ModuleOf(
-        {Plain(1, "parameter", {}, Shape(11, {8})), cases[i],
-         AllReduce(3, 2, {{0, 1}}, 49)});
+    const std::string bytes =
+        ModuleOf({Plain(1, "parameter", {}, Shape(11, {8})), cases[i],
+                  AllReduce(3, 2, {{0, 1}}, 49)});
     const hlo::Module m = ExpectSame(bytes);
     EXPECT_EQ(m.syntax_errors.size(), 1u) << "case " << i << "\n" << Dump(m);
   }
@@ -333,9 +334,8 @@ TEST(HloProtoFastPathTest, SourceTargetPairsWithOtherFieldsAreReadInFull) {
   Varint(&pair, 2, 6);
   Varint(&pair, 9, 1);  // unknown: skipped
   Bytes(&ins, 52, pair);
-  const hlo::Module m =
-      ExpectSame(ModuleOf({Plain(1, "parameter", {}, Shape(16, {4, 64})),
-                           ins}));
+  const hlo::Module m = ExpectSame(
+      ModuleOf({Plain(1, "parameter", {}, Shape(16, {4, 64})), ins}));
   ASSERT_EQ(m.collectives.size(), 1u);
   EXPECT_EQ(m.collectives[0].source_target_pairs.pairs.back(),
             std::make_pair(int64_t{5}, int64_t{6}));
@@ -343,9 +343,8 @@ TEST(HloProtoFastPathTest, SourceTargetPairsWithOtherFieldsAreReadInFull) {
   Bytes(&bad_pair, 1, "x");
   std::string bad = CollectivePermute(2, 1, 2);
   Bytes(&bad, 52, bad_pair);
-  const hlo::Module e =
-      ExpectSame(ModuleOf({Plain(1, "parameter", {}, Shape(16, {4, 64})),
-                           bad}));
+  const hlo::Module e = ExpectSame(
+      ModuleOf({Plain(1, "parameter", {}, Shape(16, {4, 64})), bad}));
   ASSERT_EQ(e.syntax_errors.size(), 1u);
   EXPECT_THAT(e.syntax_errors[0].message, HasSubstr("SourceTarget.source"));
 }
