@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checker/hlo/hlo_debug.h"
+#include "checker/hlo/proto/hlo_proto_internal.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "fmt/format.h"
 #include "gmock/gmock.h"
@@ -307,6 +308,22 @@ TEST(HloProtoFastPathTest, BadShapeOfAnOperandIsReportedAtItsByte) {
   EXPECT_EQ(fast.syntax_errors[0].message, full.syntax_errors[0].message);
   EXPECT_EQ(fast.syntax_errors[0].pos.byte_offset(),
             full.syntax_errors[0].pos.byte_offset());
+}
+
+TEST(HloProtoFastPathTest, LongShapesGoToTheFullDecoder) {
+  // A shape with 1 MiB in an unknown field: past kMaxKeptShapeBytes, so the
+  // instruction goes to the full decoder (which skips the field) instead of
+  // being copied into the shape table (what this test cannot see: memory);
+  // the module reads the same either way.
+  std::string shape = Shape(11, {8});
+  Bytes(&shape, 15, std::string(size_t{1} << 20, 'z'));
+  ASSERT_GT(shape.size(), hlo::proto::kMaxKeptShapeBytes);
+  const hlo::Module m = ExpectSame(
+      ModuleOf({Plain(1, "parameter", {}, Shape(11, {8})),
+                Plain(2, "add", {1}, shape), AllReduce(3, 2, {{0, 1}}, 49)}));
+  ASSERT_EQ(m.collectives.size(), 1u);
+  EXPECT_EQ(hlo::ShapeToString(m.collectives[0].operand_shapes.at(0)),
+            "f32[8]");
 }
 
 TEST(HloProtoFastPathTest, UnusedShapesOfPlainInstructionsAreNotDecoded) {

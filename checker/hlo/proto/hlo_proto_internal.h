@@ -167,6 +167,11 @@ struct InstructionView {
 // pair field (49, 52, 87, 92, 93), which only collectives carry.
 bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v);
 
+// A shape the fast path keeps as bytes is at most this long (a tuple of
+// ~5,000 arrays); an instruction with a longer one is decoded in full, so
+// that an unknown field inside a shape is skipped, never copied.
+inline constexpr size_t kMaxKeptShapeBytes = size_t{64} << 10;
+
 // Instruction id -> result shape for one computation (operands of later
 // collectives are looked up here), within kMaxShapeTableBytes: when full
 // it is emptied and refilled. Shapes the fast path saw are kept as their

@@ -144,7 +144,8 @@ class InstructionStream {
     if (!r_.PeekBuffer(&p, &n) || !proto::DecodeVarint(p, n, &len, &prefix) ||
         len > n - prefix ||
         !proto::ScanInstruction(p + prefix, static_cast<size_t>(len), &view_) ||
-        ClassifyOpcode(view_.opcode).has_value()) {
+        ClassifyOpcode(view_.opcode).has_value() ||
+        view_.shape.size() > proto::kMaxKeptShapeBytes) {
       return false;
     }
     if (view_.has_id) {
