@@ -21,8 +21,7 @@ std::string ModuleWithGaps(const std::string& gap) {
   return "HloModule m, replica_count=4\n" + gap +
          "\nENTRY main {\n"
          "  %p = f32[8]{0} parameter(0)\n" +
-         gap +
-         "  %q = f32[8]{0} add(f32[8]{0} %p, f32[8]{0} %p)\n" + gap +
+         gap + "  %q = f32[8]{0} add(f32[8]{0} %p, f32[8]{0} %p)\n" + gap +
          "  %ar = f32[8]{0} all-reduce(f32[8]{0} %q), "
          "replica_groups={{0,1,2,3}}, to_apply=%add\n" +
          gap + "  ROOT %r = f32[8]{0} add(%ar, %ar)\n" + gap + "}\n";

@@ -14,28 +14,6 @@
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {
-namespace {
-
-bool CheckPerm(WireReader& r, TextPos at, const std::vector<int64_t>& perm,
-               size_t rank, const char* what) {
-  std::vector<bool> seen(rank, false);
-  bool ok = perm.size() == rank;
-  for (int64_t p : perm) {
-    if (!ok || p < 0 || p >= static_cast<int64_t>(rank) ||
-        seen[static_cast<size_t>(p)]) {
-      ok = false;
-      break;
-    }
-    seen[static_cast<size_t>(p)] = true;
-  }
-  if (ok) return true;
-  return r.FailAt(
-      at.byte_offset(),
-      fmt::format("{} ({}) is not a permutation of 0..{}", what,
-                  absl::StrJoin(perm, ","), static_cast<int64_t>(rank) - 1));
-}
-
-}  // namespace
 
 bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
   const TextPos group_pos = r.pos();
@@ -131,52 +109,37 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
   }
   if (r.failed()) return false;
   const int64_t at = field_pos.byte_offset();
-  if (iota.num_groups < 1 || iota.group_size < 1) {
-    return r.FailAt(at, fmt::format("iota num_groups and group_size must be "
-                                    "positive, found [{},{}]",
-                                    iota.num_groups, iota.group_size));
-  }
-  int64_t total = 0;
-  if (__builtin_mul_overflow(iota.num_groups, iota.group_size, &total) ||
-      total > kMaxExpandedIds) {
-    return r.FailAt(
-        at, fmt::format("iota replica_groups [{},{}] expand to "
-                        "more than the limit of {} ids",
-                        iota.num_groups, iota.group_size, kMaxExpandedIds));
-  }
-  // An absent reshape is the plain iota [G*S]; an absent transpose the
-  // identity (XLA's defaults).
-  if (iota.reshape_dims.empty()) iota.reshape_dims.push_back(total);
-  for (size_t i = 0; i < iota.reshape_dims.size(); ++i) {
-    if (iota.reshape_dims[i] < 1) {
-      return r.FailAt(at, fmt::format("iota reshape dim {} must be positive, "
-                                      "found {}",
-                                      i, iota.reshape_dims[i]));
-    }
-  }
-  int64_t held = 0;
-  if (!CheckedProduct(iota.reshape_dims, &held) || held != total) {
-    return r.FailAt(at, fmt::format("iota replica_groups [{},{}] hold {} ids "
-                                    "but the reshape dims [{}] do not; "
-                                    "expected the same number",
-                                    iota.num_groups, iota.group_size, total,
-                                    absl::StrJoin(iota.reshape_dims, ",")));
+  // XLA's defaults: an absent reshape is the plain iota [G*S] (1 where G*S
+  // is not a valid count, which CheckIota reports); an absent transpose the
+  // identity, and [0] over one dim is none.
+  if (iota.reshape_dims.empty()) {
+    int64_t total = 0;
+    const bool valid =
+        !__builtin_mul_overflow(iota.num_groups, iota.group_size, &total) &&
+        total >= 1;
+    iota.reshape_dims.push_back(valid ? total : 1);
   }
   const size_t rank = iota.reshape_dims.size();
+  bool perm_written = true;
   if (rank == 1) {
-    if (!iota.perm.empty() && !(iota.perm.size() == 1 && iota.perm[0] == 0)) {
-      return CheckPerm(r, perm_pos, iota.perm, 1, "iota transpose");
+    if (iota.perm.empty() || (iota.perm.size() == 1 && iota.perm[0] == 0)) {
+      iota.perm.clear();
+      perm_written = false;
+    } else if (const SpecCheck p =
+                   CheckPermutation("iota transpose", iota.perm, 1)) {
+      return r.FailAt(perm_pos.byte_offset(), p->message);
     }
-    iota.perm.clear();
-  } else {
-    if (iota.perm.empty()) {
-      for (size_t i = 0; i < rank; ++i) {
-        iota.perm.push_back(static_cast<int64_t>(i));
-      }
+  } else if (iota.perm.empty()) {
+    for (size_t i = 0; i < rank; ++i) {
+      iota.perm.push_back(static_cast<int64_t>(i));
     }
-    if (!CheckPerm(r, perm_pos, iota.perm, rank, "iota transpose")) {
-      return false;
-    }
+  }
+  // The text parser's checks and messages (group_checks.h), placed at the
+  // field, or at the transpose for its problems.
+  if (const SpecCheck p = CheckIota(iota, perm_written)) {
+    const bool perm = p->where == SpecProblem::Where::kPerm ||
+                      p->where == SpecProblem::Where::kPermEntry;
+    return r.FailAt(perm ? perm_pos.byte_offset() : at, p->message);
   }
   return r.Leave(saved);
 }

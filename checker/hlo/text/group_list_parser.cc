@@ -154,36 +154,16 @@ bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count) {
   }
 }
 
-bool CheckPermutation(HloLexer& lx, std::string_view what,
-                      const std::vector<int64_t>& perm,
-                      const std::vector<TextPos>& entry_pos, TextPos perm_pos,
-                      size_t rank) {
-  if (perm.size() != rank) {
-    return lx.Error(
-        perm_pos, fmt::format("{} T({}) has {} entries but there are {} "
-                              "reshape dims; expected a permutation of "
-                              "0..{}",
-                              what, absl::StrJoin(perm, ","), perm.size(), rank,
-                              static_cast<int64_t>(rank) - 1));
-  }
-  std::vector<bool> seen(rank, false);
-  for (size_t i = 0; i < perm.size(); ++i) {
-    const int64_t p = perm[i];
-    if (p < 0 || p >= static_cast<int64_t>(rank)) {
-      return lx.Error(entry_pos[i],
-                      fmt::format("{} entry {} is out of range; expected a "
-                                  "value in [0, {})",
-                                  what, p, rank));
-    }
-    if (seen[static_cast<size_t>(p)]) {
-      return lx.Error(entry_pos[i],
-                      fmt::format("{} T({}) is not a permutation: {} appears "
-                                  "twice",
-                                  what, absl::StrJoin(perm, ","), p));
-    }
-    seen[static_cast<size_t>(p)] = true;
-  }
-  return true;
+bool CheckPermutationAt(HloLexer& lx, std::string_view what,
+                        const std::vector<int64_t>& perm,
+                        const std::vector<TextPos>& entry_pos, TextPos perm_pos,
+                        size_t rank) {
+  const SpecCheck p = CheckPermutation(what, perm, rank);
+  if (!p.has_value()) return true;
+  return lx.Error(p->where == SpecProblem::Where::kPermEntry
+                      ? entry_pos[p->index]
+                      : perm_pos,
+                  p->message);
 }
 
 namespace {

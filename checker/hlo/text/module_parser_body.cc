@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "checker/hlo/collective_emit.h"
 #include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/text/collective_parser.h"
 #include "checker/hlo/text/fast_paths.h"
@@ -184,8 +185,7 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   c_op.name.assign(percent_ ? "%" : "");
   c_op.name.append(table_.PendingName());
   c_op.computation.assign(computation_);
-  c_op.kind = op->kind;
-  c_op.is_async_start = op->async_start;
+  SetCollectiveOpcode(*op, &c_op);
   c_op.pos = pos;
   c_op.opcode_pos = opcode_pos;
   c_op.is_root = is_root;
@@ -207,15 +207,7 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   if (!ParseCollectiveBody(lx_, table_, &memo_, &c_op) || !lx_.EndStatement()) {
     return false;
   }
-  const bool send_recv =
-      op->kind == CollectiveKind::kSend || op->kind == CollectiveKind::kRecv;
-  if (!send_recv || c_op.source_target_pairs.present) {
-    if (on_collective_) {
-      on_collective_(*module_, c_op);
-    } else {
-      module_->collectives.push_back(std::move(c_op));
-    }
-  }
+  if (IsEmittedCollective(c_op)) EmitCollective(on_collective_, module_, c_op);
   return true;
 }
 
