@@ -329,6 +329,24 @@ bool TryParsePlainGroups(HloLexer& lx, ReplicaGroups* out) {
   return true;
 }
 
+namespace {
+
+// CRLF and a lone CR become '\n'.
+void NormaliseLineEnds(std::string* text) {
+  size_t w = 0;
+  for (size_t r = 0; r < text->size(); ++r) {
+    const char c = (*text)[r];
+    if (c != '\r') {
+      (*text)[w++] = c;
+    } else if (r + 1 == text->size() || (*text)[r + 1] != '\n') {
+      (*text)[w++] = '\n';
+    }
+  }
+  text->resize(w);
+}
+
+}  // namespace
+
 bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
   out->Clear();  // (keeping the vectors' storage for the next collective)
   out->pos = lx.Pos();
@@ -371,6 +389,9 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
           out->text.back() == '\r')) {
     out->text.pop_back();
   }
+  // A value broken over lines keeps its line breaks as '\n' whatever the
+  // file's line ends (CRLF, CR), as the positions count them.
+  if (lx.Pos().line != out->pos.line) NormaliseLineEnds(&out->text);
   return ok;
 }
 
