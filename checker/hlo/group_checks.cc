@@ -85,7 +85,8 @@ SpecCheck CheckIota(const IotaSpec& iota, bool perm_written) {
                    "transpose is only allowed with more than one reshape dim");
   }
   if (perm_written) {
-    if (SpecCheck p = CheckPermutation("iota transpose", iota.perm, dims.size()))
+    if (SpecCheck p =
+            CheckPermutation("iota transpose", iota.perm, dims.size()))
       return p;
   }
   int64_t total = 0;
@@ -105,11 +106,11 @@ SpecCheck CheckIota(const IotaSpec& iota, bool perm_written) {
   if (!CheckedProduct(dims, &held) || held != total) {
     return Problem(
         Where::kReshapeDims, 0,
-        fmt::format("iota replica_groups [{},{}] hold {} ids but the reshape "
-                    "dims [{}] hold {}; expected the same number",
-                    shape[0], shape[1], total, absl::StrJoin(dims, ","),
-                    held == 0 ? std::string("more than 2^63")
-                              : std::to_string(held)));
+        fmt::format(
+            "iota replica_groups [{},{}] hold {} ids but the reshape "
+            "dims [{}] hold {}; expected the same number",
+            shape[0], shape[1], total, absl::StrJoin(dims, ","),
+            held == 0 ? std::string("more than 2^63") : std::to_string(held)));
   }
   return std::nullopt;
 }
