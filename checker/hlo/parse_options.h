@@ -76,6 +76,9 @@ struct ParseOptions {
   // it (InputWindow::set_map_min_bytes), when the process has enabled
   // mapping (EnableFileMapping in checker/hlo/mapped_file.h: the CLI does).
   int64_t map_min_bytes = kMinMappedBytes;
+  // Tests only: the text front end's fast paths to turn off, one bit each
+  // (text/fast_path_switch.h); 0 takes them all.
+  uint64_t disabled_fast_paths = 0;
 };
 
 }  // namespace topolint::hlo

@@ -242,7 +242,8 @@ namespace {
 // (one flat list for the whole value) and their layout to `layout`.
 bool ParseExplicitGroup(HloLexer& lx, size_t g, std::vector<int64_t>* ids,
                         IdLayout* layout) {
-  return TryParsePlainGroup(lx, kMaxExplicitIds, ids, layout) ||
+  return (lx.FastPathOn(FastPath::kTryParsePlainGroup) &&
+          TryParsePlainGroup(lx, kMaxExplicitIds, ids, layout)) ||
          ParseExplicitGroupExact(lx, g, kMaxExplicitIds, ids, layout);
 }
 
@@ -354,12 +355,14 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
   bool ok = false;
   const int c = lx.Peek();
   if (c == '{') {
-    ok = (memo != nullptr && memo->TryRecallGroups(lx, out)) ||
-         ParseRemembering(
-             lx, memo, [&] { return TryParsePlainGroups(lx, out); },
-             [&](ValueMemo* m, std::string_view text) {
-               m->RememberGroups(text, *out);
-             }) ||
+    ok = (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallGroups) &&
+          memo->TryRecallGroups(lx, out)) ||
+         (lx.FastPathOn(FastPath::kTryParsePlainGroups) &&
+          ParseRemembering(
+              lx, memo, [&] { return TryParsePlainGroups(lx, out); },
+              [&](ValueMemo* m, std::string_view text) {
+                m->RememberGroups(text, *out);
+              })) ||
          ParseExplicitGroups(lx, out);
   } else if (c == '[') {
     out->form = ReplicaGroups::Form::kIota;

@@ -23,6 +23,7 @@
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/text/byte_classes.h"
+#include "checker/hlo/text/fast_path_switch.h"
 #include "checker/hlo/text/hlo_check.h"
 
 namespace topolint::hlo {
@@ -175,6 +176,11 @@ class HloLexer {
   std::string DescribeNext();
   // True once parsing must stop (binary input or too many errors).
   bool stopped() const { return stopped_; }
+  // Whether fast path `f` may engage (ParseOptions::disabled_fast_paths,
+  // set by tests).
+  bool FastPathOn(FastPath f) const {
+    return (options_.disabled_fast_paths & FastPathBit(f)) == 0;
+  }
   int error_count() const { return error_count_; }
   bool read_error() const { return window_->read_error(); }
   int64_t input_size() const { return window_->known_size(); }

@@ -73,7 +73,8 @@ bool ModuleParser::ParseInstruction() {
   lx_.BeginStatement();
   const TextPos pos = lx_.Pos();
   SimpleHead head;
-  if (ScanSimpleHead(lx_.cursor(), &head, &head_memo_))
+  if (lx_.FastPathOn(FastPath::kScanSimpleHead) &&
+      ScanSimpleHead(lx_.cursor(), &head, &head_memo_))
     return ParseSimpleInstruction(pos, head);
   bool is_root = false;
   std::string_view word;
@@ -190,8 +191,11 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   c_op.opcode_pos = opcode_pos;
   c_op.is_root = is_root;
   if (keep_shape) {
-    const size_t entry = memo_.TryFindShape(
-        shape_in_window.empty() ? table_.PendingShape() : shape_in_window);
+    const size_t entry =
+        lx_.FastPathOn(FastPath::kTryFindShape)
+            ? memo_.TryFindShape(shape_in_window.empty() ? table_.PendingShape()
+                                                         : shape_in_window)
+            : ValueMemo::kNoEntry;
     if (entry != ValueMemo::kNoEntry) {
       c_op.result_shape = std::move(result_pool_[entry]);
       memo_.RecallShapeInto(entry, &c_op.result_shape);
@@ -201,7 +205,8 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
       // (Nothing has read more input since the head: `shape_in_window` is
       // still in the window.)
       ParseResultShape(shape_in_window, lx_.limit(), table_.PendingShape(),
-                       &memo_, &c_op.result_shape);
+                       &memo_, &c_op.result_shape,
+                       lx_.FastPathOn(FastPath::kReadSimpleShape));
     }
   }
   if (!ParseCollectiveBody(lx_, table_, &memo_, &c_op) || !lx_.EndStatement()) {
