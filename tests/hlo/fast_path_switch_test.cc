@@ -64,8 +64,8 @@ TEST(FastPathSwitchTest, AnySwitchOffAloneOrAllOffParsesAsTheExactParser) {
       EXPECT_EQ(Dump(text, window, 0), exact) << window;
       EXPECT_EQ(Dump(text, window, all), exact) << window;
       for (size_t i = 0; i < kFastPathNames.size(); ++i) {
-        EXPECT_EQ(
-            Dump(text, window, FastPathBit(static_cast<FastPath>(i))), exact)
+        EXPECT_EQ(Dump(text, window, FastPathBit(static_cast<FastPath>(i))),
+                  exact)
             << kFastPathNames[i] << " off, window " << window;
       }
     }

@@ -107,5 +107,87 @@ TEST(SpecMessagesTest, MeshProblemsReadTheSameInBothFrontEnds) {
   }
 }
 
+// A binary module whose one instruction, a send, carries `pairs` as its
+// `_xla_send_recv_source_target_pairs` frontend attribute.
+std::string SendWithPairs(const std::string& pairs) {
+  using proto_writer::Bytes;
+  using proto_writer::Varint;
+  std::string entry;
+  Bytes(&entry, 1, "_xla_send_recv_source_target_pairs");
+  Bytes(&entry, 2, pairs);
+  std::string attrs;
+  Bytes(&attrs, 1, entry);
+  std::string ins;
+  Bytes(&ins, 1, "s");
+  Bytes(&ins, 2, "send");
+  Varint(&ins, 35, 1);
+  Bytes(&ins, 68, attrs);
+  std::string comp;
+  Bytes(&comp, 1, "c");
+  Bytes(&comp, 2, ins);
+  Varint(&comp, 5, 1);
+  std::string m;
+  Bytes(&m, 1, "m");
+  Bytes(&m, 3, comp);
+  return m;
+}
+
+// The send/recv pairs string has one reader (checker/hlo/pairs_text.h):
+// the same message from both front ends, placed in the string by the text
+// parser and named by its character by the binary reader.
+TEST(SpecMessagesTest, SendRecvPairsStringProblemsReadTheSame) {
+  const struct {
+    std::string pairs;
+    std::string message;
+    int64_t column;  // in the text module's send line
+  } cases[] = {
+      {"{{0,1},{2}}",
+       "expected a pair {source,target} as entry 1 of "
+       "_xla_send_recv_source_target_pairs, found 1 ids",
+       8},
+      {"{{0,1} {1,2}}",
+       "expected ',' or '}' after pair 0 of "
+       "_xla_send_recv_source_target_pairs, found '{'",
+       8},
+      {"{{0,x}}",
+       "expected an integer in pair 0 of _xla_send_recv_source_target_pairs, "
+       "found 'x'",
+       5},
+      {"[[0,1]]",
+       "expected '{' to start _xla_send_recv_source_target_pairs, found '['",
+       1},
+      {"{{0,1}} x",
+       "expected the end of the _xla_send_recv_source_target_pairs string, "
+       "found 'x'",
+       9},
+      {"{{0,1},",
+       "expected '{' to start pair 1 of _xla_send_recv_source_target_pairs, "
+       "found the end of the string",
+       8},
+  };
+  const std::string head =
+      "HloModule m\n\nENTRY main {\n  %tok = token[] after-all()\n"
+      "  %s = token[] send(%tok, %tok), channel_id=1, "
+      "frontend_attributes={_xla_send_recv_source_target_pairs=\"";
+  for (const auto& c : cases) {
+    const hlo::Module text = hlo::ParseHloText(
+        head + c.pairs + "\"}\n  ROOT %r = token[] after-all()\n}\n", "m.hlo");
+    ASSERT_EQ(text.syntax_errors.size(), 1u) << c.pairs;
+    EXPECT_EQ(text.syntax_errors[0].message, c.message);
+    EXPECT_EQ(text.syntax_errors[0].pos.line, 5);
+    EXPECT_EQ(
+        text.syntax_errors[0].pos.column,
+        static_cast<int64_t>(head.size() - head.rfind('\n')) - 1 + c.column)
+        << c.pairs;
+    hlo::Module binary;
+    hlo::ParseHloProto(SendWithPairs(c.pairs), "m.pb", hlo::ParseOptions{},
+                       &binary);
+    ASSERT_EQ(binary.syntax_errors.size(), 1u) << c.pairs;
+    EXPECT_EQ(binary.syntax_errors[0].message,
+              c.message + " (at character " + std::to_string(c.column) +
+                  " of the frontend attribute value)");
+  }
+}
+
 }  // namespace
 }  // namespace topolint::testing

@@ -4,11 +4,11 @@
 // send/recv pairs attribute (mesh_axes_replica_group_list, 93, is in
 // hlo_proto_mesh.cc). Each value is validated as the text parser validates
 // the same form, so the model and the rules see the same guarantees.
-#include <cctype>
 #include <string>
 
 #include "absl/strings/str_join.h"
 #include "checker/hlo/group_checks.h"
+#include "checker/hlo/pairs_text.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
 #include "fmt/format.h"
@@ -173,75 +173,22 @@ bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out) {
   return r.Leave(saved);
 }
 
-bool ParsePairsText(WireReader& r, const std::string& text, TextPos pos,
-                    SourceTargetPairs* out) {
-  // {{a,b},{c,d},...}: integers, braces, commas and blanks only.
-  auto fail = [&](size_t i, const char* expected) {
-    return r.FailAt(
-        pos.byte_offset(),
-        fmt::format("expected {} at character {} of the {} "
-                    "frontend attribute value",
-                    expected, i + 1, "_xla_send_recv_source_target_pairs"));
-  };
-  size_t i = 0;
-  auto blanks = [&]() {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
-      ++i;
-  };
-  auto number = [&](int64_t* v) {
-    blanks();
-    const size_t start = i;
-    bool neg = i < text.size() && text[i] == '-';
-    if (neg) ++i;
-    int64_t n = 0;
-    while (i < text.size() &&
-           std::isdigit(static_cast<unsigned char>(text[i]))) {
-      if (__builtin_mul_overflow(n, 10, &n) ||
-          __builtin_add_overflow(n, text[i] - '0', &n)) {
-        return false;
-      }
-      ++i;
-    }
-    *v = neg ? -n : n;
-    return i > start + (neg ? 1 : 0);
-  };
+bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
+                        SourceTargetPairs* out) {
   out->present = true;
   out->pos = pos;
   out->pairs.clear();
   out->pair_pos.clear();
-  blanks();
-  if (i >= text.size() || text[i] != '{') return fail(i, "'{'");
-  ++i;
-  blanks();
-  if (i < text.size() && text[i] == '}') return true;
-  for (;;) {
-    blanks();
-    if (i >= text.size() || text[i] != '{')
-      return fail(i, "'{' to start a pair");
-    ++i;
-    int64_t a = 0;
-    int64_t b = 0;
-    if (!number(&a)) return fail(i, "an integer source");
-    blanks();
-    if (i >= text.size() || text[i] != ',') return fail(i, "','");
-    ++i;
-    if (!number(&b)) return fail(i, "an integer target");
-    blanks();
-    if (i >= text.size() || text[i] != '}') return fail(i, "'}' to end a pair");
-    ++i;
-    if (static_cast<int64_t>(out->pairs.size()) * 2 >= kMaxExplicitIds) {
-      return fail(i, "fewer pairs");
-    }
-    out->pairs.emplace_back(a, b);
-    out->pair_pos.push_back(pos);
-    blanks();
-    if (i < text.size() && text[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (i < text.size() && text[i] == '}') return true;
-    return fail(i, "',' or '}'");
+  std::vector<size_t> offsets;
+  if (const std::optional<PairsTextProblem> p =
+          ParsePairsText(text, kSendRecvPairs, out, &offsets)) {
+    return r.FailAt(pos.byte_offset(),
+                    fmt::format("{} (at character {} of the frontend "
+                                "attribute value)",
+                                p->message, p->offset + 1));
   }
+  out->pair_pos.assign(out->pairs.size(), pos);
+  return true;
 }
 
 void DescribeGroups(ReplicaGroups* rg) {
