@@ -73,11 +73,23 @@ class PairsReader {
   }
 
  private:
+  // Blanks, line breaks and comments (`/* ... */`, `// ...` to the end of
+  // the line), as the text parser's trivia.
   void Blanks() {
-    while (at_ < text_.size() &&
-           (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\n' ||
-            text_[at_] == '\r')) {
-      ++at_;
+    while (at_ < text_.size()) {
+      const char c = text_[at_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        ++at_;
+      } else if (text_.substr(at_, 2) == "/*") {
+        const size_t end = text_.find("*/", at_ + 2);
+        if (end == std::string_view::npos) return;  // then "expected ..."
+        at_ = end + 2;
+      } else if (text_.substr(at_, 2) == "//") {
+        const size_t end = text_.find_first_of("\r\n", at_);
+        at_ = end == std::string_view::npos ? text_.size() : end;
+      } else {
+        return;
+      }
     }
   }
   bool Eat(char c) {
@@ -117,8 +129,8 @@ class PairsReader {
     return fmt::format("'{}'", text_.substr(at_, n));
   }
   PairsTextProblem Expected(const std::string& what) const {
-    return PairsTextProblem{at_, fmt::format("expected {}, found {}", what,
-                                             Next())};
+    return PairsTextProblem{at_,
+                            fmt::format("expected {}, found {}", what, Next())};
   }
 
   std::string_view text_;

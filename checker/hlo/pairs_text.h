@@ -2,7 +2,7 @@
 // of the send/recv frontend attribute `_xla_send_recv_source_target_pairs`,
 // `{{s,t},{s,t},...}`, which both front ends meet as a string (the text
 // parser when it is quoted, the binary reader always). Integers, braces,
-// commas and blanks (space, tab, line breaks).
+// commas, blanks, line breaks and comments.
 #ifndef TOPOLINT_CHECKER_HLO_PAIRS_TEXT_H_
 #define TOPOLINT_CHECKER_HLO_PAIRS_TEXT_H_
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
@@ -130,6 +131,29 @@ std::string SendWithPairs(const std::string& pairs) {
   Bytes(&m, 1, "m");
   Bytes(&m, 3, comp);
   return m;
+}
+
+TEST(SpecMessagesTest, SendRecvPairsStringsReadTheSame) {
+  for (const std::string pairs :
+       {"{{0,1},{1,2}}", " { {0, 1} ,\n {1,2} } ",
+        "{/* a */{0,1}, // b\n{1,2}}", "{}", "{{-1,3}}"}) {
+    hlo::Module binary;
+    hlo::ParseHloProto(SendWithPairs(pairs), "m.pb", hlo::ParseOptions{},
+                       &binary);
+    EXPECT_TRUE(binary.syntax_errors.empty()) << pairs;
+    ASSERT_EQ(binary.collectives.size(), 1u) << pairs;
+    const hlo::Module text = hlo::ParseHloText(
+        "HloModule m\n\nENTRY main {\n  %tok = token[] after-all()\n"
+        "  ROOT %s = token[] send(%tok, %tok), channel_id=1, "
+        "frontend_attributes={_xla_send_recv_source_target_pairs=\"" +
+            absl::CEscape(pairs) + "\"}\n}\n",
+        "m.hlo");
+    EXPECT_TRUE(text.syntax_errors.empty()) << pairs;
+    ASSERT_EQ(text.collectives.size(), 1u) << pairs;
+    EXPECT_EQ(binary.collectives[0].source_target_pairs.pairs,
+              text.collectives[0].source_target_pairs.pairs)
+        << pairs;
+  }
 }
 
 // The send/recv pairs string has one reader (checker/hlo/pairs_text.h):
