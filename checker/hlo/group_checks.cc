@@ -16,7 +16,7 @@ SpecProblem Problem(Where where, size_t index, std::string message) {
 }  // namespace
 
 SpecCheck CheckPermutation(std::string_view what,
-                           const std::vector<int64_t>& perm, size_t rank) {
+                           absl::Span<const int64_t> perm, size_t rank) {
   if (perm.size() != rank) {
     return Problem(Where::kPerm, 0,
                    fmt::format("{} T({}) has {} entries but there are {} "

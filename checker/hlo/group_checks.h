@@ -55,7 +55,7 @@ using SpecCheck = std::optional<SpecProblem>;
 // `perm` (the transpose of `what`, e.g. "iota transpose") is a permutation
 // of 0..rank-1.
 SpecCheck CheckPermutation(std::string_view what,
-                           const std::vector<int64_t>& perm, size_t rank);
+                           absl::Span<const int64_t> perm, size_t rank);
 
 // An iota spec `[G,S]<=[dims]T(perm)`; `perm_written` says whether a
 // transpose was written (required with more than one reshape dim, refused
