@@ -58,10 +58,12 @@ TEST(FastPathSwitchTest, AnySwitchOffAloneOrAllOffParsesAsTheExactParser) {
   for (size_t i = 0; i < kFastPathNames.size(); ++i) {
     all |= FastPathBit(static_cast<FastPath>(i));
   }
+  EXPECT_EQ(all, kAllFastPaths);
   for (const char* text : kTexts) {
-    const std::string exact = Dump(text, 1, 0);
+    const std::string exact = Dump(text, 1, all);
     for (size_t window : {size_t{64}, size_t{1} << 20}) {
       EXPECT_EQ(Dump(text, window, 0), exact) << window;
+      EXPECT_EQ(Dump(text, 1, 0), exact);
       EXPECT_EQ(Dump(text, window, all), exact) << window;
       for (size_t i = 0; i < kFastPathNames.size(); ++i) {
         EXPECT_EQ(Dump(text, window, FastPathBit(static_cast<FastPath>(i))),

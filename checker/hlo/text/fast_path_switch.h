@@ -62,6 +62,11 @@ static_assert(kFastPathNames.size() <= 64, "one bit each in a uint64_t");
 constexpr uint64_t FastPathBit(FastPath f) {
   return uint64_t{1} << static_cast<unsigned>(f);
 }
+// Every fast path off: the exact parser alone, through any window (a small
+// window alone does not ensure it: the window may hold more than its size
+// after a lookahead).
+inline constexpr uint64_t kAllFastPaths =
+    (uint64_t{1} << kFastPathNames.size()) - 1;
 
 }  // namespace topolint::hlo
 

@@ -12,8 +12,8 @@
 // exact parser then decides. Where a fast path accepts, its result and the
 // cursor after it are what the exact parser gives: the differential tests
 // (tests/hlo/fast_path_equivalence_test.cc, fast_scan_test.cc) parse the
-// same texts through a 1-byte window, where no fast path can engage, and
-// compare.
+// same texts with every fast path switched off (fast_path_switch.h) and
+// with them on, and compare.
 //
 // Each fast path below has a test switch of its name (fast_path_switch.h)
 // that turns it off; the differential tests use them to name the fast path
