@@ -80,6 +80,9 @@ struct ParseOptions {
   // length (checker/hlo/proto/hlo_proto_scan.cc); false decodes every one
   // in full (the differential tests compare both).
   bool binary_fast_path = true;
+  // Tests only: the text front end's fast paths to turn off, one bit each
+  // (text/fast_path_switch.h); 0 takes them all.
+  uint64_t disabled_fast_paths = 0;
 };
 
 }  // namespace topolint::hlo

@@ -1,7 +1,10 @@
 #include "checker/model/transpose.h"
 
+#include <algorithm>
+
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_join.h"
+#include "checker/hlo/group_checks.h"
 #include "fmt/format.h"
 
 namespace topolint::model {
@@ -31,19 +34,11 @@ absl::StatusOr<int64_t> CheckedProduct(absl::Span<const int64_t> dims,
 }
 
 absl::Status CheckPermutation(absl::Span<const int64_t> perm, int64_t rank) {
-  if (static_cast<int64_t>(perm.size()) != rank) {
-    return absl::InvalidArgumentError(
-        fmt::format("transpose T({}) has {} entries but there are {} dims",
-                    absl::StrJoin(perm, ","), perm.size(), rank));
-  }
-  absl::InlinedVector<bool, 16> seen(static_cast<size_t>(rank), false);
-  for (int64_t p : perm) {
-    if (p < 0 || p >= rank || seen[static_cast<size_t>(p)]) {
-      return absl::InvalidArgumentError(
-          fmt::format("transpose T({}) is not a permutation of 0..{}",
-                      absl::StrJoin(perm, ","), rank - 1));
-    }
-    seen[static_cast<size_t>(p)] = true;
+  // The one definition of a valid transpose, shared with both HLO front
+  // ends (checker/hlo/group_checks.h).
+  if (const hlo::SpecCheck p = hlo::CheckPermutation(
+          "transpose", perm, static_cast<size_t>(std::max<int64_t>(rank, 0)))) {
+    return absl::InvalidArgumentError(p->message);
   }
   return absl::OkStatus();
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "checker/hlo/text/fast_path_switch.h"
 #include "gtest/gtest.h"
 
 namespace topolint::hlo {
@@ -107,6 +108,21 @@ TEST(FastPathMapTest, EveryFastPathInTheCodeIsInTheMapAndViceVersa) {
     EXPECT_TRUE(in_code.count(name) > 0)
         << name << " is in the fast-path table but not in checker/hlo";
   }
+}
+
+// Each fast path of the map has its test switch of the same name
+// (checker/hlo/text/fast_path_switch.h), and each switch is a fast path of
+// the map.
+TEST(FastPathMapTest, EveryFastPathHasASwitchAndViceVersa) {
+  std::set<std::string> in_doc;
+  for (const Row& row : TableRows(FastPathSection())) {
+    in_doc.insert(row.fast_path);
+  }
+  std::set<std::string> switches;
+  for (std::string_view name : kFastPathNames) {
+    switches.insert(std::string(name));
+  }
+  EXPECT_EQ(switches, in_doc);
 }
 
 TEST(FastPathMapTest, EveryExactParserTheMapNamesExists) {

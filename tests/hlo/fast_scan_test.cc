@@ -5,7 +5,8 @@
 // from every offset and cut at every length (so that every byte meets
 // every block boundary), and on real instruction lines, which it must not
 // decline. Where it answers in kGroup and kValue mode, the answer is also
-// checked against the exact scanner (HloLexer through a 1-byte window).
+// checked against the exact scanner (HloLexer through a 1-byte window, every
+// fast path off).
 #include "checker/hlo/text/fast_scan.h"
 
 #include <cstring>
@@ -382,6 +383,7 @@ const std::vector<std::string> kTypicalBodies = {
     "\"ALG_UNSET\"},\"epilogue\":\"DEFAULT\",\"damax_output\":false,\"lhs_"
     "stride\":\"8388608\",\"rhs_stride\":\"2097152\",\"grad_x\":false,\"grad_"
     "y\":false},\"force_earliest_schedule\":false}\n",
+    // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one long line
     "(bf16[4,2048,3,1,128]{4,3,2,1,0} %bitcast.536), custom_call_target="
     "\"AwsNeuronFlashAttention\", api_version=API_VERSION_STATUS_RETURNING, "
     "backend_config={\"causal\":true,\"scale\":0.088388347648318,\"dropout\":0,"
@@ -418,10 +420,12 @@ TEST(FastScanTest, TypicalLinesAreNotDeclined) {
 }
 
 // Where the exact scanner stops when it skips a group (kGroup) or a value
-// (kValue) at the start of `text`, reading it one byte at a time.
+// (kValue) at the start of `text`, reading it one byte at a time with every
+// fast path off (FastScan included: fast_path_switch.h).
 int64_t ExactStop(FastMode mode, std::string_view text) {
   InputWindow window(text, 1);
   ParseOptions options;
+  options.disabled_fast_paths = kAllFastPaths;
   HloLexer lexer(&window, nullptr, options);
   const bool ok =
       mode == FastMode::kGroup ? lexer.SkipGroup() : lexer.SkipValue();

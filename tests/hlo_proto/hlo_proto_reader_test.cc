@@ -298,6 +298,24 @@ TEST(HloProtoReaderTest, SniffTellsTextFromBinary) {
   EXPECT_EQ(hlo::SniffHloEncoding("just words\n"), hlo::HloEncoding::kText);
 }
 
+// One definition of a control byte: the sniffer takes a head for binary
+// exactly where the text parser would stop at a byte it never reads as
+// text (before, \v and \f were binary to one and text to the other, DEL
+// the other way round).
+TEST(HloProtoReaderTest, SniffAndTextParserAgreeOnControlBytes) {
+  for (int b = 0; b < 256; ++b) {
+    const std::string head =
+        "just words " + std::string(1, static_cast<char>(b)) + " more\n";
+    const bool binary = hlo::SniffHloEncoding(head) == hlo::HloEncoding::kProto;
+    const Module m = hlo::ParseHloText(head, "x.hlo");
+    bool stopped = false;
+    for (const hlo::SyntaxError& e : m.syntax_errors) {
+      stopped = stopped || e.message.find("control byte") != std::string::npos;
+    }
+    EXPECT_EQ(binary, stopped) << "byte " << b;
+  }
+}
+
 TEST(HloProtoReaderTest, EveryTruncationIsReportedOrAPrefix) {
   Module text = Text();
   text.replica_count.reset();

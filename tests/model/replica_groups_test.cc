@@ -77,11 +77,11 @@ TEST(ExpandIotaTest, RejectsBadPermutations) {
   EXPECT_THAT(ExpandIota(Iota(4, 2, {2, 4}, {0, 0})).status().message(),
               HasSubstr("not a permutation"));
   EXPECT_THAT(ExpandIota(Iota(4, 2, {2, 4}, {0, 2})).status().message(),
-              HasSubstr("not a permutation"));
+              HasSubstr("transpose entry 2 is out of range"));
   EXPECT_THAT(ExpandIota(Iota(4, 2, {2, 4}, {1})).status().message(),
-              HasSubstr("1 entries but there are 2 dims"));
+              HasSubstr("1 entries but there are 2 reshape dims"));
   EXPECT_THAT(ExpandIota(Iota(4, 2, {2, 4}, {-1, 0})).status().message(),
-              HasSubstr("not a permutation"));
+              HasSubstr("transpose entry -1 is out of range"));
 }
 
 TEST(ExpandIotaTest, RejectsNonPositiveSizes) {

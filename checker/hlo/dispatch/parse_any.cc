@@ -12,6 +12,7 @@
 #include "checker/hlo/gzip_stream.h"
 #include "checker/hlo/open_error.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
+#include "checker/hlo/text/byte_classes.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 
@@ -96,11 +97,10 @@ HloEncoding SniffHloEncoding(std::string_view head) {
   if (!WideTextEncoding(head).empty()) return HloEncoding::kText;
   if (IsLongNamedProto(head)) return HloEncoding::kProto;
   if (LooksLikeHlo(head)) return HloEncoding::kText;
+  // A control byte is one the text parser refuses (byte_classes.h): the
+  // one definition, so that what is sniffed as text never stops there.
   for (char ch : head) {
-    const unsigned char u = static_cast<unsigned char>(ch);
-    if (u < 0x20 && u != '\t' && u != '\n' && u != '\r') {
-      return HloEncoding::kProto;
-    }
+    if (IsControlByte(ch)) return HloEncoding::kProto;
   }
   return HloEncoding::kText;
 }

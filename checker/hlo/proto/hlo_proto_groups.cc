@@ -4,39 +4,17 @@
 // send/recv pairs attribute (mesh_axes_replica_group_list, 93, is in
 // hlo_proto_mesh.cc). Each value is validated as the text parser validates
 // the same form, so the model and the rules see the same guarantees.
-#include <cctype>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "checker/hlo/group_checks.h"
+#include "checker/hlo/pairs_text.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {
-namespace {
-
-bool CheckPerm(WireReader& r, TextPos at, const std::vector<int64_t>& perm,
-               size_t rank, const char* what) {
-  std::vector<bool> seen(rank, false);
-  bool ok = perm.size() == rank;
-  for (int64_t p : perm) {
-    if (!ok || p < 0 || p >= static_cast<int64_t>(rank) ||
-        seen[static_cast<size_t>(p)]) {
-      ok = false;
-      break;
-    }
-    seen[static_cast<size_t>(p)] = true;
-  }
-  if (ok) return true;
-  return r.FailAt(
-      at.byte_offset(),
-      fmt::format("{} ({}) is not a permutation of 0..{}", what,
-                  absl::StrJoin(perm, ","), static_cast<int64_t>(rank) - 1));
-}
-
-}  // namespace
 
 bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
   const TextPos group_pos = r.pos();
@@ -132,52 +110,37 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
   }
   if (r.failed()) return false;
   const int64_t at = field_pos.byte_offset();
-  if (iota.num_groups < 1 || iota.group_size < 1) {
-    return r.FailAt(at, fmt::format("iota num_groups and group_size must be "
-                                    "positive, found [{},{}]",
-                                    iota.num_groups, iota.group_size));
-  }
-  int64_t total = 0;
-  if (__builtin_mul_overflow(iota.num_groups, iota.group_size, &total) ||
-      total > kMaxExpandedIds) {
-    return r.FailAt(
-        at, fmt::format("iota replica_groups [{},{}] expand to "
-                        "more than the limit of {} ids",
-                        iota.num_groups, iota.group_size, kMaxExpandedIds));
-  }
-  // An absent reshape is the plain iota [G*S]; an absent transpose the
-  // identity (XLA's defaults).
-  if (iota.reshape_dims.empty()) iota.reshape_dims.push_back(total);
-  for (size_t i = 0; i < iota.reshape_dims.size(); ++i) {
-    if (iota.reshape_dims[i] < 1) {
-      return r.FailAt(at, fmt::format("iota reshape dim {} must be positive, "
-                                      "found {}",
-                                      i, iota.reshape_dims[i]));
-    }
-  }
-  int64_t held = 0;
-  if (!CheckedProduct(iota.reshape_dims, &held) || held != total) {
-    return r.FailAt(at, fmt::format("iota replica_groups [{},{}] hold {} ids "
-                                    "but the reshape dims [{}] do not; "
-                                    "expected the same number",
-                                    iota.num_groups, iota.group_size, total,
-                                    absl::StrJoin(iota.reshape_dims, ",")));
+  // XLA's defaults: an absent reshape is the plain iota [G*S] (1 where G*S
+  // is not a valid count, which CheckIota reports); an absent transpose the
+  // identity, and [0] over one dim is none.
+  if (iota.reshape_dims.empty()) {
+    int64_t total = 0;
+    const bool valid =
+        !__builtin_mul_overflow(iota.num_groups, iota.group_size, &total) &&
+        total >= 1;
+    iota.reshape_dims.push_back(valid ? total : 1);
   }
   const size_t rank = iota.reshape_dims.size();
+  bool perm_written = true;
   if (rank == 1) {
-    if (!iota.perm.empty() && !(iota.perm.size() == 1 && iota.perm[0] == 0)) {
-      return CheckPerm(r, perm_pos, iota.perm, 1, "iota transpose");
+    if (iota.perm.empty() || (iota.perm.size() == 1 && iota.perm[0] == 0)) {
+      iota.perm.clear();
+      perm_written = false;
+    } else if (const SpecCheck p =
+                   CheckPermutation("iota transpose", iota.perm, 1)) {
+      return r.FailAt(perm_pos.byte_offset(), p->message);
     }
-    iota.perm.clear();
-  } else {
-    if (iota.perm.empty()) {
-      for (size_t i = 0; i < rank; ++i) {
-        iota.perm.push_back(static_cast<int64_t>(i));
-      }
+  } else if (iota.perm.empty()) {
+    for (size_t i = 0; i < rank; ++i) {
+      iota.perm.push_back(static_cast<int64_t>(i));
     }
-    if (!CheckPerm(r, perm_pos, iota.perm, rank, "iota transpose")) {
-      return false;
-    }
+  }
+  // The text parser's checks and messages (group_checks.h), placed at the
+  // field, or at the transpose for its problems.
+  if (const SpecCheck p = CheckIota(iota, perm_written)) {
+    const bool perm = p->where == SpecProblem::Where::kPerm ||
+                      p->where == SpecProblem::Where::kPermEntry;
+    return r.FailAt(perm ? perm_pos.byte_offset() : at, p->message);
   }
   return r.Leave(saved);
 }
@@ -254,75 +217,22 @@ bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out) {
   return r.Leave(saved);
 }
 
-bool ParsePairsText(WireReader& r, const std::string& text, TextPos pos,
-                    SourceTargetPairs* out) {
-  // {{a,b},{c,d},...}: integers, braces, commas and blanks only.
-  auto fail = [&](size_t i, const char* expected) {
-    return r.FailAt(
-        pos.byte_offset(),
-        fmt::format("expected {} at character {} of the {} "
-                    "frontend attribute value",
-                    expected, i + 1, "_xla_send_recv_source_target_pairs"));
-  };
-  size_t i = 0;
-  auto blanks = [&]() {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
-      ++i;
-  };
-  auto number = [&](int64_t* v) {
-    blanks();
-    const size_t start = i;
-    bool neg = i < text.size() && text[i] == '-';
-    if (neg) ++i;
-    int64_t n = 0;
-    while (i < text.size() &&
-           std::isdigit(static_cast<unsigned char>(text[i]))) {
-      if (__builtin_mul_overflow(n, 10, &n) ||
-          __builtin_add_overflow(n, text[i] - '0', &n)) {
-        return false;
-      }
-      ++i;
-    }
-    *v = neg ? -n : n;
-    return i > start + (neg ? 1 : 0);
-  };
+bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
+                        SourceTargetPairs* out) {
   out->present = true;
   out->pos = pos;
   out->pairs.clear();
   out->pair_pos.clear();
-  blanks();
-  if (i >= text.size() || text[i] != '{') return fail(i, "'{'");
-  ++i;
-  blanks();
-  if (i < text.size() && text[i] == '}') return true;
-  for (;;) {
-    blanks();
-    if (i >= text.size() || text[i] != '{')
-      return fail(i, "'{' to start a pair");
-    ++i;
-    int64_t a = 0;
-    int64_t b = 0;
-    if (!number(&a)) return fail(i, "an integer source");
-    blanks();
-    if (i >= text.size() || text[i] != ',') return fail(i, "','");
-    ++i;
-    if (!number(&b)) return fail(i, "an integer target");
-    blanks();
-    if (i >= text.size() || text[i] != '}') return fail(i, "'}' to end a pair");
-    ++i;
-    if (static_cast<int64_t>(out->pairs.size()) * 2 >= kMaxExplicitIds) {
-      return fail(i, "fewer pairs");
-    }
-    out->pairs.emplace_back(a, b);
-    out->pair_pos.push_back(pos);
-    blanks();
-    if (i < text.size() && text[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (i < text.size() && text[i] == '}') return true;
-    return fail(i, "',' or '}'");
+  std::vector<size_t> offsets;
+  if (const std::optional<PairsTextProblem> p =
+          ParsePairsText(text, kSendRecvPairs, out, &offsets)) {
+    return r.FailAt(pos.byte_offset(),
+                    fmt::format("{} (at character {} of the frontend "
+                                "attribute value)",
+                                p->message, p->offset + 1));
   }
+  out->pair_pos.assign(out->pairs.size(), pos);
+  return true;
 }
 
 void DescribeGroups(ReplicaGroups* rg) {

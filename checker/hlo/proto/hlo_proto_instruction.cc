@@ -30,8 +30,6 @@ enum InstructionField : uint32_t {
   kMeshAxesReplicaGroupList = 93,
 };
 
-constexpr const char* kSendRecvPairs = "_xla_send_recv_source_target_pairs";
-
 // OpMetadata: op_name=2, source_file=3, source_line=4.
 bool ReadMetadata(WireReader& r, int wire_type, Collective* c) {
   int saved = 0;
@@ -90,7 +88,8 @@ bool ReadFrontendAttributes(WireReader& r, int wire_type,
     }
     if (!r.Leave(entry)) return false;
     if (s->key == kSendRecvPairs &&
-        !ParsePairsText(r, s->value, value_pos, &s->c.source_target_pairs)) {
+        !ReadPairsAttribute(r, s->value, value_pos,
+                            &s->c.source_target_pairs)) {
       return false;
     }
   }

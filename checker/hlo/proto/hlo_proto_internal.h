@@ -140,9 +140,12 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
 bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out);
-// `{{0,1},{1,2}}` (the send/recv frontend attribute's value).
-bool ParsePairsText(WireReader& r, const std::string& text, TextPos pos,
-                    SourceTargetPairs* out);
+// `{{0,1},{1,2}}` (the send/recv frontend attribute's value), read by the
+// shared ParsePairsText (checker/hlo/pairs_text.h).
+inline constexpr std::string_view kSendRecvPairs =
+    "_xla_send_recv_source_target_pairs";
+bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
+                        SourceTargetPairs* out);
 // Sets ReplicaGroups::text from the decoded value (as XLA prints it).
 void DescribeGroups(ReplicaGroups* rg);
 

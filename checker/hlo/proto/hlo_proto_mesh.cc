@@ -88,35 +88,22 @@ bool ReadAxisRef(WireReader& r, int wire_type, int64_t* index,
   return r.Leave(saved);
 }
 
-// The checks the text parser makes on `mesh[...] {...}`.
+// The checks the text parser makes on `mesh[...] {...}` (group_checks.h),
+// each problem placed at the field; and that each grouped axis's index is
+// one of the mesh's axes.
 bool CheckMesh(WireReader& r, int64_t at, const std::vector<int64_t>& index,
                MeshSpec* mesh) {
   int64_t devices = 1;
   for (size_t i = 0; i < mesh->axes.size(); ++i) {
-    const MeshAxis& a = mesh->axes[i];
-    if (a.size < 1) {
-      return r.FailAt(at, fmt::format("mesh axis '{}' must have a positive "
-                                      "size, found {}",
-                                      a.name, a.size));
-    }
-    for (size_t j = 0; j < i; ++j) {
-      if (mesh->axes[j].name == a.name) {
-        return r.FailAt(
-            at, fmt::format("mesh axis '{}' is declared twice", a.name));
-      }
-    }
-    if (__builtin_mul_overflow(devices, a.size, &devices) ||
-        devices > kMaxExpandedIds) {
-      return r.FailAt(at, fmt::format("mesh has more devices than the limit "
-                                      "of {}",
-                                      kMaxExpandedIds));
+    if (const SpecCheck p = CheckMeshAxis(*mesh, i, &devices)) {
+      return r.FailAt(at, p->message);
     }
   }
-  if (!mesh->device_ids.empty() &&
-      static_cast<int64_t>(mesh->device_ids.size()) != devices) {
-    return r.FailAt(at, fmt::format("mesh has {} devices but device_ids "
-                                    "lists {}",
-                                    devices, mesh->device_ids.size()));
+  if (!mesh->device_ids.empty()) {
+    if (const SpecCheck p =
+            CheckMeshDeviceIdCount(devices, mesh->device_ids.size())) {
+      return r.FailAt(at, p->message);
+    }
   }
   for (size_t k = 0; k < mesh->grouped.size(); ++k) {
     MeshAxisRef& ref = mesh->grouped[k];
@@ -127,29 +114,13 @@ bool CheckMesh(WireReader& r, int64_t at, const std::vector<int64_t>& index,
     }
     const MeshAxis& axis = mesh->axes[static_cast<size_t>(index[k])];
     ref.name = axis.name;
-    if (ref.pre_size == 0 && ref.size == 0) {
-      ref.size = axis.size;
-    } else {
-      int64_t span = 0;
-      if (ref.pre_size < 1 || ref.size < 2 ||
-          __builtin_mul_overflow(ref.pre_size, ref.size, &span) ||
-          axis.size % span != 0 || ref.size >= axis.size) {
-        return r.FailAt(at, fmt::format("sub-axis '{}':({}){} does not divide "
-                                        "mesh axis '{}' of size {}",
-                                        ref.name, ref.pre_size, ref.size,
-                                        axis.name, axis.size));
-      }
-    }
-    for (size_t j = 0; j < k; ++j) {
-      const MeshAxisRef& other = mesh->grouped[j];
-      if (other.name != ref.name) continue;
-      bool overlap = ref.pre_size == 0 || other.pre_size == 0 ||
-                     (ref.pre_size * ref.size > other.pre_size &&
-                      other.pre_size * other.size > ref.pre_size);
-      if (overlap) {
-        return r.FailAt(
-            at, fmt::format("mesh axis '{}' is grouped twice", ref.name));
-      }
+    // No SubAxis message: the whole axis.
+    const bool sub_axis = ref.pre_size != 0 || ref.size != 0;
+    if (!sub_axis) ref.size = axis.size;
+    if (const SpecCheck p = CheckMeshGroupedAxis(
+            ref, axis, sub_axis,
+            absl::Span<const MeshAxisRef>(mesh->grouped.data(), k))) {
+      return r.FailAt(at, p->message);
     }
   }
   return true;

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "checker/diag/input_file.h"
+#include "checker/hlo/collective_emit.h"
 #include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/gzip_stream.h"
 #include "checker/hlo/open_error.h"
@@ -175,13 +176,10 @@ class InstructionStream {
     if (s_.has_id) shapes_.KeepDecoded(s_.id, c.result_shape);
     const std::optional<CollectiveOpcode> op = ClassifyOpcode(c.opcode);
     if (!op.has_value()) return true;
-    const bool send_recv =
-        op->kind == CollectiveKind::kSend || op->kind == CollectiveKind::kRecv;
-    if (send_recv && !c.source_target_pairs.present) return true;
+    SetCollectiveOpcode(*op, &c);
+    if (!IsEmittedCollective(c)) return true;
     c.name.insert(0, "%");
     c.computation = "%" + comp_name_;
-    c.kind = op->kind;
-    c.is_async_start = op->async_start;
     c.pos = TextPos::AtByte(instruction_begin_);
     c.is_root = info != nullptr && info->has_root && s_.has_id &&
                 info->root_id == s_.id;
@@ -213,11 +211,7 @@ class InstructionStream {
       }
     }
     AddSpan(instruction_begin_, end, c.name);
-    if (opts_.on_collective) {
-      opts_.on_collective(*m_, c);
-    } else {
-      m_->collectives.push_back(c);
-    }
+    EmitCollective(opts_.on_collective, m_, c);
     return true;
   }
 

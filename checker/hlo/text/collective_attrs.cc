@@ -1,12 +1,15 @@
 #include "checker/hlo/text/collective_attrs.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include "checker/hlo/input_window.h"
+#include "checker/hlo/pairs_text.h"
 #include "checker/hlo/text/fast_paths.h"
 #include "checker/hlo/text/group_list_parser.h"
 #include "fmt/format.h"
@@ -24,29 +27,48 @@ bool ReadKey(HloLexer& lx, std::string_view what, std::string* key) {
   return lx.Expected(what);
 }
 
-// Parses the pairs written inside a string that started at `string_pos`;
-// errors are re-reported through `lx` at their position in the file.
+// Where byte `offset` of a string's content is, the string's opening quote
+// being at `string_pos` (exact for content without escapes).
+TextPos InString(std::string_view content, TextPos string_pos, size_t offset) {
+  TextPos pos{string_pos.line, string_pos.column + 1};
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset && i < content.size(); ++i) {
+    // A line ends at LF, CRLF or a lone CR, as the lexer counts lines.
+    const bool crlf =
+        content[i] == '\r' && i + 1 < content.size() && content[i + 1] == '\n';
+    if (content[i] == '\n' || (content[i] == '\r' && !crlf)) {
+      ++pos.line;
+      line_start = i + 1;
+      pos.column = 1;
+    }
+  }
+  if (pos.line != string_pos.line) {
+    pos.column = static_cast<int64_t>(offset - line_start) + 1;
+  } else {
+    pos.column += static_cast<int64_t>(offset);
+  }
+  return pos;
+}
+
+// The pairs written inside a string that started at `string_pos`, read by
+// the reader both front ends share (checker/hlo/pairs_text.h); errors are
+// reported at their place in the file.
 bool ParseQuotedPairs(HloLexer& lx, const std::string& content,
                       TextPos string_pos, SourceTargetPairs* out) {
-  InputWindow window(content, content.size() + 1);
-  Module scratch;
-  HloLexer sub(&window, &scratch, ParseOptions{});
-  sub.SetStartPos(TextPos{string_pos.line, string_pos.column + 1});
-  bool ok = sub.SkipTrivia();
-  if (ok && sub.Peek() != '{') {
-    ok = sub.Expected(
-        fmt::format("'{{' to start the pairs of {}", kSendRecvPairs));
+  out->Clear();
+  out->present = true;
+  std::vector<size_t> offsets;
+  if (const std::optional<PairsTextProblem> p =
+          ParsePairsText(content, kSendRecvPairs, out, &offsets)) {
+    return lx.Error(InString(content, string_pos, p->offset), p->message);
   }
-  ok = ok && ParseSourceTargetPairs(sub, kSendRecvPairs, out, nullptr) &&
-       sub.SkipTrivia();
-  if (ok && sub.Peek() != kEof) {
-    ok = sub.Expected(fmt::format("the end of the {} string", kSendRecvPairs));
+  const size_t first = content.find('{');
+  out->pos =
+      InString(content, string_pos, first == std::string::npos ? 0 : first);
+  for (size_t offset : offsets) {
+    out->pair_pos.push_back(InString(content, string_pos, offset));
   }
-  if (!ok && !scratch.syntax_errors.empty()) {
-    const SyntaxError& e = scratch.syntax_errors.front();
-    return lx.Error(e.pos, e.message);
-  }
-  return ok;
+  return true;
 }
 
 static_assert(InputWindow::kSlackBytes >= 15,

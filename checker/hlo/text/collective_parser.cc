@@ -49,10 +49,10 @@ bool SkipNestedAttributes(HloLexer& lx) {
   }
 }
 
-Shape Resolve(ShapeTable& table, std::string_view name) {
+Shape Resolve(const HloLexer& lx, ShapeTable& table, std::string_view name) {
   Shape shape;
   if (std::optional<std::string_view> text = table.Find(name)) {
-    ParseShapeText(*text, &shape);
+    ParseShapeText(*text, &shape, lx.FastPathOn(FastPath::kReadSimpleShape));
   }
   return shape;
 }
@@ -87,7 +87,8 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
   if (c == '(' || IsIdentStart(c)) {
     // The common `f32[8]{0} %x`, straight from the window, into the
     // storage `shape` has (TryReadShape clears it when it declines).
-    has_shape = TryReadShape(lx, memo, shape);
+    has_shape =
+        lx.FastPathOn(FastPath::kTryReadShape) && TryReadShape(lx, memo, shape);
   } else {
     shape->Clear();  // (keeps its storage)
   }
@@ -108,7 +109,7 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
     } else if (lx.Peek() == '(') {
       return lx.SkipGroup() && SkipNestedAttributes(lx);  // shape unknown
     } else {
-      *shape = Resolve(table, word);
+      *shape = Resolve(lx, table, word);
       return true;
     }
   } else if (c != '%') {
@@ -117,7 +118,10 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
         "its shape)");
   }
   if (has_shape) {
-    if (TrySkipPlainOperandName(lx)) return true;
+    if (lx.FastPathOn(FastPath::kTrySkipPlainOperandName) &&
+        TrySkipPlainOperandName(lx)) {
+      return true;
+    }
     // The name is not needed: read it as a view (no copy).
     if (!lx.SkipTrivia()) return false;
     const int n = lx.Peek();
@@ -134,7 +138,7 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
     // `f32[8] add(...)`: a nested instruction; its shape is the one written.
     return lx.SkipGroup() && SkipNestedAttributes(lx);
   }
-  if (!has_shape) *shape = Resolve(table, word);
+  if (!has_shape) *shape = Resolve(lx, table, word);
   return true;
 }
 
@@ -274,7 +278,8 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       if (c->has_channel_id) return Duplicate(lx, key_pos, key);
       c->has_channel_id = true;
       c->channel_id_pos = key_pos;
-      return TryReadPlainChannelId(lx, &c->channel_id) ||
+      return (lx.FastPathOn(FastPath::kTryReadPlainChannelId) &&
+              TryReadPlainChannelId(lx, &c->channel_id)) ||
              lx.ReadInt(&c->channel_id, "an integer channel_id");
     case AttrKey::kUseGlobalDeviceIds:
       if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
@@ -299,7 +304,8 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       // `to_apply={ ... }`: a nested (inline) computation, as XLA's parser
       // accepts and its canonical printer writes. It is skipped whole.
       if (lx.Peek() == '{') return lx.SkipGroup();
-      return TryReadPlainName(lx, &c->to_apply) ||
+      return (lx.FastPathOn(FastPath::kTryReadPlainName) &&
+              TryReadPlainName(lx, &c->to_apply)) ||
              lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
     case AttrKey::kMetadata:
       return ParseMetadata(lx, c);
@@ -348,7 +354,8 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
   for (;;) {
     TextPos key_pos;
     std::string_view view;
-    if (TryReadSimpleKey(lx, &key_pos, &view)) {
+    if (lx.FastPathOn(FastPath::kTryReadSimpleKey) &&
+        TryReadSimpleKey(lx, &key_pos, &view)) {
       keep_key(view);
     } else {
       if (!lx.SkipTrivia()) return false;

@@ -16,7 +16,8 @@ bool SkipInstructionBody(HloLexer& lx) {
   bool at_operands = true;
   for (;;) {
     bool trailing_comma = false;
-    if (lx.TrySkipLine(at_operands, &trailing_comma)) {
+    if (lx.FastPathOn(FastPath::kTrySkipLine) &&
+        lx.TrySkipLine(at_operands, &trailing_comma)) {
       at_operands = false;
       if (!lx.SkipTrivia()) return false;
       if (!trailing_comma) {
@@ -58,47 +59,54 @@ bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos, std::string_view* key) {
 }
 
 bool SkipAnyGroup(HloLexer& lx) {
-  return lx.TrySkipPlainGroup() || lx.SkipGroup();
+  return (lx.FastPathOn(FastPath::kTrySkipPlainGroup) &&
+          lx.TrySkipPlainGroup()) ||
+         lx.SkipGroup();
 }
 
 bool SkipArrayShapeRest(HloLexer& lx) {
-  return lx.TrySkipSimpleDims() || SkipArrayShapeRestExact(lx);
+  return (lx.FastPathOn(FastPath::kTrySkipSimpleDims) &&
+          lx.TrySkipSimpleDims()) ||
+         SkipArrayShapeRestExact(lx);
 }
 
-bool ParseShapeText(std::string_view text, Shape* shape) {
+bool ParseShapeText(std::string_view text, Shape* shape, bool read_simple) {
   // The fast path writes into *shape (reusing its storage); when it
   // declines, the exact parser clears *shape and decides.
   const char* const end = text.data() + text.size();
-  if (ReadSimpleShape(text.data(), end, /*end_is_final=*/true, shape) == end) {
+  if (read_simple &&
+      ReadSimpleShape(text.data(), end, /*end_is_final=*/true, shape) == end) {
     return true;
   }
   return ParseShapeTextExact(text, shape);
 }
 
 bool ParseResultShape(std::string_view in_window, const char* window_limit,
-                      std::string_view captured, ValueMemo* memo,
-                      Shape* shape) {
+                      std::string_view captured, ValueMemo* memo, Shape* shape,
+                      bool read_simple) {
   // In the window the shape is followed by ` opcode(`: the fast path must
   // stop exactly where the head scan did, else the captured text decides.
-  if (!in_window.empty() &&
+  if (read_simple && !in_window.empty() &&
       ReadSimpleShape(in_window.data(), window_limit, /*end_is_final=*/false,
                       shape) == in_window.data() + in_window.size()) {
     if (memo != nullptr) memo->RememberShape(in_window, *shape);
     return true;
   }
-  return ParseShapeText(captured, shape);
+  return ParseShapeText(captured, shape, read_simple);
 }
 
 bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape) {
   const char* const start = lx.cursor();
-  if (memo != nullptr) {
+  if (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallShapeAt)) {
     if (const char* end = memo->TryRecallShapeAt(start, lx.limit(), shape)) {
       lx.AdvanceTo(end);
       return true;
     }
   }
-  if (const char* end =
-          ReadSimpleShape(start, lx.limit(), /*end_is_final=*/false, shape)) {
+  if (const char* end = lx.FastPathOn(FastPath::kReadSimpleShape)
+                            ? ReadSimpleShape(start, lx.limit(),
+                                              /*end_is_final=*/false, shape)
+                            : nullptr) {
     if (memo != nullptr) {
       memo->RememberShape(
           std::string_view(start, static_cast<size_t>(end - start)), *shape);
@@ -111,18 +119,25 @@ bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape) {
 }
 
 bool ParseMetadata(HloLexer& lx, Collective* c) {
-  if (lx.AtByte('{') && TryParseSimpleMetadata(lx, c)) return true;
+  if (lx.AtByte('{') && lx.FastPathOn(FastPath::kTryParseSimpleMetadata) &&
+      TryParseSimpleMetadata(lx, c)) {
+    return true;
+  }
   return ParseMetadataExact(lx, c);
 }
 
 bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo, IotaSpec* out) {
   out->Clear();
-  if (memo != nullptr && memo->TryRecallIota(lx, out)) return true;
-  return ParseRemembering(
-             lx, memo, [&] { return TryParseSimpleIota(lx, out); },
-             [&](ValueMemo* m, std::string_view text) {
-               m->RememberIota(text, *out);
-             }) ||
+  if (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallIota) &&
+      memo->TryRecallIota(lx, out)) {
+    return true;
+  }
+  return (lx.FastPathOn(FastPath::kTryParseSimpleIota) &&
+          ParseRemembering(
+              lx, memo, [&] { return TryParseSimpleIota(lx, out); },
+              [&](ValueMemo* m, std::string_view text) {
+                m->RememberIota(text, *out);
+              })) ||
          ParseIotaGroupsExact(lx, out);
 }
 
@@ -132,8 +147,12 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
   out->present = true;
   out->pos = lx.Pos();
   if (lx.AtByte('{')) {
-    if (memo != nullptr && memo->TryRecallPairs(lx, out)) return true;
-    if (ParseRemembering(
+    if (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallPairs) &&
+        memo->TryRecallPairs(lx, out)) {
+      return true;
+    }
+    if (lx.FastPathOn(FastPath::kTryParseSimplePairs) &&
+        ParseRemembering(
             lx, memo, [&] { return TryParseSimplePairs(lx, out); },
             [&](ValueMemo* m, std::string_view text) {
               m->RememberPairs(text, *out);
@@ -148,7 +167,9 @@ bool ParseIntList(HloLexer& lx, char open, char close,
                   absl::FunctionRef<std::string()> what,
                   std::vector<int64_t>* values, std::vector<TextPos>* positions,
                   int64_t max_count) {
-  return TryParseSimpleIntList(lx, open, close, values, positions, max_count) ||
+  return (lx.FastPathOn(FastPath::kTryParseSimpleIntList) &&
+          TryParseSimpleIntList(lx, open, close, values, positions,
+                                max_count)) ||
          ParseIntListExact(lx, open, close, what, values, positions, max_count);
 }
 

@@ -12,8 +12,12 @@
 // exact parser then decides. Where a fast path accepts, its result and the
 // cursor after it are what the exact parser gives: the differential tests
 // (tests/hlo/fast_path_equivalence_test.cc, fast_scan_test.cc) parse the
-// same texts through a 1-byte window, where no fast path can engage, and
-// compare.
+// same texts with every fast path switched off (fast_path_switch.h) and
+// with them on, and compare.
+//
+// Each fast path below has a test switch of its name (fast_path_switch.h)
+// that turns it off; the differential tests use them to name the fast path
+// that disagrees.
 //
 // Every choice between a fast path and the exact parser is one of the
 // functions below, except four that live with the state they need:
@@ -87,7 +91,9 @@ namespace topolint::hlo {
 // Captured shape text into *shape, reusing its storage (ReadSimpleShape,
 // else ParseShapeTextExact); false, with *shape unknown, when the text is
 // not one complete shape.
-bool ParseShapeText(std::string_view text, Shape* shape);
+// `read_simple`: whether ReadSimpleShape may engage (a test switch).
+bool ParseShapeText(std::string_view text, Shape* shape,
+                    bool read_simple = true);
 
 // A collective's result shape into *shape, reusing its storage: straight
 // from the window where ScanSimpleHead found it (`in_window`, inside a
@@ -97,7 +103,8 @@ bool ParseShapeText(std::string_view text, Shape* shape);
 // remembered in `memo` (may be null), where the caller looks first
 // (ValueMemo::TryFindShape, in ModuleParser::FinishInstruction).
 bool ParseResultShape(std::string_view in_window, const char* window_limit,
-                      std::string_view captured, ValueMemo* memo, Shape* shape);
+                      std::string_view captured, ValueMemo* memo, Shape* shape,
+                      bool read_simple = true);
 
 // `metadata={...}`; the cursor is at the value's first byte.
 [[nodiscard]] bool ParseMetadata(HloLexer& lx, Collective* c);

@@ -154,36 +154,16 @@ bool CountInnerLists(HloLexer& lx, std::string_view what, int64_t* count) {
   }
 }
 
-bool CheckPermutation(HloLexer& lx, std::string_view what,
-                      const std::vector<int64_t>& perm,
-                      const std::vector<TextPos>& entry_pos, TextPos perm_pos,
-                      size_t rank) {
-  if (perm.size() != rank) {
-    return lx.Error(
-        perm_pos, fmt::format("{} T({}) has {} entries but there are {} "
-                              "reshape dims; expected a permutation of "
-                              "0..{}",
-                              what, absl::StrJoin(perm, ","), perm.size(), rank,
-                              static_cast<int64_t>(rank) - 1));
-  }
-  std::vector<bool> seen(rank, false);
-  for (size_t i = 0; i < perm.size(); ++i) {
-    const int64_t p = perm[i];
-    if (p < 0 || p >= static_cast<int64_t>(rank)) {
-      return lx.Error(entry_pos[i],
-                      fmt::format("{} entry {} is out of range; expected a "
-                                  "value in [0, {})",
-                                  what, p, rank));
-    }
-    if (seen[static_cast<size_t>(p)]) {
-      return lx.Error(entry_pos[i],
-                      fmt::format("{} T({}) is not a permutation: {} appears "
-                                  "twice",
-                                  what, absl::StrJoin(perm, ","), p));
-    }
-    seen[static_cast<size_t>(p)] = true;
-  }
-  return true;
+bool CheckPermutationAt(HloLexer& lx, std::string_view what,
+                        const std::vector<int64_t>& perm,
+                        const std::vector<TextPos>& entry_pos, TextPos perm_pos,
+                        size_t rank) {
+  const SpecCheck p = CheckPermutation(what, perm, rank);
+  if (!p.has_value()) return true;
+  return lx.Error(p->where == SpecProblem::Where::kPermEntry
+                      ? entry_pos[p->index]
+                      : perm_pos,
+                  p->message);
 }
 
 namespace {
@@ -262,7 +242,8 @@ namespace {
 // (one flat list for the whole value) and their layout to `layout`.
 bool ParseExplicitGroup(HloLexer& lx, size_t g, std::vector<int64_t>* ids,
                         IdLayout* layout) {
-  return TryParsePlainGroup(lx, kMaxExplicitIds, ids, layout) ||
+  return (lx.FastPathOn(FastPath::kTryParsePlainGroup) &&
+          TryParsePlainGroup(lx, kMaxExplicitIds, ids, layout)) ||
          ParseExplicitGroupExact(lx, g, kMaxExplicitIds, ids, layout);
 }
 
@@ -349,6 +330,24 @@ bool TryParsePlainGroups(HloLexer& lx, ReplicaGroups* out) {
   return true;
 }
 
+namespace {
+
+// CRLF and a lone CR become '\n'.
+void NormaliseLineEnds(std::string* text) {
+  size_t w = 0;
+  for (size_t r = 0; r < text->size(); ++r) {
+    const char c = (*text)[r];
+    if (c != '\r') {
+      (*text)[w++] = c;
+    } else if (r + 1 == text->size() || (*text)[r + 1] != '\n') {
+      (*text)[w++] = '\n';
+    }
+  }
+  text->resize(w);
+}
+
+}  // namespace
+
 bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
   out->Clear();  // (keeping the vectors' storage for the next collective)
   out->pos = lx.Pos();
@@ -356,12 +355,14 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
   bool ok = false;
   const int c = lx.Peek();
   if (c == '{') {
-    ok = (memo != nullptr && memo->TryRecallGroups(lx, out)) ||
-         ParseRemembering(
-             lx, memo, [&] { return TryParsePlainGroups(lx, out); },
-             [&](ValueMemo* m, std::string_view text) {
-               m->RememberGroups(text, *out);
-             }) ||
+    ok = (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallGroups) &&
+          memo->TryRecallGroups(lx, out)) ||
+         (lx.FastPathOn(FastPath::kTryParsePlainGroups) &&
+          ParseRemembering(
+              lx, memo, [&] { return TryParsePlainGroups(lx, out); },
+              [&](ValueMemo* m, std::string_view text) {
+                m->RememberGroups(text, *out);
+              })) ||
          ParseExplicitGroups(lx, out);
   } else if (c == '[') {
     out->form = ReplicaGroups::Form::kIota;
@@ -391,6 +392,9 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
           out->text.back() == '\r')) {
     out->text.pop_back();
   }
+  // A value broken over lines keeps its line breaks as '\n' whatever the
+  // file's line ends (CRLF, CR), as the positions count them.
+  if (lx.Pos().line != out->pos.line) NormaliseLineEnds(&out->text);
   return ok;
 }
 

@@ -97,12 +97,12 @@ namespace topolint::hlo {
 [[nodiscard]] bool CountInnerLists(HloLexer& lx, std::string_view what,
                                    int64_t* count);
 
-// Validates that `perm` is a permutation of 0..rank-1; on failure records an
-// error (at `perm_pos` or the offending entry) naming `what`.
-[[nodiscard]] bool CheckPermutation(HloLexer& lx, std::string_view what,
-                                    const std::vector<int64_t>& perm,
-                                    const std::vector<TextPos>& entry_pos,
-                                    TextPos perm_pos, size_t rank);
+// CheckPermutation (group_checks.h) of `perm`; on failure records its
+// error at `perm_pos` or at the offending entry.
+[[nodiscard]] bool CheckPermutationAt(HloLexer& lx, std::string_view what,
+                                      const std::vector<int64_t>& perm,
+                                      const std::vector<TextPos>& entry_pos,
+                                      TextPos perm_pos, size_t rank);
 
 }  // namespace topolint::hlo
 

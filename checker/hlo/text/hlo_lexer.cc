@@ -288,7 +288,8 @@ bool HloLexer::CheckNotBinary(size_t n) {
   // are. Otherwise the byte-wise scan below finds where (line and column)
   // the first control byte is. (Byte by byte this was a tenth of checking
   // a 34 KB unit.)
-  if (Peek() != kEof && TryCheckPlainText(p_, end_, n)) {
+  if (Peek() != kEof && FastPathOn(FastPath::kTryCheckPlainText) &&
+      TryCheckPlainText(p_, end_, n)) {
     return true;
   }
   const Mark mark = SaveMark();

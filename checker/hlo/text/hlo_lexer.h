@@ -23,6 +23,7 @@
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/text/byte_classes.h"
+#include "checker/hlo/text/fast_path_switch.h"
 #include "checker/hlo/text/hlo_check.h"
 
 namespace topolint::hlo {
@@ -81,6 +82,7 @@ class HloLexer {
   // Skips whitespace, newlines and comments, recording `// topolint:`
   // directives. False after an error (unterminated comment, binary data).
   [[nodiscard]] bool SkipTrivia() {
+    const char* const start = p_;
     while (*p_ == ' ') ++p_;  // the NUL sentinel stops the loop
     const char c = *p_;
     if (!IsTriviaStart(c)) return true;
@@ -93,10 +95,12 @@ class HloLexer {
         NewlineAt(p_);
         p_ = q;
         trivia_line_start_ = Offset();
+        trivia_end_ = trivia_line_start_;
+        trivia_begin_ = trivia_end_ - (q - start);
         return true;
       }
     }
-    return SkipTriviaSlow();
+    return SkipTriviaSlow(p_ - start);
   }
   // Skips spaces and tabs only.
   void SkipBlanks();
@@ -172,6 +176,11 @@ class HloLexer {
   std::string DescribeNext();
   // True once parsing must stop (binary input or too many errors).
   bool stopped() const { return stopped_; }
+  // Whether fast path `f` may engage (ParseOptions::disabled_fast_paths,
+  // set by tests).
+  bool FastPathOn(FastPath f) const {
+    return (options_.disabled_fast_paths & FastPathBit(f)) == 0;
+  }
   int error_count() const { return error_count_; }
   bool read_error() const { return window_->read_error(); }
   int64_t input_size() const { return window_->known_size(); }
@@ -203,8 +212,12 @@ class HloLexer {
   }
   // Reports a statement longer than the limit; parsing goes on after it
   // (the statement itself is complete), so this always returns true.
+  // The statement ends at its last token: trivia skipped after it (line
+  // breaks, comments, blanks before the next statement) does not count.
   bool EndStatement() {
-    if (Offset() - stmt_start_ > options_.max_instruction_bytes) {
+    const int64_t at = Offset();
+    const int64_t end = at == trivia_end_ ? trivia_begin_ : at;
+    if (end - stmt_start_ > options_.max_instruction_bytes) {
       StatementTooLong();
     }
     return true;
@@ -250,7 +263,8 @@ class HloLexer {
   };
 
   int PeekSlow();
-  [[nodiscard]] bool SkipTriviaSlow();
+  // `skipped`: the blanks the inline part already skipped.
+  [[nodiscard]] bool SkipTriviaSlow(int64_t skipped);
   [[nodiscard]] bool SkipTriviaLines(bool* crossed_newline);
   [[nodiscard]] bool Refill();
   void NewlineAt(const char* nl) {
@@ -287,6 +301,10 @@ class HloLexer {
   std::vector<Open> opens_;
   std::string ident_scratch_;
   int64_t trivia_line_start_ = -1;
+  // Where the last SkipTrivia that skipped more than blanks began and
+  // ended (absolute offsets), for EndStatement.
+  int64_t trivia_begin_ = -1;
+  int64_t trivia_end_ = -1;
   int64_t stmt_start_ = 0;
   TextPos stmt_pos_{1, 1};
   int error_count_ = 0;

@@ -272,7 +272,7 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
   // The hot loop of the parser. The cursor lives in `p` and the window
   // geometry in locals; both are written back before anything that may
   // refill or report, and reloaded after.
-  if (!stop_at_blank) {
+  if (!stop_at_blank && FastPathOn(FastPath::kFastScan)) {
     if (const char* q = FastScan(
             one_group ? FastMode::kGroup : FastMode::kValue, p_, end_)) {
       p_ = q;

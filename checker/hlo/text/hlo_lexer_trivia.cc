@@ -24,10 +24,13 @@ void HloLexer::SkipBlanks() {
   }
 }
 
-bool HloLexer::SkipTriviaSlow() {
+bool HloLexer::SkipTriviaSlow(int64_t skipped) {
+  const int64_t begin = Offset() - skipped;
   bool crossed_newline = false;
   const bool ok = SkipTriviaLines(&crossed_newline);
   if (crossed_newline) trivia_line_start_ = Offset();
+  trivia_begin_ = begin;
+  trivia_end_ = Offset();
   return ok;
 }
 

@@ -123,10 +123,6 @@ bool ParseIotaGroupsExact(HloLexer& lx, IotaSpec* out) {
     return false;
   }
   const TextPos after_dims = lx.Pos();
-  // For messages only.
-  const auto dims_text = [out] {
-    return absl::StrJoin(out->reshape_dims, ",");
-  };
   std::vector<TextPos> perm_entry_pos;
   TextPos perm_pos = after_dims;
   bool has_perm = false;
@@ -142,68 +138,34 @@ bool ParseIotaGroupsExact(HloLexer& lx, IotaSpec* out) {
   }
   out->num_groups = shape[0];
   out->group_size = shape[1];
-
-  if (out->reshape_dims.empty()) {
-    return lx.Error(dims_pos,
-                    "expected at least one iota reshape dim, found "
-                    "'[]'");
+  // The checks and their messages are group_checks.cc's; the places are
+  // this text's.
+  const SpecCheck p = CheckIota(*out, has_perm);
+  if (!p.has_value()) return true;
+  TextPos at = shape_pos;  // the whole value
+  switch (p->where) {
+    case SpecProblem::Where::kIotaShapeEntry:
+      at = shape_entry_pos[p->index];
+      break;
+    case SpecProblem::Where::kReshapeDims:
+      at = dims_pos;
+      break;
+    case SpecProblem::Where::kReshapeDim:
+      at = dim_pos[p->index];
+      break;
+    case SpecProblem::Where::kAfterDims:
+      at = after_dims;
+      break;
+    case SpecProblem::Where::kPerm:
+      at = perm_pos;
+      break;
+    case SpecProblem::Where::kPermEntry:
+      at = perm_entry_pos[p->index];
+      break;
+    default:
+      break;
   }
-  for (size_t i = 0; i < 2; ++i) {
-    if (shape[i] < 1) {
-      return lx.Error(
-          shape_entry_pos[i],
-          fmt::format("iota {} must be positive, found {}",
-                      i == 0 ? "num_groups" : "group_size", shape[i]));
-    }
-  }
-  for (size_t i = 0; i < out->reshape_dims.size(); ++i) {
-    if (out->reshape_dims[i] < 1) {
-      return lx.Error(dim_pos[i], fmt::format("iota reshape dim {} must be "
-                                              "positive, found {}",
-                                              i, out->reshape_dims[i]));
-    }
-  }
-  if (out->reshape_dims.size() > 1 && !has_perm) {
-    return lx.Error(after_dims,
-                    fmt::format("expected 'T(' after the iota reshape dims "
-                                "[{}]: a transpose is required when there is "
-                                "more than one reshape dim",
-                                dims_text()));
-  }
-  if (out->reshape_dims.size() == 1 && has_perm) {
-    return lx.Error(perm_pos,
-                    "unexpected 'T(...)' after a single iota "
-                    "reshape dim: a transpose is only allowed with "
-                    "more than one reshape dim");
-  }
-  if (has_perm &&
-      !CheckPermutation(lx, "iota transpose", out->perm, perm_entry_pos,
-                        perm_pos, out->reshape_dims.size())) {
-    return false;
-  }
-  int64_t total = 0;
-  if (__builtin_mul_overflow(shape[0], shape[1], &total)) {
-    return lx.Error(shape_pos, fmt::format("iota replica_groups [{},{}] hold "
-                                           "more ids than fit in 64 bits",
-                                           shape[0], shape[1]));
-  }
-  if (total > kMaxExpandedIds) {
-    return lx.Error(shape_pos,
-                    fmt::format("iota replica_groups [{},{}] expand to {} ids, "
-                                "more than the limit of {}",
-                                shape[0], shape[1], total, kMaxExpandedIds));
-  }
-  int64_t held = 0;
-  if (!CheckedProduct(out->reshape_dims, &held) || held != total) {
-    return lx.Error(
-        dims_pos,
-        fmt::format(
-            "iota replica_groups [{},{}] hold {} ids but the reshape "
-            "dims [{}] hold {}; expected the same number",
-            shape[0], shape[1], total, dims_text(),
-            held == 0 ? std::string("more than 2^63") : std::to_string(held)));
-  }
-  return true;
+  return lx.Error(at, p->message);
 }
 
 }  // namespace topolint::hlo

@@ -4,11 +4,14 @@
 // sub-axis `name:(pre_size)size`. Validated here: positive sizes, unique
 // names, device count within kMaxExpandedIds, device_ids count or iota
 // product equal to the device count, a valid transpose, known grouped axes,
-// sub-axes that divide their axis, no axis grouped twice or overlapping.
+// sub-axes that divide their axis, no axis grouped twice or overlapping
+// (the checks and their messages are group_checks.cc's, shared with the
+// binary reader).
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_join.h"
+#include "checker/hlo/group_checks.h"
 #include "checker/hlo/text/group_list_parser.h"
 #include "fmt/format.h"
 
@@ -78,25 +81,15 @@ class MeshReader {
                        fmt::format("the size of mesh axis '{}'", axis.name))) {
         return false;
       }
-      if (axis.size < 1) {
-        return lx_.Error(size_pos, fmt::format("mesh axis '{}' must have a "
-                                               "positive size, found {}",
-                                               axis.name, axis.size));
-      }
-      for (const MeshAxis& a : out_->axes) {
-        if (a.name == axis.name) {
-          return lx_.Error(name_pos, fmt::format("mesh axis '{}' is declared "
-                                                 "twice",
-                                                 axis.name));
-        }
-      }
-      if (__builtin_mul_overflow(devices_, axis.size, &devices_) ||
-          devices_ > kMaxExpandedIds) {
-        return lx_.Error(value_pos_, fmt::format("mesh has more devices than "
-                                                 "the limit of {}",
-                                                 kMaxExpandedIds));
-      }
       out_->axes.push_back(std::move(axis));
+      if (const SpecCheck p =
+              CheckMeshAxis(*out_, out_->axes.size() - 1, &devices_)) {
+        using Where = SpecProblem::Where;
+        return lx_.Error(p->where == Where::kAxisSize   ? size_pos
+                         : p->where == Where::kAxisName ? name_pos
+                                                        : value_pos_,
+                         p->message);
+      }
       if (!lx_.SkipTrivia()) return false;
       if (lx_.Eat(',')) continue;
       if (lx_.Eat(']')) return true;
@@ -130,11 +123,8 @@ class MeshReader {
         return lx_.Expected("',' or ')' in the mesh device_ids");
       }
     }
-    if (static_cast<int64_t>(ids.size()) != devices_) {
-      return lx_.Error(ids_pos, fmt::format("mesh has {} devices but "
-                                            "device_ids lists {}; expected "
-                                            "one id per device",
-                                            devices_, ids.size()));
+    if (const SpecCheck p = CheckMeshDeviceIdCount(devices_, ids.size())) {
+      return lx_.Error(ids_pos, p->message);
     }
     out_->device_ids = std::move(ids);
     return true;
@@ -161,12 +151,9 @@ class MeshReader {
         return false;
       }
     }
-    for (size_t i = 0; i < out_->device_ids_dims.size(); ++i) {
-      if (out_->device_ids_dims[i] < 1) {
-        return lx_.Error(dim_pos[i], fmt::format("mesh device_ids dim {} must "
-                                                 "be positive, found {}",
-                                                 i, out_->device_ids_dims[i]));
-      }
+    if (const SpecCheck p =
+            CheckPositiveDims("mesh device_ids", out_->device_ids_dims)) {
+      return lx_.Error(dim_pos[p->index], p->message);
     }
     if (lx_.Peek() == 'T' && lx_.PeekAt(1) == '(') {
       const TextPos perm_pos = lx_.Pos();
@@ -174,24 +161,17 @@ class MeshReader {
       std::vector<TextPos> entry_pos;
       if (!ParseIntList(lx_, '(', ')', "the mesh device_ids transpose",
                         &out_->device_ids_perm, &entry_pos, 64) ||
-          !CheckPermutation(lx_, "mesh device_ids transpose",
-                            out_->device_ids_perm, entry_pos, perm_pos,
-                            out_->device_ids_dims.size()) ||
+          !CheckPermutationAt(lx_, "mesh device_ids transpose",
+                              out_->device_ids_perm, entry_pos, perm_pos,
+                              out_->device_ids_dims.size()) ||
           !lx_.SkipTrivia()) {
         return false;
       }
     }
     if (!lx_.Eat(')')) return lx_.Expected("')' to close the mesh device_ids");
-    int64_t held = 0;
-    if (out_->device_ids_dims.empty() ||
-        !CheckedProduct(out_->device_ids_dims, &held) || held != devices_) {
-      return lx_.Error(
-          dims_pos,
-          fmt::format("mesh has {} devices but the "
-                      "device_ids dims [{}] do not "
-                      "hold {} ids",
-                      devices_, absl::StrJoin(out_->device_ids_dims, ","),
-                      devices_));
+    if (const SpecCheck p =
+            CheckMeshDeviceIdsDims(out_->device_ids_dims, devices_)) {
+      return lx_.Error(dims_pos, p->message);
     }
     (void)ids_pos;
     return true;
@@ -223,8 +203,12 @@ class MeshReader {
       }
       ref.size = axis->size;
       if (!lx_.SkipTrivia()) return false;
-      if (lx_.Eat(':') && !SubAxis(*axis, ref_pos, &ref)) return false;
-      if (!CheckOverlap(ref, ref_pos)) return false;
+      const bool sub_axis = lx_.Eat(':');
+      if (sub_axis && !SubAxis(&ref)) return false;
+      if (const SpecCheck p =
+              CheckMeshGroupedAxis(ref, *axis, sub_axis, out_->grouped)) {
+        return lx_.Error(ref_pos, p->message);
+      }
       out_->grouped.push_back(std::move(ref));
       if (!lx_.SkipTrivia()) return false;
       if (lx_.Eat(',')) continue;
@@ -233,7 +217,8 @@ class MeshReader {
     }
   }
 
-  bool SubAxis(const MeshAxis& axis, TextPos ref_pos, MeshAxisRef* ref) {
+  // `(pre_size)size` after `name:`; checked by CheckMeshGroupedAxis.
+  bool SubAxis(MeshAxisRef* ref) {
     if (!lx_.SkipTrivia()) return false;
     if (!lx_.Eat('(')) {
       return lx_.Expected(
@@ -247,45 +232,7 @@ class MeshReader {
       return false;
     }
     if (!lx_.Eat(')')) return lx_.Expected("')' after the sub-axis pre_size");
-    if (!lx_.SkipTrivia() || !lx_.ReadInt(&ref->size, "the sub-axis size")) {
-      return false;
-    }
-    int64_t span = 0;
-    const std::string text =
-        fmt::format("'{}':({}){}", ref->name, ref->pre_size, ref->size);
-    if (ref->pre_size < 1 || ref->size < 2) {
-      return lx_.Error(ref_pos, fmt::format("sub-axis {} needs pre_size >= 1 "
-                                            "and size >= 2",
-                                            text));
-    }
-    if (__builtin_mul_overflow(ref->pre_size, ref->size, &span) ||
-        axis.size % span != 0 || ref->size >= axis.size) {
-      return lx_.Error(ref_pos, fmt::format("sub-axis {} does not divide mesh "
-                                            "axis '{}' of size {}; expected "
-                                            "pre_size*size to divide the "
-                                            "axis size, with size below it",
-                                            text, axis.name, axis.size));
-    }
-    return true;
-  }
-
-  bool CheckOverlap(const MeshAxisRef& ref, TextPos ref_pos) {
-    for (const MeshAxisRef& other : out_->grouped) {
-      if (other.name != ref.name) continue;
-      bool overlap = ref.pre_size == 0 || other.pre_size == 0;
-      if (!overlap) {
-        // [pre, pre*size) intervals of the axis index, multiplicatively.
-        overlap = ref.pre_size * ref.size > other.pre_size &&
-                  other.pre_size * other.size > ref.pre_size;
-      }
-      if (overlap) {
-        return lx_.Error(ref_pos, fmt::format("mesh axis '{}' is grouped "
-                                              "twice (the grouped axes "
-                                              "overlap)",
-                                              ref.name));
-      }
-    }
-    return true;
+    return lx_.SkipTrivia() && lx_.ReadInt(&ref->size, "the sub-axis size");
   }
 
   HloLexer& lx_;

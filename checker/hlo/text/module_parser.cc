@@ -245,7 +245,8 @@ bool ModuleParser::ParseSignature() {
     for (;;) {
       if (!lx_.SkipTrivia()) return false;
       SimpleParam param;
-      if (ScanSimpleParam(lx_.cursor(), &param)) {
+      if (lx_.FastPathOn(FastPath::kScanSimpleParam) &&
+          ScanSimpleParam(lx_.cursor(), &param)) {
         // `p0: f32[8]{0}` as XLA prints it, straight from the window.
         table_.BeginWithShape(param.name, param.shape);
         table_.Commit();
@@ -290,7 +291,9 @@ bool ModuleParser::ParseSignature() {
   lx_.Bump();
   lx_.Bump();
   if (!lx_.SkipTrivia()) return false;
-  if (const char* end = ScanSimpleResultShape(lx_.cursor())) {
+  if (const char* end = lx_.FastPathOn(FastPath::kScanSimpleResultShape)
+                            ? ScanSimpleResultShape(lx_.cursor())
+                            : nullptr) {
     lx_.AdvanceTo(end);
     return true;
   }

@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "checker/hlo/collective_emit.h"
 #include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/text/collective_parser.h"
 #include "checker/hlo/text/fast_paths.h"
@@ -72,7 +73,8 @@ bool ModuleParser::ParseInstruction() {
   lx_.BeginStatement();
   const TextPos pos = lx_.Pos();
   SimpleHead head;
-  if (ScanSimpleHead(lx_.cursor(), &head, &head_memo_))
+  if (lx_.FastPathOn(FastPath::kScanSimpleHead) &&
+      ScanSimpleHead(lx_.cursor(), &head, &head_memo_))
     return ParseSimpleInstruction(pos, head);
   bool is_root = false;
   std::string_view word;
@@ -184,14 +186,16 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   c_op.name.assign(percent_ ? "%" : "");
   c_op.name.append(table_.PendingName());
   c_op.computation.assign(computation_);
-  c_op.kind = op->kind;
-  c_op.is_async_start = op->async_start;
+  SetCollectiveOpcode(*op, &c_op);
   c_op.pos = pos;
   c_op.opcode_pos = opcode_pos;
   c_op.is_root = is_root;
   if (keep_shape) {
-    const size_t entry = memo_.TryFindShape(
-        shape_in_window.empty() ? table_.PendingShape() : shape_in_window);
+    const size_t entry =
+        lx_.FastPathOn(FastPath::kTryFindShape)
+            ? memo_.TryFindShape(shape_in_window.empty() ? table_.PendingShape()
+                                                         : shape_in_window)
+            : ValueMemo::kNoEntry;
     if (entry != ValueMemo::kNoEntry) {
       c_op.result_shape = std::move(result_pool_[entry]);
       memo_.RecallShapeInto(entry, &c_op.result_shape);
@@ -201,21 +205,14 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
       // (Nothing has read more input since the head: `shape_in_window` is
       // still in the window.)
       ParseResultShape(shape_in_window, lx_.limit(), table_.PendingShape(),
-                       &memo_, &c_op.result_shape);
+                       &memo_, &c_op.result_shape,
+                       lx_.FastPathOn(FastPath::kReadSimpleShape));
     }
   }
   if (!ParseCollectiveBody(lx_, table_, &memo_, &c_op) || !lx_.EndStatement()) {
     return false;
   }
-  const bool send_recv =
-      op->kind == CollectiveKind::kSend || op->kind == CollectiveKind::kRecv;
-  if (!send_recv || c_op.source_target_pairs.present) {
-    if (on_collective_) {
-      on_collective_(*module_, c_op);
-    } else {
-      module_->collectives.push_back(std::move(c_op));
-    }
-  }
+  if (IsEmittedCollective(c_op)) EmitCollective(on_collective_, module_, c_op);
   return true;
 }
 
