@@ -340,55 +340,59 @@ TEST(FastScanTest, RandomTextsFromEveryOffsetAndCut) {
 
 // Instruction lines as XLA prints them (from bench/gen_hlo.py), from the
 // '(' of their operands.
+// Elements written in pieces are parenthesized, so that clang-tidy does
+// not take the pieces for a missing comma.
 const std::vector<std::string> kTypicalBodies = {
-    "(bf16[4,64,4096]{2,1,0} %param_0.4), metadata={op_name=\"jit(train_"
-    "step)/jit(main)/jvp(LlamaForCausalLM)/model.layers.0/input_layernorm/"
-    "convert_element_type[new_dtype=float32 weak_type=False]\" source_file=\"/"
-    "opt/workspace/llama/src/transformers_neuronx/llama/modeling_llama.py\" "
-    "source_line=714}\n",
-    "(f32[4,64,4096]{2,1,0} %multiply.7, f32[] %constant.8), dimensions={2}, "
-    "to_apply=%region_add_f32, metadata={op_name=\"jit(train_step)/jit(main)/"
-    "jvp(LlamaForCausalLM)/model.layers.0/input_layernorm/reduce_sum[axes=(2,"
-    ")]\" source_file=\"/opt/workspace/llama/src/transformers_neuronx/llama/"
-    "modeling_llama.py\" source_line=1498}\n",
+    ("(bf16[4,64,4096]{2,1,0} %param_0.4), metadata={op_name=\"jit(train_"
+     "step)/jit(main)/jvp(LlamaForCausalLM)/model.layers.0/input_layernorm/"
+     "convert_element_type[new_dtype=float32 weak_type=False]\" source_file=\"/"
+     "opt/workspace/llama/src/transformers_neuronx/llama/modeling_llama.py\" "
+     "source_line=714}\n"),
+    ("(f32[4,64,4096]{2,1,0} %multiply.7, f32[] %constant.8), dimensions={2}, "
+     "to_apply=%region_add_f32, metadata={op_name=\"jit(train_step)/jit(main)/"
+     "jvp(LlamaForCausalLM)/model.layers.0/input_layernorm/reduce_sum[axes=(2,"
+     ")]\" source_file=\"/opt/workspace/llama/src/transformers_neuronx/llama/"
+     "modeling_llama.py\" source_line=1498}\n"),
     "(f32[] %constant.10), dimensions={}\n",
-    "(bf16[4,2048,1,128]{3,2,1,0} %param_0.34), slice={[0:4], [0:2048], "
-    "[0:1], [0:64]}, metadata={op_name=\"jit(train_step)/jit(main)/jvp("
-    "LlamaForCausalLM)/model.layers.0/self_attn/rotary_emb/slice\" "
-    "source_file=\"/opt/workspace/llama/src/transformers_neuronx/llama/"
-    "modeling_llama.py\" source_line=100}\n",
-    "(bf16[4,64,4096]{2,1,0} %x.0, bf16[4096]{0} %get-tuple-element.522), "
-    "kind=kLoop, calls=%fused_rms_norm.3, metadata={op_name=\"jit(train_step)"
-    "/jit(main)/jvp(LlamaForCausalLM)/model.layers.0/input_layernorm/mul\" "
-    "source_file=\"/opt/workspace/llama/src/transformers_neuronx/llama/"
-    "modeling_llama.py\" source_line=1498}, backend_config={\"operation_queue_"
-    "id\":\"0\",\"wait_on_operation_queues\":[],\"fusion_backend_config\":{"
-    "\"kind\":\"__loop_fusion\",\"block_level_fusion_config\":{\"output_tiles\""
-    ":[{\"sizes\":[\"1\",\"16\",\"512\"]}],\"num_warps\":\"4\",\"num_ctas\":1,"
-    "\"num_stages\":1}},\"force_earliest_schedule\":false,\"reification_cost\""
-    ":[]}\n",
-    "(bf16[4,2048,4096]{2,1,0} %all-gather-done.530, bf16[4096,384]{1,0} "
-    "%get-tuple-element.523), lhs_contracting_dims={2}, rhs_contracting_dims="
-    "{0}, metadata={op_name=\"jit(train_step)/jit(main)/jvp(LlamaForCausalLM)"
-    "/model.layers.0/self_attn/qkv_proj/dot_general[dimension_numbers=(([2], "
-    "[0]), ([], [])) precision=None preferred_element_type=bfloat16]\" "
-    "source_file=\"/opt/workspace/llama/src/transformers_neuronx/llama/"
-    "modeling_llama.py\" source_line=1012}, backend_config={\"operation_queue"
-    "_id\":\"0\",\"wait_on_operation_queues\":[],\"gemm_backend_config\":{"
-    "\"alpha_real\":1,\"beta\":0,\"dot_dimension_numbers\":{\"lhs_contracting"
-    "_dimensions\":[\"2\"],\"rhs_contracting_dimensions\":[\"0\"],\"lhs_batch_"
-    "dimensions\":[],\"rhs_batch_dimensions\":[]},\"alpha_imag\":0,\"precision"
-    "_config\":{\"operand_precision\":[\"DEFAULT\",\"DEFAULT\"],\"algorithm\":"
-    "\"ALG_UNSET\"},\"epilogue\":\"DEFAULT\",\"damax_output\":false,\"lhs_"
-    "stride\":\"8388608\",\"rhs_stride\":\"2097152\",\"grad_x\":false,\"grad_"
-    "y\":false},\"force_earliest_schedule\":false}\n",
-    "(bf16[4,2048,3,1,128]{4,3,2,1,0} %bitcast.536), custom_call_target="
-    "\"AwsNeuronFlashAttention\", api_version=API_VERSION_STATUS_RETURNING, "
-    "backend_config={\"causal\":true,\"scale\":0.088388347648318,\"dropout\":0,"
-    "\"tile\":[128,512]}\n",
-    "((bf16[4,64,4096]{2,1,0}, bf16[4,64,4096]{2,1,0}, u32[], u32[]) "
-    "%collective-permute-start.555), metadata={op_name=\"jit(train_step)/jit("
-    "main)/ppermute[perm=ring]\"}\n",
+    ("(bf16[4,2048,1,128]{3,2,1,0} %param_0.34), slice={[0:4], [0:2048], "
+     "[0:1], [0:64]}, metadata={op_name=\"jit(train_step)/jit(main)/jvp("
+     "LlamaForCausalLM)/model.layers.0/self_attn/rotary_emb/slice\" "
+     "source_file=\"/opt/workspace/llama/src/transformers_neuronx/llama/"
+     "modeling_llama.py\" source_line=100}\n"),
+    ("(bf16[4,64,4096]{2,1,0} %x.0, bf16[4096]{0} %get-tuple-element.522), "
+     "kind=kLoop, calls=%fused_rms_norm.3, metadata={op_name=\"jit(train_step)"
+     "/jit(main)/jvp(LlamaForCausalLM)/model.layers.0/input_layernorm/mul\" "
+     "source_file=\"/opt/workspace/llama/src/transformers_neuronx/llama/"
+     "modeling_llama.py\" source_line=1498}, backend_config={\"operation_queue_"
+     "id\":\"0\",\"wait_on_operation_queues\":[],\"fusion_backend_config\":{"
+     "\"kind\":\"__loop_fusion\",\"block_level_fusion_config\":{\"output_"
+     "tiles\""
+     ":[{\"sizes\":[\"1\",\"16\",\"512\"]}],\"num_warps\":\"4\",\"num_ctas\":1,"
+     "\"num_stages\":1}},\"force_earliest_schedule\":false,\"reification_cost\""
+     ":[]}\n"),
+    ("(bf16[4,2048,4096]{2,1,0} %all-gather-done.530, bf16[4096,384]{1,0} "
+     "%get-tuple-element.523), lhs_contracting_dims={2}, rhs_contracting_dims="
+     "{0}, metadata={op_name=\"jit(train_step)/jit(main)/jvp(LlamaForCausalLM)"
+     "/model.layers.0/self_attn/qkv_proj/dot_general[dimension_numbers=(([2], "
+     "[0]), ([], [])) precision=None preferred_element_type=bfloat16]\" "
+     "source_file=\"/opt/workspace/llama/src/transformers_neuronx/llama/"
+     "modeling_llama.py\" source_line=1012}, backend_config={\"operation_queue"
+     "_id\":\"0\",\"wait_on_operation_queues\":[],\"gemm_backend_config\":{"
+     "\"alpha_real\":1,\"beta\":0,\"dot_dimension_numbers\":{\"lhs_contracting"
+     "_dimensions\":[\"2\"],\"rhs_contracting_dimensions\":[\"0\"],\"lhs_batch_"
+     "dimensions\":[],\"rhs_batch_dimensions\":[]},\"alpha_imag\":0,\"precision"
+     "_config\":{\"operand_precision\":[\"DEFAULT\",\"DEFAULT\"],\"algorithm\":"
+     "\"ALG_UNSET\"},\"epilogue\":\"DEFAULT\",\"damax_output\":false,\"lhs_"
+     "stride\":\"8388608\",\"rhs_stride\":\"2097152\",\"grad_x\":false,\"grad_"
+     "y\":false},\"force_earliest_schedule\":false}\n"),
+    ("(bf16[4,2048,3,1,128]{4,3,2,1,0} %bitcast.536), custom_call_target="
+     "\"AwsNeuronFlashAttention\", api_version=API_VERSION_STATUS_RETURNING, "
+     "backend_config={\"causal\":true,\"scale\":0.088388347648318,\"dropout\":"
+     "0,"
+     "\"tile\":[128,512]}\n"),
+    ("((bf16[4,64,4096]{2,1,0}, bf16[4,64,4096]{2,1,0}, u32[], u32[]) "
+     "%collective-permute-start.555), metadata={op_name=\"jit(train_step)/jit("
+     "main)/ppermute[perm=ring]\"}\n"),
     "(), iota_dimension=0\n",
 };
 
