@@ -14,7 +14,8 @@ namespace topolint {
 
 // Family "syntax" (rules/syntax_rules.cc).
 void CheckSyntax(const Unit& unit, const CheckOptions& options, Emitter& emit);
-// Family "neff" (rules/neff_rules.cc, neff_topology_rules.cc, neff_rank_rules.cc).
+// Family "neff" (rules/neff_rules.cc, neff_topology_rules.cc,
+// neff_rank_rules.cc).
 void CheckNeff(const Unit& unit, const CheckOptions& options, Emitter& emit);
 // Family "lnc" (rules/lnc_rules.cc).
 void CheckLnc(const Unit& unit, const CheckOptions& options, Emitter& emit);
