@@ -4,7 +4,10 @@
 # on every .cc of checker/ rules/ tests/ that the main build compiles (read
 # from build/compile_commands.json, CMAKE_EXPORT_COMPILE_COMMANDS), two files
 # at a time. Headers are checked through the sources that include them
-# (HeaderFilterRegex in .clang-tidy). TIDY_JOBS sets the parallelism.
+# (HeaderFilterRegex in .clang-tidy). TIDY_JOBS sets the parallelism. The
+# whole tree costs ~15 CPU-minutes (285 files, ~3 s each: half parsing the
+# gtest / Abseil / fmt / JSON headers, half matching over that AST), about
+# 8 minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -37,6 +40,10 @@ if [ ${#files[@]} -eq 0 ]; then
   exit 1
 fi
 echo "clang-tidy on ${#files[@]} compiled file(s) of checker/ rules/ tests/"
+# clang's "N warnings generated." counts the suppressed warnings of system
+# headers: left out so that only real findings are printed. xargs exits
+# non-zero (and the job fails, pipefail) when any file has a finding.
 printf '%s\0' "${files[@]}" |
-  xargs -0 -n 4 -P "${TIDY_JOBS:-2}" clang-tidy-14 -p build --quiet
+  xargs -0 -n 4 -P "${TIDY_JOBS:-2}" clang-tidy-14 -p build --quiet 2>&1 |
+  { grep -v '^[0-9]* warnings\? generated\.$' || true; }
 echo "clang-tidy: clean"
