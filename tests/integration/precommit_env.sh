@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the pre-commit tests (precommit_test.sh, precommit_large_test.sh):
 # an isolated environment with a throw-away hook repository.
 #
@@ -40,5 +41,6 @@ precommit_env() {
   git -C "$hooks" init -q
   git -C "$hooks" add .pre-commit-hooks.yaml
   git -C "$hooks" commit -q -m "topolint hooks"
+  # shellcheck disable=SC2034  # used by the sourcing script
   rev=$(git -C "$hooks" rev-parse HEAD)
 }
