@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Many small units: `topolint check -j 2` against `-j 1` over a Neuron
-# compile cache of UNITS entries of ~34 KB each (SPEC §5: >= 1.7x faster).
+# compile cache of UNITS entries of ~34 KB each (docs/reference/quality.md: >= 1.7x faster).
 #
 #   bash bench/many_units.sh BIN OUTDIR     # run.sh calls it this way
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end performance benchmark of `topolint check` against the
-# `grep -c replica_groups` baseline on the same files (SPEC §5).
+# `grep -c replica_groups` baseline on the same files (docs/reference/quality.md).
 #
 #   bash bench/run.sh            # from the repository root or anywhere
 #
@@ -267,7 +267,7 @@ fi
 
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-echo "== targets (SPEC §5)"
+echo "== targets (docs/reference/quality.md)"
 fail=0
 verdict() {  # verdict OK? TEXT
   if [ "$1" = 1 ]; then echo "PASS  $2"; else echo "FAIL  $2"; fail=1; fi

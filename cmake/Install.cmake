@@ -42,10 +42,13 @@ if(TOPOLINT_SANITIZE)
                -fsanitize=address,undefined)
 endif()
 
-# --- What the integration tests need to know about this build -------------
-if(TARGET topolint_integration_tests)
-  add_dependencies(topolint_integration_tests topolint_c)
-  target_compile_definitions(topolint_integration_tests PRIVATE
+# --- What the integration and API tests need to know about this build -----
+foreach(t IN ITEMS topolint_integration_tests topolint_api_tests)
+  if(NOT TARGET ${t})
+    continue()
+  endif()
+  add_dependencies(${t} topolint_c)
+  target_compile_definitions(${t} PRIVATE
     TOPOLINT_BUILD_DIR="${PROJECT_BINARY_DIR}"
     TOPOLINT_C_LIBRARY="$<TARGET_FILE:topolint_c>"
     TOPOLINT_CMAKE_COMMAND="${CMAKE_COMMAND}"
@@ -54,7 +57,7 @@ if(TARGET topolint_integration_tests)
     TOPOLINT_C_COMPILER="${CMAKE_C_COMPILER}"
     TOPOLINT_SANITIZE_BUILD=$<BOOL:${TOPOLINT_SANITIZE}>
     TOPOLINT_SANITIZER_RUNTIME="$<IF:$<CXX_COMPILER_ID:Clang>,libclang_rt.asan-x86_64.so,libasan.so>")
-endif()
+endforeach()
 
 # --- Installation ----------------------------------------------------------
 set(TOPOLINT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/topolint)

@@ -12,7 +12,7 @@
 #   config_fuzz        every fixture neuron_config.json / vllm_config.json
 #                      and .topolint.json
 #   neff_archive_fuzz  every fixture .neff, plus plain-tar (uncompressed)
-#                      builds of tests/neff_archive/fixture-src/* so that
+#                      builds of tests/neff/fixture-src/* so that
 #                      mutations reach the tar and JSON layers directly
 #   project_config_fuzz every fixture and test .topolint.json, plus one
 #                      hand-written seed using every key
@@ -54,7 +54,7 @@ while IFS= read -r -d '' f; do
 done < <(find fixtures -type f \( -name '*.pb' -o -name '*.pb.gz' \
            -o -name '*.hlo' \) -print0)
 while IFS= read -r -d '' f; do seed def_json_fuzz "$f"; done \
-  < <(find fixtures tests/neff_archive/fixture-src -type f -name '*.json' \
+  < <(find fixtures tests/neff/fixture-src -type f -name '*.json' \
         ! -name neuron_config.json ! -name vllm_config.json -print0)
 while IFS= read -r -d '' f; do seed config_fuzz "$f"; done \
   < <(find fixtures tests -type f \( -name neuron_config.json \
@@ -91,7 +91,7 @@ cat > "$out/project_config_fuzz/seed-every-key.json" <<'JSON'
 JSON
 while IFS= read -r -d '' f; do seed neff_archive_fuzz "$f"; done \
   < <(find fixtures -type f -name '*.neff' -print0)
-for src in tests/neff_archive/fixture-src/*/; do
+for src in tests/neff/fixture-src/*/; do
   [ -f "$src/kelf-0.json" ] || continue
   python3 scripts/make-neff.py "$src" \
     "$out/neff_archive_fuzz/seed-plain-$(basename "$src").neff" --plain --lnc 2 \

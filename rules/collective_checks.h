@@ -8,8 +8,8 @@
 // sessions over `module.collectives`; CollectiveChecks runs the same sessions
 // while a module is still being parsed, so that the caller can drop each
 // collective once it is checked and never hold a module's collectives at all
-// (SPEC §5: memory grows with the collectives, not with the file). Both ways
-// report the same findings.
+// (docs/reference/quality.md: memory grows with the collectives, not with the
+// file). Both ways report the same findings.
 //
 // Internal to rules/ and checker/core (the runner).
 #ifndef TOPOLINT_RULES_COLLECTIVE_CHECKS_H_

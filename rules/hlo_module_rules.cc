@@ -132,7 +132,8 @@ void GeometryTracker::Report(Emitter& emit) const {
   notes.push_back(
       Note{At(first_.module->file, GroupsPos(*first_.op)),
            fmt::format("{} uses {} here", first_.op->name, first_text_)});
-  // What the NEFF reader would make of the two topologies (SPEC section 1).
+  // What the NEFF reader would make of the two topologies
+  // (docs/reference/rank-model.md §4).
   const std::string verdict =
       first_workers_ != differing_workers_
           ? fmt::format(

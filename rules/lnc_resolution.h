@@ -1,4 +1,5 @@
-// numCoresPerLNC of one unit, resolved as SPEC section 1 orders the sources:
+// numCoresPerLNC of one unit, resolved in the order of
+// docs/reference/rank-model.md §3:
 // --lnc, .topolint.json `lnc` (CheckOptions), the .neff header `lnc_size`,
 // the compiler flags recorded beside the module (compile_flags.json), the
 // component config's `logical_nc_config`; else 1.

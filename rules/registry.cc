@@ -33,7 +33,7 @@ constexpr CheckFamily kFamilies[] = {
 // The family of a rule reported outside rules/ (checker/core).
 constexpr std::string_view kCoreFamily = "core";
 
-// An id is lowercase words joined by single hyphens (SPEC §4).
+// An id is lowercase words joined by single hyphens (docs/reference/rules.md).
 constexpr bool IsWellFormedId(std::string_view id) {
   if (id.empty() || id.front() == '-' || id.back() == '-') return false;
   for (size_t i = 0; i < id.size(); ++i) {

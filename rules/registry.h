@@ -23,7 +23,7 @@ struct RuleInfo {
   // docs path is always "docs/rules/<id>.md"
 };
 
-// Every rule, in table order (SPEC §4, then rules beyond it).
+// Every rule, in table order (docs/reference/rules.md).
 absl::Span<const RuleInfo> AllRules();
 // nullptr when `id` is not a rule.
 const RuleInfo* FindRule(std::string_view id);

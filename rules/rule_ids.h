@@ -15,7 +15,7 @@ namespace rule_ids_internal {
 struct Maker;
 }  // namespace rule_ids_internal
 
-// A registered rule id (SPEC §4). Converts to its text.
+// A registered rule id (docs/reference/rules.md). Converts to its text.
 class RuleId {
  public:
   constexpr std::string_view str() const { return id_; }
@@ -38,15 +38,17 @@ struct Maker {
 
 // THE RULE TABLE: one row per rule, and the only place a rule is registered.
 //   X(constant, "id", severity, "family", "one-line summary")
-// - constant / "id": the RuleId below and its text (SPEC §4: ids are a public
-//   contract, never renamed or reused).
+// - constant / "id": the RuleId below and its text (docs/reference/rules.md:
+// ids are
+//   a public contract, never renamed or reused).
 // - severity: E (error), W (warning) or N (note), the default severity.
 // - family: the check family that reports the rule (rules/registry.cc
 //   kFamilies; "core" for a rule reported by checker/core).
 // - summary: one line, shown by `topolint rules` and in SARIF.
-// Rows are in the order of SPEC §4; a rule beyond SPEC §4 goes at the end.
-// The last row (unused-suppression) is beyond SPEC §4, reported by
-// checker/core/suppression.cc. scripts/new-rule.sh appends a row here.
+// Rows are in the order of docs/reference/rules.md (a test holds the two
+// equal); a new rule goes at the end. The last row (unused-suppression) is
+// reported by checker/core/suppression.cc. scripts/new-rule.sh appends a row
+// here.
 // clang-format off
 #define TOPOLINT_RULE_TABLE(X)  \
   X(kHloSyntax, "hlo-syntax", E, "syntax",  \

@@ -1,8 +1,8 @@
 // The HLO <-> NEFF comparisons behind the xref-* rules, as pure functions so
 // that `topolint explain` shows exactly what the rules decide.
 //
-// The reconciliation is a containment (rank-model.txt §1-§2): an op's group
-// list, as written after iota / mesh expansion, must be the NEFF's
+// The reconciliation is a containment (docs/reference/rank-model.md §2): an
+// op's group list, as written after iota / mesh expansion, must be the NEFF's
 // topology[0] bit for bit and in order. Nothing is converted or flattened
 // across group modes here.
 #ifndef TOPOLINT_RULES_XREF_COMPARE_H_

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates the binary HLO fixtures (*.hlo_module.pb, *.hlo.pb, *.pb,
 # *.pb.gz, and NxD's binary model/graph.hlo) from the text sources in
-# tests/hlo_proto/fixture-src, with build/topolint_hlo_to_proto. Run from
+# tests/hlo/proto/fixture-src, with build/topolint_hlo_to_proto. Run from
 # anywhere; then scripts/update-golden.sh on the cases and read the diff.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOL=${TOPOLINT_HLO_TO_PROTO:-build/topolint_hlo_to_proto}
-SRC=tests/hlo_proto/fixture-src
+SRC=tests/hlo/proto/fixture-src
 F=fixtures
 make() {  # make SOURCE OUT [tool options]
   local src=$1 out=$2

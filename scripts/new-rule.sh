@@ -6,7 +6,7 @@
 #   - the rule's row at the end of the rule table (rules/rule_ids.h),
 #   - a stub check, called by the family's Check function, in the family's
 #     file (rules/<family>_rules.cc or wherever Check<Family> is defined),
-#   - a GoogleTest tests/<family dir>/<rule_id>_test.cc,
+#   - a GoogleTest tests/rules/<family>/<rule_id>_test.cc,
 #   - fixtures/<id>/fail-basic and pass-basic (inputs copied from a passing
 #     case of the family, expected.txt a TODO),
 #   - docs/rules/<id>.md with the standard sections.
@@ -14,7 +14,7 @@
 # so the GoogleTest fails on fail-basic, and both expected.txt are TODOs, so
 # the golden test fails until they are regenerated (scripts/update-golden.sh).
 # --dry-run writes nothing and prints every file it would write or change;
-# --root DIR works on a copy of the tree in DIR (tests/registry uses both).
+# --root DIR works on a copy of the tree in DIR (tests/rules/new_rule_script_test.cc uses both).
 # Exit status: 0 done, 2 bad arguments (with a message on stderr).
 set -euo pipefail
 dry=0
@@ -69,8 +69,8 @@ family_file=$(grep -l "^void $family_check(" rules/*.cc | head -1) ||
   die "no rules/*.cc defines $family_check"
 snake=${id//-/_}
 fam_snake=${family//-/_}
-test_dir=tests/$fam_snake
-if [ -d "tests/${fam_snake}_rules" ]; then test_dir=tests/${fam_snake}_rules; fi
+# Rule tests live under tests/rules/<family>/ (tests/README.md).
+test_dir=tests/rules/$fam_snake
 test_file=$test_dir/${snake}_test.cc
 doc=docs/rules/$id.md
 fix=fixtures/$id
@@ -208,5 +208,5 @@ Scaffolded $id ($family, $severity):
   $doc
 Next: write $check, make fail-basic fail and pass-basic pass, run
 scripts/update-golden.sh $fix/*, fill in $doc, and run the tests
-(see CONTRIBUTING.md). Rule ids are a public contract (SPEC §4).
+(see CONTRIBUTING.md). Rule ids are a public contract (docs/reference/rules.md).
 EOF

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # CI job: every C++ file of checker/ rules/ include/ tests/ is formatted
 # (clang-format-14, .clang-format), and clang-tidy-14 (.clang-tidy) is clean
-# on the C++ sources the last commit changed, with the compile commands of
-# the main build (CMAKE_EXPORT_COMPILE_COMMANDS). Takes seconds for a small
-# commit; headers are checked through the sources that include them.
+# on every .cc of checker/ rules/ tests/ that the main build compiles (read
+# from build/compile_commands.json, CMAKE_EXPORT_COMPILE_COMMANDS), two files
+# at a time. Headers are checked through the sources that include them
+# (HeaderFilterRegex in .clang-tidy). TIDY_JOBS sets the parallelism. The
+# whole tree costs ~15 CPU-minutes (285 files, ~3 s each: half parsing the
+# gtest / Abseil / fmt / JSON headers, half matching over that AST), about
+# 8 minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -17,22 +21,29 @@ if [ ! -f "$db" ]; then
   echo "no $db: configure the main build first" >&2
   exit 1
 fi
-if ! git rev-parse -q --verify HEAD~1 >/dev/null; then
-  echo "clang-tidy: no parent commit, nothing to compare"
-  exit 0
-fi
-# Changed .cc files that the build compiles (the compile database knows them).
-files=()
-while IFS= read -r f; do
-  case "$f" in *.cc) ;; *) continue ;; esac
-  [ -f "$f" ] || continue
-  grep -q "\"file\": \"$PWD/$f\"" "$db" && files+=("$f")
-done < <(git diff --name-only HEAD~1 HEAD)
+# The compiled sources under checker/ rules/ tests/, from the compile
+# database (generated sources in build/ and the fuzz targets are left out).
+mapfile -t files < <(python3 - "$db" "$PWD" <<'PY'
+import json, os, sys
+db, root = sys.argv[1], sys.argv[2]
+seen = set()
+for entry in json.load(open(db)):
+    path = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+    rel = os.path.relpath(path, root)
+    if rel.endswith(".cc") and rel.split(os.sep)[0] in ("checker", "rules", "tests"):
+        seen.add(rel)
+print("\n".join(sorted(seen)))
+PY
+)
 if [ ${#files[@]} -eq 0 ]; then
-  echo "clang-tidy: no compiled C++ source changed by the last commit"
-  exit 0
+  echo "clang-tidy: $db lists no source of checker/ rules/ tests/" >&2
+  exit 1
 fi
-echo "clang-tidy on ${#files[@]} file(s): ${files[*]}"
+echo "clang-tidy on ${#files[@]} compiled file(s) of checker/ rules/ tests/"
+# clang's "N warnings generated." counts the suppressed warnings of system
+# headers: left out so that only real findings are printed. xargs exits
+# non-zero (and the job fails, pipefail) when any file has a finding.
 printf '%s\0' "${files[@]}" |
-  xargs -0 -n 4 -P 2 clang-tidy-14 -p build --quiet
+  xargs -0 -n 4 -P "${TIDY_JOBS:-2}" clang-tidy-14 -p build --quiet 2>&1 |
+  { grep -v '^[0-9]* warnings\? generated\.$' || true; }
 echo "clang-tidy: clean"

@@ -42,7 +42,7 @@ bool LooksLikeModule(absl::string_view name) {
 }
 
 // The LNC a target compiles for when no LNC flag is given: trn2 and later
-// default to 2 (SPEC §1), trn1 / trn1n / inf2 to 1.
+// default to 2 (docs/reference/rank-model.md §3), trn1 / trn1n / inf2 to 1.
 std::optional<int64_t> TargetDefaultLnc(const std::string& target) {
   const std::string t = absl::AsciiStrToLower(target);
   int64_t generation = 0;

@@ -46,11 +46,12 @@ struct ComponentConfig {
   mutable ParallelConfigCache parallel{};  // ReadParallelConfigs's
 };
 
-// True when `root` is a component config in one of the forms SPEC section 2
-// lists (config_sections.h, IsComponentConfigDocument): a parallelism key in
-// one of its sections, or a Neuron dict container (`neuron_config`,
-// `override_neuron_config`, `additional_config.neuron_config`, ...), even
-// one without any parallelism key.
+// True when `root` is a component config in one of the forms
+// docs/reference/inputs.md lists (config_sections.h,
+// IsComponentConfigDocument): a parallelism key in one of its sections, or a
+// Neuron dict container (`neuron_config`, `override_neuron_config`,
+// `additional_config.neuron_config`, ...), even one without any parallelism
+// key.
 bool LooksLikeComponentConfig(const json::Value& root);
 
 }  // namespace topolint::config

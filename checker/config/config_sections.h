@@ -1,5 +1,6 @@
 // Where the parallel settings of a component config document live: the
-// config forms of SPEC section 2, located as sections of one JSON document.
+// config forms of docs/reference/inputs.md, located as sections of one JSON
+// document.
 //
 //  - NxD Inference neuron_config.json: NeuronConfig keywords flat at the top
 //    level, or under `neuron_config`; multimodal models add sub-model sections

@@ -9,7 +9,7 @@
 //     deprecated spellings it still accepts (`logical_neuron_cores`,
 //     `local_world_size`, `trace_tokengen_model`, `on_device_sampling`);
 //   - vLLM-on-Neuron `NeuronConfig` (vllm_neuron/model/neuron_config.py),
-//     plus `draft_mlp_dp_size` (component-dp-sharding.txt).
+//     plus `draft_mlp_dp_size` (docs/reference/rank-model.md §5).
 #ifndef TOPOLINT_CHECKER_CONFIG_KNOWN_KEYS_H_
 #define TOPOLINT_CHECKER_CONFIG_KNOWN_KEYS_H_
 

@@ -1,5 +1,6 @@
 // Turns command-line paths into units: files grouped by directory,
-// directories searched recursively, inputs classified as SPEC §2.
+// directories searched recursively, inputs classified as
+// docs/reference/inputs.md says.
 #ifndef TOPOLINT_CHECKER_CORE_DISCOVERY_H_
 #define TOPOLINT_CHECKER_CORE_DISCOVERY_H_
 
@@ -48,10 +49,10 @@ struct DiscoveryReport {
   std::vector<ListedDir> listed;
 };
 
-// Groups `paths` into units (layouts.h; SPEC §2). A path that does not exist
-// or cannot be read (a named directory that cannot be listed included) is
-// an error (exit 2). Files are classified (by name, then content) with
-// `limits.jobs` threads.
+// Groups `paths` into units (layouts.h; docs/reference/inputs.md). A path that
+// does not exist or cannot be read (a named directory that cannot be listed
+// included) is an error (exit 2). Files are classified (by name, then content)
+// with `limits.jobs` threads.
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
@@ -65,13 +66,13 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            std::vector<std::string>* skipped,
                            std::vector<std::string>* warnings = nullptr);
 
-// Like DiscoverUnits, but a FILE in `paths` stands for its whole unit (SPEC
-// §2): the unit a search of the working tree (from the current directory,
-// or the file's own directory for a file outside it) puts the file in, with
-// every other file of that unit and the config it inherits. Files found
-// this way are loaded as if met while searching, so a JSON file of none of
-// topolint's kinds is ignored even when it does not parse, and a given file
-// in no unit yields nothing. What pre-commit passes (`--whole-units`): the
+// Like DiscoverUnits, but a FILE in `paths` stands for its whole unit
+// (docs/reference/inputs.md): the unit a search of the working tree (from the
+// current directory, or the file's own directory for a file outside it) puts
+// the file in, with every other file of that unit and the config it inherits.
+// Files found this way are loaded as if met while searching, so a JSON file of
+// none of topolint's kinds is ignored even when it does not parse, and a given
+// file in no unit yields nothing. What pre-commit passes (`--whole-units`): the
 // staged files. A directory in `paths` is searched as DiscoverUnits does.
 absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
                                 const DiscoveryLimits& limits,

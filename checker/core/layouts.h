@@ -1,7 +1,7 @@
 // Groups classified files into units the way the tools that wrote them lay
-// them out (SPEC §2, docs/layouts.md): a module with the NEFF compiled from
-// it, never with another module's NEFF; a Neuron compile-cache entry
-// `MODULE_*/` as one unit (or one skip reason when it failed or is
+// them out (docs/reference/inputs.md, docs/layouts.md): a module with the NEFF
+// compiled from it, never with another module's NEFF; a Neuron compile-cache
+// entry `MODULE_*/` as one unit (or one skip reason when it failed or is
 // incomplete); an NxD bucket `_tp<i>_bk<n>/` with its `model/graph.hlo`; XLA
 // dump files by module id; and the nearest component config above each
 // unit.

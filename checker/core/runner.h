@@ -43,13 +43,12 @@ std::vector<Finding> CheckUnit(const Unit& unit, const CheckOptions& options,
 // collectives: the JSON and NEFF inputs are loaded first, then each HLO
 // module is parsed with every collective checked as soon as it is read and
 // then dropped (rules/collective_checks.h). Memory therefore grows with the
-// collectives of one instruction, not with the file (SPEC §5). `*findings`
-// equals CheckUnit(LoadUnit(spec)); `*unit` keeps everything else (module
-// headers, suppressions, syntax errors, JSON inputs, NEFF member texts) with
-// empty `collectives`. Fails as LoadUnit does (the first unreadable file in
-// spec order).
-// With `shared` set, the inputs it holds come from it (read once per run)
-// instead of from their files.
+// collectives of one instruction, not with the file
+// (docs/reference/quality.md). `*findings` equals CheckUnit(LoadUnit(spec));
+// `*unit` keeps everything else (module headers, suppressions, syntax errors,
+// JSON inputs, NEFF member texts) with empty `collectives`. Fails as LoadUnit
+// does (the first unreadable file in spec order). With `shared` set, the inputs
+// it holds come from it (read once per run) instead of from their files.
 absl::Status LoadAndCheckUnit(const UnitSpec& spec,
                               const std::vector<InMemoryInput>& in_memory,
                               const CheckOptions& options,

@@ -27,9 +27,10 @@ struct RuleDescriptor {
 // for locations with byte_offset >= 0.
 std::string BinaryPlace(const Location& loc);
 
-// GCC style, as SPEC §3: `file:line:col: severity: message [rule]`, then the
-// source line and a caret under the column, then one `note:` line per note.
-// Findings must already be sorted (FindingLess). `color` adds ANSI colours.
+// GCC style (docs/reference/output-formats.md): `file:line:col: severity:
+// message [rule]`, then the source line and a caret under the column, then one
+// `note:` line per note. Findings must already be sorted (FindingLess). `color`
+// adds ANSI colours.
 std::string RenderText(const std::vector<Finding>& findings,
                        SourceCache& sources, bool color);
 

@@ -12,45 +12,11 @@
 #include <vector>
 
 #include "checker/diag/render.h"
-#include "checker/diag/source_snippet.h"
+#include "checker/diag/xml_escape.h"
 #include "fmt/format.h"
 
 namespace topolint {
 namespace {
-
-// Text for an attribute or element: control characters and invalid UTF-8
-// (which XML 1.0 cannot carry) escaped as the terminal renderers escape
-// them, then the XML specials.
-std::string Xml(std::string_view text) {
-  const std::string clean = SanitizeForTerminal(text);
-  std::string out;
-  out.reserve(clean.size());
-  for (char c : clean) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
-}
 
 std::string Place(const Location& loc) {
   std::string out = loc.file;
@@ -69,8 +35,9 @@ void AppendCase(const Finding& f, std::string* out) {
   for (const Note& n : f.notes) {
     body += fmt::format("\n{}: note: {}", Place(n.loc), n.message);
   }
-  *out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
-                      Xml(f.rule), Xml(place), Xml(f.loc.file));
+  *out +=
+      fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
+                  EscapeXml(f.rule), EscapeXml(place), EscapeXml(f.loc.file));
   if (f.loc.line > 0) *out += fmt::format(" line=\"{}\"", f.loc.line);
   // Every finding fails its case, whatever its severity (the type says
   // which): a CI job chooses with --werror and the exit code whether
@@ -78,7 +45,7 @@ void AppendCase(const Finding& f, std::string* out) {
   *out += fmt::format(
       ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n"
       "    </testcase>\n",
-      SeverityName(f.severity), Xml(f.message), Xml(body));
+      SeverityName(f.severity), EscapeXml(f.message), EscapeXml(body));
 }
 
 class JunitReport : public ReportWriter {

@@ -1,4 +1,4 @@
-// The GCC/clang-style text renderer (SPEC §3).
+// The GCC/clang-style text renderer (docs/reference/output-formats.md).
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,8 +30,8 @@ std::string_view SeverityColor(const Palette& p, Severity s) {
   return p.error;
 }
 
-// `file`, `file:line` or `file:line:col` (SPEC §3: line 0 = whole file,
-// column 0 = whole line).
+// `file`, `file:line` or `file:line:col` (docs/reference/output-formats.md:
+// line 0 = whole file, column 0 = whole line).
 std::string LocationLabel(const Location& loc) {
   std::string out = SanitizeForTerminal(loc.file);
   if (loc.line > 0) {

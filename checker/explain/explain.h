@@ -156,8 +156,8 @@ struct RankPlace {
 struct CoreExplanation {
   int64_t core = 0;
   int64_t lnc = 1;
-  // Where lnc comes from (SPEC section 1 order): "--lnc", ".topolint.json",
-  // "the header lnc_size of model.neff", ..., "the default".
+  // Where lnc comes from (docs/reference/rank-model.md §3): "--lnc",
+  // ".topolint.json", "the header lnc_size of model.neff", ..., "the default".
   std::string lnc_source;
   int64_t rank = 0;
   std::optional<int64_t> num_cores;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "checker/diag/xml_escape.h"
 #include "checker/explain/explain_picture.h"
 #include "fmt/format.h"
 #include "rules/rule_ids.h"

@@ -16,10 +16,6 @@
 
 namespace topolint::explain {
 
-// `text` with & < > " ' replaced by entities: safe in HTML / SVG text and
-// in double- or single-quoted attributes.
-std::string EscapeXml(std::string_view text);
-
 struct PictureCell {
   int64_t id = -1;        // device or rank; -1: past the end of the last row
   int64_t group = -1;     // -1: in no group

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "checker/diag/xml_escape.h"
 #include "checker/explain/explain_picture.h"
 #include "fmt/format.h"
 
@@ -149,38 +150,6 @@ std::string Legend(const Picture& p, int64_t y, int64_t width,
 }
 
 }  // namespace
-
-std::string EscapeXml(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        // Control bytes are not allowed in XML 1.0 text.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
-          out += "?";
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out;
-}
 
 std::string GroupColour(int64_t g) {
   if (g < 0) return "#e4e4e4";

@@ -23,8 +23,8 @@ namespace topolint::hlo {
 // ten times the largest single training jobs reported (100-200k
 // accelerators; a 2^21-rank Neuron world is 262,144 Trn2 chips at lnc=1).
 // An expanded list costs 8 bytes per id, so one list at the cap is 16 MiB,
-// which keeps checking a module within SPEC §5's 64 MiB. Equal to
-// model::kMaxExpandedIds.
+// which keeps checking a module within the 64 MiB of docs/reference/quality.md.
+// Equal to model::kMaxExpandedIds.
 inline constexpr int64_t kMaxExpandedIds = int64_t{1} << 21;
 // An explicit `{{...},...}` list (replica_groups, source_target_pairs,
 // device_ids) may hold at most this many ids in one instruction.

@@ -1,7 +1,7 @@
 // The process-group families a parallel config creates, as lists of rank
 // groups, and the matching of a collective's groups against them.
 //
-// vLLM-on-Neuron (component-dp-sharding.txt, SPEC §1): ranks form a DP x TP
+// vLLM-on-Neuron (docs/reference/rank-model.md §5): ranks form a DP x TP
 // grid, row d = [d*TP, (d+1)*TP). For each component DP size c:
 //   component TP groups = blocks of TP*c consecutive ranks (DP rows
 //                         [k*c, (k+1)*c));
@@ -12,7 +12,7 @@
 // columns strided by world/EP with their EP-TP rows (world/EP consecutive
 // ranks), and sampling DP rows / columns inside each TP group.
 //
-// NxD Inference (neuron-configs-and-neff.md §1.4, §3): TP groups of tp_degree
+// NxD Inference (as its parallel_state builds them): TP groups of tp_degree
 // consecutive ranks; attention DP, CP and MLP CP are carved inside each TP
 // group (get_tp_cp_group_mesh: consecutive blocks of tp/d ranks, and the
 // strided d-rank groups across them); EP groups stride tp inside blocks of

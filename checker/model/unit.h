@@ -29,8 +29,9 @@ struct Unit {
   std::vector<neff::DefJson> def_jsons;  // loose def.json files
   std::vector<neff::NeffArchive> neff_archives;
   std::vector<config::ComponentConfig> configs;
-  // compile_flags.json of a compile-cache entry: an LNC source (SPEC §1,
-  // rules/lnc_resolution.h); a malformed one is a config-schema finding.
+  // compile_flags.json of a compile-cache entry: an LNC source
+  // (docs/reference/rank-model.md §3, rules/lnc_resolution.h); a malformed one
+  // is a config-schema finding.
   std::vector<config::CompileFlags> compile_flags;
   std::vector<JsonSyntaxProblem> json_syntax;
 };

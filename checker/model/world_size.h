@@ -1,5 +1,5 @@
 // The NEFF world size, as the NEFF reader (NeffInfo.getCCRankWorldSize)
-// computes it from CCInfo (SPEC §1, rank-model.txt §4):
+// computes it from CCInfo (docs/reference/rank-model.md §4):
 //
 //   ws_rg    = per topology, the largest group length; an empty topology is
 //              fatal, and so is a topology whose ws_rg differs from the

@@ -1,6 +1,7 @@
-// End-to-end: `topolint explain` on rank-model.txt §6's worked example
-// (fixtures/explain/rank-model-example), in text and JSON, plus cores that do
-// not participate or are out of range, a config unit and unreadable input.
+// End-to-end: `topolint explain` on the worked example of
+// docs/reference/rank-model.md §6 (fixtures/explain/rank-model-example), in
+// text and JSON, plus cores that do not participate or are out of range, a
+// config unit and unreadable input.
 #include <string>
 #include <vector>
 

@@ -6,7 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
-#include "tests/integration/sample_inputs.h"
+#include "tests/common/sample_inputs.h"
 
 namespace topolint::testing {
 namespace {
@@ -73,7 +73,7 @@ TEST(CliHygieneTest, WholeUnitsIgnoresJsonOfOtherKinds) {
   TempDir d;
   const std::string settings =
       d.Write(".vscode/settings.json", "{\n  // comment\n  \"a\": 1,\n}\n");
-  // Named plainly, a malformed .json is reported (SPEC §2) ...
+  // Named plainly, a malformed .json is reported (docs/reference/inputs.md) ...
   EXPECT_EQ(RunTopolint({"check", settings}).exit_code, 1);
   // ... but as part of a unit it is not one of topolint's inputs.
   CliResult r = RunTopolint({"check", "--whole-units", settings});

@@ -9,33 +9,10 @@
 # usage: precommit_large_test.sh BUILD_DIR SOURCE_DIR [HOOK_ID]
 set -euo pipefail
 
-build=$(cd "$1" && pwd)
-src=$(cd "$2" && pwd)
+# shellcheck source=tests/integration/precommit_env.sh
+. "$(dirname "$0")/precommit_env.sh"
+precommit_env precommit_large_test "$1" "$2"
 hook_id=${3:-topolint}
-fail() { echo "precommit_large_test: FAIL: $*" >&2; exit 1; }
-
-[ -x "$build/topolint" ] || fail "$build/topolint is not an executable"
-command -v pre-commit >/dev/null || fail "pre-commit is not installed"
-command -v git >/dev/null || fail "git is not installed"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/topolint-precommit-large.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home"
-export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-export XDG_CACHE_HOME="$tmp/home/.cache" PRE_COMMIT_HOME="$tmp/pre-commit"
-export GIT_CONFIG_NOSYSTEM=1
-export GIT_AUTHOR_NAME=topolint GIT_AUTHOR_EMAIL=topolint@example.invalid
-export GIT_COMMITTER_NAME=topolint GIT_COMMITTER_EMAIL=topolint@example.invalid
-export PRE_COMMIT_COLOR=never NO_COLOR=1
-export PATH="$build:$PATH"
-
-hooks="$tmp/hooks"
-mkdir -p "$hooks"
-cp "$src/.pre-commit-hooks.yaml" "$hooks/"
-git -C "$hooks" init -q
-git -C "$hooks" add .pre-commit-hooks.yaml
-git -C "$hooks" commit -q -m "topolint hooks"
-rev=$(git -C "$hooks" rev-parse HEAD)
 
 proj="$tmp/project"
 mkdir -p "$proj"

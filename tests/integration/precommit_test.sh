@@ -8,43 +8,14 @@
 #
 # BUILD_DIR holds the built `topolint` (it is put first on PATH, as a user's
 # installed topolint would be); SOURCE_DIR is the topolint checkout whose
-# .pre-commit-hooks.yaml is tested. Works offline and as root: the hook
-# repository is a throw-away git repository holding a copy of the hooks file
-# (so the test does not depend on the checkout's git state), cloned by
-# pre-commit from a local path; HOME and PRE_COMMIT_HOME point into a
-# temporary directory so that no user configuration or cache is touched.
+# .pre-commit-hooks.yaml is tested. Works offline and as root, in the
+# environment precommit_env.sh sets up.
 set -euo pipefail
 
-build=$(cd "$1" && pwd)
-src=$(cd "$2" && pwd)
+# shellcheck source=tests/integration/precommit_env.sh
+. "$(dirname "$0")/precommit_env.sh"
+precommit_env precommit_test "$1" "$2"
 hook_id=${3:-topolint}
-fail() { echo "precommit_test: FAIL: $*" >&2; exit 1; }
-
-[ -x "$build/topolint" ] || fail "$build/topolint is not an executable"
-command -v pre-commit >/dev/null || fail "pre-commit is not installed"
-command -v git >/dev/null || fail "git is not installed"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/topolint-precommit.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home"
-export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-export XDG_CACHE_HOME="$tmp/home/.cache" PRE_COMMIT_HOME="$tmp/pre-commit"
-export GIT_CONFIG_NOSYSTEM=1
-export GIT_AUTHOR_NAME=topolint GIT_AUTHOR_EMAIL=topolint@example.invalid
-export GIT_COMMITTER_NAME=topolint GIT_COMMITTER_EMAIL=topolint@example.invalid
-export PRE_COMMIT_COLOR=never NO_COLOR=1
-export PATH="$build:$PATH"
-[ "$(command -v topolint)" = "$build/topolint" ] ||
-  fail "topolint on PATH is $(command -v topolint), not $build/topolint"
-
-# The hook repository: the hooks file under test, committed.
-hooks="$tmp/hooks"
-mkdir -p "$hooks"
-cp "$src/.pre-commit-hooks.yaml" "$hooks/"
-git -C "$hooks" init -q
-git -C "$hooks" add .pre-commit-hooks.yaml
-git -C "$hooks" commit -q -m "topolint hooks"
-rev=$(git -C "$hooks" rev-parse HEAD)
 
 # The project using the hook: a def.json whose topology 1 is empty, and six
 # directories each holding an HLO module whose groups differ from its

@@ -1,4 +1,5 @@
-// Start-up cost (SPEC §5: start-up plus a small file under 10 ms): the
+// Start-up cost (docs/reference/quality.md: start-up plus a small file under
+// 10 ms): the
 // `topolint` executable must not load libarchive and its 17 dependencies at
 // start; the .neff reader dlopens it on first use
 // (checker/neff/libarchive_api.h). The .neff golden fixtures check that the

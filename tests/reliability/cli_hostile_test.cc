@@ -1,7 +1,8 @@
 // Hostile inputs through the real command line: binary garbage, non-UTF-8,
 // empty files, thousands of files, unreadable files, symlink loops, huge
-// lines. Exit codes as SPEC §3: 0/1 for anything readable (a file that does
-// not parse is a finding), 2 only for what cannot be read; never a signal.
+// lines. Exit codes as docs/reference/cli.md: 0/1 for anything readable (a file
+// that does not parse is a finding), 2 only for what cannot be read; never a
+// signal.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -237,10 +238,10 @@ bool RunUnprivileged(const std::vector<std::string>& args, CliResult* r) {
 
 // A directory met while searching that cannot be read is skipped with a
 // warning naming it; it holds no known input, so the exit code is that of
-// the rest (SPEC §3: 2 is for an input that cannot be read). A directory
-// named on the command line that cannot be read is such an input.
-// A file that cannot be read, named or found in a directory, is exit 2
-// (SPEC §3). Runs as `nobody` when the tests run as root.
+// the rest (docs/reference/cli.md: 2 is for an input that cannot be read). A
+// directory named on the command line that cannot be read is such an input. A
+// file that cannot be read, named or found in a directory, is exit 2
+// (docs/reference/cli.md). Runs as `nobody` when the tests run as root.
 TEST(CliHostileTest, UnreadableFileExitsTwo) {
   TempDir d;
   ASSERT_EQ(chmod(d.path().c_str(), 0755), 0);

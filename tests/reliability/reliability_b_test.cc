@@ -19,7 +19,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/common/hlo_proto_writer.h"
 #include "tests/common/run_cli.h"
-#include "tests/integration/sample_inputs.h"
+#include "tests/common/sample_inputs.h"
 #include "tests/reliability/environment_util.h"
 #include "topolint/topolint.h"
 

@@ -1,7 +1,8 @@
 // The HLO front end's fast paths and the dispatcher that chooses between
 // them and the exact parser: start reading here. (docs/architecture.md,
 // "The HLO front end and its fast paths", is the same map as a table;
-// tests/hlo/fast_path_map_test.cc checks that the two name the same functions.)
+// tests/hlo/text/fast_path_map_test.cc checks that the two name the same
+// functions.)
 //
 // The exact parser (HloLexer's scanners, ShapeReader, the Parse*Exact
 // functions) accepts the grammar of hlo_grammar.h, reports every error at
@@ -11,7 +12,7 @@
 // one construct, and otherwise declines, having consumed nothing; the
 // exact parser then decides. Where a fast path accepts, its result and the
 // cursor after it are what the exact parser gives: the differential tests
-// (tests/hlo/fast_path_equivalence_test.cc, fast_scan_test.cc) parse the
+// (tests/hlo/text/fast_path_equivalence_test.cc, fast_scan_test.cc) parse the
 // same texts with every fast path switched off (fast_path_switch.h) and
 // with them on, and compare.
 //

@@ -17,7 +17,7 @@
 // window and decline, with nothing consumed, unless a remembered value lies
 // whole inside it, so through a window too small for the value the exact
 // parser decides. A recalled value compares equal, positions included, to
-// what parsing it would give (tests/hlo/value_memo_test.cc).
+// what parsing it would give (tests/hlo/text/value_memo_test.cc).
 //
 // One per ModuleParser. Not thread-safe; not copyable.
 #ifndef TOPOLINT_CHECKER_HLO_TEXT_VALUE_MEMO_H_

@@ -1,0 +1,264 @@
+// `topolint exec -- COMPILER ARGS...` end to end, with tests/cli/
+// fake-neuronx-cc standing in for the compiler: it records that it ran,
+// prints fixed bytes on both streams and writes a .neff.
+#include <sys/wait.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/common/hlo_proto_writer.h"
+#include "tests/common/run_cli.h"
+
+namespace topolint::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const std::string kFake =
+    std::string(TOPOLINT_SOURCE_DIR) + "/tests/cli/fake-neuronx-cc";
+
+// Runs `command` with sh in `cwd`, standard streams captured.
+CliResult RunShell(const std::string& command, const std::string& cwd) {
+  const std::string base = cwd + "/.run";
+  const std::string cmd = "cd " + ShellQuote(cwd) + " && ( " + command +
+                          " ) >" + ShellQuote(base + ".out") + " 2>" +
+                          ShellQuote(base + ".err") + " </dev/null";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = ReadAll(base + ".out");
+  r.err = ReadAll(base + ".err");
+  std::filesystem::remove(base + ".out");
+  std::filesystem::remove(base + ".err");
+  return r;
+}
+
+std::string Quoted(const std::vector<std::string>& args) {
+  std::string s;
+  for (const std::string& a : args) s += " " + ShellQuote(a);
+  return s;
+}
+
+// The fake's settings travel in its environment.
+class ExecTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    marker_ = dir_.path() + "/compiler-ran";
+    setenv("FAKE_CC_MARKER", marker_.c_str(), 1);
+    unsetenv("FAKE_CC_DEF_JSON");
+    unsetenv("FAKE_CC_EXIT");
+    unsetenv("FAKE_CC_SLEEP");
+  }
+  void TearDown() override {
+    for (const char* v : {"FAKE_CC_MARKER", "FAKE_CC_DEF_JSON", "FAKE_CC_EXIT",
+                          "FAKE_CC_SLEEP"}) {
+      unsetenv(v);
+    }
+  }
+
+  void WriteModule(const std::string& rel,
+                   std::vector<std::vector<int64_t>> groups) {
+    dir_.Write(rel, SampleAllReduceProto(std::move(groups), false));
+  }
+  bool CompilerRan() const { return std::filesystem::exists(marker_); }
+
+  // `topolint exec OPTIONS -- fake ARGS` in the temporary directory.
+  CliResult Exec(const std::vector<std::string>& options,
+                 const std::vector<std::string>& compiler_args) {
+    std::vector<std::string> all = {"exec"};
+    all.insert(all.end(), options.begin(), options.end());
+    all.push_back("--");
+    all.push_back(kFake);
+    all.insert(all.end(), compiler_args.begin(), compiler_args.end());
+    return RunShell(ShellQuote(TOPOLINT_BINARY) + Quoted(all), dir_.path());
+  }
+  CliResult Direct(const std::vector<std::string>& compiler_args) {
+    return RunShell(ShellQuote(kFake) + Quoted(compiler_args), dir_.path());
+  }
+
+  TempDir dir_;
+  std::string marker_;
+};
+
+const std::vector<std::string> kCompile = {
+    "compile",  "m.hlo_module.pb", "--framework", "XLA",
+    "--output", "m.neff",          "--lnc",       "2"};
+
+TEST_F(ExecTest, BlocksABadModuleBeforeTheCompilerRuns) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
+  CliResult r = Exec({"--color", "never"}, kCompile);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_FALSE(CompilerRan());
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() + "/m.neff"));
+  EXPECT_EQ(r.out, "");  // topolint writes to stderr only
+  EXPECT_THAT(r.err, HasSubstr("[hlo-duplicate-device-id]"));
+  EXPECT_THAT(r.err, HasSubstr("m.hlo_module.pb has topology errors; the "
+                               "compiler was not run"));
+}
+
+TEST_F(ExecTest, PassesAGoodModuleThroughUnchanged) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
+  CliResult wrapped = Exec({}, kCompile);
+  EXPECT_TRUE(CompilerRan());
+  ASSERT_TRUE(std::filesystem::exists(dir_.path() + "/m.neff"));
+  std::filesystem::remove(dir_.path() + "/m.neff");
+  CliResult direct = Direct(kCompile);
+  EXPECT_EQ(wrapped.exit_code, 0);
+  EXPECT_EQ(wrapped.exit_code, direct.exit_code);
+  EXPECT_EQ(wrapped.out, direct.out);  // byte for byte, NUL and 0xff too
+  EXPECT_EQ(wrapped.err, direct.err);
+  EXPECT_THAT(wrapped.out, HasSubstr(std::string("\0\xff partial", 10)));
+
+  // A failing compile: its status and streams, no check of its output.
+  setenv("FAKE_CC_EXIT", "3", 1);
+  wrapped = Exec({}, kCompile);
+  direct = Direct(kCompile);
+  EXPECT_EQ(wrapped.exit_code, 3);
+  EXPECT_EQ(wrapped.out, direct.out);
+  EXPECT_EQ(wrapped.err, direct.err);
+}
+
+TEST_F(ExecTest, CatchesANeffThatDisagreesWithItsModule) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
+  setenv("FAKE_CC_DEF_JSON",
+         R"({"CCInfo": {"replica_groups": [[[0,2],[1,3]]]}})", 1);
+  const std::vector<std::string> equals_forms = {
+      "compile", "m.hlo_module.pb", "--framework=XLA", "--output=m.neff",
+      "--logical-nc-config=2"};
+  CliResult r = Exec({"--color", "never"}, equals_forms);
+  EXPECT_TRUE(CompilerRan());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("Compiler status PASS"));
+  EXPECT_THAT(r.err, HasSubstr("[xref-topology-mismatch]"));
+  EXPECT_THAT(r.err, HasSubstr("the compiler succeeded, but m.neff "
+                               "disagrees with m.hlo_module.pb"));
+  // warn: reported, the compiler's status kept.
+  r = Exec({"--on-error", "warn", "--color", "never"}, equals_forms);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.err, HasSubstr("[xref-topology-mismatch]"));
+  EXPECT_THAT(r.err, Not(HasSubstr("disagrees with")));
+}
+
+TEST_F(ExecTest, WarnRunsTheCompilerOnABadModule) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
+  CliResult r = Exec({"--on-error=warn", "--color", "never"}, kCompile);
+  EXPECT_TRUE(CompilerRan());
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.err, HasSubstr("[hlo-duplicate-device-id]"));
+  EXPECT_THAT(r.out, HasSubstr("Compiler status PASS"));
+}
+
+TEST_F(ExecTest, MissingCompilerIsExit2) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
+  CliResult r = RunShell(ShellQuote(TOPOLINT_BINARY) +
+                             " exec -- no-such-neuronx-cc compile "
+                             "m.hlo_module.pb",
+                         dir_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("cannot run the compiler "
+                               "'no-such-neuronx-cc': not found on PATH"));
+  r = RunShell(ShellQuote(TOPOLINT_BINARY) +
+                   " exec -- ./missing/neuronx-cc compile m.hlo_module.pb",
+               dir_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no such file"));
+  // No `--`, or nothing after it: usage errors.
+  r = RunShell(ShellQuote(TOPOLINT_BINARY) + " exec " + ShellQuote(kFake),
+               dir_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("after `--`"));
+  r = RunShell(ShellQuote(TOPOLINT_BINARY) + " exec --on-error stop -- true",
+               dir_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--on-error must be block or warn"));
+  EXPECT_FALSE(CompilerRan());
+}
+
+// The deployment config above the module applies, as in `check`.
+TEST_F(ExecTest, ChecksWithTheConfigAboveTheModule) {
+  // The module records no device count, so the world-size comparison
+  // takes it from the command line (docs/rules/config-world-size.md).
+  dir_.Write("neuron_config.json", R"({"tp_degree": 8})");
+  WriteModule("work/m.hlo_module.pb", {{0, 1, 2, 3}});
+  CliResult r =
+      Exec({"--color", "never", "--num-partitions", "4"},
+           {"compile", "work/m.hlo_module.pb", "--output", "work/m.neff"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_FALSE(CompilerRan());
+  EXPECT_THAT(r.err, HasSubstr("[config-world-size]"));
+}
+
+// --target=trn2 (a global flag, before `compile`) without an LNC flag means
+// LNC 2: a NEFF whose header says 1 disagrees.
+TEST_F(ExecTest, TargetGivesTheDefaultLnc) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
+  CliResult r = Exec(
+      {"--color", "never"},
+      {"--target=trn2", "compile", "m.hlo_module.pb", "--output", "m.neff"});
+  EXPECT_TRUE(CompilerRan());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("[neff-lnc-mismatch]"));
+  r = Exec({}, {"--target=trn1", "compile", "m.hlo_module.pb", "--output",
+                "m.neff"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(ExecTest, ReportGoesToOutputFile) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
+  CliResult r = Exec({"-o", "report.txt", "--color", "never"}, kCompile);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(ReadAll(dir_.path() + "/report.txt"),
+              HasSubstr("[hlo-duplicate-device-id]"));
+  EXPECT_THAT(r.err, Not(HasSubstr("[hlo-duplicate-device-id]")));
+}
+
+// Other subcommands and non-XLA frameworks run unchecked.
+TEST_F(ExecTest, OtherCommandLinesPassThrough) {
+  CliResult r = RunShell(
+      ShellQuote(TOPOLINT_BINARY) + " exec -- sh -c 'printf out; exit 7'",
+      dir_.path());
+  EXPECT_EQ(r.exit_code, 7);
+  EXPECT_EQ(r.out, "out");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(ExecTest, HelpAndCheckOptions) {
+  CliResult r = RunTopolint({"exec", "--help"}, dir_.path());
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("usage: topolint exec [options] -- COMPILER"));
+  // Options of check that name inputs make no sense here.
+  r = RunTopolint({"exec", "model.hlo", "--", "true"}, dir_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no PATH"));
+  r = RunTopolint({"exec", "--format", "sarif", "--", "true"}, dir_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  // --rules applies to both phases: the bad module passes with its rule
+  // (and the comparison with the NEFF) off.
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
+  r = Exec({"--rules", "-hlo-duplicate-device-id,-xref-*"}, kCompile);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(CompilerRan());
+}
+
+TEST_F(ExecTest, SignalReachesTheCompiler) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
+  setenv("FAKE_CC_SLEEP", "30", 1);
+  const std::string exec = ShellQuote(TOPOLINT_BINARY) + " exec -- " +
+                           ShellQuote(kFake) + Quoted(kCompile);
+  CliResult r = RunShell(exec +
+                             " & pid=$!; while [ ! -e compiler-ran ]; do "
+                             "sleep 0.05; done; kill -TERM $pid; wait $pid; "
+                             "echo \"status $?\"",
+                         dir_.path());
+  EXPECT_THAT(r.out, HasSubstr("status 143")) << r.err;
+}
+
+}  // namespace
+}  // namespace topolint::testing

@@ -1,0 +1,190 @@
+// .gitignore semantics (checker/core/gitignore.h) and the path globs behind
+// them and per_file_ignores (checker/core/path_glob.h).
+#include "checker/core/gitignore.h"
+
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <string>
+
+#include "checker/core/path_glob.h"
+#include "checker/core/project_config.h"
+#include "gtest/gtest.h"
+#include "tests/common/run_cli.h"
+
+namespace topolint {
+namespace {
+
+using V = GitignoreRules::Verdict;
+
+// One glob case: does `pattern` match `text`?
+struct GlobCase {
+  const char* pattern;
+  const char* text;
+  bool match;
+};
+
+// One .gitignore case: the verdict on `path` (a directory when `dir`).
+struct PathCase {
+  const char* path;
+  bool dir;
+  V verdict;
+};
+
+void ExpectVerdicts(const GitignoreRules& rules,
+                    std::initializer_list<PathCase> cases) {
+  for (const PathCase& c : cases) {
+    EXPECT_EQ(rules.Decide(c.path, c.dir), c.verdict)
+        << c.path << (c.dir ? "/" : "");
+  }
+}
+
+TEST(PathGlobTest, Components) {
+  const GlobCase cases[] = {
+      {"*.hlo", "model.hlo", true},
+      {"*.hlo", "model.hlo.txt", false},
+      {"m?del.[hj]lo", "model.hlo", true},
+      {"[!a]x", "bx", true},
+      {"[^b]x", "bx", false},
+      {"MODULE_[0-9]*", "MODULE_12+ab", true},
+      {"\\*x", "*x", true},
+      {"\\*x", "ax", false},
+      {"[x", "[x", true},  // no closing ']': literal
+  };
+  for (const GlobCase& c : cases) {
+    EXPECT_EQ(GlobComponentMatch(c.pattern, c.text), c.match)
+        << c.pattern << " on " << c.text;
+  }
+}
+
+TEST(PathGlobTest, DoubleStar) {
+  const GlobCase cases[] = {
+      {"**/def.json", "def.json", true},
+      {"**/def.json", "a/b/def.json", true},
+      {"legacy/**/*.hlo", "legacy/model.hlo", true},
+      {"legacy/**/*.hlo", "legacy/a/b/model.hlo", true},
+      {"legacy/**/*.hlo", "other/legacy/m.hlo", false},
+      {"cache/**", "cache/x", true},
+      {"cache/**", "cache/x/y", true},
+      {"cache/**", "cache", false},
+      {"a/*.hlo", "a/b/c.hlo", false},  // * stops at '/'
+      {"a**b/c", "axyb/c", true},       // ** as *
+  };
+  for (const GlobCase& c : cases) {
+    EXPECT_EQ(GlobPathMatch(c.pattern, c.text), c.match)
+        << c.pattern << " on " << c.text;
+  }
+}
+
+TEST(GitignoreRulesTest, PatternForms) {
+  const GitignoreRules r(
+      "# comment\n"
+      "\n"
+      "*.neff\n"
+      "!keep.neff\n"
+      "build/\n"
+      "/top.json\n"
+      "docs/*.json\n"
+      "\\#hash.hlo\n"
+      "\\!bang.hlo\n"
+      "trailing.hlo   \n"
+      "space\\ .hlo\n"
+      "**/gen/**\n"
+      "crlf.hlo\r\n",
+      "");
+  ExpectVerdicts(r, {
+                        {"a/b/x.neff", false, V::kIgnored},  // any depth
+                        {"a/keep.neff", false, V::kIncluded},
+                        {"build", true, V::kIgnored},
+                        {"a/build", true, V::kIgnored},
+                        {"build", false, V::kNone},  // a file named build
+                        {"top.json", false, V::kIgnored},
+                        {"a/top.json", false, V::kNone},  // anchored
+                        {"docs/x.json", false, V::kIgnored},
+                        {"a/docs/x.json", false, V::kNone},
+                        {"#hash.hlo", false, V::kIgnored},
+                        {"!bang.hlo", false, V::kIgnored},
+                        {"trailing.hlo", false, V::kIgnored},
+                        {"space .hlo", false, V::kIgnored},
+                        {"x/gen/y/z.hlo", false, V::kIgnored},
+                        {"crlf.hlo", false, V::kIgnored},
+                        {"model.hlo", false, V::kNone},
+                    });
+}
+
+TEST(GitignoreRulesTest, NestedFileMatchesBelowItsDirectoryOnly) {
+  const GitignoreRules r("*.json\n/local.hlo\n", "models/a");
+  ExpectVerdicts(r, {
+                        {"models/a/def.json", false, V::kIgnored},
+                        {"models/a/b/def.json", false, V::kIgnored},
+                        {"models/def.json", false, V::kNone},
+                        {"models/ab/def.json", false, V::kNone},
+                        {"models/a/local.hlo", false, V::kIgnored},
+                        {"models/a/b/local.hlo", false, V::kNone},
+                    });
+}
+
+void Write(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(
+      std::filesystem::path(path).parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+TEST(GitignoreFilterTest, PrecedenceAndIgnoredDirectories) {
+  testing::TempDir d;
+  const std::string root = d.path();
+  Write(root + "/.git/info/exclude", "*.tmp.hlo\nexcluded.hlo\n");
+  Write(root + "/.gitignore", "*.json\nout/\n!important.json\n");
+  Write(root + "/m/.gitignore", "!def.json\nexcluded.hlo\n!*.tmp.hlo\n");
+  Write(root + "/m/sub/.gitignore", "def.json\n");
+  GitignoreFilter f(root);
+  const struct {
+    const char* path;
+    bool ignored;
+  } cases[] = {
+      {"x.json", true},
+      {"important.json", false},
+      // A deeper .gitignore overrides a higher one, and the deepest wins.
+      {"m/def.json", false},
+      {"m/sub/def.json", true},
+      {"m/other.json", true},
+      // .git/info/exclude has the lowest precedence.
+      {"a.tmp.hlo", true},
+      {"m/a.tmp.hlo", false},
+      {"excluded.hlo", true},
+      // Nothing below an ignored directory comes back, not even by `!`.
+      {"out/model.hlo", true},
+      {"out/important.json", true},
+      {"m/model.hlo", false},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(f.Ignored(c.path, false), c.ignored) << c.path;
+  }
+}
+
+}  // namespace
+}  // namespace topolint
+
+namespace topolint {
+namespace {
+
+// The library's lookup (the C++ and C APIs) stops at the repository root
+// as the CLI's does (tests/cli/project_scope_cli_test.cc).
+TEST(ProjectConfigLookupTest, StopsAtTheRepositoryRoot) {
+  testing::TempDir d;
+  Write(d.path() + "/.topolint.json", "{}");
+  Write(d.path() + "/repo/.git/HEAD", "ref: refs/heads/main\n");
+  Write(d.path() + "/repo/m/def.json", "{}");
+  EXPECT_EQ(FindProjectConfig(d.path() + "/repo/m"), "");
+  EXPECT_EQ(FindProjectConfig(d.path() + "/repo"), "");
+  Write(d.path() + "/repo/.topolint.json", "{}");
+  EXPECT_EQ(FindProjectConfig(d.path() + "/repo/m"),
+            d.path() + "/repo/.topolint.json");
+  // Outside a work tree the lookup goes up as before.
+  Write(d.path() + "/plain/m/def.json", "{}");
+  EXPECT_EQ(FindProjectConfig(d.path() + "/plain/m"),
+            d.path() + "/.topolint.json");
+}
+
+}  // namespace
+}  // namespace topolint
