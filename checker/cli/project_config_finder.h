@@ -16,6 +16,12 @@
 
 namespace topolint::cli {
 
+// What a streamed walk saw in a directory while listing it.
+struct SeenDir {
+  bool has_settings = false;  // a `.topolint.json` that is a regular file
+  bool has_git = false;       // a `.git`: the top of a work tree
+};
+
 // FindProjectConfig with every directory looked at once: many units share
 // their ancestors (a compile cache of thousands of entries). The directories
 // a search listed are known already (`Learn`): a unit there costs no
@@ -33,10 +39,15 @@ class ProjectConfigFinder {
   // Find for a unit's directory: units of one parent (a compile cache's
   // entries) share the parent's answer, and a unit's own directory is not
   // remembered (no other unit has it).
-  std::string FindForUnit(const std::string& dir) {
+  // `seen`: what a streamed walk saw in `dir` when it listed it (no stat()
+  // for it), or null.
+  std::string FindForUnit(const std::string& dir,
+                          const SeenDir* seen = nullptr) {
     if (!IsPlain(dir) || dir == "/") return Find(dir);
-    if (HasSettings(dir)) return Absolute(dir) + "/.topolint.json";
-    if (IsRepositoryRoot(dir)) return "";
+    if (seen != nullptr ? seen->has_settings : HasSettings(dir)) {
+      return Absolute(dir) + "/.topolint.json";
+    }
+    if (seen != nullptr ? seen->has_git : IsRepositoryRoot(dir)) return "";
     const std::string_view parent = PlainParent(dir);
     if (!last_parent_valid_ || parent != last_parent_) {
       last_parent_.assign(parent.data(), parent.size());

@@ -1,5 +1,6 @@
 #include "checker/cli/streamed_units.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "checker/cli/output_guard.h"
@@ -20,7 +21,10 @@ StreamedUnits::StreamedUnits(const Options& options,
     : options_(options),
       on_warning_(std::move(on_warning)),
       on_skipped_(std::move(on_skipped)),
-      settings_(options) {}
+      settings_(options),
+      shared_([this](const InputFile& f, Unit* unit) {
+        return LoadJsonInput(f, in_memory_, unit);
+      }) {}
 
 absl::Status StreamedUnits::Init() {
   const Options& o = options_;
@@ -55,9 +59,18 @@ absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
   made->shared_files = std::move(unit.shared);
   made->new_files = unit.new_files;
   JobPlan one;  // this unit and a settings file met for the first time
-  if (auto st = settings_.Apply(&finder_, made.get(), &one.config_paths);
+  const SeenDir seen{unit.dir_has_settings, unit.dir_has_git};
+  if (auto st = settings_.Apply(&finder_, made.get(), &one.config_paths,
+                                unit.dir_listed ? &seen : nullptr);
       !st.ok()) {
     return st;
+  }
+  // Inputs other units list too (an inherited config): read once.
+  for (const InputFile& f : made->spec.files) {
+    if (std::find(made->shared_files.begin(), made->shared_files.end(),
+                  f.path) != made->shared_files.end()) {
+      shared_.Share(f);
+    }
   }
   if (!options_.output.empty() || !options_.write_baseline.empty()) {
     one.jobs.push_back(*made);

@@ -48,7 +48,7 @@ class StreamedUnits : public UnitSource {
   const std::vector<InMemoryInput>& in_memory() const override {
     return in_memory_;
   }
-  const SharedInputs* shared() const override { return nullptr; }
+  const SharedInputs* shared() const override { return &shared_; }
 
   // Units handed out so far.
   size_t units() const { return units_; }
@@ -63,6 +63,7 @@ class StreamedUnits : public UnitSource {
   UnitSettings settings_;
   ProjectConfigFinder finder_;
   std::vector<InMemoryInput> in_memory_;  // none
+  SharedInputs shared_;
   size_t units_ = 0;
 };
 

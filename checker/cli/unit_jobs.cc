@@ -283,10 +283,12 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
 UnitSettings::UnitSettings(const Options& options) : options_(options) {}
 
 absl::Status UnitSettings::Apply(ProjectConfigFinder* finder, UnitJob* job,
-                                 std::vector<std::string>* new_configs) {
+                                 std::vector<std::string>* new_configs,
+                                 const SeenDir* seen) {
   const Options& o = options_;
   std::string cfg_path =
-      o.config.empty() ? finder->FindForUnit(job->spec.directory) : o.config;
+      o.config.empty() ? finder->FindForUnit(job->spec.directory, seen)
+                       : o.config;
   if (!cfg_path.empty()) {
     auto it = configs_.find(cfg_path);
     if (it == configs_.end()) {

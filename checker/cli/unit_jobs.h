@@ -52,6 +52,7 @@ size_t SkippedFileCount(const JobPlan& plan);
 absl::Status PlanJobs(const Options& options, JobPlan* plan);
 
 class ProjectConfigFinder;
+struct SeenDir;
 
 // A unit's settings: its `.topolint.json` (--config, else the nearest one
 // found upward from its directory; each file loaded once), then the
@@ -61,8 +62,10 @@ class UnitSettings {
   explicit UnitSettings(const Options& options);
   // Sets job->selection and job->check for job->spec; the path of a
   // settings file loaded for the first time is appended to `new_configs`.
+  // `seen`: what a streamed walk saw in the unit's directory, or null.
   absl::Status Apply(ProjectConfigFinder* finder, UnitJob* job,
-                     std::vector<std::string>* new_configs);
+                     std::vector<std::string>* new_configs,
+                     const SeenDir* seen = nullptr);
 
  private:
   const Options& options_;

@@ -23,6 +23,8 @@ struct UnitStream::Frame {
   std::string path;       // display, as DiscoverUnits gives it
   std::string group_dir;  // the units' directory (GroupDir of its files)
   int depth = 0;
+  bool has_settings = false;  // a `.topolint.json` that is a regular file
+  bool has_git = false;       // a `.git`: the top of a work tree
   bool have_id = false;
   std::pair<uint64_t, uint64_t> id{};
   std::vector<std::string> subdirs;  // names, in path order ("d/")
@@ -217,8 +219,10 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
         on_warning_(std::move(info.reason));
         break;
       case EntryInfo::kSettings:
+        frame->has_settings = info.files != 0;
         break;
       case EntryInfo::kSkip:
+        if (std::string_view(name) == ".git") frame->has_git = true;
         on_skipped_({std::move(p), std::move(info.reason), info.files});
         break;
       case EntryInfo::kDir:
@@ -249,6 +253,9 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
                                   return a + '/' < b + '/';
                                 });
   Frame* owner = bucket_model ? parent : frame.get();
+  if (limits_.selector != nullptr) {
+    limits_.selector->HintDirectory(path, frame->has_settings);
+  }
   for (std::string& p : files) {
     ClassifiedFile c;
     c.file = {std::move(p), root_, false};
@@ -277,6 +284,19 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
   if (!added.bucket_waits) FormUnits(&added);
   return absl::OkStatus();
 }
+
+namespace {
+
+// What the walk saw in the unit's directory, when it is `frame`'s.
+void SetDirectoryHints(const std::string& frame_path, bool has_settings,
+                       bool has_git, StreamedUnit* out) {
+  if (out->spec.directory != frame_path) return;
+  out->dir_listed = true;
+  out->dir_has_settings = has_settings;
+  out->dir_has_git = has_git;
+}
+
+}  // namespace
 
 void UnitStream::FormUnits(Frame* frame) {
   DirGroup& g = frame->group;
@@ -349,6 +369,7 @@ void UnitStream::FormUnits(Frame* frame) {
                 return a.path < b.path;
               });
     out.spec = std::move(u);
+    SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
     ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
   }
 }
@@ -370,6 +391,7 @@ void UnitStream::Finish(Frame* frame) {
               });
     out.spec = *std::move(frame->config_only);
     frame->config_only.reset();
+    SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
     ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
   }
 }

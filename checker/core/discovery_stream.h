@@ -55,6 +55,12 @@ struct StreamedUnit {
   std::vector<std::string> shared;
   // Files of this unit no unit before it listed (the summary's count).
   size_t new_files = 0;
+  // What the walk saw in spec.directory, when it listed it (else both
+  // false and `dir_listed` false): a `.topolint.json` that is a regular
+  // file, a `.git` (the top of a work tree).
+  bool dir_listed = false;
+  bool dir_has_settings = false;
+  bool dir_has_git = false;
 };
 
 // Not thread-safe: one caller at a time (the CLI takes it under a lock).
