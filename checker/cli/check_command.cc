@@ -364,7 +364,8 @@ int RunCheckCounted(const Options& options, size_t* reported) {
   UnitSource* source = streamed.get();
   int jobs = options.jobs;
   if (!streamed) {
-    planned = std::make_unique<PlannedUnits>(plan, order.order(), &order.keys());
+    planned =
+        std::make_unique<PlannedUnits>(plan, order.order(), &order.keys());
     source = planned.get();
     jobs = std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
   }
@@ -434,8 +435,8 @@ int RunCheckCounted(const Options& options, size_t* reported) {
       }
       Err(fmt::format("topolint: {}, {}, {} ({}, {}){}\n",
                       Plural(errors, "error"), Plural(warnings, "warning"),
-                      Plural(notes, "note"), Plural(unit_count, "unit"),
-                      files, capped));
+                      Plural(notes, "note"), Plural(unit_count, "unit"), files,
+                      capped));
     }
     if (!options.baseline.empty()) {
       Err(fmt::format(

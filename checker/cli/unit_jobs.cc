@@ -286,9 +286,9 @@ absl::Status UnitSettings::Apply(ProjectConfigFinder* finder, UnitJob* job,
                                  std::vector<std::string>* new_configs,
                                  const SeenDir* seen) {
   const Options& o = options_;
-  std::string cfg_path =
-      o.config.empty() ? finder->FindForUnit(job->spec.directory, seen)
-                       : o.config;
+  std::string cfg_path = o.config.empty()
+                             ? finder->FindForUnit(job->spec.directory, seen)
+                             : o.config;
   if (!cfg_path.empty()) {
     auto it = configs_.find(cfg_path);
     if (it == configs_.end()) {

@@ -72,8 +72,7 @@ class OrderedHandoff {
       Slot taken;
       if (!Await(k, &taken)) return absl::OkStatus();
       if (!taken.status.ok()) return taken.status;
-      if (absl::Status st =
-              consume(std::move(taken.outcome), taken.frontier);
+      if (absl::Status st = consume(std::move(taken.outcome), taken.frontier);
           !st.ok()) {
         return st;
       }
@@ -188,9 +187,8 @@ class OrderedHandoff {
       }
       if (!slot.taken && exhausted_) return false;
       writer_waiting_ = true;
-      ready_.wait(lock, [&] {
-        return slot.ready || (!slot.taken && exhausted_);
-      });
+      ready_.wait(lock,
+                  [&] { return slot.ready || (!slot.taken && exhausted_); });
       writer_waiting_ = false;
       if (!slot.ready) return false;
       held_bytes_ -= slot.bytes;

@@ -138,7 +138,8 @@ bool UnitStream::Ignored(const FoundFile& f) {
     fs::path abs = fs::path(*root_);
     if (abs.is_relative()) abs = fs::path(cwd_) / abs;
     const std::string git_root = FindGitRoot(abs.lexically_normal().string());
-    if (!git_root.empty()) gitignore_ = std::make_unique<GitignoreFilter>(git_root);
+    if (!git_root.empty())
+      gitignore_ = std::make_unique<GitignoreFilter>(git_root);
   }
   if (gitignore_ == nullptr) return false;
   fs::path abs = fs::path(f.path);
@@ -175,15 +176,14 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
   if (fd >= 0 ? ::fstat(fd, &st) == 0 : ::stat(path.c_str(), &st) == 0) {
     frame->have_id = true;
     frame->id = {st.st_dev, st.st_ino};
-    bool again =
-        limits_.follow_symlinks && !claimed_.insert(frame->id).second;
+    bool again = limits_.follow_symlinks && !claimed_.insert(frame->id).second;
     for (const auto& up : stack_) {
       again = again || (up->have_id && up->id == frame->id);  // a loop
     }
     if (again) {
       if (fd >= 0) ::close(fd);
-      on_skipped_({path, "already searched (a symbolic link leads here twice)",
-                   0});
+      on_skipped_(
+          {path, "already searched (a symbolic link leads here twice)", 0});
       return absl::OkStatus();
     }
   }
@@ -246,12 +246,12 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
   frame->group_dir = depth == 0 ? GroupDir(JoinPath(path, "x")) : path;
   frame->group.dir = frame->group_dir;
   frame->bucket_waits =
-      IsBucketName(base) && std::binary_search(
-                                frame->subdirs.begin(), frame->subdirs.end(),
-                                std::string("model"),
-                                [](const std::string& a, const std::string& b) {
-                                  return a + '/' < b + '/';
-                                });
+      IsBucketName(base) &&
+      std::binary_search(frame->subdirs.begin(), frame->subdirs.end(),
+                         std::string("model"),
+                         [](const std::string& a, const std::string& b) {
+                           return a + '/' < b + '/';
+                         });
   Frame* owner = bucket_model ? parent : frame.get();
   if (limits_.selector != nullptr) {
     limits_.selector->HintDirectory(path, frame->has_settings);
@@ -343,8 +343,8 @@ void UnitStream::FormUnits(Frame* frame) {
     out.key = SmallestPath(u.files);
     out.shared = shared;
     for (const InputFile& f : u.files) {
-      const bool config = std::find(shared.begin(), shared.end(), f.path) !=
-                          shared.end();
+      const bool config =
+          std::find(shared.begin(), shared.end(), f.path) != shared.end();
       if (!config) ++out.new_files;
     }
     if (!frame->configs_counted) {
@@ -364,10 +364,9 @@ void UnitStream::FormUnits(Frame* frame) {
         from->configs_counted = true;
       }
     }
-    std::sort(u.files.begin(), u.files.end(),
-              [](const InputFile& a, const InputFile& b) {
-                return a.path < b.path;
-              });
+    std::sort(
+        u.files.begin(), u.files.end(),
+        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
     out.spec = std::move(u);
     SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
     ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
@@ -382,13 +381,12 @@ void UnitStream::Finish(Frame* frame) {
   if (frame->config_only && !frame->config_inherited) {
     StreamedUnit out;
     out.key = frame->config_only_key;
-    for (const InputFile& f : frame->group.configs) out.shared.push_back(f.path);
+    for (const InputFile& f : frame->group.configs)
+      out.shared.push_back(f.path);
     out.new_files = frame->config_only->files.size();
-    std::sort(frame->config_only->files.begin(),
-              frame->config_only->files.end(),
-              [](const InputFile& a, const InputFile& b) {
-                return a.path < b.path;
-              });
+    std::sort(
+        frame->config_only->files.begin(), frame->config_only->files.end(),
+        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
     out.spec = *std::move(frame->config_only);
     frame->config_only.reset();
     SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);

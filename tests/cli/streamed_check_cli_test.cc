@@ -25,10 +25,10 @@ void ExpectSameAsPlanned(const std::string& dir, const std::string& format,
   testing::CliResult planned =
       RunTopolint({"check", "--format", format, "-j", jobs, dir, dir}, cwd);
   EXPECT_EQ(streamed.exit_code, planned.exit_code) << dir << " " << format;
-  EXPECT_EQ(streamed.out, planned.out) << dir << " " << format << " -j "
-                                       << jobs;
-  EXPECT_EQ(streamed.err, planned.err) << dir << " " << format << " -j "
-                                       << jobs;
+  EXPECT_EQ(streamed.out, planned.out)
+      << dir << " " << format << " -j " << jobs;
+  EXPECT_EQ(streamed.err, planned.err)
+      << dir << " " << format << " -j " << jobs;
 }
 
 TEST(StreamedCheckCliTest, FixturesReportAsPlanned) {

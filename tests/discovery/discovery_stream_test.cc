@@ -89,9 +89,9 @@ TEST(DiscoveryStreamTest, KeysFollowPathOrderNotNameOrder) {
   d.Write("zz.hlo", m);
   Streamed s = Stream(d.path());
   const std::string& p = d.path();
-  EXPECT_THAT(s.keys, ElementsAre(p + "/a-b/m.hlo", p + "/a.hlo",
-                                  p + "/a/m.hlo", p + "/a/z/m.hlo",
-                                  p + "/zz.hlo"));
+  EXPECT_THAT(s.keys,
+              ElementsAre(p + "/a-b/m.hlo", p + "/a.hlo", p + "/a/m.hlo",
+                          p + "/a/z/m.hlo", p + "/zz.hlo"));
   ExpectSameUnitsInKeyOrder(d.path());
 }
 
@@ -111,11 +111,12 @@ TEST(DiscoveryStreamTest, InheritedConfigIsNoUnitOfItsOwn) {
   const std::string& p = d.path();
   EXPECT_THAT(
       s.units,
-      ElementsAre(p + "/alone: " + p + "/alone/neuron_config.json",
-                  p + "/cache/v/MODULE_1+a: " + p + "/cache/neuron_config.json " +
-                      p + "/cache/v/MODULE_1+a/model.hlo",
-                  p + "/cache/v/MODULE_2+a: " + p + "/cache/neuron_config.json " +
-                      p + "/cache/v/MODULE_2+a/model.hlo"));
+      ElementsAre(
+          p + "/alone: " + p + "/alone/neuron_config.json",
+          p + "/cache/v/MODULE_1+a: " + p + "/cache/neuron_config.json " + p +
+              "/cache/v/MODULE_1+a/model.hlo",
+          p + "/cache/v/MODULE_2+a: " + p + "/cache/neuron_config.json " + p +
+              "/cache/v/MODULE_2+a/model.hlo"));
   // alone/neuron_config.json, the inherited config once, two modules.
   EXPECT_EQ(s.new_files, 4u);
   ExpectSameUnitsInKeyOrder(d.path());
