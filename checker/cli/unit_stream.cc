@@ -99,32 +99,52 @@ class OrderedHandoff {
     UnitOutcome outcome;
   };
 
-  // Under mu_: a unit may be started (the source may still have one).
+  // Under mu_: a unit may be started (the source may still have one, and
+  // no other thread is taking one from it).
   bool HasRoom() const {
-    if (exhausted_) return false;
+    if (exhausted_ || taking_) return false;
     if (next_ < consumed_ + ahead_) return true;
     return next_ < consumed_ + window_ && held_bytes_ < kLightOutcomeBytes;
   }
 
-  // Under mu_: takes unit next_ from the source into its slot; false when
-  // the source has none (or failed: the failure is the slot's outcome).
-  bool TakeFromSource(size_t* k) {
-    Slot& slot = slots_[next_ % window_];
-    absl::StatusOr<bool> more =
-        source_->Take(&slot.job, &slot.owned, &slot.frontier);
+  // With `lock` held (and HasRoom): takes unit next_ from the source into
+  // its slot; false when the source has none (or failed: the failure is
+  // the slot's outcome). The source is asked without mu_ held (a streamed
+  // search walks directories meanwhile; the writer and the other checkers
+  // go on), by one thread at a time (taking_).
+  bool TakeFromSource(std::unique_lock<std::mutex>& lock, size_t* k) {
+    taking_ = true;
+    const size_t index = next_;
+    const UnitJob* job = nullptr;
+    std::unique_ptr<UnitJob> owned;
+    std::optional<std::string> frontier;
+    lock.unlock();
+    absl::StatusOr<bool> more = source_->Take(&job, &owned, &frontier);
+    lock.lock();
+    taking_ = false;
+    bool got = false;
     if (more.ok() && !*more) {
       exhausted_ = true;
-      return false;
+    } else {
+      Slot& slot = slots_[index % window_];
+      slot.taken = true;
+      slot.job = job;
+      slot.owned = std::move(owned);
+      slot.frontier = std::move(frontier);
+      *k = index;
+      next_ = index + 1;
+      if (!more.ok()) {
+        exhausted_ = true;
+        slot.status = more.status();
+        slot.ready = true;
+      } else {
+        got = true;
+      }
     }
-    slot.taken = true;
-    *k = next_++;
-    if (!more.ok()) {
-      exhausted_ = true;
-      slot.status = more.status();
-      slot.ready = true;
-      return false;
-    }
-    return true;
+    // Room for the others again, or the end (or a failure) is known.
+    ready_.notify_all();
+    room_.notify_all();
+    return got;
   }
 
   // Takes the next unit to check into *k. A helper waits for room and
@@ -137,14 +157,7 @@ class OrderedHandoff {
       --helpers_waiting_;
     }
     if (stop_ || !HasRoom()) return false;
-    const bool got = TakeFromSource(k);
-    if (!got) {
-      // The end (or a failure) is known: the writer may wait for it.
-      lock.unlock();
-      ready_.notify_one();
-      room_.notify_all();
-    }
-    return got;
+    return TakeFromSource(lock, k);
   }
 
   void Check(size_t k) {
@@ -180,7 +193,7 @@ class OrderedHandoff {
       Slot& slot = slots_[k % window_];
       if (!slot.ready && HasRoom()) {
         size_t mine;
-        const bool got = TakeFromSource(&mine);
+        const bool got = TakeFromSource(lock, &mine);
         lock.unlock();
         if (got) Check(mine);
         continue;
@@ -216,6 +229,7 @@ class OrderedHandoff {
   int helpers_waiting_ = 0;
   bool writer_waiting_ = false;
   bool exhausted_ = false;  // the source has no more units
+  bool taking_ = false;     // a thread is asking the source
   bool stop_ = false;
 };
 
