@@ -7,12 +7,13 @@
 # Writes OUTDIR/cache/neuron_config.json above
 # OUTDIR/cache/neuronxcc-2.21.18209.0+043b1bf7/MODULE_<hash>+<flags>/ entries
 # laid out as docs/layouts.md ("Neuron persistent compile cache") says and as
-# fixtures/layouts/compile-cache holds them: a finished entry has
+# fixtures/layouts/compile-cache holds them: ENTRIES finished entries of
 # model.hlo_module.pb, model.neff, compile_flags.json, model.log and
-# model.done (5 files); one in 16 failed (model.log, a model.neff failure
-# marker under 1024 bytes, no model.done) and one in 16 is being compiled
-# (model.hlo_module.pb.lock). The module and NEFF are those of the fixture's
-# valid entry, so the run is clean. Then, with the page cache warm and runs
+# model.done (5 files each: 100,000 files for 20,000 entries), and besides
+# them ENTRIES/16 failed entries (model.log, a model.neff failure marker
+# under 1024 bytes, no model.done) and ENTRIES/16 being compiled
+# (model.hlo_module.pb.lock), 4 files each. The module and NEFF are those
+# of the fixture's valid entry, so the run is clean. Then, with the page cache warm and runs
 # alternating, prints the medians of:
 #  - `check -j 1 CACHE` against `find CACHE -type f -exec cat {} + >/dev/null`
 #    (target <= 1.5x);
@@ -56,21 +57,26 @@ os.makedirs(ver)
 def put(d, name, data):
     with open(os.path.join(d, name), "wb") as f:
         f.write(data)
-for i in range(n):
+def entry(i):
     h = int(hashlib.sha1(str(i).encode()).hexdigest()[:16], 16)
     d = os.path.join(ver, "MODULE_%d+d41d8cd9" % h)
     os.mkdir(d)
     put(d, "model.hlo_module.pb", pb)
     put(d, "compile_flags.json", flags)
+    return d
+for i in range(n):  # finished
+    d = entry(i)
+    put(d, "model.neff", neff)
+    put(d, "model.log", b"Compiler status PASS\n")
+    put(d, "model.done", b"")
     if i % 16 == 7:  # failed: a failure marker for a NEFF, the log
+        d = entry(n + i)
         put(d, "model.neff", b"compilation failed\n")
         put(d, "model.log", b"ERROR: neuronx-cc terminated abnormally\n")
-    elif i % 16 == 11:  # being compiled
+    elif i % 16 == 11:  # being compiled: the lock, the log so far
+        d = entry(n + i)
         put(d, "model.hlo_module.pb.lock", b"")
-    else:
-        put(d, "model.neff", neff)
-        put(d, "model.log", b"Compiler status PASS\n")
-        put(d, "model.done", b"")
+        put(d, "model.log", b"Compiler status: running\n")
 PY
 }
 
@@ -110,6 +116,13 @@ for ((i = 0; i < RUNS; ++i)); do
   run "$OUT/find.runs" find "$CACHE" -type f -exec cat {} +
   run "$OUT/j2.runs" "$BIN" check --quiet -j 2 "$CACHE"
   run "$OUT/small.runs" "$BIN" check --quiet -j 1 "$OUT/small"
+  # What the machine allows -j 2: two -j 1 runs at once (no lock or memory
+  # shared between them); each takes `pair` instead of `j1` alone.
+  t0=$EPOCHREALTIME
+  "$BIN" check --quiet -j 1 "$CACHE" >/dev/null 2>&1 &
+  "$BIN" check --quiet -j 1 "$CACHE" >/dev/null 2>&1 || true
+  wait || true
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f\n", (b-a)*1000}' >>"$OUT/pair.runs"
 done
 j1=$(awk '{print $1}' "$OUT/j1.runs" | median)
 j2=$(awk '{print $1}' "$OUT/j2.runs" | median)
@@ -121,6 +134,8 @@ mib() { awk -v k="$1" 'BEGIN{printf "%.1f", k/1024}'; }
 tratio=$(div "$j1" "$fw")
 sratio=$(div "$j1" "$j2")
 echo "  median wall: -j 1 ${j1} ms, find -exec cat ${fw} ms (${tratio}x); -j 2 ${j2} ms (${sratio}x faster than -j 1; $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
+pair=$(median <"$OUT/pair.runs")
+echo "  two -j 1 runs at once: ${pair} ms, each x$(div "$pair" "$j1") of one alone (this machine's ceiling for -j 2 now: $(awk -v a="$j1" -v b="$pair" 'BEGIN{printf "%.2f", 2*a/b}')x)"
 echo "  peak RSS -j 1: $(mib "$rss_small") MiB at $ENTRIES_SMALL entries, $(mib "$rss") MiB at $ENTRIES entries; -j 2: $(mib "$rss2") MiB"
 
 # The warm check of one small unit: a one-collective HLO file.
@@ -129,7 +144,8 @@ mkdir -p "$W"
 printf 'HloModule m\n\nENTRY %%main (p: f32[8]) -> f32[8] {\n  %%p = f32[8]{0} parameter(0)\n  ROOT %%ar = f32[8]{0} all-reduce(f32[8]{0} %%p), replica_groups={{0,1,2,3}}, to_apply=%%add\n}\n' >"$W/one.hlo"
 "$BIN" check "$W/one.hlo" >/dev/null 2>&1 || true
 # each CMD...: the median wall time in ms of WARM_RUNS runs of CMD, one
-# after the other (the loop's own cost is in the `true` line).
+# after the other (the loop's own cost is in the `true` line). Run in this
+# shell (not in $(...)), so that `times` counts the runs' CPU.
 each() {
   local t0 t1
   rm -f "$OUT/.each"
@@ -137,15 +153,29 @@ each() {
     t0=$EPOCHREALTIME
     "$@" >/dev/null 2>&1 || true
     t1=$EPOCHREALTIME
-    awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f\n", (b-a)*1000}' >>"$OUT/.each"
+    echo "$t0 $t1" >>"$OUT/.each"  # a builtin: no process per run
   done
-  median <"$OUT/.each"
+  awk '{printf "%.3f\n", ($2-$1)*1000}' "$OUT/.each" | median
 }
-tt=$(each /bin/true)
-tc=$(each cat "$W/one.hlo")
-tw=$(each "$BIN" check "$W/one.hlo")
+each /bin/true >"$OUT/.m"
+tt=$(cat "$OUT/.m")
+each cat "$W/one.hlo" >"$OUT/.m"
+tc=$(cat "$OUT/.m")
+times >"$OUT/.times0"
+each "$BIN" check "$W/one.hlo" >"$OUT/.m"
+times >"$OUT/.times1"
+tw=$(cat "$OUT/.m")
 echo "== warm check of one small unit ($(stat -c %s "$W/one.hlo") bytes, one collective), median of $WARM_RUNS runs"
-echo "  topolint check FILE: ${tw} ms; true: ${tt} ms; cat FILE: ${tc} ms"
+# CPU (user+sys) of the shell's children, from `times` (in this shell).
+cpu_ms_of() {
+  tail -n 1 "$1" | awk '{
+    s = 0
+    for (i = 1; i <= 2; ++i) { split($i, a, "m"); sub("s", "", a[2]); s += a[1] * 60 + a[2] }
+    printf "%.3f", s * 1000 }'
+}
+wcpu=$(awk -v a="$(cpu_ms_of "$OUT/.times0")" -v b="$(cpu_ms_of "$OUT/.times1")" \
+  -v n="$WARM_RUNS" 'BEGIN{printf "%.2f", (b-a)/n}')
+echo "  topolint check FILE: ${tw} ms (CPU ${wcpu} ms a run); true: ${tt} ms; cat FILE: ${tc} ms"
 
 if [ -n "${RESULT_FILE:-}" ]; then
   {
