@@ -12,12 +12,13 @@
 // bucket (its `model/graph.hlo`) and a directory of component configs only
 // (no unit of its own once a unit below inherits them).
 //
-// The units, their files and their order are those DiscoverUnits gives
-// for the same path (units in the order of FindingOrder's keys), with these
-// differences, for a caller that reports as it goes: warnings and skipped
-// paths are reported in walk order through the callbacks (DiscoverUnits
-// lists the walk's first, then the grouping's), and an input several units
-// read is reported once per unit (no SharedInputs over the run).
+// The units and their files are those DiscoverUnits gives for the same
+// path, in the order of their keys (StreamedUnit::key: like FindingOrder's,
+// but a directory's own configs count, since whether a directory below
+// inherits them is not known yet; the report is the same,
+// tests/cli/streamed_check_cli_test.cc). Warnings and skipped paths are
+// reported in walk order through the callbacks (DiscoverUnits lists the
+// walk's first, then the grouping's).
 #ifndef TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_
 #define TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_
 
