@@ -21,8 +21,10 @@
 # the one the targets apply to), LARGE_OPS (default 2000), DENSE_MB (default
 # 300; 0 skips the dense case), EXPLICIT_IDS (default 1048576), KEEP=1 keeps
 # bench/out/, BUILD_DIR (default build-bench), JOBS (default 2), MANY_UNITS
-# (default 2000; 0 skips the many-units case). The dense module is also
-# checked as a binary HloModuleProto and .pb.gz (bench/binary.sh).
+# (default 2000; 0 skips the many-units case), CACHE_ENTRIES (default 20000:
+# the compile cache of bench/cache.sh, with the warm check of one unit). The
+# dense module is also checked as a binary HloModuleProto and .pb.gz
+# (bench/binary.sh).
 # Needs cmake, ninja, python3 and /usr/bin/time (package `time`;
 # TOPOLINT_WITH_EXTRAS=1 scripts/install-deps.sh installs it).
 set -euo pipefail
@@ -265,6 +267,12 @@ if [ "$DENSE_MB" != 0 ]; then
 fi
 # -- end binary modules --
 
+# -- compile cache of CACHE_ENTRIES entries and the warm check (issue 28) --
+CACHE_ENTRIES=${CACHE_ENTRIES:-20000}
+rm -f "$OUT/cache.results"
+ENTRIES=$CACHE_ENTRIES RUNS=$RUNS VERDICT=0 RESULT_FILE="$OUT/cache.results" \
+  bash "$ROOT/bench/cache.sh" "$BIN" "$OUT/cache" || true
+# -- end compile cache --
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "== targets (docs/reference/quality.md)"
@@ -329,4 +337,17 @@ if [ "$DENSE_MB" != 0 ]; then
     "time binary .pb.gz: ${bgz}x gzip -dc (target <= 1.3, issue 28)"
 fi
 # -- end binary modules --
+# -- compile cache and warm check (issue 28) --
+cres() { awk -v k="$1" '$1 == k {print $2}' "$OUT/cache.results" 2>/dev/null || true; }
+ct=$(cres cache_time_ratio); cr=$(cres cache_rss_kb); crs=$(cres cache_rss_small_kb)
+cs=$(cres cache_speedup); wm=$(cres warm_ms)
+verdict "$(awk -v r="${ct:-99}" 'BEGIN{print (r <= 1.5)}')" \
+  "compile cache of $CACHE_ENTRIES entries: -j 1 is ${ct:-?}x find -exec cat (target <= 1.5)"
+verdict "$(awk -v a="${cr:-999999}" -v b="${crs:-0}" 'BEGIN{print (a <= 32768 && a - b <= 2048)}')" \
+  "compile cache peak RSS: ${cr:-?} KB at $CACHE_ENTRIES entries, ${crs:-?} KB at 5000 (target <= 32 MiB, flat)"
+verdict "$(awk -v r="${cs:-0}" 'BEGIN{print (r >= 1.8)}')" \
+  "compile cache: -j 2 is ${cs:-?}x faster than -j 1 (target >= 1.8)"
+verdict "$(awk -v m="${wm:-99}" 'BEGIN{print (m <= 3)}')" \
+  "warm check of one small unit: ${wm:-?} ms (target <= 3)"
+# -- end compile cache and warm check --
 exit "$fail"

@@ -1,6 +1,7 @@
 // `topolint check`: plan units, then load, check and report them as a stream.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "checker/cli/finding_order.h"
 #include "checker/cli/output_guard.h"
 #include "checker/cli/report_sink.h"
+#include "checker/cli/streamed_units.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/rule_docs.h"
 #include "checker/core/worker_thread.h"
@@ -298,7 +300,24 @@ int RunCheck(const Options& options) {
 
 int RunCheckCounted(const Options& options, size_t* reported) {
   JobPlan plan;
-  if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
+  // A search of one directory is checked as the walk forms its units
+  // (StreamedUnits): warnings and skipped paths are printed as met.
+  std::unique_ptr<StreamedUnits> streamed;
+  size_t streamed_skipped = 0;
+  if (CanStreamUnits(options)) {
+    streamed = std::make_unique<StreamedUnits>(
+        options,
+        [&options](std::string w) {
+          if (!options.quiet) Err(fmt::format("topolint: warning: {}\n", w));
+        },
+        [&options, &streamed_skipped](SkippedPath s) {
+          streamed_skipped += s.files;
+          if (options.verbose && !s.warned) {
+            Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
+          }
+        });
+    if (absl::Status st = streamed->Init(); !st.ok()) return Fail(st);
+  } else if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
     Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
     return kExitUsage;
   }
@@ -337,22 +356,37 @@ int RunCheckCounted(const Options& options, size_t* reported) {
   // everything succeeded; on any failure (exit 2) the old files stay, while
   // standard output keeps what was already written (docs/integration.md,
   // "Report order and streaming").
-  FindingOrder order(plan);
+  FindingOrder order = streamed ? FindingOrder() : FindingOrder(plan);
   CheckReport report(options, std::move(baseline), plan);
   if (absl::Status st = report.Begin(); !st.ok()) return Fail(st);
   std::vector<Finding> ready;
-  absl::Status streamed =
-      StreamUnits(plan, order.order(), options.jobs, [&](UnitOutcome unit) {
+  std::unique_ptr<PlannedUnits> planned;
+  UnitSource* source = streamed.get();
+  int jobs = options.jobs;
+  if (!streamed) {
+    planned =
+        std::make_unique<PlannedUnits>(plan, order.order(), &order.keys());
+    source = planned.get();
+    jobs = std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
+  }
+  absl::Status streamed_status = StreamUnits(
+      source, jobs,
+      [&](UnitOutcome unit, const std::optional<std::string>& frontier) {
+        order.AddShared(unit.shared_files);
+        order.CountFiles(unit.new_files);
         report.AddMemberTexts(std::move(unit.member_texts));
-        order.Add(std::move(unit.findings), &ready);
-        return report.Add(&ready, order.Frontier());
+        order.Add(std::move(unit.findings), frontier, &ready);
+        return report.Add(&ready, frontier);
       });
-  if (!streamed.ok()) return Fail(streamed);
+  if (!streamed_status.ok()) return Fail(streamed_status);
   order.Finish(&ready);
   if (absl::Status st = report.Add(&ready, std::nullopt); !st.ok()) {
     return Fail(st);
   }
   if (absl::Status st = report.End(); !st.ok()) return Fail(st);
+  const size_t unit_count = streamed ? streamed->units() : plan.jobs.size();
+  const size_t skipped_count =
+      streamed ? streamed_skipped : SkippedFileCount(plan);
 
   const Tally& tally = report.tally();
   if (reported != nullptr) *reported = tally.total();
@@ -382,15 +416,15 @@ int RunCheckCounted(const Options& options, size_t* reported) {
     }
     std::string files =
         fmt::format("{} checked, {} skipped",
-                    Plural(order.file_count(), "file"), SkippedFileCount(plan));
-    if (plan.jobs.empty()) {
+                    Plural(order.file_count(), "file"), skipped_count);
+    if (unit_count == 0) {
       Err(fmt::format(
           "topolint: warning: no HLO, def.json, .neff or component config "
           "files found ({})\n",
           files));
     } else if (tally.total() == 0) {
       Err(fmt::format("topolint: no findings ({}, {})\n",
-                      Plural(plan.jobs.size(), "unit"), files));
+                      Plural(unit_count, "unit"), files));
     } else {
       std::string capped;
       if (tally.hidden > 0) {
@@ -401,8 +435,8 @@ int RunCheckCounted(const Options& options, size_t* reported) {
       }
       Err(fmt::format("topolint: {}, {}, {} ({}, {}){}\n",
                       Plural(errors, "error"), Plural(warnings, "warning"),
-                      Plural(notes, "note"), Plural(plan.jobs.size(), "unit"),
-                      files, capped));
+                      Plural(notes, "note"), Plural(unit_count, "unit"), files,
+                      capped));
     }
     if (!options.baseline.empty()) {
       Err(fmt::format(

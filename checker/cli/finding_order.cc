@@ -102,21 +102,20 @@ FindingOrder::FindingOrder(const JobPlan& plan) {
   for (size_t i : order_) keys_.push_back(std::move(key_of[i]));
 }
 
-std::optional<std::string> FindingOrder::Frontier() const {
-  if (next_ >= keys_.size()) return std::nullopt;
-  return keys_[next_];
+void FindingOrder::AddShared(const std::vector<std::string>& files) {
+  for (const std::string& f : files) shared_files_.insert(f);
 }
 
 void FindingOrder::Add(std::vector<Finding> findings,
+                       const std::optional<std::string>& frontier,
                        std::vector<Finding>* ready) {
-  ++next_;
   const size_t middle = held_.size();
   held_.insert(held_.end(), std::make_move_iterator(findings.begin()),
                std::make_move_iterator(findings.end()));
   std::inplace_merge(held_.begin(), held_.begin() + middle, held_.end(),
                      FindingLess);
   size_t count = held_.size();
-  if (std::optional<std::string> frontier = Frontier()) {
+  if (frontier) {
     count = static_cast<size_t>(
         std::lower_bound(held_.begin(), held_.end(), *frontier,
                          [](const Finding& f, const std::string& file) {
@@ -131,7 +130,6 @@ void FindingOrder::Add(std::vector<Finding> findings,
 }
 
 void FindingOrder::Finish(std::vector<Finding>* ready) {
-  next_ = keys_.size();
   Release(held_.size(), ready);
 }
 

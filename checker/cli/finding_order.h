@@ -44,21 +44,31 @@ inline constexpr size_t kMaxHeldFindings = 20000;
 class FindingOrder {
  public:
   explicit FindingOrder(const JobPlan& plan);
+  // For units handed over by a stream (discovery_stream.h), which gives
+  // each unit's key, the files it shares with other units and its files
+  // not counted before (AddShared, CountFiles).
+  FindingOrder() = default;
+
+  // The keys of order(), for PlannedUnits (the frontier after each unit).
+  const std::vector<std::string>& keys() const { return keys_; }
+
+  // `files` are listed by several units: repeats of their findings are
+  // dropped. Call before the findings of a unit listing them are added.
+  void AddShared(const std::vector<std::string>& files);
+  void CountFiles(size_t n) { file_count_ += n; }
 
   // Plan indexes in the order the units are to be handed over.
   const std::vector<size_t>& order() const { return order_; }
 
-  // The next unit (order()[n] for the n-th call) is done: `findings` are
-  // its findings, sorted. Appends to `*ready` the findings now final, in
-  // report order, repeats dropped.
-  void Add(std::vector<Finding> findings, std::vector<Finding>* ready);
+  // The next unit is done: `findings` are its findings, sorted, and
+  // `frontier` the key of the unit after it (nullopt: none). Appends to
+  // `*ready` the findings now final, in report order, repeats dropped.
+  void Add(std::vector<Finding> findings,
+           const std::optional<std::string>& frontier,
+           std::vector<Finding>* ready);
 
   // No more units: appends everything still held.
   void Finish(std::vector<Finding>* ready);
-
-  // Every finding (and .neff member) in a file sorting before this one has
-  // been released; nullopt once every unit is in.
-  std::optional<std::string> Frontier() const;
 
   size_t held() const { return held_.size(); }
 
@@ -74,7 +84,6 @@ class FindingOrder {
   std::vector<std::string> keys_;  // by position in order_
   size_t file_count_ = 0;
   std::set<std::string> shared_files_;
-  size_t next_ = 0;
   std::vector<Finding> held_;  // sorted
   std::optional<Finding> last_;
   absl::flat_hash_set<std::string> released_shared_;

@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "absl/container/flat_hash_map.h"
+#include "checker/cli/project_config_finder.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/project_config.h"
@@ -79,131 +80,6 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
   if (!spec.files.empty()) specs->push_back(std::move(spec));
   return absl::OkStatus();
 }
-
-// FindProjectConfig with every directory looked at once: many units share
-// their ancestors (a compile cache of thousands of entries). The directories
-// a search listed are known already (`Learn`): a unit there costs no
-// syscall. Results are absolute paths, as FindProjectConfig gives.
-class ProjectConfigFinder {
- public:
-  void Learn(std::vector<ListedDir> listed) {
-    listed_.reserve(listed.size());
-    by_display_.reserve(listed.size());
-    for (ListedDir& d : listed) {
-      listed_.emplace(std::move(d.path), d.has_settings);
-    }
-  }
-
-  // Find for a unit's directory: units of one parent (a compile cache's
-  // entries) share the parent's answer, and a unit's own directory is not
-  // remembered (no other unit has it).
-  std::string FindForUnit(const std::string& dir) {
-    if (!IsPlain(dir) || dir == "/") return Find(dir);
-    if (HasSettings(dir)) return Absolute(dir) + "/.topolint.json";
-    if (IsRepositoryRoot(dir)) return "";
-    const std::string_view parent = PlainParent(dir);
-    if (!last_parent_valid_ || parent != last_parent_) {
-      last_parent_.assign(parent.data(), parent.size());
-      last_result_ = Find(last_parent_);
-      last_parent_valid_ = true;
-    }
-    return last_result_;
-  }
-
-  std::string Find(const std::string& dir) {
-    if (auto it = by_display_.find(dir); it != by_display_.end()) {
-      return it->second;
-    }
-    std::string result;
-    if (!IsPlain(dir)) {
-      std::error_code ec;
-      std::filesystem::path p =
-          std::filesystem::absolute(dir.empty() ? "." : dir, ec);
-      if (!ec) result = FindAbsolute(p.lexically_normal());
-    } else if (HasSettings(dir)) {
-      result = Absolute(dir) + "/.topolint.json";
-    } else if (dir != "/" && !IsRepositoryRoot(dir)) {
-      result = Find(std::string(PlainParent(dir)));
-    }
-    by_display_.emplace(dir, result);
-    return result;
-  }
-
- private:
-  // The parent of a plain directory other than "/" (IsPlain).
-  static std::string_view PlainParent(std::string_view dir) {
-    const size_t slash = dir.rfind('/');
-    return slash == std::string_view::npos ? "."
-           : slash == 0                    ? "/"
-                                           : dir.substr(0, slash);
-  }
-
-  // A path whose parent is a matter of strings: no "." (but a leading
-  // "./"), "..", empty component or trailing '/'.
-  static bool IsPlain(std::string_view d) {
-    if (d == "/") return true;
-    if (d.empty() || d == "." || d.back() == '/') return false;
-    if (d.substr(0, 2) == "./") d.remove_prefix(2);
-    size_t start = d[0] == '/' ? 1 : 0;
-    for (;;) {
-      size_t end = d.find('/', start);
-      std::string_view c = d.substr(start, end - start);
-      if (c.empty() || c == "." || c == "..") return false;
-      if (end == std::string_view::npos) return true;
-      start = end + 1;
-    }
-  }
-
-  // The lookup stops at the root of a git work tree (a `.git` directory
-  // or file), as FindProjectConfig does: settings above a repository are
-  // not the repository's.
-  static bool IsRepositoryRoot(const std::string& dir) {
-    std::error_code ec;
-    return std::filesystem::exists(dir + "/.git", ec);
-  }
-
-  bool HasSettings(const std::string& dir) {
-    if (auto it = listed_.find(dir); it != listed_.end()) return it->second;
-    std::error_code ec;
-    return std::filesystem::is_regular_file(dir + "/.topolint.json", ec);
-  }
-
-  // `dir` is plain (IsPlain).
-  std::string Absolute(const std::string& dir) {
-    if (dir[0] == '/') return dir == "/" ? "" : dir;
-    if (cwd_.empty()) {
-      std::error_code ec;
-      cwd_ = std::filesystem::current_path(ec).string();
-      if (!cwd_.empty() && cwd_.back() == '/') cwd_.pop_back();
-    }
-    return cwd_ + "/" + (dir.compare(0, 2, "./") == 0 ? dir.substr(2) : dir);
-  }
-
-  std::string FindAbsolute(const std::filesystem::path& p) {
-    std::string key = p.string();
-    if (auto it = found_.find(key); it != found_.end()) return it->second;
-    std::filesystem::path candidate = p / ".topolint.json";
-    std::error_code ec;
-    std::string result;
-    if (std::filesystem::is_regular_file(candidate, ec)) {
-      result = candidate.string();
-    } else if (p.has_parent_path() && p.parent_path() != p &&
-               !IsRepositoryRoot(p.string())) {
-      result = FindAbsolute(p.parent_path());
-    }
-    found_.emplace(std::move(key), result);
-    return result;
-  }
-
-  absl::flat_hash_map<std::string, bool> listed_;
-  absl::flat_hash_map<std::string, std::string> by_display_;
-  std::map<std::string, std::string> found_;
-  std::string cwd_;
-  // FindForUnit's last parent and its answer.
-  bool last_parent_valid_ = false;
-  std::string last_parent_;
-  std::string last_result_;
-};
 
 // One unit of an input already read into memory (standard input or a
 // pipe), named `name`. Its kind comes from the name, else from the content.
@@ -390,30 +266,43 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     plan->warnings = std::move(report.warnings);
     plan->search_skipped = std::move(report.skipped);
   }
-  std::map<std::string, ProjectConfig> configs;
+  UnitSettings settings(o);
   plan->jobs.reserve(specs.size());
   for (UnitSpec& spec : specs) {
     UnitJob job;
     job.spec = std::move(spec);
-    std::string cfg_path =
-        o.config.empty() ? finder.FindForUnit(job.spec.directory) : o.config;
-    if (!cfg_path.empty()) {
-      auto it = configs.find(cfg_path);
-      if (it == configs.end()) {
-        auto cfg = LoadProjectConfig(cfg_path);
-        if (!cfg.ok()) return cfg.status();
-        it = configs.emplace(cfg_path, *std::move(cfg)).first;
-        plan->config_paths.push_back(cfg_path);
-      }
-      if (auto st = ApplyProjectConfig(it->second, &job.selection, &job.check);
-          !st.ok()) {
-        return st;
-      }
+    if (auto st = settings.Apply(&finder, &job, &plan->config_paths);
+        !st.ok()) {
+      return st;
     }
-    if (auto st = ApplyFlags(o, &job); !st.ok()) return st;
     plan->jobs.push_back(std::move(job));
   }
   return absl::OkStatus();
+}
+
+UnitSettings::UnitSettings(const Options& options) : options_(options) {}
+
+absl::Status UnitSettings::Apply(ProjectConfigFinder* finder, UnitJob* job,
+                                 std::vector<std::string>* new_configs,
+                                 const SeenDir* seen) {
+  const Options& o = options_;
+  std::string cfg_path = o.config.empty()
+                             ? finder->FindForUnit(job->spec.directory, seen)
+                             : o.config;
+  if (!cfg_path.empty()) {
+    auto it = configs_.find(cfg_path);
+    if (it == configs_.end()) {
+      auto cfg = LoadProjectConfig(cfg_path);
+      if (!cfg.ok()) return cfg.status();
+      it = configs_.emplace(cfg_path, *std::move(cfg)).first;
+      new_configs->push_back(cfg_path);
+    }
+    if (auto st = ApplyProjectConfig(it->second, &job->selection, &job->check);
+        !st.ok()) {
+      return st;
+    }
+  }
+  return ApplyFlags(o, job);
 }
 
 namespace {
@@ -473,6 +362,8 @@ absl::Status CheckOneUnit(const UnitJob& job,
       LoadAndCheckUnit(job.spec, in_memory, job.check, job.selection, &unit,
                        &out->findings, shared);
   if (!st.ok()) return st;
+  out->shared_files = job.shared_files;
+  out->new_files = job.new_files;
   for (neff::NeffArchive& a : unit.neff_archives) {
     for (auto& member : a.member_texts) {
       out->member_texts.push_back(std::move(member));

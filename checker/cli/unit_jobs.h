@@ -4,6 +4,9 @@
 #define TOPOLINT_CHECKER_CLI_UNIT_JOBS_H_
 
 #include <functional>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,8 +14,10 @@
 #include "absl/status/status.h"
 #include "checker/cli/options.h"
 #include "checker/core/discovery.h"
+#include "checker/core/project_config.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
+#include "checker/core/shared_inputs.h"
 #include "checker/core/unit.h"
 #include "checker/diag/finding.h"
 
@@ -22,6 +27,10 @@ struct UnitJob {
   UnitSpec spec;
   RuleSelection selection;
   CheckOptions check;
+  // A streamed search's units (StreamedUnits): the files other units list
+  // too, and how many of the unit's files no unit before it listed.
+  std::vector<std::string> shared_files;
+  size_t new_files = 0;
 };
 
 struct JobPlan {
@@ -42,6 +51,27 @@ size_t SkippedFileCount(const JobPlan& plan);
 // command line that are no recognised kind are errors (exit 2).
 absl::Status PlanJobs(const Options& options, JobPlan* plan);
 
+class ProjectConfigFinder;
+struct SeenDir;
+
+// A unit's settings: its `.topolint.json` (--config, else the nearest one
+// found upward from its directory; each file loaded once), then the
+// command-line flags on top. Not thread-safe.
+class UnitSettings {
+ public:
+  explicit UnitSettings(const Options& options);
+  // Sets job->selection and job->check for job->spec; the path of a
+  // settings file loaded for the first time is appended to `new_configs`.
+  // `seen`: what a streamed walk saw in the unit's directory, or null.
+  absl::Status Apply(ProjectConfigFinder* finder, UnitJob* job,
+                     std::vector<std::string>* new_configs,
+                     const SeenDir* seen = nullptr);
+
+ private:
+  const Options& options_;
+  std::map<std::string, ProjectConfig> configs_;
+};
+
 // Loads every unit (in parallel with options.jobs threads), in plan order.
 absl::Status LoadUnits(const JobPlan& plan, int jobs, std::vector<Unit>* units);
 
@@ -50,18 +80,68 @@ struct UnitOutcome {
   std::vector<Finding> findings;  // sorted (CheckUnit's order)
   // Texts of NEFF archive members (display name, text), for source snippets.
   std::vector<std::pair<std::string, std::string>> member_texts;
+  // UnitJob's shared_files and new_files, for FindingOrder.
+  std::vector<std::string> shared_files;
+  size_t new_files = 0;
 };
 
-// Loads and checks the units `order` names (plan indexes), `jobs` at a time,
-// and hands each outcome to `consume` on the calling thread, in `order`.
-// The calling thread is one of the `jobs` checkers (it checks a unit
-// whenever the next outcome is not ready yet). Checking runs at most
-// 2 * jobs units ahead of `consume`, or 32 * jobs while the outcomes
-// waiting hold under 1 MiB (an ordered hand-off with a bounded window), so
-// memory holds that many units' outcomes, not the run's. An input several
-// of the units list is loaded once for all (SharedInputs). Stops at the
-// first failure in `order` (a load error, or an error `consume` returns)
-// and returns it; the units before it have been consumed, none after it.
+// Where StreamUnits takes its units from, in report order.
+class UnitSource {
+ public:
+  virtual ~UnitSource() = default;
+
+  // Called by one thread at a time. The next unit into *job, valid until
+  // its outcome is consumed (*owned holds it when the source made it for
+  // this call); *frontier is the report-order key of the unit after it
+  // (nullopt when there is none: FindingOrder). False at the end.
+  virtual absl::StatusOr<bool> Take(const UnitJob** job,
+                                    std::unique_ptr<UnitJob>* owned,
+                                    std::optional<std::string>* frontier) = 0;
+
+  virtual const std::vector<InMemoryInput>& in_memory() const = 0;
+  // Inputs several units read, loaded once; null for none.
+  virtual const SharedInputs* shared() const = 0;
+};
+
+// The units of a plan that `order` names (plan indexes), with their keys
+// (FindingOrder; empty: no frontier).
+class PlannedUnits : public UnitSource {
+ public:
+  PlannedUnits(const JobPlan& plan, const std::vector<size_t>& order,
+               const std::vector<std::string>* keys = nullptr);
+  absl::StatusOr<bool> Take(const UnitJob** job,
+                            std::unique_ptr<UnitJob>* owned,
+                            std::optional<std::string>* frontier) override;
+  const std::vector<InMemoryInput>& in_memory() const override {
+    return plan_.in_memory;
+  }
+  const SharedInputs* shared() const override { return shared_.get(); }
+
+ private:
+  const JobPlan& plan_;
+  const std::vector<size_t>& order_;
+  const std::vector<std::string>* keys_;
+  std::unique_ptr<SharedInputs> shared_;
+  size_t next_ = 0;
+};
+
+using ConsumeOutcome = std::function<absl::Status(
+    UnitOutcome, const std::optional<std::string>& frontier)>;
+
+// Loads and checks the units `source` gives, `jobs` at a time, and hands
+// each outcome (with the key of the unit after it) to `consume` on the
+// calling thread, in the source's order. The calling thread is one of the
+// `jobs` checkers (it checks a unit whenever the next outcome is not ready
+// yet). Checking runs at most 2 * jobs units ahead of `consume`, or
+// 32 * jobs while the outcomes waiting hold under 1 MiB (an ordered
+// hand-off with a bounded window), so memory holds that many units'
+// outcomes, not the run's. Stops at the first failure (the source's, a
+// load error, or an error `consume` returns) and returns it; the units
+// before it have been consumed, none after it.
+absl::Status StreamUnits(UnitSource* source, int jobs,
+                         const ConsumeOutcome& consume);
+
+// The same over the units `order` names (plan indexes) of a plan.
 absl::Status StreamUnits(
     const JobPlan& plan, const std::vector<size_t>& order, int jobs,
     const std::function<absl::Status(UnitOutcome)>& consume);

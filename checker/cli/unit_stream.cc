@@ -16,6 +16,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -50,13 +52,10 @@ size_t OutcomeBytes(const UnitOutcome& o) {
 
 class OrderedHandoff {
  public:
-  OrderedHandoff(const JobPlan& plan, const std::vector<size_t>& order,
-                 size_t jobs, const SharedInputs* shared)
-      : plan_(plan),
-        order_(order),
+  OrderedHandoff(UnitSource* source, size_t jobs)
+      : source_(source),
         ahead_(kAheadPerJob * jobs),
         window_(kLightAheadPerJob * jobs),
-        shared_(shared),
         slots_(window_) {}
 
   // What a helper thread runs: take the next unit while the window has
@@ -68,17 +67,16 @@ class OrderedHandoff {
 
   // What the calling thread runs: hand the outcomes to `consume` in order,
   // checking units itself whenever none is ready.
-  absl::Status Write(const std::function<absl::Status(UnitOutcome)>& consume) {
-    const size_t n = order_.size();
-    for (size_t k = 0; k < n; ++k) {
+  absl::Status Write(const ConsumeOutcome& consume) {
+    for (size_t k = 0;; ++k) {
       Slot taken;
-      Await(k, &taken);
+      if (!Await(k, &taken)) return absl::OkStatus();
       if (!taken.status.ok()) return taken.status;
-      if (absl::Status st = consume(std::move(taken.outcome)); !st.ok()) {
+      if (absl::Status st = consume(std::move(taken.outcome), taken.frontier);
+          !st.ok()) {
         return st;
       }
     }
-    return absl::OkStatus();
   }
 
   void Stop() {
@@ -91,17 +89,62 @@ class OrderedHandoff {
 
  private:
   struct Slot {
+    bool taken = false;  // the source gave a unit (or an error) for it
     bool ready = false;
     size_t bytes = 0;  // OutcomeBytes
+    const UnitJob* job = nullptr;
+    std::unique_ptr<UnitJob> owned;
+    std::optional<std::string> frontier;
     absl::Status status;
     UnitOutcome outcome;
   };
 
-  // Under mu_: a unit may be started.
+  // Under mu_: a unit may be started (the source may still have one, and
+  // no other thread is taking one from it).
   bool HasRoom() const {
-    if (next_ >= order_.size()) return false;
+    if (exhausted_ || taking_) return false;
     if (next_ < consumed_ + ahead_) return true;
     return next_ < consumed_ + window_ && held_bytes_ < kLightOutcomeBytes;
+  }
+
+  // With `lock` held (and HasRoom): takes unit next_ from the source into
+  // its slot; false when the source has none (or failed: the failure is
+  // the slot's outcome). The source is asked without mu_ held (a streamed
+  // search walks directories meanwhile; the writer and the other checkers
+  // go on), by one thread at a time (taking_).
+  bool TakeFromSource(std::unique_lock<std::mutex>& lock, size_t* k) {
+    taking_ = true;
+    const size_t index = next_;
+    const UnitJob* job = nullptr;
+    std::unique_ptr<UnitJob> owned;
+    std::optional<std::string> frontier;
+    lock.unlock();
+    absl::StatusOr<bool> more = source_->Take(&job, &owned, &frontier);
+    lock.lock();
+    taking_ = false;
+    bool got = false;
+    if (more.ok() && !*more) {
+      exhausted_ = true;
+    } else {
+      Slot& slot = slots_[index % window_];
+      slot.taken = true;
+      slot.job = job;
+      slot.owned = std::move(owned);
+      slot.frontier = std::move(frontier);
+      *k = index;
+      next_ = index + 1;
+      if (!more.ok()) {
+        exhausted_ = true;
+        slot.status = more.status();
+        slot.ready = true;
+      } else {
+        got = true;
+      }
+    }
+    // Room for the others again, or the end (or a failure) is known.
+    ready_.notify_all();
+    room_.notify_all();
+    return got;
   }
 
   // Takes the next unit to check into *k. A helper waits for room and
@@ -110,19 +153,22 @@ class OrderedHandoff {
     std::unique_lock<std::mutex> lock(mu_);
     if (!writer) {
       ++helpers_waiting_;
-      room_.wait(lock,
-                 [&] { return stop_ || next_ >= order_.size() || HasRoom(); });
+      room_.wait(lock, [&] { return stop_ || exhausted_ || HasRoom(); });
       --helpers_waiting_;
     }
     if (stop_ || !HasRoom()) return false;
-    *k = next_++;
-    return true;
+    return TakeFromSource(lock, k);
   }
 
   void Check(size_t k) {
     UnitOutcome out;
+    const UnitJob* job;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      job = slots_[k % window_].job;
+    }
     absl::Status st =
-        CheckOneUnit(plan_.jobs[order_[k]], plan_.in_memory, shared_, &out);
+        CheckOneUnit(*job, source_->in_memory(), source_->shared(), &out);
     bool wake;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -131,6 +177,7 @@ class OrderedHandoff {
       held_bytes_ += slot.bytes;
       slot.status = std::move(st);
       slot.outcome = std::move(out);
+      slot.owned.reset();
       slot.ready = true;
       wake = writer_waiting_ && k == consumed_;
     }
@@ -139,20 +186,24 @@ class OrderedHandoff {
 
   // Moves the outcome of unit k (the next in order) into *taken: checks
   // units itself while it is not ready and the window has room, else waits
-  // for the helper checking it.
-  void Await(size_t k, Slot* taken) {
+  // for the helper checking it. False when there is no unit k.
+  bool Await(size_t k, Slot* taken) {
     for (;;) {
       std::unique_lock<std::mutex> lock(mu_);
       Slot& slot = slots_[k % window_];
       if (!slot.ready && HasRoom()) {
-        const size_t mine = next_++;
+        size_t mine;
+        const bool got = TakeFromSource(lock, &mine);
         lock.unlock();
-        Check(mine);
+        if (got) Check(mine);
         continue;
       }
+      if (!slot.taken && exhausted_) return false;
       writer_waiting_ = true;
-      ready_.wait(lock, [&] { return slot.ready; });
+      ready_.wait(lock,
+                  [&] { return slot.ready || (!slot.taken && exhausted_); });
       writer_waiting_ = false;
+      if (!slot.ready) return false;
       held_bytes_ -= slot.bytes;
       *taken = std::move(slot);
       slot = Slot{};
@@ -160,15 +211,13 @@ class OrderedHandoff {
       const bool wake = helpers_waiting_ > 0;
       lock.unlock();
       if (wake) room_.notify_one();
-      return;
+      return true;
     }
   }
 
-  const JobPlan& plan_;
-  const std::vector<size_t>& order_;
+  UnitSource* const source_;
   const size_t ahead_;   // units checking may always run ahead
   const size_t window_;  // ... and while the outcomes waiting are light
-  const SharedInputs* const shared_;
 
   std::mutex mu_;
   std::condition_variable ready_;  // the writer's next outcome is ready
@@ -179,38 +228,78 @@ class OrderedHandoff {
   size_t held_bytes_ = 0;          // OutcomeBytes of the ready slots
   int helpers_waiting_ = 0;
   bool writer_waiting_ = false;
+  bool exhausted_ = false;  // the source has no more units
+  bool taking_ = false;     // a thread is asking the source
   bool stop_ = false;
 };
 
 }  // namespace
 
-absl::Status StreamUnits(
-    const JobPlan& plan, const std::vector<size_t>& order, int jobs,
-    const std::function<absl::Status(UnitOutcome)>& consume) {
-  const size_t n = order.size();
-  const int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
-  const std::unique_ptr<SharedInputs> shared = ShareInputs(plan, order);
-  if (threads == 1) {
-    for (size_t k = 0; k < n; ++k) {
+PlannedUnits::PlannedUnits(const JobPlan& plan,
+                           const std::vector<size_t>& order,
+                           const std::vector<std::string>* keys)
+    : plan_(plan),
+      order_(order),
+      keys_(keys != nullptr && keys->size() == order.size() ? keys : nullptr),
+      shared_(ShareInputs(plan, order)) {}
+
+absl::StatusOr<bool> PlannedUnits::Take(const UnitJob** job,
+                                        std::unique_ptr<UnitJob>* owned,
+                                        std::optional<std::string>* frontier) {
+  if (next_ >= order_.size()) return false;
+  *job = &plan_.jobs[order_[next_]];
+  owned->reset();
+  ++next_;
+  if (keys_ != nullptr && next_ < keys_->size()) {
+    *frontier = (*keys_)[next_];
+  } else {
+    frontier->reset();
+  }
+  return true;
+}
+
+absl::Status StreamUnits(UnitSource* source, int jobs,
+                         const ConsumeOutcome& consume) {
+  if (jobs <= 1) {
+    for (;;) {
+      const UnitJob* job = nullptr;
+      std::unique_ptr<UnitJob> owned;
+      std::optional<std::string> frontier;
+      absl::StatusOr<bool> more = source->Take(&job, &owned, &frontier);
+      if (!more.ok()) return more.status();
+      if (!*more) return absl::OkStatus();
       UnitOutcome out;
-      if (absl::Status st = CheckOneUnit(plan.jobs[order[k]], plan.in_memory,
-                                         shared.get(), &out);
+      if (absl::Status st =
+              CheckOneUnit(*job, source->in_memory(), source->shared(), &out);
           !st.ok()) {
         return st;
       }
-      if (absl::Status st = consume(std::move(out)); !st.ok()) return st;
+      owned.reset();
+      if (absl::Status st = consume(std::move(out), frontier); !st.ok()) {
+        return st;
+      }
     }
-    return absl::OkStatus();
   }
-  OrderedHandoff handoff(plan, order, static_cast<size_t>(threads),
-                         shared.get());
+  OrderedHandoff handoff(source, static_cast<size_t>(jobs));
   // Helpers refused (a pids limit): the writer checks what none takes.
   std::vector<WorkerThread> helpers =
-      StartWorkers(threads - 1, [&handoff] { handoff.Help(); });
+      StartWorkers(jobs - 1, [&handoff] { handoff.Help(); });
   absl::Status result = handoff.Write(consume);
   handoff.Stop();
   for (WorkerThread& t : helpers) t.join();
   return result;
+}
+
+absl::Status StreamUnits(
+    const JobPlan& plan, const std::vector<size_t>& order, int jobs,
+    const std::function<absl::Status(UnitOutcome)>& consume) {
+  const int threads =
+      std::max(1, std::min<int>(jobs, static_cast<int>(order.size())));
+  PlannedUnits source(plan, order);
+  return StreamUnits(&source, threads,
+                     [&](UnitOutcome out, const std::optional<std::string>&) {
+                       return consume(std::move(out));
+                     });
 }
 
 }  // namespace topolint::cli

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "checker/core/dir_entries.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/input_file.h"
 #include "fmt/format.h"
@@ -29,43 +30,6 @@
 namespace topolint {
 namespace fs = std::filesystem;
 namespace {
-
-// "Permission denied" -> "permission denied", to fit inside a message.
-std::string LowercaseFirst(std::string s) {
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z')
-    s[0] = static_cast<char>(s[0] - 'A' + 'a');
-  return s;
-}
-
-std::string ErrnoMessage(int err) {
-  return LowercaseFirst(std::generic_category().message(err));
-}
-
-// A path too long to print whole stays recognisable by its ends.
-std::string Abbreviated(const std::string& path) {
-  if (path.size() <= 160) return path;
-  return fmt::format("{}...{}", path.substr(0, 100),
-                     path.substr(path.size() - 50));
-}
-
-std::string TypeName(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  return "not a regular file";
-}
-
-// `dir/name`, allocated once.
-std::string Join(const std::string& dir, std::string_view name) {
-  const bool slash = dir.back() != '/';
-  std::string out;
-  out.reserve(dir.size() + slash + name.size());
-  out.append(dir);
-  if (slash) out.push_back('/');
-  out.append(name);
-  return out;
-}
 
 using DirId = std::pair<dev_t, ino_t>;
 
@@ -98,51 +62,6 @@ struct Node {
     events.push_back({kSkip, std::move(p), std::move(reason), files});
   }
 };
-
-// One entry of a directory: its name is names[offset, offset + size), with
-// a NUL after it.
-struct DirEntry {
-  size_t offset;
-  size_t size;
-  unsigned char type;
-};
-
-// Reads the entries of the open directory `fd` (but "." and "..") with
-// their types, as getdents64 gives them: no readdir() buffer and no extra
-// fstat()/fcntl() per directory; the names go into one string, not one
-// string each. A read error is a warning on `node`.
-int ReadEntries(int fd, const std::string& shown, Node* node,
-                std::string* names, std::vector<DirEntry>* out) {
-  alignas(8) char buf[32768];
-  for (;;) {
-    const ssize_t n = ::getdents64(fd, buf, sizeof(buf));
-    if (n < 0) {
-      const int err = errno;
-      node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
-                             ErrnoMessage(err)));
-      node->listed = false;
-      return err;
-    }
-    if (n == 0) return 0;
-    for (size_t off = 0; off < static_cast<size_t>(n);) {
-      unsigned short reclen;
-      std::memcpy(&reclen, buf + off + offsetof(struct dirent64, d_reclen),
-                  sizeof(reclen));
-      const unsigned char type = static_cast<unsigned char>(
-          buf[off + offsetof(struct dirent64, d_type)]);
-      const char* name = buf + off + offsetof(struct dirent64, d_name);
-      if (reclen == 0) return 0;  // cannot happen; never loop forever
-      off += reclen;
-      if (name[0] == '.' &&
-          (name[1] == 0 || (name[1] == '.' && name[2] == 0))) {
-        continue;
-      }
-      const size_t size = std::strlen(name);
-      out->push_back({names->size(), size, type});
-      names->append(name, size + 1);
-    }
-  }
-}
 
 // Lists directories (Node::List), `jobs` threads at a time once there is
 // more than one directory waiting. With more than one thread, a directory's
@@ -295,19 +214,19 @@ absl::Status Lister::List(Node* node, std::vector<WorkerThread>* pool) {
   names.reserve(256);  // one block for the names of a small directory
   std::vector<DirEntry> entries;
   node->listed = true;
-  const int read_error = ReadEntries(fd, shown, node, &names, &entries);
+  const int read_error = ReadDirEntries(fd, &names, &entries);
   ::close(fd);
-  if (read_error != 0 && node->depth == 0) {
-    // Named on the command line (`check .` in a deleted directory): exit 2.
-    return absl::NotFoundError(fmt::format("{}: cannot read directory: {}",
-                                           shown, ErrnoMessage(read_error)));
+  if (read_error != 0) {
+    node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
+                           ErrnoMessage(read_error)));
+    node->listed = false;
+    if (node->depth == 0) {
+      // Named on the command line (`check .` in a deleted directory): exit 2.
+      return absl::NotFoundError(fmt::format("{}: cannot read directory: {}",
+                                             shown, ErrnoMessage(read_error)));
+    }
   }
   const char* const blob = names.data();
-  std::sort(entries.begin(), entries.end(),
-            [blob](const DirEntry& a, const DirEntry& b) {
-              return std::string_view(blob + a.offset, a.size) <
-                     std::string_view(blob + b.offset, b.size);
-            });
   node->events.reserve(entries.size());
   for (const DirEntry& e : entries) {
     if (auto s = Entry(node, blob + e.offset, e.type); !s.ok()) return s;
@@ -320,82 +239,33 @@ absl::Status Lister::List(Node* node, std::vector<WorkerThread>* pool) {
 }
 
 absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
-  std::string p = Join(node->path, name);
-  if (p.size() >= PATH_MAX) {
-    // Not even stat() takes it: report, do not guess what it is.
-    node->Warn(
-        fmt::format("{} ({} bytes): path longer than PATH_MAX ({}); not "
-                    "searched",
-                    Abbreviated(p), p.size(), PATH_MAX));
-    return absl::OkStatus();
-  }
-  // The type readdir gave costs nothing: only a symlink (or a file system
-  // that does not say) costs a stat().
-  bool link = type == DT_LNK;
-  bool dir = type == DT_DIR;
-  bool regular = type == DT_REG;
-  bool broken = false;
-  mode_t mode = 0;
-  struct stat st;
-  if (type == DT_UNKNOWN) {
-    if (::lstat(p.c_str(), &st) == 0) {
-      link = S_ISLNK(st.st_mode);
-      dir = S_ISDIR(st.st_mode);
-      regular = S_ISREG(st.st_mode);
-      mode = st.st_mode;
-    } else {
-      broken = true;
+  std::string p = JoinPath(node->path, name);
+  EntryInfo info = ClassifyDirEntry(p, name, type, limits_.follow_symlinks);
+  switch (info.kind) {
+    case EntryInfo::kWarning:
+      node->Warn(std::move(info.reason));
+      break;
+    case EntryInfo::kSettings:
+      node->has_settings = info.files != 0;
+      break;
+    case EntryInfo::kSkip:
+      node->Skip(std::move(p), std::move(info.reason), info.files);
+      break;
+    case EntryInfo::kDir: {
+      ++dirs_;
+      auto child = std::make_unique<Node>();
+      child->path = std::move(p);
+      child->depth = node->depth + 1;
+      child->parent = node;
+      node->events.push_back({Node::kChild, "", "", node->children.size()});
+      node->children.push_back(std::move(child));
+      break;
     }
+    case EntryInfo::kFile:
+      ++files_;
+      node->events.push_back({Node::kFile, std::move(p), "", 0});
+      break;
   }
-  if (link) {
-    if (::stat(p.c_str(), &st) == 0) {
-      dir = S_ISDIR(st.st_mode);
-      regular = S_ISREG(st.st_mode);
-      mode = st.st_mode;
-    } else {
-      broken = true;
-    }
-  } else if (mode == 0) {
-    mode = type == DT_FIFO   ? S_IFIFO
-           : type == DT_SOCK ? S_IFSOCK
-           : type == DT_CHR  ? S_IFCHR
-           : type == DT_BLK  ? S_IFBLK
-                             : 0;
-  }
-  if (name[0] == '.') {
-    // .git, .topolint.json (read as settings), editor files.
-    if (std::string_view(name) == ".topolint.json") {
-      node->has_settings = regular;
-    } else {
-      node->Skip(std::move(p),
-                 "hidden (names starting with '.' are not searched)",
-                 regular ? 1 : 0);
-    }
-    return absl::OkStatus();
-  }
-  if (dir) {
-    if (link && !limits_.follow_symlinks) {
-      node->Skip(std::move(p),
-                 "symbolic link to a directory; not followed "
-                 "(--follow-symlinks follows it)",
-                 0);
-      return absl::OkStatus();
-    }
-    ++dirs_;
-    auto child = std::make_unique<Node>();
-    child->path = std::move(p);
-    child->depth = node->depth + 1;
-    child->parent = node;
-    node->events.push_back({Node::kChild, "", "", node->children.size()});
-    node->children.push_back(std::move(child));
-    return absl::OkStatus();
-  }
-  if (regular) {
-    ++files_;
-    node->events.push_back({Node::kFile, std::move(p), "", 0});
-    return absl::OkStatus();
-  }
-  node->Skip(std::move(p), broken ? "broken symbolic link" : TypeName(mode), 0);
   return absl::OkStatus();
 }
 

@@ -200,6 +200,10 @@ void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
 
 }  // namespace
 
+void ClassifyFound(ClassifiedFile* c) {
+  if (!ClassifyByName(c)) ClassifyByContent(c);
+}
+
 bool ClassifyName(const std::string& name, InputKind* kind) {
   if (absl::EndsWith(name, ".hlo") || absl::EndsWith(name, ".hlo.txt") ||
       absl::EndsWith(name, ".hlo_module.pb") ||

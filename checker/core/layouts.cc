@@ -1,5 +1,7 @@
 #include "checker/core/layouts.h"
 
+#include "checker/core/layout_groups.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <iterator>
@@ -47,6 +49,8 @@ std::string_view DumpModuleId(std::string_view name) {
   return name.substr(0, i);
 }
 
+}  // namespace
+
 // String forms of filename() / parent_path() for the walk's generic paths
 // (no trailing '/'): called several times per file, so no fs::path.
 std::string_view BaseName(std::string_view path) {
@@ -60,9 +64,13 @@ std::string_view ParentView(std::string_view path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+namespace {
+
 std::string ParentOf(const std::string& path) {
   return std::string(ParentView(path));
 }
+
+}  // namespace
 
 // `_tp0_bk3`: an NxD compile bucket.
 bool IsBucketName(std::string_view name) {
@@ -87,25 +95,7 @@ std::string GroupDir(const std::string& path) {
   return IsBucketName(BaseName(bucket)) ? bucket : dir;
 }
 
-// A directory's files by role. Most directories of a search hold one file
-// of each role (a compile-cache entry: model.hlo, def.json,
-// compile_flags.json, model.done): room for one each inside the group, so
-// that grouping thousands of them allocates per unit, not per file.
-using RoleFiles = absl::InlinedVector<InputFile, 1>;
-
-struct DirGroup {
-  std::string_view dir;   // its key in GroupUnits' map
-  std::string_view root;  // a ClassifiedFile's root (they outlive the group)
-  RoleFiles hlo, neff, def_json, configs, shared;
-  absl::InlinedVector<std::string, 2> markers;  // file names
-  size_t files = 0;  // every file, for a skipped entry
-  bool any_named = false;
-  bool config_inherited = false;
-  bool unit_of_its_own = false;  // modules or shared files (before DirUnits)
-  bool modules() const {
-    return !hlo.empty() || !neff.empty() || !def_json.empty();
-  }
-};
+namespace {
 
 InputKind KindOf(FileRole role) {
   switch (role) {
@@ -123,6 +113,8 @@ InputKind KindOf(FileRole role) {
 bool HasMarker(const DirGroup& g, std::string_view name) {
   return std::find(g.markers.begin(), g.markers.end(), name) != g.markers.end();
 }
+
+}  // namespace
 
 // Why a compile-cache entry `MODULE_*/` is not checked, or "" when it is a
 // finished entry (optimum-neuron's states: locked, failed, incomplete).
@@ -156,6 +148,8 @@ std::string CacheEntryProblem(const DirGroup& g) {
   return "";
 }
 
+namespace {
+
 UnitSpec NewUnit(const DirGroup& g) {
   UnitSpec u;
   u.directory = std::string(g.dir);
@@ -171,8 +165,6 @@ void Append(RoleFiles&& from, std::vector<InputFile>* to) {
              std::make_move_iterator(from.end()));
   from.clear();
 }
-
-using DirUnitList = absl::InlinedVector<UnitSpec, 1>;
 
 // The files of one pairing key of a directory of several modules or NEFFs.
 struct KeyedUnit {
@@ -236,6 +228,8 @@ void PairLeftovers(std::string_view dir, std::map<std::string, KeyedUnit>* keys,
       "pairs them (X.hlo or X.hlo_module.pb with X.neff or X.def.json)",
       dir, NameList(m), NameList(n)));
 }
+
+}  // namespace
 
 // The units of one directory, before inherited configs. Takes the files of
 // `g` but its configs (a directory below may inherit them).
@@ -302,8 +296,6 @@ DirUnitList DirUnits(DirGroup& g, std::vector<std::string>* warnings) {
   return units;
 }
 
-}  // namespace
-
 bool IsFinalDumpModule(std::string_view name) {
   if (DumpModuleId(name).empty()) return false;
   if (EndsWith(name, ".gz")) name.remove_suffix(3);
@@ -327,6 +319,43 @@ std::string PairKey(std::string_view name, FileRole role) {
     return std::string(name);
   }
   return std::string(StripHloSuffix(name));
+}
+
+void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
+  DirGroup& g = *group;
+  if (g.root.empty() || c.file.root->size() < g.root.size()) {
+    g.root = *c.file.root;  // `files` holds it until the end
+  }
+  ++g.files;
+  g.any_named = g.any_named || c.file.named;
+  RoleFiles* to = nullptr;
+  switch (c.role) {
+    case FileRole::kHlo:
+      to = &g.hlo;
+      break;
+    case FileRole::kNeff:
+      to = &g.neff;
+      break;
+    case FileRole::kDefJson:
+      to = &g.def_json;
+      break;
+    case FileRole::kConfig:
+      to = &g.configs;
+      break;
+    case FileRole::kCompileFlags:
+    case FileRole::kJson:
+      to = &g.shared;
+      break;
+    case FileRole::kCacheMarker:
+      g.markers.emplace_back(BaseName(c.file.path));
+      break;
+    case FileRole::kNone:
+      break;
+  }
+  if (to != nullptr) {
+    to->push_back({std::move(c.file.path), KindOf(c.role), c.file.named, false,
+                   false, /*seen_regular=*/true});
+  }
 }
 
 void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
@@ -374,40 +403,7 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
       last->dir = at->first;
       last_parent.assign(parent.data(), parent.size());
     }
-    DirGroup& g = *last;
-    if (g.root.empty() || c.file.root->size() < g.root.size()) {
-      g.root = *c.file.root;  // `files` holds it until the end
-    }
-    ++g.files;
-    g.any_named = g.any_named || c.file.named;
-    RoleFiles* to = nullptr;
-    switch (c.role) {
-      case FileRole::kHlo:
-        to = &g.hlo;
-        break;
-      case FileRole::kNeff:
-        to = &g.neff;
-        break;
-      case FileRole::kDefJson:
-        to = &g.def_json;
-        break;
-      case FileRole::kConfig:
-        to = &g.configs;
-        break;
-      case FileRole::kCompileFlags:
-      case FileRole::kJson:
-        to = &g.shared;
-        break;
-      case FileRole::kCacheMarker:
-        g.markers.emplace_back(BaseName(c.file.path));
-        break;
-      case FileRole::kNone:
-        break;
-    }
-    if (to != nullptr) {
-      to->push_back({std::move(c.file.path), KindOf(c.role), c.file.named,
-                     false, false, /*seen_regular=*/true});
-    }
+    AddFileToGroup(std::move(c), last);
   }
   std::vector<std::pair<const DirGroup*, DirUnitList>> per_dir;
   per_dir.reserve(dirs.size());

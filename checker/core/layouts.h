@@ -35,6 +35,10 @@ struct ClassifiedFile {
   std::string reason;  // kNone only
 };
 
+// Sets `c->role` (and `reason`) of one file a search found: by its name,
+// else by its content (discovery.cc).
+void ClassifyFound(ClassifiedFile* c);
+
 // The pairing key of a module or NEFF file name: the name without the HLO
 // (`.hlo_module.pb`, `.hlo.pb`, `.hlo`, `.hlo.txt`, `.pb`, `.gz`) or NEFF
 // (`.neff`, then an HLO suffix, for transformers-neuronx's `X.pb.neff`)

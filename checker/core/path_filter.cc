@@ -159,12 +159,15 @@ void PathSelector::Learn(const std::vector<ListedDir>& listed) {
   }
 }
 
-std::string PathSelector::ConfigPathFor(const std::string& abs_dir) {
+std::string PathSelector::ConfigPathFor(const std::string& abs_dir,
+                                        const bool* known_has, bool remember) {
   if (auto it = dir_to_config_.find(abs_dir); it != dir_to_config_.end()) {
     return it->second;
   }
   bool has = false;
-  if (auto it = listed_.find(abs_dir); it != listed_.end()) {
+  if (known_has != nullptr) {
+    has = *known_has;
+  } else if (auto it = listed_.find(abs_dir); it != listed_.end()) {
     has = it->second;
   } else {
     std::error_code ec;
@@ -176,10 +179,11 @@ std::string PathSelector::ConfigPathFor(const std::string& abs_dir) {
   } else {
     const fs::path p(abs_dir);
     if (p.has_parent_path() && p.parent_path() != p) {
-      result = ConfigPathFor(p.parent_path().generic_string());
+      result = ConfigPathFor(p.parent_path().generic_string(), nullptr,
+                             /*remember=*/true);
     }
   }
-  dir_to_config_.emplace(abs_dir, result);
+  if (remember) dir_to_config_.emplace(abs_dir, result);
   return result;
 }
 
@@ -187,7 +191,9 @@ absl::StatusOr<const PathFilterLevel*> PathSelector::ConfigLevel(
     const std::string& dir) {
   const std::string path =
       fixed_config_.empty()
-          ? ConfigPathFor(AbsoluteNormal(dir).generic_string())
+          ? ConfigPathFor(AbsoluteNormal(dir).generic_string(),
+                          dir == hint_dir_ ? &hint_has_ : nullptr,
+                          /*remember=*/hint_dir_.empty())
           : fixed_config_;
   if (path.empty()) return nullptr;
   auto it = levels_.find(path);

@@ -98,13 +98,25 @@ class PathSelector {
   // them (WalkResult::listed).
   void Learn(const std::vector<ListedDir>& listed);
 
+  // The directory (display path) whose files come next holds a
+  // `.topolint.json` or not: no stat() for it (a streamed walk, which
+  // learns it while listing, tells each directory before its files).
+  void HintDirectory(const std::string& dir, bool has_settings) {
+    hint_dir_ = dir;
+    hint_has_ = has_settings;
+  }
+
   // "" when `file` is kept, else the reason it is left out. Fails when a
   // settings file cannot be read or holds an invalid pattern.
   absl::StatusOr<std::string> Reject(const FoundFile& file);
 
  private:
   absl::StatusOr<const PathFilterLevel*> ConfigLevel(const std::string& dir);
-  std::string ConfigPathFor(const std::string& dir);
+  // `known_has`: whether `dir` holds a settings file, when known. Only the
+  // directories above `dir` are remembered (a search meets each once).
+  std::string ConfigPathFor(const std::string& dir,
+                            const bool* known_has = nullptr,
+                            bool remember = false);
 
   PathFilterLevel command_line_;
   bool force_exclude_ = false;
@@ -112,6 +124,8 @@ class PathSelector {
   std::map<std::string, bool> listed_;  // display dir -> has config
   std::map<std::string, std::string> dir_to_config_;  // display dir -> path
   std::map<std::string, std::unique_ptr<PathFilterLevel>> levels_;  // by path
+  std::string hint_dir_;  // HintDirectory
+  bool hint_has_ = false;
   bool last_dir_valid_ = false;  // Reject's last directory and its level
   std::string last_dir_;
   const PathFilterLevel* last_level_ = nullptr;

@@ -1,6 +1,7 @@
 #include "checker/core/shared_inputs.h"
 
 #include <iterator>
+#include <limits>
 #include <string_view>
 #include <utility>
 
@@ -72,13 +73,31 @@ SharedInputs::SharedInputs(const std::vector<const UnitSpec*>& specs,
   }
 }
 
+SharedInputs::SharedInputs(LoadFn load) : load_(std::move(load)) {}
+
+void SharedInputs::Share(const InputFile& f) {
+  if (!Shareable(f)) return;
+  std::lock_guard<std::mutex> lock(entries_mu_);
+  auto [it, added] = entries_.try_emplace(f.path);
+  if (!added) return;
+  it->second = std::make_unique<Entry>();
+  it->second->file = f;
+  it->second->users = std::numeric_limits<size_t>::max();
+}
+
 bool SharedInputs::Holds(const InputFile& f) const {
+  std::lock_guard<std::mutex> lock(entries_mu_);
   auto it = entries_.find(f.path);
   return it != entries_.end() && SameSettings(it->second->file, f);
 }
 
 absl::Status SharedInputs::LoadInto(const InputFile& f, Unit* unit) const {
-  Entry& e = *entries_.at(f.path);
+  Entry* entry;
+  {
+    std::lock_guard<std::mutex> lock(entries_mu_);
+    entry = entries_.at(f.path).get();
+  }
+  Entry& e = *entry;
   std::lock_guard<std::mutex> lock(e.mu);
   if (!e.loaded) {
     e.loaded = true;

@@ -33,6 +33,16 @@ class SharedInputs {
   SharedInputs(const SharedInputs&) = delete;
   SharedInputs& operator=(const SharedInputs&) = delete;
 
+  // No inputs yet: a streamed search adds them as it finds them (Share).
+  explicit SharedInputs(LoadFn load);
+
+  // Makes `f` (a disk JSON input not named on the command line) a shared
+  // input from now on, for any number of units: its result is kept until
+  // the SharedInputs is destroyed. For a search that learns which inputs
+  // are shared as it goes (an inherited component config). A file already
+  // shared, or one that is not shareable, is left as it is.
+  void Share(const InputFile& f);
+
   // True when `f` is one of the shared inputs.
   bool Holds(const InputFile& f) const;
 
@@ -63,6 +73,7 @@ class SharedInputs {
   static bool SameSettings(const InputFile& a, const InputFile& b);
 
   LoadFn load_;
+  mutable std::mutex entries_mu_;  // Share may add while units load
   std::unordered_map<std::string, std::unique_ptr<Entry>> entries_;
   mutable std::atomic<size_t> loads_{0};
 };

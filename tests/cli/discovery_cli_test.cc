@@ -246,16 +246,30 @@ TEST(DiscoveryCliTest, SettingsAtSeveralLevelsAndPlanErrorsWithAnyJobs) {
   }
   d.Write("t/c/62/.topolint.json", R"({"lnc": "two"})");
   args[4] = "1";
+  // A search of one directory streams (docs/layouts.md): the broken file is
+  // exit 2 where the walk meets it, after the units before it were reported
+  // (the same ones at any -j), none after it.
   CliResult error = RunTopolint(args);
   EXPECT_EQ(error.exit_code, 2) << error.err;
-  EXPECT_EQ(error.out, "");
   EXPECT_THAT(error.err, HasSubstr("t/c/62/.topolint.json"));
+  EXPECT_THAT(error.out, HasSubstr("/t/b/"));
+  EXPECT_THAT(error.out, Not(HasSubstr("/t/c/62/")));
+  EXPECT_THAT(error.out, Not(HasSubstr("/t/c/65/")));
   for (const char* jobs : {"2", "8"}) {
     args[4] = jobs;
     CliResult many = RunTopolint(args);
     EXPECT_EQ(many.exit_code, 2) << "-j " << jobs;
-    EXPECT_EQ(many.out, "") << "-j " << jobs;
+    EXPECT_EQ(error.out, many.out) << "-j " << jobs;
     EXPECT_EQ(error.err, many.err) << "-j " << jobs;
+  }
+  // A planned run (two paths) reads every settings file before reporting.
+  args.push_back(d.path() + "/t/c");
+  for (const char* jobs : {"1", "2"}) {
+    args[4] = jobs;
+    CliResult planned = RunTopolint(args);
+    EXPECT_EQ(planned.exit_code, 2) << "-j " << jobs;
+    EXPECT_EQ(planned.out, "") << "-j " << jobs;
+    EXPECT_THAT(planned.err, HasSubstr("t/c/62/.topolint.json"));
   }
 }
 

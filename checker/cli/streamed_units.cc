@@ -1,0 +1,88 @@
+#include "checker/cli/streamed_units.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "checker/cli/output_guard.h"
+#include "checker/diag/input_file.h"
+#include "fmt/format.h"
+
+namespace topolint::cli {
+
+bool CanStreamUnits(const Options& o) {
+  return o.paths.size() == 1 && o.paths[0] != "-" && !o.whole_units &&
+         o.hlo.empty() && o.neff.empty() && o.neuron_config.empty() &&
+         KindOfPath(o.paths[0]) == FileKind::kDirectory;
+}
+
+StreamedUnits::StreamedUnits(const Options& options,
+                             std::function<void(std::string)> on_warning,
+                             std::function<void(SkippedPath)> on_skipped)
+    : options_(options),
+      on_warning_(std::move(on_warning)),
+      on_skipped_(std::move(on_skipped)),
+      settings_(options),
+      shared_([this](const InputFile& f, Unit* unit) {
+        return LoadJsonInput(f, in_memory_, unit);
+      }) {}
+
+absl::Status StreamedUnits::Init() {
+  const Options& o = options_;
+  if (!o.config.empty()) {
+    if (absl::Status st = CheckReadableKind(o.config); !st.ok()) {
+      return absl::Status(st.code(), fmt::format("settings file {}",
+                                                 std::string(st.message())));
+    }
+  }
+  if (auto st = selector_.SetCommandLine(o.include, o.exclude); !st.ok()) {
+    return st;
+  }
+  selector_.set_force_exclude(o.force_exclude);
+  selector_.set_config(o.config);
+  limits_.follow_symlinks = o.follow_symlinks;
+  limits_.jobs = o.jobs;
+  limits_.selector = &selector_;
+  limits_.honour_gitignore = !o.no_ignore;
+  stream_ = std::make_unique<UnitStream>(o.paths[0], limits_, on_warning_,
+                                         on_skipped_);
+  return stream_->Prime();
+}
+
+absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
+                                         std::unique_ptr<UnitJob>* owned,
+                                         std::optional<std::string>* frontier) {
+  StreamedUnit unit;
+  absl::StatusOr<bool> more = stream_->Next(&unit);
+  if (!more.ok() || !*more) return more;
+  auto made = std::make_unique<UnitJob>();
+  made->spec = std::move(unit.spec);
+  made->shared_files = std::move(unit.shared);
+  made->new_files = unit.new_files;
+  JobPlan one;  // this unit and a settings file met for the first time
+  const SeenDir seen{unit.dir_has_settings, unit.dir_has_git};
+  if (auto st = settings_.Apply(&finder_, made.get(), &one.config_paths,
+                                unit.dir_listed ? &seen : nullptr);
+      !st.ok()) {
+    return st;
+  }
+  // Inputs other units list too (an inherited config): read once.
+  for (const InputFile& f : made->spec.files) {
+    if (std::find(made->shared_files.begin(), made->shared_files.end(),
+                  f.path) != made->shared_files.end()) {
+      shared_.Share(f);
+    }
+  }
+  if (!options_.output.empty() || !options_.write_baseline.empty()) {
+    one.jobs.push_back(*made);
+    if (auto st = CheckOutputsAreNotInputs(options_, one); !st.ok()) {
+      return st;
+    }
+  }
+  ++units_;
+  *frontier = stream_->PeekKey();
+  *job = made.get();
+  *owned = std::move(made);
+  return true;
+}
+
+}  // namespace topolint::cli

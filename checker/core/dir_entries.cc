@@ -1,0 +1,169 @@
+#include "checker/core/dir_entries.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <system_error>
+
+#include "fmt/format.h"
+
+namespace topolint {
+namespace {
+
+std::string TypeName(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+}  // namespace
+
+std::string ErrnoMessage(int err) {
+  std::string s = std::generic_category().message(err);
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z')
+    s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  return s;
+}
+
+std::string Abbreviated(const std::string& path) {
+  if (path.size() <= 160) return path;
+  return fmt::format("{}...{}", path.substr(0, 100),
+                     path.substr(path.size() - 50));
+}
+
+std::string JoinPath(const std::string& dir, std::string_view name) {
+  const bool slash = dir.back() != '/';
+  std::string out;
+  out.reserve(dir.size() + slash + name.size());
+  out.append(dir);
+  if (slash) out.push_back('/');
+  out.append(name);
+  return out;
+}
+
+int ReadDirEntries(int fd, std::string* names, std::vector<DirEntry>* out) {
+  alignas(8) char buf[32768];
+  int err = 0;
+  for (;;) {
+    const ssize_t n = ::getdents64(fd, buf, sizeof(buf));
+    if (n < 0) {
+      err = errno;
+      break;
+    }
+    if (n == 0) break;
+    bool bad_record = false;
+    for (size_t off = 0; off < static_cast<size_t>(n);) {
+      unsigned short reclen;
+      std::memcpy(&reclen, buf + off + offsetof(struct dirent64, d_reclen),
+                  sizeof(reclen));
+      const unsigned char type = static_cast<unsigned char>(
+          buf[off + offsetof(struct dirent64, d_type)]);
+      const char* name = buf + off + offsetof(struct dirent64, d_name);
+      if (reclen == 0) {  // cannot happen; never loop forever
+        bad_record = true;
+        break;
+      }
+      off += reclen;
+      if (name[0] == '.' &&
+          (name[1] == 0 || (name[1] == '.' && name[2] == 0))) {
+        continue;
+      }
+      const size_t size = std::strlen(name);
+      out->push_back({names->size(), size, type});
+      names->append(name, size + 1);
+    }
+    if (bad_record) break;
+  }
+  const char* const blob = names->data();
+  std::sort(out->begin(), out->end(),
+            [blob](const DirEntry& a, const DirEntry& b) {
+              return std::string_view(blob + a.offset, a.size) <
+                     std::string_view(blob + b.offset, b.size);
+            });
+  return err;
+}
+
+EntryInfo ClassifyDirEntry(const std::string& path, const char* name,
+                           unsigned char type, bool follow_symlinks) {
+  EntryInfo info;
+  if (path.size() >= PATH_MAX) {
+    // Not even stat() takes it: report, do not guess what it is.
+    info.kind = EntryInfo::kWarning;
+    info.reason = fmt::format(
+        "{} ({} bytes): path longer than PATH_MAX ({}); not searched",
+        Abbreviated(path), path.size(), PATH_MAX);
+    return info;
+  }
+  bool link = type == DT_LNK;
+  bool dir = type == DT_DIR;
+  bool regular = type == DT_REG;
+  bool broken = false;
+  mode_t mode = 0;
+  struct stat st;
+  if (type == DT_UNKNOWN) {
+    if (::lstat(path.c_str(), &st) == 0) {
+      link = S_ISLNK(st.st_mode);
+      dir = S_ISDIR(st.st_mode);
+      regular = S_ISREG(st.st_mode);
+      mode = st.st_mode;
+    } else {
+      broken = true;
+    }
+  }
+  if (link) {
+    if (::stat(path.c_str(), &st) == 0) {
+      dir = S_ISDIR(st.st_mode);
+      regular = S_ISREG(st.st_mode);
+      mode = st.st_mode;
+    } else {
+      broken = true;
+    }
+  } else if (mode == 0) {
+    mode = type == DT_FIFO   ? S_IFIFO
+           : type == DT_SOCK ? S_IFSOCK
+           : type == DT_CHR  ? S_IFCHR
+           : type == DT_BLK  ? S_IFBLK
+                             : 0;
+  }
+  if (name[0] == '.') {
+    // .git, .topolint.json (read as settings), editor files.
+    if (std::string_view(name) == ".topolint.json") {
+      info.kind = EntryInfo::kSettings;
+      info.files = regular ? 1 : 0;
+    } else {
+      info.kind = EntryInfo::kSkip;
+      info.reason = "hidden (names starting with '.' are not searched)";
+      info.files = regular ? 1 : 0;
+    }
+    return info;
+  }
+  if (dir) {
+    if (link && !follow_symlinks) {
+      info.kind = EntryInfo::kSkip;
+      info.reason =
+          "symbolic link to a directory; not followed "
+          "(--follow-symlinks follows it)";
+      return info;
+    }
+    info.kind = EntryInfo::kDir;
+    return info;
+  }
+  if (regular) {
+    info.kind = EntryInfo::kFile;
+    info.files = 1;
+    return info;
+  }
+  info.kind = EntryInfo::kSkip;
+  info.reason = broken ? "broken symbolic link" : TypeName(mode);
+  return info;
+}
+
+}  // namespace topolint

@@ -1,0 +1,61 @@
+// What one directory holds, read the way both directory walks need it
+// (dir_walk.h lists a whole tree first; discovery_stream.h walks as units
+// are checked): the entries in name order, each with what it is and, for an
+// entry left out, why.
+#ifndef TOPOLINT_CHECKER_CORE_DIR_ENTRIES_H_
+#define TOPOLINT_CHECKER_CORE_DIR_ENTRIES_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topolint {
+
+// "Permission denied" -> "permission denied" (strerror, to fit inside a
+// message).
+std::string ErrnoMessage(int err);
+
+// A path too long to print whole, by its ends.
+std::string Abbreviated(const std::string& path);
+
+// `dir/name`, allocated once.
+std::string JoinPath(const std::string& dir, std::string_view name);
+
+// One entry of a directory: its name is names[offset, offset + size), with
+// a NUL after it; `type` is getdents64's d_type.
+struct DirEntry {
+  size_t offset;
+  size_t size;
+  unsigned char type;
+};
+
+// Reads the entries of the open directory `fd` (but "." and "..") into
+// `names` / `out`, sorted by name: no readdir() buffer, one string for all
+// names. Returns 0, or the errno of a failed read (what was read stays).
+int ReadDirEntries(int fd, std::string* names, std::vector<DirEntry>* out);
+
+// What an entry is to a search.
+struct EntryInfo {
+  enum Kind {
+    kFile,      // a regular file (or a symlink to one): searched
+    kDir,       // a directory to descend into
+    kSkip,      // left out: `reason`, standing for `files` regular files
+    kWarning,   // not searched, and the user must hear it: `reason`
+    kSettings,  // `.topolint.json`; `files` is 1 when a regular file
+  };
+  Kind kind = kFile;
+  std::string reason;
+  size_t files = 0;
+};
+
+// Classifies the entry `name` (d_type `type`) of directory `dir`, whose
+// joined path is `path`: only a symlink (or a file system that gives no
+// type) costs a stat(). Hidden names (a leading '.') are skipped, but
+// `.topolint.json`; a directory symlink is skipped unless `follow_symlinks`.
+EntryInfo ClassifyDirEntry(const std::string& path, const char* name,
+                           unsigned char type, bool follow_symlinks);
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_CORE_DIR_ENTRIES_H_

@@ -1,0 +1,397 @@
+#include "checker/core/discovery_stream.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <utility>
+
+#include "checker/core/dir_entries.h"
+#include "checker/core/gitignore.h"
+#include "checker/core/path_filter.h"
+#include "checker/diag/repo_paths.h"
+#include "fmt/format.h"
+
+namespace topolint {
+namespace fs = std::filesystem;
+
+// One directory on the way down from the path given.
+struct UnitStream::Frame {
+  std::string path;       // display, as DiscoverUnits gives it
+  std::string group_dir;  // the units' directory (GroupDir of its files)
+  int depth = 0;
+  bool has_settings = false;  // a `.topolint.json` that is a regular file
+  bool has_git = false;       // a `.git`: the top of a work tree
+  bool have_id = false;
+  std::pair<uint64_t, uint64_t> id{};
+  std::vector<std::string> subdirs;  // names, in path order ("d/")
+  size_t next_sub = 0;
+  DirGroup group;
+  // An NxD bucket with a `model/` below: grouped once that is listed.
+  bool bucket_waits = false;
+  // Its configs are in the units below that inherit them.
+  bool config_inherited = false;
+  bool configs_counted = false;
+  // A directory of configs only: its unit, until a unit below inherits
+  // them (then it is dropped) or the subtree is done (then it is queued).
+  std::optional<UnitSpec> config_only;
+  std::string config_only_key;
+};
+
+namespace {
+
+std::string WithoutTrailingSlash(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+std::string SmallestPath(const std::vector<InputFile>& files) {
+  const InputFile* best = nullptr;
+  for (const InputFile& f : files) {
+    if (best == nullptr || f.path < best->path) best = &f;
+  }
+  return best == nullptr ? std::string() : best->path;
+}
+
+}  // namespace
+
+UnitStream::UnitStream(std::string root, const DiscoveryLimits& limits,
+                       WarningFn on_warning, SkippedFn on_skipped)
+    : limits_(limits),
+      root_(std::make_shared<const std::string>(
+          WithoutTrailingSlash(std::move(root)))),
+      on_warning_(std::move(on_warning)),
+      on_skipped_(std::move(on_skipped)) {}
+
+UnitStream::~UnitStream() = default;
+
+absl::StatusOr<bool> UnitStream::Next(StreamedUnit* unit) {
+  if (absl::Status st = Fill(); !st.ok()) return st;
+  if (ready_.empty()) return false;
+  auto it = ready_.begin();
+  *unit = std::move(it->second);
+  ready_.erase(it);
+  return true;
+}
+
+std::optional<std::string> UnitStream::PeekKey() {
+  if (!Fill().ok() || ready_.empty()) return std::nullopt;
+  return ready_.begin()->first.first;
+}
+
+absl::Status UnitStream::Fill() {
+  while (error_.ok()) {
+    if (!ready_.empty()) {
+      const std::optional<std::string> bound = Bound();
+      if (!bound || ready_.begin()->first.first < *bound) break;
+    }
+    if (started_ && stack_.empty()) break;
+    error_ = Step();
+  }
+  return error_;
+}
+
+absl::Status UnitStream::Step() {
+  if (!started_) {
+    started_ = true;
+    return List(fs::path(*root_).generic_string(), 0);
+  }
+  Frame& top = *stack_.back();
+  if (top.next_sub < top.subdirs.size()) {
+    const std::string& name = top.subdirs[top.next_sub++];
+    return List(JoinPath(top.path, name), top.depth + 1);
+  }
+  Finish(&top);
+  stack_.pop_back();
+  return absl::OkStatus();
+}
+
+std::optional<std::string> UnitStream::Bound() const {
+  std::optional<std::string> bound;
+  auto lower = [&bound](std::string b) {
+    if (!bound || b < *bound) bound = std::move(b);
+  };
+  for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
+    const Frame& f = **it;
+    if (f.next_sub < f.subdirs.size()) {
+      lower(JoinPath(f.path, f.subdirs[f.next_sub]) + "/");
+      break;  // frames below continue after this subtree: later paths
+    }
+  }
+  for (const auto& f : stack_) {
+    if (f->bucket_waits) lower(f->path + "/");
+    if (f->config_only) lower(f->config_only_key);
+  }
+  return bound;
+}
+
+bool UnitStream::Ignored(const FoundFile& f) {
+  if (!limits_.honour_gitignore) return false;
+  if (!gitignore_looked_up_) {
+    gitignore_looked_up_ = true;
+    std::error_code ec;
+    cwd_ = fs::current_path(ec).string();
+    if (ec) return false;
+    fs::path abs = fs::path(*root_);
+    if (abs.is_relative()) abs = fs::path(cwd_) / abs;
+    const std::string git_root = FindGitRoot(abs.lexically_normal().string());
+    if (!git_root.empty())
+      gitignore_ = std::make_unique<GitignoreFilter>(git_root);
+  }
+  if (gitignore_ == nullptr) return false;
+  fs::path abs = fs::path(f.path);
+  if (abs.is_relative()) abs = fs::path(cwd_) / abs;
+  const std::string p = abs.lexically_normal().generic_string();
+  const std::string& top = gitignore_->root();
+  if (p.size() <= top.size() || p.compare(0, top.size(), top) != 0 ||
+      p[top.size()] != '/') {
+    return false;
+  }
+  return gitignore_->Ignored(std::string_view(p).substr(top.size() + 1),
+                             /*is_dir=*/false);
+}
+
+absl::Status UnitStream::List(const std::string& path, int depth) {
+  if (path.size() >= PATH_MAX) {
+    on_warning_(fmt::format(
+        "{} ({} bytes): path longer than PATH_MAX ({}); not searched",
+        Abbreviated(path), path.size(), PATH_MAX));
+    return absl::OkStatus();
+  }
+  if (depth > limits_.max_depth) {
+    on_warning_(
+        fmt::format("{}: more than {} directory levels below {}; not searched",
+                    path, limits_.max_depth, *root_));
+    return absl::OkStatus();
+  }
+  auto frame = std::make_unique<Frame>();
+  frame->path = path;
+  frame->depth = depth;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int open_error = fd < 0 ? errno : 0;
+  struct stat st;
+  if (fd >= 0 ? ::fstat(fd, &st) == 0 : ::stat(path.c_str(), &st) == 0) {
+    frame->have_id = true;
+    frame->id = {st.st_dev, st.st_ino};
+    bool again = limits_.follow_symlinks && !claimed_.insert(frame->id).second;
+    for (const auto& up : stack_) {
+      again = again || (up->have_id && up->id == frame->id);  // a loop
+    }
+    if (again) {
+      if (fd >= 0) ::close(fd);
+      on_skipped_(
+          {path, "already searched (a symbolic link leads here twice)", 0});
+      return absl::OkStatus();
+    }
+  }
+  if (fd < 0) {
+    if (depth == 0) {
+      return absl::PermissionDeniedError(fmt::format(
+          "{}: cannot read directory: {}", path, ErrnoMessage(open_error)));
+    }
+    on_warning_(fmt::format("cannot read directory {}: {}; skipped", path,
+                            ErrnoMessage(open_error)));
+    return absl::OkStatus();
+  }
+  std::string names;
+  std::vector<DirEntry> entries;
+  const int read_error = ReadDirEntries(fd, &names, &entries);
+  ::close(fd);
+  ++listed_;
+  if (read_error != 0) {
+    if (depth == 0) {
+      return absl::NotFoundError(fmt::format("{}: cannot read directory: {}",
+                                             path, ErrnoMessage(read_error)));
+    }
+    on_warning_(fmt::format("cannot read directory {}: {}; skipped", path,
+                            ErrnoMessage(read_error)));
+  }
+  std::vector<std::string> files;
+  for (const DirEntry& e : entries) {
+    const char* name = names.data() + e.offset;
+    std::string p = JoinPath(path, std::string_view(name, e.size));
+    EntryInfo info = ClassifyDirEntry(p, name, e.type, limits_.follow_symlinks);
+    switch (info.kind) {
+      case EntryInfo::kWarning:
+        on_warning_(std::move(info.reason));
+        break;
+      case EntryInfo::kSettings:
+        frame->has_settings = info.files != 0;
+        break;
+      case EntryInfo::kSkip:
+        if (std::string_view(name) == ".git") frame->has_git = true;
+        on_skipped_({std::move(p), std::move(info.reason), info.files});
+        break;
+      case EntryInfo::kDir:
+        frame->subdirs.emplace_back(name, e.size);
+        break;
+      case EntryInfo::kFile:
+        files.push_back(std::move(p));
+        break;
+    }
+  }
+  // Path order: a directory `d` sorts as "d/" among its siblings.
+  std::sort(frame->subdirs.begin(), frame->subdirs.end(),
+            [](const std::string& a, const std::string& b) {
+              return a + '/' < b + '/';
+            });
+  // An NxD bucket's `model/` files belong to the bucket's units.
+  Frame* parent = stack_.empty() ? nullptr : stack_.back().get();
+  const std::string_view base = BaseName(path);
+  const bool bucket_model = parent != nullptr && base == "model" &&
+                            IsBucketName(BaseName(parent->path));
+  frame->group_dir = depth == 0 ? GroupDir(JoinPath(path, "x")) : path;
+  frame->group.dir = frame->group_dir;
+  frame->bucket_waits =
+      IsBucketName(base) &&
+      std::binary_search(frame->subdirs.begin(), frame->subdirs.end(),
+                         std::string("model"),
+                         [](const std::string& a, const std::string& b) {
+                           return a + '/' < b + '/';
+                         });
+  Frame* owner = bucket_model ? parent : frame.get();
+  if (limits_.selector != nullptr) {
+    limits_.selector->HintDirectory(path, frame->has_settings);
+  }
+  for (std::string& p : files) {
+    ClassifiedFile c;
+    c.file = {std::move(p), root_, false};
+    if (limits_.selector != nullptr) {
+      absl::StatusOr<std::string> why = limits_.selector->Reject(c.file);
+      if (!why.ok()) return why.status();
+      if (!why->empty()) {
+        on_skipped_({std::move(c.file.path), *std::move(why), 1});
+        continue;
+      }
+    }
+    if (Ignored(c.file)) {
+      on_skipped_({std::move(c.file.path),
+                   "ignored by .gitignore (--no-ignore reads it)", 1});
+      continue;
+    }
+    ClassifyFound(&c);
+    if (c.role == FileRole::kNone) {
+      on_skipped_({std::move(c.file.path), std::move(c.reason), 1});
+      continue;
+    }
+    AddFileToGroup(std::move(c), &owner->group);
+  }
+  stack_.push_back(std::move(frame));
+  Frame& added = *stack_.back();
+  if (!added.bucket_waits) FormUnits(&added);
+  return absl::OkStatus();
+}
+
+namespace {
+
+// What the walk saw in the unit's directory, when it is `frame`'s.
+void SetDirectoryHints(const std::string& frame_path, bool has_settings,
+                       bool has_git, StreamedUnit* out) {
+  if (out->spec.directory != frame_path) return;
+  out->dir_listed = true;
+  out->dir_has_settings = has_settings;
+  out->dir_has_git = has_git;
+}
+
+}  // namespace
+
+void UnitStream::FormUnits(Frame* frame) {
+  DirGroup& g = frame->group;
+  if (g.files == 0) return;
+  const std::string dir(g.dir);
+  if (std::string why = CacheEntryProblem(g); !why.empty()) {
+    on_warning_(fmt::format("skipped compile-cache entry {}: {}", dir, why));
+    SkippedPath s{dir, "compile-cache entry: " + why,
+                  g.files - g.markers.size()};
+    s.warned = true;
+    on_skipped_(std::move(s));
+    return;
+  }
+  const bool modules = g.modules();
+  g.unit_of_its_own = modules || !g.shared.empty();
+  std::vector<std::string> shared;  // listed by several units
+  for (const InputFile& f : g.configs) shared.push_back(f.path);
+  std::vector<std::string> warnings;
+  DirUnitList mine = DirUnits(g, &warnings);
+  if (mine.size() > 1) {
+    for (const InputFile& f : g.shared) shared.push_back(f.path);
+  }
+  for (std::string& w : warnings) on_warning_(std::move(w));
+  // The nearest component config above, up to the path given.
+  Frame* from = nullptr;
+  if (g.configs.empty() && modules && dir != g.root && dir != ParentView(dir)) {
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
+      Frame* up = it->get();
+      if (up == frame || up->path.size() >= dir.size()) continue;
+      if (!up->group.configs.empty()) {
+        from = up;
+        break;
+      }
+    }
+  }
+  if (g.markers.size() == g.files) return;  // markers alone
+  if (!g.unit_of_its_own) {
+    frame->config_only = std::move(mine.front());
+    frame->config_only_key = SmallestPath(frame->config_only->files);
+    return;
+  }
+  for (UnitSpec& u : mine) {
+    StreamedUnit out;
+    out.key = SmallestPath(u.files);
+    out.shared = shared;
+    for (const InputFile& f : u.files) {
+      const bool config =
+          std::find(shared.begin(), shared.end(), f.path) != shared.end();
+      if (!config) ++out.new_files;
+    }
+    if (!frame->configs_counted) {
+      out.new_files += shared.size();
+      frame->configs_counted = true;
+    }
+    if (from != nullptr) {
+      for (InputFile f : from->group.configs) {
+        f.named = false;
+        out.shared.push_back(f.path);
+        u.files.push_back(std::move(f));
+      }
+      from->config_inherited = true;
+      from->config_only.reset();
+      if (!from->configs_counted) {
+        out.new_files += from->group.configs.size();
+        from->configs_counted = true;
+      }
+    }
+    std::sort(
+        u.files.begin(), u.files.end(),
+        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+    out.spec = std::move(u);
+    SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
+    ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
+  }
+}
+
+void UnitStream::Finish(Frame* frame) {
+  if (frame->bucket_waits) {
+    frame->bucket_waits = false;
+    FormUnits(frame);
+  }
+  if (frame->config_only && !frame->config_inherited) {
+    StreamedUnit out;
+    out.key = frame->config_only_key;
+    for (const InputFile& f : frame->group.configs)
+      out.shared.push_back(f.path);
+    out.new_files = frame->config_only->files.size();
+    std::sort(
+        frame->config_only->files.begin(), frame->config_only->files.end(),
+        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+    out.spec = *std::move(frame->config_only);
+    frame->config_only.reset();
+    SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
+    ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
+  }
+}
+
+}  // namespace topolint

@@ -1,0 +1,132 @@
+// The units of one directory search, formed while the directory tree is
+// walked and handed out in report order as soon as no later directory can
+// hold a unit that sorts before them (issue 27, defect 3): memory holds the
+// directories on the way down from the path given and the few units
+// waiting, not one entry per file of the tree.
+//
+// The walk is depth first, each directory listed whole and its entries in
+// path order (a subdirectory `d` sorts as "d/"), so directories are listed
+// in the order of their paths. A directory's files are classified and
+// grouped (layout_groups.h) when it is listed; the units of a directory
+// that depend on what is below it wait until its subtree is done: an NxD
+// bucket (its `model/graph.hlo`) and a directory of component configs only
+// (no unit of its own once a unit below inherits them).
+//
+// The units and their files are those DiscoverUnits gives for the same
+// path, in the order of their keys (StreamedUnit::key: like FindingOrder's,
+// but a directory's own configs count, since whether a directory below
+// inherits them is not known yet; the report is the same,
+// tests/cli/streamed_check_cli_test.cc). Warnings and skipped paths are
+// reported in walk order through the callbacks (DiscoverUnits lists the
+// walk's first, then the grouping's).
+#ifndef TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_
+#define TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "checker/core/dir_walk.h"
+#include "checker/core/discovery.h"
+#include "checker/core/layout_groups.h"
+
+namespace topolint {
+
+class GitignoreFilter;
+
+// One unit as the stream hands it out.
+struct StreamedUnit {
+  UnitSpec spec;
+  // The report-order key: the unit's smallest file that is not inherited
+  // from a directory above (every finding of the unit but those in an
+  // inherited config is in a file at or after it).
+  std::string key;
+  // Files of the unit that other units list too (an inherited config, the
+  // configs and flags a directory's several units share): FindingOrder
+  // drops repeats of their findings.
+  std::vector<std::string> shared;
+  // Files of this unit no unit before it listed (the summary's count).
+  size_t new_files = 0;
+  // What the walk saw in spec.directory, when it listed it (else both
+  // false and `dir_listed` false): a `.topolint.json` that is a regular
+  // file, a `.git` (the top of a work tree).
+  bool dir_listed = false;
+  bool dir_has_settings = false;
+  bool dir_has_git = false;
+};
+
+// Not thread-safe: one caller at a time (the CLI takes it under a lock).
+// Not copyable or movable.
+class UnitStream {
+ public:
+  using WarningFn = std::function<void(std::string)>;
+  using SkippedFn = std::function<void(SkippedPath)>;
+
+  // `root`: a directory given on the command line (as given). `limits`
+  // (and its selector) must outlive the stream; `limits.jobs` is not used
+  // (the stream is walked by whichever thread needs the next unit).
+  UnitStream(std::string root, const DiscoveryLimits& limits,
+             WarningFn on_warning, SkippedFn on_skipped);
+  ~UnitStream();
+  UnitStream(const UnitStream&) = delete;
+  UnitStream& operator=(const UnitStream&) = delete;
+
+  // The next unit in report order into *unit; false at the end. An error
+  // (the path given cannot be listed, a settings file with an invalid
+  // pattern) ends the stream.
+  absl::StatusOr<bool> Next(StreamedUnit* unit);
+
+  // The key of the unit Next gives next, walking as far as needed to know
+  // it; nullopt at the end (or after an error, which Next then returns).
+  std::optional<std::string> PeekKey();
+
+  // Walks until the first unit is known: the error Next would give first
+  // (the path given cannot be listed), before anything is reported.
+  absl::Status Prime() { return Fill(); }
+
+  // Directories listed so far (for tests: the walk goes as far as needed).
+  size_t directories_listed() const { return listed_; }
+
+ private:
+  struct Frame;
+
+  absl::Status Fill();
+  absl::Status Step();
+  absl::Status List(const std::string& path, int depth);
+  void FormUnits(Frame* frame);
+  void Finish(Frame* frame);
+  std::optional<std::string> Bound() const;
+  bool Ignored(const FoundFile& f);
+
+  const DiscoveryLimits& limits_;
+  std::shared_ptr<const std::string> root_;
+  WarningFn on_warning_;
+  SkippedFn on_skipped_;
+  bool started_ = false;
+  absl::Status error_;
+  std::vector<std::unique_ptr<Frame>> stack_;
+  // Units formed, by (key, sequence): handed out once no directory still
+  // to be listed (nor a unit still waiting for its subtree) can sort first.
+  std::map<std::pair<std::string, uint64_t>, StreamedUnit> ready_;
+  uint64_t sequence_ = 0;
+  // Directories already listed, while following symlinks (a directory
+  // reached twice is listed once): 16 bytes each.
+  absl::flat_hash_set<std::pair<uint64_t, uint64_t>> claimed_;
+  size_t listed_ = 0;
+  bool gitignore_looked_up_ = false;
+  std::unique_ptr<GitignoreFilter> gitignore_;
+  std::string cwd_;
+};
+
+}  // namespace topolint
+
+#endif  // TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_

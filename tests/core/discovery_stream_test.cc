@@ -1,0 +1,190 @@
+// The streamed search (checker/core/discovery_stream.h): the same units as
+// DiscoverUnits, handed out in key order, walking no further than needed.
+#include "checker/core/discovery_stream.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/common/run_cli.h"
+
+namespace topolint {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::TempDir;
+
+// A unit as one line: its directory and files.
+std::string Line(const UnitSpec& u) {
+  std::string s = u.directory + ":";
+  for (const InputFile& f : u.files) s += " " + f.path;
+  return s;
+}
+
+struct Streamed {
+  std::vector<std::string> units;  // Line()
+  std::vector<std::string> keys;
+  std::vector<std::string> warnings;
+  size_t skipped_files = 0;
+  size_t new_files = 0;
+};
+
+Streamed Stream(const std::string& root) {
+  DiscoveryLimits limits;
+  Streamed out;
+  UnitStream stream(
+      root, limits, [&](std::string w) { out.warnings.push_back(w); },
+      [&](SkippedPath s) { out.skipped_files += s.files; });
+  for (;;) {
+    StreamedUnit u;
+    absl::StatusOr<bool> more = stream.Next(&u);
+    EXPECT_TRUE(more.ok()) << more.status();
+    if (!more.ok() || !*more) break;
+    out.units.push_back(Line(u.spec));
+    out.keys.push_back(u.key);
+    out.new_files += u.new_files;
+  }
+  return out;
+}
+
+std::vector<std::string> Planned(const std::string& root) {
+  DiscoveryLimits limits;
+  std::vector<UnitSpec> units;
+  DiscoveryReport report;
+  absl::Status st = DiscoverUnits({root}, limits, &units, &report);
+  EXPECT_TRUE(st.ok()) << st;
+  std::vector<std::string> out;
+  for (const UnitSpec& u : units) out.push_back(Line(u));
+  return out;
+}
+
+void ExpectSameUnitsInKeyOrder(const std::string& root) {
+  Streamed s = Stream(root);
+  EXPECT_TRUE(std::is_sorted(s.keys.begin(), s.keys.end())) << root;
+  std::vector<std::string> streamed = s.units, planned = Planned(root);
+  std::sort(streamed.begin(), streamed.end());
+  std::sort(planned.begin(), planned.end());
+  EXPECT_EQ(streamed, planned) << root;
+}
+
+TEST(DiscoveryStreamTest, SameUnitsAsDiscoverUnitsOnTheFixtures) {
+  ExpectSameUnitsInKeyOrder(std::string(TOPOLINT_SOURCE_DIR) + "/fixtures");
+  ExpectSameUnitsInKeyOrder(std::string(TOPOLINT_SOURCE_DIR) +
+                            "/fixtures/layouts");
+}
+
+// `a-b/` sorts before `a/` as a path ("a-b/x" < "a/x"), though "a" < "a-b"
+// as a name: the walk lists directories in path order.
+TEST(DiscoveryStreamTest, KeysFollowPathOrderNotNameOrder) {
+  TempDir d;
+  const std::string m = "HloModule m\n";
+  d.Write("a/m.hlo", m);
+  d.Write("a-b/m.hlo", m);
+  d.Write("a.hlo", m);
+  d.Write("a/z/m.hlo", m);
+  d.Write("zz.hlo", m);
+  Streamed s = Stream(d.path());
+  const std::string& p = d.path();
+  EXPECT_THAT(s.keys,
+              ElementsAre(p + "/a-b/m.hlo", p + "/a.hlo", p + "/a/m.hlo",
+                          p + "/a/z/m.hlo", p + "/zz.hlo"));
+  ExpectSameUnitsInKeyOrder(d.path());
+}
+
+// A compile cache's config above the entries is inherited by each entry,
+// and is no unit of its own; a config nobody inherits is one.
+TEST(DiscoveryStreamTest, InheritedConfigIsNoUnitOfItsOwn) {
+  TempDir d;
+  const std::string cfg =
+      R"({"neuron_config": {"tp_degree": 2, "world_size": 2}})";
+  d.Write("cache/neuron_config.json", cfg);
+  d.Write("cache/v/MODULE_1+a/model.hlo", "HloModule m\n");
+  d.Write("cache/v/MODULE_1+a/model.done", "");
+  d.Write("cache/v/MODULE_2+a/model.hlo", "HloModule m\n");
+  d.Write("cache/v/MODULE_2+a/model.done", "");
+  d.Write("alone/neuron_config.json", cfg);
+  Streamed s = Stream(d.path());
+  const std::string& p = d.path();
+  EXPECT_THAT(
+      s.units,
+      ElementsAre(
+          p + "/alone: " + p + "/alone/neuron_config.json",
+          p + "/cache/v/MODULE_1+a: " + p + "/cache/neuron_config.json " + p +
+              "/cache/v/MODULE_1+a/model.hlo",
+          p + "/cache/v/MODULE_2+a: " + p + "/cache/neuron_config.json " + p +
+              "/cache/v/MODULE_2+a/model.hlo"));
+  // alone/neuron_config.json, the inherited config once, two modules.
+  EXPECT_EQ(s.new_files, 4u);
+  ExpectSameUnitsInKeyOrder(d.path());
+}
+
+TEST(DiscoveryStreamTest, FailedAndLockedEntriesAreOneWarningEach) {
+  TempDir d;
+  d.Write("v/MODULE_1+a/model.hlo", "HloModule m\n");
+  d.Write("v/MODULE_1+a/model.log", "error\n");
+  d.Write("v/MODULE_2+a/model.hlo", "HloModule m\n");
+  d.Write("v/MODULE_2+a/model.hlo.lock", "");
+  d.Write("v/MODULE_3+a/model.hlo", "HloModule m\n");
+  d.Write("v/MODULE_3+a/model.done", "");
+  Streamed s = Stream(d.path());
+  EXPECT_EQ(s.units.size(), 1u);
+  ASSERT_EQ(s.warnings.size(), 2u);
+  EXPECT_THAT(s.warnings[0], HasSubstr("MODULE_1+a: failed compilation"));
+  EXPECT_THAT(s.warnings[1], HasSubstr("MODULE_2+a: compilation in progress"));
+  EXPECT_EQ(s.skipped_files, 2u);  // the two modules (markers not counted)
+}
+
+// An NxD bucket's model/graph.hlo is grouped with the bucket's NEFF side,
+// although it is listed after the bucket.
+TEST(DiscoveryStreamTest, BucketWaitsForItsModelDirectory) {
+  TempDir d;
+  d.Write("_tp0_bk0/def.json", R"({"CCInfo": []})");
+  d.Write("_tp0_bk0/model/graph.hlo", "HloModule m\n");
+  d.Write("_tp0_bk0/aaa/other.hlo", "HloModule m\n");
+  Streamed s = Stream(d.path());
+  const std::string b = d.path() + "/_tp0_bk0";
+  EXPECT_THAT(s.units, ElementsAre(b + "/aaa: " + b + "/aaa/other.hlo",
+                                   b + ": " + b + "/def.json " + b +
+                                       "/model/graph.hlo"));
+  ExpectSameUnitsInKeyOrder(d.path());
+}
+
+// The walk lists only what the next unit needs: a search of many entries
+// hands out its first unit after a few directories, not all of them (what
+// keeps memory flat in the size of the tree).
+TEST(DiscoveryStreamTest, WalksNoFurtherThanTheNextUnit) {
+  TempDir d;
+  for (int i = 0; i < 300; ++i) {
+    d.Write("v/MODULE_" + std::to_string(1000 + i) + "+a/model.hlo",
+            "HloModule m\n");
+    d.Write("v/MODULE_" + std::to_string(1000 + i) + "+a/model.done", "");
+  }
+  DiscoveryLimits limits;
+  UnitStream stream(
+      d.path(), limits, [](std::string) {}, [](SkippedPath) {});
+  StreamedUnit u;
+  ASSERT_TRUE(*stream.Next(&u));
+  EXPECT_EQ(u.spec.directory, d.path() + "/v/MODULE_1000+a");
+  EXPECT_LE(stream.directories_listed(), 4u);
+  size_t n = 1;
+  while (*stream.Next(&u)) ++n;
+  EXPECT_EQ(n, 300u);
+  EXPECT_EQ(stream.directories_listed(), 302u);
+}
+
+TEST(DiscoveryStreamTest, UnreadableRootIsAnError) {
+  DiscoveryLimits limits;
+  UnitStream stream(
+      "/nonexistent/topolint/dir", limits, [](std::string) {},
+      [](SkippedPath) {});
+  EXPECT_FALSE(stream.Prime().ok());
+  StreamedUnit u;
+  EXPECT_FALSE(stream.Next(&u).ok());
+}
+
+}  // namespace
+}  // namespace topolint
