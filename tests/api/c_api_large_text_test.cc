@@ -77,8 +77,7 @@ TEST(CApiLargeTextTest, FiveHundredMegabytesCostTheirSizePlusBoundedMemory) {
   const std::string text = LargeModule(size_t{500} << 20);
   const int64_t before = PeakRssBytes();
   ASSERT_GE(before, static_cast<int64_t>(text.size()));
-  const Json findings =
-      CallCheckText(nullptr, "big.hlo", nullptr, text);
+  const Json findings = CallCheckText(nullptr, "big.hlo", nullptr, text);
   const int64_t grown = PeakRssBytes() - before;
   ASSERT_TRUE(findings.is_array()) << findings;
   ASSERT_EQ(findings.size(), 1u) << findings;

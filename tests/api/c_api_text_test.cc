@@ -30,9 +30,9 @@ TEST(CApiTextTest, SameFindingsAsTheTextInsideARequest) {
 TEST(CApiTextTest, TheRequestAddsOptionsAndInputsOfTheSameUnit) {
   const std::string hlo = ReadSource(kDuplicateIdHlo);
   // Options apply to the bytes' input.
-  const Json off = CallCheckText(
-      R"({"options": {"rules": "-hlo-duplicate-device-id"}})", "m.hlo", "hlo",
-      hlo);
+  const Json off =
+      CallCheckText(R"({"options": {"rules": "-hlo-duplicate-device-id"}})",
+                    "m.hlo", "hlo", hlo);
   ASSERT_TRUE(off.is_array()) << off;
   for (const Json& f : off) EXPECT_NE(f["rule"], "hlo-duplicate-device-id");
   // "files" of the request join the unit: a def.json that disagrees.
@@ -46,7 +46,8 @@ TEST(CApiTextTest, TheRequestAddsOptionsAndInputsOfTheSameUnit) {
   ASSERT_TRUE(both.is_array()) << both;
   bool cross_file = false;
   for (const Json& f : both) {
-    cross_file = cross_file || f["rule"].get<std::string>().rfind("xref-", 0) == 0;
+    cross_file =
+        cross_file || f["rule"].get<std::string>().rfind("xref-", 0) == 0;
   }
   EXPECT_TRUE(cross_file) << both;
 }
@@ -89,7 +90,8 @@ TEST(CApiTextTest, EmptyAndBinaryBytes) {
   EXPECT_EQ(empty[0]["rule"], "hlo-syntax");
   // A binary module needs no base64: the bytes themselves.
   const std::string pb = ReadSource(
-      "fixtures/hlo-duplicate-device-id/fail-binary-module/model.hlo_module.pb");
+      "fixtures/hlo-duplicate-device-id/fail-binary-module/"
+      "model.hlo_module.pb");
   const Json binary = CallCheckText(nullptr, "m.hlo_module.pb", nullptr, pb);
   ASSERT_TRUE(binary.is_array()) << binary;
   ASSERT_FALSE(binary.empty());

@@ -26,8 +26,8 @@ std::string Take(char* out) {
 }
 
 struct Call {
-  std::string request;        // topolint_check_json, or the text's request
-  const std::string* bytes;   // non-null: topolint_check_text on these
+  std::string request;       // topolint_check_json, or the text's request
+  const std::string* bytes;  // non-null: topolint_check_text on these
   std::string name;
 
   std::string Run() const {

@@ -48,10 +48,10 @@ TEST(NulBytesTest, FileStdinAndBothApiPathsReportTheNul) {
   const std::string path = ::testing::TempDir() + "/nul-model.hlo";
   WriteAll(path, hlo);
   ExpectNulFinding(CliJson({"check", "--format", "json", path}), 12, 36);
-  ExpectNulFinding(CliJson({"check", "--format", "json", "--stdin-filename",
-                            "m.hlo", "-"},
-                           hlo),
-                   12, 36);
+  ExpectNulFinding(
+      CliJson({"check", "--format", "json", "--stdin-filename", "m.hlo", "-"},
+              hlo),
+      12, 36);
   ExpectNulFinding(
       CallCheck(Json{{"files", {{{"name", "m.hlo"}, {"text", hlo}}}}}), 12, 36);
   ExpectNulFinding(CallCheckText(nullptr, "m.hlo", nullptr, hlo), 12, 36);
@@ -64,10 +64,10 @@ TEST(NulBytesTest, NulsAfterTheModuleAreNotCutOff) {
   const std::string path = ::testing::TempDir() + "/nul-tail.hlo";
   WriteAll(path, hlo);
   ExpectNulFinding(CliJson({"check", "--format", "json", path}), 14, 1);
-  ExpectNulFinding(CliJson({"check", "--format", "json", "--stdin-filename",
-                            "m.hlo", "-"},
-                           hlo),
-                   14, 1);
+  ExpectNulFinding(
+      CliJson({"check", "--format", "json", "--stdin-filename", "m.hlo", "-"},
+              hlo),
+      14, 1);
   ExpectNulFinding(
       CallCheck(Json{{"files", {{{"name", "m.hlo"}, {"text", hlo}}}}}), 14, 1);
   ExpectNulFinding(CallCheckText(nullptr, "m.hlo", "hlo", hlo), 14, 1);
