@@ -74,9 +74,9 @@ TEST_F(Utf16JsonTest, DefJsonAndNeuronConfigFilesNameTheirEncoding) {
 }
 
 TEST_F(Utf16JsonTest, StandardInputAndUtf32) {
-  CliResult r = RunTopolint({"check", "--format", "json", "--stdin-filename",
-                             "def.json", "-"},
-                            TOPOLINT_SOURCE_DIR, Wide(kDefJson, 4, false));
+  CliResult r = RunTopolint(
+      {"check", "--format", "json", "--stdin-filename", "def.json", "-"},
+      TOPOLINT_SOURCE_DIR, Wide(kDefJson, 4, false));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   ExpectEncodingFinding(Json::parse(r.out, nullptr, false), "def.json",
                         "UTF-32LE");
@@ -92,12 +92,11 @@ TEST_F(Utf16JsonTest, ProjectConfigIsExitTwoNamingFileAndEncoding) {
 
 TEST_F(Utf16JsonTest, CApiBytesAndBase64) {
   const std::string hlo = ReadSource(kDuplicateIdHlo);
-  const Json request =
-      Json{{"files", {{{"name", "m.hlo"}, {"text", hlo}}}}};
+  const Json request = Json{{"files", {{{"name", "m.hlo"}, {"text", hlo}}}}};
   const std::string def = Wide(kDefJson, 2, false);
-  ExpectEncodingFinding(CallCheckText(request.dump().c_str(), "def.json",
-                                      "def_json", def),
-                        "def.json", "UTF-16LE");
+  ExpectEncodingFinding(
+      CallCheckText(request.dump().c_str(), "def.json", "def_json", def),
+      "def.json", "UTF-16LE");
   // The wide form without a BOM (ASCII with NULs between its bytes).
   ExpectEncodingFinding(
       CallCheckText(request.dump().c_str(), "neuron_config.json", nullptr,
