@@ -330,8 +330,8 @@ def check_module(data: Union[bytes, bytearray, memoryview, str], *,
     compared with it (the cross-file rules); `neuron_config` (a dict or
     JSON text) adds the deployment config. `settings` are check()'s
     (lnc=2, rules=..., ...)."""
-    texts: Dict[str, Any] = {name: data}
-    kinds: Dict[str, str] = {name: "hlo"}
+    texts: Dict[str, Any] = {}
+    kinds: Dict[str, str] = {}
     if neff is not None:
         nname = neff_name or (name.rsplit(".", 2)[0] + ".neff")
         texts[nname] = neff
@@ -339,6 +339,12 @@ def check_module(data: Union[bytes, bytearray, memoryview, str], *,
     if neuron_config is not None:
         texts["neuron_config.json"] = neuron_config
         kinds["neuron_config.json"] = "component_config"
+    if hasattr(_load(), "topolint_check_text"):
+        # The module is handed over in place, not copied (check_text).
+        return check_text(data, name=name, kind="hlo", texts=texts or None,
+                          kinds=kinds or None, **settings)
+    texts[name] = data
+    kinds[name] = "hlo"
     return check(texts=texts, kinds=kinds, **settings)
 
 
