@@ -72,8 +72,8 @@ inline bool PutOnStdin(const std::string& bytes, std::thread* writer) {
 inline std::string Describe(const std::vector<Finding>& findings) {
   std::string out;
   for (const Finding& f : findings) {
-    out += fmt::format("{}:{}:{} {} {}\n", f.loc.file, f.loc.line,
-                       f.loc.column, f.rule, f.message);
+    out += fmt::format("{}:{}:{} {} {}\n", f.loc.file, f.loc.line, f.loc.column,
+                       f.rule, f.message);
   }
   return out;
 }
@@ -85,8 +85,8 @@ inline void RunStdinTarget(std::string_view input) {
   const std::string name = kStdinNames[pick];
   std::string bytes;
   if (pick + 1 != kNames) {
-    bytes.assign(
-        kStdinHeadBytes - 16 * static_cast<unsigned char>(input[1]), '\n');
+    bytes.assign(kStdinHeadBytes - 16 * static_cast<unsigned char>(input[1]),
+                 '\n');
   }
   bytes.append(input.substr(2));
   std::thread writer;

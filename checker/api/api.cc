@@ -162,8 +162,8 @@ Status Unit::AddTextView(const std::string& name, std::string_view bytes,
   Status st = ResolveTextKind(name, bytes, &kind);
   if (!st.ok()) return st;
   // A null view stands for "no view": an empty input gets a non-null one.
-  static constexpr char kNoBytes[1] = {'\0'};
-  if (bytes.data() == nullptr) bytes = std::string_view(kNoBytes, 0);
+  static constexpr std::string_view kNoBytes = "";
+  if (bytes.data() == nullptr) bytes = kNoBytes;
   inputs_.push_back(Input{name, std::string(), true, kind, bytes});
   return Status{};
 }

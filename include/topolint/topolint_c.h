@@ -60,8 +60,8 @@
  * overrides levels ("error", "warning", "note", "off") as .topolint.json
  * does; "baseline" hides the findings recorded by --write-baseline.
  *
- * Thread safety: topolint_check_json may be called from several threads at
- * once.
+ * Thread safety: topolint_check_json and topolint_check_text may be called
+ * from several threads at once (also on one shared buffer).
  */
 #ifndef TOPOLINT_TOPOLINT_C_H_
 #define TOPOLINT_TOPOLINT_C_H_

@@ -2,11 +2,14 @@
 // findings as the same text inside a request ("files"[].text) or on disk;
 // bad arguments are invalid_request errors, never a crash.
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/api/api_test_util.h"
+#include "topolint/topolint.h"
 #include "topolint/topolint_c.h"
 
 namespace topolint::testing {
@@ -96,6 +99,44 @@ TEST(CApiTextTest, EmptyAndBinaryBytes) {
   ASSERT_TRUE(binary.is_array()) << binary;
   ASSERT_FALSE(binary.empty());
   EXPECT_EQ(binary[0]["rule"], "hlo-duplicate-device-id");
+}
+
+}  // namespace
+}  // namespace topolint::testing
+
+namespace topolint::testing {
+namespace {
+
+// The C++ form: Unit::AddTextView reads the caller's bytes in place and
+// finds what AddText (a copy) finds.
+TEST(CppApiTextViewTest, SameFindingsAsAddText) {
+  const std::string hlo = ReadSource(kDuplicateIdHlo);
+  api::Unit copied, viewed;
+  ASSERT_TRUE(copied.AddText("m.hlo", hlo).ok());
+  ASSERT_TRUE(viewed.AddTextView("m.hlo", hlo).ok());
+  EXPECT_EQ(viewed.inputs()[0].bytes().data(), hlo.data());  // not copied
+  EXPECT_TRUE(viewed.inputs()[0].text.empty());
+  std::vector<api::Finding> a, b;
+  ASSERT_TRUE(api::Check(copied, api::Options{}, &a).ok());
+  ASSERT_TRUE(api::Check(viewed, api::Options{}, &b).ok());
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_FALSE(a.empty());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(api::FormatFinding(a[i]), api::FormatFinding(b[i]));
+  }
+  // A name already in the unit, and an empty name, are refused as AddText
+  // refuses them.
+  EXPECT_FALSE(viewed.AddTextView("m.hlo", hlo).ok());
+  EXPECT_FALSE(viewed.AddTextView("", hlo).ok());
+  // A null view is an empty input (an hlo-syntax finding), not "no view".
+  api::Unit empty;
+  ASSERT_TRUE(
+      empty.AddTextView("e.hlo", std::string_view(), api::InputKind::kHlo)
+          .ok());
+  std::vector<api::Finding> e;
+  ASSERT_TRUE(api::Check(empty, api::Options{}, &e).ok());
+  ASSERT_FALSE(e.empty());
+  EXPECT_EQ(e[0].rule, "hlo-syntax");
 }
 
 }  // namespace

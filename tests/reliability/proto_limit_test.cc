@@ -45,8 +45,8 @@ TEST(ProtoLimitTest, PastTheLimitNamesItPlainAndGzip) {
   const int64_t module = static_cast<int64_t>(PaddedModule(0).size());
   // At a tag boundary (where ReadTag returns 0 at the limit) and inside a
   // field.
-  for (int64_t limit : {module + 3 * 1000, module + 3 * 1000 + 1,
-                        module + 3 * 1000 + 2}) {
+  for (int64_t limit :
+       {module + 3 * 1000, module + 3 * 1000 + 1, module + 3 * 1000 + 2}) {
     for (bool gzip : {false, true}) {
       const hlo::Module m =
           Parse(gzip ? proto_writer::Gzip(bytes) : bytes, limit);

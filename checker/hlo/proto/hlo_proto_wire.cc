@@ -65,9 +65,10 @@ bool WireReader::FailAt(int64_t at, std::string message) {
 
 bool WireReader::Truncated(const char* what) {
   if (offset() >= max_bytes_) {
-    return Fail(fmt::format("expected the input to end within {} while "
-                            "reading {}",
-                            LimitName(max_bytes_), what));
+    return Fail(
+        fmt::format("expected the input to end within {} while "
+                    "reading {}",
+                    LimitName(max_bytes_), what));
   }
   return Fail(fmt::format(
       "expected more bytes: the input ends inside {} (truncated file?)", what));
