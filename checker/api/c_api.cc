@@ -15,7 +15,6 @@
 
 #include "absl/strings/escaping.h"
 #include "checker/api/api_internal.h"
-#include "checker/api/request_json.h"
 #include "checker/diag/render.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -290,14 +289,24 @@ std::string Respond(const char* request_json, Verb verb,
   };
   if (request_json == nullptr && borrowed != nullptr) request_json = "{}";
   if (request_json == nullptr) return error("the request is NULL");
-  // Strings are moved out of the parser, never copied (request_json.h);
-  // nothing is built deeper than kMaxRequestDepth, so nothing recursive
-  // ever meets a deep tree.
+  json request;
+  // Values nested deeper than kMaxRequestDepth are dropped while parsing
+  // (the callback), so nothing recursive ever meets a deep tree.
   constexpr int kMaxRequestDepth = 64;
-  absl::StatusOr<json> parsed =
-      internal::ParseRequestJson(request_json, kMaxRequestDepth);
-  if (!parsed.ok()) return error(std::string(parsed.status().message()));
-  json request = std::move(*parsed);
+  bool too_deep = false;
+  try {
+    request =
+        json::parse(request_json, [&](int depth, json::parse_event_t, json&) {
+          if (depth > kMaxRequestDepth) too_deep = true;
+          return depth <= kMaxRequestDepth;
+        });
+  } catch (const json::exception& e) {
+    return error(fmt::format("the request is not valid JSON: {}", e.what()));
+  }
+  if (too_deep) {
+    return error(fmt::format("the request is nested deeper than {} levels",
+                             kMaxRequestDepth));
+  }
   if (!request.is_object()) return error("the request must be a JSON object");
   Unit unit;
   Options options;
