@@ -50,12 +50,15 @@ inline bool PutOnStdin(const std::string& bytes, std::thread* writer) {
   (void)ignored;
   int fds[2];
   if (pipe(fds) != 0) return false;
-  if (dup2(fds[0], 0) != 0) {
+  // The previous input closed fd 0, so the pipe may have taken it.
+  if (fds[0] != 0) {
+    if (dup2(fds[0], 0) != 0) {
+      close(fds[0]);
+      close(fds[1]);
+      return false;
+    }
     close(fds[0]);
-    close(fds[1]);
-    return false;
   }
-  close(fds[0]);
   const int w = fds[1];
   *writer = std::thread([w, &bytes] {
     size_t done = 0;
