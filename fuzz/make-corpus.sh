@@ -20,6 +20,10 @@
 #   unit_fuzz          one input per fixture case: its HLO, def.json and
 #                      config joined by the separator line "@@@@", then its
 #                      --lnc/--num-cores/--replica-count/--num-partitions
+#   stdin_fuzz         the fixture HLO texts (as model.hlo, and with no
+#                      name), def.json and configs, each behind the two
+#                      bytes that pick the --stdin-filename and where the
+#                      1 MiB read-ahead ends (fuzz/stdin_target.h)
 # Re-running replaces OUT_DIR/<target>/seed-* only (inputs libFuzzer added
 # to the directory are kept).
 set -euo pipefail
@@ -30,7 +34,7 @@ out="$(cd "$out" && pwd)"
 cd "$root"
 
 targets=(hlo_parser_fuzz hlo_proto_fuzz def_json_fuzz config_fuzz neff_archive_fuzz
-  unit_fuzz project_config_fuzz baseline_fuzz gzip_stream_fuzz)
+  unit_fuzz project_config_fuzz baseline_fuzz gzip_stream_fuzz stdin_fuzz)
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   find "$out/$t" -maxdepth 1 -name 'seed-*' -delete
@@ -124,6 +128,23 @@ while IFS= read -r -d '' dir; do
   printf '%s%s%s%s%s%s' "$hlo" "$sep" "$def" "$sep" "$cfg" "$opts" \
     > "$out/unit_fuzz/seed-$(printf '%s' "$dir" | tr '/ ' '__')"
 done < <(find fixtures -mindepth 2 -maxdepth 2 -type d -print0)
+
+# stdin_fuzz: byte 0 picks the name (0 model.hlo, 1 def.json,
+# 2 neuron_config.json, 4 none), byte 1 where the read-ahead ends.
+stdin_seed() {
+  local name
+  name="seed-$1-$(printf '%s' "$3" | tr '/ ' '__')"
+  { printf "\\x$1\\x$2"; cat "$3"; } > "$out/stdin_fuzz/$name"
+}
+while IFS= read -r -d '' f; do
+  stdin_seed 00 10 "$f"
+  stdin_seed 04 00 "$f"
+done < <(find fixtures -type f -name '*.hlo' -size -8k -print0 | head -z -n 60)
+while IFS= read -r -d '' f; do stdin_seed 01 40 "$f"; done \
+  < <(find fixtures -type f -name def.json -size -8k -print0 | head -z -n 30)
+while IFS= read -r -d '' f; do stdin_seed 02 00 "$f"; done \
+  < <(find fixtures -type f -name neuron_config.json -size -8k -print0 |
+        head -z -n 20)
 
 for t in "${targets[@]}"; do
   printf '%-18s %4d seeds\n' "$t" "$(find "$out/$t" -maxdepth 1 -name 'seed-*' | wc -l)"

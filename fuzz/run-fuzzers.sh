@@ -5,7 +5,7 @@
 # regression inputs (fuzz/regressions/<target>/). Any crash, sanitizer
 # report, timeout (-timeout) or memory blow-up (-rss_limit_mb) fails the
 # job; the offending input is printed (base64) so it can be recovered from
-# the log. Fuzzing time: 8 targets x FUZZ_SECONDS (default 40) <= 6 minutes;
+# the log. Fuzzing time: 10 targets x FUZZ_SECONDS (default 40) <= 7 minutes;
 # the clang build of the libraries takes about as long again on 2 cores
 # unless FUZZ_BUILD_DIR names a tree that has them. CI runs it from
 # .ci/jobs/10-sanitize-and-fuzz.sh on the tree of scripts/sanitize.sh;
@@ -46,6 +46,7 @@ for bin in "$build"/fuzz/*_fuzz; do
   max_len=4096
   case "$t" in
     hlo_parser_fuzz | unit_fuzz) dict=fuzz/hlo.dict ;;
+    stdin_fuzz) dict=fuzz/hlo.dict max_len=8192 ;;
     hlo_proto_fuzz | gzip_stream_fuzz) dict=fuzz/hlo_proto.dict ;;
     neff_archive_fuzz) max_len=16384 ;;
   esac

@@ -145,12 +145,32 @@ Status Unit::AddFile(const std::string& path, InputKind kind) {
     }
     kind = FromEngineKind(engine_kind);
   }
-  inputs_.push_back(Input{path, "", false, kind});
+  inputs_.push_back(Input{path, "", false, kind, {}});
   return Status{};
 }
 
 Status Unit::AddText(const std::string& name, std::string text,
                      InputKind kind) {
+  Status st = ResolveTextKind(name, text, &kind);
+  if (!st.ok()) return st;
+  inputs_.push_back(Input{name, std::move(text), true, kind, {}});
+  return Status{};
+}
+
+Status Unit::AddTextView(const std::string& name, std::string_view bytes,
+                         InputKind kind) {
+  Status st = ResolveTextKind(name, bytes, &kind);
+  if (!st.ok()) return st;
+  // A null view stands for "no view": an empty input gets a non-null one.
+  static constexpr std::string_view kNoBytes = "";
+  if (bytes.data() == nullptr) bytes = kNoBytes;
+  inputs_.push_back(Input{name, std::string(), true, kind, bytes});
+  return Status{};
+}
+
+Status Unit::ResolveTextKind(const std::string& name, std::string_view text,
+                             InputKind* kind_out) const {
+  InputKind& kind = *kind_out;
   if (name.empty()) {
     return Error(Status::Code::kInvalidArgument,
                  "an in-memory input needs a display name");
@@ -163,7 +183,7 @@ Status Unit::AddText(const std::string& name, std::string text,
     topolint::InputKind engine_kind;
     // As the CLI tells a pipe's kind: the name, else the content (HLO text
     // or a binary module, plain or gzip; a JSON object is read by content).
-    const std::string_view head = std::string_view(text).substr(0, 4096);
+    const std::string_view head = text.substr(0, 4096);
     const size_t first = head.find_first_not_of(" \t\r\n");
     if (ClassifyName(name, &engine_kind)) {
       kind = FromEngineKind(engine_kind);
@@ -179,7 +199,6 @@ Status Unit::AddText(const std::string& name, std::string text,
                       name));
     }
   }
-  inputs_.push_back(Input{name, std::move(text), true, kind});
   return Status{};
 }
 
@@ -238,7 +257,13 @@ absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
     f.from_stdin = in.in_memory;
     f.force_def_json = in.kind == InputKind::kDefJson;
     spec->files.push_back(std::move(f));
-    if (in.in_memory) in_memory->push_back(InMemoryInput{in.name, in.text});
+    // Read in place (the unit's text, or the caller's bytes): never copied.
+    if (in.in_memory) {
+      InMemoryInput m;
+      m.name = in.name;
+      m.borrowed = in.bytes();
+      in_memory->push_back(std::move(m));
+    }
   }
   return absl::OkStatus();
 }
@@ -258,11 +283,15 @@ absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
       !st.ok()) {
     return st;
   }
+  // As the CLI: each collective is checked as it is read and dropped, so
+  // a module's collectives are never held (memory bounded, SPEC §5).
   topolint::Unit loaded;
-  if (absl::Status st = LoadUnit(spec, in_memory, &loaded); !st.ok()) {
+  std::vector<topolint::Finding> all;
+  if (absl::Status st =
+          LoadAndCheckUnit(spec, in_memory, check, selection, &loaded, &all);
+      !st.ok()) {
     return st;
   }
-  std::vector<topolint::Finding> all = CheckUnit(loaded, check, selection);
   if (absl::Status st = ApplyBaselineFile(options.baseline, &all); !st.ok()) {
     return st;
   }
@@ -306,8 +335,12 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
       return st;
     }
     topolint::Unit loaded;
-    if (absl::Status st = LoadUnit(spec, {}, &loaded); !st.ok()) return st;
-    std::vector<topolint::Finding> f = CheckUnit(loaded, check, selection);
+    std::vector<topolint::Finding> f;
+    if (absl::Status st =
+            LoadAndCheckUnit(spec, {}, check, selection, &loaded, &f);
+        !st.ok()) {
+      return st;
+    }
     all.insert(all.end(), std::make_move_iterator(f.begin()),
                std::make_move_iterator(f.end()));
   }

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/escaping.h"
@@ -129,7 +130,7 @@ absl::Status ReadKind(const json& file, size_t i, InputKind* kind) {
 
 // The content of files[i]: its "text", or the bytes its "base64" encodes
 // (standard alphabet, padding optional; exactly one of the two).
-absl::Status ReadContent(const json& file, size_t i, std::string* content) {
+absl::Status ReadContent(json& file, size_t i, std::string* content) {
   auto text = file.find("text"), b64 = file.find("base64");
   if ((text == file.end()) == (b64 == file.end())) {
     return Bad(fmt::format(
@@ -141,7 +142,8 @@ absl::Status ReadContent(const json& file, size_t i, std::string* content) {
     if (!text->is_string()) {
       return Bad(fmt::format("files[{}].text must be a string", i));
     }
-    *content = text->get<std::string>();
+    // Moved out of the request, not copied: a 500 MB text is held once.
+    *content = std::move(text->get_ref<std::string&>());
     return absl::OkStatus();
   }
   if (!b64->is_string() ||
@@ -154,10 +156,10 @@ absl::Status ReadContent(const json& file, size_t i, std::string* content) {
   return absl::OkStatus();
 }
 
-absl::Status ReadFiles(const json& files, Unit* unit) {
+absl::Status ReadFiles(json& files, Unit* unit) {
   if (!files.is_array()) return Bad("\"files\" must be a list");
   for (size_t i = 0; i < files.size(); ++i) {
-    const json& f = files[i];
+    json& f = files[i];
     if (!f.is_object())
       return Bad(fmt::format("files[{}] must be an object", i));
     for (const auto& [key, v] : f.items()) {
@@ -244,11 +246,48 @@ std::string CodeName(const absl::Status& st) {
 
 enum class Verb { kCheck, kExplain };
 
-// The response text for a request text.
-std::string Respond(const char* request_json, Verb verb) {
+// topolint_check_text's input: the caller's bytes, read in place.
+struct BorrowedInput {
+  const char* name = nullptr;
+  const char* kind = nullptr;  // NULL: "auto"
+  const char* data = nullptr;
+  size_t size = 0;
+};
+
+// Adds `in` to `unit` without copying its bytes.
+absl::Status AddBorrowed(const BorrowedInput& in, Unit* unit) {
+  if (in.name == nullptr || *in.name == '\0') {
+    return Bad(
+        "the input's name is NULL or empty; expected its display "
+        "name, e.g. \"out/model.hlo\"");
+  }
+  if (in.data == nullptr && in.size != 0) {
+    return Bad("the input's data is NULL but its size is not 0");
+  }
+  InputKind kind = InputKind::kAuto;
+  if (in.kind != nullptr) {
+    if (absl::Status st = ReadKind(json{{"kind", in.kind}}, 0, &kind);
+        !st.ok()) {
+      return Bad(fmt::format(
+          "kind \"{}\" is not one of \"auto\", \"hlo\", \"def_json\", "
+          "\"component_config\" and \"neff\"",
+          in.kind));
+    }
+  }
+  Status st =
+      unit->AddTextView(in.name, std::string_view(in.data, in.size), kind);
+  if (!st.ok()) return Bad(st.message);
+  return absl::OkStatus();
+}
+
+// The response text for a request text (and, from topolint_check_text, one
+// more input given as bytes).
+std::string Respond(const char* request_json, Verb verb,
+                    const BorrowedInput* borrowed = nullptr) {
   auto error = [](const std::string& message) {
     return ErrorResponse("invalid_request", message);
   };
+  if (request_json == nullptr && borrowed != nullptr) request_json = "{}";
   if (request_json == nullptr) return error("the request is NULL");
   json request;
   // Values nested deeper than kMaxRequestDepth are dropped while parsing
@@ -272,7 +311,13 @@ std::string Respond(const char* request_json, Verb verb) {
   Unit unit;
   Options options;
   std::vector<std::string> search;
-  for (const auto& [key, v] : request.items()) {
+  if (borrowed != nullptr) {
+    // First: its directory is the unit's (as the first input's).
+    if (absl::Status st = AddBorrowed(*borrowed, &unit); !st.ok()) {
+      return error(std::string(st.message()));
+    }
+  }
+  for (auto& [key, v] : request.items()) {
     absl::Status st;
     if (key == "search") {
       st = ReadSearch(v, &search);
@@ -347,9 +392,11 @@ extern "C" {
 
 namespace {
 
-char* RespondOrNull(const char* request_json, topolint::api::Verb verb) {
+char* RespondOrNull(const char* request_json, topolint::api::Verb verb,
+                    const topolint::api::BorrowedInput* borrowed = nullptr) {
   try {
-    return topolint::api::CopyOut(topolint::api::Respond(request_json, verb));
+    return topolint::api::CopyOut(
+        topolint::api::Respond(request_json, verb, borrowed));
   } catch (const std::exception& e) {
     try {
       return topolint::api::CopyOut(topolint::api::ErrorResponse(
@@ -366,6 +413,16 @@ char* RespondOrNull(const char* request_json, topolint::api::Verb verb) {
 
 char* topolint_check_json(const char* request_json) {
   return RespondOrNull(request_json, topolint::api::Verb::kCheck);
+}
+
+char* topolint_check_text(const char* request_json, const char* name,
+                          const char* kind, const char* data, size_t size) {
+  topolint::api::BorrowedInput in;
+  in.name = name;
+  in.kind = kind;
+  in.data = data;
+  in.size = size;
+  return RespondOrNull(request_json, topolint::api::Verb::kCheck, &in);
 }
 
 char* topolint_explain_json(const char* request_json) {

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 #include "checker/config/compile_flags.h"
@@ -47,12 +49,12 @@ const InMemoryInput* FindInput(const std::vector<InMemoryInput>& in_memory,
   return nullptr;
 }
 
-const std::string* FindInMemory(const std::vector<InMemoryInput>& in_memory,
-                                const std::string& name) {
-  for (const InMemoryInput& m : in_memory) {
-    if (m.name == name) return &m.text;
-  }
-  return nullptr;
+// The bytes of the in-memory input `name`; nullopt when there is none.
+std::optional<std::string_view> FindInMemory(
+    const std::vector<InMemoryInput>& in_memory, const std::string& name) {
+  const InMemoryInput* in = FindInput(in_memory, name);
+  if (in == nullptr) return std::nullopt;
+  return in->bytes();
 }
 
 void LoadJson(const InputFile& f, std::string text, Unit* unit) {
@@ -84,11 +86,11 @@ void LoadJson(const InputFile& f, std::string text, Unit* unit) {
 absl::Status ParseHlo(const InputFile& f,
                       const std::vector<InMemoryInput>& in_memory,
                       const hlo::ParseOptions& options, hlo::Module* m) {
-  const std::string* mem =
-      f.from_stdin ? FindInMemory(in_memory, f.path) : nullptr;
+  const std::optional<std::string_view> mem =
+      f.from_stdin ? FindInMemory(in_memory, f.path) : std::nullopt;
   // Text or binary (HloModuleProto and its wrappers, plain or gzip) by
   // content, whatever the name says (NxD's model/graph.hlo is binary).
-  if (mem != nullptr) {
+  if (mem.has_value()) {
     const InMemoryInput* in = FindInput(in_memory, f.path);
     if (in->stream_fd >= 0) {
       std::FILE* rest = fdopen(dup(in->stream_fd), "rb");
@@ -154,15 +156,15 @@ void NameBinaryLocations(const Unit& unit, std::vector<Finding>* findings) {
 absl::Status LoadNonHlo(const InputFile& f,
                         const std::vector<InMemoryInput>& in_memory,
                         Unit* unit) {
-  const std::string* mem =
-      f.from_stdin ? FindInMemory(in_memory, f.path) : nullptr;
+  const std::optional<std::string_view> mem =
+      f.from_stdin ? FindInMemory(in_memory, f.path) : std::nullopt;
   switch (f.kind) {
     case InputKind::kHlo:
       break;
     case InputKind::kJson: {
       std::string text;
-      if (mem != nullptr) {
-        text = *mem;
+      if (mem.has_value()) {
+        text = std::string(*mem);
       } else if (absl::Status st = ReadWhole(f, &text); !st.ok()) {
         return st;
       }
@@ -171,8 +173,8 @@ absl::Status LoadNonHlo(const InputFile& f,
     }
     case InputKind::kCompileFlags: {
       std::string text;
-      if (mem != nullptr) {
-        text = *mem;
+      if (mem.has_value()) {
+        text = std::string(*mem);
       } else if (absl::Status st = ReadWhole(f, &text); !st.ok()) {
         return st;
       }
@@ -184,7 +186,7 @@ absl::Status LoadNonHlo(const InputFile& f,
       break;
     }
     case InputKind::kNeff: {
-      if (mem != nullptr) {  // API buffers (the CLI refuses stdin)
+      if (mem.has_value()) {  // API buffers (the CLI refuses stdin)
         unit->neff_archives.push_back(
             neff::ReadNeffArchiveFromMemory(*mem, f.path));
         break;

@@ -4,6 +4,7 @@
 #define TOPOLINT_CHECKER_CORE_RUNNER_H_
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,15 @@ struct InMemoryInput {
   // read from this descriptor (standard input) as the module is parsed, in
   // bounded windows; it can be read once. -1: `text` is the whole input.
   int stream_fd = -1;
+  // The library APIs' inputs, read in place: when `borrowed.data()` is not
+  // null the bytes are there (owned by the caller, who keeps them alive and
+  // unchanged until the check returns) and `text` is unused. The C API's
+  // 500 MB HLO text is then never copied (docs/reliability.md).
+  std::string_view borrowed = {};
+
+  std::string_view bytes() const {
+    return borrowed.data() != nullptr ? borrowed : std::string_view(text);
+  }
 };
 
 // Loads every file of `spec` into a Unit. Only I/O failures are errors

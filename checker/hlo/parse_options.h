@@ -60,6 +60,9 @@ inline constexpr int64_t kMinMappedBytes = int64_t{8} << 20;
 using CollectiveSink =
     std::function<void(const Module& module, Collective& op)>;
 
+// protobuf's message limit, 2^31 - 1 bytes.
+inline constexpr int64_t kMaxProtoBytes = 2147483647;
+
 // Knobs for tests and benchmarks. The defaults are the limits above.
 struct ParseOptions {
   size_t window_bytes = kDefaultWindowBytes;  // >= 1
@@ -83,6 +86,10 @@ struct ParseOptions {
   // Tests only: the text front end's fast paths to turn off, one bit each
   // (text/fast_path_switch.h); 0 takes them all.
   uint64_t disabled_fast_paths = 0;
+  // Bytes of one binary module (inflated, for .pb.gz) the proto reader
+  // reads: protobuf's 2 GiB message limit (CodedInputStream counts in int).
+  // Tests lower it so as not to inflate 2 GiB.
+  int64_t max_proto_bytes = kMaxProtoBytes;
 };
 
 }  // namespace topolint::hlo

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "checker/diag/text_encoding.h"
 #include "fmt/format.h"
 
 namespace topolint::json::internal {
@@ -84,6 +85,14 @@ size_t NextTokenStart(std::string_view text, size_t from, size_t limit) {
 DescribedError DescribeParseError(const ErrorContext& ctx,
                                   std::string_view what) {
   std::string_view text = ctx.text;
+  // UTF-16 / UTF-32 JSON (RFC 8259 wants UTF-8): named, as HLO text in
+  // those encodings is (checker/hlo/dispatch/parse_any.h).
+  if (const std::string_view wide = WideEncodingOf(text.substr(0, 4096));
+      !wide.empty()) {
+    return {0, fmt::format("expected UTF-8 JSON, found {} text; convert it "
+                           "(iconv -f {} -t UTF-8)",
+                           wide, wide)};
+  }
   const size_t last = std::min(ctx.last_read, text.size());
   size_t start = std::min(NextTokenStart(text, ctx.cursor, last), last);
 

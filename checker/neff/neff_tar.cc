@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "checker/neff/libarchive_api.h"
+#include "checker/neff/neff_gzip_check.h"
 #include "fmt/format.h"
 
 namespace topolint::neff {
@@ -147,6 +148,7 @@ TarScan ScanOpened(const std::function<int(struct archive*)>& open,
   }
   if (open(a.get()) != ARCHIVE_OK) {
     out.problems.push_back(NotATar(a.get()));
+    out.read_failed = true;
     return out;
   }
 
@@ -164,6 +166,7 @@ TarScan ScanOpened(const std::function<int(struct archive*)>& open,
               ? NotATar(a.get())
               : fmt::format("the tar payload is corrupt after {} member(s): {}",
                             entries, ErrorOf(a.get())));
+      out.read_failed = true;
       break;
     }
     if (++entries > limits.max_members) {
@@ -234,6 +237,7 @@ TarScan ScanOpened(const std::function<int(struct archive*)>& open,
     if (!ReadEntryData(a.get(), raw, limits.max_member_bytes, &text,
                        &problem)) {
       out.problems.push_back(std::move(problem));
+      out.read_failed = true;
       break;
     }
     held += static_cast<int64_t>(text.size());
@@ -268,23 +272,56 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
   Window window{file.get(), length,
                 std::vector<char>(static_cast<size_t>(std::max<uint64_t>(
                     1, std::min<uint64_t>(kBlockBytes, length))))};
-  return ScanOpened(
+  TarScan out = ScanOpened(
       [&](struct archive* a) {
         return Lib().read_open2(a, &window, nullptr, &ReadBlock, &SkipBytes,
                                 nullptr);
       },
       want, limits);
+  // The gzip trailer libarchive never reads: a second, discarding pass;
+  // after a libarchive error it says what is wrong with the gzip data.
+  if (!out.complete && !out.read_failed) return out;  // stopped at a limit
+  uint64_t remaining = length;
+  if (fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
+    out.problems.push_back("the tar payload cannot be read again to verify it");
+    return out;
+  }
+  std::string bad = CheckGzipPayload(
+      [&](char* buf, size_t n) -> int64_t {
+        const size_t want_bytes =
+            static_cast<size_t>(std::min<uint64_t>(n, remaining));
+        const size_t got =
+            want_bytes == 0 ? 0 : std::fread(buf, 1, want_bytes, file.get());
+        if (got < want_bytes && std::ferror(file.get())) return -1;
+        remaining -= got;
+        return static_cast<int64_t>(got);
+      },
+      limits.max_total_bytes);
+  if (!bad.empty()) out.problems.push_back(std::move(bad));
+  return out;
 }
 
 TarScan ScanNeffTarMemory(std::string_view payload,
                           const std::function<bool(const std::string&)>& want,
                           const NeffArchiveLimits& limits) {
   if (TarScan out; !LibArchiveLoaded(&out)) return out;
-  return ScanOpened(
+  TarScan out = ScanOpened(
       [&](struct archive* a) {
         return Lib().read_open_memory(a, payload.data(), payload.size());
       },
       want, limits);
+  if (!out.complete && !out.read_failed) return out;  // stopped at a limit
+  std::string_view rest = payload;
+  std::string bad = CheckGzipPayload(
+      [&](char* buf, size_t n) -> int64_t {
+        const size_t k = std::min(n, rest.size());
+        std::copy(rest.begin(), rest.begin() + k, buf);
+        rest.remove_prefix(k);
+        return static_cast<int64_t>(k);
+      },
+      limits.max_total_bytes);
+  if (!bad.empty()) out.problems.push_back(std::move(bad));
+  return out;
 }
 
 }  // namespace topolint::neff

@@ -26,6 +26,8 @@ struct TarScan {
   // The end of the archive was reached; when false, members after the point
   // where reading stopped are unknown (do not report them as missing).
   bool complete = false;
+  // Reading stopped at an error libarchive reported (not at a limit).
+  bool read_failed = false;
 };
 
 // Strips leading "./" components. Returns false (and leaves `path` alone)

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -132,6 +133,14 @@ class Unit {
   Status AddText(const std::string& name, std::string text,
                  InputKind kind = InputKind::kAuto);
 
+  // As AddText, but the bytes are read in place, never copied: `bytes` must
+  // stay alive and unchanged until the last Check() of this unit (or of a
+  // copy of it) returns. An HLO text of N bytes then costs N plus bounded
+  // working memory (the windows the parser reads, the collectives of one
+  // instruction), as a file does (docs/reliability.md).
+  Status AddTextView(const std::string& name, std::string_view bytes,
+                     InputKind kind = InputKind::kAuto);
+
   bool empty() const { return inputs_.empty(); }
   size_t size() const { return inputs_.size(); }
 
@@ -142,11 +151,20 @@ class Unit {
     std::string text;  // the text (in-memory inputs only)
     bool in_memory = false;
     InputKind kind = InputKind::kAuto;
+    // AddTextView's bytes (the caller's; `text` is then empty), else null.
+    std::string_view view;
+
+    std::string_view bytes() const {
+      return view.data() != nullptr ? view : std::string_view(text);
+    }
   };
   const std::vector<Input>& inputs() const { return inputs_; }
 
  private:
   bool Contains(const std::string& name, bool in_memory) const;
+  // Checks an in-memory input's name and resolves kAuto (*kind).
+  Status ResolveTextKind(const std::string& name, std::string_view text,
+                         InputKind* kind) const;
 
   std::vector<Input> inputs_;
 };

@@ -60,11 +60,13 @@
  * overrides levels ("error", "warning", "note", "off") as .topolint.json
  * does; "baseline" hides the findings recorded by --write-baseline.
  *
- * Thread safety: topolint_check_json may be called from several threads at
- * once.
+ * Thread safety: topolint_check_json and topolint_check_text may be called
+ * from several threads at once (also on one shared buffer).
  */
 #ifndef TOPOLINT_TOPOLINT_C_H_
 #define TOPOLINT_TOPOLINT_C_H_
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +93,22 @@ extern "C" {
  * caller, to be released with topolint_free(); returns NULL only when memory
  * runs out. Never prints, exits or lets an exception escape. */
 TOPOLINT_C_EXPORT char* topolint_check_json(const char* request_json);
+
+/* topolint_check_json with one more input given as bytes, which are read
+ * in place and never copied: `size` bytes at `data` (need not end with a
+ * NUL, may hold NULs; binary content needs no base64), kept alive and
+ * unchanged by the caller until the call returns. An HLO text of N bytes
+ * then costs N plus bounded working memory, as a file on disk does (a
+ * "text" inside the request is decoded into a copy first). `name` is its
+ * display name (as "files"[].name: used in findings and, with kind "auto",
+ * deciding the kind); `kind` is NULL (= "auto") or a "files"[].kind value.
+ * The input comes first in the unit, before the request's "files" and
+ * "paths"; `request_json` may be NULL (= "{}") and may not hold "search".
+ * A NULL or empty name, or NULL data with a non-zero size, is an
+ * "invalid_request" error. */
+TOPOLINT_C_EXPORT char* topolint_check_text(const char* request_json,
+                                            const char* name, const char* kind,
+                                            const char* data, size_t size);
 
 /* `topolint explain --format json` for the unit of the request (same
  * request and error objects as topolint_check_json; the response on

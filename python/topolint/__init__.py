@@ -9,6 +9,7 @@ configs for collective-topology errors, in process.
                                      "def.json": def_json_text})
     for f in findings:
         print(f.rule, f.severity, f.message, f.location)
+    findings = topolint.check_text(big_hlo_text, name="out/model.hlo")
     info = topolint.explain(["out/model.hlo"])   # list of dicts
 
 `python3 -m topolint ...` and the `topolint` console script run the
@@ -33,6 +34,7 @@ from topolint._api import (  # noqa: F401
     FINDINGS_SCHEMA_VERSION,
     check,
     check_module,
+    check_text,
     explain,
     library_path,
     version,
@@ -46,6 +48,7 @@ __all__ = [
     "FINDINGS_SCHEMA_VERSION",
     "check",
     "check_module",
+    "check_text",
     "explain",
     "library_path",
     "version",

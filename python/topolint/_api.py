@@ -133,6 +133,12 @@ def _load():
                 fn.argtypes = [ctypes.c_char_p]
                 # c_void_p: the pointer must reach topolint_free intact.
                 fn.restype = ctypes.c_void_p
+            # Optional: a library older than topolint_check_text lacks it.
+            if hasattr(lib, "topolint_check_text"):
+                lib.topolint_check_text.argtypes = [
+                    ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                    ctypes.c_void_p, ctypes.c_size_t]
+                lib.topolint_check_text.restype = ctypes.c_void_p
             lib.topolint_free.argtypes = [ctypes.c_void_p]
             lib.topolint_free.restype = None
             lib.topolint_version.argtypes = []
@@ -156,9 +162,7 @@ def version() -> str:
     return _load().topolint_version().decode()
 
 
-def _call(fn_name: str, request: Dict[str, Any]) -> Any:
-    lib = _load()
-    ptr = getattr(lib, fn_name)(json.dumps(request).encode())
+def _response(lib, fn_name: str, ptr) -> Any:
     if not ptr:
         raise MemoryError(fn_name + " returned NULL")
     try:
@@ -168,6 +172,48 @@ def _call(fn_name: str, request: Dict[str, Any]) -> Any:
     if isinstance(response, dict) and "error" in response:
         raise TopolintError(response["error"], response.get("code", ""))
     return response
+
+
+def _call(fn_name: str, request: Dict[str, Any]) -> Any:
+    lib = _load()
+    ptr = getattr(lib, fn_name)(json.dumps(request).encode())
+    return _response(lib, fn_name, ptr)
+
+
+def _buffer_of(data: Union[str, bytes, bytearray, memoryview]):
+    """(address, size, keep-alive object) of `data`'s bytes, not copied
+    where Python allows it: bytes and bytearray in place, a contiguous
+    memoryview in place (read-only ones through its exporter's bytes), and
+    an ASCII str through CPython's own UTF-8 form of it (the str's data).
+    Anything else (a non-ASCII str, another Python) is encoded once."""
+    if isinstance(data, str):
+        api = getattr(ctypes, "pythonapi", None)
+        if api is not None and data.isascii():
+            fn = api.PyUnicode_AsUTF8AndSize
+            fn.argtypes = [ctypes.py_object, ctypes.POINTER(ctypes.c_ssize_t)]
+            fn.restype = ctypes.c_void_p
+            size = ctypes.c_ssize_t()
+            addr = fn(data, ctypes.byref(size))
+            if addr:
+                return addr, size.value, data
+        data = data.encode("utf-8")
+    if isinstance(data, memoryview):
+        if not data.contiguous:
+            data = data.tobytes()
+        elif isinstance(data.obj, bytes) and data.nbytes == len(data.obj):
+            data = data.obj
+        elif not data.readonly:
+            data = data.cast("B")
+            arr = (ctypes.c_char * data.nbytes).from_buffer(data)
+            return ctypes.addressof(arr), data.nbytes, (data, arr)
+        else:
+            data = data.tobytes()
+    if isinstance(data, bytearray):
+        arr = (ctypes.c_char * len(data)).from_buffer(data)
+        return ctypes.addressof(arr), len(data), (data, arr)
+    # bytes: c_char_p hands the C function the object's own buffer.
+    ptr = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p)
+    return ptr.value, len(data), data
 
 
 _KINDS = {None: "auto", "auto": "auto", "hlo": "hlo", "def_json": "def_json",
@@ -284,8 +330,8 @@ def check_module(data: Union[bytes, bytearray, memoryview, str], *,
     compared with it (the cross-file rules); `neuron_config` (a dict or
     JSON text) adds the deployment config. `settings` are check()'s
     (lnc=2, rules=..., ...)."""
-    texts: Dict[str, Any] = {name: data}
-    kinds: Dict[str, str] = {name: "hlo"}
+    texts: Dict[str, Any] = {}
+    kinds: Dict[str, str] = {}
     if neff is not None:
         nname = neff_name or (name.rsplit(".", 2)[0] + ".neff")
         texts[nname] = neff
@@ -293,7 +339,51 @@ def check_module(data: Union[bytes, bytearray, memoryview, str], *,
     if neuron_config is not None:
         texts["neuron_config.json"] = neuron_config
         kinds["neuron_config.json"] = "component_config"
+    if hasattr(_load(), "topolint_check_text"):
+        # The module is handed over in place, not copied (check_text).
+        return check_text(data, name=name, kind="hlo", texts=texts or None,
+                          kinds=kinds or None, **settings)
+    texts[name] = data
+    kinds[name] = "hlo"
     return check(texts=texts, kinds=kinds, **settings)
+
+
+def check_text(data: Union[str, bytes, bytearray, memoryview], *,
+               name: str = "module.hlo", kind: Optional[str] = None,
+               paths: Optional[Iterable[Union[str, os.PathLike]]] = None,
+               texts: Optional[Mapping[str, Union[str, bytes, Mapping]]] = None,
+               kinds: Optional[Mapping[str, str]] = None,
+               **settings: Any) -> List[Finding]:
+    """Checks one large in-memory input without copying it: HLO text (or
+    a binary module, a def.json, a .neff: `kind` as in check()) handed to
+    the library in place (topolint_check_text), so a 500 MB module costs
+    its own size plus bounded working memory. bytes, bytearray, contiguous
+    memoryviews and ASCII str are not copied; a non-ASCII str is encoded
+    once. `name` is the display name in findings; `paths` and `texts` add
+    the other inputs of the unit (as in check(), compared with this one);
+    `settings` are check()'s (lnc=2, rules=..., ...)."""
+    if kind not in _KINDS:
+        raise TopolintError("%s: unknown kind %r" % (name, kind),
+                            "invalid_argument")
+    lib = _load()
+    if not hasattr(lib, "topolint_check_text"):
+        raise TopolintError("the loaded libtopolint_c (%s) has no "
+                            "topolint_check_text; install a newer topolint"
+                            % _lib_path, "not_found")
+    options = {k: v for k, v in settings.items()}
+    for key in options:
+        if key not in ("lnc", "num_cores", "replica_count", "num_partitions",
+                       "rules", "severity", "werror", "baseline", "config"):
+            raise TypeError("check_text() got an unexpected keyword "
+                            "argument %r" % key)
+    if options.get("severity"):
+        options["severity"] = dict(options["severity"])
+    req = _request(paths, texts, kinds, options)
+    addr, size, keep = _buffer_of(data)
+    ptr = lib.topolint_check_text(json.dumps(req).encode(), name.encode(),
+                                  _KINDS[kind].encode(), addr, size)
+    del keep  # the library has returned: the buffer may go
+    return _findings(_response(lib, "topolint_check_text", ptr))
 
 
 def explain(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,

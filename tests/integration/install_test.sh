@@ -109,6 +109,7 @@ echo "exported: $(echo $exports)"
 others=$(echo "$exports" | grep -v '^topolint_' || true)
 [ -z "$others" ] || fail "libtopolint_c exports more than the C API: $others"
 echo "$exports" | grep -qx topolint_check_json || fail "topolint_check_json not exported"
+echo "$exports" | grep -qx topolint_check_text || fail "topolint_check_text not exported"
 
 # 6. The installed Python package: imported from the prefix, it finds the
 # installed library and command by itself. Not for a clang-sanitized build:

@@ -260,7 +260,7 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   std::string gzip_error;
   {
     std::unique_ptr<Source> src = open();
-    WireReader r(src->stream(), gzip ? -1 : end_hint);
+    WireReader r(src->stream(), gzip ? -1 : end_hint, options.max_proto_bytes);
     if (!proto::ReadHeader(r, &h) || r.failed()) {
       first_error = r.error();
       first_error_at = r.error_offset();
@@ -323,7 +323,7 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
     cut.emplace(in, first_error_at);
     in = &*cut;
   }
-  WireReader r(in, gzip ? -1 : end_hint);
+  WireReader r(in, gzip ? -1 : end_hint, options.max_proto_bytes);
   InstructionStream stream(r, h, options, m);
   if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
     r.LimitTo(h.module_size);

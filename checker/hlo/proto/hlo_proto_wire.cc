@@ -27,8 +27,12 @@ const char* WireTypeName(int wire_type) {
   return "invalid";
 }
 
-// Protobuf messages are at most 2 GiB; CodedInputStream counts in int.
-constexpr int64_t kMaxInputBytes = INT_MAX;
+// The limit as a message says it: protobuf's own (2 GiB, the default), or
+// the lower one a test set.
+std::string LimitName(int64_t max_bytes) {
+  if (max_bytes >= INT_MAX) return "2 GiB (the protobuf message limit)";
+  return fmt::format("{} bytes (the limit set for binary modules)", max_bytes);
+}
 
 }  // namespace
 
@@ -49,9 +53,12 @@ bool DecodeLongVarint(const uint8_t* p, size_t size, uint64_t* v, size_t* len) {
 }
 
 WireReader::WireReader(google::protobuf::io::ZeroCopyInputStream* in,
-                       int64_t end_hint)
-    : in_(in), end_hint_(end_hint) {
-  in_.SetTotalBytesLimit(INT_MAX);
+                       int64_t end_hint, int64_t max_bytes)
+    : in_(in),
+      end_hint_(end_hint),
+      // Protobuf messages are at most 2 GiB; CodedInputStream counts in int.
+      max_bytes_(std::clamp<int64_t>(max_bytes, 0, INT_MAX)) {
+  in_.SetTotalBytesLimit(static_cast<int>(max_bytes_));
   // A known size bounds the top-level message, so that a declared length
   // past the end is refused before anything is read.
   if (end_hint >= 0 && end_hint <= INT_MAX) {
@@ -73,11 +80,11 @@ bool WireReader::FailAt(int64_t at, std::string message) {
 }
 
 bool WireReader::Truncated(const char* what) {
-  if (offset() >= kMaxInputBytes) {
-    return Fail(fmt::format(
-        "expected the input to end within 2 GiB (the protobuf message limit) "
-        "while reading {}",
-        what));
+  if (offset() >= max_bytes_) {
+    return Fail(
+        fmt::format("expected the input to end within {} while "
+                    "reading {}",
+                    LimitName(max_bytes_), what));
   }
   return Fail(fmt::format(
       "expected more bytes: the input ends inside {} (truncated file?)", what));
@@ -106,12 +113,12 @@ bool WireReader::NextField(const char* what, uint32_t* field, int* wire_type) {
   const uint32_t tag = in_.ReadTag();
   if (tag == 0 && offset() == at && AtEnd()) {
     if (until > 0 || (end_hint_ >= 0 && offset() < end_hint_) ||
-        offset() >= kMaxInputBytes) {
+        offset() >= max_bytes_) {
       return Truncated(what);
     }
     return false;  // the input ends between top-level fields
   }
-  if (tag == 0 && offset() >= kMaxInputBytes) return Truncated(what);
+  if (tag == 0 && offset() >= max_bytes_) return Truncated(what);
   if (tag == 0) {
     return FailAt(at, fmt::format("expected a field tag in {}, found {}", what,
                                   AtEnd() ? "the end of the input"

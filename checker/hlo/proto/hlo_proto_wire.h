@@ -10,6 +10,7 @@
 #ifndef TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_WIRE_H_
 #define TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_WIRE_H_
 
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,8 +58,10 @@ class WireReader {
  public:
   // `end_hint` is the input's size when known (-1 otherwise): a file that
   // ends early is then "truncated" rather than merely ended.
+  // Reading stops after `max_bytes` (at most INT_MAX, protobuf's message
+  // limit), with an error naming that limit.
   explicit WireReader(google::protobuf::io::ZeroCopyInputStream* in,
-                      int64_t end_hint = -1);
+                      int64_t end_hint = -1, int64_t max_bytes = INT_MAX);
   WireReader(const WireReader&) = delete;
   WireReader& operator=(const WireReader&) = delete;
 
@@ -131,6 +134,7 @@ class WireReader {
 
   google::protobuf::io::CodedInputStream in_;
   int64_t end_hint_;
+  int64_t max_bytes_;  // the total bytes limit, <= INT_MAX
   int depth_ = 0;
   bool failed_ = false;
   std::string error_;
