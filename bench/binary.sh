@@ -59,26 +59,7 @@ for d in pb gz; do
   fi
 done
 
-# measure NAME CMD...: runs CMD once under /usr/bin/time and appends
-# "wall user sys maxrss_kb" to $OUT/NAME.times (wall from $EPOCHREALTIME).
-# CMD's stdout goes to a file (GNU grep stops at the first match when it
-# writes to /dev/null). Exit status 0 or 1 is success (grep -c finds no
-# `replica_groups` text in a binary module: 1).
-measure() {
-  local name=$1
-  shift
-  local rc=0 t0 t1
-  t0=$EPOCHREALTIME
-  "$TIME" -f "%U %S %M" -o "$OUT/.last" "$@" >"$OUT/.stdout" 2>"$OUT/.stderr" || rc=$?
-  t1=$EPOCHREALTIME
-  if [ "$rc" -gt 1 ]; then
-    echo "binary.sh: '$*' exited with $rc:" >&2
-    cat "$OUT/.stderr" >&2
-    exit 2
-  fi
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", b-a}') $(tail -n 1 "$OUT/.last")" \
-    >>"$OUT/$name.times"
-}
+. "$ROOT/bench/lib.sh"  # measure
 median_of() {
   sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'
 }

@@ -76,27 +76,7 @@ fi
 python3 bench/gen_hlo.py --out "$OUT/explicit" --explicit-ids "$EXPLICIT_IDS"
 # -- end dense and explicit-group cases --
 
-# measure NAME CMD...: runs CMD once under /usr/bin/time and appends
-# "wall user sys maxrss_kb" to $OUT/NAME.times; wall is measured here with
-# microsecond resolution (time's %e has 10 ms). CMD's stdout goes to a file,
-# not /dev/null: GNU grep notices /dev/null and stops at the first match.
-# Its exit status must be 0 or 1 (grep -c and topolint both use 1 for
-# "found"); anything else aborts.
-measure() {
-  local name=$1
-  shift
-  local rc=0 t0 t1
-  t0=$EPOCHREALTIME
-  "$TIME" -f "%U %S %M" -o "$OUT/.last" "$@" >"$OUT/.stdout" 2>"$OUT/.stderr" || rc=$?
-  t1=$EPOCHREALTIME
-  if [ "$rc" -gt 1 ]; then
-    echo "run.sh: '$*' exited with $rc:" >&2
-    cat "$OUT/.stderr" >&2
-    exit 2
-  fi
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", b-a}') $(tail -n 1 "$OUT/.last")" \
-    >>"$OUT/$name.times"
-}
+. "$ROOT/bench/lib.sh"  # measure
 
 # median FILE COLUMN: the median of one column.
 median() {

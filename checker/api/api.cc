@@ -284,7 +284,8 @@ absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
     return st;
   }
   // As the CLI: each collective is checked as it is read and dropped, so
-  // a module's collectives are never held (memory bounded, SPEC §5).
+  // a module's collectives are never held (memory bounded:
+  // docs/reference/quality.md, "Speed and memory").
   topolint::Unit loaded;
   std::vector<topolint::Finding> all;
   if (absl::Status st =

@@ -18,6 +18,30 @@
 
 namespace topolint::hlo::proto {
 
+// HloInstructionProto field numbers (xla/service/hlo.proto), for the full
+// decoder (hlo_proto_instruction.cc) and the fast path (hlo_proto_scan.cc).
+namespace instruction_fields {
+enum : uint32_t {
+  kName = 1,
+  kOpcode = 2,
+  kShape = 3,
+  kMetadata = 7,
+  kDimensions = 14,
+  kDynamicSliceSizes = 20,
+  kChannelId = 26,
+  kId = 35,
+  kOperandIds = 36,
+  kCalledComputationIds = 38,
+  kReplicaGroups = 49,
+  kSourceTargetPairs = 52,
+  kFrontendAttributes = 68,
+  kUseGlobalDeviceIds = 71,
+  kCollectiveDeviceList = 87,
+  kIotaCollectiveDeviceList = 92,
+  kMeshAxesReplicaGroupList = 93,
+};
+}  // namespace instruction_fields
+
 // Names are kept up to this many bytes (longer ones are cut).
 inline constexpr size_t kMaxNameBytes = 1024;
 // A module may declare at most this many computations.

@@ -13,26 +13,8 @@
 namespace topolint::hlo::proto {
 namespace {
 
-// HloInstructionProto fields the fast path reads or refuses.
-enum : uint32_t {
-  kName = 1,
-  kOpcode = 2,
-  kShape = 3,
-  kMetadata = 7,
-  kDimensions = 14,
-  kDynamicSliceSizes = 20,
-  kChannelId = 26,
-  kId = 35,
-  kOperandIds = 36,
-  kCalledComputationIds = 38,
-  kReplicaGroups = 49,
-  kSourceTargetPairs = 52,
-  kFrontendAttributes = 68,
-  kUseGlobalDeviceIds = 71,
-  kCollectiveDeviceList = 87,
-  kIotaCollectiveDeviceList = 92,
-  kMeshAxesReplicaGroupList = 93,
-};
+// HloInstructionProto field numbers (hlo_proto_internal.h).
+using namespace instruction_fields;  // NOLINT(google-build-using-namespace)
 
 // The wire type ReadInstruction expects for `field`: -1 any (skipped),
 // -2 varint or length-delimited (repeated integers), -3 refused.
