@@ -258,19 +258,34 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   std::string first_error;
   int64_t first_error_at = -1;
   std::string gzip_error;
+  // The inflated size of a .pb.gz, where the first pass failed having read
+  // all of it: the second pass then knows the end as it knows a file's, so
+  // a length past the end is refused where it is declared, before any
+  // instruction is read (as for the same module uncompressed).
+  int64_t inflated_end = -1;
   {
     std::unique_ptr<Source> src = open();
-    WireReader r(src->stream(), gzip ? -1 : end_hint, options.max_proto_bytes);
-    if (!proto::ReadHeader(r, &h) || r.failed()) {
-      first_error = r.error();
-      first_error_at = r.error_offset();
-      gzip_error = src->gzip_error();
-    } else if (!src->gzip_error().empty()) {
-      // The message parsed, but the gzip data around it is not sound (a bad
-      // CRC or length in the trailer, a missing trailer, garbage after it).
-      gzip_error = src->gzip_error();
-      first_error = gzip_error;
-      first_error_at = r.offset();
+    {
+      WireReader r(src->stream(), gzip ? -1 : end_hint,
+                   options.max_proto_bytes);
+      if (!proto::ReadHeader(r, &h) || r.failed()) {
+        first_error = r.error();
+        first_error_at = r.error_offset();
+        gzip_error = src->gzip_error();
+      } else if (!src->gzip_error().empty()) {
+        // The message parsed, but the gzip data around it is not sound (a
+        // bad CRC or length in the trailer, a missing trailer, garbage after
+        // it).
+        gzip_error = src->gzip_error();
+        first_error = gzip_error;
+        first_error_at = r.offset();
+      }
+    }  // the reader gives back what it read ahead
+    const void* more = nullptr;
+    int more_size = 0;
+    if (gzip && !first_error.empty() &&
+        !src->stream()->Next(&more, &more_size)) {
+      inflated_end = src->stream()->ByteCount();
     }
   }
   m->proto_format = proto::FormatName(h);
@@ -323,7 +338,7 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
     cut.emplace(in, first_error_at);
     in = &*cut;
   }
-  WireReader r(in, gzip ? -1 : end_hint, options.max_proto_bytes);
+  WireReader r(in, gzip ? inflated_end : end_hint, options.max_proto_bytes);
   InstructionStream stream(r, h, options, m);
   if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
     r.LimitTo(h.module_size);
