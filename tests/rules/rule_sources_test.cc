@@ -5,13 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "re2/re2.h"
 #include "rules/registry.h"
 #include "rules/rule_ids.h"
 
@@ -42,11 +42,12 @@ std::vector<fs::path> RuleSources() {
 
 // The string literals of C++ source `text` (no raw strings in rules/).
 std::vector<std::string> StringLiterals(const std::string& text) {
-  static const std::regex kLiteral(R"re("((?:[^"\\\n]|\\.)*)")re");
+  static const RE2 kLiteral(R"re("((?:[^"\\\n]|\\.)*)")re");
   std::vector<std::string> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kLiteral);
-       it != std::sregex_iterator(); ++it) {
-    out.push_back((*it)[1].str());
+  re2::StringPiece rest(text);
+  std::string literal;
+  while (RE2::FindAndConsume(&rest, kLiteral, &literal)) {
+    out.push_back(literal);
   }
   return out;
 }
@@ -75,9 +76,10 @@ TEST(RuleSourcesTest, NoRuleIdMadeOutsideRuleIdsHeader) {
 }
 
 TEST(RuleSourcesTest, NoCoreInclude) {
-  static const std::regex kCoreInclude(R"re(#\s*include\s*"checker/core/)re");
+  static const RE2 kCoreInclude(R"re(#\s*include\s*"checker/core/)re");
+  ASSERT_TRUE(kCoreInclude.ok()) << kCoreInclude.error();
   for (const fs::path& p : RuleSources()) {
-    EXPECT_FALSE(std::regex_search(ReadFile(p), kCoreInclude))
+    EXPECT_FALSE(RE2::PartialMatch(ReadFile(p), kCoreInclude))
         << p << " includes a header of checker/core";
   }
 }
@@ -97,11 +99,11 @@ TEST(RuleSourcesTest, LiteralScanFindsIds) {
 // kAllRuleIds and a rule of the registry.
 TEST(RuleSourcesTest, EveryTableRowIsARule) {
   const std::string header = ReadFile(kRules / "rule_ids.h");
-  static const std::regex kRow(R"re(\n  X\(k\w+, ")re");
-  const auto n =
-      std::distance(std::sregex_iterator(header.begin(), header.end(), kRow),
-                    std::sregex_iterator());
-  EXPECT_EQ(static_cast<size_t>(n), std::size(kAllRuleIds));
+  static const RE2 kRow(R"re(\n  X\(k\w+, ")re");
+  size_t n = 0;
+  re2::StringPiece rest(header);
+  while (RE2::FindAndConsume(&rest, kRow)) ++n;
+  EXPECT_EQ(n, std::size(kAllRuleIds));
   EXPECT_EQ(std::size(kAllRuleIds), AllRules().size());
 }
 
@@ -111,15 +113,17 @@ TEST(RuleSourcesTest, EveryTableRowIsARule) {
 TEST(RuleSourcesTest, EachRuleIsUsedByItsFamily) {
   std::map<std::string, std::string> constant_of;  // id -> kName
   const std::string header = ReadFile(kRules / "rule_ids.h");
-  static const std::regex kRow(R"re(\n  X\((k\w+), "([a-z0-9-]+)")re");
-  for (auto it = std::sregex_iterator(header.begin(), header.end(), kRow);
-       it != std::sregex_iterator(); ++it) {
-    constant_of[(*it)[2].str()] = (*it)[1].str();
+  static const RE2 kRow(R"re(\n  X\((k\w+), "([a-z0-9-]+)")re");
+  re2::StringPiece rest(header);
+  std::string row_constant, row_id;
+  while (RE2::FindAndConsume(&rest, kRow, &row_constant, &row_id)) {
+    constant_of[row_id] = row_constant;
   }
   for (const RuleInfo& r : AllRules()) {
     const std::string id(r.id);
     ASSERT_EQ(constant_of.count(id), 1u) << id;
-    const std::regex use("\\b" + constant_of[id] + "\\b");
+    const RE2 use("\\b" + RE2::QuoteMeta(constant_of[id]) + "\\b");
+    ASSERT_TRUE(use.ok()) << use.error();
     std::vector<fs::path> files;
     if (r.family == "core") {
       for (const auto& e :
@@ -135,7 +139,7 @@ TEST(RuleSourcesTest, EachRuleIsUsedByItsFamily) {
     }
     bool used = false;
     for (const fs::path& p : files) {
-      used |= std::regex_search(ReadFile(p), use);
+      used |= RE2::PartialMatch(ReadFile(p), use);
     }
     EXPECT_TRUE(used) << id << " is in family " << r.family
                       << " but no file of that family reports "

@@ -4,13 +4,13 @@
 // does every function the grammar in checker/hlo/text/hlo_grammar.h points at.
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 
 #include "checker/hlo/text/fast_path_switch.h"
 #include "gtest/gtest.h"
+#include "re2/re2.h"
 
 namespace topolint::hlo {
 namespace {
@@ -37,19 +37,20 @@ std::string HloSources() {
 // The code, without comments (so that a name only mentioned in prose does
 // not count as a function).
 std::string StripComments(const std::string& code) {
-  return std::regex_replace(code, std::regex(R"(//[^\n]*)"), "");
+  std::string out = code;
+  RE2::GlobalReplace(&out, R"(//[^\n]*)", "");
+  return out;
 }
 
 // A fast path's name: Try<Something>, (Scan|Read)Simple<Something>, or
 // FastScan, used as a function.
 std::set<std::string> FastPathsInCode(const std::string& code) {
   std::set<std::string> names;
-  const std::regex re(
+  static const RE2 kRe(
       R"(\b(Try[A-Z]\w*|(?:Scan|Read)Simple\w*|FastScan)\s*\()");
-  for (std::sregex_iterator it(code.begin(), code.end(), re), end; it != end;
-       ++it) {
-    names.insert((*it)[1]);
-  }
+  re2::StringPiece rest(code);
+  std::string name;
+  while (RE2::FindAndConsume(&rest, kRe, &name)) names.insert(name);
   return names;
 }
 
@@ -71,24 +72,23 @@ struct Row {
 std::vector<Row> TableRows(const std::string& section) {
   std::vector<Row> rows;
   std::istringstream in(section);
-  const std::regex name(R"(`([A-Za-z_]\w*)`)");
+  static const RE2 kName(R"(`([A-Za-z_]\w*)`)");
+  static const RE2 kFirstCell(R"(^\| `(\w+)` \|)");
   for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (!std::regex_search(line, m, std::regex(R"(^\| `(\w+)` \|)"))) continue;
     Row row;
-    row.fast_path = m[1];
-    const std::string last = line.substr(line.rfind('|', line.size() - 2));
-    for (std::sregex_iterator it(last.begin(), last.end(), name), end;
-         it != end; ++it) {
-      row.exact.insert((*it)[1]);
-    }
+    if (!RE2::PartialMatch(line, kFirstCell, &row.fast_path)) continue;
+    re2::StringPiece last(line);
+    last.remove_prefix(line.rfind('|', line.size() - 2));
+    std::string name;
+    while (RE2::FindAndConsume(&last, kName, &name)) row.exact.insert(name);
     rows.push_back(row);
   }
   return rows;
 }
 
 bool Defined(const std::string& code, const std::string& function) {
-  return std::regex_search(code, std::regex("\\b" + function + "\\s*\\("));
+  const RE2 re("\\b" + RE2::QuoteMeta(function) + "\\s*\\(");
+  return re.ok() && RE2::PartialMatch(code, re);
 }
 
 TEST(FastPathMapTest, EveryFastPathInTheCodeIsInTheMapAndViceVersa) {
@@ -141,12 +141,12 @@ TEST(FastPathMapTest, EveryFunctionTheGrammarPointsAtExists) {
                                        "checker/hlo/text/hlo_grammar.h");
   const std::string code = StripComments(HloSources());
   // CamelCase words with at least two humps, optionally Class::Method.
-  const std::regex re(R"(\b(?:[A-Z]\w*::)?([A-Z][a-z0-9]+[A-Z]\w*)\b)");
+  const RE2 re(R"(\b(?:[A-Z]\w*::)?([A-Z][a-z0-9]+[A-Z]\w*)\b)");
+  ASSERT_TRUE(re.ok()) << re.error();
   std::set<std::string> functions;
-  for (std::sregex_iterator it(grammar.begin(), grammar.end(), re), end;
-       it != end; ++it) {
-    functions.insert((*it)[1]);
-  }
+  re2::StringPiece rest(grammar);
+  std::string function;
+  while (RE2::FindAndConsume(&rest, re, &function)) functions.insert(function);
   ASSERT_GE(functions.size(), 20u);
   for (const std::string& f : functions) {
     if (f == "HloModule" || f == "FileNames" || f == "FunctionNames" ||
