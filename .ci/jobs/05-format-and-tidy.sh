@@ -2,8 +2,8 @@
 # CI job: every C++ file of checker/ rules/ include/ tests/ is formatted
 # (clang-format-14, .clang-format), and clang-tidy-14 (.clang-tidy) is clean
 # on every .cc of checker/ rules/ tests/ that the main build compiles (read
-# from build/compile_commands.json, CMAKE_EXPORT_COMPILE_COMMANDS), two files
-# at a time. Headers are checked through the sources that include them
+# from build/compile_commands.json, CMAKE_EXPORT_COMPILE_COMMANDS), one job per CPU
+# (at most 4). Headers are checked through the sources that include them
 # (HeaderFilterRegex in .clang-tidy). TIDY_JOBS sets the parallelism. The
 # whole tree costs ~15 CPU-minutes (285 files, ~3 s each: half parsing the
 # gtest / Abseil / fmt / JSON headers, half matching over that AST), about
@@ -15,6 +15,9 @@ git ls-files -z -- 'checker/*.cc' 'checker/*.h' 'rules/*.cc' 'rules/*.h' \
     'include/*.h' 'tests/*.cc' 'tests/*.h' 'tests/*.c' |
   xargs -0 -r clang-format-14 --dry-run --Werror
 echo "clang-format: clean"
+
+# One job per CPU, at most 4 (clang-tidy takes ~1 GiB a job on test files).
+jobs_for_ci() { local n; n=$(nproc); echo $((n < 4 ? n : 4)); }
 
 db=build/compile_commands.json
 if [ ! -f "$db" ]; then
@@ -44,6 +47,6 @@ echo "clang-tidy on ${#files[@]} compiled file(s) of checker/ rules/ tests/"
 # headers: left out so that only real findings are printed. xargs exits
 # non-zero (and the job fails, pipefail) when any file has a finding.
 printf '%s\0' "${files[@]}" |
-  xargs -0 -n 4 -P "${TIDY_JOBS:-2}" clang-tidy-14 -p build --quiet 2>&1 |
+  xargs -0 -n 4 -P "${TIDY_JOBS:-$(jobs_for_ci)}" clang-tidy-14 -p build --quiet 2>&1 |
   { grep -v '^[0-9]* warnings\? generated\.$' || true; }
 echo "clang-tidy: clean"

@@ -4,5 +4,7 @@
 # reusing the same instrumented build. See docs/reliability.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scripts/sanitize.sh
+# One compile job per CPU, at most 4 (an instrumented compile takes ~1.5 GiB).
+n=$(nproc)
+JOBS=${JOBS:-$((n < 4 ? n : 4))} scripts/sanitize.sh
 FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-10}" fuzz/run-fuzzers.sh
