@@ -258,10 +258,12 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   std::string first_error;
   int64_t first_error_at = -1;
   std::string gzip_error;
-  // The inflated size of a .pb.gz, where the first pass failed having read
-  // all of it: the second pass then knows the end as it knows a file's, so
-  // a length past the end is refused where it is declared, before any
-  // instruction is read (as for the same module uncompressed).
+  // The inflated size of a .pb.gz whose first pass failed: the rest is
+  // inflated (and dropped) up to the proto limit, so that the second pass
+  // knows the end as it knows a file's and refuses a length past it where it
+  // is declared, before any instruction is read, as for the same module
+  // uncompressed. A bomb is still inflated once: the second pass stops where
+  // the first one failed.
   int64_t inflated_end = -1;
   {
     std::unique_ptr<Source> src = open();
@@ -281,11 +283,18 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
         first_error_at = r.offset();
       }
     }  // the reader gives back what it read ahead
-    const void* more = nullptr;
-    int more_size = 0;
-    if (gzip && !first_error.empty() &&
-        !src->stream()->Next(&more, &more_size)) {
-      inflated_end = src->stream()->ByteCount();
+    if (gzip && !first_error.empty()) {
+      pio::ZeroCopyInputStream* rest = src->stream();
+      const void* more = nullptr;
+      int more_size = 0;
+      bool ended = false;
+      while (rest->ByteCount() <= options.max_proto_bytes) {
+        if (!rest->Next(&more, &more_size)) {
+          ended = true;
+          break;
+        }
+      }
+      if (ended) inflated_end = rest->ByteCount();
     }
   }
   m->proto_format = proto::FormatName(h);

@@ -5,6 +5,8 @@
 // from the first pass, so its second pass refuses the same length before
 // reading any instruction, instead of emitting the collectives before the
 // cut.
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "checker/hlo/hlo_module.h"
@@ -42,6 +44,27 @@ TEST(GzipTruncationTest, EveryCutReadsTheSameCompressedAsPlain) {
   // Before the fix, the compressed reads of cuts inside the all-reduce
   // reported the end of the input inside it; now none gets that far.
   EXPECT_EQ(cut_inside_a_collective, 0);
+}
+
+// gzip_stream_fuzz's input: a module whose outer length runs past the end
+// of the file, with bytes of a wrong wire type before that end. The first
+// pass stops at those bytes, before the end; the second reads the rest of
+// the stream to learn where the input ends, so it refuses the length at
+// byte 1, as the uncompressed read does, instead of emitting %ar.
+TEST(GzipTruncationTest, ALengthPastTheEndBehindGarbageIsRefusedWhereDeclared) {
+  std::ifstream in(
+      std::string(TOPOLINT_SOURCE_DIR) +
+          "/tests/data/proto/length-past-end-with-garbage-before-it.pb",
+      std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  ASSERT_FALSE(bytes.str().empty());
+  const hlo::Module plain = Read(bytes.str(), "f.pb");
+  const hlo::Module gz = Read(proto_writer::Gzip(bytes.str()), "f.pb.gz");
+  EXPECT_EQ(plain.collectives.size(), 0u);
+  EXPECT_EQ(gz.collectives.size(), 0u);
+  EXPECT_EQ(plain.syntax_errors.size(), 1u);
+  EXPECT_EQ(gz.syntax_errors.size(), 1u);
 }
 
 }  // namespace
