@@ -258,18 +258,17 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   std::string first_error;
   int64_t first_error_at = -1;
   std::string gzip_error;
-  // The inflated size of a .pb.gz whose first pass failed: the rest is
-  // inflated (and dropped) up to the proto limit, so that the second pass
-  // knows the end as it knows a file's and refuses a length past it where it
-  // is declared, before any instruction is read, as for the same module
-  // uncompressed. A bomb is still inflated once: the second pass stops where
-  // the first one failed.
-  int64_t inflated_end = -1;
-  {
+  // The first pass over the module, with `hint` as the input's size (-1:
+  // unknown). Returns the inflated size of a .pb.gz that failed, when the
+  // rest of it could be inflated (and dropped) within the proto limit.
+  auto first_pass = [&](int64_t hint) -> int64_t {
+    h = Header();
+    first_error.clear();
+    first_error_at = -1;
+    gzip_error.clear();
     std::unique_ptr<Source> src = open();
     {
-      WireReader r(src->stream(), gzip ? -1 : end_hint,
-                   options.max_proto_bytes);
+      WireReader r(src->stream(), hint, options.max_proto_bytes);
       if (!proto::ReadHeader(r, &h) || r.failed()) {
         first_error = r.error();
         first_error_at = r.error_offset();
@@ -283,20 +282,24 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
         first_error_at = r.offset();
       }
     }  // the reader gives back what it read ahead
-    if (gzip && !first_error.empty()) {
-      pio::ZeroCopyInputStream* rest = src->stream();
-      const void* more = nullptr;
-      int more_size = 0;
-      bool ended = false;
-      while (rest->ByteCount() <= options.max_proto_bytes) {
-        if (!rest->Next(&more, &more_size)) {
-          ended = true;
-          break;
-        }
-      }
-      if (ended) inflated_end = rest->ByteCount();
+    if (!gzip || first_error.empty() || hint >= 0) return -1;
+    pio::ZeroCopyInputStream* rest = src->stream();
+    const void* more = nullptr;
+    int more_size = 0;
+    while (rest->ByteCount() <= options.max_proto_bytes) {
+      if (!rest->Next(&more, &more_size)) return rest->ByteCount();
     }
-  }
+    return -1;
+  };
+  // A .pb.gz has no known size, so a length past its end shows only where
+  // the data runs out. When its first pass fails, it is read again with the
+  // size the failed pass learnt, as the same module uncompressed is read:
+  // the same error at the same place, and no collective emitted before it
+  // that the uncompressed read would not emit (a bomb is inflated at most
+  // twice up to the proto limit, and the second pass stops where this one
+  // failed).
+  const int64_t inflated_end = first_pass(gzip ? -1 : end_hint);
+  if (inflated_end >= 0) first_pass(inflated_end);
   m->proto_format = proto::FormatName(h);
   m->name = h.name;
   m->has_header = true;

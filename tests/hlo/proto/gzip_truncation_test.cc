@@ -1,10 +1,9 @@
-// A module cut short reads the same compressed as plain: the same
-// collectives and the same number of syntax errors (the gzip_stream_fuzz
-// invariant). Uncompressed, the file's size is known and a length past the
-// end is refused where it is declared; a .pb.gz learns its inflated size
-// from the first pass, so its second pass refuses the same length before
-// reading any instruction, instead of emitting the collectives before the
-// cut.
+// A module cut short or corrupt reads the same compressed as plain: the same
+// collectives and the same syntax errors (the gzip_stream_fuzz invariant).
+// Uncompressed, the file's size is known and a length past the end is
+// refused where it is declared; a .pb.gz whose first pass fails is read again
+// with the inflated size that pass learnt, so it is refused at the same
+// place, instead of after the collectives before the cut were emitted.
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -46,25 +45,29 @@ TEST(GzipTruncationTest, EveryCutReadsTheSameCompressedAsPlain) {
   EXPECT_EQ(cut_inside_a_collective, 0);
 }
 
-// gzip_stream_fuzz's input: a module whose outer length runs past the end
-// of the file, with bytes of a wrong wire type before that end. The first
-// pass stops at those bytes, before the end; the second reads the rest of
-// the stream to learn where the input ends, so it refuses the length at
-// byte 1, as the uncompressed read does, instead of emitting %ar.
-TEST(GzipTruncationTest, ALengthPastTheEndBehindGarbageIsRefusedWhereDeclared) {
-  std::ifstream in(
-      std::string(TOPOLINT_SOURCE_DIR) +
-          "/tests/data/proto/length-past-end-with-garbage-before-it.pb",
-      std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  ASSERT_FALSE(bytes.str().empty());
-  const hlo::Module plain = Read(bytes.str(), "f.pb");
-  const hlo::Module gz = Read(proto_writer::Gzip(bytes.str()), "f.pb.gz");
-  EXPECT_EQ(plain.collectives.size(), 0u);
-  EXPECT_EQ(gz.collectives.size(), 0u);
-  EXPECT_EQ(plain.syntax_errors.size(), 1u);
-  EXPECT_EQ(gz.syntax_errors.size(), 1u);
+// gzip_stream_fuzz's inputs (tests/data/proto): modules whose outer length
+// runs past the end of the file, with bytes of a wrong wire type before that
+// end, or a break found inside an instruction. A .pb.gz whose first pass
+// fails is read again with the size that pass learnt, so it gives the
+// uncompressed read's error, at its place, and emits no collective before it.
+TEST(GzipTruncationTest, FuzzInputsReadTheSameCompressedAsPlain) {
+  for (const char* name : {"length-past-end-with-garbage-before-it.pb",
+                           "length-past-end-found-inside-an-instruction.pb"}) {
+    SCOPED_TRACE(name);
+    std::ifstream in(
+        std::string(TOPOLINT_SOURCE_DIR) + "/tests/data/proto/" + name,
+        std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    ASSERT_FALSE(bytes.str().empty());
+    const hlo::Module plain = Read(bytes.str(), "f.pb");
+    const hlo::Module gz = Read(proto_writer::Gzip(bytes.str()), "f.pb.gz");
+    EXPECT_EQ(plain.collectives.size(), 0u);
+    EXPECT_EQ(gz.collectives.size(), 0u);
+    ASSERT_EQ(plain.syntax_errors.size(), 1u);
+    ASSERT_EQ(gz.syntax_errors.size(), 1u);
+    EXPECT_EQ(gz.syntax_errors[0].message, plain.syntax_errors[0].message);
+  }
 }
 
 }  // namespace
