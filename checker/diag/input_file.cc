@@ -233,6 +233,20 @@ absl::Status ReadFdBounded(int fd, const std::string& name, size_t limit,
   return ReadFdSized(fd, name, limit, what, /*sized=*/false, 0, out);
 }
 
+absl::StatusOr<bool> ReadIfPipe(int fd, const std::string& name,
+                                std::string* out, int64_t* file_size) {
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (file_size != nullptr) *file_size = static_cast<int64_t>(st.st_size);
+    return false;
+  }
+  const absl::Status read =
+      ReadFdBounded(fd, name, kMaxStdinBytes, "pipes", out);
+  ::close(fd);
+  if (!read.ok()) return read;
+  return true;
+}
+
 absl::Status ReadOpenedBounded(const OpenedInput& in, const std::string& name,
                                size_t limit, std::string_view what,
                                std::string* out) {

@@ -91,6 +91,14 @@ absl::StatusOr<std::FILE*> OpenInputFile(const std::string& path);
 absl::Status ReadFdBounded(int fd, const std::string& name, size_t limit,
                            std::string_view what, std::string* out);
 
+// For a descriptor that is not a regular file (a pipe, as from `<(...)`),
+// whose head cannot be sniffed without consuming it: reads it to its end
+// (at most kMaxStdinBytes, "pipes") into `*out`, closes it and returns true.
+// A regular file: false, nothing read, `fd` left open, its size in
+// `*file_size` when given.
+absl::StatusOr<bool> ReadIfPipe(int fd, const std::string& name,
+                                std::string* out, int64_t* file_size = nullptr);
+
 // ReadFdBounded for an input OpenInput opened: a regular file is read with
 // one read() of its size (and one that sees its end) into a buffer of that
 // size. Does not close the descriptor.

@@ -1,6 +1,5 @@
 #include "checker/hlo/dispatch/parse_any.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -82,15 +81,12 @@ absl::Status ParseHloAnyFile(const std::string& path,
   absl::StatusOr<int> opened = OpenInputFd(path);
   if (!opened.ok()) return OpenError(opened.status(), path, display_name);
   const int fd = *opened;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    // A pipe: sniffing its head would consume it, so it is read once,
-    // bounded, and told apart in memory.
-    std::string bytes;
-    absl::Status read =
-        ReadFdBounded(fd, display_name, kMaxStdinBytes, "pipes", &bytes);
-    ::close(fd);
-    if (!read.ok()) return read;
+  // A pipe: sniffing its head would consume it, so it is read once,
+  // bounded, and told apart in memory.
+  std::string bytes;
+  absl::StatusOr<bool> piped = ReadIfPipe(fd, display_name, &bytes);
+  if (!piped.ok()) return piped.status();
+  if (*piped) {
     ParseHloAny(bytes, display_name, options, module);
     return absl::OkStatus();
   }

@@ -1,7 +1,6 @@
 #include "checker/hlo/proto/hlo_proto_reader.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -393,13 +392,11 @@ void ParseHloProto(std::string_view bytes, const std::string& display_name,
 
 absl::Status ParseHloProtoFd(int fd, const std::string& display_name,
                              const ParseOptions& options, Module* module) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    std::string bytes;
-    absl::Status read =
-        ReadFdBounded(fd, display_name, kMaxStdinBytes, "pipes", &bytes);
-    ::close(fd);
-    if (!read.ok()) return read;
+  std::string bytes;
+  int64_t size = 0;
+  absl::StatusOr<bool> piped = ReadIfPipe(fd, display_name, &bytes, &size);
+  if (!piped.ok()) return piped.status();
+  if (*piped) {
     ParseHloProto(bytes, display_name, options, module);
     return absl::OkStatus();
   }
@@ -412,8 +409,7 @@ absl::Status ParseHloProtoFd(int fd, const std::string& display_name,
     ::lseek(fd, 0, SEEK_SET);
     return std::make_unique<Source>(fd, gzip);
   };
-  ReadModule(open_pass, gzip, static_cast<int64_t>(st.st_size), display_name,
-             options, module);
+  ReadModule(open_pass, gzip, size, display_name, options, module);
   ::close(fd);
   return absl::OkStatus();
 }
