@@ -18,6 +18,9 @@ PACKAGES=(
 if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then
   # Extras for the integration and reliability jobs.
   PACKAGES+=(pre-commit clang-14 libclang-rt-14-dev clang-format-14 clang-tidy-14 time)
+  # CI compiles the same Release objects twice (the test build, then the
+  # Python package's own CMake build): ccache makes the second a copy.
+  PACKAGES+=(ccache)
   # Headless browser for the explain --format html test (tests/explain).
   PACKAGES+=(chromium)
 fi
