@@ -213,21 +213,14 @@ void Collective::CopyForReport(const Collective& from) {
 
 std::string Module::LogicalLocation(int64_t offset) const {
   if (!is_binary()) return "";
-  // The last span starting at or before `offset`.
-  auto it = std::upper_bound(
-      binary_ops.begin(), binary_ops.end(), offset,
-      [](int64_t o, const BinaryOpSpan& s) { return o < s.begin; });
-  if (it != binary_ops.begin()) {
-    const BinaryOpSpan& s = *(it - 1);
-    if (offset < s.end) {
-      const bool known =
-          s.computation >= 0 &&
-          static_cast<size_t>(s.computation) < binary_computations.size();
-      return "computation %" +
-             (known ? binary_computations[static_cast<size_t>(s.computation)]
-                    : std::string("?")) +
-             ", op " + s.op;
-    }
+  if (const std::optional<BinaryOpSpans::Span> s = binary_ops.Find(offset)) {
+    const bool known =
+        s->computation >= 0 &&
+        static_cast<size_t>(s->computation) < binary_computations.size();
+    return "computation %" +
+           (known ? binary_computations[static_cast<size_t>(s->computation)]
+                  : std::string("?")) +
+           ", op " + std::string(s->op);
   }
   return name.empty() ? "" : "module " + name;
 }

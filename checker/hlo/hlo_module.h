@@ -13,6 +13,7 @@
 
 #include "absl/types/span.h"
 #include "checker/diag/location.h"
+#include "checker/hlo/binary_op_spans.h"
 #include "checker/hlo/id_layout.h"
 
 namespace topolint::hlo {
@@ -211,24 +212,6 @@ struct SyntaxError {
   std::string message;  // says what was expected, e.g. "expected ']' ..."
 };
 
-// Where a collective of a binary module lies: its bytes and its names, so
-// that a finding at a byte offset can say "computation %c, op %ar".
-struct BinaryOpSpan {
-  BinaryOpSpan() = default;
-  BinaryOpSpan(int64_t begin_in, int64_t end_in, int32_t computation_in,
-               std::string op_in)
-      : begin(begin_in),
-        end(end_in),
-        computation(computation_in),
-        op(std::move(op_in)) {}
-
-  int64_t begin = 0;  // first byte of the HloInstructionProto
-  int64_t end = 0;    // one past its last byte
-  // Index into Module::binary_computations (-1: unknown).
-  int32_t computation = -1;
-  std::string op;  // "%name"
-};
-
 struct Module {
   std::string file;  // display name
   std::string name;  // HloModule name ("" when the header is absent)
@@ -255,9 +238,9 @@ struct Module {
   // order. Positions in a binary module are byte offsets (TextPos::AtByte).
   std::string proto_format;
   bool gzip = false;
-  std::vector<BinaryOpSpan> binary_ops;
+  BinaryOpSpans binary_ops;
   // The computations' names (without '%'), in file order, for
-  // BinaryOpSpan.
+  // BinaryOpSpans::Span::computation.
   std::vector<std::string> binary_computations;
 
   bool is_binary() const { return !proto_format.empty(); }

@@ -53,7 +53,7 @@ inline constexpr int64_t kMaxComputations = int64_t{1} << 20;
 // computations with 1 KiB names cost ~80 MiB, not 1 GiB.
 inline constexpr size_t kMaxHeldNameBytes = size_t{16} << 20;
 inline constexpr size_t kMaxNameBytesOverBudget = 15;
-// Collectives whose span (BinaryOpSpan) is kept for naming a finding's
+// Collectives whose span (BinaryOpSpans) is kept for naming a finding's
 // place ("computation %c, op %ar"): 10x the largest modules seen (~100k
 // collectives). Past it a finding's place is "module NAME" (the byte
 // offset is still given).
@@ -67,13 +67,21 @@ inline constexpr int64_t kMaxReplicaGroups = int64_t{1} << 20;
 class NameBudget {
  public:
   void Keep(std::string* name) {
-    if (held_ + name->size() > kMaxHeldNameBytes &&
-        name->size() > kMaxNameBytesOverBudget) {
-      name->resize(kMaxNameBytesOverBudget);
+    const size_t kept = Keep(std::string_view(*name)).size();
+    if (kept < name->size()) {
+      name->resize(kept);
       name->shrink_to_fit();
-      return;
     }
-    held_ += name->size();
+  }
+  // The part of `name` to keep: all of it within the budget, else its
+  // first kMaxNameBytesOverBudget bytes.
+  std::string_view Keep(std::string_view name) {
+    if (held_ + name.size() > kMaxHeldNameBytes &&
+        name.size() > kMaxNameBytesOverBudget) {
+      return name.substr(0, kMaxNameBytesOverBudget);
+    }
+    held_ += name.size();
+    return name;
   }
 
  private:

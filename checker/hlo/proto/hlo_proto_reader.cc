@@ -215,10 +215,9 @@ class InstructionStream {
   }
 
   // A span for naming findings, within kMaxOpSpans and the name budget.
-  void AddSpan(int64_t begin, int64_t end, std::string op) {
+  void AddSpan(int64_t begin, int64_t end, std::string_view op) {
     if (m_->binary_ops.size() >= proto::kMaxOpSpans) return;
-    op_names_.Keep(&op);
-    m_->binary_ops.emplace_back(begin, end, comp_index_, std::move(op));
+    m_->binary_ops.Add(begin, end, comp_index_, op_names_.Keep(op));
   }
 
   WireReader& r_;

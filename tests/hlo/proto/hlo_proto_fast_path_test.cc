@@ -42,7 +42,8 @@ std::string Dump(const hlo::Module& m) {
   for (const auto& e : m.syntax_errors) {
     out += fmt::format("error@{}: {}\n", e.pos.byte_offset(), e.message);
   }
-  for (const auto& op : m.binary_ops) {
+  for (size_t i = 0; i < m.binary_ops.size(); ++i) {
+    const hlo::BinaryOpSpans::Span op = m.binary_ops[i];
     out += fmt::format("span {}-{} {} {}\n", op.begin, op.end, op.computation,
                        op.op);
   }

@@ -107,7 +107,9 @@ TEST(HloProtoHardeningTest, NameBombsAreHeldWithinTheBudget) {
   EXPECT_TRUE(m.syntax_errors.empty()) << Errors(m);
   EXPECT_EQ(m.binary_ops.size(), 40000u);
   size_t held = 0;
-  for (const auto& s : m.binary_ops) held += s.op.size();
+  for (size_t i = 0; i < m.binary_ops.size(); ++i) {
+    held += m.binary_ops[i].op.size();
+  }
   EXPECT_LE(held, hlo::proto::kMaxHeldNameBytes +
                       40000 * hlo::proto::kMaxNameBytesOverBudget);
   EXPECT_LT(held, 40000u * 1000u);
