@@ -19,7 +19,8 @@ void BinaryOpSpans::Add(int64_t begin, int64_t end, int32_t computation,
   const size_t max_name = std::numeric_limits<uint32_t>::max() - kLengthBytes;
   if (op.size() > max_name) op = op.substr(0, max_name);
   const size_t need = kLengthBytes + op.size();
-  if (chunks_.empty() || chunks_.back().size() + need > chunks_.back().capacity()) {
+  if (chunks_.empty() ||
+      chunks_.back().size() + need > chunks_.back().capacity()) {
     chunks_.emplace_back();
     chunks_.back().reserve(std::max(kChunkBytes, need));
   }
@@ -51,9 +52,9 @@ BinaryOpSpans::Span BinaryOpSpans::operator[](size_t i) const {
 }
 
 std::optional<BinaryOpSpans::Span> BinaryOpSpans::Find(int64_t offset) const {
-  auto it = std::upper_bound(
-      entries_.begin(), entries_.end(), offset,
-      [](int64_t o, const Entry& e) { return o < e.begin; });
+  auto it =
+      std::upper_bound(entries_.begin(), entries_.end(), offset,
+                       [](int64_t o, const Entry& e) { return o < e.begin; });
   if (it == entries_.begin()) return std::nullopt;
   const size_t i = static_cast<size_t>(it - entries_.begin()) - 1;
   const Span s = (*this)[i];

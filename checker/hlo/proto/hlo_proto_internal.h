@@ -212,6 +212,12 @@ inline constexpr size_t kMaxKeptShapeBytes = size_t{64} << 10;
 // it is emptied and refilled. Shapes the fast path saw are kept as their
 // ShapeProto bytes and decoded only when a collective names them; shapes
 // ReadInstruction decoded are kept decoded.
+//
+// The raw shapes are a vector in the order kept: XLA numbers instructions
+// in order, so while ids only grow a lookup is a binary search and keeping
+// one costs an append (no hashing, and emptying the table frees nothing).
+// The first id that does not grow builds an id -> entry index, used from
+// then on until the table is emptied.
 class ShapeTable {
  public:
   void Clear();
@@ -225,13 +231,18 @@ class ShapeTable {
 
  private:
   struct Raw {
+    int64_t id = 0;
+    int64_t at = 0;
     uint32_t offset = 0;  // in bytes_
     uint32_t size = 0;
     bool has_shape = false;
-    int64_t at = 0;
   };
   void MakeRoom(size_t bytes);
-  absl::flat_hash_map<int64_t, Raw> raw_;
+  // The raw entry of `id` (the last one kept), or nullptr.
+  const Raw* FindRaw(int64_t id) const;
+  std::vector<Raw> raw_;
+  bool ordered_ = true;  // ids in raw_ strictly increase
+  absl::flat_hash_map<int64_t, uint32_t> raw_index_;  // when !ordered_
   absl::flat_hash_map<int64_t, Shape> decoded_;
   std::string bytes_;
   size_t held_ = 0;

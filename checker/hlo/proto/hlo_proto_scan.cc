@@ -4,6 +4,7 @@
 // from the input buffer, and lets the caller skip the instruction by its
 // length; ShapeTable keeps the shape's bytes and decodes them only when a
 // collective names the instruction as an operand.
+#include <algorithm>
 #include <string>
 
 #include "checker/hlo/parse_options.h"
@@ -109,7 +110,9 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
 }
 
 void ShapeTable::Clear() {
-  raw_.clear();
+  raw_.clear();  // keeps its capacity for the next fill
+  ordered_ = true;
+  raw_index_.clear();
   decoded_.clear();
   bytes_.clear();
   held_ = 0;
@@ -120,16 +123,52 @@ void ShapeTable::MakeRoom(size_t bytes) {
   held_ += bytes;
 }
 
+const ShapeTable::Raw* ShapeTable::FindRaw(int64_t id) const {
+  const Raw* r = nullptr;
+  if (ordered_) {
+    // Ids usually go up by one: try the entry that would hold `id` then.
+    if (!raw_.empty() && id >= raw_.front().id) {
+      const uint64_t guess = static_cast<uint64_t>(id - raw_.front().id);
+      if (guess < raw_.size() && raw_[guess].id == id) return &raw_[guess];
+    }
+    auto it =
+        std::lower_bound(raw_.begin(), raw_.end(), id,
+                         [](const Raw& e, int64_t v) { return e.id < v; });
+    if (it != raw_.end() && it->id == id) r = &*it;
+  } else if (auto it = raw_index_.find(id); it != raw_index_.end()) {
+    r = &raw_[it->second];
+  }
+  return r;
+}
+
 void ShapeTable::KeepRaw(int64_t id, bool has_shape, std::string_view bytes,
                          int64_t at) {
   // ~48 bytes per entry in the table, plus the shape's bytes.
   MakeRoom(48 + bytes.size());
-  decoded_.erase(id);
-  Raw& r = raw_[id];
+  if (raw_.capacity() == 0) {
+    // Room for a full table at once: it never grows by copying, and only
+    // the pages used count.
+    raw_.reserve(kMaxShapeTableBytes / 48);
+    bytes_.reserve(kMaxShapeTableBytes);
+  }
+  if (!decoded_.empty()) decoded_.erase(id);
+  if (ordered_ && !raw_.empty() && id <= raw_.back().id) {
+    // Ids stopped growing: index every entry kept (a later one of the same
+    // id wins, as it is read later).
+    ordered_ = false;
+    raw_index_.reserve(raw_.size() + 1);
+    for (size_t i = 0; i < raw_.size(); ++i) {
+      raw_index_[raw_[i].id] = static_cast<uint32_t>(i);
+    }
+  }
+  Raw r;
+  r.id = id;
+  r.at = at;
   r.offset = static_cast<uint32_t>(bytes_.size());
   r.size = static_cast<uint32_t>(bytes.size());
   r.has_shape = has_shape;
-  r.at = at;
+  if (!ordered_) raw_index_[id] = static_cast<uint32_t>(raw_.size());
+  raw_.push_back(r);
   bytes_.append(bytes);
 }
 
@@ -141,7 +180,8 @@ static size_t ShapeBytes(const Shape& s) {
 
 void ShapeTable::KeepDecoded(int64_t id, const Shape& shape) {
   MakeRoom(48 + ShapeBytes(shape));
-  raw_.erase(id);
+  // A raw entry of the same id stays, unreachable: Find looks here first,
+  // and a later KeepRaw of the id erases this one and appends its own.
   decoded_[id] = shape;
 }
 
@@ -151,9 +191,9 @@ bool ShapeTable::Find(WireReader& r, int64_t id, Shape* out) const {
     *out = it->second;
     return true;
   }
-  auto it = raw_.find(id);
-  if (it == raw_.end() || !it->second.has_shape) return true;
-  const Raw& raw = it->second;
+  const Raw* found = FindRaw(id);
+  if (found == nullptr || !found->has_shape) return true;
+  const Raw& raw = *found;
   google::protobuf::io::ArrayInputStream in(bytes_.data() + raw.offset,
                                             static_cast<int>(raw.size));
   WireReader sub(&in);

@@ -1,0 +1,116 @@
+// The binary front end's id -> shape table (proto::ShapeTable): ids that
+// grow (a binary search over the entries in order), ids that do not (an
+// index built on the first one), the same id kept again, raw and decoded
+// shapes of one id, and emptying when full.
+#include <string>
+#include <vector>
+
+#include "checker/hlo/hlo_debug.h"
+#include "checker/hlo/hlo_module.h"
+#include "checker/hlo/parse_options.h"
+#include "checker/hlo/proto/hlo_proto_internal.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "gtest/gtest.h"
+#include "tests/common/hlo_proto_writer.h"
+
+namespace topolint::hlo::proto {
+namespace {
+
+Shape Array(const std::string& type, std::vector<int64_t> dims) {
+  Shape s;
+  s.known = true;
+  s.element_type = type;
+  s.dims = std::move(dims);
+  return s;
+}
+
+std::string Bytes(const Shape& s) {
+  return testing::proto_writer::ShapeProto(s);
+}
+
+// "f32[4,8]" for the shape the table holds for `id`, "" when none.
+std::string Lookup(const ShapeTable& t, int64_t id) {
+  google::protobuf::io::ArrayInputStream empty(nullptr, 0);
+  WireReader r(&empty);
+  Shape out;
+  EXPECT_TRUE(t.Find(r, id, &out)) << r.error();
+  return out.known ? ShapeToString(out) : "";
+}
+
+void KeepRaw(ShapeTable* t, int64_t id, const Shape& s) {
+  const std::string b = Bytes(s);
+  t->KeepRaw(id, true, b, 0);
+}
+
+TEST(ProtoShapeTableTest, GrowingIdsWithGaps) {
+  ShapeTable t;
+  for (int64_t id = 10; id < 5000; id += 3) {
+    KeepRaw(&t, id, Array("f32", {id}));
+  }
+  EXPECT_EQ(Lookup(t, 10), "f32[10]");
+  EXPECT_EQ(Lookup(t, 13), "f32[13]");
+  EXPECT_EQ(Lookup(t, 4999), "f32[4999]");
+  EXPECT_EQ(Lookup(t, 11), "");
+  EXPECT_EQ(Lookup(t, 9), "");
+  EXPECT_EQ(Lookup(t, 5002), "");
+}
+
+TEST(ProtoShapeTableTest, IdsThatDoNotGrowAreStillFound) {
+  ShapeTable t;
+  KeepRaw(&t, 5, Array("f32", {5}));
+  KeepRaw(&t, 7, Array("f32", {7}));
+  KeepRaw(&t, 3, Array("bf16", {3}));  // smaller than the last: indexed
+  KeepRaw(&t, 9, Array("s32", {9}));
+  EXPECT_EQ(Lookup(t, 5), "f32[5]");
+  EXPECT_EQ(Lookup(t, 7), "f32[7]");
+  EXPECT_EQ(Lookup(t, 3), "bf16[3]");
+  EXPECT_EQ(Lookup(t, 9), "s32[9]");
+  EXPECT_EQ(Lookup(t, 4), "");
+}
+
+TEST(ProtoShapeTableTest, TheLastShapeKeptForAnIdWins) {
+  ShapeTable t;
+  KeepRaw(&t, 1, Array("f32", {1}));
+  KeepRaw(&t, 2, Array("f32", {2}));
+  KeepRaw(&t, 2, Array("bf16", {2, 2}));  // the same id again
+  EXPECT_EQ(Lookup(t, 2), "bf16[2,2]");
+  t.KeepDecoded(1, Array("s8", {1}));  // decoded after raw
+  EXPECT_EQ(Lookup(t, 1), "s8[1]");
+  KeepRaw(&t, 1, Array("u8", {1}));  // raw after decoded
+  EXPECT_EQ(Lookup(t, 1), "u8[1]");
+  t.KeepRaw(2, false, "", 0);  // no shape at all
+  EXPECT_EQ(Lookup(t, 2), "");
+}
+
+TEST(ProtoShapeTableTest, ClearAndRefill) {
+  ShapeTable t;
+  KeepRaw(&t, 1, Array("f32", {1}));
+  t.Clear();
+  EXPECT_EQ(Lookup(t, 1), "");
+  KeepRaw(&t, 0, Array("f32", {0}));  // a smaller id after a clear: in order
+  EXPECT_EQ(Lookup(t, 0), "f32[0]");
+}
+
+TEST(ProtoShapeTableTest, AFullTableIsEmptiedAndKeepsTheNewest) {
+  ShapeTable t;
+  const int64_t n =
+      static_cast<int64_t>(kMaxShapeTableBytes / 48) + 1000;  // past the cap
+  for (int64_t id = 0; id < n; ++id) KeepRaw(&t, id, Array("f32", {1}));
+  EXPECT_EQ(Lookup(t, 0), "");  // emptied on the way
+  EXPECT_EQ(Lookup(t, n - 1), "f32[1]");
+}
+
+TEST(ProtoShapeTableTest, ABadShapeFailsTheReaderAtItsByte) {
+  ShapeTable t;
+  const std::string bad("\x12\xff", 2);  // a length past the end
+  t.KeepRaw(4, true, bad, 100);
+  google::protobuf::io::ArrayInputStream empty(nullptr, 0);
+  WireReader r(&empty);
+  Shape out;
+  EXPECT_FALSE(t.Find(r, 4, &out));
+  EXPECT_TRUE(r.failed());
+  EXPECT_GE(r.error_offset(), 100);
+}
+
+}  // namespace
+}  // namespace topolint::hlo::proto
