@@ -206,11 +206,15 @@ std::string HloLexer::DescribeNext() {
   return fmt::format("byte 0x{:02x}", c);
 }
 
+std::string HloLexer::NotTextMessage(int byte) {
+  return fmt::format(
+      "not HLO text: found control byte 0x{:02x}; the input looks like "
+      "binary data",
+      byte);
+}
+
 bool HloLexer::NotText(int byte) {
-  const TextPos pos = Pos();
-  Error(pos, fmt::format("not HLO text: found control byte 0x{:02x}; the input "
-                         "looks like binary data",
-                         byte));
+  Error(Pos(), NotTextMessage(byte));
   stopped_ = true;
   return false;
 }
@@ -261,7 +265,7 @@ bool HloLexer::StatementTooLong() {
 
 namespace {
 
-// The fast path of CheckNotBinary: true when the window [p, end) holds n
+// The fast path of FindControlByte: true when the window [p, end) holds n
 // bytes and none of them is a control byte (IsControlByte), 16 bytes at a
 // time where SSE2 is there. False (the byte-wise scan decides) otherwise.
 bool TryCheckPlainText(const char* p, const char* end, size_t n) {
@@ -281,31 +285,31 @@ bool TryCheckPlainText(const char* p, const char* end, size_t n) {
 
 }  // namespace
 
-bool HloLexer::CheckNotBinary(size_t n) {
+std::optional<HloLexer::ControlByte> HloLexer::FindControlByte(size_t n) {
   // The window holds the n bytes (once Peek has read the first chunk: a
   // whole small file, or the first window of a large one) and they are
-  // text: nothing to report, and the cursor and line count stay as they
-  // are. Otherwise the byte-wise scan below finds where (line and column)
-  // the first control byte is. (Byte by byte this was a tenth of checking
-  // a 34 KB unit.)
+  // text: nothing found, and the cursor and line count stay as they are.
+  // Otherwise the byte-wise scan below finds where (line and column) the
+  // first control byte is. (Byte by byte this was a tenth of checking a
+  // 34 KB unit.)
   if (Peek() != kEof && FastPathOn(FastPath::kTryCheckPlainText) &&
       TryCheckPlainText(p_, end_, n)) {
-    return true;
+    return std::nullopt;
   }
   const Mark mark = SaveMark();
+  std::optional<ControlByte> found;
   for (size_t i = 0; i < n; ++i) {
     const int c = Peek();
     if (c == kEof) break;
     if (IsControlByte(c)) {
-      NotText(c);
-      Restore(mark);
-      return false;
+      found = ControlByte{Pos(), c};
+      break;
     }
     if (c == '\n') NewlineAt(p_);
     ++p_;
   }
   Restore(mark);
-  return true;
+  return found;
 }
 
 void HloLexer::SkipLine() {

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -224,9 +225,16 @@ class HloLexer {
   }
   TextPos statement_pos() const { return stmt_pos_; }
 
-  // Checks the first `n` bytes for control bytes (binary input); records
-  // one "not HLO text" error and stops when it finds one.
-  [[nodiscard]] bool CheckNotBinary(size_t n);
+  // The first control byte (binary input) among the first `n` bytes, and
+  // where it is; the cursor and line count stay as they are, and nothing is
+  // reported.
+  struct ControlByte {
+    TextPos pos;
+    int byte = 0;
+  };
+  std::optional<ControlByte> FindControlByte(size_t n);
+  // "not HLO text: found control byte 0x..": the one wording of that error.
+  static std::string NotTextMessage(int byte);
 
   // ---- Resynchronisation --------------------------------------------------
   // Skips the rest of the current line (no string or comment awareness).

@@ -31,7 +31,43 @@ ModuleParser::ModuleParser(InputWindow* window, Module* module,
       table_(kMaxShapeTableBytes) {}
 
 void ModuleParser::Run() {
-  if (!lx_.CheckNotBinary(kSniffBytes)) return;
+  const std::optional<HloLexer::ControlByte> control =
+      lx_.FindControlByte(kSniffBytes);
+  if (!control.has_value()) {
+    Parse();
+    return;
+  }
+  // A control byte in the first 4 KiB. Text that parses cleanly up to it
+  // (a whole module with a NUL after it, say) is checked, and the byte is
+  // reported where it is, as one further into the file is (the lexer stops
+  // there). Anything else is binary data: the byte is its one finding, and
+  // nothing before it is kept (neither the errors garbage before it gives,
+  // nor a collective). The collectives are held back until that is known:
+  // they lie in the first 4 KiB.
+  const Module before = *module_;
+  CollectiveSink sink = std::move(on_collective_);
+  on_collective_ = nullptr;
+  Parse();
+  on_collective_ = std::move(sink);
+  const std::vector<SyntaxError>& errors = module_->syntax_errors;
+  const bool clean = errors.size() == 1 &&
+                     errors[0].pos.line == control->pos.line &&
+                     errors[0].pos.column == control->pos.column;
+  if (!clean) {
+    *module_ = before;
+    SyntaxError e;
+    e.pos = control->pos;
+    e.message = HloLexer::NotTextMessage(control->byte);
+    module_->syntax_errors.push_back(std::move(e));
+    return;
+  }
+  if (on_collective_) {
+    for (Collective& c : module_->collectives) on_collective_(*module_, c);
+    module_->collectives.clear();
+  }
+}
+
+void ModuleParser::Parse() {
   // Known once the first bytes are read (a large file is mapped then).
   table_.set_input_bytes(lx_.input_size());
   if (!lx_.SkipTrivia()) return;

@@ -31,6 +31,9 @@ class ModuleParser {
   void Run();
 
  private:
+  // The module, from the cursor to the end or to where the lexer stops.
+  void Parse();
+
   // Longest shape text kept for one instruction (longer: shape unknown).
   static constexpr size_t kMaxShapeCapture = size_t{1} << 20;
   static constexpr std::string_view kRoot = "ROOT";

@@ -1,6 +1,7 @@
 // Syntax errors: exact positions and messages, recovery at the next
 // instruction, the error cap, limits, binary input, unreadable files.
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -53,6 +54,56 @@ TEST(HloErrorTest, BinaryInputIsOneError) {
             "303:22: not HLO text: found control byte 0x01; the "
             "input looks like binary data\n");
   EXPECT_TRUE(l.collectives.empty());
+}
+
+// A control byte in the first 4 KiB after text that parses cleanly up to
+// it (a whole module with a NUL after it): the module is checked, its
+// collectives reach the sink, and the byte is reported where it is, as
+// after the first 4 KiB. Garbage before the byte keeps the binary verdict.
+TEST(HloErrorTest, ControlByteAfterAWholeModuleKeepsTheModule) {
+  const std::string module =
+      "HloModule m, replica_count=4\n"
+      "ENTRY e {\n"
+      "  p = f32[8] parameter(0)\n"
+      "  ROOT ar = f32[8] all-reduce(p), replica_groups={{0,1},{2,3}}, "
+      "to_apply=a\n"
+      "}\n";
+  const std::string nul_after = module + std::string(1, '\0') + "\n";
+  const Module m = Parse(nul_after);
+  EXPECT_EQ(Errors(m),
+            "6:1: not HLO text: found control byte 0x00; the input looks "
+            "like binary data\n");
+  EXPECT_TRUE(m.has_header);
+  EXPECT_EQ(m.replica_count, 4);
+  ASSERT_THAT(m.collectives, SizeIs(1));
+  EXPECT_EQ(m.collectives[0].name, "ar");
+
+  // With a sink: the collective is handed to it, once, after the parse.
+  ParseOptions sinking;
+  std::vector<std::string> seen;
+  sinking.on_collective = [&](const Module& mod, Collective& c) {
+    EXPECT_TRUE(mod.has_header);
+    seen.push_back(c.name);
+  };
+  const Module s = ParseHloText(nul_after, "test.hlo", sinking);
+  EXPECT_THAT(seen, ::testing::ElementsAre("ar"));
+  EXPECT_TRUE(s.collectives.empty());
+  EXPECT_THAT(s.syntax_errors, SizeIs(1));
+
+  // A syntax error before the byte: binary data, one finding, nothing kept
+  // (and nothing handed to the sink).
+  seen.clear();
+  const std::string bad =
+      "HloModule m\nENTRY e {\n  ROOT ar = f32[8] all-reduce(p), "
+      "replica_groups={{0,1}}, to_apply=a\n  @@@\n}\n" +
+      std::string(1, '\x01');
+  const Module b = ParseHloText(bad, "test.hlo", sinking);
+  EXPECT_EQ(Errors(b),
+            "6:1: not HLO text: found control byte 0x01; the input looks "
+            "like binary data\n");
+  EXPECT_TRUE(seen.empty());
+  EXPECT_FALSE(b.has_header);
+  EXPECT_TRUE(b.collectives.empty());
 }
 
 // The first 4 KiB are checked for control bytes at once when the window
