@@ -129,7 +129,7 @@ void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
     const int64_t v = range.ranks();
     emit.Report(kLncRankRange, At(m.file, rg.pos),
                 range.Message(v, fmt::format("in the replica groups {} of {}",
-                                             rg.text, op.name)),
+                                             rg.Text(), op.name)),
                 {}, op.name);
   }
   const hlo::SourceTargetPairs& stp = op.source_target_pairs;

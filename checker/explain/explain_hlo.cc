@@ -73,7 +73,7 @@ CollectiveExplanation ExplainCollective(const hlo::Collective& op,
     }
     return c;
   }
-  c.written = c.form == "absent" ? "" : op.replica_groups.text;
+  c.written = c.form == "absent" ? "" : op.replica_groups.Text();
   if (!counts_recorded && (c.form == "absent" || c.form == "empty")) {
     c.groups_error =
         "one group of every device, and the module does not record how many "

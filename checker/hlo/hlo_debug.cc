@@ -101,7 +101,7 @@ std::string ModuleDebugString(const Module& m) {
         c.channel_id, PosStr(c.channel_id_pos), c.has_use_global_device_ids,
         c.use_global_device_ids, PosStr(c.use_global_device_ids_pos),
         PosStr(c.replica_groups.pos), GroupsToString(c.replica_groups),
-        c.replica_groups.text, c.source_target_pairs.present,
+        c.replica_groups.Text(), c.source_target_pairs.present,
         PosStr(c.source_target_pairs.pos), absl::StrJoin(pairs, ","),
         c.slice_sizes_count, c.has_dimensions, DimsStr(c.dimensions),
         PosStr(c.dimensions_pos), c.to_apply, c.source_file, c.source_line,

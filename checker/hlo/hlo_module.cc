@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
+
 namespace topolint::hlo {
 
 const char* CollectiveKindName(CollectiveKind kind) {
@@ -209,6 +211,29 @@ void Collective::CopyForReport(const Collective& from) {
   source_file = from.source_file;
   source_line = from.source_line;
   op_name = from.op_name;
+}
+
+std::string ReplicaGroups::Text() const {
+  if (!text.empty() || form != Form::kExplicit) return text;
+  // Appended in place (no string per group), and only as far as the 256
+  // characters kept.
+  std::string t;
+  t.reserve(300);
+  t = "{";
+  for (int64_t g = 0; g < num_groups() && t.size() < 256; ++g) {
+    if (g > 0) t += ',';
+    t += '{';
+    bool first = true;
+    for (int64_t id : group(g)) {
+      if (!first) t += ',';
+      first = false;
+      absl::StrAppend(&t, id);
+      if (t.size() > 256) break;
+    }
+    t += '}';
+  }
+  t += '}';
+  return t;
 }
 
 std::string Module::LogicalLocation(int64_t offset) const {

@@ -242,23 +242,8 @@ void DescribeGroups(ReplicaGroups* rg) {
     case ReplicaGroups::Form::kAbsent:
       return;
     case ReplicaGroups::Form::kExplicit:
-      // Appended in place (no string per group), and only as far as the
-      // 256 characters kept.
-      t.reserve(300);
-      t = "{";
-      for (int64_t g = 0; g < rg->num_groups() && t.size() < 256; ++g) {
-        if (g > 0) t += ',';
-        t += '{';
-        bool first = true;
-        for (int64_t id : rg->group(g)) {
-          if (!first) t += ',';
-          first = false;
-          absl::StrAppend(&t, id);
-          if (t.size() > 256) break;
-        }
-        t += '}';
-      }
-      t += '}';
+      // No text: ReplicaGroups::Text() describes the groups when a message
+      // or explain needs them (most collectives never do).
       break;
     case ReplicaGroups::Form::kIota:
       t = fmt::format("[{},{}]<=[{}]", rg->iota.num_groups, rg->iota.group_size,

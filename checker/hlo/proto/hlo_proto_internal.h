@@ -178,7 +178,8 @@ inline constexpr std::string_view kSendRecvPairs =
     "_xla_send_recv_source_target_pairs";
 bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
                         SourceTargetPairs* out);
-// Sets ReplicaGroups::text from the decoded value (as XLA prints it).
+// Sets ReplicaGroups::text from the decoded value (as XLA prints it) for
+// an iota or mesh list; an explicit list gets none (ReplicaGroups::Text()).
 void DescribeGroups(ReplicaGroups* rg);
 
 // ---- The second pass's fast path (hlo_proto_scan.cc) ---------------------

@@ -37,7 +37,7 @@ std::string Dump(const hlo::Module& m) {
     for (const hlo::Shape& s : c.operand_shapes) {
       out += "operand " + hlo::ShapeToString(s) + "\n";
     }
-    out += "groups " + c.replica_groups.text + "\n";
+    out += "groups " + c.replica_groups.Text() + "\n";
   }
   for (const auto& e : m.syntax_errors) {
     out += fmt::format("error@{}: {}\n", e.pos.byte_offset(), e.message);

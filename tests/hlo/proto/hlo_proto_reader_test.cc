@@ -217,7 +217,7 @@ TEST(HloProtoReaderTest, Field49WinsOver87AndIotaDefaults) {
   EXPECT_TRUE(rg.IdPos(0, 1).is_byte());
   EXPECT_EQ(rg.IdPos(0, 0).byte_offset(), packed);
   EXPECT_EQ(rg.IdPos(0, 1).byte_offset(), packed + 1);
-  EXPECT_EQ(rg.text, "{{0,1}}");
+  EXPECT_EQ(rg.Text(), "{{0,1}}");
 }
 
 TEST(HloProtoReaderTest, MeshAxesList) {
