@@ -79,6 +79,23 @@ bool ReadFrontendAttributes(WireReader& r, int wire_type,
 }
 
 // Keeps the group field of the highest rank (see InstructionScratch).
+// The shape field's value decoded in place (DecodeShape) when the buffer
+// holds it whole, and skipped; false, having read nothing, otherwise.
+bool ReadShapeInPlace(WireReader& r, Shape* out) {
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  uint64_t len = 0;
+  size_t prefix = 0;
+  int64_t nodes = 0;
+  if (!r.PeekBuffer(&p, &n) || !DecodeVarint(p, n, &len, &prefix) ||
+      len > n - prefix ||
+      !DecodeShape(p + prefix, static_cast<size_t>(len), 0, &nodes, out)) {
+    return false;
+  }
+  return r.SkipBytes("HloInstructionProto.shape (3)",
+                     static_cast<int64_t>(prefix + len));
+}
+
 ReplicaGroups* GroupTarget(InstructionScratch* s, int rank) {
   if (rank >= s->groups_rank) {
     s->c.replica_groups = ReplicaGroups();
@@ -167,9 +184,14 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         ok = r.ReadString("HloInstructionProto.opcode", wt, 64, &c.opcode);
         break;
       case kShape: {
+        c.result_shape.Clear();
+        if (s->fast_shapes && wt == kLen &&
+            ReadShapeInPlace(r, &c.result_shape)) {
+          break;
+        }
+        c.result_shape.Clear();
         int saved = 0;
         int64_t nodes = 0;
-        c.result_shape.Clear();
         ok = r.Enter("HloInstructionProto.shape (3)", wt, &saved) &&
              ReadShape(r, 0, &nodes, &c.result_shape) && r.Leave(saved);
         break;

@@ -153,6 +153,9 @@ struct InstructionScratch {
   int groups_rank = 0;
   ReplicaGroups discarded;  // a lower-ranked group field, read and dropped
   std::string key, value;   // frontend attribute scratch
+  // The shape may be decoded in place (DecodeShape) when the buffer holds
+  // it whole: ParseOptions::binary_fast_path (not reset by Clear).
+  bool fast_shapes = true;
 
   void Clear();
 };
@@ -163,6 +166,14 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s);
 
 // Decodes one ShapeProto (r is inside it).
 bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out);
+// The fast path of ReadShape, for a ShapeProto held whole in memory
+// (hlo_proto_scan.cc): the same Shape, or false, leaving `out` to be
+// cleared, on anything ReadShape would refuse (the caller then decodes it
+// with ReadShape, which says what is wrong) and on tuples nested more than
+// kMaxFastShapeDepth deep.
+inline constexpr int kMaxFastShapeDepth = 8;
+bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
+                 Shape* out);
 
 // Group fields; `r` is positioned at the field's value (its tag read).
 bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out);
@@ -229,6 +240,9 @@ class ShapeTable {
   // The shape of `id` (unknown when not held). A kept ShapeProto that does
   // not decode fails `r` (at its byte) as ReadInstruction would have.
   bool Find(WireReader& r, int64_t id, Shape* out) const;
+  // Kept shapes are decoded in place (DecodeShape) first:
+  // ParseOptions::binary_fast_path.
+  void set_fast(bool fast) { fast_ = fast; }
 
  private:
   struct Raw {
@@ -247,6 +261,7 @@ class ShapeTable {
   absl::flat_hash_map<int64_t, Shape> decoded_;
   std::string bytes_;
   size_t held_ = 0;
+  bool fast_ = true;
 };
 
 // "f32", "bf16", ... for a PrimitiveType number ("type<N>" if unknown).

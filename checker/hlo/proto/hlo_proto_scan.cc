@@ -109,6 +109,83 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
   return true;
 }
 
+bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
+                 Shape* out) {
+  if (depth > kMaxFastShapeDepth || ++*nodes > kMaxShapeNodes) return false;
+  out->known = true;
+  int64_t type = 0;
+  size_t i = 0;
+  while (i < size) {
+    uint64_t tag = 0;
+    size_t n = 0;
+    if (!DecodeVarint(data + i, size - i, &tag, &n) || tag > UINT32_MAX) {
+      return false;
+    }
+    i += n;
+    const uint32_t field = static_cast<uint32_t>(tag >> 3);
+    const int wt = static_cast<int>(tag & 7);
+    if (field == 0) return false;
+    const bool known = field == 2 || field == 3 || field == 4;
+    switch (wt) {
+      case kVarint: {
+        uint64_t value = 0;
+        if (!DecodeVarint(data + i, size - i, &value, &n)) return false;
+        i += n;
+        if (field == 2) {
+          type = static_cast<int64_t>(value);
+        } else if (field == 3) {
+          if (out->dims.size() >= static_cast<size_t>(kMaxShapeDims)) {
+            return false;
+          }
+          out->dims.push_back(static_cast<int64_t>(value));
+        } else if (field == 4) {
+          return false;  // a tuple element must be a message
+        }
+        break;
+      }
+      case kLen: {
+        uint64_t len = 0;
+        if (!DecodeVarint(data + i, size - i, &len, &n)) return false;
+        i += n;
+        if (len > size - i) return false;
+        const size_t end = i + static_cast<size_t>(len);
+        if (field == 2) return false;  // element_type is a varint
+        if (field == 3) {              // packed dimensions
+          while (i < end) {
+            uint64_t value = 0;
+            if (!DecodeVarint(data + i, end - i, &value, &n)) return false;
+            i += n;
+            if (out->dims.size() >= static_cast<size_t>(kMaxShapeDims)) {
+              return false;
+            }
+            out->dims.push_back(static_cast<int64_t>(value));
+          }
+        } else if (field == 4) {
+          out->tuple.emplace_back();
+          if (!DecodeShape(data + i, static_cast<size_t>(len), depth + 1, nodes,
+                           &out->tuple.back())) {
+            return false;
+          }
+        }
+        i = end;
+        break;
+      }
+      case kFixed64:
+      case kFixed32: {
+        const size_t width = wt == kFixed64 ? 8 : 4;
+        if (known || size - i < width) return false;
+        i += width;
+        break;
+      }
+      default:  // groups and invalid wire types: ReadShape reports
+        return false;
+    }
+  }
+  out->is_tuple = type == 13 || !out->tuple.empty();
+  if (!out->is_tuple) out->element_type = ElementTypeName(type);
+  return true;
+}
+
 void ShapeTable::Clear() {
   raw_.clear();  // keeps its capacity for the next fill
   ordered_ = true;
@@ -194,6 +271,15 @@ bool ShapeTable::Find(WireReader& r, int64_t id, Shape* out) const {
   const Raw* found = FindRaw(id);
   if (found == nullptr || !found->has_shape) return true;
   const Raw& raw = *found;
+  if (fast_) {
+    int64_t nodes = 0;
+    if (DecodeShape(
+            reinterpret_cast<const uint8_t*>(bytes_.data()) + raw.offset,
+            raw.size, 0, &nodes, out)) {
+      return true;
+    }
+    *out = Shape();
+  }
   google::protobuf::io::ArrayInputStream in(bytes_.data() + raw.offset,
                                             static_cast<int>(raw.size));
   WireReader sub(&in);
