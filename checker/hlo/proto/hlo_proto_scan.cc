@@ -47,21 +47,45 @@ int ExpectedWireType(uint32_t field) {
   }
 }
 
+// The tag at data[*i] of a message held whole in memory, *i moved past it:
+// false on a varint cut short or too long, a tag over 32 bits, or field 0
+// (the full decoder reports those).
+bool DecodeTag(const uint8_t* data, size_t size, size_t* i, uint32_t* field,
+               int* wt) {
+  uint64_t tag = 0;
+  size_t n = 0;
+  if (!DecodeVarint(data + *i, size - *i, &tag, &n) || tag > UINT32_MAX) {
+    return false;
+  }
+  *i += n;
+  *field = static_cast<uint32_t>(tag >> 3);
+  *wt = static_cast<int>(tag & 7);
+  return *field != 0;
+}
+
+// The length at data[*i] of a length-delimited field held whole in
+// memory, *i moved past it: false when it, or the bytes it counts, do not
+// fit.
+bool DecodeLength(const uint8_t* data, size_t size, size_t* i, size_t* len) {
+  uint64_t v = 0;
+  size_t n = 0;
+  if (!DecodeVarint(data + *i, size - *i, &v, &n)) return false;
+  *i += n;
+  if (v > size - *i) return false;
+  *len = static_cast<size_t>(v);
+  return true;
+}
+
 }  // namespace
 
 bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
   *v = InstructionView();
   size_t i = 0;
   while (i < size) {
-    uint64_t tag = 0;
+    uint32_t field = 0;
+    int wt = 0;
+    if (!DecodeTag(data, size, &i, &field, &wt)) return false;
     size_t n = 0;
-    if (!DecodeVarint(data + i, size - i, &tag, &n) || tag > UINT32_MAX) {
-      return false;
-    }
-    i += n;
-    const uint32_t field = static_cast<uint32_t>(tag >> 3);
-    const int wt = static_cast<int>(tag & 7);
-    if (field == 0) return false;
     const int expected = ExpectedWireType(field);
     if (expected == -3 || (expected >= 0 && wt != expected) ||
         (expected == -2 && wt != kVarint && wt != kLen)) {
@@ -87,10 +111,8 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
         i += 4;
         break;
       case kLen: {
-        uint64_t len = 0;
-        if (!DecodeVarint(data + i, size - i, &len, &n)) return false;
-        i += n;
-        if (len > size - i) return false;
+        size_t len = 0;
+        if (!DecodeLength(data, size, &i, &len)) return false;
         const char* at = reinterpret_cast<const char*>(data + i);
         if (field == kOpcode) {
           v->opcode = std::string_view(at, len < 64 ? len : 64);
@@ -116,15 +138,10 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
   int64_t type = 0;
   size_t i = 0;
   while (i < size) {
-    uint64_t tag = 0;
+    uint32_t field = 0;
+    int wt = 0;
+    if (!DecodeTag(data, size, &i, &field, &wt)) return false;
     size_t n = 0;
-    if (!DecodeVarint(data + i, size - i, &tag, &n) || tag > UINT32_MAX) {
-      return false;
-    }
-    i += n;
-    const uint32_t field = static_cast<uint32_t>(tag >> 3);
-    const int wt = static_cast<int>(tag & 7);
-    if (field == 0) return false;
     const bool known = field == 2 || field == 3 || field == 4;
     switch (wt) {
       case kVarint: {
@@ -144,11 +161,9 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
         break;
       }
       case kLen: {
-        uint64_t len = 0;
-        if (!DecodeVarint(data + i, size - i, &len, &n)) return false;
-        i += n;
-        if (len > size - i) return false;
-        const size_t end = i + static_cast<size_t>(len);
+        size_t len = 0;
+        if (!DecodeLength(data, size, &i, &len)) return false;
+        const size_t end = i + len;
         if (field == 2) return false;  // element_type is a varint
         if (field == 3) {              // packed dimensions
           while (i < end) {
@@ -162,7 +177,7 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
           }
         } else if (field == 4) {
           out->tuple.emplace_back();
-          if (!DecodeShape(data + i, static_cast<size_t>(len), depth + 1, nodes,
+          if (!DecodeShape(data + i, len, depth + 1, nodes,
                            &out->tuple.back())) {
             return false;
           }

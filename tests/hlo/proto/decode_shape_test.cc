@@ -15,9 +15,13 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
 #include "tests/common/hlo_proto_writer.h"
+#include "tests/common/shape_builders.h"
 
 namespace topolint::hlo::proto {
 namespace {
+
+using testing::ArrayShape;
+using testing::TupleShape;
 
 namespace pw = testing::proto_writer;
 
@@ -65,32 +69,17 @@ bool Agree(const std::string& bytes) {
   return accepted;
 }
 
-Shape Array(const std::string& type, std::vector<int64_t> dims) {
-  Shape s;
-  s.known = true;
-  s.element_type = type;
-  s.dims = std::move(dims);
-  return s;
-}
-
-Shape Tuple(std::vector<Shape> elements) {
-  Shape s;
-  s.known = true;
-  s.is_tuple = true;
-  s.tuple = std::move(elements);
-  return s;
-}
-
 std::vector<std::string> Samples() {
   std::vector<std::string> out;
-  const Shape a = Array("bf16", {4, 64, 4096});
-  const Shape b = Array("f32", {});
-  const Shape big = Array("s32", {1 << 20, 3, 300});
+  const Shape a = ArrayShape("bf16", {4, 64, 4096});
+  const Shape b = ArrayShape("f32", {});
+  const Shape big = ArrayShape("s32", {1 << 20, 3, 300});
   out.push_back(pw::ShapeProto(a));
   out.push_back(pw::ShapeProto(b));
   out.push_back(pw::ShapeProto(big));
-  out.push_back(pw::ShapeProto(Tuple({a, b})));
-  out.push_back(pw::ShapeProto(Tuple({a, Tuple({b, big}), Tuple({})})));
+  out.push_back(pw::ShapeProto(TupleShape({a, b})));
+  out.push_back(
+      pw::ShapeProto(TupleShape({a, TupleShape({b, big}), TupleShape({})})));
   // Unknown fields of every wire type (a layout, is_dynamic_dimension, a
   // fixed64 and a fixed32), dims not packed, and a large element type.
   std::string extra = pw::ShapeProto(a);
@@ -135,13 +124,13 @@ TEST(DecodeShapeTest, RandomBytesAgreeOrDecline) {
 
 TEST(DecodeShapeTest, DeclinesBeyondItsLimits) {
   // Deeper than kMaxFastShapeDepth: declined (ReadShape decodes it).
-  Shape s = Array("f32", {1});
-  for (int d = 0; d <= kMaxFastShapeDepth + 1; ++d) s = Tuple({s});
+  Shape s = ArrayShape("f32", {1});
+  for (int d = 0; d <= kMaxFastShapeDepth + 1; ++d) s = TupleShape({s});
   EXPECT_FALSE(Agree(pw::ShapeProto(s)));
   EXPECT_TRUE(Slow(pw::ShapeProto(s)).ok);
   // More dims than kMaxShapeDims: declined, and ReadShape refuses them.
   std::vector<int64_t> dims(static_cast<size_t>(kMaxShapeDims) + 1, 2);
-  const std::string many = pw::ShapeProto(Array("f32", dims));
+  const std::string many = pw::ShapeProto(ArrayShape("f32", dims));
   EXPECT_FALSE(Agree(many));
   EXPECT_FALSE(Slow(many).ok);
 }

@@ -12,17 +12,12 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
 #include "tests/common/hlo_proto_writer.h"
+#include "tests/common/shape_builders.h"
 
 namespace topolint::hlo::proto {
 namespace {
 
-Shape Array(const std::string& type, std::vector<int64_t> dims) {
-  Shape s;
-  s.known = true;
-  s.element_type = type;
-  s.dims = std::move(dims);
-  return s;
-}
+using testing::ArrayShape;
 
 std::string Bytes(const Shape& s) {
   return testing::proto_writer::ShapeProto(s);
@@ -45,7 +40,7 @@ void KeepRaw(ShapeTable* t, int64_t id, const Shape& s) {
 TEST(ProtoShapeTableTest, GrowingIdsWithGaps) {
   ShapeTable t;
   for (int64_t id = 10; id < 5000; id += 3) {
-    KeepRaw(&t, id, Array("f32", {id}));
+    KeepRaw(&t, id, ArrayShape("f32", {id}));
   }
   EXPECT_EQ(Lookup(t, 10), "f32[10]");
   EXPECT_EQ(Lookup(t, 13), "f32[13]");
@@ -57,10 +52,10 @@ TEST(ProtoShapeTableTest, GrowingIdsWithGaps) {
 
 TEST(ProtoShapeTableTest, IdsThatDoNotGrowAreStillFound) {
   ShapeTable t;
-  KeepRaw(&t, 5, Array("f32", {5}));
-  KeepRaw(&t, 7, Array("f32", {7}));
-  KeepRaw(&t, 3, Array("bf16", {3}));  // smaller than the last: indexed
-  KeepRaw(&t, 9, Array("s32", {9}));
+  KeepRaw(&t, 5, ArrayShape("f32", {5}));
+  KeepRaw(&t, 7, ArrayShape("f32", {7}));
+  KeepRaw(&t, 3, ArrayShape("bf16", {3}));  // smaller than the last: indexed
+  KeepRaw(&t, 9, ArrayShape("s32", {9}));
   EXPECT_EQ(Lookup(t, 5), "f32[5]");
   EXPECT_EQ(Lookup(t, 7), "f32[7]");
   EXPECT_EQ(Lookup(t, 3), "bf16[3]");
@@ -70,13 +65,13 @@ TEST(ProtoShapeTableTest, IdsThatDoNotGrowAreStillFound) {
 
 TEST(ProtoShapeTableTest, TheLastShapeKeptForAnIdWins) {
   ShapeTable t;
-  KeepRaw(&t, 1, Array("f32", {1}));
-  KeepRaw(&t, 2, Array("f32", {2}));
-  KeepRaw(&t, 2, Array("bf16", {2, 2}));  // the same id again
+  KeepRaw(&t, 1, ArrayShape("f32", {1}));
+  KeepRaw(&t, 2, ArrayShape("f32", {2}));
+  KeepRaw(&t, 2, ArrayShape("bf16", {2, 2}));  // the same id again
   EXPECT_EQ(Lookup(t, 2), "bf16[2,2]");
-  t.KeepDecoded(1, Array("s8", {1}));  // decoded after raw
+  t.KeepDecoded(1, ArrayShape("s8", {1}));  // decoded after raw
   EXPECT_EQ(Lookup(t, 1), "s8[1]");
-  KeepRaw(&t, 1, Array("u8", {1}));  // raw after decoded
+  KeepRaw(&t, 1, ArrayShape("u8", {1}));  // raw after decoded
   EXPECT_EQ(Lookup(t, 1), "u8[1]");
   t.KeepRaw(2, false, "", 0);  // no shape at all
   EXPECT_EQ(Lookup(t, 2), "");
@@ -84,10 +79,11 @@ TEST(ProtoShapeTableTest, TheLastShapeKeptForAnIdWins) {
 
 TEST(ProtoShapeTableTest, ClearAndRefill) {
   ShapeTable t;
-  KeepRaw(&t, 1, Array("f32", {1}));
+  KeepRaw(&t, 1, ArrayShape("f32", {1}));
   t.Clear();
   EXPECT_EQ(Lookup(t, 1), "");
-  KeepRaw(&t, 0, Array("f32", {0}));  // a smaller id after a clear: in order
+  KeepRaw(&t, 0,
+          ArrayShape("f32", {0}));  // a smaller id after a clear: in order
   EXPECT_EQ(Lookup(t, 0), "f32[0]");
 }
 
@@ -95,7 +91,7 @@ TEST(ProtoShapeTableTest, AFullTableIsEmptiedAndKeepsTheNewest) {
   ShapeTable t;
   const int64_t n =
       static_cast<int64_t>(kMaxShapeTableBytes / 48) + 1000;  // past the cap
-  for (int64_t id = 0; id < n; ++id) KeepRaw(&t, id, Array("f32", {1}));
+  for (int64_t id = 0; id < n; ++id) KeepRaw(&t, id, ArrayShape("f32", {1}));
   EXPECT_EQ(Lookup(t, 0), "");  // emptied on the way
   EXPECT_EQ(Lookup(t, n - 1), "f32[1]");
 }

@@ -16,6 +16,7 @@
 #include "checker/hlo/hlo_module.h"
 #include "rules/emitter.h"
 #include "rules/families.h"
+#include "tests/common/shape_builders.h"
 
 namespace topolint {
 
@@ -38,19 +39,11 @@ inline int64_t GroupCol(int64_t g) { return 100 + 20 * g; }
 inline int64_t IdCol(int64_t g, int64_t k) { return 101 + 20 * g + 2 * k; }
 
 inline hlo::Shape Array(std::vector<int64_t> dims) {
-  hlo::Shape s;
-  s.known = true;
-  s.element_type = "f32";
-  s.dims = std::move(dims);
-  return s;
+  return testing::ArrayShape("f32", std::move(dims));
 }
 
 inline hlo::Shape Tuple(std::vector<hlo::Shape> elements) {
-  hlo::Shape s;
-  s.known = true;
-  s.is_tuple = true;
-  s.tuple = std::move(elements);
-  return s;
+  return testing::TupleShape(std::move(elements));
 }
 
 // A module under construction; Add() places each op on its own line.
