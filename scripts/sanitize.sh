@@ -8,7 +8,10 @@
 # test command) and this tree once. Needs clang-14 and libclang-rt-14-dev
 # (TOPOLINT_WITH_EXTRAS=1 scripts/install-deps.sh).
 #
-# Environment: BUILD_DIR (default build-asan), JOBS (default 2).
+# Environment: BUILD_DIR (default build-asan), JOBS (default 2) compile
+# jobs; TEST_JOBS (default twice JOBS) ctest jobs: many tests wait on a
+# child process (topolint, git, pre-commit), so more of them than CPUs
+# keeps the CPUs busy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${BUILD_DIR:-build-asan}"
@@ -28,4 +31,4 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
 cmake --build "$build" -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir "$build" --output-on-failure -j "$jobs"
+ctest --test-dir "$build" --output-on-failure -j "${TEST_JOBS:-$((jobs * 2))}"

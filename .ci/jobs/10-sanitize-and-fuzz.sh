@@ -7,4 +7,6 @@ cd "$(dirname "$0")/../.."
 # One compile job per CPU, at most 4 (an instrumented compile takes ~1.5 GiB).
 n=$(nproc)
 JOBS=${JOBS:-$((n < 4 ? n : 4))} scripts/sanitize.sh
-FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-10}" fuzz/run-fuzzers.sh
+# A smoke run: each target's seeds and regression inputs, then 4 s of
+# fuzzing (CI must stay within 30 minutes; longer runs: docs/reliability.md).
+FUZZ_BUILD_DIR=build-asan FUZZ_SECONDS="${FUZZ_SECONDS:-4}" fuzz/run-fuzzers.sh
