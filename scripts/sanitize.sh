@@ -31,4 +31,10 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
 cmake --build "$build" -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir "$build" --output-on-failure -j "${TEST_JOBS:-$((jobs * 2))}"
+# Left out by default (SANITIZE_EXCLUDE='' runs them): tests of scale whose
+# code paths smaller tests cover, and which the Release suite runs anyway
+# (an 8,000-file commit through pre-commit, SARIF runs of 25,000 results, an
+# installed-package build, a tree of 100,000 files).
+exclude="${SANITIZE_EXCLUDE-PreCommitTest.CommitOfEightThousandFiles|RenderSarifLimitTest|InstallTest|LargeTreeTest}"
+ctest --test-dir "$build" --output-on-failure -j "${TEST_JOBS:-$((jobs * 2))}" \
+  ${exclude:+-E "$exclude"}

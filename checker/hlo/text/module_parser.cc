@@ -50,9 +50,10 @@ void ModuleParser::Run() {
   Parse();
   on_collective_ = std::move(sink);
   const std::vector<SyntaxError>& errors = module_->syntax_errors;
-  const bool clean = errors.size() == 1 &&
-                     errors[0].pos.line == control->pos.line &&
-                     errors[0].pos.column == control->pos.column;
+  const bool clean =
+      errors.size() == 1 && errors[0].pos.line == control->pos.line &&
+      errors[0].pos.column == control->pos.column &&
+      errors[0].message == HloLexer::NotTextMessage(control->byte);
   if (!clean) {
     *module_ = before;
     SyntaxError e;
