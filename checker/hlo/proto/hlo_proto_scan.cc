@@ -136,6 +136,12 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
   if (depth > kMaxFastShapeDepth || ++*nodes > kMaxShapeNodes) return false;
   out->known = true;
   int64_t type = 0;
+  // One dimension, within kMaxShapeDims (ReadInt64s refuses one more).
+  auto add_dim = [out](uint64_t value) {
+    if (out->dims.size() >= static_cast<size_t>(kMaxShapeDims)) return false;
+    out->dims.push_back(static_cast<int64_t>(value));
+    return true;
+  };
   size_t i = 0;
   while (i < size) {
     uint32_t field = 0;
@@ -151,10 +157,7 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
         if (field == 2) {
           type = static_cast<int64_t>(value);
         } else if (field == 3) {
-          if (out->dims.size() >= static_cast<size_t>(kMaxShapeDims)) {
-            return false;
-          }
-          out->dims.push_back(static_cast<int64_t>(value));
+          if (!add_dim(value)) return false;
         } else if (field == 4) {
           return false;  // a tuple element must be a message
         }
@@ -170,10 +173,7 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
             uint64_t value = 0;
             if (!DecodeVarint(data + i, end - i, &value, &n)) return false;
             i += n;
-            if (out->dims.size() >= static_cast<size_t>(kMaxShapeDims)) {
-              return false;
-            }
-            out->dims.push_back(static_cast<int64_t>(value));
+            if (!add_dim(value)) return false;
           }
         } else if (field == 4) {
           out->tuple.emplace_back();
