@@ -43,5 +43,30 @@ TEST(StartupTest, ExecutableDoesNotNeedAbseilWhenLinkedStatically) {
   EXPECT_THAT(needed, ::testing::Not(::testing::HasSubstr("libabsl")));
 }
 
+// With TOPOLINT_STATIC_RUNTIME (cmake/StaticRuntime.cmake) the command loads
+// nothing but the C library at start: every other library the dynamic loader
+// would map and relocate before main() is linked in.
+TEST(StartupTest, ExecutableNeedsOnlyTheCLibraryWhenTheRuntimeIsStatic) {
+  if (!TOPOLINT_RUNTIME_STATIC) GTEST_SKIP() << "the run time is linked shared";
+  if (Shell("command -v readelf").empty()) GTEST_SKIP() << "no readelf";
+  const std::string needed =
+      Shell(std::string("readelf -d '") + TOPOLINT_BINARY +
+            "' | sed -n 's/.*NEEDED.*\\[\\(.*\\)\\]/\\1/p'");
+  ASSERT_THAT(needed, ::testing::HasSubstr("libc.so"));
+  std::string others;
+  size_t begin = 0;
+  while (begin < needed.size()) {
+    size_t end = needed.find('\n', begin);
+    if (end == std::string::npos) end = needed.size();
+    const std::string lib = needed.substr(begin, end - begin);
+    if (!lib.empty() && lib.rfind("libc.so", 0) != 0 &&
+        lib.rfind("libm.so", 0) != 0 && lib.rfind("ld-linux", 0) != 0) {
+      others += lib + " ";
+    }
+    begin = end + 1;
+  }
+  EXPECT_EQ(others, "") << "NEEDED:\n" << needed;
+}
+
 }  // namespace
 }  // namespace topolint
