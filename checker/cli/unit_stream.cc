@@ -13,6 +13,7 @@
 // taken off its CPU for a moment does not stop the helpers.
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -54,6 +55,7 @@ class OrderedHandoff {
  public:
   OrderedHandoff(UnitSource* source, size_t jobs)
       : source_(source),
+        jobs_(jobs),
         ahead_(kAheadPerJob * jobs),
         window_(kLightAheadPerJob * jobs),
         slots_(window_) {}
@@ -62,7 +64,8 @@ class OrderedHandoff {
   // room, check it, leave its outcome in its slot.
   void Help() {
     size_t k;
-    while (Take(&k, /*writer=*/false)) Check(k);
+    const UnitJob* job = nullptr;
+    while (Take(&k, &job, /*writer=*/false)) Check(k, job);
   }
 
   // What the calling thread runs: hand the outcomes to `consume` in order,
@@ -99,8 +102,8 @@ class OrderedHandoff {
     UnitOutcome outcome;
   };
 
-  // Under mu_: a unit may be started (the source may still have one, and
-  // no other thread is taking one from it).
+  // Under mu_: a unit may be taken from the source (it may still have one,
+  // no other thread is taking one from it, and the window has room).
   bool HasRoom() const {
     if (exhausted_ || taking_) return false;
     if (next_ < consumed_ + ahead_) return true;
@@ -108,76 +111,104 @@ class OrderedHandoff {
   }
 
   // With `lock` held (and HasRoom): takes unit next_ from the source into
-  // its slot; false when the source has none (or failed: the failure is
-  // the slot's outcome). The source is asked without mu_ held (a streamed
-  // search walks directories meanwhile; the writer and the other checkers
-  // go on), by one thread at a time (taking_).
-  bool TakeFromSource(std::unique_lock<std::mutex>& lock, size_t* k) {
-    taking_ = true;
-    const size_t index = next_;
-    const UnitJob* job = nullptr;
-    std::unique_ptr<UnitJob> owned;
-    std::optional<std::string> frontier;
-    lock.unlock();
-    absl::StatusOr<bool> more = source_->Take(&job, &owned, &frontier);
-    lock.lock();
-    taking_ = false;
+  // its slot for the caller (*k, *job), then, while the window has room,
+  // up to jobs_ - 1 more left pending for the other threads; false when the
+  // source has none for the caller (or failed: the failure is the slot's
+  // outcome). The source is asked without mu_ held (a streamed search walks
+  // directories meanwhile; the writer and the other checkers go on), by one
+  // thread at a time (taking_). Taking for the others too is what keeps
+  // them off the lock: without it, a thread that wants a unit while
+  // another walks sleeps until that walk is done (on a 2-core VM, one
+  // sleep and wake-up in eight units of a compile cache).
+  bool TakeFromSource(std::unique_lock<std::mutex>& lock, size_t* k,
+                      const UnitJob** job) {
     bool got = false;
-    if (more.ok() && !*more) {
-      exhausted_ = true;
-    } else {
-      Slot& slot = slots_[index % window_];
-      slot.taken = true;
-      slot.job = job;
-      slot.owned = std::move(owned);
-      slot.frontier = std::move(frontier);
-      *k = index;
-      next_ = index + 1;
-      if (!more.ok()) {
+    for (;;) {
+      taking_ = true;
+      const size_t index = next_;
+      const UnitJob* taken_job = nullptr;
+      std::unique_ptr<UnitJob> owned;
+      std::optional<std::string> frontier;
+      lock.unlock();
+      absl::StatusOr<bool> more = source_->Take(&taken_job, &owned, &frontier);
+      lock.lock();
+      taking_ = false;
+      bool unit = false;
+      if (more.ok() && !*more) {
         exhausted_ = true;
-        slot.status = more.status();
-        slot.ready = true;
       } else {
+        Slot& slot = slots_[index % window_];
+        slot.taken = true;
+        slot.job = taken_job;
+        slot.owned = std::move(owned);
+        slot.frontier = std::move(frontier);
+        next_ = index + 1;
+        if (!more.ok()) {
+          exhausted_ = true;
+          slot.status = more.status();
+          slot.ready = true;
+        } else {
+          unit = true;
+        }
+      }
+      if (unit && !got) {
+        *k = index;
+        *job = taken_job;
         got = true;
+      } else if (unit) {
+        pending_.push_back(index);
+      }
+      // Room for the others again, a unit for them, or the end (or a
+      // failure) is known.
+      ready_.notify_all();
+      room_.notify_all();
+      if (!got || stop_ || pending_.size() + 1 >= jobs_ || !HasRoom()) {
+        return got;
       }
     }
-    // Room for the others again, or the end (or a failure) is known.
-    ready_.notify_all();
-    room_.notify_all();
-    return got;
   }
 
-  // Takes the next unit to check into *k. A helper waits for room and
-  // returns false at the end (or on Stop); the writer never waits here.
-  bool Take(size_t* k, bool writer) {
+  // With `lock` held: a unit another thread took for this one, if any.
+  bool TakePending(size_t* k, const UnitJob** job) {
+    if (pending_.empty()) return false;
+    *k = pending_.front();
+    pending_.pop_front();
+    *job = slots_[*k % window_].job;
+    return true;
+  }
+
+  // Takes the next unit to check into *k and *job. A helper waits for one
+  // and returns false at the end (or on Stop); the writer never waits here.
+  bool Take(size_t* k, const UnitJob** job, bool writer) {
     std::unique_lock<std::mutex> lock(mu_);
     if (!writer) {
       ++helpers_waiting_;
-      room_.wait(lock, [&] { return stop_ || exhausted_ || HasRoom(); });
+      room_.wait(lock, [&] {
+        return stop_ || !pending_.empty() || exhausted_ || HasRoom();
+      });
       --helpers_waiting_;
     }
-    if (stop_ || !HasRoom()) return false;
-    return TakeFromSource(lock, k);
+    if (stop_) return false;
+    if (TakePending(k, job)) return true;
+    if (!HasRoom()) return false;
+    return TakeFromSource(lock, k, job);
   }
 
-  void Check(size_t k) {
+  void Check(size_t k, const UnitJob* job) {
     UnitOutcome out;
-    const UnitJob* job;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      job = slots_[k % window_].job;
-    }
     absl::Status st =
         CheckOneUnit(*job, source_->in_memory(), source_->shared(), &out);
+    const size_t bytes = OutcomeBytes(out);
+    std::unique_ptr<UnitJob> done;  // freed after the lock is let go
     bool wake;
     {
       std::lock_guard<std::mutex> lock(mu_);
       Slot& slot = slots_[k % window_];
-      slot.bytes = OutcomeBytes(out);
-      held_bytes_ += slot.bytes;
+      slot.bytes = bytes;
+      held_bytes_ += bytes;
       slot.status = std::move(st);
       slot.outcome = std::move(out);
-      slot.owned.reset();
+      done = std::move(slot.owned);
       slot.ready = true;
       wake = writer_waiting_ && k == consumed_;
     }
@@ -185,25 +216,32 @@ class OrderedHandoff {
   }
 
   // Moves the outcome of unit k (the next in order) into *taken: checks
-  // units itself while it is not ready and the window has room, else waits
-  // for the helper checking it. False when there is no unit k.
+  // units itself while it is not ready and there is one to check (taken for
+  // it, or from the source), else waits for the helper checking it. False
+  // when there is no unit k.
   bool Await(size_t k, Slot* taken) {
     for (;;) {
       std::unique_lock<std::mutex> lock(mu_);
       Slot& slot = slots_[k % window_];
-      if (!slot.ready && HasRoom()) {
+      if (!slot.ready) {
         size_t mine;
-        const bool got = TakeFromSource(lock, &mine);
-        lock.unlock();
-        if (got) Check(mine);
-        continue;
+        const UnitJob* job = nullptr;
+        if (TakePending(&mine, &job) ||
+            (HasRoom() && TakeFromSource(lock, &mine, &job))) {
+          lock.unlock();
+          Check(mine, job);
+          continue;
+        }
+        if (!slot.taken && exhausted_) return false;
+        // Until unit k is ready, or there is one to check meanwhile.
+        writer_waiting_ = true;
+        ready_.wait(lock, [&] {
+          return slot.ready || (!slot.taken && exhausted_) ||
+                 !pending_.empty() || HasRoom();
+        });
+        writer_waiting_ = false;
+        if (!slot.ready) continue;
       }
-      if (!slot.taken && exhausted_) return false;
-      writer_waiting_ = true;
-      ready_.wait(lock,
-                  [&] { return slot.ready || (!slot.taken && exhausted_); });
-      writer_waiting_ = false;
-      if (!slot.ready) return false;
       held_bytes_ -= slot.bytes;
       *taken = std::move(slot);
       slot = Slot{};
@@ -216,6 +254,7 @@ class OrderedHandoff {
   }
 
   UnitSource* const source_;
+  const size_t jobs_;
   const size_t ahead_;   // units checking may always run ahead
   const size_t window_;  // ... and while the outcomes waiting are light
 
@@ -223,6 +262,7 @@ class OrderedHandoff {
   std::condition_variable ready_;  // the writer's next outcome is ready
   std::condition_variable room_;   // the window has room, or Stop
   std::vector<Slot> slots_;        // unit k's outcome in slot k % window
+  std::deque<size_t> pending_;     // units taken for a thread, not started
   size_t next_ = 0;                // the next unit to start
   size_t consumed_ = 0;            // outcomes handed to `consume`
   size_t held_bytes_ = 0;          // OutcomeBytes of the ready slots
