@@ -1,6 +1,7 @@
 #include "checker/neff/neff_archive.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -22,10 +23,6 @@
 namespace topolint::neff {
 namespace {
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 uint64_t LoadLittleEndian(const unsigned char* p, int bytes) {
   uint64_t v = 0;
   for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
@@ -43,47 +40,73 @@ std::string MemberDisplay(const NeffArchive& a, const std::string& member) {
 bool CheckHeader(const unsigned char* h, uint64_t file_size, NeffArchive& a,
                  uint64_t* offset, uint64_t* length);
 
+// A .neff of at most this many bytes is read whole, in one read, and its
+// payload scanned from memory (the compile-cache entries users check by the
+// thousand are a few KiB); a larger one is streamed from the file.
+constexpr uint64_t kWholeFileBytes = uint64_t{1} << 20;
+
+struct FdCloser {
+  void operator()(const int* fd) const { ::close(*fd); }
+};
+
+// Reads `size` bytes at offset 0 of `fd` into *out; false when fewer can be
+// read (the file shrank, or a read error).
+bool ReadAll(int fd, uint64_t size, std::string* out) {
+  out->resize(static_cast<size_t>(size));
+  size_t got = 0;
+  while (got < out->size()) {
+    const ssize_t n = ::pread(fd, out->data() + got, out->size() - got,
+                              static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    got += static_cast<size_t>(n);
+  }
+  return true;
+}
+
 // Reads and checks the 1024-byte header. Returns the payload window
-// [offset, offset + length) when the header locates one.
+// [offset, offset + length) when the header locates one, and a file of at
+// most kWholeFileBytes whole in *whole (else *whole is left empty).
 bool ReadHeader(const std::string& path, NeffArchive& a, uint64_t* offset,
-                uint64_t* length) {
-  // OpenInputFile refuses FIFOs and devices without blocking on them.
+                uint64_t* length, std::string* whole) {
+  // OpenInput refuses FIFOs and devices without blocking on them.
   const FileKind kind = KindOfPath(path);
   if (kind != FileKind::kRegular && kind != FileKind::kMissing) {
     AddProblem(a, fmt::format("the path is not a regular file: it is {}",
                               KindName(kind)));
     return false;
   }
-  absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
+  // Just looked at: the descriptor is judged again (fstat), not the path.
+  absl::StatusOr<OpenedInput> opened = OpenInput(path, OpenCheck::kSeenRegular);
   if (!opened.ok()) {
     AddProblem(a, fmt::format("cannot open the file: {}",
                               std::string(opened.status().message())));
     return false;
   }
-  std::unique_ptr<std::FILE, FileCloser> file(*opened);
-  struct stat st;
-  if (fstat(fileno(file.get()), &st) != 0) {
-    AddProblem(a,
-               fmt::format("cannot open the file: {}", std::strerror(errno)));
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
+  std::unique_ptr<const int, FdCloser> fd(&opened->fd);
+  if (opened->kind != FileKind::kRegular) {
     AddProblem(a, "the path is not a regular file");
     return false;
   }
-  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  const uint64_t file_size = static_cast<uint64_t>(opened->size);
   if (file_size < kNeffHeaderBytes) {
     AddProblem(a, fmt::format("the file is {} bytes, shorter than the {}-byte "
                               "NEFF header",
                               file_size, kNeffHeaderBytes));
     return false;
   }
-  std::array<unsigned char, kNeffHeaderBytes> h;
-  if (std::fread(h.data(), 1, h.size(), file.get()) != h.size()) {
-    AddProblem(a, "the NEFF header cannot be read");
-    return false;
+  std::string head;
+  if (file_size <= kWholeFileBytes && ReadAll(*fd, file_size, whole)) {
+    head = whole->substr(0, kNeffHeaderBytes);
+  } else {
+    whole->clear();
+    if (!ReadAll(*fd, kNeffHeaderBytes, &head)) {
+      AddProblem(a, "the NEFF header cannot be read");
+      return false;
+    }
   }
-  return CheckHeader(h.data(), file_size, a, offset, length);
+  return CheckHeader(reinterpret_cast<const unsigned char*>(head.data()),
+                     file_size, a, offset, length);
 }
 
 // Checks the header (kNeffHeaderBytes at `h`) of a file of `file_size`
@@ -270,7 +293,18 @@ NeffArchive ReadNeffArchive(const std::string& path,
   a.file = display_name;
   uint64_t offset = 0;
   uint64_t length = 0;
-  if (!ReadHeader(path, a, &offset, &length)) return a;
+  std::string whole;
+  if (!ReadHeader(path, a, &offset, &length, &whole)) return a;
+  if (!whole.empty()) {
+    const std::string_view payload =
+        std::string_view(whole).substr(offset, length);
+    ReadPayload(
+        [&](const std::function<bool(const std::string&)>& want) {
+          return ScanNeffTarMemory(payload, want, limits);
+        },
+        limits, a);
+    return a;
+  }
   ReadPayload(
       [&](const std::function<bool(const std::string&)>& want) {
         return ScanNeffTar(path, offset, length, want, limits);

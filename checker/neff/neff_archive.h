@@ -40,6 +40,10 @@ struct NeffArchiveLimits {
   // Text of the JSON members (kelf-0.json, def.json) held at once: they are
   // all read before any is parsed, so this bounds memory.
   int64_t max_held_bytes = int64_t{64} << 20;
+  // A gzip payload is inflated once, for libarchive as a plain tar and for
+  // its CRC check together (GzipInflater); off, libarchive inflates it and
+  // CheckGzipPayload inflates it again. Tests compare the two.
+  bool single_inflate = true;
 };
 
 // A problem found while reading the archive (reported by the rules as

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace topolint::neff {
@@ -25,6 +26,43 @@ using PayloadReader = std::function<int64_t(char* buf, size_t n)>;
 // stops after `max_output_bytes` with a message saying so.
 std::string CheckGzipPayload(const PayloadReader& read,
                              int64_t max_output_bytes);
+
+// The payload inflated once, for libarchive to read as a plain tar while
+// the gzip data is verified on the way (ScanNeffTar): the payload is not
+// inflated a second time by CheckGzipPayload. It takes only the common
+// case, a payload that is exactly one sound gzip member of at most
+// `max_output_bytes` inflated: anything else (a bad CRC or length, a cut
+// trailer, concatenated members, bytes after the member, a read error, too
+// much output) makes Read return -1 or Finish return false, and the caller
+// reads the payload the general way (libarchive's own gzip filter, then
+// CheckGzipPayload), which says what is wrong.
+class GzipInflater {
+ public:
+  GzipInflater(PayloadReader read, int64_t max_output_bytes);
+  ~GzipInflater();
+  GzipInflater(const GzipInflater&) = delete;
+  GzipInflater& operator=(const GzipInflater&) = delete;
+
+  // The next inflated bytes (up to the size of an internal block) into
+  // *data: their count, 0 at the end of the member, -1 on anything the
+  // fast path does not take (failed() is then true).
+  int64_t Read(const char** data);
+  // Inflates and drops the rest of the member and checks that nothing
+  // follows it: true when the whole payload was one sound member.
+  bool Finish();
+  bool failed() const { return failed_; }
+
+ private:
+  bool Fill();
+
+  PayloadReader read_;
+  int64_t max_output_;
+  int64_t produced_ = 0;
+  struct State;
+  std::unique_ptr<State> z_;
+  bool failed_ = false;
+  bool ended_ = false;
+};
 
 }  // namespace topolint::neff
 

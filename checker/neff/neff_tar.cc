@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -255,6 +256,46 @@ bool LibArchiveLoaded(TarScan* out) {
   return false;
 }
 
+la_ssize_t ReadInflated(struct archive* a, void* client, const void** buffer) {
+  const char* data = nullptr;
+  const int64_t n = static_cast<GzipInflater*>(client)->Read(&data);
+  if (n < 0) {
+    Lib().set_error(a, EIO, "the gzip-compressed payload cannot be inflated");
+    return -1;
+  }
+  *buffer = data;
+  return static_cast<la_ssize_t>(n);
+}
+
+bool StartsGzip(std::string_view head) {
+  return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+         static_cast<unsigned char>(head[1]) == 0x8b;
+}
+
+// The single-inflate pass (GzipInflater): libarchive reads the payload as
+// inflated here, a plain tar, and the gzip data is verified on the way and
+// to its end. nullopt when it does not apply (the payload is not one sound
+// gzip member, or libarchive failed): the caller then reads the payload the
+// general way, which gives the same result for a sound payload and says
+// what is wrong with any other.
+std::optional<TarScan> ScanInflated(
+    const PayloadReader& read,
+    const std::function<bool(const std::string&)>& want,
+    const NeffArchiveLimits& limits) {
+  GzipInflater inflater(read, limits.max_total_bytes);
+  TarScan out = ScanOpened(
+      [&](struct archive* a) {
+        return Lib().read_open2(a, &inflater, nullptr, &ReadInflated, nullptr,
+                                nullptr);
+      },
+      want, limits);
+  if (inflater.failed() || out.read_failed) return std::nullopt;
+  // Stopped at a limit: the general reader does not verify the rest either.
+  if (out.complete && !inflater.Finish()) return std::nullopt;
+  out.single_pass = true;
+  return out;
+}
+
 }  // namespace
 
 TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
@@ -266,6 +307,39 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
     TarScan out;
     out.problems.push_back("the tar payload cannot be read from the file");
     return out;
+  }
+  // The window as a PayloadReader (the fast path's, and the CRC check's).
+  uint64_t remaining = length;
+  const PayloadReader read_window = [&](char* buf, size_t n) -> int64_t {
+    const size_t want_bytes =
+        static_cast<size_t>(std::min<uint64_t>(n, remaining));
+    const size_t got =
+        want_bytes == 0 ? 0 : std::fread(buf, 1, want_bytes, file.get());
+    if (got < want_bytes && std::ferror(file.get())) return -1;
+    remaining -= got;
+    return static_cast<int64_t>(got);
+  };
+  if (limits.single_inflate && length >= 2) {
+    char head[2];
+    const bool gzip = std::fread(head, 1, 2, file.get()) == 2 &&
+                      StartsGzip(std::string_view(head, 2));
+    if (fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
+      TarScan out;
+      out.problems.push_back("the tar payload cannot be read from the file");
+      return out;
+    }
+    if (gzip) {
+      if (std::optional<TarScan> fast =
+              ScanInflated(read_window, want, limits)) {
+        return std::move(*fast);
+      }
+      remaining = length;
+      if (fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
+        TarScan out;
+        out.problems.push_back("the tar payload cannot be read from the file");
+        return out;
+      }
+    }
   }
   // No larger than the payload (a few hundred bytes in most .neff files):
   // the block is zero-filled when made.
@@ -281,22 +355,12 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
   // The gzip trailer libarchive never reads: a second, discarding pass;
   // after a libarchive error it says what is wrong with the gzip data.
   if (!out.complete && !out.read_failed) return out;  // stopped at a limit
-  uint64_t remaining = length;
+  remaining = length;
   if (fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
     out.problems.push_back("the tar payload cannot be read again to verify it");
     return out;
   }
-  std::string bad = CheckGzipPayload(
-      [&](char* buf, size_t n) -> int64_t {
-        const size_t want_bytes =
-            static_cast<size_t>(std::min<uint64_t>(n, remaining));
-        const size_t got =
-            want_bytes == 0 ? 0 : std::fread(buf, 1, want_bytes, file.get());
-        if (got < want_bytes && std::ferror(file.get())) return -1;
-        remaining -= got;
-        return static_cast<int64_t>(got);
-      },
-      limits.max_total_bytes);
+  std::string bad = CheckGzipPayload(read_window, limits.max_total_bytes);
   if (!bad.empty()) out.problems.push_back(std::move(bad));
   return out;
 }
@@ -305,6 +369,21 @@ TarScan ScanNeffTarMemory(std::string_view payload,
                           const std::function<bool(const std::string&)>& want,
                           const NeffArchiveLimits& limits) {
   if (TarScan out; !LibArchiveLoaded(&out)) return out;
+  auto read_from = [](std::string_view* rest) {
+    return [rest](char* buf, size_t n) -> int64_t {
+      const size_t k = std::min(n, rest->size());
+      std::copy(rest->begin(), rest->begin() + k, buf);
+      rest->remove_prefix(k);
+      return static_cast<int64_t>(k);
+    };
+  };
+  if (limits.single_inflate && StartsGzip(payload)) {
+    std::string_view rest = payload;
+    if (std::optional<TarScan> fast =
+            ScanInflated(read_from(&rest), want, limits)) {
+      return std::move(*fast);
+    }
+  }
   TarScan out = ScanOpened(
       [&](struct archive* a) {
         return Lib().read_open_memory(a, payload.data(), payload.size());
@@ -312,14 +391,7 @@ TarScan ScanNeffTarMemory(std::string_view payload,
       want, limits);
   if (!out.complete && !out.read_failed) return out;  // stopped at a limit
   std::string_view rest = payload;
-  std::string bad = CheckGzipPayload(
-      [&](char* buf, size_t n) -> int64_t {
-        const size_t k = std::min(n, rest.size());
-        std::copy(rest.begin(), rest.begin() + k, buf);
-        rest.remove_prefix(k);
-        return static_cast<int64_t>(k);
-      },
-      limits.max_total_bytes);
+  std::string bad = CheckGzipPayload(read_from(&rest), limits.max_total_bytes);
   if (!bad.empty()) out.problems.push_back(std::move(bad));
   return out;
 }

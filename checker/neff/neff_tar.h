@@ -28,6 +28,9 @@ struct TarScan {
   bool complete = false;
   // Reading stopped at an error libarchive reported (not at a limit).
   bool read_failed = false;
+  // The gzip payload was inflated once (NeffArchiveLimits::single_inflate,
+  // GzipInflater), not by libarchive and then again to verify it.
+  bool single_pass = false;
 };
 
 // Strips leading "./" components. Returns false (and leaves `path` alone)
