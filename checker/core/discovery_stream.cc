@@ -138,8 +138,11 @@ bool UnitStream::Ignored(const FoundFile& f) {
     fs::path abs = fs::path(*root_);
     if (abs.is_relative()) abs = fs::path(cwd_) / abs;
     const std::string git_root = FindGitRoot(abs.lexically_normal().string());
-    if (!git_root.empty())
+    if (!git_root.empty()) {
       gitignore_ = std::make_unique<GitignoreFilter>(git_root);
+      search_root_ = GitignoreSearchRoot(
+          git_root, abs.lexically_normal().generic_string());
+    }
   }
   if (gitignore_ == nullptr) return false;
   fs::path abs = fs::path(f.path);
@@ -151,7 +154,7 @@ bool UnitStream::Ignored(const FoundFile& f) {
     return false;
   }
   return gitignore_->Ignored(std::string_view(p).substr(top.size() + 1),
-                             /*is_dir=*/false);
+                             /*is_dir=*/false, search_root_);
 }
 
 absl::Status UnitStream::List(const std::string& path, int depth) {

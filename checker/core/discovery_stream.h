@@ -124,6 +124,7 @@ class UnitStream {
   size_t listed_ = 0;
   bool gitignore_looked_up_ = false;
   std::unique_ptr<GitignoreFilter> gitignore_;
+  std::string search_root_;  // the path given, relative to the work tree
   std::string cwd_;
 };
 

@@ -136,9 +136,17 @@ bool GitignoreFilter::Decide(std::string_view rel, bool is_dir) {
   return false;
 }
 
-bool GitignoreFilter::Ignored(std::string_view rel, bool is_dir) {
+bool GitignoreFilter::Ignored(std::string_view rel, bool is_dir,
+                              std::string_view search_root) {
+  // The search root and what is above it are not judged: start below it.
+  size_t from = 0;
+  if (!search_root.empty() && rel.size() > search_root.size() &&
+      rel.compare(0, search_root.size(), search_root) == 0 &&
+      rel[search_root.size()] == '/') {
+    from = search_root.size() + 1;
+  }
   // Each directory above, from the top (an ignored one hides all below).
-  for (size_t slash = rel.find('/'); slash != std::string_view::npos;
+  for (size_t slash = rel.find('/', from); slash != std::string_view::npos;
        slash = rel.find('/', slash + 1)) {
     const std::string dir(rel.substr(0, slash));
     auto it = dir_ignored_.find(dir);
@@ -148,6 +156,19 @@ bool GitignoreFilter::Ignored(std::string_view rel, bool is_dir) {
     if (it->second) return true;
   }
   return Decide(rel, is_dir);
+}
+
+std::string GitignoreSearchRoot(const std::string& root,
+                                const std::string& given) {
+  std::string_view g = given;
+  std::string_view r = root;
+  while (g.size() > 1 && g.back() == '/') g.remove_suffix(1);
+  while (!r.empty() && r.back() == '/') r.remove_suffix(1);  // "/" -> ""
+  if (g.size() <= r.size() || g.compare(0, r.size(), r) != 0 ||
+      g[r.size()] != '/') {
+    return "";
+  }
+  return std::string(g.substr(r.size() + 1));
 }
 
 }  // namespace topolint

@@ -60,8 +60,15 @@ class GitignoreFilter {
   const std::string& root() const { return root_; }
 
   // Whether `rel` (a path relative to the root, '/'-separated, no "." or
-  // ".." components) or a directory above it is ignored.
-  bool Ignored(std::string_view rel, bool is_dir);
+  // ".." components) or a directory above it is ignored. `search_root`:
+  // the directory named on the command line that the search found `rel`
+  // in, relative to the root ("" for the root); it and the directories
+  // above it are not judged. A directory named by the user is searched
+  // even when it is ignored itself or lies in an ignored directory, as
+  // ripgrep does (`topolint check build/neuron-cache` in a repository that
+  // ignores `build/`); the patterns still apply to what is below it.
+  bool Ignored(std::string_view rel, bool is_dir,
+               std::string_view search_root = {});
 
  private:
   bool Decide(std::string_view rel, bool is_dir);
@@ -72,6 +79,12 @@ class GitignoreFilter {
   absl::flat_hash_map<std::string, std::unique_ptr<GitignoreRules>> rules_;
   absl::flat_hash_map<std::string, bool> dir_ignored_;
 };
+
+// A path given to search (absolute, normalised) as GitignoreFilter::Ignored
+// takes its `search_root`: relative to the work tree `root`, "" for the root
+// itself or a path outside it.
+std::string GitignoreSearchRoot(const std::string& root,
+                                const std::string& given);
 
 }  // namespace topolint
 

@@ -19,29 +19,35 @@ void DropGitignored(WalkResult* walk) {
   if (ec) return;
   // One filter per work tree; each path given leads to one (or none).
   absl::flat_hash_map<std::string, std::unique_ptr<GitignoreFilter>> filters;
-  absl::flat_hash_map<const std::string*, GitignoreFilter*> by_given;
-  auto filter_for = [&](const FoundFile& f) -> GitignoreFilter* {
+  // Per path given: its work tree's filter and the path relative to it.
+  struct Given {
+    GitignoreFilter* filter = nullptr;
+    std::string search_root;
+  };
+  absl::flat_hash_map<const std::string*, Given> by_given;
+  auto given_of = [&](const FoundFile& f) -> const Given* {
     const std::string* given = f.root.get();
     if (given == nullptr) return nullptr;
     auto it = by_given.find(given);
-    if (it != by_given.end()) return it->second;
+    if (it != by_given.end()) return &it->second;
     fs::path abs = fs::path(*given);
     if (abs.is_relative()) abs = cwd / abs;
     abs = abs.lexically_normal();
     std::string root = FindGitRoot(abs.string());
-    GitignoreFilter* filter = nullptr;
+    Given g;
     if (!root.empty()) {
       auto& slot = filters[root];
       if (slot == nullptr) slot = std::make_unique<GitignoreFilter>(root);
-      filter = slot.get();
+      g.filter = slot.get();
+      g.search_root = GitignoreSearchRoot(root, abs.generic_string());
     }
-    by_given.emplace(given, filter);
-    return filter;
+    return &by_given.emplace(given, std::move(g)).first->second;
   };
   std::vector<FoundFile> kept;
   kept.reserve(walk->files.size());
   for (FoundFile& f : walk->files) {
-    GitignoreFilter* filter = f.named ? nullptr : filter_for(f);
+    const Given* given = f.named ? nullptr : given_of(f);
+    GitignoreFilter* filter = given != nullptr ? given->filter : nullptr;
     if (filter != nullptr) {
       fs::path abs = fs::path(f.path);
       if (abs.is_relative()) abs = cwd / abs;
@@ -52,7 +58,8 @@ void DropGitignored(WalkResult* walk) {
           p[filter->root().size()] == '/') {
         rel = p.substr(filter->root().size() + 1);
       }
-      if (!rel.empty() && filter->Ignored(rel, /*is_dir=*/false)) {
+      if (!rel.empty() &&
+          filter->Ignored(rel, /*is_dir=*/false, given->search_root)) {
         walk->skipped.push_back({std::move(f.path),
                                  "ignored by .gitignore (--no-ignore reads it)",
                                  1});

@@ -61,6 +61,39 @@ TEST_F(GitignoreCliTest, NamedFilesAreReadEvenWhenIgnored) {
   EXPECT_THAT(r.err, HasSubstr("2 errors")) << r.out;
 }
 
+// A directory named on the command line is searched even when it is
+// ignored itself or lies in an ignored directory, as ripgrep searches one
+// (a compile cache or workdir under an ignored build/ is what users
+// check); the patterns still apply below it.
+TEST_F(GitignoreCliTest, NamedDirectoriesAreSearchedEvenWhenIgnored) {
+  d_.Write("repo/build/out/tmp_2/def.json", kBad);
+  d_.Write("repo/build/out/.gitignore", "skip/\n");
+  d_.Write("repo/build/out/skip/def.json", kBad);
+  for (const char* dir :
+       {"build", "build/out", "./build/out/", "models/tmp_1"}) {
+    CliResult r = RunTopolint({"check", "-v", dir}, repo_);
+    EXPECT_EQ(r.exit_code, 1) << dir << "\n" << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("no HLO"))) << dir;
+  }
+  CliResult r = RunTopolint({"check", "-v", "build/out"}, repo_);
+  EXPECT_THAT(r.out, HasSubstr("build/out/def.json"));
+  EXPECT_THAT(r.out, HasSubstr("build/out/tmp_2/def.json"));
+  EXPECT_THAT(r.out, Not(HasSubstr("skip/def.json")));
+  EXPECT_THAT(r.err, HasSubstr("2 errors")) << r.out;
+  // From inside the ignored directory, and with the ignored directory
+  // named absolutely.
+  r = RunTopolint({"check", "."}, repo_ + "/build/out");
+  EXPECT_THAT(r.err, HasSubstr("2 errors")) << r.out;
+  r = RunTopolint({"check", repo_ + "/build"}, repo_);
+  EXPECT_THAT(r.err, HasSubstr("2 errors")) << r.out;
+  // Two directories named (a planned search, not a streamed one).
+  r = RunTopolint({"check", "build/out", "models/tmp_1"}, repo_);
+  EXPECT_THAT(r.err, HasSubstr("3 errors")) << r.out;
+  // A search from above still leaves the whole of build/ out.
+  r = RunTopolint({"check", "."}, repo_);
+  EXPECT_THAT(r.err, HasSubstr("1 error")) << r.out;
+}
+
 TEST_F(GitignoreCliTest, OutsideAWorkTreeNothingIsIgnored) {
   TempDir plain;
   plain.Write(".gitignore", "*.json\n");

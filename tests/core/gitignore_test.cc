@@ -162,6 +162,29 @@ TEST(GitignoreFilterTest, PrecedenceAndIgnoredDirectories) {
   }
 }
 
+// The directory a search started from, and those above it, are not judged;
+// what is below it is.
+TEST(GitignoreFilterTest, TheSearchRootAndWhatIsAboveItAreNotJudged) {
+  testing::TempDir d;
+  const std::string root = d.path();
+  Write(root + "/.gitignore", "build/\n*.tmp.hlo\n");
+  Write(root + "/build/out/.gitignore", "skip/\n");
+  GitignoreFilter f(root);
+  EXPECT_TRUE(f.Ignored("build/out/m.hlo", false));
+  EXPECT_FALSE(f.Ignored("build/out/m.hlo", false, "build"));
+  EXPECT_FALSE(f.Ignored("build/out/m.hlo", false, "build/out"));
+  EXPECT_TRUE(f.Ignored("build/out/skip/m.hlo", false, "build/out"));
+  EXPECT_TRUE(f.Ignored("build/out/a.tmp.hlo", false, "build/out"));
+  // A search root that does not hold the path changes nothing.
+  EXPECT_TRUE(f.Ignored("build/out/m.hlo", false, "bui"));
+  EXPECT_TRUE(f.Ignored("build/out/m.hlo", false, "models"));
+
+  EXPECT_EQ(GitignoreSearchRoot("/r", "/r"), "");
+  EXPECT_EQ(GitignoreSearchRoot("/r", "/r/build/out/"), "build/out");
+  EXPECT_EQ(GitignoreSearchRoot("/r", "/rb/x"), "");
+  EXPECT_EQ(GitignoreSearchRoot("/", "/build"), "build");
+}
+
 }  // namespace
 }  // namespace topolint
 
