@@ -51,15 +51,8 @@ for d in pb gz; do
 done
 rm -rf "$OUT/text"
 
-for d in pb gz; do
-  if ! "$BIN" check --quiet "$OUT/$d" >/dev/null 2>&1; then
-    echo "binary.sh: topolint reports findings on $OUT/$d:" >&2
-    "$BIN" check "$OUT/$d" 2>&1 | head -20 >&2
-    exit 2
-  fi
-done
-
-. "$ROOT/bench/lib.sh"  # measure
+. "$ROOT/bench/lib.sh"  # measure, require_clean_check
+for d in pb gz; do require_clean_check "$BIN" "$OUT/$d"; done
 median_of() {
   sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'
 }

@@ -90,6 +90,12 @@ if ! summary=$("$BIN" check -j 1 "$CACHE" 2>&1 >"$OUT/.stdout" | tail -n 1); the
   echo "$summary" >&2
   exit 2
 fi
+case "$summary" in
+  *"(0 files checked"* | *"no HLO, def.json"*)
+    echo "${0##*/}: topolint read no file of $CACHE, nothing would be timed: $summary" >&2
+    exit 2
+    ;;
+esac
 echo "== compile cache: $ENTRIES entries, $nfiles files ($summary)"
 find "$CACHE" "$OUT/small" -type f -exec cat {} + >/dev/null  # warm
 

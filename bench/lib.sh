@@ -24,3 +24,22 @@ measure() {
   echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", b-a}') $(tail -n 1 "$OUT/.last")" \
     >>"$OUT/$name.times"
 }
+
+# require_clean_check BIN DIR: the benchmark's input must be checked clean:
+# exit 0 (timings are of checking, not of rendering findings) and at least
+# one file read. A check that skips everything (say every file ignored by a
+# .gitignore above $OUT) would time nothing; it aborts the benchmark.
+require_clean_check() {
+  local bin=$1 dir=$2 rc=0
+  "$bin" check "$dir" >"$OUT/.check.out" 2>"$OUT/.check.err" || rc=$?
+  if [ "$rc" != 0 ]; then
+    echo "${0##*/}: topolint reports findings on $dir (exit $rc):" >&2
+    head -n 20 "$OUT/.check.out" "$OUT/.check.err" >&2
+    exit 2
+  fi
+  if grep -q -e "(0 files checked" -e "no HLO, def.json" "$OUT/.check.err"; then
+    echo "${0##*/}: topolint read no file of $dir, nothing would be timed:" >&2
+    cat "$OUT/.check.err" >&2
+    exit 2
+  fi
+}

@@ -51,6 +51,12 @@ summary=$("$BIN" check -j 2 "$CACHE" 2>&1 >/dev/null) || {
   "$BIN" check "$CACHE" 2>&1 | tail -5 >&2
   exit 2
 }
+case "$summary" in
+  *"(0 files checked"* | *"no HLO, def.json"*)
+    echo "${0##*/}: topolint read no file of $CACHE, nothing would be timed: $summary" >&2
+    exit 2
+    ;;
+esac
 echo "== many units: $UNITS compile-cache entries of $(stat -c %s "$VER/MODULE_1000000+d41d8cd9/model.hlo") bytes ($summary)"
 cat "$CACHE"/*/*/* >/dev/null  # warm the page cache
 

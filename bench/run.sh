@@ -94,11 +94,7 @@ div() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else prin
 # The generated unit must be clean: exit 0, so timings are of checking, not
 # of rendering findings.
 for s in $SIZES; do
-  if ! "$BIN" check --quiet "$OUT/m$s" >/dev/null 2>&1; then
-    echo "run.sh: topolint reports findings on $OUT/m$s:" >&2
-    "$BIN" check "$OUT/m$s" | head -20 >&2
-    exit 2
-  fi
+  require_clean_check "$BIN" "$OUT/m$s"
 done
 
 echo "== runs (each: topolint then grep, alternately, $RUNS times; page cache warm)"
@@ -129,11 +125,7 @@ done
 if [ "$DENSE_MB" != 0 ]; then
   echo "== collective-dense module (${DENSE_MB} MiB, one ENTRY computation), $RUNS alternating runs"
   hlo=$OUT/dense/model.hlo
-  if ! "$BIN" check --quiet "$OUT/dense" >/dev/null 2>&1; then
-    echo "run.sh: topolint reports findings on $OUT/dense:" >&2
-    "$BIN" check "$OUT/dense" | head -20 >&2
-    exit 2
-  fi
+  require_clean_check "$BIN" "$OUT/dense"
   rm -f "$OUT/tldense.times" "$OUT/grepdense.times"
   cat "$hlo" "$OUT/dense/def.json" >/dev/null
   for ((i = 0; i < RUNS; ++i)); do
@@ -204,11 +196,7 @@ DEFJSON_RANKS=${DEFJSON_RANKS:-1000x1000}
 echo "== def.json of one [1][${DEFJSON_RANKS/x/][}] topology: topolint vs jq vs python3 json.load, $RUNS alternating runs"
 python3 bench/gen_defjson.py --out "$OUT/defjson" --ranks "$DEFJSON_RANKS"
 dj=$OUT/defjson/def.json
-if ! "$BIN" check --quiet "$OUT/defjson" >/dev/null 2>&1; then
-  echo "run.sh: topolint reports findings on $OUT/defjson:" >&2
-  "$BIN" check "$OUT/defjson" | head -20 >&2
-  exit 2
-fi
+require_clean_check "$BIN" "$OUT/defjson"
 HAVE_JQ=0
 if command -v jq >/dev/null 2>&1; then HAVE_JQ=1; fi
 rm -f "$OUT"/dj_*.times
