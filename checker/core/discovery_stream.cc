@@ -128,7 +128,17 @@ std::optional<std::string> UnitStream::Bound() const {
   return bound;
 }
 
-bool UnitStream::Ignored(const FoundFile& f) {
+std::string UnitStream::NoteListed(const std::string& dir, bool has_gitignore) {
+  if (!LookUpGitignore()) return "";
+  fs::path abs = fs::path(dir);
+  if (abs.is_relative()) abs = fs::path(cwd_) / abs;
+  std::string rel = GitignoreSearchRoot(
+      gitignore_->root(), abs.lexically_normal().generic_string());
+  if (!rel.empty()) gitignore_->NoteListed(rel, has_gitignore);
+  return rel;
+}
+
+bool UnitStream::LookUpGitignore() {
   if (!limits_.honour_gitignore) return false;
   if (!gitignore_looked_up_) {
     gitignore_looked_up_ = true;
@@ -144,7 +154,11 @@ bool UnitStream::Ignored(const FoundFile& f) {
           git_root, abs.lexically_normal().generic_string());
     }
   }
-  if (gitignore_ == nullptr) return false;
+  return gitignore_ != nullptr;
+}
+
+bool UnitStream::Ignored(const FoundFile& f) {
+  if (!LookUpGitignore()) return false;
   fs::path abs = fs::path(f.path);
   if (abs.is_relative()) abs = fs::path(cwd_) / abs;
   const std::string p = abs.lexically_normal().generic_string();
@@ -213,8 +227,10 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
                             ErrnoMessage(read_error)));
   }
   std::vector<std::string> files;
+  bool has_gitignore = false;
   for (const DirEntry& e : entries) {
     const char* name = names.data() + e.offset;
+    if (std::string_view(name, e.size) == ".gitignore") has_gitignore = true;
     std::string p = JoinPath(path, std::string_view(name, e.size));
     EntryInfo info = ClassifyDirEntry(p, name, e.type, limits_.follow_symlinks);
     switch (info.kind) {
@@ -259,6 +275,11 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
   if (limits_.selector != nullptr) {
     limits_.selector->HintDirectory(path, frame->has_settings);
   }
+  // The directory relative to the work tree, once: each file's is that
+  // and its name ("" when not below the work tree's top: judged by path).
+  const std::string rel_dir =
+      files.empty() ? std::string() : NoteListed(path, has_gitignore);
+  std::string rel_file;
   for (std::string& p : files) {
     ClassifiedFile c;
     c.file = {std::move(p), root_, false};
@@ -270,7 +291,14 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
         continue;
       }
     }
-    if (Ignored(c.file)) {
+    bool ignored;
+    if (!rel_dir.empty()) {
+      rel_file.assign(rel_dir).append("/").append(BaseName(c.file.path));
+      ignored = gitignore_->Ignored(rel_file, /*is_dir=*/false, search_root_);
+    } else {
+      ignored = Ignored(c.file);
+    }
+    if (ignored) {
       on_skipped_({std::move(c.file.path),
                    "ignored by .gitignore (--no-ignore reads it)", 1});
       continue;

@@ -106,6 +106,13 @@ class UnitStream {
   void Finish(Frame* frame);
   std::optional<std::string> Bound() const;
   bool Ignored(const FoundFile& f);
+  // Finds the work tree's .gitignore filter once: false when there is none
+  // (or --no-ignore).
+  bool LookUpGitignore();
+  // Tells the filter whether directory `dir`, just listed, has a
+  // .gitignore; returns `dir` relative to the work tree ("" when there is
+  // no filter, or `dir` is its top or outside it).
+  std::string NoteListed(const std::string& dir, bool has_gitignore);
 
   const DiscoveryLimits& limits_;
   std::shared_ptr<const std::string> root_;

@@ -96,16 +96,27 @@ GitignoreRules::Verdict GitignoreRules::Decide(std::string_view rel,
   return Verdict::kNone;
 }
 
-GitignoreFilter::GitignoreFilter(std::string root) : root_(std::move(root)) {
+GitignoreFilter::GitignoreFilter(std::string root, size_t max_cached_dirs)
+    : root_(std::move(root)), max_cached_dirs_(max_cached_dirs) {
   const std::string exclude = ReadIgnoreFile(root_ + "/.git/info/exclude");
   if (!exclude.empty()) {
     exclude_ = std::make_unique<GitignoreRules>(exclude, "");
   }
 }
 
+void GitignoreFilter::NoteListed(std::string_view rel_dir,
+                                 bool has_ignore_file) {
+  if (has_ignore_file) return;  // read when first needed
+  const std::string dir(rel_dir);
+  if (rules_.find(dir) != rules_.end()) return;
+  if (rules_.size() >= max_cached_dirs_) rules_.clear();
+  rules_.emplace(dir, nullptr);
+}
+
 const GitignoreRules* GitignoreFilter::RulesOf(const std::string& dir) {
   auto it = rules_.find(dir);
   if (it == rules_.end()) {
+    if (rules_.size() >= max_cached_dirs_) rules_.clear();
     const std::string path =
         root_ + (dir.empty() ? "" : "/" + dir) + "/.gitignore";
     const std::string text = ReadIgnoreFile(path);
@@ -151,7 +162,9 @@ bool GitignoreFilter::Ignored(std::string_view rel, bool is_dir,
     const std::string dir(rel.substr(0, slash));
     auto it = dir_ignored_.find(dir);
     if (it == dir_ignored_.end()) {
-      it = dir_ignored_.emplace(dir, Decide(dir, /*is_dir=*/true)).first;
+      const bool ignored = Decide(dir, /*is_dir=*/true);
+      if (dir_ignored_.size() >= max_cached_dirs_) dir_ignored_.clear();
+      it = dir_ignored_.emplace(dir, ignored).first;
     }
     if (it->second) return true;
   }

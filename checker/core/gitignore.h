@@ -55,9 +55,22 @@ class GitignoreFilter {
  public:
   // `root`: the absolute, normalised work tree root (repo_paths.h
   // FindGitRoot).
-  explicit GitignoreFilter(std::string root);
+  // Directories whose rules and verdicts are kept: a search visits
+  // directories in path order, so those it needs again are the ones on the
+  // path down to where it is. Past this many both caches are emptied and
+  // refilled, so that memory stays flat over a tree of any size (a
+  // 20,000-entry compile cache in a work tree held 10 MiB of them).
+  static constexpr size_t kMaxCachedDirs = 1024;
+
+  explicit GitignoreFilter(std::string root,
+                           size_t max_cached_dirs = kMaxCachedDirs);
 
   const std::string& root() const { return root_; }
+
+  // A directory search just listed `rel_dir` (relative to the root) and
+  // saw whether it holds a `.gitignore`: when it does not, none is looked
+  // for there (one failed open() fewer per directory of the tree).
+  void NoteListed(std::string_view rel_dir, bool has_ignore_file);
 
   // Whether `rel` (a path relative to the root, '/'-separated, no "." or
   // ".." components) or a directory above it is ignored. `search_root`:
@@ -75,6 +88,7 @@ class GitignoreFilter {
   const GitignoreRules* RulesOf(const std::string& dir);
 
   std::string root_;
+  size_t max_cached_dirs_;
   std::unique_ptr<GitignoreRules> exclude_;
   absl::flat_hash_map<std::string, std::unique_ptr<GitignoreRules>> rules_;
   absl::flat_hash_map<std::string, bool> dir_ignored_;

@@ -162,6 +162,33 @@ TEST(GitignoreFilterTest, PrecedenceAndIgnoredDirectories) {
   }
 }
 
+// The filter's caches are emptied past a bound (memory flat over a large
+// tree): verdicts stay the same, through many directories and back.
+TEST(GitignoreFilterTest, VerdictsSurviveEmptiedCaches) {
+  testing::TempDir d;
+  const std::string root = d.path();
+  Write(root + "/.gitignore", "*.tmp\nout/\n");
+  for (int i = 0; i < 20; ++i) {
+    Write(root + "/d" + std::to_string(i) + "/.gitignore",
+          i % 2 == 0 ? "x.json\n" : "!a.tmp\n");
+  }
+  GitignoreFilter small(root, /*max_cached_dirs=*/3);
+  GitignoreFilter big(root);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < 20; ++i) {
+      const std::string dir = "d" + std::to_string(i);
+      for (const std::string& name :
+           {dir + "/x.json", dir + "/a.tmp", dir + "/b.tmp", dir + "/m.hlo",
+            dir + "/out/m.hlo", dir + "/sub/deeper/x.json"}) {
+        ASSERT_EQ(small.Ignored(name, false), big.Ignored(name, false)) << name;
+      }
+      EXPECT_EQ(small.Ignored(dir + "/x.json", false), i % 2 == 0);
+      EXPECT_EQ(small.Ignored(dir + "/a.tmp", false), i % 2 == 0);
+      EXPECT_TRUE(small.Ignored(dir + "/out/m.hlo", false));
+    }
+  }
+}
+
 // The directory a search started from, and those above it, are not judged;
 // what is below it is.
 TEST(GitignoreFilterTest, TheSearchRootAndWhatIsAboveItAreNotJudged) {
