@@ -219,17 +219,30 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v);
 // that an unknown field inside a shape is skipped, never copied.
 inline constexpr size_t kMaxKeptShapeBytes = size_t{64} << 10;
 
+// Bytes the binary reader's shape table holds at most (ShapeTable): half
+// the text parser's kMaxShapeTableBytes, since it drops only its older
+// half when full (the text table empties itself), so it always holds the
+// last ~30,000 instructions' shapes. Operands are almost always recent.
+inline constexpr size_t kMaxBinaryShapeTableBytes = size_t{4} << 20;
+
 // Instruction id -> result shape for one computation (operands of later
-// collectives are looked up here), within kMaxShapeTableBytes: when full
-// it is emptied and refilled. Shapes the fast path saw are kept as their
-// ShapeProto bytes and decoded only when a collective names them; shapes
-// ReadInstruction decoded are kept decoded.
+// collectives are looked up here), within kMaxBinaryShapeTableBytes. Shapes
+// the fast path saw are kept as their ShapeProto bytes and decoded only
+// when a collective names them; shapes ReadInstruction decoded are kept
+// decoded.
 //
-// The raw shapes are a vector in the order kept: XLA numbers instructions
-// in order, so while ids only grow a lookup is a binary search and keeping
-// one costs an append (no hashing, and emptying the table frees nothing).
-// The first id that does not grow builds an id -> entry index, used from
-// then on until the table is emptied.
+// Two generations of half the budget each: entries go to the current one;
+// when it is full it becomes the old one (the old one's entries are
+// dropped, its storage reused) and a new current one starts. A lookup
+// tries the current generation, then the old one, so the newest entry of
+// an id wins and the shapes of the last half-budget of instructions are
+// always held.
+//
+// Within a generation the raw shapes are a vector in the order kept: XLA
+// numbers instructions in order, so while ids only grow a lookup is a
+// binary search and keeping one costs an append (no hashing, and dropping
+// a generation frees nothing). The first id that does not grow builds an
+// id -> entry index for that generation.
 class ShapeTable {
  public:
   void Clear();
@@ -248,19 +261,31 @@ class ShapeTable {
   struct Raw {
     int64_t id = 0;
     int64_t at = 0;
-    uint32_t offset = 0;  // in bytes_
+    uint32_t offset = 0;  // in Generation::bytes
     uint32_t size = 0;
     bool has_shape = false;
   };
+  struct Generation {
+    std::vector<Raw> raw;
+    bool ordered = true;  // ids in raw strictly increase
+    absl::flat_hash_map<int64_t, uint32_t> raw_index;  // when !ordered
+    absl::flat_hash_map<int64_t, Shape> decoded;
+    std::string bytes;
+    size_t held = 0;
+
+    void Clear();
+    // The raw entry of `id` (the last one kept), or nullptr.
+    const Raw* FindRaw(int64_t id) const;
+  };
+  // Makes room for `bytes` more in the current generation, starting a new
+  // one when it is full.
   void MakeRoom(size_t bytes);
-  // The raw entry of `id` (the last one kept), or nullptr.
-  const Raw* FindRaw(int64_t id) const;
-  std::vector<Raw> raw_;
-  bool ordered_ = true;  // ids in raw_ strictly increase
-  absl::flat_hash_map<int64_t, uint32_t> raw_index_;  // when !ordered_
-  absl::flat_hash_map<int64_t, Shape> decoded_;
-  std::string bytes_;
-  size_t held_ = 0;
+  // The shape of `id` in generation `g`: found (true, *out set, or `r`
+  // failed), or not held there (false).
+  bool FindIn(const Generation& g, WireReader& r, int64_t id, Shape* out,
+              bool* ok) const;
+  Generation generations_[2];
+  int current_ = 0;
   bool fast_ = true;
 };
 

@@ -12,7 +12,7 @@
 // streams the instructions of each computation and hands each collective
 // to the sink. Memory is bounded by the largest collective plus a per-
 // computation table of instruction shapes (for operands, within
-// kMaxShapeTableBytes). Positions are byte offsets (TextPos::AtByte) into
+// kMaxBinaryShapeTableBytes). Positions are byte offsets (TextPos::AtByte) into
 // the file, or into the decompressed stream for gzip input.
 //
 // Malformed, truncated or garbage input becomes one `Module::syntax_errors`

@@ -201,67 +201,77 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
   return true;
 }
 
+void ShapeTable::Generation::Clear() {
+  raw.clear();  // keeps its capacity for the next fill
+  ordered = true;
+  raw_index.clear();
+  decoded.clear();
+  bytes.clear();
+  held = 0;
+}
+
 void ShapeTable::Clear() {
-  raw_.clear();  // keeps its capacity for the next fill
-  ordered_ = true;
-  raw_index_.clear();
-  decoded_.clear();
-  bytes_.clear();
-  held_ = 0;
+  generations_[0].Clear();
+  generations_[1].Clear();
+  current_ = 0;
 }
 
 void ShapeTable::MakeRoom(size_t bytes) {
-  if (held_ + bytes > kMaxShapeTableBytes) Clear();
-  held_ += bytes;
+  constexpr size_t kGenerationBytes = kMaxBinaryShapeTableBytes / 2;
+  Generation* g = &generations_[current_];
+  if (g->held + bytes > kGenerationBytes && g->held > 0) {
+    current_ ^= 1;  // the current generation becomes the old one
+    g = &generations_[current_];
+    g->Clear();
+  }
+  g->held += bytes;
+  if (g->raw.capacity() == 0) {
+    // Room for a full generation at once: it never grows by copying, and
+    // only the pages used count.
+    g->raw.reserve(kGenerationBytes / 48);
+    g->bytes.reserve(kGenerationBytes);
+  }
 }
 
-const ShapeTable::Raw* ShapeTable::FindRaw(int64_t id) const {
-  const Raw* r = nullptr;
-  if (ordered_) {
-    // Ids usually go up by one: try the entry that would hold `id` then.
-    if (!raw_.empty() && id >= raw_.front().id) {
-      const uint64_t guess = static_cast<uint64_t>(id - raw_.front().id);
-      if (guess < raw_.size() && raw_[guess].id == id) return &raw_[guess];
-    }
-    auto it =
-        std::lower_bound(raw_.begin(), raw_.end(), id,
-                         [](const Raw& e, int64_t v) { return e.id < v; });
-    if (it != raw_.end() && it->id == id) r = &*it;
-  } else if (auto it = raw_index_.find(id); it != raw_index_.end()) {
-    r = &raw_[it->second];
+const ShapeTable::Raw* ShapeTable::Generation::FindRaw(int64_t id) const {
+  if (!ordered) {
+    auto it = raw_index.find(id);
+    return it != raw_index.end() ? &raw[it->second] : nullptr;
   }
-  return r;
+  // Ids usually go up by one: try the entry that would hold `id` then.
+  if (!raw.empty() && id >= raw.front().id) {
+    const uint64_t guess = static_cast<uint64_t>(id - raw.front().id);
+    if (guess < raw.size() && raw[guess].id == id) return &raw[guess];
+  }
+  auto it = std::lower_bound(raw.begin(), raw.end(), id,
+                             [](const Raw& e, int64_t v) { return e.id < v; });
+  return it != raw.end() && it->id == id ? &*it : nullptr;
 }
 
 void ShapeTable::KeepRaw(int64_t id, bool has_shape, std::string_view bytes,
                          int64_t at) {
   // ~48 bytes per entry in the table, plus the shape's bytes.
   MakeRoom(48 + bytes.size());
-  if (raw_.capacity() == 0) {
-    // Room for a full table at once: it never grows by copying, and only
-    // the pages used count.
-    raw_.reserve(kMaxShapeTableBytes / 48);
-    bytes_.reserve(kMaxShapeTableBytes);
-  }
-  if (!decoded_.empty()) decoded_.erase(id);
-  if (ordered_ && !raw_.empty() && id <= raw_.back().id) {
+  Generation& g = generations_[current_];
+  if (!g.decoded.empty()) g.decoded.erase(id);
+  if (g.ordered && !g.raw.empty() && id <= g.raw.back().id) {
     // Ids stopped growing: index every entry kept (a later one of the same
     // id wins, as it is read later).
-    ordered_ = false;
-    raw_index_.reserve(raw_.size() + 1);
-    for (size_t i = 0; i < raw_.size(); ++i) {
-      raw_index_[raw_[i].id] = static_cast<uint32_t>(i);
+    g.ordered = false;
+    g.raw_index.reserve(g.raw.size() + 1);
+    for (size_t i = 0; i < g.raw.size(); ++i) {
+      g.raw_index[g.raw[i].id] = static_cast<uint32_t>(i);
     }
   }
   Raw r;
   r.id = id;
   r.at = at;
-  r.offset = static_cast<uint32_t>(bytes_.size());
+  r.offset = static_cast<uint32_t>(g.bytes.size());
   r.size = static_cast<uint32_t>(bytes.size());
   r.has_shape = has_shape;
-  if (!ordered_) raw_index_[id] = static_cast<uint32_t>(raw_.size());
-  raw_.push_back(r);
-  bytes_.append(bytes);
+  if (!g.ordered) g.raw_index[id] = static_cast<uint32_t>(g.raw.size());
+  g.raw.push_back(r);
+  g.bytes.append(bytes);
 }
 
 static size_t ShapeBytes(const Shape& s) {
@@ -272,37 +282,48 @@ static size_t ShapeBytes(const Shape& s) {
 
 void ShapeTable::KeepDecoded(int64_t id, const Shape& shape) {
   MakeRoom(48 + ShapeBytes(shape));
-  // A raw entry of the same id stays, unreachable: Find looks here first,
+  // A raw entry of the same id stays, unreachable: FindIn looks here first,
   // and a later KeepRaw of the id erases this one and appends its own.
-  decoded_[id] = shape;
+  generations_[current_].decoded[id] = shape;
 }
 
-bool ShapeTable::Find(WireReader& r, int64_t id, Shape* out) const {
-  *out = Shape();
-  if (auto it = decoded_.find(id); it != decoded_.end()) {
+bool ShapeTable::FindIn(const Generation& g, WireReader& r, int64_t id,
+                        Shape* out, bool* ok) const {
+  *ok = true;
+  if (auto it = g.decoded.find(id); it != g.decoded.end()) {
     *out = it->second;
     return true;
   }
-  const Raw* found = FindRaw(id);
-  if (found == nullptr || !found->has_shape) return true;
+  const Raw* found = g.FindRaw(id);
+  if (found == nullptr) return false;
+  if (!found->has_shape) return true;
   const Raw& raw = *found;
   if (fast_) {
     int64_t nodes = 0;
     if (DecodeShape(
-            reinterpret_cast<const uint8_t*>(bytes_.data()) + raw.offset,
+            reinterpret_cast<const uint8_t*>(g.bytes.data()) + raw.offset,
             raw.size, 0, &nodes, out)) {
       return true;
     }
     *out = Shape();
   }
-  google::protobuf::io::ArrayInputStream in(bytes_.data() + raw.offset,
+  google::protobuf::io::ArrayInputStream in(g.bytes.data() + raw.offset,
                                             static_cast<int>(raw.size));
   WireReader sub(&in);
   sub.LimitTo(raw.size);
   int64_t nodes = 0;
   if (ReadShape(sub, 0, &nodes, out)) return true;
   *out = Shape();
-  return r.FailAt(raw.at + sub.error_offset(), sub.error());
+  *ok = r.FailAt(raw.at + sub.error_offset(), sub.error());
+  return true;
+}
+
+bool ShapeTable::Find(WireReader& r, int64_t id, Shape* out) const {
+  *out = Shape();
+  bool ok = true;
+  if (FindIn(generations_[current_], r, id, out, &ok)) return ok;
+  FindIn(generations_[current_ ^ 1], r, id, out, &ok);
+  return ok;
 }
 
 }  // namespace topolint::hlo::proto

@@ -1,7 +1,7 @@
 // The binary front end's id -> shape table (proto::ShapeTable): ids that
 // grow (a binary search over the entries in order), ids that do not (an
 // index built on the first one), the same id kept again, raw and decoded
-// shapes of one id, and emptying when full.
+// shapes of one id, and dropping the older half when full.
 #include <string>
 #include <vector>
 
@@ -87,13 +87,29 @@ TEST(ProtoShapeTableTest, ClearAndRefill) {
   EXPECT_EQ(Lookup(t, 0), "f32[0]");
 }
 
-TEST(ProtoShapeTableTest, AFullTableIsEmptiedAndKeepsTheNewest) {
+// A full table drops its older half: the newest half-budget of entries is
+// always held, the oldest are gone, and memory stays within the budget.
+TEST(ProtoShapeTableTest, AFullTableDropsItsOlderHalfAndKeepsTheNewest) {
   ShapeTable t;
-  const int64_t n =
-      static_cast<int64_t>(kMaxShapeTableBytes / 48) + 1000;  // past the cap
-  for (int64_t id = 0; id < n; ++id) KeepRaw(&t, id, ArrayShape("f32", {1}));
-  EXPECT_EQ(Lookup(t, 0), "");  // emptied on the way
-  EXPECT_EQ(Lookup(t, n - 1), "f32[1]");
+  const std::string one = Bytes(ArrayShape("f32", {1}));
+  // Entries per generation: half the budget at 48 bytes plus the shape's.
+  const int64_t per_generation =
+      static_cast<int64_t>(kMaxBinaryShapeTableBytes / 2 / (48 + one.size()));
+  const int64_t n = 3 * per_generation + 100;  // past the budget, twice
+  for (int64_t id = 0; id < n; ++id) t.KeepRaw(id, true, one, 0);
+  EXPECT_EQ(Lookup(t, 0), "");  // dropped on the way
+  EXPECT_EQ(Lookup(t, per_generation), "");
+  // The last full generation and the current one are held, in order.
+  for (int64_t id = n - per_generation - 100; id < n; ++id) {
+    ASSERT_EQ(Lookup(t, id), "f32[1]") << id;
+  }
+  // An id kept again in the current generation wins over the old one's.
+  const int64_t old_id = n - per_generation - 50;
+  t.KeepRaw(old_id, true, Bytes(ArrayShape("s32", {2})), 0);
+  EXPECT_EQ(Lookup(t, old_id), "s32[2]");
+  // ... and a decoded shape likewise.
+  t.KeepDecoded(old_id + 1, ArrayShape("bf16", {3}));
+  EXPECT_EQ(Lookup(t, old_id + 1), "bf16[3]");
 }
 
 TEST(ProtoShapeTableTest, ABadShapeFailsTheReaderAtItsByte) {
