@@ -73,6 +73,16 @@ function(topolint_use_static_abseil)
   endif()
 endfunction()
 
+# Appends to list `out` the dependency `dep` as executables link it
+# (`static`) and as everything else does (`dep` itself, and always when
+# installed).
+function(topolint_for_executables out dep static)
+  list(APPEND ${out}
+    "$<BUILD_INTERFACE:$<IF:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>,${static},${dep}>>"
+    "$<INSTALL_INTERFACE:${dep}>")
+  set(${out} "${${out}}" PARENT_SCOPE)
+endfunction()
+
 # Sets `out` to the dependencies in ARGN with each absl::X replaced by
 # "absl_static::X for executables, absl::X otherwise" (when the archives are
 # in use).
@@ -81,9 +91,7 @@ function(topolint_absl_deps out)
   foreach(d IN LISTS ARGN)
     if(TOPOLINT_ABSEIL_STATIC AND d MATCHES "^absl::(.+)$"
        AND TARGET absl_static::${CMAKE_MATCH_1})
-      list(APPEND result
-        "$<BUILD_INTERFACE:$<IF:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>,absl_static::${CMAKE_MATCH_1},${d}>>"
-        "$<INSTALL_INTERFACE:${d}>")
+      topolint_for_executables(result "${d}" "absl_static::${CMAKE_MATCH_1}")
     else()
       list(APPEND result "${d}")
     endif()

@@ -90,9 +90,7 @@ function(topolint_runtime_deps out)
       endif()
     endforeach()
     if(static)
-      list(APPEND result
-        "$<BUILD_INTERFACE:$<IF:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>,${static},${d}>>"
-        "$<INSTALL_INTERFACE:${d}>")
+      topolint_for_executables(result "${d}" "${static}")  # StaticAbseil.cmake
     else()
       list(APPEND result "${d}")
     endif()

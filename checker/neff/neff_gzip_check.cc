@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,15 @@ std::string Corrupt(const std::string& why) {
 }
 
 }  // namespace
+
+PayloadReader MemoryPayloadReader(std::string_view* rest) {
+  return [rest](char* buf, size_t n) -> int64_t {
+    const size_t k = std::min(n, rest->size());
+    std::copy(rest->begin(), rest->begin() + k, buf);
+    rest->remove_prefix(k);
+    return static_cast<int64_t>(k);
+  };
+}
 
 std::string CheckGzipPayload(const PayloadReader& read,
                              int64_t max_output_bytes) {

@@ -11,12 +11,17 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace topolint::neff {
 
 // Reads up to `n` bytes of the payload into `buf`; returns how many (0 at
 // its end), or -1 on a read error.
 using PayloadReader = std::function<int64_t(char* buf, size_t n)>;
+
+// A PayloadReader over bytes in memory: each read takes from the front of
+// *rest (which must outlive the reader).
+PayloadReader MemoryPayloadReader(std::string_view* rest);
 
 // "" when the payload is sound gzip to its end (members may be
 // concatenated; bytes after the last member that start no member are left

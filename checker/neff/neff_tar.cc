@@ -369,18 +369,10 @@ TarScan ScanNeffTarMemory(std::string_view payload,
                           const std::function<bool(const std::string&)>& want,
                           const NeffArchiveLimits& limits) {
   if (TarScan out; !LibArchiveLoaded(&out)) return out;
-  auto read_from = [](std::string_view* rest) {
-    return [rest](char* buf, size_t n) -> int64_t {
-      const size_t k = std::min(n, rest->size());
-      std::copy(rest->begin(), rest->begin() + k, buf);
-      rest->remove_prefix(k);
-      return static_cast<int64_t>(k);
-    };
-  };
   if (limits.single_inflate && StartsGzip(payload)) {
     std::string_view rest = payload;
     if (std::optional<TarScan> fast =
-            ScanInflated(read_from(&rest), want, limits)) {
+            ScanInflated(MemoryPayloadReader(&rest), want, limits)) {
       return std::move(*fast);
     }
   }
@@ -391,7 +383,8 @@ TarScan ScanNeffTarMemory(std::string_view payload,
       want, limits);
   if (!out.complete && !out.read_failed) return out;  // stopped at a limit
   std::string_view rest = payload;
-  std::string bad = CheckGzipPayload(read_from(&rest), limits.max_total_bytes);
+  std::string bad =
+      CheckGzipPayload(MemoryPayloadReader(&rest), limits.max_total_bytes);
   if (!bad.empty()) out.problems.push_back(std::move(bad));
   return out;
 }

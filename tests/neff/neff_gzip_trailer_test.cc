@@ -107,14 +107,8 @@ TEST(NeffGzipTrailerTest, PlainTarAndInflateLimit) {
   EXPECT_THAT(Problems(MakeTar(ValidMembers(2), /*gzip=*/false)), IsEmpty());
   const std::string g = GoodGzip();
   std::string_view rest = g;
-  const std::string msg = CheckGzipPayload(
-      [&](char* buf, size_t n) -> int64_t {
-        const size_t k = std::min(n, rest.size());
-        std::copy(rest.begin(), rest.begin() + k, buf);
-        rest.remove_prefix(k);
-        return static_cast<int64_t>(k);
-      },
-      /*max_output_bytes=*/100);
+  const std::string msg =
+      CheckGzipPayload(MemoryPayloadReader(&rest), /*max_output_bytes=*/100);
   EXPECT_THAT(msg, HasSubstr("more than 100 bytes (the limit)"));
 }
 

@@ -181,17 +181,9 @@ TEST(NeffSingleInflateTest, LimitsStopBothReadersAlike) {
 TEST(GzipInflaterTest, InflatesOneSoundMemberAndRefusesWhatFollowsIt) {
   const std::string tar = MakeTar(ValidMembers(1), /*gzip=*/false);
   const std::string g = Gzip(tar);
-  auto reader = [](std::string_view* rest) {
-    return [rest](char* buf, size_t n) -> int64_t {
-      const size_t k = std::min(n, rest->size());
-      std::copy(rest->begin(), rest->begin() + k, buf);
-      rest->remove_prefix(k);
-      return static_cast<int64_t>(k);
-    };
-  };
   {
     std::string_view rest = g;
-    GzipInflater inf(reader(&rest), 1 << 20);
+    GzipInflater inf(MemoryPayloadReader(&rest), 1 << 20);
     std::string out;
     const char* data = nullptr;
     for (int64_t n; (n = inf.Read(&data)) > 0;) out.append(data, n);
@@ -201,12 +193,12 @@ TEST(GzipInflaterTest, InflatesOneSoundMemberAndRefusesWhatFollowsIt) {
   {
     const std::string two = g + g;
     std::string_view rest = two;
-    GzipInflater inf(reader(&rest), 1 << 20);
+    GzipInflater inf(MemoryPayloadReader(&rest), 1 << 20);
     EXPECT_FALSE(inf.Finish());
   }
   {
     std::string_view rest = g;
-    GzipInflater inf(reader(&rest), 100);  // less than the tar
+    GzipInflater inf(MemoryPayloadReader(&rest), 100);  // less than the tar
     EXPECT_FALSE(inf.Finish());
     EXPECT_TRUE(inf.failed());
   }
