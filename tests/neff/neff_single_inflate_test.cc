@@ -3,8 +3,6 @@
 // CheckGzipPayload inflating it again): the same members, texts, problems
 // and end state for every payload, sound or damaged, from a file and from
 // memory; and the single pass really taken for sound gzip payloads.
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -16,6 +14,7 @@
 #include "checker/neff/neff_tar.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/common/hlo_proto_writer.h"
 #include "tests/neff/neff_builder.h"
 
 namespace topolint::neff {
@@ -44,23 +43,6 @@ std::string SoundGzip(size_t noise) {
   std::vector<TarMember> members = ValidMembers(2);
   if (noise > 0) members.push_back({"weights.bin", Noise(noise, 88172645)});
   return MakeTar(members);
-}
-
-// `data` as one gzip member (zlib, level 6).
-std::string Gzip(const std::string& data) {
-  z_stream z{};
-  EXPECT_EQ(
-      deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
-      Z_OK);
-  std::string out(deflateBound(&z, data.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
 }
 
 bool IsSinglePass(const TarScan& s) { return s.single_pass; }
@@ -172,7 +154,8 @@ TEST(NeffSingleInflateTest, LimitsStopBothReadersAlike) {
   bomb_tar += std::string(size_t{4} << 20, '\0');
   NeffArchiveLimits small;
   small.max_total_bytes = 1 << 20;
-  const auto [memory, file] = Compare("bomb", Gzip(bomb_tar), small);
+  const auto [memory, file] =
+      Compare("bomb", ::topolint::testing::proto_writer::Gzip(bomb_tar), small);
   EXPECT_FALSE(IsSinglePass(memory));
   EXPECT_THAT(memory.problems,
               ::testing::Contains(::testing::HasSubstr("(the limit)")));
@@ -180,7 +163,7 @@ TEST(NeffSingleInflateTest, LimitsStopBothReadersAlike) {
 
 TEST(GzipInflaterTest, InflatesOneSoundMemberAndRefusesWhatFollowsIt) {
   const std::string tar = MakeTar(ValidMembers(1), /*gzip=*/false);
-  const std::string g = Gzip(tar);
+  const std::string g = ::topolint::testing::proto_writer::Gzip(tar);
   {
     std::string_view rest = g;
     GzipInflater inf(MemoryPayloadReader(&rest), 1 << 20);
