@@ -12,9 +12,10 @@
 # absl_static::X that links X's archive (or, when there is none, X itself),
 # with the same usage requirements and its absl:: dependencies mapped to
 # absl_static::. It sets TOPOLINT_ABSEIL_STATIC in the caller's scope when
-# any archive was found. topolint_absl_deps() then maps a list of link
-# dependencies so that absl::X reaches executables as absl_static::X and
-# everything else (libraries, installed exports) as absl::X.
+# any archive was found. topolint_executable_deps() (StaticRuntime.cmake)
+# then maps a list of link dependencies so that absl::X reaches executables
+# as absl_static::X and everything else (libraries, installed exports) as
+# absl::X.
 function(topolint_use_static_abseil)
   get_directory_property(imported IMPORTED_TARGETS)
   set(archives 0)
@@ -71,30 +72,4 @@ function(topolint_use_static_abseil)
   if(archives GREATER 0)
     set(TOPOLINT_ABSEIL_STATIC ON PARENT_SCOPE)
   endif()
-endfunction()
-
-# Appends to list `out` the dependency `dep` as executables link it
-# (`static`) and as everything else does (`dep` itself, and always when
-# installed).
-function(topolint_for_executables out dep static)
-  list(APPEND ${out}
-    "$<BUILD_INTERFACE:$<IF:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>,${static},${dep}>>"
-    "$<INSTALL_INTERFACE:${dep}>")
-  set(${out} "${${out}}" PARENT_SCOPE)
-endfunction()
-
-# Sets `out` to the dependencies in ARGN with each absl::X replaced by
-# "absl_static::X for executables, absl::X otherwise" (when the archives are
-# in use).
-function(topolint_absl_deps out)
-  set(result "")
-  foreach(d IN LISTS ARGN)
-    if(TOPOLINT_ABSEIL_STATIC AND d MATCHES "^absl::(.+)$"
-       AND TARGET absl_static::${CMAKE_MATCH_1})
-      topolint_for_executables(result "${d}" "absl_static::${CMAKE_MATCH_1}")
-    else()
-      list(APPEND result "${d}")
-    endif()
-  endforeach()
-  set(${out} "${result}" PARENT_SCOPE)
 endfunction()

@@ -19,9 +19,10 @@
 #
 # topolint_use_static_runtime() creates topolint_static::<name> targets and
 # sets TOPOLINT_RUNTIME_STATIC in the caller's scope when it could.
-# topolint_runtime_deps() maps a list of link dependencies so that each of
-# fmt::fmt, PkgConfig::PROTOBUF_LITE, PkgConfig::RE2 and ZLIB::ZLIB reaches
-# executables as its static form and everything else as itself.
+# topolint_executable_deps() maps a list of link dependencies so that each
+# of fmt::fmt, PkgConfig::PROTOBUF_LITE, PkgConfig::RE2 and ZLIB::ZLIB (and
+# Abseil's) reaches executables as its static form and everything else as
+# itself.
 function(topolint_use_static_runtime)
   find_package(Threads REQUIRED)
   set(found "")
@@ -78,19 +79,29 @@ function(topolint_use_static_runtime)
                  "`topolint` also libstdc++ and libgcc")
 endfunction()
 
-# Sets `out` to ARGN with each dependency that has a static form replaced by
-# "the static form for executables, itself otherwise".
-function(topolint_runtime_deps out)
+# Sets `out` to ARGN with each dependency that has a static form for
+# executables (absl::X as absl_static::X, StaticAbseil.cmake; the run-time
+# libraries of TOPOLINT_STATIC_RUNTIME_MAP) replaced by "the static form
+# for executables, itself otherwise (and always when installed)".
+function(topolint_executable_deps out)
   set(result "")
   foreach(d IN LISTS ARGN)
     set(static "")
+    # (CMAKE_MATCH_1 is read after the match, not in the same if())
+    if(TOPOLINT_ABSEIL_STATIC AND d MATCHES "^absl::(.+)$")
+      if(TARGET absl_static::${CMAKE_MATCH_1})
+        set(static "absl_static::${CMAKE_MATCH_1}")
+      endif()
+    endif()
     foreach(pair IN LISTS TOPOLINT_STATIC_RUNTIME_MAP)
       if(pair MATCHES "^([^=]+)=(.+)$" AND d STREQUAL CMAKE_MATCH_1)
         set(static "${CMAKE_MATCH_2}")
       endif()
     endforeach()
     if(static)
-      topolint_for_executables(result "${d}" "${static}")  # StaticAbseil.cmake
+      list(APPEND result
+        "$<BUILD_INTERFACE:$<IF:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>,${static},${d}>>"
+        "$<INSTALL_INTERFACE:${d}>")
     else()
       list(APPEND result "${d}")
     endif()

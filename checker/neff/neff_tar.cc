@@ -319,26 +319,27 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
     remaining -= got;
     return static_cast<int64_t>(got);
   };
+  // Back to the payload's start, to read it again from there.
+  auto rewind = [&] {
+    remaining = length;
+    return fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) == 0;
+  };
   if (limits.single_inflate && length >= 2) {
     char head[2];
     const bool gzip = std::fread(head, 1, 2, file.get()) == 2 &&
                       StartsGzip(std::string_view(head, 2));
-    if (fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
-      TarScan out;
-      out.problems.push_back("the tar payload cannot be read from the file");
-      return out;
-    }
-    if (gzip) {
+    bool ok = rewind();
+    if (ok && gzip) {
       if (std::optional<TarScan> fast =
               ScanInflated(read_window, want, limits)) {
         return std::move(*fast);
       }
-      remaining = length;
-      if (fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
-        TarScan out;
-        out.problems.push_back("the tar payload cannot be read from the file");
-        return out;
-      }
+      ok = rewind();
+    }
+    if (!ok) {
+      TarScan out;
+      out.problems.push_back("the tar payload cannot be read from the file");
+      return out;
     }
   }
   // No larger than the payload (a few hundred bytes in most .neff files):
@@ -355,8 +356,7 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
   // The gzip trailer libarchive never reads: a second, discarding pass;
   // after a libarchive error it says what is wrong with the gzip data.
   if (!out.complete && !out.read_failed) return out;  // stopped at a limit
-  remaining = length;
-  if (fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
+  if (!rewind()) {
     out.problems.push_back("the tar payload cannot be read again to verify it");
     return out;
   }
