@@ -18,11 +18,14 @@ struct GzipSource::State {
   bool initialised = false;
 };
 
-GzipSource::GzipSource(google::protobuf::io::ZeroCopyInputStream* source)
+GzipSource::GzipSource(google::protobuf::io::ZeroCopyInputStream* source,
+                       bool check_crc)
     : state_(std::make_unique<State>()), source_(source) {
   // 16 + MAX_WBITS: gzip framing only (no raw deflate, no zlib header).
   if (inflateInit2(&state_->z, 16 + MAX_WBITS) == Z_OK) {
     state_->initialised = true;
+    // (inflateReset, between members, keeps this setting.)
+    if (!check_crc) inflateValidate(&state_->z, 0);
   } else {
     error_ = "cannot initialise zlib";
     done_ = true;
@@ -64,6 +67,7 @@ int GzipSource::Read(void* buffer, int size) {
     if (rc == Z_STREAM_END) {
       // Another member may follow (concatenated gzip files).
       member_ended_ = true;
+      ++members_;
       inflateReset(&z);
       continue;
     }

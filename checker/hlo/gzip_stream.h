@@ -17,9 +17,12 @@ bool IsGzip(std::string_view head);
 
 // Inflates gzip data (one member or several concatenated) read from
 // `source`. A corrupt stream ends the output early and sets error().
+// With `check_crc` false the members' CRC-32 is neither computed nor
+// checked (zlib's inflateValidate): for a pass that a checked one follows.
 class GzipSource : public google::protobuf::io::CopyingInputStream {
  public:
-  explicit GzipSource(google::protobuf::io::ZeroCopyInputStream* source);
+  explicit GzipSource(google::protobuf::io::ZeroCopyInputStream* source,
+                      bool check_crc = true);
   ~GzipSource() override;
   GzipSource(const GzipSource&) = delete;
   GzipSource& operator=(const GzipSource&) = delete;
@@ -28,6 +31,8 @@ class GzipSource : public google::protobuf::io::CopyingInputStream {
 
   // "" while the data is sound; else what zlib said.
   const std::string& error() const { return error_; }
+  // gzip members inflated to their end so far.
+  int members() const { return members_; }
 
  private:
   struct State;
@@ -36,6 +41,7 @@ class GzipSource : public google::protobuf::io::CopyingInputStream {
   std::string error_;
   bool done_ = false;
   bool member_ended_ = false;  // between two gzip members
+  int members_ = 0;
 };
 
 }  // namespace topolint::hlo

@@ -42,6 +42,13 @@ class IdLayout {
   // not follow the previous one starts a new run. O(1) amortised.
   void Add(int64_t index, int64_t value, TextPos pos);
 
+  // Records ids number first_index, first_index + 1, ... of the values
+  // `values`, written back to back as varints from byte `first_byte` (a
+  // packed field of a binary module): the same layout as Add() of each id
+  // at its byte, without a call per id once the run's gap is known.
+  void AddPacked(int64_t first_index, absl::Span<const int64_t> values,
+                 int64_t first_byte);
+
   // Moves a layout recorded on one line of text (no byte positions) to
   // `line`, `column_delta` bytes to the right (left when negative): the
   // same ids written at another place (ValueMemo).

@@ -95,6 +95,40 @@ TEST(IdLayoutTest, LeadingZerosAndBinaryVarints) {
   EXPECT_EQ(bin.Locate(bin_ids, 3).byte_offset(), 40 + 2 + 1 + 10);
 }
 
+TEST(IdLayoutTest, PackedRunsAreWhatAddingEachIdGives) {
+  // Packed fields of a binary group, one after another: the second one's
+  // ids continue the index but start after a tag and a length (a new run),
+  // and one field is a single id. AddPacked must leave the layout, and
+  // every id's place, as Add() of each id at its byte does.
+  const std::vector<std::vector<int64_t>> fields = {
+      {300, 1, -1, 5, 6, 7, 8, 127, 128},
+      {9},
+      {10, 11},
+      {12, 13, 14, 15},
+      {},
+      {16, 17, 18}};
+  IdLayout each;
+  IdLayout packed;
+  std::vector<int64_t> all;
+  int64_t offset = 100;
+  for (const std::vector<int64_t>& f : fields) {
+    offset += 2;  // the field's tag and length
+    packed.AddPacked(static_cast<int64_t>(all.size()), f, offset);
+    for (int64_t v : f) {
+      each.Add(static_cast<int64_t>(all.size()), v, TextPos::AtByte(offset));
+      all.push_back(v);
+      offset += IdLayout::WrittenLength(v, true);
+    }
+  }
+  EXPECT_TRUE(packed == each);
+  EXPECT_EQ(packed.num_runs(), each.num_runs());
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(packed.Locate(all, static_cast<int64_t>(i)).byte_offset(),
+              each.Locate(all, static_cast<int64_t>(i)).byte_offset())
+        << "id " << i;
+  }
+}
+
 // Where a plain reading of `text` finds each integer of the replica_groups
 // value: line and column of each, skipping comments.
 std::vector<TextPos> ScanIdPositions(std::string_view text) {

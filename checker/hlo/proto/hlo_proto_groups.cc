@@ -16,7 +16,8 @@
 
 namespace topolint::hlo::proto {
 
-bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
+bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
+                      std::vector<TextPos>* id_pos) {
   const TextPos group_pos = r.pos();
   if (out->num_groups() >= kMaxReplicaGroups) {
     return r.Fail(
@@ -27,7 +28,7 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
   if (out->form == ReplicaGroups::Form::kAbsent) out->pos = group_pos;
   out->form = ReplicaGroups::Form::kExplicit;
   std::vector<int64_t>* ids = out->MutableIds();
-  std::vector<TextPos> pos;  // of this field's ids, kept as a layout
+  std::vector<TextPos>& pos = *id_pos;  // this field's ids, kept as a layout
   uint32_t field = 0;
   int wt = 0;
   while (r.NextField("ReplicaGroup", &field, &wt)) {
@@ -37,13 +38,26 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
     }
     const size_t before = ids->size();
     const int64_t room = kMaxExplicitIds - out->explicit_id_count;
+    const bool packed = wt == kLen;
     pos.clear();
     if (!r.ReadInt64s("ReplicaGroup.replica_ids", wt,
-                      static_cast<int64_t>(before) + room, ids, &pos)) {
+                      static_cast<int64_t>(before) + room, ids,
+                      packed ? nullptr : &pos)) {
       return false;
     }
-    for (size_t i = before; i < ids->size(); ++i) {
-      out->id_layout.Add(static_cast<int64_t>(i), (*ids)[i], pos[i - before]);
+    if (packed) {
+      // The values lie back to back and end where the reader now is.
+      const absl::Span<const int64_t> added =
+          absl::MakeConstSpan(*ids).subspan(before);
+      int64_t bytes = 0;
+      for (int64_t id : added) bytes += IdLayout::WrittenLength(id, true);
+      out->id_layout.AddPacked(static_cast<int64_t>(before), added,
+                               r.offset() - bytes);
+    } else {
+      for (size_t i = before; i < ids->size(); ++i) {
+        out->id_layout.Add(static_cast<int64_t>(i), (*ids)[i],
+                           pos[i - before]);
+      }
     }
     out->explicit_id_count = static_cast<int64_t>(ids->size());
   }
@@ -51,7 +65,8 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out) {
   return r.Leave(saved);
 }
 
-bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out) {
+bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
+                    std::vector<TextPos>* id_pos) {
   const TextPos at = r.pos();
   int saved = 0;
   if (!r.Enter("collective_device_list (87)", wire_type, &saved)) {
@@ -63,7 +78,7 @@ bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out) {
   while (r.NextField("CollectiveDeviceListProto", &field, &wt)) {
     bool ok;
     if (field == 1) {
-      ok = ReadReplicaGroup(r, wt, out);
+      ok = ReadReplicaGroup(r, wt, out, id_pos);
     } else if (field == 2) {  // iota_replica_group_list, before 2026-02
       ok = ReadIotaList(r, wt, r.pos(), out);
     } else {

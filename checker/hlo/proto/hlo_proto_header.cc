@@ -13,6 +13,29 @@
 namespace topolint::hlo::proto {
 namespace {
 
+// Skips the instructions (field 2, length-delimited: tag byte 0x12) that
+// follow in the input buffer and are held in it whole, in one step: the
+// first pass reads only their tags and lengths. What is not such an
+// instruction, or is cut by the buffer's end, is left to NextField and
+// Skip, which say what is wrong with it.
+bool SkipHeldInstructions(WireReader& r) {
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  if (!r.PeekBuffer(&p, &n)) return !r.failed();
+  size_t i = 0;
+  while (i < n && p[i] == 0x12) {
+    uint64_t len = 0;
+    size_t k = 0;
+    if (!DecodeVarint(p + i + 1, n - i - 1, &len, &k) ||
+        len > n - i - 1 - k) {
+      break;
+    }
+    i += 1 + k + static_cast<size_t>(len);
+  }
+  return i == 0 ||
+         r.SkipBytes("an HloInstructionProto", static_cast<int64_t>(i));
+}
+
 bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
   if (static_cast<int64_t>(h->computations.size()) >= kMaxComputations) {
     return r.Fail(
@@ -34,7 +57,7 @@ bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
       c.has_root = true;
       ok = r.ReadInt64("HloComputationProto.root_id", w, &c.root_id);
     } else if (field == 2) {
-      ok = r.Skip("an HloInstructionProto", w);
+      ok = r.Skip("an HloInstructionProto", w) && SkipHeldInstructions(r);
     } else {
       ok = r.Skip("an HloComputationProto field", w);
     }

@@ -81,7 +81,8 @@ bool ReadFrontendAttributes(WireReader& r, int wire_type,
 // Keeps the group field of the highest rank (see InstructionScratch).
 // The shape field's value decoded in place (DecodeShape) when the buffer
 // holds it whole, and skipped; false, having read nothing, otherwise.
-bool ReadShapeInPlace(WireReader& r, Shape* out) {
+bool ReadShapeInPlace(WireReader& r, InstructionScratch* s) {
+  Shape* out = &s->c.result_shape;
   const uint8_t* p = nullptr;
   size_t n = 0;
   uint64_t len = 0;
@@ -92,17 +93,23 @@ bool ReadShapeInPlace(WireReader& r, Shape* out) {
       !DecodeShape(p + prefix, static_cast<size_t>(len), 0, &nodes, out)) {
     return false;
   }
+  s->shape_raw = true;
+  s->shape_bytes.assign(reinterpret_cast<const char*>(p + prefix),
+                        static_cast<size_t>(len));
+  s->shape_at = r.offset() + static_cast<int64_t>(prefix);
   return r.SkipBytes("HloInstructionProto.shape (3)",
                      static_cast<int64_t>(prefix + len));
 }
 
+// (Cleared, not replaced: the lists keep their storage from one
+// collective to the next.)
 ReplicaGroups* GroupTarget(InstructionScratch* s, int rank) {
   if (rank >= s->groups_rank) {
-    s->c.replica_groups = ReplicaGroups();
+    s->c.replica_groups.Clear();
     s->groups_rank = rank;
     return &s->c.replica_groups;
   }
-  s->discarded = ReplicaGroups();
+  s->discarded.Clear();
   return &s->discarded;
 }
 
@@ -116,6 +123,7 @@ void InstructionScratch::Clear() {
   called_ids.clear();
   dynamic_slice_sizes = 0;
   groups_rank = 0;
+  shape_raw = false;
 }
 
 std::string ElementTypeName(int64_t type) {
@@ -185,10 +193,8 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         break;
       case kShape: {
         c.result_shape.Clear();
-        if (s->fast_shapes && wt == kLen &&
-            ReadShapeInPlace(r, &c.result_shape)) {
-          break;
-        }
+        s->shape_raw = false;
+        if (s->fast_shapes && wt == kLen && ReadShapeInPlace(r, s)) break;
         c.result_shape.Clear();
         int saved = 0;
         int64_t nodes = 0;
@@ -232,7 +238,7 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
       case kReplicaGroups: {
         // Repeated: the first one resets the list; later ones append.
         if (s->groups_rank != 4) GroupTarget(s, 4)->pos = at;
-        ok = ReadReplicaGroup(r, wt, &c.replica_groups);
+        ok = ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos);
         break;
       }
       case kSourceTargetPairs:
@@ -250,7 +256,7 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
                         &c.use_global_device_ids);
         break;
       case kCollectiveDeviceList:
-        ok = ReadDeviceList(r, wt, GroupTarget(s, 1));
+        ok = ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos);
         break;
       case kIotaCollectiveDeviceList:
         ok = ReadIotaList(r, wt, at, GroupTarget(s, 3));

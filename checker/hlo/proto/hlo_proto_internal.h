@@ -153,6 +153,16 @@ struct InstructionScratch {
   int groups_rank = 0;
   ReplicaGroups discarded;  // a lower-ranked group field, read and dropped
   std::string key, value;   // frontend attribute scratch
+  // Positions of one ReplicaGroup field's ids (ReadReplicaGroup), kept
+  // here so that their storage serves every group of the module.
+  std::vector<TextPos> id_pos;
+  // The ShapeProto bytes of the result shape when it was decoded in place
+  // (ReadShapeInPlace; the last shape field wins): the caller keeps those
+  // in its ShapeTable instead of a decoded copy. `shape_at` is the byte
+  // offset of the bytes in the input.
+  bool shape_raw = false;
+  std::string shape_bytes;
+  int64_t shape_at = 0;
   // The shape may be decoded in place (DecodeShape) when the buffer holds
   // it whole: ParseOptions::binary_fast_path (not reset by Clear).
   bool fast_shapes = true;
@@ -176,8 +186,12 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
                  Shape* out);
 
 // Group fields; `r` is positioned at the field's value (its tag read).
-bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out);
-bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out);
+// `id_pos` is scratch for the positions of the ids read (its contents are
+// replaced).
+bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
+                      std::vector<TextPos>* id_pos);
+bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
+                    std::vector<TextPos>* id_pos);
 bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,

@@ -36,26 +36,28 @@ using proto::WireReader;
 constexpr int kReadBlockBytes = 256 << 10;
 
 // Where the bytes come from: a file descriptor or memory, inflated when
-// gzip. Opened once per pass.
+// gzip (with the CRC checked unless `check_crc` is false). Opened once per
+// pass.
 class Source {
  public:
-  Source(int fd, bool gzip)
+  Source(int fd, bool gzip, bool check_crc)
       : file_(std::make_unique<pio::FileInputStream>(fd, kReadBlockBytes)) {
-    Wrap(file_.get(), gzip);
+    Wrap(file_.get(), gzip, check_crc);
   }
-  Source(std::string_view bytes, bool gzip)
+  Source(std::string_view bytes, bool gzip, bool check_crc)
       : array_(std::make_unique<pio::ArrayInputStream>(
             bytes.data(), static_cast<int>(bytes.size()))) {
-    Wrap(array_.get(), gzip);
+    Wrap(array_.get(), gzip, check_crc);
   }
   pio::ZeroCopyInputStream* stream() { return top_; }
   std::string gzip_error() const { return gz_ ? gz_->error() : ""; }
+  int gzip_members() const { return gz_ ? gz_->members() : 0; }
 
  private:
-  void Wrap(pio::ZeroCopyInputStream* raw, bool gzip) {
+  void Wrap(pio::ZeroCopyInputStream* raw, bool gzip, bool check_crc) {
     top_ = raw;
     if (!gzip) return;
-    gz_ = std::make_unique<GzipSource>(raw);
+    gz_ = std::make_unique<GzipSource>(raw, check_crc);
     gz_stream_ = std::make_unique<pio::CopyingInputStreamAdaptor>(
         gz_.get(), kReadBlockBytes);
     top_ = gz_stream_.get();
@@ -117,7 +119,8 @@ class InstructionStream {
     if (!r_.Enter("HloModuleProto.computations (3)", wt, &saved)) return false;
     const ComputationInfo* info =
         index < h_.computations.size() ? &h_.computations[index] : nullptr;
-    comp_name_ = info != nullptr ? info->name : "";
+    comp_name_.assign("%");
+    if (info != nullptr) comp_name_.append(info->name);
     comp_index_ = info != nullptr ? static_cast<int32_t>(index) : -1;
     shapes_.Clear();
     uint32_t field = 0;
@@ -164,6 +167,12 @@ class InstructionStream {
       return true;
     }
     instruction_begin_ = r_.offset();
+    // The last collective's operand shapes keep their storage for the
+    // next one's (Find decodes into it).
+    for (Shape& shape : s_.c.operand_shapes) {
+      if (spare_shapes_.size() >= kMaxSpareShapes) break;
+      spare_shapes_.push_back(std::move(shape));
+    }
     s_.Clear();
     in_instruction_ = true;
     int saved = 0;
@@ -174,21 +183,33 @@ class InstructionStream {
     in_instruction_ = false;
     const int64_t end = r_.offset();
     Collective& c = s_.c;
-    if (s_.has_id) shapes_.KeepDecoded(s_.id, c.result_shape);
+    if (s_.has_id) {
+      // A shape decoded in place is kept as its bytes, as the fast path
+      // keeps those of other instructions (no decoded copy to hold).
+      if (s_.shape_raw) {
+        shapes_.KeepRaw(s_.id, true, s_.shape_bytes, s_.shape_at);
+      } else {
+        shapes_.KeepDecoded(s_.id, c.result_shape);
+      }
+    }
     const std::optional<CollectiveOpcode> op = ClassifyOpcode(c.opcode);
     if (!op.has_value()) return true;
     SetCollectiveOpcode(*op, &c);
     if (!IsEmittedCollective(c)) return true;
     c.name.insert(0, "%");
-    c.computation = "%" + comp_name_;
+    c.computation.assign(comp_name_);
     c.pos = TextPos::AtByte(instruction_begin_);
     c.is_root = info != nullptr && info->has_root && s_.has_id &&
                 info->root_id == s_.id;
     c.operand_count = static_cast<int64_t>(s_.operand_ids.size());
     for (int64_t id : s_.operand_ids) {
-      if (!shapes_.Find(r_, id, &c.operand_shapes.emplace_back())) {
-        return false;
+      if (spare_shapes_.empty()) {
+        c.operand_shapes.emplace_back();
+      } else {
+        c.operand_shapes.push_back(std::move(spare_shapes_.back()));
+        spare_shapes_.pop_back();
       }
+      if (!shapes_.Find(r_, id, &c.operand_shapes.back())) return false;
     }
     // In-place collective-permute: XLA flattens its slice_sizes lists into
     // dynamic_slice_sizes, one value per dimension of the sliced operand.
@@ -208,7 +229,8 @@ class InstructionStream {
           names_.begin(), names_.end(), id,
           [](const auto& e, int64_t v) { return e.first < v; });
       if (it != names_.end() && it->first == id) {
-        c.to_apply = "%" + h_.computations[it->second].name;
+        c.to_apply.assign("%");
+        c.to_apply.append(h_.computations[it->second].name);
       }
     }
     AddSpan(instruction_begin_, end, c.name);
@@ -231,7 +253,10 @@ class InstructionStream {
   int32_t comp_index_ = -1;
   proto::ShapeTable shapes_;
   proto::InstructionView view_;
-  std::string comp_name_;
+  std::string comp_name_;  // with its '%'
+  // Shapes whose storage the next collective's operands reuse.
+  static constexpr size_t kMaxSpareShapes = 64;
+  std::vector<Shape> spare_shapes_;
   proto::InstructionScratch s_;
   int64_t instruction_begin_ = 0;
   bool in_instruction_ = false;
@@ -258,18 +283,23 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   std::string first_error;
   int64_t first_error_at = -1;
   std::string gzip_error;
+  int64_t first_end = 0;  // where a first pass that found no error ended
+  int gzip_members = 0;
   // The first pass over the module, with `hint` as the input's size (-1:
   // unknown). Returns the inflated size of a .pb.gz that failed, when the
   // rest of it could be inflated (and dropped) within the proto limit.
-  auto first_pass = [&](int64_t hint) -> int64_t {
+  auto first_pass = [&](int64_t hint, bool check_crc) -> int64_t {
     h = Header();
     first_error.clear();
     first_error_at = -1;
     gzip_error.clear();
-    std::unique_ptr<Source> src = open();
+    std::unique_ptr<Source> src = open(check_crc);
     {
       WireReader r(src->stream(), hint, options.max_proto_bytes);
-      if (!proto::ReadHeader(r, &h) || r.failed()) {
+      const bool read = proto::ReadHeader(r, &h) && !r.failed();
+      first_end = r.offset();
+      gzip_members = src->gzip_members();
+      if (!read) {
         first_error = r.error();
         first_error_at = r.error_offset();
         gzip_error = src->gzip_error();
@@ -298,8 +328,20 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   // that the uncompressed read would not emit (a bomb is inflated at most
   // twice up to the proto limit, and the second pass stops where this one
   // failed).
-  const int64_t inflated_end = first_pass(gzip ? -1 : end_hint);
-  if (inflated_end >= 0) first_pass(inflated_end);
+  //
+  // The first pass of a .pb.gz leaves the CRC to the second, which reads
+  // the data again anyway (computing it is about a third of inflating).
+  // That changes nothing only when the first pass finds the module sound
+  // in one gzip member, whose CRC comes last: the second pass then checks
+  // it at the end, reading the data through, and reports a bad one where
+  // the first pass would have. In every other case (an error, no module or
+  // no computation, concatenated members) the first pass is run again
+  // with the CRC checked.
+  int64_t inflated_end = first_pass(gzip ? -1 : end_hint, !gzip);
+  const bool crc_left = gzip && first_error.empty() && h.found_module &&
+                        !h.computations.empty() && gzip_members == 1;
+  if (gzip && !crc_left) inflated_end = first_pass(-1, true);
+  if (inflated_end >= 0) first_pass(inflated_end, true);
   m->proto_format = proto::FormatName(h);
   m->name = h.name;
   m->has_header = true;
@@ -340,7 +382,7 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
              "");
     return;
   }
-  std::unique_ptr<Source> src = open();
+  std::unique_ptr<Source> src = open(true);
   pio::ZeroCopyInputStream* in = src->stream();
   std::optional<pio::LimitingInputStream> cut;
   if (!first_error.empty() && first_error_at >= 0) {
@@ -350,21 +392,37 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
     cut.emplace(in, first_error_at);
     in = &*cut;
   }
-  WireReader r(in, gzip ? inflated_end : end_hint, options.max_proto_bytes);
-  InstructionStream stream(r, h, options, m);
-  if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
-    r.LimitTo(h.module_size);
-    stream.Run();
-  }
-  if (r.failed() && !first_error.empty() && r.offset() >= first_error_at) {
-    // Stopped where the first pass failed: its error is the one to report.
-    stream.NoteFailure();
-    AddError(m, first_error_at, first_error, gzip_error);
-  } else if (r.failed()) {
-    stream.NoteFailure();
-    AddError(m, r.error_offset(), r.error(), src->gzip_error());
-  } else if (!first_error.empty()) {
-    AddError(m, first_error_at, first_error, gzip_error);
+  bool reported = !first_error.empty();
+  {
+    WireReader r(in, gzip ? inflated_end : end_hint, options.max_proto_bytes);
+    InstructionStream stream(r, h, options, m);
+    if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
+      r.LimitTo(h.module_size);
+      stream.Run();
+    }
+    if (r.failed() && !first_error.empty() && r.offset() >= first_error_at) {
+      // Stopped where the first pass failed: its error is the one to report.
+      stream.NoteFailure();
+      AddError(m, first_error_at, first_error, gzip_error);
+    } else if (r.failed()) {
+      stream.NoteFailure();
+      AddError(m, r.error_offset(), r.error(), src->gzip_error());
+      reported = true;
+    } else if (!first_error.empty()) {
+      AddError(m, first_error_at, first_error, gzip_error);
+    }
+  }  // the reader gives back what it read ahead
+  if (crc_left && !reported) {
+    // The CRC the first pass left: the data read through to its trailer
+    // (the first pass read as far), its error placed where the first pass
+    // ended, as a checked first pass places it.
+    const void* more = nullptr;
+    int more_size = 0;
+    while (in->Next(&more, &more_size)) {
+    }
+    if (!src->gzip_error().empty()) {
+      AddError(m, first_end, src->gzip_error(), "");
+    }
   }
   // The spans' computation names, moved (not copied) once pass 2 is done.
   m->binary_computations.reserve(h.computations.size());
@@ -387,7 +445,10 @@ void ParseHloProto(std::string_view bytes, const std::string& display_name,
              "");
     return;
   }
-  ReadModule([&]() { return std::make_unique<Source>(bytes, gzip); }, gzip,
+  ReadModule([&](bool check_crc) {
+               return std::make_unique<Source>(bytes, gzip, check_crc);
+             },
+             gzip,
              static_cast<int64_t>(bytes.size()), display_name, options, module);
 }
 
@@ -406,9 +467,9 @@ absl::Status ParseHloProtoFd(int fd, const std::string& display_name,
   const bool gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
   // Passes run one after the other (the first one's source is gone before
   // the second opens), so each rewinds the one descriptor.
-  auto open_pass = [&]() {
+  auto open_pass = [&](bool check_crc) {
     ::lseek(fd, 0, SEEK_SET);
-    return std::make_unique<Source>(fd, gzip);
+    return std::make_unique<Source>(fd, gzip, check_crc);
   };
   ReadModule(open_pass, gzip, size, display_name, options, module);
   ::close(fd);

@@ -168,7 +168,9 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
         if (!DecodeLength(data, size, &i, &len)) return false;
         const size_t end = i + len;
         if (field == 2) return false;  // element_type is a varint
-        if (field == 3) {              // packed dimensions
+        if (field == 3) {  // packed dimensions: at most one per byte
+          out->dims.reserve(std::min(out->dims.size() + len,
+                                     static_cast<size_t>(kMaxShapeDims)));
           while (i < end) {
             uint64_t value = 0;
             if (!DecodeVarint(data + i, end - i, &value, &n)) return false;
@@ -319,7 +321,7 @@ bool ShapeTable::FindIn(const Generation& g, WireReader& r, int64_t id,
 }
 
 bool ShapeTable::Find(WireReader& r, int64_t id, Shape* out) const {
-  *out = Shape();
+  out->Clear();  // keeps the storage of `out` for the shape found
   bool ok = true;
   if (FindIn(generations_[current_], r, id, out, &ok)) return ok;
   FindIn(generations_[current_ ^ 1], r, id, out, &ok);

@@ -218,6 +218,10 @@ TEST(HloProtoFastPathTest, DenseModuleReadsTheSameEitherWay) {
   // fast path skipped: its shape comes from the kept bytes.
   EXPECT_EQ(hlo::ShapeToString(m.collectives[0].operand_shapes.at(0)),
             "bf16[4,71]");
+  // The permute's operand is the all-reduce before it: a collective, whose
+  // shape was decoded in place and kept as its bytes.
+  EXPECT_EQ(hlo::ShapeToString(m.collectives[1].operand_shapes.at(0)),
+            "f32[4096]");
   EXPECT_EQ(m.collectives[1].source_target_pairs.pairs.at(1),
             std::make_pair(int64_t{1}, int64_t{2}));
   EXPECT_EQ(m.num_partitions.value_or(0), 8);

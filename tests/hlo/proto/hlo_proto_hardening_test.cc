@@ -86,6 +86,42 @@ TEST(HloProtoHardeningTest, CorruptGzipTrailersAreReported) {
   EXPECT_EQ(Read(bad_crc).collectives.size(), 1u);
 }
 
+// The first pass of a .pb.gz leaves the CRC and length check to the
+// second (hlo_proto_reader.cc): a bad trailer is still one error, at the
+// end of the inflated data (where a checked first pass places it, also
+// when fields follow the module), after every collective; a bad CRC in the
+// first of two members is still found by the first pass, before any.
+TEST(HloProtoHardeningTest, TrailerChecksLeftToTheSecondPassReportAsBefore) {
+  std::string config;
+  Varint(&config, 4, 1);  // replica_count
+  Varint(&config, 5, 2);  // num_partitions
+  std::string wrapped;
+  Bytes(&wrapped, 1, Good());
+  Bytes(&wrapped, 2, config);  // HloModuleProtoWithConfig: after the module
+  for (const std::string& plain : {Good(), wrapped}) {
+    const std::string gz = Gzip(plain);
+    for (const size_t flip : {gz.size() - 8, gz.size() - 1}) {
+      std::string bad = gz;
+      bad[flip] ^= 1;
+      const hlo::Module m = Read(bad);
+      ASSERT_EQ(m.syntax_errors.size(), 1u) << Errors(m);
+      EXPECT_THAT(m.syntax_errors[0].message,
+                  HasSubstr(flip == gz.size() - 8 ? "incorrect data check"
+                                                  : "incorrect length check"));
+      EXPECT_EQ(m.syntax_errors[0].pos.byte_offset(),
+                static_cast<int64_t>(plain.size()));
+      EXPECT_EQ(m.collectives.size(), 1u);
+    }
+  }
+  const std::string& m = Good();
+  const std::string first = Gzip(m.substr(0, 7));
+  std::string two = first + Gzip(m.substr(7));
+  two[first.size() - 8] ^= 1;
+  const hlo::Module read = Read(two);
+  EXPECT_THAT(Errors(read), HasSubstr("incorrect data check"));
+  EXPECT_EQ(read.collectives.size(), 0u);
+}
+
 TEST(HloProtoHardeningTest, ConcatenatedGzipMembersAreOneStream) {
   const std::string& m = Good();
   const std::string two = Gzip(m.substr(0, 7)) + Gzip(m.substr(7));
