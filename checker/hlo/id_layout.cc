@@ -4,13 +4,7 @@
 
 namespace topolint::hlo {
 
-int64_t IdLayout::WrittenLength(int64_t value, bool byte) {
-  if (byte) {
-    // Varint of the two's-complement bits, 7 per byte (negatives take 10):
-    // one byte per started 7 bits of the highest bit set (0 takes one).
-    const uint64_t u = static_cast<uint64_t>(value) | 1;
-    return (63 - __builtin_clzll(u)) / 7 + 1;
-  }
+int64_t IdLayout::DecimalLength(int64_t value) {
   uint64_t magnitude = value < 0 ? uint64_t{0} - static_cast<uint64_t>(value)
                                  : static_cast<uint64_t>(value);
   int64_t n = value < 0 ? 2 : 1;
@@ -53,34 +47,33 @@ void IdLayout::Add(int64_t index, int64_t value, TextPos pos) {
   last_pos_ = pos;
 }
 
-void IdLayout::AddPacked(int64_t first_index,
-                         absl::Span<const int64_t> values,
-                         int64_t first_byte) {
-  int64_t at = first_byte;
+void IdLayout::AddPacked(int64_t first_index, absl::Span<const int64_t> values,
+                         int64_t end_byte) {
+  int64_t at = end_byte;
+  for (int64_t v : values) at -= VarintLength(v);
   size_t k = 0;
   // Add() starts or extends a run and settles its gap; from the third id
   // at the latest the run is one of ids back to back (gap 0), if it is
   // ever going to be.
   for (; k < values.size() && k < 3; ++k) {
     Add(first_index + static_cast<int64_t>(k), values[k], TextPos::AtByte(at));
-    at += WrittenLength(values[k], /*byte=*/true);
+    at += VarintLength(values[k]);
   }
   if (k == values.size()) return;
   if (runs_.back().gap != 0) {
     for (; k < values.size(); ++k) {
       Add(first_index + static_cast<int64_t>(k), values[k],
           TextPos::AtByte(at));
-      at += WrittenLength(values[k], /*byte=*/true);
+      at += VarintLength(values[k]);
     }
     return;
   }
   // Every later id follows the one before it directly: the same run, so
   // only the last one is remembered (as Add() would leave it).
   const size_t last = values.size() - 1;
-  for (; k < last; ++k) at += WrittenLength(values[k], /*byte=*/true);
   last_index_ = first_index + static_cast<int64_t>(last);
   last_value_ = values[last];
-  last_pos_ = TextPos::AtByte(at);
+  last_pos_ = TextPos::AtByte(end_byte - VarintLength(values[last]));
 }
 
 void IdLayout::MoveOnLine(int64_t line, int64_t column_delta) {

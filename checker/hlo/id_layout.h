@@ -32,7 +32,14 @@ class IdLayout {
   // Bytes an id of value `value` takes as written plainly: its decimal form
   // with a '-' for a negative value (text), or its varint (a binary module:
   // `byte` positions).
-  static int64_t WrittenLength(int64_t value, bool byte);
+  static int64_t WrittenLength(int64_t value, bool byte) {
+    return byte ? VarintLength(value) : DecimalLength(value);
+  }
+  // Bytes of the varint of `value`'s two's-complement bits, 7 per byte
+  // (0 takes one; negatives take 10).
+  static int64_t VarintLength(int64_t value) {
+    return (63 - __builtin_clzll(static_cast<uint64_t>(value) | 1)) / 7 + 1;
+  }
 
   // Back to no ids, keeping the storage.
   void Clear();
@@ -43,11 +50,12 @@ class IdLayout {
   void Add(int64_t index, int64_t value, TextPos pos);
 
   // Records ids number first_index, first_index + 1, ... of the values
-  // `values`, written back to back as varints from byte `first_byte` (a
-  // packed field of a binary module): the same layout as Add() of each id
-  // at its byte, without a call per id once the run's gap is known.
+  // `values`, written back to back as varints that end at byte `end_byte`
+  // (a packed field of a binary module, just read): the same layout as
+  // Add() of each id at its byte, without a call per id once the run's
+  // gap is known.
   void AddPacked(int64_t first_index, absl::Span<const int64_t> values,
-                 int64_t first_byte);
+                 int64_t end_byte);
 
   // Moves a layout recorded on one line of text (no byte positions) to
   // `line`, `column_delta` bytes to the right (left when negative): the
@@ -92,6 +100,8 @@ class IdLayout {
   };
   // The run holding id `index`, or runs_.size() when none does.
   size_t RunOf(int64_t index) const;
+  // Decimal digits of `value`, with its '-'.
+  static int64_t DecimalLength(int64_t value);
 
   std::vector<Run> runs_;
   int64_t last_index_ = -1;  // the last id recorded

@@ -113,12 +113,13 @@ TEST(IdLayoutTest, PackedRunsAreWhatAddingEachIdGives) {
   int64_t offset = 100;
   for (const std::vector<int64_t>& f : fields) {
     offset += 2;  // the field's tag and length
-    packed.AddPacked(static_cast<int64_t>(all.size()), f, offset);
+    const int64_t first = static_cast<int64_t>(all.size());
     for (int64_t v : f) {
       each.Add(static_cast<int64_t>(all.size()), v, TextPos::AtByte(offset));
       all.push_back(v);
       offset += IdLayout::WrittenLength(v, true);
     }
+    packed.AddPacked(first, f, offset);  // the field's end
   }
   EXPECT_TRUE(packed == each);
   EXPECT_EQ(packed.num_runs(), each.num_runs());

@@ -47,16 +47,12 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
     }
     if (packed) {
       // The values lie back to back and end where the reader now is.
-      const absl::Span<const int64_t> added =
-          absl::MakeConstSpan(*ids).subspan(before);
-      int64_t bytes = 0;
-      for (int64_t id : added) bytes += IdLayout::WrittenLength(id, true);
-      out->id_layout.AddPacked(static_cast<int64_t>(before), added,
-                               r.offset() - bytes);
+      out->id_layout.AddPacked(static_cast<int64_t>(before),
+                               absl::MakeConstSpan(*ids).subspan(before),
+                               r.offset());
     } else {
       for (size_t i = before; i < ids->size(); ++i) {
-        out->id_layout.Add(static_cast<int64_t>(i), (*ids)[i],
-                           pos[i - before]);
+        out->id_layout.Add(static_cast<int64_t>(i), (*ids)[i], pos[i - before]);
       }
     }
     out->explicit_id_count = static_cast<int64_t>(ids->size());
@@ -162,33 +158,61 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
 
 namespace {
 
-// A SourceTarget held whole in the input buffer, written as XLA writes it
-// (source 1 and target 2, varints, in any order): decoded in place. False,
-// having read nothing, for anything else (the caller decodes it field by
-// field).
-bool ReadSourceTargetInPlace(WireReader& r, int64_t* source, int64_t* target) {
-  const uint8_t* p = nullptr;
-  size_t n = 0;
+// One SourceTarget message held whole in p[0, n), from its length: fields
+// 1 and 2 as varints, nothing else. The bytes it takes (with the length),
+// or 0 when the full reader must read it.
+size_t DecodeSourceTarget(const uint8_t* p, size_t n, int64_t* source,
+                          int64_t* target) {
   uint64_t len = 0;
   size_t i = 0;
-  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n) ||
-      !DecodeVarint(p, n, &len, &i) || len > n - i) {
-    return false;
-  }
+  if (!DecodeVarint(p, n, &len, &i) || len > n - i) return 0;
   const size_t end = i + static_cast<size_t>(len);
   int64_t values[2] = {0, 0};
   while (i < end) {
     const uint8_t tag = p[i++];
-    if (tag != 0x08 && tag != 0x10) return false;  // field 1 or 2, varint
+    if (tag != 0x08 && tag != 0x10) return 0;  // field 1 or 2, varint
     uint64_t v = 0;
     size_t k = 0;
-    if (!DecodeVarint(p + i, end - i, &v, &k)) return false;
+    if (!DecodeVarint(p + i, end - i, &v, &k)) return 0;
     values[tag >> 4] = static_cast<int64_t>(v);
     i += k;
   }
   *source = values[0];
   *target = values[1];
-  return r.SkipBytes("a SourceTarget", static_cast<int64_t>(end));
+  return end;
+}
+
+// The tag of source_target_pairs (52, length-delimited) as two bytes.
+constexpr uint8_t kPairTag[2] = {0xa2, 0x03};
+
+// The pair at the reader, and the pairs that follow it in the input
+// buffer (each after its own tag: XLA writes them in a row), decoded in
+// place and skipped. False, having read nothing, when the first is not
+// held whole or is not plain; the first that is not stops the run, for
+// the caller's loop to read.
+bool ReadSourceTargetsInPlace(WireReader& r, TextPos pair_pos,
+                              SourceTargetPairs* out) {
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  int64_t source = 0;
+  int64_t target = 0;
+  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n)) return false;
+  size_t used = DecodeSourceTarget(p, n, &source, &target);
+  if (used == 0) return false;
+  out->pairs.emplace_back(source, target);
+  out->pair_pos.push_back(pair_pos);
+  const int64_t base = r.offset();
+  while (n - used > 2 && p[used] == kPairTag[0] && p[used + 1] == kPairTag[1] &&
+         static_cast<int64_t>(out->pairs.size()) * 2 < kMaxExplicitIds) {
+    const size_t more =
+        DecodeSourceTarget(p + used + 2, n - used - 2, &source, &target);
+    if (more == 0) break;
+    out->pairs.emplace_back(source, target);
+    out->pair_pos.push_back(
+        TextPos::AtByte(base + static_cast<int64_t>(used) + 2));
+    used += 2 + more;
+  }
+  return r.SkipBytes("a SourceTarget", static_cast<int64_t>(used));
 }
 
 }  // namespace
@@ -200,13 +224,7 @@ bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out) {
                               kMaxExplicitIds));
   }
   if (wire_type == kLen) {
-    int64_t source = 0;
-    int64_t target = 0;
-    if (ReadSourceTargetInPlace(r, &source, &target)) {
-      out->pairs.emplace_back(source, target);
-      out->pair_pos.push_back(pair_pos);
-      return true;
-    }
+    if (ReadSourceTargetsInPlace(r, pair_pos, out)) return true;
     if (r.failed()) return false;
   }
   int saved = 0;

@@ -26,8 +26,7 @@ bool SkipHeldInstructions(WireReader& r) {
   while (i < n && p[i] == 0x12) {
     uint64_t len = 0;
     size_t k = 0;
-    if (!DecodeVarint(p + i + 1, n - i - 1, &len, &k) ||
-        len > n - i - 1 - k) {
+    if (!DecodeVarint(p + i + 1, n - i - 1, &len, &k) || len > n - i - 1 - k) {
       break;
     }
     i += 1 + k + static_cast<size_t>(len);

@@ -196,6 +196,8 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
+// One source_target_pairs (52) value; the pairs that follow it in a row
+// (each with its tag), held in the input buffer, are read with it.
 bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out);
 // `{{0,1},{1,2}}` (the send/recv frontend attribute's value), read by the
 // shared ParsePairsText (checker/hlo/pairs_text.h).

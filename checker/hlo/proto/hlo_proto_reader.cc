@@ -445,11 +445,11 @@ void ParseHloProto(std::string_view bytes, const std::string& display_name,
              "");
     return;
   }
-  ReadModule([&](bool check_crc) {
-               return std::make_unique<Source>(bytes, gzip, check_crc);
-             },
-             gzip,
-             static_cast<int64_t>(bytes.size()), display_name, options, module);
+  ReadModule(
+      [&](bool check_crc) {
+        return std::make_unique<Source>(bytes, gzip, check_crc);
+      },
+      gzip, static_cast<int64_t>(bytes.size()), display_name, options, module);
 }
 
 absl::Status ParseHloProtoFd(int fd, const std::string& display_name,
