@@ -56,6 +56,21 @@ std::string SmallestPath(const std::vector<InputFile>& files) {
   return best == nullptr ? std::string() : best->path;
 }
 
+// Whether directory name `a` sorts before `b` in path order, where a
+// directory `d` sorts as "d/": (a + '/') < (b + '/'), without building
+// either string (a sort of 20,000 names compares ~300,000 times).
+bool SlashedLess(const std::string& a, const std::string& b) {
+  const size_t n = std::min(a.size(), b.size());
+  const int c = std::char_traits<char>::compare(a.data(), b.data(), n);
+  if (c != 0) return c < 0;
+  if (a.size() == b.size()) return false;
+  const auto slash = static_cast<unsigned char>('/');
+  if (a.size() < b.size()) {
+    return b[n] == '/' || slash < static_cast<unsigned char>(b[n]);
+  }
+  return a[n] != '/' && static_cast<unsigned char>(a[n]) < slash;
+}
+
 }  // namespace
 
 UnitStream::UnitStream(std::string root, const DiscoveryLimits& limits,
@@ -130,10 +145,8 @@ std::optional<std::string> UnitStream::Bound() const {
 
 std::string UnitStream::NoteListed(const std::string& dir, bool has_gitignore) {
   if (!LookUpGitignore()) return "";
-  fs::path abs = fs::path(dir);
-  if (abs.is_relative()) abs = fs::path(cwd_) / abs;
-  std::string rel = GitignoreSearchRoot(
-      gitignore_->root(), abs.lexically_normal().generic_string());
+  std::string rel =
+      GitignoreSearchRoot(gitignore_->root(), AbsoluteNormalPath(dir, cwd_));
   if (!rel.empty()) gitignore_->NoteListed(rel, has_gitignore);
   return rel;
 }
@@ -159,9 +172,7 @@ bool UnitStream::LookUpGitignore() {
 
 bool UnitStream::Ignored(const FoundFile& f) {
   if (!LookUpGitignore()) return false;
-  fs::path abs = fs::path(f.path);
-  if (abs.is_relative()) abs = fs::path(cwd_) / abs;
-  const std::string p = abs.lexically_normal().generic_string();
+  const std::string p = AbsoluteNormalPath(f.path, cwd_);
   const std::string& top = gitignore_->root();
   if (p.size() <= top.size() || p.compare(0, top.size(), top) != 0 ||
       p[top.size()] != '/') {
@@ -253,10 +264,7 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
     }
   }
   // Path order: a directory `d` sorts as "d/" among its siblings.
-  std::sort(frame->subdirs.begin(), frame->subdirs.end(),
-            [](const std::string& a, const std::string& b) {
-              return a + '/' < b + '/';
-            });
+  std::sort(frame->subdirs.begin(), frame->subdirs.end(), SlashedLess);
   // An NxD bucket's `model/` files belong to the bucket's units.
   Frame* parent = stack_.empty() ? nullptr : stack_.back().get();
   const std::string_view base = BaseName(path);
@@ -267,10 +275,7 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
   frame->bucket_waits =
       IsBucketName(base) &&
       std::binary_search(frame->subdirs.begin(), frame->subdirs.end(),
-                         std::string("model"),
-                         [](const std::string& a, const std::string& b) {
-                           return a + '/' < b + '/';
-                         });
+                         std::string("model"), SlashedLess);
   Frame* owner = bucket_model ? parent : frame.get();
   if (limits_.selector != nullptr) {
     limits_.selector->HintDirectory(path, frame->has_settings);

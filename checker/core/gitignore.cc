@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "checker/core/path_glob.h"
 
 namespace topolint {
@@ -113,33 +114,45 @@ void GitignoreFilter::NoteListed(std::string_view rel_dir,
   rules_.emplace(dir, nullptr);
 }
 
-const GitignoreRules* GitignoreFilter::RulesOf(const std::string& dir) {
+std::shared_ptr<const GitignoreRules> GitignoreFilter::RulesOf(
+    const std::string& dir) {
   auto it = rules_.find(dir);
   if (it == rules_.end()) {
     if (rules_.size() >= max_cached_dirs_) rules_.clear();
     const std::string path =
         root_ + (dir.empty() ? "" : "/" + dir) + "/.gitignore";
     const std::string text = ReadIgnoreFile(path);
-    std::unique_ptr<GitignoreRules> rules;
-    if (!text.empty()) rules = std::make_unique<GitignoreRules>(text, dir);
+    std::shared_ptr<const GitignoreRules> rules;
+    if (!text.empty()) rules = std::make_shared<GitignoreRules>(text, dir);
     it = rules_.emplace(dir, std::move(rules)).first;
   }
-  return it->second.get();
+  return it->second;
 }
 
 bool GitignoreFilter::Decide(std::string_view rel, bool is_dir) {
-  // Deepest ignore file first: the first one with a verdict decides.
-  std::string dir(rel);
-  for (;;) {
-    const size_t slash = dir.rfind('/');
-    dir.resize(slash == std::string::npos ? 0 : slash);
-    if (const GitignoreRules* rules = RulesOf(dir)) {
-      const GitignoreRules::Verdict v = rules->Decide(rel, is_dir);
-      if (v != GitignoreRules::Verdict::kNone) {
-        return v == GitignoreRules::Verdict::kIgnored;
+  const size_t last = rel.rfind('/');
+  const std::string_view parent =
+      last == std::string_view::npos ? std::string_view() : rel.substr(0, last);
+  if (!chain_valid_ || parent != chain_dir_) {
+    chain_.clear();
+    std::string dir(parent);
+    for (;;) {
+      if (std::shared_ptr<const GitignoreRules> rules = RulesOf(dir)) {
+        chain_.push_back(std::move(rules));
       }
+      if (dir.empty()) break;
+      const size_t slash = dir.rfind('/');
+      dir.resize(slash == std::string::npos ? 0 : slash);
     }
-    if (dir.empty()) break;
+    chain_dir_.assign(parent);
+    chain_valid_ = true;
+  }
+  // Deepest ignore file first: the first one with a verdict decides.
+  for (const std::shared_ptr<const GitignoreRules>& rules : chain_) {
+    const GitignoreRules::Verdict v = rules->Decide(rel, is_dir);
+    if (v != GitignoreRules::Verdict::kNone) {
+      return v == GitignoreRules::Verdict::kIgnored;
+    }
   }
   if (exclude_ != nullptr) {
     return exclude_->Decide(rel, is_dir) == GitignoreRules::Verdict::kIgnored;
@@ -156,17 +169,26 @@ bool GitignoreFilter::Ignored(std::string_view rel, bool is_dir,
       rel[search_root.size()] == '/') {
     from = search_root.size() + 1;
   }
-  // Each directory above, from the top (an ignored one hides all below).
-  for (size_t slash = rel.find('/', from); slash != std::string_view::npos;
-       slash = rel.find('/', slash + 1)) {
-    const std::string dir(rel.substr(0, slash));
-    auto it = dir_ignored_.find(dir);
-    if (it == dir_ignored_.end()) {
-      const bool ignored = Decide(dir, /*is_dir=*/true);
-      if (dir_ignored_.size() >= max_cached_dirs_) dir_ignored_.clear();
-      it = dir_ignored_.emplace(dir, ignored).first;
+  const size_t last = rel.rfind('/');
+  const std::string_view parent =
+      last == std::string_view::npos ? std::string_view() : rel.substr(0, last);
+  if (!clear_valid_ || parent != clear_dir_ ||
+      search_root != clear_search_root_) {
+    // Each directory above, from the top (an ignored one hides all below).
+    for (size_t slash = rel.find('/', from); slash != std::string_view::npos;
+         slash = rel.find('/', slash + 1)) {
+      const std::string_view dir = rel.substr(0, slash);
+      auto it = dir_ignored_.find(absl::string_view(dir.data(), dir.size()));
+      if (it == dir_ignored_.end()) {
+        const bool ignored = Decide(dir, /*is_dir=*/true);
+        if (dir_ignored_.size() >= max_cached_dirs_) dir_ignored_.clear();
+        it = dir_ignored_.emplace(std::string(dir), ignored).first;
+      }
+      if (it->second) return true;
     }
-    if (it->second) return true;
+    clear_dir_.assign(parent);
+    clear_search_root_.assign(search_root);
+    clear_valid_ = true;
   }
   return Decide(rel, is_dir);
 }

@@ -85,13 +85,26 @@ class GitignoreFilter {
 
  private:
   bool Decide(std::string_view rel, bool is_dir);
-  const GitignoreRules* RulesOf(const std::string& dir);
+  std::shared_ptr<const GitignoreRules> RulesOf(const std::string& dir);
 
   std::string root_;
   size_t max_cached_dirs_;
   std::unique_ptr<GitignoreRules> exclude_;
-  absl::flat_hash_map<std::string, std::unique_ptr<GitignoreRules>> rules_;
+  // Shared, so that the chain below outlives an emptied cache.
+  absl::flat_hash_map<std::string, std::shared_ptr<const GitignoreRules>>
+      rules_;
   absl::flat_hash_map<std::string, bool> dir_ignored_;
+  // Paths come grouped by directory. The ignore files that apply in
+  // `chain_dir_` (its own first, up to the root's), and whether the
+  // directories above the last path judged, `clear_dir_` (with its
+  // `clear_search_root_`), were found not ignored: a path in the same
+  // directory reuses both.
+  std::string chain_dir_;
+  bool chain_valid_ = false;
+  std::vector<std::shared_ptr<const GitignoreRules>> chain_;
+  std::string clear_dir_;
+  std::string clear_search_root_;
+  bool clear_valid_ = false;
 };
 
 // A path given to search (absolute, normalised) as GitignoreFilter::Ignored

@@ -17,6 +17,7 @@ void DropGitignored(WalkResult* walk) {
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);
   if (ec) return;
+  const std::string cwd_text = cwd.generic_string();
   // One filter per work tree; each path given leads to one (or none).
   absl::flat_hash_map<std::string, std::unique_ptr<GitignoreFilter>> filters;
   // Per path given: its work tree's filter and the path relative to it.
@@ -49,10 +50,8 @@ void DropGitignored(WalkResult* walk) {
     const Given* given = f.named ? nullptr : given_of(f);
     GitignoreFilter* filter = given != nullptr ? given->filter : nullptr;
     if (filter != nullptr) {
-      fs::path abs = fs::path(f.path);
-      if (abs.is_relative()) abs = cwd / abs;
       std::string rel;
-      const std::string p = abs.lexically_normal().generic_string();
+      const std::string p = AbsoluteNormalPath(f.path, cwd_text);
       if (p.size() > filter->root().size() &&
           p.compare(0, filter->root().size(), filter->root()) == 0 &&
           p[filter->root().size()] == '/') {

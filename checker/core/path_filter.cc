@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checker/core/project_config.h"
+#include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 #include "re2/re2.h"
 
@@ -27,6 +28,12 @@ fs::path AbsoluteNormal(const std::string& path) {
   fs::path p(path.empty() ? "." : path);
   if (p.is_relative()) p = fs::path(CurrentDir()) / p;
   return p.lexically_normal();
+}
+
+// AbsoluteNormal(path).generic_string(), without std::filesystem for the
+// plain paths a walk lists.
+std::string AbsoluteNormalString(const std::string& path) {
+  return AbsoluteNormalPath(path, CurrentDir());
 }
 
 // The 1-based column of RE2's error in `pattern`: where the fragment it
@@ -155,7 +162,7 @@ absl::Status PathSelector::SetCommandLine(
 
 void PathSelector::Learn(const std::vector<ListedDir>& listed) {
   for (const ListedDir& d : listed) {
-    listed_[AbsoluteNormal(d.path).generic_string()] = d.has_settings;
+    listed_[AbsoluteNormalString(d.path)] = d.has_settings;
   }
 }
 
@@ -173,14 +180,18 @@ std::string PathSelector::ConfigPathFor(const std::string& abs_dir,
     std::error_code ec;
     has = fs::is_regular_file(fs::path(abs_dir) / ".topolint.json", ec);
   }
+  // `abs_dir` is absolute and normal: its parent is what comes before its
+  // last '/' ("/" for a directory of the root; none for the root).
   std::string result;
   if (has) {
-    result = (fs::path(abs_dir) / ".topolint.json").generic_string();
-  } else {
-    const fs::path p(abs_dir);
-    if (p.has_parent_path() && p.parent_path() != p) {
-      result = ConfigPathFor(p.parent_path().generic_string(), nullptr,
-                             /*remember=*/true);
+    result = abs_dir;
+    if (result.back() != '/') result.push_back('/');
+    result.append(".topolint.json");
+  } else if (abs_dir.size() > 1) {
+    const size_t slash = abs_dir.rfind('/');
+    if (slash != std::string::npos) {
+      result = ConfigPathFor(abs_dir.substr(0, slash == 0 ? 1 : slash),
+                             nullptr, /*remember=*/true);
     }
   }
   if (remember) dir_to_config_.emplace(abs_dir, result);
@@ -191,7 +202,7 @@ absl::StatusOr<const PathFilterLevel*> PathSelector::ConfigLevel(
     const std::string& dir) {
   const std::string path =
       fixed_config_.empty()
-          ? ConfigPathFor(AbsoluteNormal(dir).generic_string(),
+          ? ConfigPathFor(AbsoluteNormalString(dir),
                           dir == hint_dir_ ? &hint_has_ : nullptr,
                           /*remember=*/hint_dir_.empty())
           : fixed_config_;

@@ -137,6 +137,18 @@ bool MatchParts(const Parts& pat, const Parts& path) {
   return i == pat.size();
 }
 
+// The next non-empty '/'-separated component of `s` from *pos on, *pos
+// moved past it; false when there is none.
+bool NextPart(std::string_view s, size_t* pos, std::string_view* part) {
+  while (*pos < s.size() && s[*pos] == '/') ++*pos;
+  if (*pos >= s.size()) return false;
+  size_t end = s.find('/', *pos);
+  if (end == std::string_view::npos) end = s.size();
+  *part = s.substr(*pos, end - *pos);
+  *pos = end;
+  return true;
+}
+
 }  // namespace
 
 bool GlobComponentMatch(std::string_view pattern, std::string_view name) {
@@ -144,6 +156,20 @@ bool GlobComponentMatch(std::string_view pattern, std::string_view name) {
 }
 
 bool GlobPathMatch(std::string_view pattern, std::string_view path) {
+  if (pattern.find("**") == std::string_view::npos) {
+    // No `**`: component against component, both ending together (what
+    // MatchParts does then, without splitting either into a vector).
+    size_t i = 0;
+    size_t j = 0;
+    std::string_view p;
+    std::string_view n;
+    for (;;) {
+      const bool more_pattern = NextPart(pattern, &i, &p);
+      const bool more_path = NextPart(path, &j, &n);
+      if (!more_pattern || !more_path) return more_pattern == more_path;
+      if (!GlobComponentMatch(p, n)) return false;
+    }
+  }
   const Parts pat = Split(pattern);
   const Parts parts = Split(path);
   return MatchParts(pat, parts);

@@ -34,4 +34,40 @@ bool PathUnderRoot(std::string_view file, const std::string& root,
   return false;
 }
 
+namespace {
+
+// True when `path` has no empty, "." or ".." component and no trailing
+// '/' (a lone "/" is normal).
+bool IsPlainNormal(std::string_view path) {
+  if (path.empty()) return false;
+  if (path == "/") return true;
+  size_t begin = path[0] == '/' ? 1 : 0;
+  while (begin <= path.size()) {
+    size_t end = path.find('/', begin);
+    if (end == std::string_view::npos) end = path.size();
+    const std::string_view part = path.substr(begin, end - begin);
+    if (part.empty() || part == "." || part == "..") return false;
+    begin = end + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string AbsoluteNormalPath(std::string_view path, std::string_view cwd) {
+  const bool relative = path.empty() || path[0] != '/';
+  if (IsPlainNormal(path) && (!relative || IsPlainNormal(cwd))) {
+    if (!relative) return std::string(path);
+    std::string out;
+    out.reserve(cwd.size() + 1 + path.size());
+    out.append(cwd);
+    if (out.back() != '/') out.push_back('/');
+    out.append(path);
+    return out;
+  }
+  fs::path p{std::string(path.empty() ? "." : path)};
+  if (p.is_relative()) p = fs::path(std::string(cwd)) / p;
+  return p.lexically_normal().generic_string();
+}
+
 }  // namespace topolint

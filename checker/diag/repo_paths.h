@@ -20,6 +20,14 @@ std::string FindGitRoot(const std::string& dir);
 bool PathUnderRoot(std::string_view file, const std::string& root,
                    const std::string& cwd, std::string* out);
 
+// `path` made absolute against `cwd` (absolute, normalised) when relative,
+// and lexically normal, '/'-separated: what
+// (cwd / path).lexically_normal().generic_string() gives. A path that is
+// already normal (no empty, "." or ".." component, no trailing '/': every
+// path a directory walk builds) is joined as a string, without
+// std::filesystem, which costs ~10,000 instructions a path.
+std::string AbsoluteNormalPath(std::string_view path, std::string_view cwd);
+
 }  // namespace topolint
 
 #endif  // TOPOLINT_CHECKER_DIAG_REPO_PATHS_H_

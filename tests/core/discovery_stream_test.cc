@@ -87,11 +87,18 @@ TEST(DiscoveryStreamTest, KeysFollowPathOrderNotNameOrder) {
   d.Write("a.hlo", m);
   d.Write("a/z/m.hlo", m);
   d.Write("zz.hlo", m);
+  // Names around '/' (0x2f) and one past ASCII, whose bytes are unsigned.
+  d.Write("a0/m.hlo", m);
+  d.Write("a.b/m.hlo", m);
+  d.Write("ab/m.hlo", m);
+  d.Write("a\xc3\xa9/m.hlo", m);
   Streamed s = Stream(d.path());
   const std::string& p = d.path();
   EXPECT_THAT(s.keys,
-              ElementsAre(p + "/a-b/m.hlo", p + "/a.hlo", p + "/a/m.hlo",
-                          p + "/a/z/m.hlo", p + "/zz.hlo"));
+              ElementsAre(p + "/a-b/m.hlo", p + "/a.b/m.hlo", p + "/a.hlo",
+                          p + "/a/m.hlo", p + "/a/z/m.hlo", p + "/a0/m.hlo",
+                          p + "/ab/m.hlo", p + "/a\xc3\xa9/m.hlo",
+                          p + "/zz.hlo"));
   ExpectSameUnitsInKeyOrder(d.path());
 }
 

@@ -76,6 +76,37 @@ TEST(PathGlobTest, DoubleStar) {
   }
 }
 
+// Without `**` a pattern matches component by component (no splitting into
+// lists): the counts must agree, empty components count for nothing.
+TEST(PathGlobTest, ComponentsInStep) {
+  const GlobCase cases[] = {
+      {"a/b", "a/b", true},      {"a/b", "a/b/c", false},
+      {"a/b/c", "a/b", false},   {"a//b", "a/b", true},
+      {"/a/", "a", true},        {"a", "/a//", true},
+      {"", "", true},            {"", "a", false},
+      {"a", "", false},          {"a/*", "a/b", true},
+      {"a/*", "a", false},       {"*", "a/b", false},
+      {"*/*.hlo", "x/m.hlo", true}, {"[ab]/m", "c/m", false},
+  };
+  for (const GlobCase& c : cases) {
+    EXPECT_EQ(GlobPathMatch(c.pattern, c.text), c.match)
+        << c.pattern << " on " << c.text;
+  }
+}
+
+TEST(PathGlobTest, DoubleStarCasesStillSplit) {
+  const GlobCase cases[] = {
+      {"**", "a/b", true},
+      {"a/**/b", "a/b", true},
+      {"a/**/b", "a/x/y/b", true},
+      {"a/**/b", "a/x/y/c", false},
+  };
+  for (const GlobCase& c : cases) {
+    EXPECT_EQ(GlobPathMatch(c.pattern, c.text), c.match)
+        << c.pattern << " on " << c.text;
+  }
+}
+
 TEST(GitignoreRulesTest, PatternForms) {
   const GitignoreRules r(
       "# comment\n"
@@ -186,6 +217,30 @@ TEST(GitignoreFilterTest, VerdictsSurviveEmptiedCaches) {
       EXPECT_EQ(small.Ignored(dir + "/a.tmp", false), i % 2 == 0);
       EXPECT_TRUE(small.Ignored(dir + "/out/m.hlo", false));
     }
+  }
+}
+
+// Paths of one directory reuse what was found for the directories above
+// them and the ignore files that apply there; a directory found ignored is
+// never taken as clear for the next path in it, and a deeper ignore file
+// met later still decides first.
+TEST(GitignoreFilterTest, PathsOfOneDirectoryInARow) {
+  testing::TempDir d;
+  const std::string root = d.path();
+  Write(root + "/.gitignore", "gone/\n*.tmp\n");
+  Write(root + "/keep/.gitignore", "!a.tmp\n");
+  GitignoreFilter f(root);
+  for (int pass = 0; pass < 2; ++pass) {
+    EXPECT_TRUE(f.Ignored("gone/x/m.hlo", false));
+    EXPECT_TRUE(f.Ignored("gone/x/n.hlo", false));
+    EXPECT_FALSE(f.Ignored("gone/x/n.hlo", false, "gone/x"));
+    EXPECT_TRUE(f.Ignored("gone/x/n.hlo", false));
+    EXPECT_FALSE(f.Ignored("keep/a.tmp", false));
+    EXPECT_TRUE(f.Ignored("keep/b.tmp", false));
+    EXPECT_FALSE(f.Ignored("keep/m.hlo", false));
+    EXPECT_TRUE(f.Ignored("a.tmp", false));
+    EXPECT_FALSE(f.Ignored("m.hlo", false));
+    EXPECT_TRUE(f.Ignored("keep/gone", true));
   }
 }
 
