@@ -116,7 +116,7 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
 
 void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit) {
   for (const config::MisspelledKey& k :
-       config::LocateSections(c.root).misspelled) {
+       config::LocateSections(c.root()).misspelled) {
     const std::string key = k.key.size() > kMaxKeyShown
                                 ? k.key.substr(0, kMaxKeyShown) + "..."
                                 : k.key;

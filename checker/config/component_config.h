@@ -4,7 +4,9 @@
 #define TOPOLINT_CHECKER_CONFIG_COMPONENT_CONFIG_H_
 
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/json/json_value.h"
@@ -13,37 +15,33 @@ namespace topolint::config {
 
 struct ParallelConfig;  // parallel_config.h
 
-// What ReadParallelConfigs read from one config's root (and which points
-// into that root): kept with the config it was read from, so that the rules
-// of a unit read a config once, and dropped by a copy or a move, whose root
-// is another object.
-class ParallelConfigCache {
- public:
-  ParallelConfigCache() = default;
-  ParallelConfigCache(const ParallelConfigCache& /*other*/) {}
-  ParallelConfigCache(ParallelConfigCache&& /*other*/) noexcept {}
-  ParallelConfigCache& operator=(const ParallelConfigCache& /*other*/) {
-    configs.reset();
-    return *this;
-  }
-  ParallelConfigCache& operator=(ParallelConfigCache&& /*other*/) noexcept {
-    configs.reset();
-    return *this;
-  }
-  ~ParallelConfigCache() = default;
-
-  std::shared_ptr<const std::vector<ParallelConfig>> configs;
+// The document of one config and what ReadParallelConfigs read from it
+// (which points into that document): shared by every copy of the
+// ComponentConfig, so that a config that many units inherit (a compile
+// cache's neuron_config.json) is copied by reference and read once.
+struct ComponentConfigData {
+  explicit ComponentConfigData(json::Value r) : root(std::move(r)) {}
+  const json::Value root;
+  std::mutex mu;  // guards the first reading of `parallel`
+  std::shared_ptr<const std::vector<ParallelConfig>> parallel;
 };
 
-// The whole document is kept (configs are small). The typed, located view of
-// its parallel fields is config::ReadParallelConfig (parallel_config.h); the
-// group families it implies are in checker/model/component_groups.h.
-// `root` is not to change once it has been read (the reading is kept in
-// `parallel`); the first reading is not thread-safe.
+// The whole document is kept (configs are small) and never changes once
+// loaded. The typed, located view of its parallel fields is
+// config::ReadParallelConfig (parallel_config.h); the group families it
+// implies are in checker/model/component_groups.h. Copies share the
+// document and its reading; reading it is thread-safe.
 struct ComponentConfig {
+  ComponentConfig() : ComponentConfig("", json::Value()) {}
+  ComponentConfig(std::string file_name, json::Value document)
+      : file(std::move(file_name)),
+        data(std::make_shared<ComponentConfigData>(std::move(document))) {}
+
+  // A null document for a default-constructed config.
+  const json::Value& root() const { return data->root; }
+
   std::string file;  // display name
-  json::Value root;
-  mutable ParallelConfigCache parallel{};  // ReadParallelConfigs's
+  std::shared_ptr<ComponentConfigData> data;
 };
 
 // True when `root` is a component config in one of the forms

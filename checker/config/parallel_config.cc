@@ -401,7 +401,7 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
       section.kind == NeuronDictKind::kFlat ? nullptr : section.fields;
   if (section.name.empty() && section.kind == NeuronDictKind::kFlat) {
     // A neuron_config that is not an object (the locator only takes objects).
-    if (const json::Member* m = cfg.root.FindMember("neuron_config");
+    if (const json::Member* m = cfg.root().FindMember("neuron_config");
         m != nullptr && !m->value.is_object() && !m->value.is_null()) {
       r.Problem(m->value, "neuron_config",
                 fmt::format("neuron_config is {}; expected an object",
@@ -480,22 +480,25 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
 
 const std::vector<ParallelConfig>& ReadParallelConfigs(
     const ComponentConfig& cfg) {
-  if (cfg.parallel.configs == nullptr) {
-    const ConfigSections cs = LocateSections(cfg.root);
+  return *SharedParallelConfigs(cfg);
+}
+
+std::shared_ptr<const std::vector<ParallelConfig>> SharedParallelConfigs(
+    const ComponentConfig& cfg) {
+  ComponentConfigData& d = *cfg.data;
+  std::lock_guard<std::mutex> lock(d.mu);
+  if (d.parallel == nullptr) {
+    const ConfigSections cs = LocateSections(d.root);
     auto out = std::make_shared<std::vector<ParallelConfig>>();
     out->reserve(cs.sections.size());
     for (const ConfigSection& s : cs.sections) {
       out->push_back(ReadParallelConfigSection(cfg, s));
     }
-    cfg.parallel.configs = std::move(out);
+    d.parallel = std::move(out);
   }
-  return *cfg.parallel.configs;
-}
-
-std::shared_ptr<const std::vector<ParallelConfig>> SharedParallelConfigs(
-    const ComponentConfig& cfg) {
-  ReadParallelConfigs(cfg);
-  return cfg.parallel.configs;
+  // Shares the document too: the reading points into it.
+  return std::shared_ptr<const std::vector<ParallelConfig>>(cfg.data,
+                                                            d.parallel.get());
 }
 
 const ParallelConfig& ReadParallelConfig(const ComponentConfig& cfg) {

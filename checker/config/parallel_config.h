@@ -206,15 +206,15 @@ struct ParallelConfig {
 
 // Reads every section of `cfg` (config_sections.h), the main one first, into
 // ParallelConfigs. Never fails; see above. The result points into
-// `cfg.root`, which must outlive it. Read once: the result is kept in `cfg`
-// (ComponentConfig::parallel) and lives as long as `cfg` does.
+// `cfg.root()`, which must outlive it. Read once for `cfg` and all its
+// copies (ComponentConfigData::parallel, thread-safe), and lives as long as
+// one of them does.
 const std::vector<ParallelConfig>& ReadParallelConfigs(
     const ComponentConfig& cfg);
 // The main section only (the first of ReadParallelConfigs).
 const ParallelConfig& ReadParallelConfig(const ComponentConfig& cfg);
-// ReadParallelConfigs, shared: for a holder that keeps the reading while
-// `cfg` may be copied or moved (its pointers into `cfg.root` still need
-// that root).
+// ReadParallelConfigs, shared: for a holder that keeps the reading (and
+// the document it points into) after `cfg` is gone.
 std::shared_ptr<const std::vector<ParallelConfig>> SharedParallelConfigs(
     const ComponentConfig& cfg);
 // One located section of `cfg`.

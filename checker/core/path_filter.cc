@@ -190,8 +190,8 @@ std::string PathSelector::ConfigPathFor(const std::string& abs_dir,
   } else if (abs_dir.size() > 1) {
     const size_t slash = abs_dir.rfind('/');
     if (slash != std::string::npos) {
-      result = ConfigPathFor(abs_dir.substr(0, slash == 0 ? 1 : slash),
-                             nullptr, /*remember=*/true);
+      result = ConfigPathFor(abs_dir.substr(0, slash == 0 ? 1 : slash), nullptr,
+                             /*remember=*/true);
     }
   }
   if (remember) dir_to_config_.emplace(abs_dir, result);

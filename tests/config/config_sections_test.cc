@@ -24,7 +24,7 @@ std::vector<std::string> Names(const std::vector<ParallelConfig>& pcs) {
 TEST(ConfigSectionsTest, AdditionalConfigAloneIsAConfig) {
   const ComponentConfig c =
       ConfigFromText(R"({"override_neuron_config": {"skip_warmup": true}})");
-  EXPECT_TRUE(LooksLikeComponentConfig(c.root));
+  EXPECT_TRUE(LooksLikeComponentConfig(c.root()));
   const ParallelConfig pc = ReadParallelConfig(c);
   EXPECT_EQ(pc.kind, NeuronDictKind::kOverride);
   EXPECT_EQ(pc.neuron_config_path, "override_neuron_config");
@@ -46,7 +46,7 @@ TEST(ConfigSectionsTest, WrappedEngineArguments) {
       R"({"name": "x", "vllm_flags": {"tensor_parallel_size": 4,
           "data_parallel_size": 2, "enable_expert_parallel": true,
           "additional_config": {"neuron_config": {"mlp_dp_size": 2}}}})");
-  EXPECT_TRUE(LooksLikeComponentConfig(c.root));
+  EXPECT_TRUE(LooksLikeComponentConfig(c.root()));
   const ParallelConfig pc = ReadParallelConfig(c);
   EXPECT_EQ(pc.tensor_parallel_size.path, "vllm_flags.tensor_parallel_size");
   EXPECT_EQ(pc.tensor_parallel_size.value, 4);
@@ -69,7 +69,7 @@ TEST(ConfigSectionsTest, DashedOverrideKeyIsReadAndReported) {
   const ComponentConfig c = ConfigFromText(
       R"({"tensor_parallel_size": 8, "additional_config":
           {"override-neuron-config": {"cp_degree": 2}}})");
-  const ConfigSections cs = LocateSections(c.root);
+  const ConfigSections cs = LocateSections(c.root());
   ASSERT_EQ(cs.misspelled.size(), 1u);
   EXPECT_EQ(cs.misspelled[0].key, "override-neuron-config");
   EXPECT_EQ(cs.misspelled[0].expected, "override_neuron_config");
@@ -81,7 +81,7 @@ TEST(ConfigSectionsTest, NxdiSubModelSections) {
   const ComponentConfig c = ConfigFromText(
       R"({"text_config": {"neuron_config": {"tp_degree": 8}},
           "vision_config": {"tp_degree": 4, "world_size": 4}})");
-  EXPECT_TRUE(LooksLikeComponentConfig(c.root));
+  EXPECT_TRUE(LooksLikeComponentConfig(c.root()));
   const std::vector<ParallelConfig> pcs = ReadParallelConfigs(c);
   EXPECT_THAT(Names(pcs), ElementsAre("", "text_config", "vision_config"));
   EXPECT_EQ(pcs[1].tp_degree.value, 8);
@@ -111,11 +111,11 @@ TEST(ConfigSectionsTest, UnrelatedJsonIsNotAConfig) {
   EXPECT_FALSE(LooksLikeComponentConfig(
       ConfigFromText(R"({"architectures": ["X"], "text_config":
                          {"hidden_size": 8}})")
-          .root));
+          .root()));
   EXPECT_FALSE(LooksLikeComponentConfig(
-      ConfigFromText(R"({"additional_config": {"foo": 1}})").root));
-  EXPECT_FALSE(LooksLikeComponentConfig(ConfigFromText("[1, 2]").root));
-  EXPECT_THAT(LocateSections(ConfigFromText("3").root).misspelled, IsEmpty());
+      ConfigFromText(R"({"additional_config": {"foo": 1}})").root()));
+  EXPECT_FALSE(LooksLikeComponentConfig(ConfigFromText("[1, 2]").root()));
+  EXPECT_THAT(LocateSections(ConfigFromText("3").root()).misspelled, IsEmpty());
 }
 
 TEST(ConfigSectionsTest, All2AllBackendAnyString) {

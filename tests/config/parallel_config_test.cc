@@ -1,6 +1,10 @@
 #include "checker/config/parallel_config.h"
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -19,6 +23,35 @@ std::vector<std::string> Messages(const ParallelConfig& pc) {
   std::vector<std::string> out;
   for (const SchemaProblem& p : pc.problems) out.push_back(p.message);
   return out;
+}
+
+// A config many units inherit is copied into each: the copies share the
+// document and its reading, which is read once, by whichever copy asks
+// first, from any thread, and outlives them all when shared.
+TEST(ParallelConfigTest, CopiesShareOneReading) {
+  std::optional<ComponentConfig> first = ConfigFromText(
+      R"({"tensor_parallel_size": 8, "neuron_config": {"mlp_dp_size": 2}})");
+  std::vector<ComponentConfig> copies(8, *first);
+  std::vector<const std::vector<ParallelConfig>*> seen(copies.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < copies.size(); ++i) {
+    threads.emplace_back([&, i] { seen[i] = &ReadParallelConfigs(copies[i]); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const auto* s : seen) EXPECT_EQ(s, seen[0]);
+  EXPECT_EQ(&ReadParallelConfigs(*first), seen[0]);
+  EXPECT_EQ(&copies[0].root(), &first->root());
+
+  const std::shared_ptr<const std::vector<ParallelConfig>> kept =
+      SharedParallelConfigs(*first);
+  first.reset();
+  copies.clear();
+  ASSERT_EQ(kept->size(), 1u);
+  const ParallelConfig& pc = kept->front();
+  EXPECT_EQ(pc.tensor_parallel_size.value, 8);
+  ASSERT_NE(pc.neuron_config, nullptr);  // still points into the document
+  EXPECT_EQ(pc.neuron_config->object.size(), 1u);
+  EXPECT_EQ(pc.file, "cfg.json");
 }
 
 TEST(ParallelConfigTest, ReadsVllmFormWithLocations) {
@@ -201,15 +234,15 @@ TEST(ParallelConfigTest, DeprecatedLncAlias) {
 
 TEST(ComponentConfigTest, LooksLikeComponentConfig) {
   EXPECT_TRUE(LooksLikeComponentConfig(
-      ConfigFromText(R"({"neuron_config": {"tp_degree": 2}})").root));
+      ConfigFromText(R"({"neuron_config": {"tp_degree": 2}})").root()));
   EXPECT_TRUE(LooksLikeComponentConfig(
-      ConfigFromText(R"({"tensor_parallel_size": 2})").root));
+      ConfigFromText(R"({"tensor_parallel_size": 2})").root()));
   EXPECT_TRUE(LooksLikeComponentConfig(
       ConfigFromText(
           R"({"additional_config": {"neuron_config": {"mlp_dp_size": 2}}})")
-          .root));
+          .root()));
   EXPECT_FALSE(LooksLikeComponentConfig(
-      ConfigFromText(R"({"CCInfo": {}, "neuron_config": {"x": 1}})").root));
+      ConfigFromText(R"({"CCInfo": {}, "neuron_config": {"x": 1}})").root()));
 }
 
 }  // namespace

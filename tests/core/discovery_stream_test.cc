@@ -94,11 +94,11 @@ TEST(DiscoveryStreamTest, KeysFollowPathOrderNotNameOrder) {
   d.Write("a\xc3\xa9/m.hlo", m);
   Streamed s = Stream(d.path());
   const std::string& p = d.path();
-  EXPECT_THAT(s.keys,
-              ElementsAre(p + "/a-b/m.hlo", p + "/a.b/m.hlo", p + "/a.hlo",
-                          p + "/a/m.hlo", p + "/a/z/m.hlo", p + "/a0/m.hlo",
-                          p + "/ab/m.hlo", p + "/a\xc3\xa9/m.hlo",
-                          p + "/zz.hlo"));
+  EXPECT_THAT(
+      s.keys,
+      ElementsAre(p + "/a-b/m.hlo", p + "/a.b/m.hlo", p + "/a.hlo",
+                  p + "/a/m.hlo", p + "/a/z/m.hlo", p + "/a0/m.hlo",
+                  p + "/ab/m.hlo", p + "/a\xc3\xa9/m.hlo", p + "/zz.hlo"));
   ExpectSameUnitsInKeyOrder(d.path());
 }
 

@@ -80,13 +80,20 @@ TEST(PathGlobTest, DoubleStar) {
 // lists): the counts must agree, empty components count for nothing.
 TEST(PathGlobTest, ComponentsInStep) {
   const GlobCase cases[] = {
-      {"a/b", "a/b", true},      {"a/b", "a/b/c", false},
-      {"a/b/c", "a/b", false},   {"a//b", "a/b", true},
-      {"/a/", "a", true},        {"a", "/a//", true},
-      {"", "", true},            {"", "a", false},
-      {"a", "", false},          {"a/*", "a/b", true},
-      {"a/*", "a", false},       {"*", "a/b", false},
-      {"*/*.hlo", "x/m.hlo", true}, {"[ab]/m", "c/m", false},
+      {"a/b", "a/b", true},
+      {"a/b", "a/b/c", false},
+      {"a/b/c", "a/b", false},
+      {"a//b", "a/b", true},
+      {"/a/", "a", true},
+      {"a", "/a//", true},
+      {"", "", true},
+      {"", "a", false},
+      {"a", "", false},
+      {"a/*", "a/b", true},
+      {"a/*", "a", false},
+      {"*", "a/b", false},
+      {"*/*.hlo", "x/m.hlo", true},
+      {"[ab]/m", "c/m", false},
   };
   for (const GlobCase& c : cases) {
     EXPECT_EQ(GlobPathMatch(c.pattern, c.text), c.match)

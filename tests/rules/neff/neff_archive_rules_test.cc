@@ -84,14 +84,12 @@ json::Value Object(std::vector<json::Member> members, TextPos pos = {1, 1}) {
 
 // A NxDI neuron_config.json: {"neuron_config": {"logical_nc_config": lnc}}.
 config::ComponentConfig NxdiConfig(int64_t lnc) {
-  config::ComponentConfig c;
-  c.file = "neuron_config.json";
-  c.root =
+  return config::ComponentConfig(
+      "neuron_config.json",
       Object({{"neuron_config",
                {2, 3},
                Object({{"logical_nc_config", {3, 5}, IntValue(lnc, {3, 26})}},
-                      {2, 20})}});
-  return c;
+                      {2, 20})}}));
 }
 
 // ---------------------------------------------------------------- lnc
@@ -167,10 +165,9 @@ TEST(NeffLncMismatchTest, ConfigLncDisagrees) {
 TEST(NeffLncMismatchTest, TopLevelConfigKeyIsRead) {
   Unit u;
   u.neff_archives.push_back(Archive(1, 1));
-  config::ComponentConfig c;
-  c.file = "cfg.json";
-  c.root = Object({{"logical_nc_config", {1, 2}, IntValue(2, {1, 22})}});
-  u.configs.push_back(c);
+  u.configs.emplace_back(
+      "cfg.json",
+      Object({{"logical_nc_config", {1, 2}, IntValue(2, {1, 22})}}));
   std::vector<Finding> f = RunRules(u);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].loc, (Location{"cfg.json", 1, 22}));
