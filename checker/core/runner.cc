@@ -191,6 +191,16 @@ absl::Status LoadNonHlo(const InputFile& f,
             neff::ReadNeffArchiveFromMemory(*mem, f.path));
         break;
       }
+      if (f.seen_regular) {
+        // The walk saw a regular file: opened at once and the descriptor
+        // judged (the errors CheckReadableKind gives), not stat()ed twice.
+        absl::StatusOr<OpenedInput> opened =
+            OpenInput(f.path, OpenCheck::kSeenRegular);
+        if (!opened.ok()) return opened.status();
+        unit->neff_archives.push_back(
+            neff::ReadOpenedNeffArchive(*opened, f.path, f.path));
+        break;
+      }
       if (absl::Status st = CheckReadableKind(f.path); !st.ok()) return st;
       unit->neff_archives.push_back(neff::ReadNeffArchive(f.path, f.path));
       break;

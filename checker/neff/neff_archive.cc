@@ -64,6 +64,9 @@ bool ReadAll(int fd, uint64_t size, std::string* out) {
   return true;
 }
 
+bool ReadOpenedHeader(OpenedInput& opened, NeffArchive& a, uint64_t* offset,
+                      uint64_t* length, std::string* whole);
+
 // Reads and checks the 1024-byte header. Returns the payload window
 // [offset, offset + length) when the header locates one, and a file of at
 // most kWholeFileBytes whole in *whole (else *whole is left empty).
@@ -83,12 +86,17 @@ bool ReadHeader(const std::string& path, NeffArchive& a, uint64_t* offset,
                               std::string(opened.status().message())));
     return false;
   }
-  std::unique_ptr<const int, FdCloser> fd(&opened->fd);
-  if (opened->kind != FileKind::kRegular) {
+  return ReadOpenedHeader(*opened, a, offset, length, whole);
+}
+
+bool ReadOpenedHeader(OpenedInput& opened, NeffArchive& a, uint64_t* offset,
+                      uint64_t* length, std::string* whole) {
+  std::unique_ptr<const int, FdCloser> fd(&opened.fd);
+  if (opened.kind != FileKind::kRegular) {
     AddProblem(a, "the path is not a regular file");
     return false;
   }
-  const uint64_t file_size = static_cast<uint64_t>(opened->size);
+  const uint64_t file_size = static_cast<uint64_t>(opened.size);
   if (file_size < kNeffHeaderBytes) {
     AddProblem(a, fmt::format("the file is {} bytes, shorter than the {}-byte "
                               "NEFF header",
@@ -286,15 +294,14 @@ NeffArchive ReadNeffArchive(const std::string& path,
   return ReadNeffArchive(path, display_name, NeffArchiveLimits{});
 }
 
-NeffArchive ReadNeffArchive(const std::string& path,
-                            const std::string& display_name,
-                            const NeffArchiveLimits& limits) {
-  NeffArchive a;
-  a.file = display_name;
-  uint64_t offset = 0;
-  uint64_t length = 0;
-  std::string whole;
-  if (!ReadHeader(path, a, &offset, &length, &whole)) return a;
+namespace {
+
+// The payload of the archive whose header `a` holds, from `whole` (the
+// file read whole) or else from `path`.
+void ReadArchivePayload(const std::string& path,
+                        const NeffArchiveLimits& limits, uint64_t offset,
+                        uint64_t length, const std::string& whole,
+                        NeffArchive& a) {
   if (!whole.empty()) {
     const std::string_view payload =
         std::string_view(whole).substr(offset, length);
@@ -303,13 +310,42 @@ NeffArchive ReadNeffArchive(const std::string& path,
           return ScanNeffTarMemory(payload, want, limits);
         },
         limits, a);
-    return a;
+    return;
   }
   ReadPayload(
       [&](const std::function<bool(const std::string&)>& want) {
         return ScanNeffTar(path, offset, length, want, limits);
       },
       limits, a);
+}
+
+}  // namespace
+
+NeffArchive ReadNeffArchive(const std::string& path,
+                            const std::string& display_name,
+                            const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  std::string whole;
+  if (ReadHeader(path, a, &offset, &length, &whole)) {
+    ReadArchivePayload(path, limits, offset, length, whole, a);
+  }
+  return a;
+}
+
+NeffArchive ReadOpenedNeffArchive(OpenedInput opened, const std::string& path,
+                                  const std::string& display_name,
+                                  const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  std::string whole;
+  if (ReadOpenedHeader(opened, a, &offset, &length, &whole)) {
+    ReadArchivePayload(path, limits, offset, length, whole, a);
+  }
   return a;
 }
 

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/diag/input_file.h"
 #include "checker/diag/location.h"
 #include "checker/neff/def_json.h"
 
@@ -89,6 +90,14 @@ NeffArchive ReadNeffArchive(const std::string& path,
 NeffArchive ReadNeffArchive(const std::string& path,
                             const std::string& display_name,
                             const NeffArchiveLimits& limits);
+
+// ReadNeffArchive of a file the caller opened (OpenInput: the directory
+// walk saw a regular file there, so it is not looked at again before it is
+// read); the descriptor is closed. `path` reopens a file too large to be
+// read whole for its payload.
+NeffArchive ReadOpenedNeffArchive(OpenedInput opened, const std::string& path,
+                                  const std::string& display_name,
+                                  const NeffArchiveLimits& limits = {});
 
 // Reads a whole .neff held in memory (`bytes`, e.g. from a driver's
 // buffer), with the same checks and limits as a file.

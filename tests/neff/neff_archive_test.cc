@@ -84,6 +84,37 @@ TEST(NeffArchiveTest, ReadsGzipLnc2WithTwoGraphs) {
                   Pair("model.neff:sg01/def.json", kDefJson)));
 }
 
+// A file the walk saw as regular is opened by the caller and read from the
+// descriptor: the same archive, problems and all, as reading the path; a
+// file too large to be read whole reopens the path for its payload.
+TEST(NeffArchiveTest, AnOpenedFileReadsAsItsPath) {
+  const std::string cases[] = {
+      MakeNeff(MakeTar(ValidMembers(2))),
+      MakeNeff(MakeTar(ValidMembers(1), /*gzip=*/false), WithLnc(1)),
+      MakeNeff(MakeTar(ValidMembers(2)), WithDataSize(7)),
+      std::string(100, 'x'),
+      MakeNeff(MakeTar({TarMember{"sg00/def.json", std::string(3 << 20, ' ')},
+                        TarMember{"kelf-0.json", Kelf({"sg00"})}},
+                       /*gzip=*/false),
+               WithLnc(1)),
+  };
+  for (const std::string& bytes : cases) {
+    const std::string path = WriteTempFile("model.neff", bytes);
+    const NeffArchive by_path = ReadNeffArchive(path, "m.neff");
+    absl::StatusOr<OpenedInput> opened =
+        OpenInput(path, OpenCheck::kSeenRegular);
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    const NeffArchive by_fd = ReadOpenedNeffArchive(*opened, path, "m.neff");
+    EXPECT_EQ(by_fd.header_ok, by_path.header_ok);
+    EXPECT_EQ(by_fd.lnc_size, by_path.lnc_size);
+    EXPECT_EQ(Messages(by_fd.problems), Messages(by_path.problems));
+    EXPECT_EQ(Messages(by_fd.json_syntax), Messages(by_path.json_syntax));
+    EXPECT_EQ(by_fd.graph_definitions, by_path.graph_definitions);
+    EXPECT_EQ(by_fd.graphs.size(), by_path.graphs.size());
+    EXPECT_EQ(by_fd.member_texts, by_path.member_texts);
+  }
+}
+
 TEST(NeffArchiveTest, ReadsPlainTar) {
   NeffArchive a =
       Read(MakeNeff(MakeTar(ValidMembers(2), /*gzip=*/false), WithLnc(1)));
