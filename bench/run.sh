@@ -255,6 +255,8 @@ verdict "$(awk -v r="$ratio" 'BEGIN{print (r <= 3.0)}')" \
 # -- sparse module at <= 2x grep (issue 16) --
 verdict "$(awk -v r="$ratio" 'BEGIN{print (r <= 2.0)}')" \
   "time ${last}MiB (sparse): ${ratio}x grep -c (target <= 2, issue 16)"
+verdict "$(awk -v r="$ratio" 'BEGIN{print (r <= 1.2)}')" \
+  "time ${last}MiB (sparse): ${ratio}x grep -c (target <= 1.2, issue 28)"
 # -- end sparse module at <= 2x grep --
 verdict "$(awk -v k="$pk" 'BEGIN{print (k <= 65536)}')" \
   "peak RSS ${last}MiB: $(awk -v k="$pk" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 64)"
@@ -270,6 +272,8 @@ if [ "$DENSE_MB" != 0 ]; then
   dratio=$(div "$DENSE_WALL" "$DENSE_GREP")
   verdict "$(awk -v r="$dratio" 'BEGIN{print (r <= 3.0)}')" \
     "time dense ${DENSE_MB}MiB: ${dratio}x grep -c (target <= 3)"
+  verdict "$(awk -v r="$dratio" 'BEGIN{print (r <= 1.3)}')" \
+    "time dense ${DENSE_MB}MiB: ${dratio}x grep -c (target <= 1.3, issue 28)"
   verdict "$(awk -v k="$DENSE_PEAK" 'BEGIN{print (k <= 16384)}')" \
     "peak RSS dense ${DENSE_MB}MiB: $(awk -v k="$DENSE_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 16)"
 fi
