@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -64,31 +65,31 @@ bool ReadAll(int fd, uint64_t size, std::string* out) {
   return true;
 }
 
-bool ReadOpenedHeader(OpenedInput& opened, NeffArchive& a, uint64_t* offset,
-                      uint64_t* length, std::string* whole);
-
-// Reads and checks the 1024-byte header. Returns the payload window
-// [offset, offset + length) when the header locates one, and a file of at
-// most kWholeFileBytes whole in *whole (else *whole is left empty).
-bool ReadHeader(const std::string& path, NeffArchive& a, uint64_t* offset,
-                uint64_t* length, std::string* whole) {
+// `path` looked at and opened for reading: nullopt, with the problem added
+// to `a`, when it is not a regular file or cannot be opened.
+std::optional<OpenedInput> OpenArchive(const std::string& path,
+                                       NeffArchive& a) {
   // OpenInput refuses FIFOs and devices without blocking on them.
   const FileKind kind = KindOfPath(path);
   if (kind != FileKind::kRegular && kind != FileKind::kMissing) {
     AddProblem(a, fmt::format("the path is not a regular file: it is {}",
                               KindName(kind)));
-    return false;
+    return std::nullopt;
   }
   // Just looked at: the descriptor is judged again (fstat), not the path.
   absl::StatusOr<OpenedInput> opened = OpenInput(path, OpenCheck::kSeenRegular);
   if (!opened.ok()) {
     AddProblem(a, fmt::format("cannot open the file: {}",
                               std::string(opened.status().message())));
-    return false;
+    return std::nullopt;
   }
-  return ReadOpenedHeader(*opened, a, offset, length, whole);
+  return *opened;
 }
 
+// Reads and checks the 1024-byte header of the file `opened` (and closes
+// it). Returns the payload window [offset, offset + length) when the header
+// locates one, and a file of at most kWholeFileBytes whole in *whole (else
+// *whole is left empty).
 bool ReadOpenedHeader(OpenedInput& opened, NeffArchive& a, uint64_t* offset,
                       uint64_t* length, std::string* whole) {
   std::unique_ptr<const int, FdCloser> fd(&opened.fd);
@@ -319,27 +320,9 @@ void ReadArchivePayload(const std::string& path,
       limits, a);
 }
 
-}  // namespace
-
-NeffArchive ReadNeffArchive(const std::string& path,
-                            const std::string& display_name,
-                            const NeffArchiveLimits& limits) {
-  NeffArchive a;
-  a.file = display_name;
-  uint64_t offset = 0;
-  uint64_t length = 0;
-  std::string whole;
-  if (ReadHeader(path, a, &offset, &length, &whole)) {
-    ReadArchivePayload(path, limits, offset, length, whole, a);
-  }
-  return a;
-}
-
-NeffArchive ReadOpenedNeffArchive(OpenedInput opened, const std::string& path,
-                                  const std::string& display_name,
-                                  const NeffArchiveLimits& limits) {
-  NeffArchive a;
-  a.file = display_name;
+// The archive `a` names, from the file `opened` (closed on the way).
+NeffArchive ReadOpened(OpenedInput& opened, const std::string& path,
+                       const NeffArchiveLimits& limits, NeffArchive a) {
   uint64_t offset = 0;
   uint64_t length = 0;
   std::string whole;
@@ -347,6 +330,26 @@ NeffArchive ReadOpenedNeffArchive(OpenedInput opened, const std::string& path,
     ReadArchivePayload(path, limits, offset, length, whole, a);
   }
   return a;
+}
+
+}  // namespace
+
+NeffArchive ReadNeffArchive(const std::string& path,
+                            const std::string& display_name,
+                            const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  std::optional<OpenedInput> opened = OpenArchive(path, a);
+  if (!opened.has_value()) return a;
+  return ReadOpened(*opened, path, limits, std::move(a));
+}
+
+NeffArchive ReadOpenedNeffArchive(OpenedInput opened, const std::string& path,
+                                  const std::string& display_name,
+                                  const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  return ReadOpened(opened, path, limits, std::move(a));
 }
 
 NeffArchive ReadNeffArchiveFromMemory(std::string_view bytes,
