@@ -93,6 +93,14 @@ absl::StatusOr<std::shared_ptr<const re2::RE2>> CompilePathPattern(
 }
 
 std::string RelativeToRoot(const std::string& path, const std::string& root) {
+  // A path below the root, both normal: what follows "root/" (every file
+  // of a walk under the root, as strings).
+  const std::string p = AbsoluteNormalString(path);
+  const std::string r = AbsoluteNormalString(root);
+  if (r.size() > 1 && r.back() != '/' && p.size() > r.size() + 1 &&
+      p.compare(0, r.size(), r) == 0 && p[r.size()] == '/') {
+    return p.substr(r.size() + 1);
+  }
   const fs::path rel =
       AbsoluteNormal(path).lexically_relative(AbsoluteNormal(root));
   std::string out = rel.generic_string();

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,26 @@ TEST(PathFilterTest, RelativeToRoot) {
   EXPECT_EQ(RelativeToRoot("/r/a/./b/c.hlo", "/r"), "a/b/c.hlo");
   EXPECT_EQ(RelativeToRoot("/r/a/../c.hlo", "/r/"), "c.hlo");
   EXPECT_EQ(RelativeToRoot("/s/c.hlo", "/r"), "../s/c.hlo");
+  // What std::filesystem gives, whether the string form applies or not.
+  auto by_filesystem = [](const std::string& path, const std::string& root) {
+    const auto absolute = [](const std::string& x) {
+      std::filesystem::path q(x.empty() ? "." : x);
+      if (q.is_relative()) q = std::filesystem::current_path() / q;
+      return q.lexically_normal();
+    };
+    const std::string out =
+        absolute(path).lexically_relative(absolute(root)).generic_string();
+    return out.empty() ? absolute(path).generic_string() : out;
+  };
+  const char* const paths[] = {"/r/a/b.hlo", "/r/a/", "/r", "/r/", "/ra/b",
+                               "/r/./a",     "a/b",   ".",  "",    "/"};
+  const char* const roots[] = {"/r", "/r/", "/", ".", "a", "/r/a"};
+  for (const char* path : paths) {
+    for (const char* root : roots) {
+      EXPECT_EQ(RelativeToRoot(path, root), by_filesystem(path, root))
+          << path << " from " << root;
+    }
+  }
 }
 
 TEST(PathFilterTest, GitWorkTreeIsTheRoot) {
