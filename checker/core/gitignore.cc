@@ -11,6 +11,14 @@
 namespace topolint {
 namespace {
 
+// The directory part of `rel` (a path relative to the work tree root): ""
+// for a name at the root.
+std::string_view ParentOf(std::string_view rel) {
+  const size_t last = rel.rfind('/');
+  return last == std::string_view::npos ? std::string_view()
+                                        : rel.substr(0, last);
+}
+
 // An ignore file, or "" when it cannot be read (git ignores those too).
 // Ignore files are small; a huge one is read up to 1 MiB.
 std::string ReadIgnoreFile(const std::string& path) {
@@ -130,9 +138,7 @@ std::shared_ptr<const GitignoreRules> GitignoreFilter::RulesOf(
 }
 
 bool GitignoreFilter::Decide(std::string_view rel, bool is_dir) {
-  const size_t last = rel.rfind('/');
-  const std::string_view parent =
-      last == std::string_view::npos ? std::string_view() : rel.substr(0, last);
+  const std::string_view parent = ParentOf(rel);
   if (!chain_valid_ || parent != chain_dir_) {
     chain_.clear();
     std::string dir(parent);
@@ -169,9 +175,7 @@ bool GitignoreFilter::Ignored(std::string_view rel, bool is_dir,
       rel[search_root.size()] == '/') {
     from = search_root.size() + 1;
   }
-  const size_t last = rel.rfind('/');
-  const std::string_view parent =
-      last == std::string_view::npos ? std::string_view() : rel.substr(0, last);
+  const std::string_view parent = ParentOf(rel);
   if (!clear_valid_ || parent != clear_dir_ ||
       search_root != clear_search_root_) {
     // Each directory above, from the top (an ignored one hides all below).

@@ -24,14 +24,9 @@ const std::string& CurrentDir() {
   return *cwd;
 }
 
-fs::path AbsoluteNormal(const std::string& path) {
-  fs::path p(path.empty() ? "." : path);
-  if (p.is_relative()) p = fs::path(CurrentDir()) / p;
-  return p.lexically_normal();
-}
-
-// AbsoluteNormal(path).generic_string(), without std::filesystem for the
-// plain paths a walk lists.
+// `path` made absolute against the current directory and lexically normal
+// (repo_paths.h: as a string, without std::filesystem for the plain paths a
+// walk lists).
 std::string AbsoluteNormalString(const std::string& path) {
   return AbsoluteNormalPath(path, CurrentDir());
 }
@@ -101,16 +96,14 @@ std::string RelativeToRoot(const std::string& path, const std::string& root) {
       p.compare(0, r.size(), r) == 0 && p[r.size()] == '/') {
     return p.substr(r.size() + 1);
   }
-  const fs::path rel =
-      AbsoluteNormal(path).lexically_relative(AbsoluteNormal(root));
-  std::string out = rel.generic_string();
-  if (out.empty()) return AbsoluteNormal(path).generic_string();
-  return out;
+  std::string out =
+      fs::path(p).lexically_relative(fs::path(r)).generic_string();
+  return out.empty() ? p : out;
 }
 
 std::string FindGitWorkTree(const std::string& dir) {
   std::error_code ec;
-  for (fs::path p = AbsoluteNormal(dir);; p = p.parent_path()) {
+  for (fs::path p = AbsoluteNormalString(dir);; p = p.parent_path()) {
     if (fs::exists(p / ".git", ec)) return p.generic_string();
     if (!p.has_parent_path() || p.parent_path() == p) return "";
   }
@@ -221,7 +214,8 @@ absl::StatusOr<const PathFilterLevel*> PathSelector::ConfigLevel(
     if (!cfg.ok()) return cfg.status();
     std::unique_ptr<PathFilterLevel> level;
     if (!cfg->include.empty() || !cfg->exclude.empty()) {
-      const std::string cfg_dir = AbsoluteNormal(path).parent_path().string();
+      const std::string cfg_dir =
+          fs::path(AbsoluteNormalString(path)).parent_path().string();
       std::string root = FindGitWorkTree(cfg_dir);
       if (root.empty()) root = cfg_dir;
       auto made = PathFilterLevel::Make(root, cfg->include, cfg->exclude, path);
