@@ -12,11 +12,13 @@
 #include "checker/hlo/pairs_text.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
+#include "checker/hlo/proto/hlo_proto_mem_reader.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {
 
-bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
+template <class Reader>
+bool ReadReplicaGroup(Reader& r, int wire_type, ReplicaGroups* out,
                       std::vector<TextPos>* id_pos) {
   const TextPos group_pos = r.pos();
   if (out->num_groups() >= kMaxReplicaGroups) {
@@ -61,7 +63,8 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
   return r.Leave(saved);
 }
 
-bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
+template <class Reader>
+bool ReadDeviceList(Reader& r, int wire_type, ReplicaGroups* out,
                     std::vector<TextPos>* id_pos) {
   const TextPos at = r.pos();
   int saved = 0;
@@ -89,7 +92,8 @@ bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
   return r.Leave(saved);
 }
 
-bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
+template <class Reader>
+bool ReadIotaList(Reader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out) {
   int saved = 0;
   if (!r.Enter("an IotaReplicaGroupListProto", wire_type, &saved)) {
@@ -190,7 +194,8 @@ constexpr uint8_t kPairTag[2] = {0xa2, 0x03};
 // place and skipped. False, having read nothing, when the first is not
 // held whole or is not plain; the first that is not stops the run, for
 // the caller's loop to read.
-bool ReadSourceTargetsInPlace(WireReader& r, TextPos pair_pos,
+template <class Reader>
+bool ReadSourceTargetsInPlace(Reader& r, TextPos pair_pos,
                               SourceTargetPairs* out) {
   const uint8_t* p = nullptr;
   size_t n = 0;
@@ -217,7 +222,8 @@ bool ReadSourceTargetsInPlace(WireReader& r, TextPos pair_pos,
 
 }  // namespace
 
-bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out) {
+template <class Reader>
+bool ReadSourceTarget(Reader& r, int wire_type, SourceTargetPairs* out) {
   const TextPos pair_pos = r.pos();
   if (static_cast<int64_t>(out->pairs.size()) * 2 >= kMaxExplicitIds) {
     return r.Fail(fmt::format("expected at most {} source_target_pairs ids",
@@ -250,7 +256,8 @@ bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out) {
   return r.Leave(saved);
 }
 
-bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
+template <class Reader>
+bool ReadPairsAttribute(Reader& r, const std::string& text, TextPos pos,
                         SourceTargetPairs* out) {
   out->present = true;
   out->pos = pos;
@@ -303,5 +310,35 @@ void DescribeGroups(ReplicaGroups* rg) {
   }
   if (t.size() > 256) t.resize(256);
 }
+
+// The two wire walkers (hlo_proto_internal.h).
+template bool ReadReplicaGroup<WireReader>(WireReader& r, int wire_type,
+                                           ReplicaGroups* out,
+                                           std::vector<TextPos>* id_pos);
+template bool ReadDeviceList<WireReader>(WireReader& r, int wire_type,
+                                         ReplicaGroups* out,
+                                         std::vector<TextPos>* id_pos);
+template bool ReadIotaList<WireReader>(WireReader& r, int wire_type,
+                                       TextPos field_pos, ReplicaGroups* out);
+template bool ReadSourceTarget<WireReader>(WireReader& r, int wire_type,
+                                           SourceTargetPairs* out);
+template bool ReadPairsAttribute<WireReader>(WireReader& r,
+                                             const std::string& text,
+                                             TextPos pos,
+                                             SourceTargetPairs* out);
+template bool ReadReplicaGroup<MemReader>(MemReader& r, int wire_type,
+                                          ReplicaGroups* out,
+                                          std::vector<TextPos>* id_pos);
+template bool ReadDeviceList<MemReader>(MemReader& r, int wire_type,
+                                        ReplicaGroups* out,
+                                        std::vector<TextPos>* id_pos);
+template bool ReadIotaList<MemReader>(MemReader& r, int wire_type,
+                                      TextPos field_pos, ReplicaGroups* out);
+template bool ReadSourceTarget<MemReader>(MemReader& r, int wire_type,
+                                          SourceTargetPairs* out);
+template bool ReadPairsAttribute<MemReader>(MemReader& r,
+                                            const std::string& text,
+                                            TextPos pos,
+                                            SourceTargetPairs* out);
 
 }  // namespace topolint::hlo::proto

@@ -4,6 +4,7 @@
 
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
+#include "checker/hlo/proto/hlo_proto_mem_reader.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {
@@ -13,7 +14,8 @@ namespace {
 using namespace instruction_fields;  // NOLINT(google-build-using-namespace)
 
 // OpMetadata: op_name=2, source_file=3, source_line=4.
-bool ReadMetadata(WireReader& r, int wire_type, Collective* c) {
+template <class Reader>
+bool ReadMetadata(Reader& r, int wire_type, Collective* c) {
   int saved = 0;
   if (!r.Enter("metadata (7)", wire_type, &saved)) return false;
   uint32_t field = 0;
@@ -37,8 +39,8 @@ bool ReadMetadata(WireReader& r, int wire_type, Collective* c) {
 }
 
 // FrontendAttributes: map<string, string> map = 1 (entries key=1, value=2).
-bool ReadFrontendAttributes(WireReader& r, int wire_type,
-                            InstructionScratch* s) {
+template <class Reader>
+bool ReadFrontendAttributes(Reader& r, int wire_type, InstructionScratch* s) {
   int saved = 0;
   if (!r.Enter("frontend_attributes (68)", wire_type, &saved)) return false;
   uint32_t field = 0;
@@ -81,7 +83,8 @@ bool ReadFrontendAttributes(WireReader& r, int wire_type,
 // Keeps the group field of the highest rank (see InstructionScratch).
 // The shape field's value decoded in place (DecodeShape) when the buffer
 // holds it whole, and skipped; false, having read nothing, otherwise.
-bool ReadShapeInPlace(WireReader& r, InstructionScratch* s) {
+template <class Reader>
+bool ReadShapeInPlace(Reader& r, InstructionScratch* s) {
   Shape* out = &s->c.result_shape;
   const uint8_t* p = nullptr;
   size_t n = 0;
@@ -139,7 +142,8 @@ std::string ElementTypeName(int64_t type) {
   return fmt::format("type{}", type);
 }
 
-bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
+template <class Reader>
+bool ReadShape(Reader& r, int depth, int64_t* nodes, Shape* out) {
   if (depth > kMaxShapeDepth) {
     return r.Fail(fmt::format("expected tuple shapes nested at most {} deep",
                               kMaxShapeDepth));
@@ -175,7 +179,8 @@ bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
   return true;
 }
 
-bool ReadInstruction(WireReader& r, InstructionScratch* s) {
+template <class Reader>
+bool ReadInstruction(Reader& r, InstructionScratch* s) {
   Collective& c = s->c;
   uint32_t field = 0;
   int wt = 0;
@@ -279,5 +284,13 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
   DescribeGroups(&c.replica_groups);
   return true;
 }
+
+// The two wire walkers (hlo_proto_internal.h).
+template bool ReadInstruction<WireReader>(WireReader& r, InstructionScratch* s);
+template bool ReadShape<WireReader>(WireReader& r, int depth, int64_t* nodes,
+                                    Shape* out);
+template bool ReadInstruction<MemReader>(MemReader& r, InstructionScratch* s);
+template bool ReadShape<MemReader>(MemReader& r, int depth, int64_t* nodes,
+                                   Shape* out);
 
 }  // namespace topolint::hlo::proto

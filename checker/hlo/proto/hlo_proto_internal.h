@@ -170,12 +170,19 @@ struct InstructionScratch {
   void Clear();
 };
 
+// The decoders below are templates over the wire walker: WireReader (the
+// judge, over any input) and MemReader (hlo_proto_mem_reader.h: a message
+// held whole in memory, the second pass's fast path). Both are
+// instantiated in the files that define them.
+//
 // Decodes the fields of one HloInstructionProto; `r` is inside it (after
 // Enter) and is left at its end. False on error (r.failed()).
-bool ReadInstruction(WireReader& r, InstructionScratch* s);
+template <class Reader>
+bool ReadInstruction(Reader& r, InstructionScratch* s);
 
 // Decodes one ShapeProto (r is inside it).
-bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out);
+template <class Reader>
+bool ReadShape(Reader& r, int depth, int64_t* nodes, Shape* out);
 // The fast path of ReadShape, for a ShapeProto held whole in memory
 // (hlo_proto_scan.cc): the same Shape, or false, leaving `out` to be
 // cleared, on anything ReadShape would refuse (the caller then decodes it
@@ -188,22 +195,28 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
 // Group fields; `r` is positioned at the field's value (its tag read).
 // `id_pos` is scratch for the positions of the ids read (its contents are
 // replaced).
-bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
+template <class Reader>
+bool ReadReplicaGroup(Reader& r, int wire_type, ReplicaGroups* out,
                       std::vector<TextPos>* id_pos);
-bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
+template <class Reader>
+bool ReadDeviceList(Reader& r, int wire_type, ReplicaGroups* out,
                     std::vector<TextPos>* id_pos);
-bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
+template <class Reader>
+bool ReadIotaList(Reader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
-bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
+template <class Reader>
+bool ReadMeshList(Reader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 // One source_target_pairs (52) value; the pairs that follow it in a row
 // (each with its tag), held in the input buffer, are read with it.
-bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out);
+template <class Reader>
+bool ReadSourceTarget(Reader& r, int wire_type, SourceTargetPairs* out);
 // `{{0,1},{1,2}}` (the send/recv frontend attribute's value), read by the
 // shared ParsePairsText (checker/hlo/pairs_text.h).
 inline constexpr std::string_view kSendRecvPairs =
     "_xla_send_recv_source_target_pairs";
-bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
+template <class Reader>
+bool ReadPairsAttribute(Reader& r, const std::string& text, TextPos pos,
                         SourceTargetPairs* out);
 // Sets ReplicaGroups::text from the decoded value (as XLA prints it) for
 // an iota or mesh list; an explicit list gets none (ReplicaGroups::Text()).

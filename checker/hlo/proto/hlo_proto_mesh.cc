@@ -9,12 +9,14 @@
 #include "checker/hlo/group_checks.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
+#include "checker/hlo/proto/hlo_proto_mem_reader.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {
 namespace {
 
-bool ReadMeshProto(WireReader& r, int wire_type, MeshSpec* mesh) {
+template <class Reader>
+bool ReadMeshProto(Reader& r, int wire_type, MeshSpec* mesh) {
   int saved = 0;
   if (!r.Enter("MeshAxesReplicaGroupListProto.mesh", wire_type, &saved)) {
     return false;
@@ -54,8 +56,8 @@ bool ReadMeshProto(WireReader& r, int wire_type, MeshSpec* mesh) {
   return r.Leave(saved);
 }
 
-bool ReadAxisRef(WireReader& r, int wire_type, int64_t* index,
-                 MeshAxisRef* ref) {
+template <class Reader>
+bool ReadAxisRef(Reader& r, int wire_type, int64_t* index, MeshAxisRef* ref) {
   int saved = 0;
   if (!r.Enter("an AxisRefProto", wire_type, &saved)) return false;
   uint32_t field = 0;
@@ -91,7 +93,8 @@ bool ReadAxisRef(WireReader& r, int wire_type, int64_t* index,
 // The checks the text parser makes on `mesh[...] {...}` (group_checks.h),
 // each problem placed at the field; and that each grouped axis's index is
 // one of the mesh's axes.
-bool CheckMesh(WireReader& r, int64_t at, const std::vector<int64_t>& index,
+template <class Reader>
+bool CheckMesh(Reader& r, int64_t at, const std::vector<int64_t>& index,
                MeshSpec* mesh) {
   int64_t devices = 1;
   for (size_t i = 0; i < mesh->axes.size(); ++i) {
@@ -128,7 +131,8 @@ bool CheckMesh(WireReader& r, int64_t at, const std::vector<int64_t>& index,
 
 }  // namespace
 
-bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
+template <class Reader>
+bool ReadMeshList(Reader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out) {
   int saved = 0;
   if (!r.Enter("mesh_axes_replica_group_list (93)", wire_type, &saved)) {
@@ -159,5 +163,11 @@ bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
   if (!CheckMesh(r, field_pos.byte_offset(), index, &out->mesh)) return false;
   return r.Leave(saved);
 }
+
+// The two wire walkers (hlo_proto_internal.h).
+template bool ReadMeshList<WireReader>(WireReader& r, int wire_type,
+                                       TextPos field_pos, ReplicaGroups* out);
+template bool ReadMeshList<MemReader>(MemReader& r, int wire_type,
+                                      TextPos field_pos, ReplicaGroups* out);
 
 }  // namespace topolint::hlo::proto
