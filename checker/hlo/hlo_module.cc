@@ -1,8 +1,11 @@
 #include "checker/hlo/hlo_module.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace topolint::hlo {
 
@@ -214,7 +217,34 @@ void Collective::CopyForReport(const Collective& from) {
 }
 
 std::string ReplicaGroups::Text() const {
-  if (!text.empty() || form != Form::kExplicit) return text;
+  if (!text.empty() || form == Form::kAbsent) return text;
+  if (form == Form::kIota) {
+    // As XLA prints it: [G,S]<=[dims], with T(perm) unless none was given.
+    std::string t =
+        absl::StrCat("[", iota.num_groups, ",", iota.group_size, "]<=[",
+                     absl::StrJoin(iota.reshape_dims, ","), "]");
+    if (!iota.perm.empty()) {
+      absl::StrAppend(&t, "T(", absl::StrJoin(iota.perm, ","), ")");
+    }
+    if (t.size() > 256) t.resize(256);
+    return t;
+  }
+  if (form == Form::kMesh) {
+    std::vector<std::string> axes;
+    for (const MeshAxis& a : mesh.axes) {
+      axes.push_back(absl::StrCat("'", a.name, "'=", a.size));
+    }
+    std::vector<std::string> refs;
+    for (const MeshAxisRef& a : mesh.grouped) {
+      refs.push_back(a.pre_size == 0 ? absl::StrCat("'", a.name, "'")
+                                     : absl::StrCat("'", a.name, "':(",
+                                                    a.pre_size, ")", a.size));
+    }
+    std::string t = absl::StrCat("mesh[", absl::StrJoin(axes, ","), "] {",
+                                 absl::StrJoin(refs, ", "), "}");
+    if (t.size() > 256) t.resize(256);
+    return t;
+  }
   // Appended in place (no string per group), and only as far as the 256
   // characters kept.
   std::string t;

@@ -81,8 +81,8 @@ struct ReplicaGroups {
   IdLayout id_layout;
   IotaSpec iota;  // kIota
   MeshSpec mesh;  // kMesh
-  // The value as written (truncated to 256 bytes). Empty for an explicit
-  // list read from a binary module, which has no text: Text() describes it.
+  // The value as written (truncated to 256 bytes). Empty for a list read
+  // from a binary module, which has no text: Text() describes it.
   std::string text;
   // Total number of ids of a kExplicit list (sum of the group sizes).
   int64_t explicit_id_count = 0;
@@ -100,8 +100,9 @@ struct ReplicaGroups {
   TextPos IdPos(int64_t g, int64_t k) const;
   // The groups as nested vectors (tests, messages).
   std::vector<std::vector<int64_t>> GroupVectors() const;
-  // `text`, or for an explicit list that has none (a binary module's) its
-  // groups as `{{0,1},{2,3}}`, cut after 256 characters. Built on demand:
+  // `text`, or for a list that has none (a binary module's) the value as
+  // XLA prints it: `{{0,1},{2,3}}`, `[2,4]<=[4,2]T(1,0)`,
+  // `mesh['x'=2,'y'=4] {'y'}`, cut after 256 characters. Built on demand:
   // only messages and explain need it.
   std::string Text() const;
   // Becomes the kExplicit list `groups`, without positions.

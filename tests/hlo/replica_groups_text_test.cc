@@ -1,5 +1,5 @@
-// ReplicaGroups::Text(): the value as written, or for an explicit list with
-// no text (a binary module's) its groups described on demand.
+// ReplicaGroups::Text(): the value as written, or for a list with no text
+// (a binary module's) the value described on demand.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,6 +46,29 @@ TEST(ReplicaGroupsTextTest, OtherFormsKeepTheirText) {
   iota.form = ReplicaGroups::Form::kIota;
   iota.text = "[2,2]<=[4]";
   EXPECT_EQ(iota.Text(), "[2,2]<=[4]");
+}
+
+// A binary module's iota and mesh lists carry no text: they are described
+// as XLA prints them (the text parser keeps what was written instead).
+TEST(ReplicaGroupsTextTest, IotaAndMeshListsWithoutTextAreDescribed) {
+  ReplicaGroups iota;
+  iota.form = ReplicaGroups::Form::kIota;
+  iota.iota.num_groups = 2;
+  iota.iota.group_size = 4;
+  iota.iota.reshape_dims = {8};
+  EXPECT_EQ(iota.Text(), "[2,4]<=[8]");
+  iota.iota.reshape_dims = {4, 2};
+  iota.iota.perm = {1, 0};
+  EXPECT_EQ(iota.Text(), "[2,4]<=[4,2]T(1,0)");
+  std::vector<int64_t> many(200, 1);
+  iota.iota.reshape_dims = many;
+  EXPECT_EQ(iota.Text().size(), 256u);
+
+  ReplicaGroups mesh;
+  mesh.form = ReplicaGroups::Form::kMesh;
+  mesh.mesh.axes = {{"x", 2}, {"y", 4}};
+  mesh.mesh.grouped = {{"y", 0, 0}, {"x", 1, 2}};
+  EXPECT_EQ(mesh.Text(), "mesh['x'=2,'y'=4] {'y', 'x':(1)2}");
 }
 
 }  // namespace

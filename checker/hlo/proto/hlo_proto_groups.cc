@@ -275,42 +275,6 @@ bool ReadPairsAttribute(Reader& r, const std::string& text, TextPos pos,
   return true;
 }
 
-void DescribeGroups(ReplicaGroups* rg) {
-  std::string& t = rg->text;
-  t.clear();
-  switch (rg->form) {
-    case ReplicaGroups::Form::kAbsent:
-      return;
-    case ReplicaGroups::Form::kExplicit:
-      // No text: ReplicaGroups::Text() describes the groups when a message
-      // or explain needs them (most collectives never do).
-      break;
-    case ReplicaGroups::Form::kIota:
-      t = fmt::format("[{},{}]<=[{}]", rg->iota.num_groups, rg->iota.group_size,
-                      absl::StrJoin(rg->iota.reshape_dims, ","));
-      if (!rg->iota.perm.empty()) {
-        t += "T(" + absl::StrJoin(rg->iota.perm, ",") + ")";
-      }
-      break;
-    case ReplicaGroups::Form::kMesh: {
-      std::vector<std::string> axes;
-      for (const MeshAxis& a : rg->mesh.axes) {
-        axes.push_back(fmt::format("'{}'={}", a.name, a.size));
-      }
-      std::vector<std::string> refs;
-      for (const MeshAxisRef& a : rg->mesh.grouped) {
-        refs.push_back(a.pre_size == 0 ? fmt::format("'{}'", a.name)
-                                       : fmt::format("'{}':({}){}", a.name,
-                                                     a.pre_size, a.size));
-      }
-      t = fmt::format("mesh[{}] {{{}}}", absl::StrJoin(axes, ","),
-                      absl::StrJoin(refs, ", "));
-      break;
-    }
-  }
-  if (t.size() > 256) t.resize(256);
-}
-
 // The two wire walkers (hlo_proto_internal.h).
 template bool ReadReplicaGroup<WireReader>(WireReader& r, int wire_type,
                                            ReplicaGroups* out,

@@ -281,7 +281,6 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
     c.replica_groups = ReplicaGroups();
     s->groups_rank = 0;
   }
-  DescribeGroups(&c.replica_groups);
   return true;
 }
 

@@ -218,9 +218,8 @@ inline constexpr std::string_view kSendRecvPairs =
 template <class Reader>
 bool ReadPairsAttribute(Reader& r, const std::string& text, TextPos pos,
                         SourceTargetPairs* out);
-// Sets ReplicaGroups::text from the decoded value (as XLA prints it) for
-// an iota or mesh list; an explicit list gets none (ReplicaGroups::Text()).
-void DescribeGroups(ReplicaGroups* rg);
+// (A binary module's group lists carry no `text`: ReplicaGroups::Text()
+// describes them as XLA prints them when a message needs it.)
 
 // ---- The second pass's fast path (hlo_proto_scan.cc) ---------------------
 
