@@ -5,6 +5,7 @@
 // length; ShapeTable keeps the shape's bytes and decodes them only when a
 // collective names the instruction as an operand.
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "checker/hlo/parse_options.h"
@@ -17,35 +18,52 @@ namespace {
 // HloInstructionProto field numbers (hlo_proto_internal.h).
 using namespace instruction_fields;  // NOLINT(google-build-using-namespace)
 
-// The wire type ReadInstruction expects for `field`: -1 any (skipped),
-// -2 varint or length-delimited (repeated integers), -3 refused.
-int ExpectedWireType(uint32_t field) {
+// The wire types ReadInstruction accepts for `field` without reporting an
+// error, one bit each (1 << wire type): a field it reads as a string or
+// message only length-delimited, one it reads as an integer only as a
+// varint, a repeated integer either way; a group or pair field (only
+// collectives carry them) none, so that the instruction goes to it; any
+// other field every wire type Skip takes.
+constexpr uint8_t kAnyWireType =
+    (1 << kVarint) | (1 << kFixed64) | (1 << kLen) | (1 << kFixed32);
+constexpr uint8_t AcceptedWireTypes(uint32_t field) {
   switch (field) {
     case kName:
     case kOpcode:
     case kShape:
     case kMetadata:
     case kFrontendAttributes:
-      return kLen;
+      return 1 << kLen;
     case kChannelId:
     case kId:
     case kUseGlobalDeviceIds:
-      return kVarint;
+      return 1 << kVarint;
     case kDimensions:
     case kDynamicSliceSizes:
     case kOperandIds:
     case kCalledComputationIds:
-      return -2;
+      return (1 << kVarint) | (1 << kLen);
     case kReplicaGroups:
     case kSourceTargetPairs:
     case kCollectiveDeviceList:
     case kIotaCollectiveDeviceList:
     case kMeshAxesReplicaGroupList:
-      return -3;
+      return 0;
     default:
-      return -1;
+      return kAnyWireType;
   }
 }
+// AcceptedWireTypes for the fields below 128 (one- and two-byte tags);
+// every field from 128 on is one ReadInstruction skips.
+constexpr int kTabledFields = 128;
+constexpr std::array<uint8_t, kTabledFields> MakeAcceptedTable() {
+  std::array<uint8_t, kTabledFields> t{};
+  for (uint32_t f = 0; f < kTabledFields; ++f) t[f] = AcceptedWireTypes(f);
+  return t;
+}
+constexpr std::array<uint8_t, kTabledFields> kAccepted = MakeAcceptedTable();
+static_assert(kMeshAxesReplicaGroupList < kTabledFields,
+              "every field ReadInstruction reads is in the table");
 
 // The tag at data[*i] of a message held whole in memory, *i moved past it:
 // false on a varint cut short or too long, a tag over 32 bits, or field 0
@@ -82,18 +100,53 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
   *v = InstructionView();
   size_t i = 0;
   while (i < size) {
+    // The tag: one byte (fields 1-15) or two (16-2047, among them the id
+    // and the operand ids) inline, longer ones through DecodeTag.
     uint32_t field = 0;
     int wt = 0;
-    if (!DecodeTag(data, size, &i, &field, &wt)) return false;
-    size_t n = 0;
-    const int expected = ExpectedWireType(field);
-    if (expected == -3 || (expected >= 0 && wt != expected) ||
-        (expected == -2 && wt != kVarint && wt != kLen)) {
+    const uint32_t b0 = data[i];
+    if (b0 < 0x80) {
+      field = b0 >> 3;
+      wt = static_cast<int>(b0 & 7);
+      i += 1;
+      if (field == 0) return false;
+    } else if (size - i > 1 && data[i + 1] < 0x80 && data[i + 1] != 0) {
+      const uint32_t tag = (b0 & 0x7f) | (uint32_t{data[i + 1]} << 7);
+      field = tag >> 3;  // >= 16: the second byte is not 0
+      wt = static_cast<int>(tag & 7);
+      i += 2;
+    } else if (!DecodeTag(data, size, &i, &field, &wt)) {
       return false;
+    }
+    const uint8_t accepted =
+        field < kTabledFields ? kAccepted[field] : kAnyWireType;
+    if (((accepted >> wt) & 1) == 0) return false;
+    if (wt == kLen) {
+      size_t len = 0;
+      if (i < size && data[i] < 0x80) {
+        len = data[i];
+        i += 1;
+        if (len > size - i) return false;
+      } else if (!DecodeLength(data, size, &i, &len)) {
+        return false;
+      }
+      if (field <= kShape) {
+        const char* at = reinterpret_cast<const char*>(data + i);
+        if (field == kOpcode) {
+          v->opcode = std::string_view(at, len < 64 ? len : 64);
+        } else if (field == kShape) {
+          v->has_shape = true;
+          v->shape = std::string_view(at, len);
+          v->shape_offset = i;
+        }
+      }
+      i += len;
+      continue;
     }
     switch (wt) {
       case kVarint: {
         uint64_t value = 0;
+        size_t n = 0;
         if (!DecodeVarint(data + i, size - i, &value, &n)) return false;
         i += n;
         if (field == kId) {
@@ -106,26 +159,10 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
         if (size - i < 8) return false;
         i += 8;
         break;
-      case kFixed32:
+      default:  // kFixed32: the only other one `accepted` lets through
         if (size - i < 4) return false;
         i += 4;
         break;
-      case kLen: {
-        size_t len = 0;
-        if (!DecodeLength(data, size, &i, &len)) return false;
-        const char* at = reinterpret_cast<const char*>(data + i);
-        if (field == kOpcode) {
-          v->opcode = std::string_view(at, len < 64 ? len : 64);
-        } else if (field == kShape) {
-          v->has_shape = true;
-          v->shape = std::string_view(at, len);
-          v->shape_offset = i;
-        }
-        i += len;
-        break;
-      }
-      default:  // groups and invalid wire types: ReadInstruction reports
-        return false;
     }
   }
   return true;

@@ -33,8 +33,8 @@ enum WireType : int {
 // Decodes a varint held in memory, from at most `size` bytes: its value
 // and length. False when it does not end within them, or is not one that
 // fits 64 bits in at most 10 bytes (CodedInputStream then decides).
-// One- and two-byte varints (tags, lengths, ids, dims) inline, the rest in
-// DecodeLongVarint.
+// Varints of up to three bytes (tags, lengths, ids, dims) inline, the rest
+// in DecodeLongVarint.
 bool DecodeLongVarint(const uint8_t* p, size_t size, uint64_t* v, size_t* len);
 inline bool DecodeVarint(const uint8_t* p, size_t size, uint64_t* v,
                          size_t* len) {
@@ -46,6 +46,12 @@ inline bool DecodeVarint(const uint8_t* p, size_t size, uint64_t* v,
   if (size > 1 && p[1] < 0x80) {
     *v = (p[0] & 0x7fu) | (static_cast<uint64_t>(p[1]) << 7);
     *len = 2;
+    return true;
+  }
+  if (size > 2 && p[1] >= 0x80 && p[2] < 0x80) {  // ids past 16,383
+    *v = (p[0] & 0x7fu) | (static_cast<uint64_t>(p[1] & 0x7fu) << 7) |
+         (static_cast<uint64_t>(p[2]) << 14);
+    *len = 3;
     return true;
   }
   return DecodeLongVarint(p, size, v, len);
