@@ -275,8 +275,22 @@ class ShapeTable {
  public:
   void Clear();
   // The ShapeProto bytes of instruction `id`, which start at byte `at` of
-  // the input (absent: `has_shape` false).
-  void KeepRaw(int64_t id, bool has_shape, std::string_view bytes, int64_t at);
+  // the input (absent: `has_shape` false). Inline for the usual case (ids
+  // growing, room in the current generation); KeepRawSlow otherwise.
+  void KeepRaw(int64_t id, bool has_shape, std::string_view bytes, int64_t at) {
+    Generation& g = generations_[current_];
+    const size_t need = kEntryBytes + bytes.size();
+    if (g.ordered && (g.decoded.empty() || id > g.max_decoded) &&
+        !g.raw.empty() && g.held + need <= kGenerationBytes &&
+        id > g.raw.back().id) {
+      g.held += need;
+      g.raw.push_back(Raw{id, at, static_cast<uint32_t>(g.bytes.size()),
+                          static_cast<uint32_t>(bytes.size()), has_shape});
+      g.bytes.append(bytes);
+      return;
+    }
+    KeepRawSlow(id, has_shape, bytes, at);
+  }
   void KeepDecoded(int64_t id, const Shape& shape);
   // The shape of `id` (unknown when not held). A kept ShapeProto that does
   // not decode fails `r` (at its byte) as ReadInstruction would have.
@@ -286,6 +300,10 @@ class ShapeTable {
   void set_fast(bool fast) { fast_ = fast; }
 
  private:
+  // A generation holds at most this many bytes (the budget's half), each
+  // entry counting as kEntryBytes plus its shape's bytes.
+  static constexpr size_t kGenerationBytes = kMaxBinaryShapeTableBytes / 2;
+  static constexpr size_t kEntryBytes = 48;
   struct Raw {
     int64_t id = 0;
     int64_t at = 0;
@@ -293,11 +311,14 @@ class ShapeTable {
     uint32_t size = 0;
     bool has_shape = false;
   };
+  void KeepRawSlow(int64_t id, bool has_shape, std::string_view bytes,
+                   int64_t at);
   struct Generation {
     std::vector<Raw> raw;
     bool ordered = true;  // ids in raw strictly increase
     absl::flat_hash_map<int64_t, uint32_t> raw_index;  // when !ordered
     absl::flat_hash_map<int64_t, Shape> decoded;
+    int64_t max_decoded = 0;  // the largest id in `decoded`, if any
     std::string bytes;
     size_t held = 0;
 

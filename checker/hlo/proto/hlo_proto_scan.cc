@@ -256,7 +256,6 @@ void ShapeTable::Clear() {
 }
 
 void ShapeTable::MakeRoom(size_t bytes) {
-  constexpr size_t kGenerationBytes = kMaxBinaryShapeTableBytes / 2;
   Generation* g = &generations_[current_];
   if (g->held + bytes > kGenerationBytes && g->held > 0) {
     current_ ^= 1;  // the current generation becomes the old one
@@ -267,7 +266,7 @@ void ShapeTable::MakeRoom(size_t bytes) {
   if (g->raw.capacity() == 0) {
     // Room for a full generation at once: it never grows by copying, and
     // only the pages used count.
-    g->raw.reserve(kGenerationBytes / 48);
+    g->raw.reserve(kGenerationBytes / kEntryBytes);
     g->bytes.reserve(kGenerationBytes);
   }
 }
@@ -287,10 +286,9 @@ const ShapeTable::Raw* ShapeTable::Generation::FindRaw(int64_t id) const {
   return it != raw.end() && it->id == id ? &*it : nullptr;
 }
 
-void ShapeTable::KeepRaw(int64_t id, bool has_shape, std::string_view bytes,
-                         int64_t at) {
-  // ~48 bytes per entry in the table, plus the shape's bytes.
-  MakeRoom(48 + bytes.size());
+void ShapeTable::KeepRawSlow(int64_t id, bool has_shape, std::string_view bytes,
+                             int64_t at) {
+  MakeRoom(kEntryBytes + bytes.size());
   Generation& g = generations_[current_];
   if (!g.decoded.empty()) g.decoded.erase(id);
   if (g.ordered && !g.raw.empty() && id <= g.raw.back().id) {
@@ -320,10 +318,12 @@ static size_t ShapeBytes(const Shape& s) {
 }
 
 void ShapeTable::KeepDecoded(int64_t id, const Shape& shape) {
-  MakeRoom(48 + ShapeBytes(shape));
+  MakeRoom(kEntryBytes + ShapeBytes(shape));
   // A raw entry of the same id stays, unreachable: FindIn looks here first,
   // and a later KeepRaw of the id erases this one and appends its own.
-  generations_[current_].decoded[id] = shape;
+  Generation& g = generations_[current_];
+  g.max_decoded = g.decoded.empty() ? id : std::max(g.max_decoded, id);
+  g.decoded[id] = shape;
 }
 
 bool ShapeTable::FindIn(const Generation& g, WireReader& r, int64_t id,
