@@ -77,6 +77,30 @@ TEST(ProtoShapeTableTest, TheLastShapeKeptForAnIdWins) {
   EXPECT_EQ(Lookup(t, 2), "");
 }
 
+// Decoded shapes among growing ids (a collective the full decoder read):
+// the raw shapes kept after them take the inline path past the largest
+// decoded id and the slow one (which drops a decoded entry of the same id)
+// up to it; every lookup gives the shape kept last for its id.
+TEST(ProtoShapeTableTest, DecodedShapesAmongGrowingIds) {
+  ShapeTable t;
+  for (int64_t id = 1; id <= 10; ++id) KeepRaw(&t, id, ArrayShape("f32", {id}));
+  t.KeepDecoded(20, ArrayShape("s8", {20}));
+  t.KeepDecoded(5, ArrayShape("s8", {5}));  // decoded after raw
+  for (int64_t id = 11; id <= 30; ++id) {
+    KeepRaw(&t, id, ArrayShape("bf16", {id}));
+  }
+  EXPECT_EQ(Lookup(t, 3), "f32[3]");
+  EXPECT_EQ(Lookup(t, 5), "s8[5]");
+  EXPECT_EQ(Lookup(t, 15), "bf16[15]");
+  EXPECT_EQ(Lookup(t, 20), "bf16[20]");  // raw after decoded
+  EXPECT_EQ(Lookup(t, 30), "bf16[30]");
+  KeepRaw(&t, 5, ArrayShape("u8", {5}));  // an id that does not grow
+  EXPECT_EQ(Lookup(t, 5), "u8[5]");
+  KeepRaw(&t, 31, ArrayShape("u8", {31}));
+  EXPECT_EQ(Lookup(t, 31), "u8[31]");
+  EXPECT_EQ(Lookup(t, 29), "bf16[29]");
+}
+
 TEST(ProtoShapeTableTest, ClearAndRefill) {
   ShapeTable t;
   KeepRaw(&t, 1, ArrayShape("f32", {1}));
