@@ -4,6 +4,7 @@
 // send/recv pairs attribute (mesh_axes_replica_group_list, 93, is in
 // hlo_proto_mesh.cc). Each value is validated as the text parser validates
 // the same form, so the model and the rules see the same guarantees.
+#include <cstring>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -189,33 +190,69 @@ size_t DecodeSourceTarget(const uint8_t* p, size_t n, int64_t* source,
 // The tag of source_target_pairs (52, length-delimited) as two bytes.
 constexpr uint8_t kPairTag[2] = {0xa2, 0x03};
 
+// Whether ReadSourceTargetsInPlace's run goes on after `used` bytes of
+// the `n` at `p` (another pair's tag follows, and room for more ids).
+bool RunGoesOn(const uint8_t* p, size_t n, size_t used,
+               const SourceTargetPairs& out) {
+  return n - used > 2 && p[used] == kPairTag[0] && p[used + 1] == kPairTag[1] &&
+         static_cast<int64_t>(out.pairs.size()) * 2 < kMaxExplicitIds;
+}
+
 // The pair at the reader, and the pairs that follow it in the input
 // buffer (each after its own tag: XLA writes them in a row), decoded in
 // place and skipped. False, having read nothing, when the first is not
 // held whole or is not plain; the first that is not stops the run, for
-// the caller's loop to read.
+// the caller's loop to read. A run that starts the instruction's pairs
+// and has the bytes of the one `memo` holds is recalled from it (the same
+// bytes decode to the same pairs, and the run stops where it stopped
+// then when what follows it would stop it again); one that differs is
+// decoded and remembered.
 template <class Reader>
 bool ReadSourceTargetsInPlace(Reader& r, TextPos pair_pos,
-                              SourceTargetPairs* out) {
+                              SourceTargetPairs* out, PairsMemo* memo) {
   const uint8_t* p = nullptr;
   size_t n = 0;
+  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n)) return false;
+  const int64_t base = r.offset();
+  const bool first = out->pairs.empty();
+  if (memo != nullptr && first && !memo->bytes.empty() &&
+      memo->bytes.size() <= n &&
+      std::memcmp(p, memo->bytes.data(), memo->bytes.size()) == 0) {
+    const size_t used = memo->bytes.size();
+    out->pairs = memo->pairs;
+    if (!RunGoesOn(p, n, used, *out)) {
+      out->pair_pos.push_back(pair_pos);
+      for (size_t i = 1; i < memo->offsets.size(); ++i) {
+        out->pair_pos.push_back(TextPos::AtByte(base + memo->offsets[i]));
+      }
+      return r.SkipBytes("a SourceTarget", static_cast<int64_t>(used));
+    }
+    out->pairs.clear();  // longer than the run remembered: decoded below
+  }
   int64_t source = 0;
   int64_t target = 0;
-  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n)) return false;
   size_t used = DecodeSourceTarget(p, n, &source, &target);
   if (used == 0) return false;
   out->pairs.emplace_back(source, target);
   out->pair_pos.push_back(pair_pos);
-  const int64_t base = r.offset();
-  while (n - used > 2 && p[used] == kPairTag[0] && p[used + 1] == kPairTag[1] &&
-         static_cast<int64_t>(out->pairs.size()) * 2 < kMaxExplicitIds) {
+  const bool remember = memo != nullptr && first;
+  if (remember) {
+    memo->bytes.clear();
+    memo->offsets.assign(1, 0);
+  }
+  while (RunGoesOn(p, n, used, *out)) {
     const size_t more =
         DecodeSourceTarget(p + used + 2, n - used - 2, &source, &target);
     if (more == 0) break;
     out->pairs.emplace_back(source, target);
     out->pair_pos.push_back(
         TextPos::AtByte(base + static_cast<int64_t>(used) + 2));
+    if (remember) memo->offsets.push_back(static_cast<int64_t>(used) + 2);
     used += 2 + more;
+  }
+  if (remember && used <= PairsMemo::kMaxBytes) {
+    memo->bytes.assign(reinterpret_cast<const char*>(p), used);
+    memo->pairs = out->pairs;
   }
   return r.SkipBytes("a SourceTarget", static_cast<int64_t>(used));
 }
@@ -223,14 +260,15 @@ bool ReadSourceTargetsInPlace(Reader& r, TextPos pair_pos,
 }  // namespace
 
 template <class Reader>
-bool ReadSourceTarget(Reader& r, int wire_type, SourceTargetPairs* out) {
+bool ReadSourceTarget(Reader& r, int wire_type, SourceTargetPairs* out,
+                      PairsMemo* memo) {
   const TextPos pair_pos = r.pos();
   if (static_cast<int64_t>(out->pairs.size()) * 2 >= kMaxExplicitIds) {
     return r.Fail(fmt::format("expected at most {} source_target_pairs ids",
                               kMaxExplicitIds));
   }
   if (wire_type == kLen) {
-    if (ReadSourceTargetsInPlace(r, pair_pos, out)) return true;
+    if (ReadSourceTargetsInPlace(r, pair_pos, out, memo)) return true;
     if (r.failed()) return false;
   }
   int saved = 0;
@@ -285,7 +323,8 @@ template bool ReadDeviceList<WireReader>(WireReader& r, int wire_type,
 template bool ReadIotaList<WireReader>(WireReader& r, int wire_type,
                                        TextPos field_pos, ReplicaGroups* out);
 template bool ReadSourceTarget<WireReader>(WireReader& r, int wire_type,
-                                           SourceTargetPairs* out);
+                                           SourceTargetPairs* out,
+                                           PairsMemo* memo);
 template bool ReadPairsAttribute<WireReader>(WireReader& r,
                                              const std::string& text,
                                              TextPos pos,
@@ -299,7 +338,8 @@ template bool ReadDeviceList<MemReader>(MemReader& r, int wire_type,
 template bool ReadIotaList<MemReader>(MemReader& r, int wire_type,
                                       TextPos field_pos, ReplicaGroups* out);
 template bool ReadSourceTarget<MemReader>(MemReader& r, int wire_type,
-                                          SourceTargetPairs* out);
+                                          SourceTargetPairs* out,
+                                          PairsMemo* memo);
 template bool ReadPairsAttribute<MemReader>(MemReader& r,
                                             const std::string& text,
                                             TextPos pos,

@@ -249,7 +249,8 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
       case kSourceTargetPairs:
         if (!c.source_target_pairs.present) c.source_target_pairs.pos = at;
         c.source_target_pairs.present = true;
-        ok = ReadSourceTarget(r, wt, &c.source_target_pairs);
+        ok = ReadSourceTarget(r, wt, &c.source_target_pairs,
+                              s->fast_shapes ? &s->pairs_memo : nullptr);
         break;
       case kFrontendAttributes:
         ok = ReadFrontendAttributes(r, wt, s);

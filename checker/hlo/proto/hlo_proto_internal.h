@@ -136,6 +136,19 @@ const char* FormatName(const Header& h);
 // ---- The second pass's instruction decoder (hlo_proto_instruction.cc,
 // hlo_proto_groups.cc) --------------------------------------------------
 
+// The last run of source_target_pairs (52) fields decoded in place at the
+// start of an instruction's pairs: its bytes (from the first pair's length
+// to the end of the last pair), the pairs and each pair's offset from the
+// run's start. A collective-permute repeats the ring of the one before, so
+// the next run with the same bytes is recalled, not decoded
+// (ReadSourceTarget).
+struct PairsMemo {
+  static constexpr size_t kMaxBytes = size_t{16} << 10;
+  std::string bytes;  // empty: nothing remembered
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  std::vector<int64_t> offsets;
+};
+
 // One instruction as decoded: the Collective fields (filled for every
 // instruction; the caller keeps only collectives) and the ids that the
 // caller resolves against the computation.
@@ -166,6 +179,8 @@ struct InstructionScratch {
   // The shape may be decoded in place (DecodeShape) when the buffer holds
   // it whole: ParseOptions::binary_fast_path (not reset by Clear).
   bool fast_shapes = true;
+  // Kept from one instruction to the next (not reset by Clear).
+  PairsMemo pairs_memo;
 
   void Clear();
 };
@@ -208,9 +223,11 @@ template <class Reader>
 bool ReadMeshList(Reader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 // One source_target_pairs (52) value; the pairs that follow it in a row
-// (each with its tag), held in the input buffer, are read with it.
+// (each with its tag), held in the input buffer, are read with it. `memo`
+// (may be null) recalls a run the last instruction had.
 template <class Reader>
-bool ReadSourceTarget(Reader& r, int wire_type, SourceTargetPairs* out);
+bool ReadSourceTarget(Reader& r, int wire_type, SourceTargetPairs* out,
+                      PairsMemo* memo);
 // `{{0,1},{1,2}}` (the send/recv frontend attribute's value), read by the
 // shared ParsePairsText (checker/hlo/pairs_text.h).
 inline constexpr std::string_view kSendRecvPairs =

@@ -371,5 +371,77 @@ TEST(HloProtoFastPathTest, SourceTargetPairsWithOtherFieldsAreReadInFull) {
   EXPECT_THAT(e.syntax_errors[0].message, HasSubstr("SourceTarget.source"));
 }
 
+// A collective-permute whose ring is `pairs`, then `tail` (more fields).
+std::string Permute(int64_t id, const std::vector<std::pair<int, int>>& pairs,
+                    const std::string& tail = "") {
+  std::string ins;
+  Bytes(&ins, 1, fmt::format("collective-permute.{}", id));
+  Bytes(&ins, 2, "collective-permute");
+  Bytes(&ins, 3, Shape(16, {4, 64}));
+  Varint(&ins, 26, static_cast<uint64_t>(id));
+  Varint(&ins, 35, static_cast<uint64_t>(id));
+  Packed(&ins, 36, {1});
+  for (const auto& [source, target] : pairs) {
+    std::string pair;
+    Varint(&pair, 1, static_cast<uint64_t>(source));
+    Varint(&pair, 2, static_cast<uint64_t>(target));
+    Bytes(&ins, 52, pair);
+  }
+  return ins + tail;
+}
+
+// A ring a module repeats is recalled from the pairs memo, not decoded
+// again: the same pairs at their own positions, whatever comes before the
+// ring (names of other lengths), and a ring that differs, is longer or
+// shorter than the one remembered, or is followed by a pair the in-place
+// decoder cannot read, is decoded as before.
+TEST(HloProtoFastPathTest, RepeatedRingsReadAsTheFullDecoderReadsThem) {
+  std::vector<std::pair<int, int>> ring;
+  for (int d = 0; d < 32; ++d) ring.emplace_back(d, (d + 1) % 32);
+  std::vector<std::pair<int, int>> longer = ring;
+  longer.emplace_back(3, 4);
+  std::vector<std::pair<int, int>> shorter(ring.begin(), ring.end() - 1);
+  std::vector<std::pair<int, int>> changed = ring;
+  changed[7].second = 9;
+  std::string odd_pair;  // a SourceTarget with an unknown field
+  Varint(&odd_pair, 1, 5);
+  Varint(&odd_pair, 9, 1);
+  std::string odd_tail;
+  Bytes(&odd_tail, 52, odd_pair);
+  std::string other_field;
+  Varint(&other_field, 71, 1);
+  std::vector<std::string> ins = {
+      Plain(1, "parameter", {}, Shape(16, {4, 64}))};
+  int64_t id = 2;
+  for (int round = 0; round < 3; ++round) {
+    ins.push_back(Permute(id++, ring));
+    ins.push_back(Permute(id++, ring));
+    ins.push_back(Permute(id++, longer));
+    ins.push_back(Permute(id++, ring));
+    ins.push_back(Permute(id++, shorter));
+    ins.push_back(Permute(id++, ring, odd_tail));
+    ins.push_back(Permute(id++, ring, odd_tail));
+    ins.push_back(Permute(id++, changed));
+    ins.push_back(Permute(id++, ring, other_field));
+    ins.push_back(Permute(id + 1000, ring));  // a longer name before it
+    ++id;
+  }
+  const hlo::Module m = ExpectSame(ModuleOf(ins));
+  ASSERT_EQ(m.collectives.size(), 30u);
+  EXPECT_EQ(m.collectives[1].source_target_pairs.pairs.size(), 32u);
+  EXPECT_EQ(m.collectives[2].source_target_pairs.pairs.size(), 33u);
+  EXPECT_EQ(m.collectives[4].source_target_pairs.pairs.size(), 31u);
+  EXPECT_EQ(m.collectives[5].source_target_pairs.pairs.size(), 33u);
+  EXPECT_EQ(m.collectives[7].source_target_pairs.pairs[7],
+            std::make_pair(int64_t{7}, int64_t{9}));
+  // Positions differ from one recalled ring to the next.
+  EXPECT_NE(m.collectives[1].source_target_pairs.pair_pos[5].byte_offset(),
+            m.collectives[0].source_target_pairs.pair_pos[5].byte_offset());
+  // Through the blocks of inflated data as well (rings cut at other places
+  // are read by the full decoder and not remembered).
+  const std::string bytes = ModuleOf(ins);
+  EXPECT_EQ(Dump(ReadBytes(Gzip(bytes), true)), Dump(ReadBytes(bytes, false)));
+}
+
 }  // namespace
 }  // namespace topolint::testing
