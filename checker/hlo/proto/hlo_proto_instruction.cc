@@ -90,10 +90,10 @@ bool ReadShapeInPlace(Reader& r, InstructionScratch* s) {
   size_t n = 0;
   uint64_t len = 0;
   size_t prefix = 0;
-  int64_t nodes = 0;
   if (!r.PeekBuffer(&p, &n) || !DecodeVarint(p, n, &len, &prefix) ||
       len > n - prefix ||
-      !DecodeShape(p + prefix, static_cast<size_t>(len), 0, &nodes, out)) {
+      !DecodeShapeRemembered(p + prefix, static_cast<size_t>(len),
+                             &s->shape_memo, out)) {
     return false;
   }
   s->shape_raw = true;

@@ -136,6 +136,20 @@ const char* FormatName(const Header& h);
 // ---- The second pass's instruction decoder (hlo_proto_instruction.cc,
 // hlo_proto_groups.cc) --------------------------------------------------
 
+// The last few ShapeProtos decoded in place, by their bytes: the
+// collectives of a module repeat a handful of result and operand shapes,
+// and the same bytes decode to the same Shape (DecodeShapeRemembered).
+struct ShapeMemo {
+  static constexpr int kEntries = 4;
+  static constexpr size_t kMaxBytes = 256;
+  struct Entry {
+    std::string bytes;  // empty: nothing remembered
+    Shape shape;
+  };
+  Entry entries[kEntries];
+  int next = 0;  // the entry the next shape replaces
+};
+
 // The last run of source_target_pairs (52) fields decoded in place at the
 // start of an instruction's pairs: its bytes (from the first pair's length
 // to the end of the last pair), the pairs and each pair's offset from the
@@ -181,6 +195,7 @@ struct InstructionScratch {
   bool fast_shapes = true;
   // Kept from one instruction to the next (not reset by Clear).
   PairsMemo pairs_memo;
+  ShapeMemo shape_memo;
 
   void Clear();
 };
@@ -206,6 +221,10 @@ bool ReadShape(Reader& r, int depth, int64_t* nodes, Shape* out);
 inline constexpr int kMaxFastShapeDepth = 8;
 bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
                  Shape* out);
+// DecodeShape of a whole ShapeProto, recalled from `memo` when it holds the
+// same bytes, and remembered there when decoded.
+bool DecodeShapeRemembered(const uint8_t* data, size_t size, ShapeMemo* memo,
+                           Shape* out);
 
 // Group fields; `r` is positioned at the field's value (its tag read).
 // `id_pos` is scratch for the positions of the ids read (its contents are
@@ -353,6 +372,7 @@ class ShapeTable {
   Generation generations_[2];
   int current_ = 0;
   bool fast_ = true;
+  mutable ShapeMemo memo_;  // the operand shapes Find decoded last
 };
 
 // "f32", "bf16", ... for a PrimitiveType number ("type<N>" if unknown).

@@ -240,6 +240,26 @@ bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
   return true;
 }
 
+bool DecodeShapeRemembered(const uint8_t* data, size_t size, ShapeMemo* memo,
+                           Shape* out) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  for (const ShapeMemo::Entry& e : memo->entries) {
+    if (!e.bytes.empty() && e.bytes == bytes) {
+      *out = e.shape;  // into the storage `out` has
+      return true;
+    }
+  }
+  int64_t nodes = 0;
+  if (!DecodeShape(data, size, 0, &nodes, out)) return false;
+  if (size > 0 && size <= ShapeMemo::kMaxBytes) {
+    ShapeMemo::Entry& e = memo->entries[memo->next];
+    memo->next = (memo->next + 1) % ShapeMemo::kEntries;
+    e.bytes.assign(bytes);
+    e.shape = *out;
+  }
+  return true;
+}
+
 void ShapeTable::Generation::Clear() {
   raw.clear();  // keeps its capacity for the next fill
   ordered = true;
@@ -338,10 +358,9 @@ bool ShapeTable::FindIn(const Generation& g, WireReader& r, int64_t id,
   if (!found->has_shape) return true;
   const Raw& raw = *found;
   if (fast_) {
-    int64_t nodes = 0;
-    if (DecodeShape(
+    if (DecodeShapeRemembered(
             reinterpret_cast<const uint8_t*>(g.bytes.data()) + raw.offset,
-            raw.size, 0, &nodes, out)) {
+            raw.size, &memo_, out)) {
       return true;
     }
     *out = Shape();

@@ -122,6 +122,41 @@ TEST(DecodeShapeTest, RandomBytesAgreeOrDecline) {
   }
 }
 
+// The memo in front of DecodeShape gives, for every input in a sequence
+// that repeats, alternates and changes shapes (more than it holds), the
+// shape DecodeShape gives, into a Shape that held another one before, and
+// declines what DecodeShape declines.
+TEST(DecodeShapeTest, TheMemoGivesWhatDecodeShapeGives) {
+  std::vector<std::string> inputs = Samples();
+  inputs.push_back(std::string("\x10\x0b\x02", 3));  // cut: declined
+  // Shapes of the same length that differ in one byte.
+  inputs.push_back(pw::ShapeProto(ArrayShape("f32", {4, 64})));
+  inputs.push_back(pw::ShapeProto(ArrayShape("s32", {4, 64})));
+  inputs.push_back(pw::ShapeProto(ArrayShape("f32", {4, 65})));
+  inputs.push_back(pw::ShapeProto(ArrayShape("f32", {5, 64})));
+  std::mt19937 rng(5);
+  ShapeMemo memo;
+  Shape out = ArrayShape("s8", {9, 9, 9});
+  int recalled = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const std::string& in = inputs[rng() % inputs.size()];
+    const auto* data = reinterpret_cast<const uint8_t*>(in.data());
+    Shape want;
+    int64_t nodes = 0;
+    const bool ok = DecodeShape(data, in.size(), 0, &nodes, &want);
+    const ShapeMemo before = memo;
+    out.Clear();
+    ASSERT_EQ(DecodeShapeRemembered(data, in.size(), &memo, &out), ok) << k;
+    if (!ok) continue;
+    EXPECT_TRUE(SameShape(out, want))
+        << ShapeToString(out) << " vs " << ShapeToString(want);
+    bool held = false;
+    for (const ShapeMemo::Entry& e : before.entries) held |= e.bytes == in;
+    recalled += held;
+  }
+  EXPECT_GT(recalled, 500);  // the memo was used
+}
+
 TEST(DecodeShapeTest, DeclinesBeyondItsLimits) {
   // Deeper than kMaxFastShapeDepth: declined (ReadShape decodes it).
   Shape s = ArrayShape("f32", {1});
