@@ -64,6 +64,106 @@ bool ReadReplicaGroup(Reader& r, int wire_type, ReplicaGroups* out,
   return r.Leave(saved);
 }
 
+namespace {
+
+// The tag of replica_groups (49, length-delimited) as two bytes.
+constexpr uint8_t kGroupTag[2] = {0x8a, 0x03};
+
+// Decodes the run of plain groups at `p` (`n` bytes held, from the first
+// group's length) into `memo`; false when the first group is not plain.
+// A group is plain when its only field is replica_ids, packed and not
+// empty, and its ids fit the limits.
+bool ParseGroupRun(const uint8_t* p, size_t n, GroupsMemo* memo) {
+  memo->bytes.clear();
+  memo->ids.clear();
+  memo->sizes.clear();
+  memo->starts.clear();
+  memo->ends.clear();
+  size_t i = 0;
+  for (;;) {
+    if (static_cast<int64_t>(memo->sizes.size()) >= kMaxReplicaGroups) break;
+    uint64_t len = 0;
+    size_t k = 0;
+    if (!DecodeVarint(p + i, n - i, &len, &k) || len > n - i - k || len < 3) {
+      break;
+    }
+    const size_t start = i;
+    const size_t c = i + k;
+    const size_t end = c + static_cast<size_t>(len);
+    uint64_t packed = 0;
+    size_t k2 = 0;
+    if (p[c] != 0x0a ||  // replica_ids (1), length-delimited
+        !DecodeVarint(p + c + 1, end - c - 1, &packed, &k2) || packed == 0 ||
+        packed != end - c - 1 - k2) {
+      break;
+    }
+    const size_t before = memo->ids.size();
+    bool plain = true;
+    for (size_t d = c + 1 + k2; d < end;) {
+      uint64_t v = 0;
+      size_t kv = 0;
+      if (static_cast<int64_t>(memo->ids.size()) >= kMaxExplicitIds ||
+          !DecodeVarint(p + d, end - d, &v, &kv)) {
+        plain = false;
+        break;
+      }
+      memo->ids.push_back(static_cast<int64_t>(v));
+      d += kv;
+    }
+    if (!plain) {
+      memo->ids.resize(before);
+      break;
+    }
+    memo->sizes.push_back(static_cast<int64_t>(memo->ids.size() - before));
+    memo->starts.push_back(static_cast<int64_t>(start));
+    memo->ends.push_back(static_cast<int64_t>(end));
+    i = end;
+    if (n - i <= 2 || p[i] != kGroupTag[0] || p[i + 1] != kGroupTag[1]) break;
+    i += 2;
+  }
+  if (memo->sizes.empty()) return false;
+  memo->bytes.assign(reinterpret_cast<const char*>(p),
+                     static_cast<size_t>(memo->ends.back()));
+  return true;
+}
+
+}  // namespace
+
+template <class Reader>
+bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo) {
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  // (ReadReplicaGroup enters each group: at the nesting limit it fails.)
+  if (out->num_groups() != 0 || out->explicit_id_count != 0 ||
+      r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n)) {
+    return false;
+  }
+  const bool recalled =
+      !memo->bytes.empty() && memo->bytes.size() <= n &&
+      std::memcmp(p, memo->bytes.data(), memo->bytes.size()) == 0;
+  if (!recalled && !ParseGroupRun(p, n, memo)) return false;
+  const int64_t base = r.offset();
+  if (out->form == ReplicaGroups::Form::kAbsent)
+    out->pos = TextPos::AtByte(base);
+  out->form = ReplicaGroups::Form::kExplicit;
+  std::vector<int64_t>* ids = out->MutableIds();
+  size_t next = 0;
+  for (size_t g = 0; g < memo->sizes.size(); ++g) {
+    const size_t before = ids->size();
+    const size_t count = static_cast<size_t>(memo->sizes[g]);
+    ids->insert(ids->end(), memo->ids.begin() + static_cast<ptrdiff_t>(next),
+                memo->ids.begin() + static_cast<ptrdiff_t>(next + count));
+    next += count;
+    out->id_layout.AddPacked(static_cast<int64_t>(before),
+                             absl::MakeConstSpan(*ids).subspan(before),
+                             base + memo->ends[g]);
+    out->explicit_id_count = static_cast<int64_t>(ids->size());
+    out->EndGroup(TextPos::AtByte(base + memo->starts[g]));
+  }
+  return r.SkipBytes("a ReplicaGroup",
+                     static_cast<int64_t>(memo->bytes.size()));
+}
+
 template <class Reader>
 bool ReadDeviceList(Reader& r, int wire_type, ReplicaGroups* out,
                     std::vector<TextPos>* id_pos) {
@@ -317,6 +417,8 @@ bool ReadPairsAttribute(Reader& r, const std::string& text, TextPos pos,
 template bool ReadReplicaGroup<WireReader>(WireReader& r, int wire_type,
                                            ReplicaGroups* out,
                                            std::vector<TextPos>* id_pos);
+template bool ReadGroupRunInPlace<WireReader>(WireReader& r, ReplicaGroups* out,
+                                              GroupsMemo* memo);
 template bool ReadDeviceList<WireReader>(WireReader& r, int wire_type,
                                          ReplicaGroups* out,
                                          std::vector<TextPos>* id_pos);
@@ -332,6 +434,8 @@ template bool ReadPairsAttribute<WireReader>(WireReader& r,
 template bool ReadReplicaGroup<MemReader>(MemReader& r, int wire_type,
                                           ReplicaGroups* out,
                                           std::vector<TextPos>* id_pos);
+template bool ReadGroupRunInPlace<MemReader>(MemReader& r, ReplicaGroups* out,
+                                             GroupsMemo* memo);
 template bool ReadDeviceList<MemReader>(MemReader& r, int wire_type,
                                         ReplicaGroups* out,
                                         std::vector<TextPos>* id_pos);

@@ -242,7 +242,13 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
         break;
       case kReplicaGroups: {
         // Repeated: the first one resets the list; later ones append.
-        if (s->groups_rank != 4) GroupTarget(s, 4)->pos = at;
+        if (s->groups_rank != 4) {
+          GroupTarget(s, 4)->pos = at;
+          if (s->fast_shapes && wt == kLen &&
+              ReadGroupRunInPlace(r, &c.replica_groups, &s->groups_memo)) {
+            break;
+          }
+        }
         ok = ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos);
         break;
       }

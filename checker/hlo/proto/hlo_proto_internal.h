@@ -163,6 +163,20 @@ struct PairsMemo {
   std::vector<int64_t> offsets;
 };
 
+// The last run of replica_groups (49) fields read in place
+// (ReadGroupRunInPlace): its bytes (from the first group's length to the
+// end of the last group), the ids, and per group its id count, the offset
+// of its length and the end of its packed ids, from the run's start. A
+// module repeats a handful of group lists, and the next run with the same
+// bytes is recalled, not decoded.
+struct GroupsMemo {
+  std::string bytes;  // empty: nothing remembered
+  std::vector<int64_t> ids;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> starts;
+  std::vector<int64_t> ends;
+};
+
 // One instruction as decoded: the Collective fields (filled for every
 // instruction; the caller keeps only collectives) and the ids that the
 // caller resolves against the computation.
@@ -196,6 +210,7 @@ struct InstructionScratch {
   // Kept from one instruction to the next (not reset by Clear).
   PairsMemo pairs_memo;
   ShapeMemo shape_memo;
+  GroupsMemo groups_memo;
 
   void Clear();
 };
@@ -232,6 +247,17 @@ bool DecodeShapeRemembered(const uint8_t* data, size_t size, ShapeMemo* memo,
 template <class Reader>
 bool ReadReplicaGroup(Reader& r, int wire_type, ReplicaGroups* out,
                       std::vector<TextPos>* id_pos);
+// The replica_groups (49) field at the reader (its tag read, its wire type
+// length-delimited) and the ones that follow it in a row, each a
+// ReplicaGroup of one packed replica_ids field as XLA writes them, held in
+// the input buffer: read in place into `out` (empty: the instruction's
+// first 49 field) as ReadReplicaGroup reads them one by one, or recalled
+// from `memo` when the run has its bytes, and skipped. The first group
+// that is not so plain (or would pass a limit) ends the run, for
+// ReadReplicaGroup to read. False, having read nothing, when the first is
+// not.
+template <class Reader>
+bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo);
 template <class Reader>
 bool ReadDeviceList(Reader& r, int wire_type, ReplicaGroups* out,
                     std::vector<TextPos>* id_pos);

@@ -425,9 +425,15 @@ TEST(HloProtoFastPathTest, RepeatedRingsReadAsTheFullDecoderReadsThem) {
     ins.push_back(Permute(id++, ring, other_field));
     ins.push_back(Permute(id + 1000, ring));  // a longer name before it
     ++id;
+    // A ring not remembered, then operand_ids (36), whose tag differs from
+    // a pair's in its second byte only and whose value reads as a pair.
+    std::string lookalike;
+    Packed(&lookalike, 36, {8, 16});
+    ins.push_back(Permute(id++, {{round, 9}}, lookalike));
   }
   const hlo::Module m = ExpectSame(ModuleOf(ins));
-  ASSERT_EQ(m.collectives.size(), 30u);
+  ASSERT_EQ(m.collectives.size(), 33u);
+  EXPECT_EQ(m.collectives[10].source_target_pairs.pairs.size(), 1u);
   EXPECT_EQ(m.collectives[1].source_target_pairs.pairs.size(), 32u);
   EXPECT_EQ(m.collectives[2].source_target_pairs.pairs.size(), 33u);
   EXPECT_EQ(m.collectives[4].source_target_pairs.pairs.size(), 31u);
@@ -439,6 +445,85 @@ TEST(HloProtoFastPathTest, RepeatedRingsReadAsTheFullDecoderReadsThem) {
             m.collectives[0].source_target_pairs.pair_pos[5].byte_offset());
   // Through the blocks of inflated data as well (rings cut at other places
   // are read by the full decoder and not remembered).
+  const std::string bytes = ModuleOf(ins);
+  EXPECT_EQ(Dump(ReadBytes(Gzip(bytes), true)), Dump(ReadBytes(bytes, false)));
+}
+
+// An all-reduce whose replica_groups (49) fields are `fields` (each a
+// ReplicaGroup's bytes), then `tail`.
+std::string GroupFields(int64_t id, const std::vector<std::string>& fields,
+                        const std::string& tail = "") {
+  std::string ins;
+  Bytes(&ins, 1, fmt::format("all-reduce.{}", id));
+  Bytes(&ins, 2, "all-reduce");
+  Bytes(&ins, 3, Shape(11, {4096}));
+  Varint(&ins, 35, static_cast<uint64_t>(id));
+  Packed(&ins, 36, {1});
+  for (const std::string& f : fields) Bytes(&ins, 49, f);
+  return ins + tail;
+}
+
+// Runs of replica_groups (49) fields are read in place, and a run the
+// module repeats is recalled: the same groups, ids and positions as the
+// full decoder reads, for runs repeated, changed, longer and shorter than
+// the one remembered, with a group that is not plain (ids not packed, an
+// unknown field, no ids, a large id) at its start, in its middle or at its
+// end, and other fields around.
+TEST(HloProtoFastPathTest, RunsOfGroupsReadAsTheFullDecoderReadsThem) {
+  using proto_writer::Group;
+  const std::vector<std::string> two = {Group({0, 1, 2, 3}),
+                                        Group({4, 5, 6, 7})};
+  const std::vector<std::string> four = {Group({0, 1}), Group({2, 3}),
+                                         Group({4, 5}), Group({6, 7})};
+  std::vector<std::string> three = two;
+  three.push_back(Group({8, 9}));
+  std::vector<std::string> changed = two;
+  changed[1] = Group({4, 5, 7, 6});
+  std::string loose;  // ids not packed
+  Varint(&loose, 1, 8);
+  Varint(&loose, 1, 9);
+  std::string unknown = Group({8, 9});
+  Varint(&unknown, 5, 1);
+  const std::string big = Group({int64_t{1} << 40, 3});
+  std::string other;
+  Varint(&other, 71, 1);
+  // Field 33 (skipped) looks like a group but for its tag's second byte.
+  std::string lookalike;
+  Bytes(&lookalike, 33, Group({8, 9}));
+  const std::vector<std::vector<std::string>> runs = {two,
+                                                      two,
+                                                      four,
+                                                      two,
+                                                      three,
+                                                      two,
+                                                      changed,
+                                                      two,
+                                                      {loose, two[0]},
+                                                      {two[0], loose, two[1]},
+                                                      {two[0], two[1], loose},
+                                                      {two[0], unknown},
+                                                      {two[0], ""},
+                                                      {big, two[1]},
+                                                      {""},
+                                                      two};
+  std::vector<std::string> ins = {Plain(1, "parameter", {}, Shape(11, {4096}))};
+  int64_t id = 2;
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& run : runs) ins.push_back(GroupFields(id++, run, other));
+    ins.push_back(GroupFields(id + 5000, two));  // a longer name before
+    ++id;
+    // (A run not remembered: parsed, so the tag after it is looked at.)
+    ins.push_back(GroupFields(id++, {Group({7, 6 + round})}, lookalike));
+  }
+  const hlo::Module m = ExpectSame(ModuleOf(ins));
+  ASSERT_EQ(m.collectives.size(), 2 * (runs.size() + 2));
+  EXPECT_EQ(m.collectives[runs.size() + 1].replica_groups.num_groups(), 1);
+  EXPECT_EQ(m.collectives[1].replica_groups.num_groups(), 2);
+  EXPECT_EQ(m.collectives[2].replica_groups.num_groups(), 4);
+  EXPECT_EQ(m.collectives[4].replica_groups.num_groups(), 3);
+  EXPECT_EQ(m.collectives[6].replica_groups.group(1)[2], 7);
+  EXPECT_NE(m.collectives[1].replica_groups.IdPos(1, 2).byte_offset(),
+            m.collectives[0].replica_groups.IdPos(1, 2).byte_offset());
   const std::string bytes = ModuleOf(ins);
   EXPECT_EQ(Dump(ReadBytes(Gzip(bytes), true)), Dump(ReadBytes(bytes, false)));
 }
