@@ -143,7 +143,8 @@ std::string AllReduce(int64_t id, int64_t operand,
   return ins;
 }
 
-std::string CollectivePermute(int64_t id, int64_t operand, int devices) {
+// A collective-permute's fields before its pairs.
+std::string PermuteHead(int64_t id, int64_t operand) {
   std::string ins;
   Bytes(&ins, 1, fmt::format("collective-permute.{}", id));
   Bytes(&ins, 2, "collective-permute");
@@ -151,6 +152,11 @@ std::string CollectivePermute(int64_t id, int64_t operand, int devices) {
   Varint(&ins, 26, static_cast<uint64_t>(id));
   Varint(&ins, 35, static_cast<uint64_t>(id));
   Packed(&ins, 36, {operand});
+  return ins;
+}
+
+std::string CollectivePermute(int64_t id, int64_t operand, int devices) {
+  std::string ins = PermuteHead(id, operand);
   for (int d = 0; d < devices; ++d) {
     std::string pair;
     // Target first on odd devices: XLA writes source first, but the wire
@@ -374,13 +380,7 @@ TEST(HloProtoFastPathTest, SourceTargetPairsWithOtherFieldsAreReadInFull) {
 // A collective-permute whose ring is `pairs`, then `tail` (more fields).
 std::string Permute(int64_t id, const std::vector<std::pair<int, int>>& pairs,
                     const std::string& tail = "") {
-  std::string ins;
-  Bytes(&ins, 1, fmt::format("collective-permute.{}", id));
-  Bytes(&ins, 2, "collective-permute");
-  Bytes(&ins, 3, Shape(16, {4, 64}));
-  Varint(&ins, 26, static_cast<uint64_t>(id));
-  Varint(&ins, 35, static_cast<uint64_t>(id));
-  Packed(&ins, 36, {1});
+  std::string ins = PermuteHead(id, 1);
   for (const auto& [source, target] : pairs) {
     std::string pair;
     Varint(&pair, 1, static_cast<uint64_t>(source));

@@ -6,7 +6,6 @@
 // of every wire type, each cut at every length, with one byte changed at
 // every position, and with random bytes changed.
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "fmt/format.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
+#include "tests/common/byte_mutations.h"
 #include "tests/common/hlo_proto_writer.h"
 #include "tests/common/shape_builders.h"
 
@@ -211,36 +211,14 @@ TEST(MemReaderTest, ReadsWhatTheWriterMakesAsWireReaderDoes) {
 TEST(MemReaderTest, EveryCutAndEveryChangedByteAgreesOrDeclines) {
   int accepted = 0;
   int declined = 0;
-  for (const std::string& s : Samples()) {
-    for (size_t n = 0; n <= s.size(); ++n) {
-      (Agree(s.substr(0, n)) ? accepted : declined) += 1;
-    }
-    for (size_t i = 0; i < s.size(); ++i) {
-      for (int v : {0x00, 0x01, 0x02, 0x05, 0x07, 0x08, 0x0a, 0x12, 0x1a, 0x7f,
-                    0x80, 0xff}) {
-        std::string t = s;
-        t[i] = static_cast<char>(v);
-        (Agree(t) ? accepted : declined) += 1;
-      }
-    }
-  }
+  testing::EveryCutAndChangedByte(Samples(), Agree, &accepted, &declined);
   // The contract was exercised both ways.
   EXPECT_GT(accepted, 1000);
   EXPECT_GT(declined, 1000);
 }
 
 TEST(MemReaderTest, RandomChangesAgreeOrDecline) {
-  std::mt19937 rng(2812);
-  const std::vector<std::string> samples = Samples();
-  for (int k = 0; k < 20000; ++k) {
-    std::string t = samples[static_cast<size_t>(k) % samples.size()];
-    const int changes = 1 + static_cast<int>(rng() % 4);
-    for (int c = 0; c < changes; ++c) {
-      t[rng() % t.size()] = static_cast<char>(rng() % 256);
-    }
-    if (rng() % 4 == 0) t.resize(rng() % (t.size() + 1));
-    Agree(t);
-  }
+  testing::RandomChanges(Samples(), 2812, 20000, Agree);
 }
 
 TEST(MemReaderTest, DeclinesWhatItLeavesToWireReader) {

@@ -14,6 +14,7 @@
 
 #include "checker/hlo/proto/hlo_proto_internal.h"
 #include "gtest/gtest.h"
+#include "tests/common/byte_mutations.h"
 #include "tests/common/hlo_proto_writer.h"
 #include "tests/common/shape_builders.h"
 
@@ -177,35 +178,14 @@ TEST(ScanInstructionTest, TakesPlainInstructionsAsTheModelDoes) {
 TEST(ScanInstructionTest, EveryCutAndEveryChangedByteAgrees) {
   int taken = 0;
   int declined = 0;
-  for (const std::string& s : Samples()) {
-    for (size_t n = 0; n <= s.size(); ++n) {
-      (Agree(s.substr(0, n)) ? taken : declined) += 1;
-    }
-    for (size_t i = 0; i < s.size(); ++i) {
-      for (int v : {0x00, 0x01, 0x02, 0x05, 0x07, 0x08, 0x0a, 0x12, 0x1a, 0x7f,
-                    0x80, 0xff}) {
-        std::string t = s;
-        t[i] = static_cast<char>(v);
-        (Agree(t) ? taken : declined) += 1;
-      }
-    }
-  }
+  testing::EveryCutAndChangedByte(Samples(), Agree, &taken, &declined);
   EXPECT_GT(taken, 1000);
   EXPECT_GT(declined, 1000);
 }
 
 TEST(ScanInstructionTest, RandomChangesAgree) {
+  testing::RandomChanges(Samples(), 2805, 30000, Agree);
   std::mt19937 rng(2805);
-  const std::vector<std::string> samples = Samples();
-  for (int k = 0; k < 30000; ++k) {
-    std::string t = samples[static_cast<size_t>(k) % samples.size()];
-    const int changes = 1 + static_cast<int>(rng() % 4);
-    for (int c = 0; c < changes; ++c) {
-      t[rng() % t.size()] = static_cast<char>(rng() % 256);
-    }
-    if (rng() % 4 == 0) t.resize(rng() % (t.size() + 1));
-    Agree(t);
-  }
   for (int k = 0; k < 20000; ++k) {  // bytes with no structure at all
     std::string t(static_cast<size_t>(rng() % 24), '\0');
     for (char& c : t) c = static_cast<char>(rng() % 256);
