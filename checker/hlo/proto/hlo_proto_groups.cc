@@ -143,8 +143,9 @@ bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo) {
       std::memcmp(p, memo->bytes.data(), memo->bytes.size()) == 0;
   if (!recalled && !ParseGroupRun(p, n, memo)) return false;
   const int64_t base = r.offset();
-  if (out->form == ReplicaGroups::Form::kAbsent)
+  if (out->form == ReplicaGroups::Form::kAbsent) {
     out->pos = TextPos::AtByte(base);
+  }
   out->form = ReplicaGroups::Form::kExplicit;
   std::vector<int64_t>* ids = out->MutableIds();
   size_t next = 0;

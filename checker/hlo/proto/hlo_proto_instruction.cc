@@ -199,7 +199,7 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
       case kShape: {
         c.result_shape.Clear();
         s->shape_raw = false;
-        if (s->fast_shapes && wt == kLen && ReadShapeInPlace(r, s)) break;
+        if (s->fast_paths && wt == kLen && ReadShapeInPlace(r, s)) break;
         c.result_shape.Clear();
         int saved = 0;
         int64_t nodes = 0;
@@ -244,7 +244,7 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
         // Repeated: the first one resets the list; later ones append.
         if (s->groups_rank != 4) {
           GroupTarget(s, 4)->pos = at;
-          if (s->fast_shapes && wt == kLen &&
+          if (s->fast_paths && wt == kLen &&
               ReadGroupRunInPlace(r, &c.replica_groups, &s->groups_memo)) {
             break;
           }
@@ -256,7 +256,7 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
         if (!c.source_target_pairs.present) c.source_target_pairs.pos = at;
         c.source_target_pairs.present = true;
         ok = ReadSourceTarget(r, wt, &c.source_target_pairs,
-                              s->fast_shapes ? &s->pairs_memo : nullptr);
+                              s->fast_paths ? &s->pairs_memo : nullptr);
         break;
       case kFrontendAttributes:
         ok = ReadFrontendAttributes(r, wt, s);

@@ -204,9 +204,10 @@ struct InstructionScratch {
   bool shape_raw = false;
   std::string shape_bytes;
   int64_t shape_at = 0;
-  // The shape may be decoded in place (DecodeShape) when the buffer holds
-  // it whole: ParseOptions::binary_fast_path (not reset by Clear).
-  bool fast_shapes = true;
+  // ParseOptions::binary_fast_path (not reset by Clear): the shape and the
+  // group runs held whole in the buffer are read in place (DecodeShape,
+  // ReadGroupRunInPlace), and the memos below are used.
+  bool fast_paths = true;
   // Kept from one instruction to the next (not reset by Clear).
   PairsMemo pairs_memo;
   ShapeMemo shape_memo;
