@@ -69,6 +69,12 @@ namespace {
 // The tag of replica_groups (49, length-delimited) as two bytes.
 constexpr uint8_t kGroupTag[2] = {0x8a, 0x03};
 
+// Whether a run of groups goes on after `used` of the `n` bytes at `p`
+// (another replica_groups tag follows).
+bool GroupRunGoesOn(const uint8_t* p, size_t n, size_t used) {
+  return n - used > 2 && p[used] == kGroupTag[0] && p[used + 1] == kGroupTag[1];
+}
+
 // Decodes the run of plain groups at `p` (`n` bytes held, from the first
 // group's length) into `memo`; false when the first group is not plain.
 // A group is plain when its only field is replica_ids, packed and not
@@ -82,14 +88,12 @@ bool ParseGroupRun(const uint8_t* p, size_t n, GroupsMemo* memo) {
   size_t i = 0;
   for (;;) {
     if (static_cast<int64_t>(memo->sizes.size()) >= kMaxReplicaGroups) break;
-    uint64_t len = 0;
+    size_t len = 0;
     size_t k = 0;
-    if (!DecodeVarint(p + i, n - i, &len, &k) || len > n - i - k || len < 3) {
-      break;
-    }
+    if (!DecodeHeldLength(p + i, n - i, &k, &len) || len < 3) break;
     const size_t start = i;
     const size_t c = i + k;
-    const size_t end = c + static_cast<size_t>(len);
+    const size_t end = c + len;
     uint64_t packed = 0;
     size_t k2 = 0;
     if (p[c] != 0x0a ||  // replica_ids (1), length-delimited
@@ -118,7 +122,7 @@ bool ParseGroupRun(const uint8_t* p, size_t n, GroupsMemo* memo) {
     memo->starts.push_back(static_cast<int64_t>(start));
     memo->ends.push_back(static_cast<int64_t>(end));
     i = end;
-    if (n - i <= 2 || p[i] != kGroupTag[0] || p[i + 1] != kGroupTag[1]) break;
+    if (!GroupRunGoesOn(p, n, i)) break;
     i += 2;
   }
   if (memo->sizes.empty()) return false;
@@ -138,9 +142,12 @@ bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo) {
       r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n)) {
     return false;
   }
+  // (A run that goes on past the remembered one is parsed whole and
+  // remembered instead: the memo would only ever recall its start.)
   const bool recalled =
       !memo->bytes.empty() && memo->bytes.size() <= n &&
-      std::memcmp(p, memo->bytes.data(), memo->bytes.size()) == 0;
+      std::memcmp(p, memo->bytes.data(), memo->bytes.size()) == 0 &&
+      !GroupRunGoesOn(p, n, memo->bytes.size());
   if (!recalled && !ParseGroupRun(p, n, memo)) return false;
   const int64_t base = r.offset();
   if (out->form == ReplicaGroups::Form::kAbsent) {
@@ -291,23 +298,23 @@ size_t DecodeSourceTarget(const uint8_t* p, size_t n, int64_t* source,
 // The tag of source_target_pairs (52, length-delimited) as two bytes.
 constexpr uint8_t kPairTag[2] = {0xa2, 0x03};
 
-// Whether ReadSourceTargetsInPlace's run goes on after `used` bytes of
-// the `n` at `p` (another pair's tag follows, and room for more ids).
-bool RunGoesOn(const uint8_t* p, size_t n, size_t used,
-               const SourceTargetPairs& out) {
-  return n - used > 2 && p[used] == kPairTag[0] && p[used + 1] == kPairTag[1] &&
-         static_cast<int64_t>(out.pairs.size()) * 2 < kMaxExplicitIds;
-}
-
 // The pair at the reader, and the pairs that follow it in the input
 // buffer (each after its own tag: XLA writes them in a row), decoded in
 // place and skipped. False, having read nothing, when the first is not
 // held whole or is not plain; the first that is not stops the run, for
 // the caller's loop to read. A run that starts the instruction's pairs
 // and has the bytes of the one `memo` holds is recalled from it (the same
-// bytes decode to the same pairs, and the run stops where it stopped
-// then when what follows it would stop it again); one that differs is
-// decoded and remembered.
+// bytes decode to the same pairs), unless it goes on past them: the
+// remembered run is then only its start, and the whole run is decoded and
+// remembered instead, as one that differs is.
+// Whether ReadSourceTargetsInPlace's run goes on after `used` bytes of
+// the `n` at `p`, `pairs` read: another pair's tag follows, and there is
+// room for more ids.
+bool RunGoesOn(const uint8_t* p, size_t n, size_t used, size_t pairs) {
+  return n - used > 2 && p[used] == kPairTag[0] && p[used + 1] == kPairTag[1] &&
+         static_cast<int64_t>(pairs) * 2 < kMaxExplicitIds;
+}
+
 template <class Reader>
 bool ReadSourceTargetsInPlace(Reader& r, TextPos pair_pos,
                               SourceTargetPairs* out, PairsMemo* memo) {
@@ -318,17 +325,15 @@ bool ReadSourceTargetsInPlace(Reader& r, TextPos pair_pos,
   const bool first = out->pairs.empty();
   if (memo != nullptr && first && !memo->bytes.empty() &&
       memo->bytes.size() <= n &&
-      std::memcmp(p, memo->bytes.data(), memo->bytes.size()) == 0) {
-    const size_t used = memo->bytes.size();
+      std::memcmp(p, memo->bytes.data(), memo->bytes.size()) == 0 &&
+      !RunGoesOn(p, n, memo->bytes.size(), memo->pairs.size())) {
     out->pairs = memo->pairs;
-    if (!RunGoesOn(p, n, used, *out)) {
-      out->pair_pos.push_back(pair_pos);
-      for (size_t i = 1; i < memo->offsets.size(); ++i) {
-        out->pair_pos.push_back(TextPos::AtByte(base + memo->offsets[i]));
-      }
-      return r.SkipBytes("a SourceTarget", static_cast<int64_t>(used));
+    out->pair_pos.push_back(pair_pos);
+    for (size_t i = 1; i < memo->offsets.size(); ++i) {
+      out->pair_pos.push_back(TextPos::AtByte(base + memo->offsets[i]));
     }
-    out->pairs.clear();  // longer than the run remembered: decoded below
+    return r.SkipBytes("a SourceTarget",
+                       static_cast<int64_t>(memo->bytes.size()));
   }
   int64_t source = 0;
   int64_t target = 0;
@@ -341,7 +346,7 @@ bool ReadSourceTargetsInPlace(Reader& r, TextPos pair_pos,
     memo->bytes.clear();
     memo->offsets.assign(1, 0);
   }
-  while (RunGoesOn(p, n, used, *out)) {
+  while (RunGoesOn(p, n, used, out->pairs.size())) {
     const size_t more =
         DecodeSourceTarget(p + used + 2, n - used - 2, &source, &target);
     if (more == 0) break;

@@ -88,17 +88,14 @@ bool ReadShapeInPlace(Reader& r, InstructionScratch* s) {
   Shape* out = &s->c.result_shape;
   const uint8_t* p = nullptr;
   size_t n = 0;
-  uint64_t len = 0;
+  size_t len = 0;
   size_t prefix = 0;
-  if (!r.PeekBuffer(&p, &n) || !DecodeVarint(p, n, &len, &prefix) ||
-      len > n - prefix ||
-      !DecodeShapeRemembered(p + prefix, static_cast<size_t>(len),
-                             &s->shape_memo, out)) {
+  if (!r.PeekBuffer(&p, &n) || !DecodeHeldLength(p, n, &prefix, &len) ||
+      !DecodeShapeRemembered(p + prefix, len, &s->shape_memo, out)) {
     return false;
   }
   s->shape_raw = true;
-  s->shape_bytes.assign(reinterpret_cast<const char*>(p + prefix),
-                        static_cast<size_t>(len));
+  s->shape_bytes.assign(reinterpret_cast<const char*>(p + prefix), len);
   s->shape_at = r.offset() + static_cast<int64_t>(prefix);
   return r.SkipBytes("HloInstructionProto.shape (3)",
                      static_cast<int64_t>(prefix + len));

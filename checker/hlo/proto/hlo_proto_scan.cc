@@ -85,12 +85,9 @@ bool DecodeTag(const uint8_t* data, size_t size, size_t* i, uint32_t* field,
 // memory, *i moved past it: false when it, or the bytes it counts, do not
 // fit.
 bool DecodeLength(const uint8_t* data, size_t size, size_t* i, size_t* len) {
-  uint64_t v = 0;
   size_t n = 0;
-  if (!DecodeVarint(data + *i, size - *i, &v, &n)) return false;
+  if (!DecodeHeldLength(data + *i, size - *i, &n, len)) return false;
   *i += n;
-  if (v > size - *i) return false;
-  *len = static_cast<size_t>(v);
   return true;
 }
 

@@ -88,10 +88,10 @@ class InstructionWalk {
   // length prefix on, the first of them at byte `at` of the input. The
   // bytes it takes, or 0 when ReadInstruction must decode it.
   size_t ScanNonCollective(const uint8_t* p, size_t n, int64_t at) {
-    uint64_t len = 0;
+    size_t len = 0;
     size_t prefix = 0;
-    if (!DecodeVarint(p, n, &len, &prefix) || len > n - prefix ||
-        !ScanInstruction(p + prefix, static_cast<size_t>(len), &view_) ||
+    if (!DecodeHeldLength(p, n, &prefix, &len) ||
+        !ScanInstruction(p + prefix, len, &view_) ||
         ClassifyOpcode(view_.opcode).has_value() ||
         view_.shape.size() > kMaxKeptShapeBytes) {
       return 0;
@@ -101,7 +101,7 @@ class InstructionWalk {
                       at + static_cast<int64_t>(prefix) +
                           static_cast<int64_t>(view_.shape_offset));
     }
-    return prefix + static_cast<size_t>(len);
+    return prefix + len;
   }
 
   // The instruction at the reader (its tag read), when ScanNonCollective
@@ -148,14 +148,14 @@ class InstructionWalk {
   bool ReadHeld() {
     const uint8_t* p = nullptr;
     size_t n = 0;
-    uint64_t len = 0;
+    size_t len = 0;
     size_t prefix = 0;
     if (r_.depth() >= kMaxMessageDepth || !r_.PeekBuffer(&p, &n) ||
-        !DecodeVarint(p, n, &len, &prefix) || len > n - prefix) {
+        !DecodeHeldLength(p, n, &prefix, &len)) {
       return false;
     }
-    MemReader m(p + prefix, static_cast<size_t>(len),
-                r_.offset() + static_cast<int64_t>(prefix), r_.depth() + 1);
+    MemReader m(p + prefix, len, r_.offset() + static_cast<int64_t>(prefix),
+                r_.depth() + 1);
     return ReadInstruction(m, &s_) &&
            r_.SkipBytes("an HloInstructionProto",
                         static_cast<int64_t>(prefix + len));
@@ -174,8 +174,12 @@ class InstructionWalk {
       spare_shapes_.push_back(std::move(shape));
     }
     s_.Clear();
-    if (wt != kLen || !opts_.binary_fast_path || !ReadHeld()) {
-      s_.Clear();  // what ReadHeld left of an instruction it declined
+    bool held = false;
+    if (wt == kLen && opts_.binary_fast_path) {
+      held = ReadHeld();
+      if (!held) s_.Clear();  // what ReadHeld left of one it declined
+    }
+    if (!held) {
       in_instruction_ = true;
       int saved = 0;
       if (!r_.Enter("HloComputationProto.instructions (2)", wt, &saved) ||

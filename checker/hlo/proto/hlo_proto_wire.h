@@ -57,6 +57,17 @@ inline bool DecodeVarint(const uint8_t* p, size_t size, uint64_t* v,
   return DecodeLongVarint(p, size, v, len);
 }
 
+// The length prefix at `p` of a length-delimited value whose bytes all lie
+// within the `n` held there: the prefix's size and the value's length.
+// False when either does not fit (the value is not held whole).
+inline bool DecodeHeldLength(const uint8_t* p, size_t n, size_t* prefix,
+                             size_t* len) {
+  uint64_t v = 0;
+  if (!DecodeVarint(p, n, &v, prefix) || v > n - *prefix) return false;
+  *len = static_cast<size_t>(v);
+  return true;
+}
+
 // Messages may nest at most this deep (tuple shapes, wrappers).
 inline constexpr int kMaxMessageDepth = 96;
 

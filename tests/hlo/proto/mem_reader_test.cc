@@ -256,5 +256,51 @@ TEST(MemReaderTest, DeclinesWhatItLeavesToWireReader) {
   }
 }
 
+// `fields` written as field `number` each, the first one's tag left out
+// (the reader is at its value, as after NextField).
+std::string AfterFirstTag(uint32_t number,
+                          const std::vector<std::string>& fields) {
+  std::string out;
+  for (const std::string& f : fields) pw::Bytes(&out, number, f);
+  return out.substr(2);  // fields 49 and 52 take two-byte tags
+}
+
+std::string Pair(int source, int target) {
+  std::string p;
+  pw::Varint(&p, 1, static_cast<uint64_t>(source));
+  pw::Varint(&p, 2, static_cast<uint64_t>(target));
+  return p;
+}
+
+// A run that goes on past the one remembered is read whole and remembered
+// in its place: a short run remembered first does not leave the longer
+// runs after it to the field-by-field path for good.
+TEST(MemReaderTest, TheMemosKeepTheLongerRun) {
+  PairsMemo pairs;
+  GroupsMemo groups;
+  const std::string short_pairs = AfterFirstTag(52, {Pair(0, 1)});
+  const std::string long_pairs =
+      AfterFirstTag(52, {Pair(0, 1), Pair(1, 2), Pair(2, 0)});
+  const std::string short_groups = AfterFirstTag(49, {pw::Group({0, 1})});
+  const std::string long_groups =
+      AfterFirstTag(49, {pw::Group({0, 1}), pw::Group({2, 3})});
+  for (const std::string* in : {&short_pairs, &long_pairs, &long_pairs}) {
+    MemReader r(reinterpret_cast<const uint8_t*>(in->data()), in->size(), 0, 0);
+    SourceTargetPairs out;
+    ASSERT_TRUE(ReadSourceTarget(r, kLen, &out, &pairs));
+    EXPECT_EQ(r.bytes_left(), 0);
+    EXPECT_EQ(out.pairs.size(), in == &short_pairs ? 1u : 3u);
+    EXPECT_EQ(pairs.pairs.size(), out.pairs.size());
+  }
+  for (const std::string* in : {&short_groups, &long_groups, &long_groups}) {
+    MemReader r(reinterpret_cast<const uint8_t*>(in->data()), in->size(), 0, 0);
+    ReplicaGroups out;
+    ASSERT_TRUE(ReadGroupRunInPlace(r, &out, &groups));
+    EXPECT_EQ(r.bytes_left(), 0);
+    EXPECT_EQ(out.num_groups(), in == &short_groups ? 1 : 2);
+    EXPECT_EQ(groups.sizes.size(), static_cast<size_t>(out.num_groups()));
+  }
+}
+
 }  // namespace
 }  // namespace topolint::hlo::proto
