@@ -66,24 +66,30 @@ bool ReadReplicaGroup(Reader& r, int wire_type, ReplicaGroups* out,
 
 namespace {
 
-// The tag of replica_groups (49, length-delimited) as two bytes.
-constexpr uint8_t kGroupTag[2] = {0x8a, 0x03};
+// Whether a run of groups goes on after `used` of the `n` bytes at `p`:
+// the tag of another group field of the run follows (length-delimited:
+// replica_groups 49 in two bytes, CollectiveDeviceListProto.replica_groups
+// 1 in one), with a byte after it.
+bool GroupRunGoesOn(GroupRun run, const uint8_t* p, size_t n, size_t used) {
+  if (run == GroupRun::kDeviceList) return n - used > 1 && p[used] == 0x0a;
+  return n - used > 2 && p[used] == 0x8a && p[used + 1] == 0x03;
+}
 
-// Whether a run of groups goes on after `used` of the `n` bytes at `p`
-// (another replica_groups tag follows).
-bool GroupRunGoesOn(const uint8_t* p, size_t n, size_t used) {
-  return n - used > 2 && p[used] == kGroupTag[0] && p[used + 1] == kGroupTag[1];
+// The length of the tag GroupRunGoesOn found.
+size_t GroupTagBytes(GroupRun run) {
+  return run == GroupRun::kDeviceList ? 1 : 2;
 }
 
 // Decodes the run of plain groups at `p` (`n` bytes held, from the first
 // group's length) into `memo`; false when the first group is not plain.
 // A group is plain when its only field is replica_ids, packed and not
 // empty, and its ids fit the limits.
-bool ParseGroupRun(const uint8_t* p, size_t n, GroupsMemo* memo) {
+bool ParseGroupRun(GroupRun run, const uint8_t* p, size_t n, GroupsMemo* memo) {
   memo->bytes.clear();
   memo->ids.clear();
   memo->sizes.clear();
   memo->starts.clear();
+  memo->id_begins.clear();
   memo->ends.clear();
   size_t i = 0;
   for (;;) {
@@ -120,10 +126,11 @@ bool ParseGroupRun(const uint8_t* p, size_t n, GroupsMemo* memo) {
     }
     memo->sizes.push_back(static_cast<int64_t>(memo->ids.size() - before));
     memo->starts.push_back(static_cast<int64_t>(start));
+    memo->id_begins.push_back(static_cast<int64_t>(c + 1 + k2));
     memo->ends.push_back(static_cast<int64_t>(end));
     i = end;
-    if (!GroupRunGoesOn(p, n, i)) break;
-    i += 2;
+    if (!GroupRunGoesOn(run, p, n, i)) break;
+    i += GroupTagBytes(run);
   }
   if (memo->sizes.empty()) return false;
   memo->bytes.assign(reinterpret_cast<const char*>(p),
@@ -134,7 +141,8 @@ bool ParseGroupRun(const uint8_t* p, size_t n, GroupsMemo* memo) {
 }  // namespace
 
 template <class Reader>
-bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo) {
+bool ReadGroupRunInPlace(Reader& r, GroupRun run, ReplicaGroups* out,
+                         GroupsMemo* memo) {
   const uint8_t* p = nullptr;
   size_t n = 0;
   // (ReadReplicaGroup enters each group: at the nesting limit it fails.)
@@ -147,8 +155,8 @@ bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo) {
   const bool recalled =
       !memo->bytes.empty() && memo->bytes.size() <= n &&
       std::memcmp(p, memo->bytes.data(), memo->bytes.size()) == 0 &&
-      !GroupRunGoesOn(p, n, memo->bytes.size());
-  if (!recalled && !ParseGroupRun(p, n, memo)) return false;
+      !GroupRunGoesOn(run, p, n, memo->bytes.size());
+  if (!recalled && !ParseGroupRun(run, p, n, memo)) return false;
   const int64_t base = r.offset();
   if (out->form == ReplicaGroups::Form::kAbsent) {
     out->pos = TextPos::AtByte(base);
@@ -164,7 +172,7 @@ bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo) {
     next += count;
     out->id_layout.AddPacked(static_cast<int64_t>(before),
                              absl::MakeConstSpan(*ids).subspan(before),
-                             base + memo->ends[g]);
+                             base + memo->id_begins[g], base + memo->ends[g]);
     out->explicit_id_count = static_cast<int64_t>(ids->size());
     out->EndGroup(TextPos::AtByte(base + memo->starts[g]));
   }
@@ -174,7 +182,7 @@ bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo) {
 
 template <class Reader>
 bool ReadDeviceList(Reader& r, int wire_type, ReplicaGroups* out,
-                    std::vector<TextPos>* id_pos) {
+                    std::vector<TextPos>* id_pos, GroupsMemo* memo) {
   const TextPos at = r.pos();
   int saved = 0;
   if (!r.Enter("collective_device_list (87)", wire_type, &saved)) {
@@ -186,7 +194,9 @@ bool ReadDeviceList(Reader& r, int wire_type, ReplicaGroups* out,
   while (r.NextField("CollectiveDeviceListProto", &field, &wt)) {
     bool ok;
     if (field == 1) {
-      ok = ReadReplicaGroup(r, wt, out, id_pos);
+      ok = (memo != nullptr && wt == kLen &&
+            ReadGroupRunInPlace(r, GroupRun::kDeviceList, out, memo)) ||
+           ReadReplicaGroup(r, wt, out, id_pos);
     } else if (field == 2) {  // iota_replica_group_list, before 2026-02
       ok = ReadIotaList(r, wt, r.pos(), out);
     } else {
@@ -423,11 +433,13 @@ bool ReadPairsAttribute(Reader& r, const std::string& text, TextPos pos,
 template bool ReadReplicaGroup<WireReader>(WireReader& r, int wire_type,
                                            ReplicaGroups* out,
                                            std::vector<TextPos>* id_pos);
-template bool ReadGroupRunInPlace<WireReader>(WireReader& r, ReplicaGroups* out,
+template bool ReadGroupRunInPlace<WireReader>(WireReader& r, GroupRun run,
+                                              ReplicaGroups* out,
                                               GroupsMemo* memo);
 template bool ReadDeviceList<WireReader>(WireReader& r, int wire_type,
                                          ReplicaGroups* out,
-                                         std::vector<TextPos>* id_pos);
+                                         std::vector<TextPos>* id_pos,
+                                         GroupsMemo* memo);
 template bool ReadIotaList<WireReader>(WireReader& r, int wire_type,
                                        TextPos field_pos, ReplicaGroups* out);
 template bool ReadSourceTarget<WireReader>(WireReader& r, int wire_type,
@@ -440,11 +452,13 @@ template bool ReadPairsAttribute<WireReader>(WireReader& r,
 template bool ReadReplicaGroup<MemReader>(MemReader& r, int wire_type,
                                           ReplicaGroups* out,
                                           std::vector<TextPos>* id_pos);
-template bool ReadGroupRunInPlace<MemReader>(MemReader& r, ReplicaGroups* out,
+template bool ReadGroupRunInPlace<MemReader>(MemReader& r, GroupRun run,
+                                             ReplicaGroups* out,
                                              GroupsMemo* memo);
 template bool ReadDeviceList<MemReader>(MemReader& r, int wire_type,
                                         ReplicaGroups* out,
-                                        std::vector<TextPos>* id_pos);
+                                        std::vector<TextPos>* id_pos,
+                                        GroupsMemo* memo);
 template bool ReadIotaList<MemReader>(MemReader& r, int wire_type,
                                       TextPos field_pos, ReplicaGroups* out);
 template bool ReadSourceTarget<MemReader>(MemReader& r, int wire_type,

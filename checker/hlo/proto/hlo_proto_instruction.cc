@@ -242,7 +242,8 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
         if (s->groups_rank != 4) {
           GroupTarget(s, 4)->pos = at;
           if (s->fast_paths && wt == kLen &&
-              ReadGroupRunInPlace(r, &c.replica_groups, &s->groups_memo)) {
+              ReadGroupRunInPlace(r, GroupRun::kReplicaGroups,
+                                  &c.replica_groups, &s->groups_memo)) {
             break;
           }
         }
@@ -265,7 +266,8 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
                         &c.use_global_device_ids);
         break;
       case kCollectiveDeviceList:
-        ok = ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos);
+        ok = ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos,
+                            s->fast_paths ? &s->device_list_memo : nullptr);
         break;
       case kIotaCollectiveDeviceList:
         ok = ReadIotaList(r, wt, at, GroupTarget(s, 3));

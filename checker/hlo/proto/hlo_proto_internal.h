@@ -163,17 +163,18 @@ struct PairsMemo {
   std::vector<int64_t> offsets;
 };
 
-// The last run of replica_groups (49) fields read in place
-// (ReadGroupRunInPlace): its bytes (from the first group's length to the
-// end of the last group), the ids, and per group its id count, the offset
-// of its length and the end of its packed ids, from the run's start. A
-// module repeats a handful of group lists, and the next run with the same
-// bytes is recalled, not decoded.
+// The last run of groups read in place (ReadGroupRunInPlace): its bytes
+// (from the first group's length to the end of the last group), the ids,
+// and per group its id count, the offsets of its length and of its packed
+// ids and the end of those, from the run's start. A module repeats a handful of
+// group lists, and the next run with the same bytes is recalled, not decoded.
+// One memo serves one GroupRun (the bytes between the groups differ).
 struct GroupsMemo {
   std::string bytes;  // empty: nothing remembered
   std::vector<int64_t> ids;
   std::vector<int64_t> sizes;
   std::vector<int64_t> starts;
+  std::vector<int64_t> id_begins;  // where each group's packed ids begin
   std::vector<int64_t> ends;
 };
 
@@ -211,7 +212,8 @@ struct InstructionScratch {
   // Kept from one instruction to the next (not reset by Clear).
   PairsMemo pairs_memo;
   ShapeMemo shape_memo;
-  GroupsMemo groups_memo;
+  GroupsMemo groups_memo;       // runs of replica_groups (49)
+  GroupsMemo device_list_memo;  // runs inside collective_device_list (87)
 
   void Clear();
 };
@@ -248,20 +250,28 @@ bool DecodeShapeRemembered(const uint8_t* data, size_t size, ShapeMemo* memo,
 template <class Reader>
 bool ReadReplicaGroup(Reader& r, int wire_type, ReplicaGroups* out,
                       std::vector<TextPos>* id_pos);
-// The replica_groups (49) field at the reader (its tag read, its wire type
-// length-delimited) and the ones that follow it in a row, each a
-// ReplicaGroup of one packed replica_ids field as XLA writes them, held in
-// the input buffer: read in place into `out` (empty: the instruction's
-// first 49 field) as ReadReplicaGroup reads them one by one, or recalled
-// from `memo` when the run has its bytes, and skipped. The first group
-// that is not so plain (or would pass a limit) ends the run, for
-// ReadReplicaGroup to read. False, having read nothing, when the first is
-// not.
+// Where a run of groups lies: replica_groups (49) fields of the
+// instruction, or the replica_groups (1) fields of a
+// CollectiveDeviceListProto (87), inside its bounds.
+enum class GroupRun { kReplicaGroups, kDeviceList };
+
+// The group field of `run` at the reader (its tag read, its wire type
+// length-delimited) and the ones of the same field that follow it in a
+// row, each a ReplicaGroup of one packed replica_ids field as XLA writes
+// them, held in the input buffer: read in place into `out` (empty: no
+// group read into it yet) as ReadReplicaGroup reads them one by one, or
+// recalled from `memo` (that run's own) when the run has its bytes, and
+// skipped. The first group that is not so plain (or would pass a limit)
+// ends the run, for ReadReplicaGroup to read. False, having read nothing,
+// when the first is not.
 template <class Reader>
-bool ReadGroupRunInPlace(Reader& r, ReplicaGroups* out, GroupsMemo* memo);
+bool ReadGroupRunInPlace(Reader& r, GroupRun run, ReplicaGroups* out,
+                         GroupsMemo* memo);
+// collective_device_list (87); its runs of plain groups are read in place
+// with `memo` (ReadGroupRunInPlace) unless it is null.
 template <class Reader>
 bool ReadDeviceList(Reader& r, int wire_type, ReplicaGroups* out,
-                    std::vector<TextPos>* id_pos);
+                    std::vector<TextPos>* id_pos, GroupsMemo* memo);
 template <class Reader>
 bool ReadIotaList(Reader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);

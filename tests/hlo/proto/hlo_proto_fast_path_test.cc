@@ -528,5 +528,107 @@ TEST(HloProtoFastPathTest, RunsOfGroupsReadAsTheFullDecoderReadsThem) {
   EXPECT_EQ(Dump(ReadBytes(Gzip(bytes), true)), Dump(ReadBytes(bytes, false)));
 }
 
+// An all-reduce whose collective_device_list (87) holds `fields` (each a
+// whole CollectiveDeviceListProto field, tag included), then `tail`.
+std::string DeviceListFields(int64_t id, const std::vector<std::string>& fields,
+                             const std::string& tail = "") {
+  std::string list;
+  for (const std::string& f : fields) list += f;
+  std::string ins;
+  Bytes(&ins, 1, fmt::format("all-reduce.{}", id));
+  Bytes(&ins, 2, "all-reduce");
+  Bytes(&ins, 3, Shape(11, {4096}));
+  Varint(&ins, 35, static_cast<uint64_t>(id));
+  Packed(&ins, 36, {1});
+  Bytes(&ins, 87, list);
+  return ins + tail;
+}
+
+// The replica_groups (1) field of a CollectiveDeviceListProto.
+std::string ListGroup(const std::vector<int64_t>& ids) {
+  std::string f;
+  Bytes(&f, 1, proto_writer::Group(ids));
+  return f;
+}
+
+// Runs of groups inside collective_device_list (87) are read in place and
+// recalled as those of replica_groups (49) are, with a memo of their own:
+// the same groups, ids and positions as the full decoder reads, for runs
+// repeated, changed, longer and shorter, a group that is not plain at its
+// start, middle or end, other list fields (the old nested iota, an unknown
+// field) before and after it, and 49 runs of the same groups in between.
+TEST(HloProtoFastPathTest, RunsInADeviceListReadAsTheFullDecoderReadsThem) {
+  const std::vector<std::string> two = {ListGroup({0, 1, 2, 3}),
+                                        ListGroup({4, 5, 6, 7})};
+  const std::vector<std::string> four = {ListGroup({0, 1}), ListGroup({2, 3}),
+                                         ListGroup({4, 5}), ListGroup({6, 7})};
+  std::vector<std::string> three = two;
+  three.push_back(ListGroup({8, 9}));
+  std::vector<std::string> changed = two;
+  changed[1] = ListGroup({4, 5, 7, 6});
+  std::string loose_group;  // ids not packed
+  Varint(&loose_group, 1, 8);
+  Varint(&loose_group, 1, 9);
+  std::string loose;
+  Bytes(&loose, 1, loose_group);
+  std::string unknown;  // a list field the reader skips
+  Varint(&unknown, 3, 1);
+  std::string iota;  // the old nested iota (87.2)
+  {
+    std::string body;
+    Varint(&body, 1, 2);
+    Varint(&body, 2, 4);
+    Packed(&body, 3, {8});
+    Bytes(&iota, 2, body);
+  }
+  const std::string big = ListGroup({int64_t{1} << 40, 3});
+  const std::vector<std::vector<std::string>> lists = {
+      two,
+      two,
+      four,
+      two,
+      three,
+      two,
+      changed,
+      two,
+      {loose, two[0]},
+      {two[0], loose, two[1]},
+      {two[0], two[1], loose},
+      {two[0], unknown, two[1]},
+      {unknown, two[0], two[1]},
+      {two[0], two[1], unknown},
+      {iota, two[0]},
+      {two[0], two[1], iota},
+      {big, two[1]},
+      {ListGroup({})},
+      {},
+      two};
+  std::vector<std::string> ins = {Plain(1, "parameter", {}, Shape(11, {4096}))};
+  int64_t id = 2;
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& list : lists) ins.push_back(DeviceListFields(id++, list));
+    // Both fields: replica_groups (49) wins (the list is read and dropped),
+    // and each run is recalled from its own memo.
+    std::string list_field;
+    Bytes(&list_field, 87, two[0] + two[1]);
+    ins.push_back(GroupFields(
+        id++, {proto_writer::Group({0, 1, 2, 3}), proto_writer::Group({4, 5})},
+        list_field));
+    ins.push_back(DeviceListFields(id++, two));
+  }
+  const hlo::Module m = ExpectSame(ModuleOf(ins));
+  ASSERT_EQ(m.collectives.size(), 2 * (lists.size() + 2));
+  EXPECT_EQ(m.collectives[1].replica_groups.num_groups(), 2);
+  EXPECT_EQ(m.collectives[2].replica_groups.num_groups(), 4);
+  EXPECT_EQ(m.collectives[4].replica_groups.num_groups(), 3);
+  EXPECT_EQ(m.collectives[6].replica_groups.group(1)[2], 7);
+  EXPECT_EQ(m.collectives[lists.size()].replica_groups.num_groups(), 2);
+  EXPECT_EQ(m.collectives[lists.size()].replica_groups.group(1).size(), 2u);
+  EXPECT_NE(m.collectives[1].replica_groups.IdPos(1, 2).byte_offset(),
+            m.collectives[0].replica_groups.IdPos(1, 2).byte_offset());
+  const std::string bytes = ModuleOf(ins);
+  EXPECT_EQ(Dump(ReadBytes(Gzip(bytes), true)), Dump(ReadBytes(bytes, false)));
+}
+
 }  // namespace
 }  // namespace topolint::testing

@@ -262,7 +262,7 @@ std::string AfterFirstTag(uint32_t number,
                           const std::vector<std::string>& fields) {
   std::string out;
   for (const std::string& f : fields) pw::Bytes(&out, number, f);
-  return out.substr(2);  // fields 49 and 52 take two-byte tags
+  return out.substr(number < 16 ? 1 : 2);  // the tag's bytes
 }
 
 std::string Pair(int source, int target) {
@@ -277,7 +277,6 @@ std::string Pair(int source, int target) {
 // runs after it to the field-by-field path for good.
 TEST(MemReaderTest, TheMemosKeepTheLongerRun) {
   PairsMemo pairs;
-  GroupsMemo groups;
   const std::string short_pairs = AfterFirstTag(52, {Pair(0, 1)});
   const std::string long_pairs =
       AfterFirstTag(52, {Pair(0, 1), Pair(1, 2), Pair(2, 0)});
@@ -292,13 +291,23 @@ TEST(MemReaderTest, TheMemosKeepTheLongerRun) {
     EXPECT_EQ(out.pairs.size(), in == &short_pairs ? 1u : 3u);
     EXPECT_EQ(pairs.pairs.size(), out.pairs.size());
   }
-  for (const std::string* in : {&short_groups, &long_groups, &long_groups}) {
-    MemReader r(reinterpret_cast<const uint8_t*>(in->data()), in->size(), 0, 0);
-    ReplicaGroups out;
-    ASSERT_TRUE(ReadGroupRunInPlace(r, &out, &groups));
-    EXPECT_EQ(r.bytes_left(), 0);
-    EXPECT_EQ(out.num_groups(), in == &short_groups ? 1 : 2);
-    EXPECT_EQ(groups.sizes.size(), static_cast<size_t>(out.num_groups()));
+  // Runs of replica_groups (49), and of a device list's groups (field 1).
+  for (const uint32_t number : {49u, 1u}) {
+    const GroupRun run =
+        number == 1 ? GroupRun::kDeviceList : GroupRun::kReplicaGroups;
+    GroupsMemo groups;
+    const std::string short_groups = AfterFirstTag(number, {pw::Group({0, 1})});
+    const std::string long_groups =
+        AfterFirstTag(number, {pw::Group({0, 1}), pw::Group({2, 3})});
+    for (const std::string* in : {&short_groups, &long_groups, &long_groups}) {
+      MemReader r(reinterpret_cast<const uint8_t*>(in->data()), in->size(), 0,
+                  0);
+      ReplicaGroups out;
+      ASSERT_TRUE(ReadGroupRunInPlace(r, run, &out, &groups));
+      EXPECT_EQ(r.bytes_left(), 0);
+      EXPECT_EQ(out.num_groups(), in == &short_groups ? 1 : 2);
+      EXPECT_EQ(groups.sizes.size(), static_cast<size_t>(out.num_groups()));
+    }
   }
 }
 
