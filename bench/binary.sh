@@ -12,13 +12,15 @@
 # (each unit with the text's def.json and vllm_config.json), checks that both
 # are clean, then with the page cache warm runs, alternately, RUNS times:
 # topolint -j 1 on the .pb, grep -c on the .pb, topolint -j 1 on the .pb.gz,
-# gzip -dc of the .pb.gz. Prints the medians of wall and CPU time
+# gzip -dc of the .pb.gz, and with FLOOR=PATH (topolint_floor, bench/floor.cc)
+# the walk of the .pb alone. Prints the medians of wall and CPU time
 # (user+sys, /usr/bin/time), the ratios, topolint's peak RSS and three
 # PASS/FAIL lines (exit 1 on FAIL).
 # Environment: DENSE_MB (default 300), RUNS (default 11), KEEP=1 keeps
 # OUTDIR; VERDICT=0 leaves out the PASS/FAIL lines (bench/run.sh prints them
-# among its targets) and RESULT_FILE=F writes "pb_ratio pb_peak_kb gz_ratio"
-# to F. Needs python3, gzip and /usr/bin/time (package `time`).
+# among its targets) and RESULT_FILE=F writes "pb_ratio pb_peak_kb gz_ratio
+# floor_ratio" to F (floor_ratio is ? without FLOOR). Needs python3, gzip
+# and /usr/bin/time (package `time`).
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: bash bench/binary.sh BIN OUTDIR" >&2
@@ -71,6 +73,7 @@ for ((i = 0; i < RUNS; ++i)); do
   measure tl_gz "$BIN" check --quiet -j 1 "$OUT/gz"
   # shellcheck disable=SC2016 # $1 is expanded by the inner sh
   measure gunzip sh -c 'gzip -dc "$1" > /dev/null' sh "$GZ"
+  if [ -n "${FLOOR:-}" ]; then measure floor_pb "$FLOOR" pb "$PB"; fi
 done
 printf '  %-8s %-28s %12s %12s %8s %9s %9s\n' input baseline "base wall s" \
   "tl wall s" ratio "cpu ratio" "tl MiB"
@@ -82,9 +85,16 @@ printf '  %-8s %-28s %12s %12s %8s %9s %9s\n' .pb "grep -c replica_groups" \
 printf '  %-8s %-28s %12s %12s %8s %9s %9s\n' .pb.gz "gzip -dc > /dev/null" \
   "$(wall gunzip)" "$(wall tl_gz)" "$GZ_RATIO" \
   "$(div "$(cpu tl_gz)" "$(cpu gunzip)")" "$(mib "$(peak_kb tl_gz)")"
+FLOOR_RATIO="?"
+if [ -n "${FLOOR:-}" ]; then
+  FLOOR_RATIO=$(div "$(wall floor_pb)" "$(wall grep_pb)")
+  printf '  %-8s %-28s %12s %12s %8s   (every instruction walked field by field, nothing decoded: bench/floor.cc)\n' \
+    floor "grep -c replica_groups" "$(wall grep_pb)" "$(wall floor_pb)" \
+    "$FLOOR_RATIO"
+fi
 PB_PEAK=$(peak_kb tl_pb)
 if [ -n "${RESULT_FILE:-}" ]; then
-  echo "$PB_RATIO $PB_PEAK $GZ_RATIO" >"$RESULT_FILE"
+  echo "$PB_RATIO $PB_PEAK $GZ_RATIO $FLOOR_RATIO" >"$RESULT_FILE"
 fi
 if [ "${VERDICT:-1}" = 1 ]; then
   fail=0
