@@ -69,7 +69,10 @@ struct TextCounts {
 
 // The lines of data[0, size) that end there (all of them at the end of the
 // input): for each, from its first non-blank byte, the body from the first
-// '(' as FastScan(kBody) scans it after an instruction's head.
+// '(' as FastScan(kBody) scans it after an instruction's head. Where that
+// '(' is not the operands' (a tuple shape, a signature, a header), the
+// scanner declines and the line is left there: the floor does less than
+// topolint on such lines, never more.
 long ScanLines(const char* data, size_t size, bool at_end, TextCounts* c) {
   const char* const end = data + size;  // a NUL follows
   const char* p = data;
