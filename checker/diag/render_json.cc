@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checker/diag/fix.h"
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
 #include "nlohmann/json.hpp"
@@ -45,6 +46,52 @@ void AddBinaryPlace(const Location& loc, nlohmann::ordered_json* out) {
   (*out)["logical_location"] = loc.logical;
 }
 
+// The edit kinds as the JSON names them (docs/findings.schema.json).
+const char* EditKindName(TextEdit::Kind kind) {
+  switch (kind) {
+    case TextEdit::Kind::kReplace:
+      return "replace";
+    case TextEdit::Kind::kRemoveLineComment:
+      return "remove_line_comment";
+    case TextEdit::Kind::kReplaceIntegerArray:
+      return "replace_integer_array";
+  }
+  return "replace";
+}
+
+// The fix as data: its edits as the rule states them (a position, and what
+// is replaced or removed there), which `check --fix` resolves against the
+// file's bytes and refuses when they are not what the rule saw.
+nlohmann::ordered_json FixObject(const Fix& fix) {
+  nlohmann::ordered_json edits = nlohmann::ordered_json::array();
+  for (const TextEdit& e : fix.edits) {
+    nlohmann::ordered_json edit = {{"kind", EditKindName(e.kind)},
+                                   {"file", JsonFileName(e.file)},
+                                   {"line", e.line},
+                                   {"column", e.column}};
+    if (e.kind == TextEdit::Kind::kReplace) edit["original"] = e.original;
+    if (e.kind != TextEdit::Kind::kRemoveLineComment) {
+      edit["replacement"] = e.replacement;
+    }
+    edits.push_back(std::move(edit));
+  }
+  return {{"title", fix.title},
+          {"applied_by", fix.needs_fix_from.empty()
+                             ? std::string("--fix")
+                             : "--fix --fix-from " + fix.needs_fix_from},
+          {"edits", std::move(edits)}};
+}
+
+// Whether the finding carries a fix that `check --fix` could apply: not
+// one into a binary module, a compressed file or an archive.
+bool Fixable(const Finding& f) {
+  if (f.fix == nullptr || f.fix->edits.empty()) return false;
+  for (const TextEdit& e : f.fix->edits) {
+    if (!NotFixableReason(e.file).empty()) return false;
+  }
+  return true;
+}
+
 nlohmann::ordered_json FindingObject(const Finding& f) {
   // ordered_json keeps the documented field order.
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
@@ -66,6 +113,7 @@ nlohmann::ordered_json FindingObject(const Finding& f) {
   AddBinaryPlace(f.loc, &item);
   item["notes"] = std::move(notes);
   item["fingerprint"] = Fingerprint(f);
+  if (Fixable(f)) item["fix"] = FixObject(*f.fix);
   return item;
 }
 

@@ -15,7 +15,9 @@ configs for collective-topology errors, in process.
 `python3 -m topolint ...` and the `topolint` console script run the
 `topolint` command with the same arguments (see `topolint --help`).
 
-Findings are `Finding` dataclasses; `Finding.to_dict()` gives the object
+Findings are `Finding` dataclasses (with a `Fix` of `Edit`s when the rule is
+certain of one: what `topolint check --fix` would write); `Finding.to_dict()`
+gives the object
 `topolint check --format json` prints, as docs/findings.schema.json
 describes (`FINDINGS_SCHEMA_VERSION`).
 
@@ -27,7 +29,9 @@ JAX or PyTorch without symbol clashes. All functions may be called from
 several threads at once.
 """
 from topolint._api import (  # noqa: F401
+    Edit,
     Finding,
+    Fix,
     Location,
     Note,
     TopolintError,
@@ -41,7 +45,9 @@ from topolint._api import (  # noqa: F401
 )
 
 __all__ = [
+    "Edit",
     "Finding",
+    "Fix",
     "Location",
     "Note",
     "TopolintError",

@@ -63,6 +63,42 @@ class Note:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """One edit of a Fix, as the rule states it (docs/findings.schema.json):
+    `kind` "replace" (`original` at line:column becomes `replacement`),
+    "remove_line_comment" (the `topolint:` comment there is removed) or
+    "replace_integer_array" (the JSON array there becomes `replacement`)."""
+    kind: str
+    file: str
+    line: int
+    column: int
+    original: Optional[str] = None
+    replacement: Optional[str] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        d: Dict[str, Any] = {"kind": self.kind, "file": self.file,
+                             "line": self.line, "column": self.column}
+        if self.original is not None:
+            d["original"] = self.original
+        if self.replacement is not None:
+            d["replacement"] = self.replacement
+        return d
+
+
+@dataclass(frozen=True)
+class Fix:
+    """The edits `topolint check --fix` would make for a finding
+    (`applied_by` says with which options)."""
+    title: str
+    applied_by: str  # "--fix" or "--fix --fix-from hlo"
+    edits: List[Edit] = field(default_factory=list)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"title": self.title, "applied_by": self.applied_by,
+                "edits": [e.to_dict() for e in self.edits]}
+
+
+@dataclass(frozen=True)
 class Finding:
     rule: str  # e.g. "xref-topology-mismatch"
     severity: str  # "error", "warning" or "note"
@@ -70,6 +106,7 @@ class Finding:
     location: Location
     notes: List[Note] = field(default_factory=list)
     fingerprint: str = ""
+    fix: Optional[Fix] = None  # when the rule is certain of an edit
 
     def __str__(self) -> str:
         where = str(self.location)
@@ -86,6 +123,8 @@ class Finding:
         d.update(self.location._fields())
         d["notes"] = [n.to_dict() for n in self.notes]
         d["fingerprint"] = self.fingerprint
+        if self.fix is not None:
+            d["fix"] = self.fix.to_dict()
         return d
 
 
@@ -260,6 +299,15 @@ def _location(d: Mapping) -> Location:
                     d.get("byte_offset"), d.get("logical_location"))
 
 
+def _fix(d: Optional[Mapping]) -> Optional[Fix]:
+    if d is None:
+        return None
+    return Fix(d["title"], d["applied_by"],
+               [Edit(e["kind"], e["file"], e["line"], e["column"],
+                     e.get("original"), e.get("replacement"))
+                for e in d.get("edits", [])])
+
+
 def _findings(response: Any) -> List[Finding]:
     out = []
     for f in response:
@@ -268,7 +316,8 @@ def _findings(response: Any) -> List[Finding]:
             location=_location(f),
             notes=[Note(n["message"], _location(n))
                    for n in f.get("notes", [])],
-            fingerprint=f.get("fingerprint", "")))
+            fingerprint=f.get("fingerprint", ""),
+            fix=_fix(f.get("fix"))))
     return out
 
 

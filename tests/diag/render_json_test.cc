@@ -1,3 +1,4 @@
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,89 @@ TEST(RenderJsonTest, EscapesControlCharacters) {
   const Finding f = SampleFinding("r", {"a", 1, 1}, "tab\there \"quoted\"\n");
   const Json out = Json::parse(RenderJson({f}));
   EXPECT_EQ(out[0]["message"], "tab\there \"quoted\"\n");
+}
+
+// A fix is printed as the rule states it: each edit's kind, place and
+// text, and the flags that apply it; a finding without one has no "fix".
+TEST(RenderJsonTest, FixesAreDataAfterTheFingerprint) {
+  Finding rename = SampleFinding("config-unknown-key",
+                                 {"neuron_config.json", 3, 5}, "unknown key");
+  Fix f1;
+  f1.title = "rename 'mlp_dp_szie' to 'mlp_dp_size'";
+  TextEdit e1;
+  e1.file = "neuron_config.json";
+  e1.line = 3;
+  e1.column = 5;
+  e1.original = "\"mlp_dp_szie\"";
+  e1.replacement = "\"mlp_dp_size\"";
+  f1.edits.push_back(e1);
+  rename.fix = std::make_shared<const Fix>(f1);
+
+  Finding stale =
+      SampleFinding("unused-suppression", {"m.hlo", 7, 40}, "unused");
+  Fix f2;
+  f2.title = "remove the unused suppression comment";
+  TextEdit e2;
+  e2.kind = TextEdit::Kind::kRemoveLineComment;
+  e2.file = "m.hlo";
+  e2.line = 7;
+  e2.column = 40;
+  f2.edits.push_back(e2);
+  stale.fix = std::make_shared<const Fix>(f2);
+
+  Finding topology =
+      SampleFinding("xref-topology-mismatch", {"m.hlo", 9, 3}, "groups differ");
+  Fix f3;
+  f3.title = "rewrite topology[0] from the HLO's groups";
+  f3.needs_fix_from = "hlo";
+  TextEdit e3;
+  e3.kind = TextEdit::Kind::kReplaceIntegerArray;
+  e3.file = "def.json";
+  e3.line = 4;
+  e3.column = 9;
+  e3.replacement = "[[0,1],[2,3]]";
+  f3.edits.push_back(e3);
+  topology.fix = std::make_shared<const Fix>(f3);
+
+  // Not applicable where --fix never writes: a binary module.
+  Finding binary =
+      SampleFinding("unused-suppression", {"m.hlo_module.pb", 0, 0}, "unused");
+  TextEdit e4 = e2;
+  e4.file = "m.hlo_module.pb";
+  Fix f4 = f2;
+  f4.edits = {e4};
+  binary.fix = std::make_shared<const Fix>(f4);
+
+  const Finding plain = SampleFinding("r", {"f", 1, 2}, "m");
+  const std::string text = RenderJson({rename, stale, topology, binary, plain});
+  const Json out = Json::parse(text);
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(
+      out[0]["fix"],
+      Json({{"title", "rename 'mlp_dp_szie' to 'mlp_dp_size'"},
+            {"applied_by", "--fix"},
+            {"edits", Json::array({{{"kind", "replace"},
+                                    {"file", "neuron_config.json"},
+                                    {"line", 3},
+                                    {"column", 5},
+                                    {"original", "\"mlp_dp_szie\""},
+                                    {"replacement", "\"mlp_dp_size\""}}})}}));
+  EXPECT_EQ(out[1]["fix"]["edits"][0], Json({{"kind", "remove_line_comment"},
+                                             {"file", "m.hlo"},
+                                             {"line", 7},
+                                             {"column", 40}}));
+  EXPECT_EQ(out[2]["fix"]["applied_by"], "--fix --fix-from hlo");
+  EXPECT_EQ(out[2]["fix"]["edits"][0],
+            Json({{"kind", "replace_integer_array"},
+                  {"file", "def.json"},
+                  {"line", 4},
+                  {"column", 9},
+                  {"replacement", "[[0,1],[2,3]]"}}));
+  EXPECT_FALSE(out[3].contains("fix"));
+  EXPECT_FALSE(out[4].contains("fix"));
+  // After the fingerprint, as docs/findings.schema.json lists the fields.
+  const size_t first = text.find("\"fingerprint\"");
+  EXPECT_LT(first, text.find("\"fix\""));
 }
 
 }  // namespace

@@ -298,15 +298,43 @@ class SchemaTest(unittest.TestCase):
         self.assertGreater(len(out), 100)
         errors = list(self.validator.iter_errors(out))
         self.assertEqual(errors, [], errors[:1])
-        # Both kinds of location occur.
+        # Both kinds of location occur, and fixes of every edit kind.
         self.assertTrue(any("byte_offset" in f for f in out))
         self.assertTrue(any(f["notes"] for f in out))
+        kinds = {e["kind"] for f in out if "fix" in f
+                 for e in f["fix"]["edits"]}
+        self.assertEqual(kinds, {"replace", "remove_line_comment",
+                                 "replace_integer_array"})
 
     def test_python_findings_validate_and_match_the_cli(self):
         findings = topolint.check([FIXTURES])
         dicts = [f.to_dict() for f in findings]
         self.assertEqual(list(self.validator.iter_errors(dicts)), [])
         self.assertEqual(dicts, cli_json(FIXTURES))
+
+    def test_fixes_are_what_check_fix_writes(self):
+        # Each edit of a fix in the JSON is one --diff shows: the fix of an
+        # unused suppression removes that comment's line.
+        case = os.path.join(FIXTURES, "unused-suppression",
+                            "fail-stale-comment")
+        findings = topolint.check([case])
+        fixed = [f for f in findings if f.fix is not None]
+        self.assertTrue(fixed)
+        fix = fixed[0].fix
+        self.assertIsInstance(fix, topolint.Fix)
+        self.assertEqual(fix.applied_by, "--fix")
+        edit = fix.edits[0]
+        self.assertIsInstance(edit, topolint.Edit)
+        self.assertEqual(edit.kind, "remove_line_comment")
+        with open(edit.file if os.path.isabs(edit.file)
+                  else os.path.join(SOURCE_DIR, edit.file)) as f:
+            line = f.read().split("\n")[edit.line - 1]
+        self.assertTrue(line[edit.column - 1:].startswith("//"), line)
+        self.assertIn("topolint:", line[edit.column - 1:])
+        diff = subprocess.run(
+            [os.environ.get("TOPOLINT_BINARY", "topolint"), "check", "--diff",
+             case], capture_output=True, text=True)
+        self.assertIn("-" + line, diff.stdout)
 
     def test_schema_rejects_drift(self):
         bad = [{"rule": "x", "severity": "fatal", "message": "m",
