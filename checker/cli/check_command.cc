@@ -21,6 +21,7 @@
 #include "checker/core/rule_docs.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/baseline.h"
+#include "checker/diag/fix.h"
 #include "checker/diag/render.h"
 #include "checker/diag/repo_paths.h"
 #include "checker/diag/source_snippet.h"
@@ -103,6 +104,23 @@ std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
+// The summary's line on fixes: how many findings `--fix` would fix
+// (`--diff` shows the edits), and how many more with `--fix-from hlo`.
+std::string FixableLine(size_t fixable, size_t from_hlo) {
+  std::string line = "topolint: ";
+  if (fixable > 0) {
+    line +=
+        fmt::format("{} fixable with --fix (--diff shows the edits)", fixable);
+  }
+  if (from_hlo > 0) {
+    line +=
+        fmt::format("{}{} with --fix --fix-from hlo", fixable > 0 ? "; " : "",
+                    fixable > 0 ? fmt::format("{} more", from_hlo)
+                                : fmt::format("{} fixable", from_hlo));
+  }
+  return line + "\n";
+}
+
 // What the summary and --statistics count, kept as findings stream by:
 // every finding found, those the per-rule cap left out included (a cap
 // note carries their number, and is itself no finding).
@@ -110,6 +128,11 @@ struct Tally {
   size_t errors = 0, warnings = 0, notes = 0;
   size_t hidden = 0;        // found but not shown (--max-findings)
   size_t shown_errors = 0;  // error findings shown
+  // Shown findings whose fix `--fix` applies, and those it applies only
+  // with `--fix-from hlo` (none into a binary, compressed, archived or
+  // piped input, which --fix refuses).
+  size_t fixable = 0, fixable_from_hlo = 0;
+  std::set<std::string> piped;  // inputs read from a pipe
   std::map<std::string, size_t> per_rule;
 
   void Count(const Finding& f) {
@@ -123,6 +146,15 @@ struct Tally {
     ++per_rule[f.rule];
     Add(f.severity, 1);
     if (f.severity == Severity::kError) ++shown_errors;
+    if (Fixable(f))
+      ++(f.fix->needs_fix_from.empty() ? fixable : fixable_from_hlo);
+  }
+  bool Fixable(const Finding& f) const {
+    if (f.fix == nullptr || !WritableFix(*f.fix)) return false;
+    for (const TextEdit& e : f.fix->edits) {
+      if (piped.count(e.file) > 0) return false;
+    }
+    return true;
   }
   void Add(Severity severity, size_t n) {
     switch (severity) {
@@ -153,6 +185,7 @@ class CheckReport {
       use_baseline_ = true;
     }
     for (const InMemoryInput& m : plan.in_memory) {
+      tally_.piped.insert(m.name);
       // A streamed standard input shows the source lines of its first
       // bytes (whole lines only); findings beyond them show none.
       sources_.AddInMemory(
@@ -295,10 +328,10 @@ class CheckReport {
 
 int RunCheck(const Options& options) {
   if (options.fix || options.diff) return RunFix(options);
-  return RunCheckCounted(options, nullptr);
+  return RunCheckCounted(options, nullptr, /*hint_fixes=*/true);
 }
 
-int RunCheckCounted(const Options& options, size_t* reported) {
+int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes) {
   JobPlan plan;
   // A search of one directory is checked as the walk forms its units
   // (StreamedUnits): warnings and skipped paths are printed as met.
@@ -437,6 +470,9 @@ int RunCheckCounted(const Options& options, size_t* reported) {
                       Plural(errors, "error"), Plural(warnings, "warning"),
                       Plural(notes, "note"), Plural(unit_count, "unit"), files,
                       capped));
+      if (hint_fixes && (tally.fixable > 0 || tally.fixable_from_hlo > 0)) {
+        Err(FixableLine(tally.fixable, tally.fixable_from_hlo));
+      }
     }
     if (!options.baseline.empty()) {
       Err(fmt::format(

@@ -14,8 +14,10 @@ inline constexpr int kExitUsage = 2;
 
 int RunCheck(const Options& options);
 // RunCheck without --fix / --diff; `*reported` (when not null) gets the
-// number of findings reported.
-int RunCheckCounted(const Options& options, size_t* reported);
+// number of findings reported. `hint_fixes`: the summary says how many
+// findings `--fix` would fix (RunCheck's, not exec's nor --fix's own
+// check of what remains).
+int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes);
 // check --fix / --diff (fix_command.cc).
 int RunFix(const Options& options);
 int RunExplainCommand(const Options& options);

@@ -123,7 +123,7 @@ int RunCheckInto(const Options& options, int fd) {
     Err("topolint: error: exec: cannot redirect the report\n");
     return kExitUsage;
   }
-  const int rc = RunCheck(options);
+  const int rc = RunCheckCounted(options, nullptr, /*hint_fixes=*/false);
   std::fflush(stdout);
   dup2(saved, STDOUT_FILENO);
   close(saved);

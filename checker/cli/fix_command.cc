@@ -41,7 +41,9 @@ absl::Status Gather(const Options& options, const JobPlan& plan, Gathered* g) {
       }
       if (!f.fix->needs_fix_from.empty() &&
           f.fix->needs_fix_from != options.fix_from) {
-        ++g->withheld;
+        // Counted only where --fix-from would write (the others are
+        // refused, by name, when it is given).
+        if (WritableFix(*f.fix)) ++g->withheld;
         continue;
       }
       g->keep.push_back(f.fix);
@@ -119,7 +121,7 @@ int RunFix(const Options& options) {
   again.fix = false;
   again.diff = false;
   size_t remaining = 0;
-  const int code = RunCheckCounted(again, &remaining);
+  const int code = RunCheckCounted(again, &remaining, /*hint_fixes=*/false);
   if (code != kExitUsage && !options.quiet) {
     Err(fmt::format("topolint: {} fixed, {} remaining{}\n", fixed, remaining,
                     withheld));

@@ -136,6 +136,14 @@ std::string NotFixableReason(const std::string& file) {
   return "";
 }
 
+bool WritableFix(const Fix& fix) {
+  if (fix.edits.empty()) return false;
+  for (const TextEdit& e : fix.edits) {
+    if (!NotFixableReason(e.file).empty()) return false;
+  }
+  return true;
+}
+
 namespace {
 
 // The lines of `text`, each with its line break.

@@ -77,6 +77,11 @@ std::string UnifiedDiff(const std::string& file, std::string_view before,
 // archive or a member of one, standard input; "" when it can be fixed.
 std::string NotFixableReason(const std::string& file);
 
+// Whether `--fix` could write every edit of `fix`: it has edits and none
+// goes into a file NotFixableReason refuses. (Inputs read from a pipe are
+// the caller's to leave out: only the CLI knows them.)
+bool WritableFix(const Fix& fix);
+
 // fix_apply.cc: the fixes of one file, as the engine applies them.
 struct FileFixPlan {
   std::string file;

@@ -82,16 +82,6 @@ nlohmann::ordered_json FixObject(const Fix& fix) {
           {"edits", std::move(edits)}};
 }
 
-// Whether the finding carries a fix that `check --fix` could apply: not
-// one into a binary module, a compressed file or an archive.
-bool Fixable(const Finding& f) {
-  if (f.fix == nullptr || f.fix->edits.empty()) return false;
-  for (const TextEdit& e : f.fix->edits) {
-    if (!NotFixableReason(e.file).empty()) return false;
-  }
-  return true;
-}
-
 nlohmann::ordered_json FindingObject(const Finding& f) {
   // ordered_json keeps the documented field order.
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
@@ -113,7 +103,9 @@ nlohmann::ordered_json FindingObject(const Finding& f) {
   AddBinaryPlace(f.loc, &item);
   item["notes"] = std::move(notes);
   item["fingerprint"] = Fingerprint(f);
-  if (Fixable(f)) item["fix"] = FixObject(*f.fix);
+  // Only a fix `check --fix` could write (not into a binary module, a
+  // compressed file or an archive).
+  if (f.fix != nullptr && WritableFix(*f.fix)) item["fix"] = FixObject(*f.fix);
   return item;
 }
 

@@ -229,6 +229,45 @@ TEST(FixCliTest, ExitCodeReflectsTheRemainingFindings) {
   EXPECT_TRUE(r.out.empty());
 }
 
+// A check's summary says how many findings --fix would fix, as --diff
+// counts them; not under --quiet, not for a piped input (--fix refuses
+// those), and not in --fix's own check of what remains.
+TEST(FixCliTest, TheSummarySaysWhatFixWouldFix) {
+  TempDir dir;
+  dir.Write("m/model.hlo", kStaleHlo);
+  const std::string unit = dir.path() + "/u";
+  fs::copy(std::string(TOPOLINT_SOURCE_DIR) +
+               "/fixtures/xref-topology-mismatch/fail-group-differs",
+           unit);
+  fs::remove(unit + "/expected.txt");
+  testing::CliResult r = RunTopolint({"check", dir.path() + "/m"});
+  EXPECT_NE(r.err.find("topolint: 2 fixable with --fix (--diff shows the "
+                       "edits)\n"),
+            std::string::npos)
+      << r.err;
+  testing::CliResult diff = RunTopolint({"check", "--diff", dir.path() + "/m"});
+  EXPECT_NE(diff.err.find("--fix would fix 2 findings"), std::string::npos)
+      << diff.err;
+  r = RunTopolint({"check", unit});
+  EXPECT_NE(r.err.find("topolint: 1 fixable with --fix --fix-from hlo\n"),
+            std::string::npos)
+      << r.err;
+  r = RunTopolint({"check", dir.path() + "/m", unit});
+  EXPECT_NE(r.err.find("topolint: 2 fixable with --fix (--diff shows the "
+                       "edits); 1 more with --fix --fix-from hlo\n"),
+            std::string::npos)
+      << r.err;
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"check", "-q", dir.path() + "/m"},
+           {"check", "--stdin-filename", "model.hlo", "-"},
+           {"check", "--fix", unit}}) {
+    r = RunTopolint(args, TOPOLINT_SOURCE_DIR, kStaleHlo);
+    EXPECT_EQ(r.err.find("fixable"), std::string::npos)
+        << args[1] << ": " << r.err;
+  }
+}
+
 TEST(FixCliTest, NoTopologyFixWhenTheModuleHasSeveralLists) {
   TempDir dir;
   dir.Write("u/model.hlo",
