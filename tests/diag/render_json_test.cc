@@ -1,5 +1,6 @@
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/diag/render.h"
@@ -75,54 +76,46 @@ TEST(RenderJsonTest, EscapesControlCharacters) {
 
 // A fix is printed as the rule states it: each edit's kind, place and
 // text, and the flags that apply it; a finding without one has no "fix".
+// A fix of one edit, as a rule attaches it.
+std::shared_ptr<const Fix> OneEditFix(std::string title, TextEdit::Kind kind,
+                                      Location at, std::string original,
+                                      std::string replacement,
+                                      std::string needs_fix_from = "") {
+  Fix fix;
+  fix.title = std::move(title);
+  fix.needs_fix_from = std::move(needs_fix_from);
+  TextEdit e;
+  e.kind = kind;
+  e.file = at.file;
+  e.line = at.line;
+  e.column = at.column;
+  e.original = std::move(original);
+  e.replacement = std::move(replacement);
+  fix.edits.push_back(std::move(e));
+  return std::make_shared<const Fix>(std::move(fix));
+}
+
 TEST(RenderJsonTest, FixesAreDataAfterTheFingerprint) {
   Finding rename = SampleFinding("config-unknown-key",
                                  {"neuron_config.json", 3, 5}, "unknown key");
-  Fix f1;
-  f1.title = "rename 'mlp_dp_szie' to 'mlp_dp_size'";
-  TextEdit e1;
-  e1.file = "neuron_config.json";
-  e1.line = 3;
-  e1.column = 5;
-  e1.original = "\"mlp_dp_szie\"";
-  e1.replacement = "\"mlp_dp_size\"";
-  f1.edits.push_back(e1);
-  rename.fix = std::make_shared<const Fix>(f1);
-
+  rename.fix = OneEditFix("rename 'mlp_dp_szie' to 'mlp_dp_size'",
+                          TextEdit::Kind::kReplace, rename.loc,
+                          "\"mlp_dp_szie\"", "\"mlp_dp_size\"");
   Finding stale =
       SampleFinding("unused-suppression", {"m.hlo", 7, 40}, "unused");
-  Fix f2;
-  f2.title = "remove the unused suppression comment";
-  TextEdit e2;
-  e2.kind = TextEdit::Kind::kRemoveLineComment;
-  e2.file = "m.hlo";
-  e2.line = 7;
-  e2.column = 40;
-  f2.edits.push_back(e2);
-  stale.fix = std::make_shared<const Fix>(f2);
-
+  stale.fix = OneEditFix("remove the unused suppression comment",
+                         TextEdit::Kind::kRemoveLineComment, stale.loc, "", "");
   Finding topology =
       SampleFinding("xref-topology-mismatch", {"m.hlo", 9, 3}, "groups differ");
-  Fix f3;
-  f3.title = "rewrite topology[0] from the HLO's groups";
-  f3.needs_fix_from = "hlo";
-  TextEdit e3;
-  e3.kind = TextEdit::Kind::kReplaceIntegerArray;
-  e3.file = "def.json";
-  e3.line = 4;
-  e3.column = 9;
-  e3.replacement = "[[0,1],[2,3]]";
-  f3.edits.push_back(e3);
-  topology.fix = std::make_shared<const Fix>(f3);
-
+  topology.fix = OneEditFix("rewrite topology[0] from the HLO's groups",
+                            TextEdit::Kind::kReplaceIntegerArray,
+                            {"def.json", 4, 9}, "", "[[0,1],[2,3]]", "hlo");
   // Not applicable where --fix never writes: a binary module.
   Finding binary =
       SampleFinding("unused-suppression", {"m.hlo_module.pb", 0, 0}, "unused");
-  TextEdit e4 = e2;
-  e4.file = "m.hlo_module.pb";
-  Fix f4 = f2;
-  f4.edits = {e4};
-  binary.fix = std::make_shared<const Fix>(f4);
+  binary.fix = OneEditFix("remove the unused suppression comment",
+                          TextEdit::Kind::kRemoveLineComment,
+                          {"m.hlo_module.pb", 7, 40}, "", "");
 
   const Finding plain = SampleFinding("r", {"f", 1, 2}, "m");
   const std::string text = RenderJson({rename, stale, topology, binary, plain});

@@ -449,6 +449,23 @@ TEST(HloProtoFastPathTest, RepeatedRingsReadAsTheFullDecoderReadsThem) {
   EXPECT_EQ(Dump(ReadBytes(Gzip(bytes), true)), Dump(ReadBytes(bytes, false)));
 }
 
+// The runs both group-run tests read, each group made by `group`: two
+// groups, four, three (the two and one more) and the two with the second
+// one changed.
+struct GroupRuns {
+  std::vector<std::string> two, four, three, changed;
+};
+GroupRuns MakeGroupRuns(std::string (*group)(const std::vector<int64_t>&)) {
+  GroupRuns r;
+  r.two = {group({0, 1, 2, 3}), group({4, 5, 6, 7})};
+  r.four = {group({0, 1}), group({2, 3}), group({4, 5}), group({6, 7})};
+  r.three = r.two;
+  r.three.push_back(group({8, 9}));
+  r.changed = r.two;
+  r.changed[1] = group({4, 5, 7, 6});
+  return r;
+}
+
 // An all-reduce whose replica_groups (49) fields are `fields` (each a
 // ReplicaGroup's bytes), then `tail`.
 std::string GroupFields(int64_t id, const std::vector<std::string>& fields,
@@ -471,14 +488,7 @@ std::string GroupFields(int64_t id, const std::vector<std::string>& fields,
 // end, and other fields around.
 TEST(HloProtoFastPathTest, RunsOfGroupsReadAsTheFullDecoderReadsThem) {
   using proto_writer::Group;
-  const std::vector<std::string> two = {Group({0, 1, 2, 3}),
-                                        Group({4, 5, 6, 7})};
-  const std::vector<std::string> four = {Group({0, 1}), Group({2, 3}),
-                                         Group({4, 5}), Group({6, 7})};
-  std::vector<std::string> three = two;
-  three.push_back(Group({8, 9}));
-  std::vector<std::string> changed = two;
-  changed[1] = Group({4, 5, 7, 6});
+  const auto [two, four, three, changed] = MakeGroupRuns(Group);
   std::string loose;  // ids not packed
   Varint(&loose, 1, 8);
   Varint(&loose, 1, 9);
@@ -558,14 +568,7 @@ std::string ListGroup(const std::vector<int64_t>& ids) {
 // start, middle or end, other list fields (the old nested iota, an unknown
 // field) before and after it, and 49 runs of the same groups in between.
 TEST(HloProtoFastPathTest, RunsInADeviceListReadAsTheFullDecoderReadsThem) {
-  const std::vector<std::string> two = {ListGroup({0, 1, 2, 3}),
-                                        ListGroup({4, 5, 6, 7})};
-  const std::vector<std::string> four = {ListGroup({0, 1}), ListGroup({2, 3}),
-                                         ListGroup({4, 5}), ListGroup({6, 7})};
-  std::vector<std::string> three = two;
-  three.push_back(ListGroup({8, 9}));
-  std::vector<std::string> changed = two;
-  changed[1] = ListGroup({4, 5, 7, 6});
+  const auto [two, four, three, changed] = MakeGroupRuns(ListGroup);
   std::string loose_group;  // ids not packed
   Varint(&loose_group, 1, 8);
   Varint(&loose_group, 1, 9);
