@@ -146,8 +146,9 @@ struct Tally {
     ++per_rule[f.rule];
     Add(f.severity, 1);
     if (f.severity == Severity::kError) ++shown_errors;
-    if (Fixable(f))
+    if (Fixable(f)) {
       ++(f.fix->needs_fix_from.empty() ? fixable : fixable_from_hlo);
+    }
   }
   bool Fixable(const Finding& f) const {
     if (f.fix == nullptr || !WritableFix(*f.fix)) return false;

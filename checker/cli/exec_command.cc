@@ -123,7 +123,11 @@ int RunCheckInto(const Options& options, int fd) {
     Err("topolint: error: exec: cannot redirect the report\n");
     return kExitUsage;
   }
-  const int rc = RunCheckCounted(options, nullptr, /*hint_fixes=*/false);
+  // (As RunCheck, but without the summary's hint on fixes: exec's own
+  // messages say what happens to the compile.)
+  const int rc = options.fix || options.diff
+                     ? RunFix(options)
+                     : RunCheckCounted(options, nullptr, /*hint_fixes=*/false);
   std::fflush(stdout);
   dup2(saved, STDOUT_FILENO);
   close(saved);
