@@ -327,6 +327,16 @@ class CheckReport {
 
 }  // namespace
 
+std::string RenderEmptyReport(const Options& options) {
+  if (options.format == Format::kJson) return RenderJson({});
+  if (options.format == Format::kSarif) {
+    const std::vector<RuleDescriptor> rules = Descriptors(options.docs_url);
+    const SarifRoots roots = FindSarifRoots(options);
+    return RenderSarif({}, rules, TOPOLINT_VERSION, roots);
+  }
+  return "";
+}
+
 int RunCheck(const Options& options) {
   if (options.fix || options.diff) return RunFix(options);
   return RunCheckCounted(options, nullptr, /*hint_fixes=*/true);

@@ -3,6 +3,7 @@
 #define TOPOLINT_CHECKER_CLI_COMMANDS_H_
 
 #include <cstddef>
+#include <string>
 
 #include "checker/cli/options.h"
 
@@ -18,6 +19,10 @@ int RunCheck(const Options& options);
 // findings `--fix` would fix (RunCheck's, not exec's nor --fix's own
 // check of what remains).
 int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes);
+// The report of no finding in `options.format`, as check writes it (an
+// empty JSON array, a SARIF log of one run without results); "" for the
+// formats that write nothing then.
+std::string RenderEmptyReport(const Options& options);
 // check --fix / --diff (fix_command.cc).
 int RunFix(const Options& options);
 int RunExplainCommand(const Options& options);

@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "checker/cli/commands.h"
 #include "checker/cli/exec_child.h"
 #include "checker/cli/exec_compile_line.h"
+#include "checker/cli/exec_report.h"
 #include "checker/cli/options.h"
 #include "checker/core/path_filter.h"
 #include "fmt/format.h"
@@ -85,9 +87,9 @@ absl::Status ParseExec(const std::vector<std::string>& args, ExecSettings* s) {
         "exec checks the files the compiler's command line names: no PATH, "
         "--hlo/--neff/--neuron-config, --write-baseline or --whole-units");
   }
-  if (o->format != Format::kText && o->format != Format::kGithub) {
+  if (!ExecWritesFormat(o->format)) {
     return absl::InvalidArgumentError(
-        "exec writes --format text or github (one report per phase)");
+        "exec writes --format text, github, json or sarif");
   }
   o->paths.clear();
   s->output = o->output;
@@ -112,26 +114,6 @@ std::string FindDeploymentConfig(const std::string& module) {
       return "";
     }
   }
-}
-
-// Runs `topolint check` with `options`, its report written to `fd`.
-int RunCheckInto(const Options& options, int fd) {
-  std::fflush(stdout);
-  const int saved = dup(STDOUT_FILENO);
-  if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
-    if (saved >= 0) close(saved);
-    Err("topolint: error: exec: cannot redirect the report\n");
-    return kExitUsage;
-  }
-  // (As RunCheck, but without the summary's hint on fixes: exec's own
-  // messages say what happens to the compile.)
-  const int rc = options.fix || options.diff
-                     ? RunFix(options)
-                     : RunCheckCounted(options, nullptr, /*hint_fixes=*/false);
-  std::fflush(stdout);
-  dup2(saved, STDOUT_FILENO);
-  close(saved);
-  return rc;
 }
 
 Options PhaseOptions(const ExecSettings& s, const CompileLine& line) {
@@ -163,7 +145,8 @@ options:
                           after a successful compile make the exit code 1;
                           warn: report them and keep the compiler's status
   -o, --output FILE       write topolint's report to FILE
-  and the check options: --format text|github, --rules, --werror, --lnc,
+  and the check options: --format text|github|json|sarif (json and sarif:
+  one document for both checks), --rules, --werror, --lnc,
   --num-cores, --replica-count, --num-partitions, --config, --baseline,
   --color
 
@@ -200,6 +183,10 @@ int RunExec(const std::vector<std::string>& args) {
       return kExitUsage;
     }
   }
+  // The report's phases; a json or sarif document is written however exec
+  // returns from here on.
+  ExecReport report(s.check, report_fd);
+  absl::Cleanup write_report = [&report] { report.Finish(); };
   const bool block = s.on_error == OnError::kBlock;
   const std::vector<std::string> compiler_args(s.compiler.begin() + 1,
                                                s.compiler.end());
@@ -215,7 +202,7 @@ int RunExec(const std::vector<std::string>& args) {
   }
 
   if (checked) {
-    const int rc = RunCheckInto(PhaseOptions(s, line), report_fd);
+    const int rc = report.RunPhase(PhaseOptions(s, line));
     if (rc == kExitUsage) {
       Err(fmt::format("topolint: {}: exec: {} could not be checked{}\n",
                       block ? "error" : "warning", line.input,
@@ -260,7 +247,7 @@ int RunExec(const std::vector<std::string>& args) {
   Options after = PhaseOptions(s, line);
   after.neff = line.output;
   after.rule_globs.push_back("-hlo-*,-config-*,-unused-suppression");
-  const int rc = RunCheckInto(after, report_fd);
+  const int rc = report.RunPhase(after);
   if (rc == kExitFindings && block) {
     Err(fmt::format(
         "topolint: error: exec: the compiler succeeded, but {} disagrees "

@@ -8,9 +8,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "nlohmann/json.hpp"
 #include "tests/common/hlo_proto_writer.h"
 #include "tests/common/run_cli.h"
 
@@ -237,14 +239,70 @@ TEST_F(ExecTest, HelpAndCheckOptions) {
   r = RunTopolint({"exec", "model.hlo", "--", "true"}, dir_.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("no PATH"));
-  r = RunTopolint({"exec", "--format", "sarif", "--", "true"}, dir_.path());
+  r = RunTopolint({"exec", "--format", "junit", "--", "true"}, dir_.path());
   EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("exec writes --format text, github, json or "
+                               "sarif"));
   // --rules applies to both phases: the bad module passes with its rule
   // (and the comparison with the NEFF) off.
   WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
   r = Exec({"--rules", "-hlo-duplicate-device-id,-xref-*"}, kCompile);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(CompilerRan());
+}
+
+// --format json / sarif: one document holding the findings of both
+// checks (before and after the compile), written however exec ends; an
+// empty one when nothing was checked.
+TEST_F(ExecTest, JsonAndSarifAreOneDocumentForBothChecks) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
+  setenv("FAKE_CC_DEF_JSON",
+         R"({"CCInfo": {"replica_groups": [[[0,2],[1,3]]]}})", 1);
+  CliResult r = Exec({"--on-error", "warn", "--format", "json", "-o", "r.json"},
+                     kCompile);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(CompilerRan());
+  const nlohmann::json json =
+      nlohmann::json::parse(ReadAll(dir_.path() + "/r.json"), nullptr, false);
+  ASSERT_TRUE(json.is_array()) << ReadAll(dir_.path() + "/r.json");
+  std::set<std::string> rules;
+  for (const auto& f : json) rules.insert(f["rule"].get<std::string>());
+  EXPECT_EQ(rules.count("hlo-duplicate-device-id"), 1u);  // before
+  EXPECT_EQ(rules.count("xref-topology-mismatch"), 1u);   // after
+
+  r = Exec({"--on-error", "warn", "--format", "sarif", "-o", "r.sarif"},
+           kCompile);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json sarif =
+      nlohmann::json::parse(ReadAll(dir_.path() + "/r.sarif"), nullptr, false);
+  ASSERT_TRUE(sarif.is_object());
+  ASSERT_EQ(sarif["runs"].size(), 1u);
+  std::set<std::string> ids;
+  for (const auto& result : sarif["runs"][0]["results"]) {
+    ids.insert(result["ruleId"].get<std::string>());
+  }
+  EXPECT_EQ(ids, rules);
+
+  // Blocked before the compile: the document holds the first check's.
+  r = Exec({"--format", "json", "-o", "r.json"}, kCompile);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(ReadAll(dir_.path() + "/r.json"),
+              HasSubstr("\"rule\": \"hlo-duplicate-device-id\""));
+
+  // Nothing checked (not a compile): an empty document, not an empty file.
+  r = RunShell(
+      ShellQuote(TOPOLINT_BINARY) + " exec --format json -o e.json -- true",
+      dir_.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadAll(dir_.path() + "/e.json"), "[]\n");
+  r = RunShell(
+      ShellQuote(TOPOLINT_BINARY) + " exec --format sarif -o e.sarif -- true",
+      dir_.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json empty =
+      nlohmann::json::parse(ReadAll(dir_.path() + "/e.sarif"), nullptr, false);
+  ASSERT_TRUE(empty.is_object());
+  EXPECT_TRUE(empty["runs"][0]["results"].empty());
 }
 
 TEST_F(ExecTest, SignalReachesTheCompiler) {

@@ -1,0 +1,171 @@
+#include "checker/cli/exec_report.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker/cli/commands.h"
+#include "checker/diag/render_dump.h"
+#include "fmt/format.h"
+#include "nlohmann/json.hpp"
+
+namespace topolint::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+
+// Runs `topolint check` with `options`, its report written to `fd`.
+int RunCheckInto(const Options& options, int fd) {
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+    if (saved >= 0) close(saved);
+    Err("topolint: error: exec: cannot redirect the report\n");
+    return kExitUsage;
+  }
+  // As RunCheck, but without the summary's hint on fixes: exec's own
+  // messages say what happens to the compile.
+  const int rc = options.fix || options.diff
+                     ? RunFix(options)
+                     : RunCheckCounted(options, nullptr, /*hint_fixes=*/false);
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  return rc;
+}
+
+// The bytes of the temporary file `f`, from its start.
+std::string ReadBack(std::FILE* f) {
+  std::string out;
+  std::rewind(f);
+  char buf[1 << 16];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out.append(buf, n);
+  return out;
+}
+
+bool WriteAll(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Adds `offset` to every index into run.artifacts that `v` holds: an
+// artifactLocation's (or an artifact's location's) index, and an
+// artifact's parentIndex.
+void ShiftArtifactIndices(Json& v, int64_t offset) {
+  if (v.is_array()) {
+    for (Json& e : v) ShiftArtifactIndices(e, offset);
+    return;
+  }
+  if (!v.is_object()) return;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    Json& value = it.value();
+    if (it.key() == "parentIndex" && value.is_number_integer()) {
+      value = value.get<int64_t>() + offset;
+    } else if ((it.key() == "artifactLocation" || it.key() == "location") &&
+               value.is_object() && value.contains("index") &&
+               value["index"].is_number_integer()) {
+      value["index"] = value["index"].get<int64_t>() + offset;
+    }
+    ShiftArtifactIndices(value, offset);
+  }
+}
+
+}  // namespace
+
+bool ExecWritesFormat(Format format) {
+  return format == Format::kText || format == Format::kGithub ||
+         format == Format::kJson || format == Format::kSarif;
+}
+
+std::string MergeJsonReports(const std::vector<std::string>& documents) {
+  Json all = Json::array();
+  for (const std::string& d : documents) {
+    Json findings = Json::parse(d, nullptr, /*allow_exceptions=*/false);
+    if (!findings.is_array()) continue;  // a phase that wrote no report
+    for (Json& f : findings) all.push_back(std::move(f));
+  }
+  return DumpJson(all) + "\n";
+}
+
+std::string MergeSarifReports(const std::vector<std::string>& documents) {
+  Json merged;
+  for (const std::string& d : documents) {
+    Json log = Json::parse(d, nullptr, /*allow_exceptions=*/false);
+    if (!log.is_object() || !log.contains("runs") || !log["runs"].is_array() ||
+        log["runs"].empty()) {
+      continue;  // a phase that wrote no report
+    }
+    if (merged.is_null()) {
+      merged = std::move(log);
+      continue;
+    }
+    // Both runs hold the same rule list (so the same ruleIndex values);
+    // the later run's artifacts go after the first's.
+    Json& base = merged["runs"][0];
+    Json& run = log["runs"][0];
+    const int64_t offset = base.contains("artifacts")
+                               ? static_cast<int64_t>(base["artifacts"].size())
+                               : 0;
+    if (run.contains("artifacts") && !run["artifacts"].empty()) {
+      if (!base.contains("artifacts")) base["artifacts"] = Json::array();
+      for (Json& a : run["artifacts"]) {
+        ShiftArtifactIndices(a, offset);
+        base["artifacts"].push_back(std::move(a));
+      }
+    }
+    for (Json& r : run["results"]) {
+      ShiftArtifactIndices(r, offset);
+      base["results"].push_back(std::move(r));
+    }
+    if (run.contains("invocations") && !base.contains("invocations")) {
+      base["invocations"] = std::move(run["invocations"]);
+    }
+  }
+  return merged.is_null() ? "" : DumpJson(merged) + "\n";
+}
+
+ExecReport::ExecReport(const Options& check, int fd)
+    : check_(check),
+      fd_(fd),
+      one_document_(check.format == Format::kJson ||
+                    check.format == Format::kSarif) {}
+
+int ExecReport::RunPhase(const Options& options) {
+  if (!one_document_) return RunCheckInto(options, fd_);
+  std::FILE* kept = std::tmpfile();
+  if (kept == nullptr) {
+    Err("topolint: error: exec: cannot keep the report (no temporary file)\n");
+    return kExitUsage;
+  }
+  const int rc = RunCheckInto(options, fileno(kept));
+  documents_.push_back(ReadBack(kept));
+  std::fclose(kept);
+  return rc;
+}
+
+void ExecReport::Finish() {
+  if (!one_document_) return;
+  std::string doc = check_.format == Format::kJson
+                        ? MergeJsonReports(documents_)
+                        : MergeSarifReports(documents_);
+  if (doc.empty()) doc = RenderEmptyReport(check_);
+  if (!WriteAll(fd_, doc)) {
+    Err("topolint: error: exec: cannot write the report\n");
+  }
+}
+
+}  // namespace topolint::cli
