@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/str_join.h"
 #include "checker/cli/commands.h"
 #include "checker/cli/finding_order.h"
 #include "checker/cli/output_guard.h"
@@ -107,18 +108,16 @@ std::string Plural(size_t n, const char* word) {
 // The summary's line on fixes: how many findings `--fix` would fix
 // (`--diff` shows the edits), and how many more with `--fix-from hlo`.
 std::string FixableLine(size_t fixable, size_t from_hlo) {
-  std::string line = "topolint: ";
+  std::vector<std::string> parts;
   if (fixable > 0) {
-    line +=
-        fmt::format("{} fixable with --fix (--diff shows the edits)", fixable);
+    parts.push_back(
+        fmt::format("{} fixable with --fix (--diff shows the edits)", fixable));
   }
   if (from_hlo > 0) {
-    line +=
-        fmt::format("{}{} with --fix --fix-from hlo", fixable > 0 ? "; " : "",
-                    fixable > 0 ? fmt::format("{} more", from_hlo)
-                                : fmt::format("{} fixable", from_hlo));
+    parts.push_back(fmt::format("{} {} with --fix --fix-from hlo", from_hlo,
+                                fixable > 0 ? "more" : "fixable"));
   }
-  return line + "\n";
+  return "topolint: " + absl::StrJoin(parts, "; ") + "\n";
 }
 
 // What the summary and --statistics count, kept as findings stream by:

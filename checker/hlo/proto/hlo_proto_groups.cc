@@ -429,44 +429,26 @@ bool ReadPairsAttribute(Reader& r, const std::string& text, TextPos pos,
   return true;
 }
 
-// The two wire walkers (hlo_proto_internal.h).
-template bool ReadReplicaGroup<WireReader>(WireReader& r, int wire_type,
-                                           ReplicaGroups* out,
-                                           std::vector<TextPos>* id_pos);
-template bool ReadGroupRunInPlace<WireReader>(WireReader& r, GroupRun run,
-                                              ReplicaGroups* out,
-                                              GroupsMemo* memo);
-template bool ReadDeviceList<WireReader>(WireReader& r, int wire_type,
-                                         ReplicaGroups* out,
-                                         std::vector<TextPos>* id_pos,
-                                         GroupsMemo* memo);
-template bool ReadIotaList<WireReader>(WireReader& r, int wire_type,
-                                       TextPos field_pos, ReplicaGroups* out);
-template bool ReadSourceTarget<WireReader>(WireReader& r, int wire_type,
-                                           SourceTargetPairs* out,
-                                           PairsMemo* memo);
-template bool ReadPairsAttribute<WireReader>(WireReader& r,
-                                             const std::string& text,
-                                             TextPos pos,
-                                             SourceTargetPairs* out);
-template bool ReadReplicaGroup<MemReader>(MemReader& r, int wire_type,
-                                          ReplicaGroups* out,
-                                          std::vector<TextPos>* id_pos);
-template bool ReadGroupRunInPlace<MemReader>(MemReader& r, GroupRun run,
-                                             ReplicaGroups* out,
-                                             GroupsMemo* memo);
-template bool ReadDeviceList<MemReader>(MemReader& r, int wire_type,
-                                        ReplicaGroups* out,
-                                        std::vector<TextPos>* id_pos,
-                                        GroupsMemo* memo);
-template bool ReadIotaList<MemReader>(MemReader& r, int wire_type,
-                                      TextPos field_pos, ReplicaGroups* out);
-template bool ReadSourceTarget<MemReader>(MemReader& r, int wire_type,
-                                          SourceTargetPairs* out,
-                                          PairsMemo* memo);
-template bool ReadPairsAttribute<MemReader>(MemReader& r,
-                                            const std::string& text,
-                                            TextPos pos,
-                                            SourceTargetPairs* out);
+// The two wire walkers (hlo_proto_internal.h), each given every reader of
+// this file.
+#define TOPOLINT_GROUP_READERS(Reader)                                       \
+  template bool ReadReplicaGroup<Reader>(Reader & r, int wire_type,          \
+                                         ReplicaGroups* out,                 \
+                                         std::vector<TextPos>* id_pos);      \
+  template bool ReadGroupRunInPlace<Reader>(                                 \
+      Reader & r, GroupRun run, ReplicaGroups * out, GroupsMemo * memo);     \
+  template bool ReadDeviceList<Reader>(                                      \
+      Reader & r, int wire_type, ReplicaGroups* out,                         \
+      std::vector<TextPos>* id_pos, GroupsMemo* memo);                       \
+  template bool ReadIotaList<Reader>(Reader & r, int wire_type,              \
+                                     TextPos field_pos, ReplicaGroups* out); \
+  template bool ReadSourceTarget<Reader>(                                    \
+      Reader & r, int wire_type, SourceTargetPairs* out, PairsMemo* memo);   \
+  template bool ReadPairsAttribute<Reader>(                                  \
+      Reader & r, const std::string& text, TextPos pos,                      \
+      SourceTargetPairs* out);
+TOPOLINT_GROUP_READERS(WireReader)
+TOPOLINT_GROUP_READERS(MemReader)
+#undef TOPOLINT_GROUP_READERS
 
 }  // namespace topolint::hlo::proto
