@@ -17,9 +17,11 @@
 #include "checker/model/flattened_groups.h"
 #include "checker/model/group_list.h"
 #include "checker/model/module_params.h"
+#include "checker/model/world_size.h"
 #include "fmt/format.h"
 #include "rules/collective_checks.h"
 #include "rules/families.h"
+#include "rules/xref_compare.h"
 
 namespace topolint {
 namespace {
@@ -270,24 +272,166 @@ struct ConfigSide {
   bool families_tried = false;
 };
 
+// The NEFF world size of a unit, when its NEFFs agree on one (the device
+// count of a module whose header records none, when no collective lists an
+// id either).
+struct NeffWorld {
+  int64_t world = 0;  // 0: no NEFF, or NEFFs that disagree
+  Location loc;
+};
+
+NeffWorld UnitNeffWorld(const Unit& unit) {
+  NeffWorld w;
+  bool disagree = false;
+  auto add = [&](const neff::DefJson& d) {
+    if (!d.has_cc_info) return;
+    const model::WorldSize ws = model::ComputeWorldSize(d);
+    if (!ws.ok()) {
+      disagree = true;
+      return;
+    }
+    if (w.world != 0 && w.world != ws.world_size) disagree = true;
+    if (w.world == 0) w.loc = At(d.file, d.cc_info_pos);
+    w.world = ws.world_size;
+  };
+  for (const neff::DefJson& d : unit.def_jsons) add(d);
+  for (const neff::NeffArchive& a : unit.neff_archives) {
+    for (const neff::DefJson& d : a.graphs) add(d);
+  }
+  if (disagree) w.world = 0;
+  return w;
+}
+
+// config-world-size and xref-config-groups for a module whose header records
+// neither replica_count nor num_partitions (every binary HloModuleProto a
+// Neuron compile cache holds, torch_xla dumps). Its device count is derived
+// as `explain` derives it: the ids its collectives list (XLA: the ids listed
+// are exactly 0..n-1), else the unit's NEFF world size. The ids listed are
+// then the global device ids, so each op's groups are compared as written;
+// the comparison's findings wait for End(), where the count is known.
+class HeaderlessSession : public ModuleSession {
+ public:
+  HeaderlessSession(const hlo::Module& m, const NeffWorld& neff, Emitter& emit)
+      : m_(m), neff_(neff), emit_(emit) {}
+
+  // Compares the module with `cfg` (`matcher`: its group families, or null
+  // when they could not be built).
+  void AddConfig(const ParallelConfig& cfg,
+                 const model::FamilyMatcher* matcher) {
+    Side& side = sides_.emplace_back(cfg);
+    if (matcher != nullptr) {
+      side.groups.emplace(cfg, *matcher, m_, *side.buffer);
+    }
+  }
+
+  void Op(const hlo::Collective& op) override {
+    if (!xref::CarriesReplicaGroups(op) || xref::HasImplicitGroups(op)) {
+      return;
+    }
+    absl::StatusOr<model::GroupList> groups =
+        xref::WrittenGroups(op, model::ModuleParams{});
+    if (!groups.ok() || groups->num_groups() == 0) return;  // hlo-* rules
+    for (const int64_t id : groups->ids()) {
+      if (id >= ids_listed_) {
+        ids_listed_ = id + 1;
+        largest_at_ = op.replica_groups.pos;
+      }
+    }
+    if (op.kind == hlo::CollectiveKind::kCollectivePermute) return;
+    for (Side& s : sides_) {
+      if (s.groups.has_value()) s.groups->Op(op, *groups, 0);
+    }
+  }
+
+  void End() override {
+    int64_t devices = ids_listed_;
+    Note where;
+    std::string source;
+    if (devices > 0) {
+      source = fmt::format(
+          "the device ids its collectives list, 0..{}; its header records "
+          "no replica_count or num_partitions",
+          devices - 1);
+      where = {At(m_.file, largest_at_),
+               fmt::format("HLO module '{}' lists device id {} here: {} "
+                           "devices, as XLA reads ids listed as exactly "
+                           "0..n-1",
+                           m_.name, devices - 1, devices)};
+    } else if (neff_.world > 0) {
+      devices = neff_.world;
+      source = fmt::format(
+          "the world size of {}, as its collectives list no device id and "
+          "its header records no replica_count or num_partitions",
+          neff_.loc.file);
+      where = {neff_.loc, fmt::format("the NEFF's world size is {}", devices)};
+    } else {
+      return;  // the count is recorded nowhere: explain says so
+    }
+    for (Side& s : sides_) {
+      const std::optional<int64_t> world = s.cfg.WorldSize();
+      if (world.has_value() && *world == devices) {
+        for (Finding& f : s.buffer->findings()) {
+          emit_.Report(kXrefConfigGroups, std::move(f.loc),
+                       std::move(f.message), std::move(f.notes),
+                       std::move(f.anchor));
+        }
+        continue;
+      }
+      emit_.Report(
+          kConfigWorldSize, ConfigLoc(s.cfg),
+          fmt::format("the config's world size is {} ({}), but HLO module "
+                      "'{}' runs on {} devices ({})",
+                      world.has_value() ? fmt::format("{}", *world)
+                                        : std::string("too large to compute"),
+                      s.cfg.WorldSizeExplanation(), m_.name, devices, source),
+          {where}, fmt::format("world_size:{}", m_.name));
+    }
+  }
+
+ private:
+  struct Side {
+    explicit Side(const ParallelConfig& c)
+        : cfg(c),
+          buffer(std::make_unique<Emitter>(
+              [](std::string_view) { return true; },
+              [](std::string_view) { return Severity::kError; })) {}
+    const ParallelConfig& cfg;
+    // xref-config-groups findings, kept until the device count is known
+    // (at most kMaxFindingsPerRule: the emitter's own cap).
+    std::unique_ptr<Emitter> buffer;
+    std::optional<GroupsCheck> groups;
+  };
+
+  const hlo::Module& m_;
+  const NeffWorld neff_;
+  Emitter& emit_;
+  int64_t ids_listed_ = 0;
+  TextPos largest_at_;
+  std::deque<Side> sides_;  // not a vector: a GroupsCheck must not move
+};
+
 class ConfigXrefFamily : public FamilyChecks {
  public:
   ConfigXrefFamily(std::vector<std::unique_ptr<ConfigSide>> configs,
-                   const CheckOptions& options, Emitter& emit)
+                   const CheckOptions& options, NeffWorld neff, Emitter& emit)
       : configs_(std::move(configs)),
         options_(options),
+        neff_(std::move(neff)),
         emit_(emit),
         want_groups_(emit.Enabled(kXrefConfigGroups)) {}
 
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
-    // A module whose header omits replica_count and num_partitions (torch_xla
-    // dumps), with neither given to topolint, does not record its device
-    // count: it is not 1, so neither rule compares it (`explain` says how to
-    // give the counts).
+    // A module whose header omits replica_count and num_partitions (binary
+    // modules, torch_xla dumps), with neither given to topolint, does not
+    // record its device count: it is derived (HeaderlessSession).
     if (!m.replica_count.has_value() && !m.num_partitions.has_value() &&
         !options_.replica_count.has_value() &&
         !options_.num_partitions.has_value()) {
-      return nullptr;
+      auto session = std::make_unique<HeaderlessSession>(m, neff_, emit_);
+      for (const std::unique_ptr<ConfigSide>& c : configs_) {
+        session->AddConfig(c->cfg, want_groups_ ? Matcher(*c) : nullptr);
+      }
+      return session;
     }
     const model::ModuleParams p = model::EffectiveModuleParams(
         m, options_.replica_count, options_.num_partitions);
@@ -299,15 +443,8 @@ class ConfigXrefFamily : public FamilyChecks {
         std::make_unique<ConfigXrefSession>(p, devices, shared_specs());
     for (const std::unique_ptr<ConfigSide>& c : configs_) {
       if (!CheckWorldSize(c->cfg, m, p, emit_) || !want_groups_) continue;
-      if (!c->families_tried) {
-        c->families_tried = true;
-        absl::StatusOr<std::shared_ptr<const model::FamilyMatcher>> matcher =
-            model::SharedFamilyMatcher(c->cfg);
-        // A layout that does not divide is config-dp-divides' finding.
-        if (matcher.ok()) c->matcher = *std::move(matcher);
-      }
-      if (c->matcher != nullptr) {
-        session->checks_.emplace_back(c->cfg, *c->matcher, m, emit_);
+      if (const model::FamilyMatcher* matcher = Matcher(*c)) {
+        session->checks_.emplace_back(c->cfg, *matcher, m, emit_);
       }
     }
     if (session->checks_.empty()) return nullptr;
@@ -315,8 +452,21 @@ class ConfigXrefFamily : public FamilyChecks {
   }
 
  private:
+  // The config's group families, built on first use; null when its layout
+  // does not divide (config-dp-divides' finding).
+  static const model::FamilyMatcher* Matcher(ConfigSide& c) {
+    if (!c.families_tried) {
+      c.families_tried = true;
+      absl::StatusOr<std::shared_ptr<const model::FamilyMatcher>> matcher =
+          model::SharedFamilyMatcher(c.cfg);
+      if (matcher.ok()) c.matcher = *std::move(matcher);
+    }
+    return c.matcher.get();
+  }
+
   const std::vector<std::unique_ptr<ConfigSide>> configs_;
   const CheckOptions& options_;
+  const NeffWorld neff_;
   Emitter& emit_;
   const bool want_groups_;
 };
@@ -341,7 +491,8 @@ std::unique_ptr<FamilyChecks> MakeConfigXrefChecks(const Unit& unit,
         config::SharedParallelConfigs(c), std::move(with_dp)));
   }
   if (configs.empty()) return nullptr;
-  return std::make_unique<ConfigXrefFamily>(std::move(configs), options, emit);
+  return std::make_unique<ConfigXrefFamily>(std::move(configs), options,
+                                            UnitNeffWorld(unit), emit);
 }
 
 void CheckConfigXref(const Unit& unit, const CheckOptions& options,

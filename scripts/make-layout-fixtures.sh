@@ -22,7 +22,7 @@ hlo() {
     *.pb | */graph.hlo | */wrapped_neff.hlo) text=$TMP/$2.hlo ;;
   esac
   cat > "$text" <<HLO
-HloModule $2, replica_count=1, num_partitions=8
+HloModule $2${HEADER-, replica_count=1, num_partitions=8}
 
 %add (x: f32[], y: f32[]) -> f32[] {
   %x = f32[] parameter(0)
@@ -142,3 +142,21 @@ hlo "$X/module_0002.SyncTensorsGraph.30.before_optimizations.txt" m2 "$G8"
 echo 'BufferAssignment: (not HLO)' \
   > "$X/module_0001.SyncTensorsGraph.12.after_optimizations-buffer-assignment.txt"
 echo "wrote $L/{compile-cache,compiler-workdir,nxdi-compiled,xla-dump}"
+
+# config-world-size on a compiled model as neuronx-distributed writes it:
+# neuron_config.json above a compile cache whose binary modules record no
+# replica_count / num_partitions (no real HloModuleProto does), so the
+# device count is derived from the ids the groups list (issue 43 §7).
+for c in fail-compiled-model pass-compiled-model; do
+  N=fixtures/config-world-size/$c
+  find "$N" -mindepth 1 ! -name 'expected*.txt' -delete 2>/dev/null || true
+  tp=4; [ "$c" = pass-compiled-model ] && tp=8
+  mkdir -p "$N"
+  printf '{\n  "model_type": "llama",\n  "neuron_config": {\n    "tp_degree": %s\n  }\n}\n' \
+    "$tp" > "$N/neuron_config.json"
+  E=$N/neuronxcc-2.21.18209.0+043b1bf7/MODULE_7e1f0c3a9b2d4e5f6a7b+617f6939
+  HEADER='' hlo "$E/model.hlo_module.pb" tp8 "$G8"; neff "$E/model.neff" "$J8"
+  echo '["--target=trn1", "--lnc=1"]' > "$E/compile_flags.json"
+  : > "$E/model.done"
+done
+echo "wrote fixtures/config-world-size/{fail,pass}-compiled-model"

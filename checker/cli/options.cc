@@ -28,15 +28,16 @@ absl::StatusOr<int64_t> PositiveInt(const std::string& flag,
 }  // namespace
 
 std::string UsageText() {
-  return R"(usage: topolint [check] [options] PATH...
-       topolint explain [options] PATH...
+  return R"(usage: topolint [check] [options] [PATH...]
+       topolint explain [options] [PATH...]
        topolint rules [RULE_ID]
        topolint exec [options] -- COMPILER ARGS...   (see exec --help)
 
 Checks the collective topology of XLA HLO text, NEFF def.json / .neff and
 model-parallel component configs. PATH is a file or a directory (searched
 recursively, compile caches and compiler work directories included: see
-docs/layouts.md for how files are grouped into units). `-` reads one file
+docs/layouts.md for how files are grouped into units); none checks the
+current directory, as `ruff check` does. `-` reads one file
 from standard input (with --stdin-filename). A file named here that is no
 input topolint reads is an error (exit 2).
 
@@ -118,7 +119,13 @@ exit codes: 0 no error-severity finding (or --exit-zero), 1 at least one,
 absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
   Options o;
   size_t i = 0;
-  if (!args.empty()) {
+  if (args.empty()) {
+    // `topolint` alone is a question, not a check of the current directory.
+    return Usage(
+        "nothing to do: `topolint check [PATH...]` checks PATH (default: the "
+        "current directory); see `topolint --help`");
+  }
+  {
     const std::string& first = args[0];
     if (first == "check") {
       o.verb = Verb::kCheck;
@@ -132,6 +139,8 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
     }
   }
   bool only_paths = false;
+  // The value each single-valued option was given (by its long name).
+  std::map<std::string, std::string> single_values;
   for (; i < args.size(); ++i) {
     std::string a = args[i];
     if (only_paths || a == "-" || a.empty() || a[0] != '-') {
@@ -158,9 +167,24 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       }
     }
     auto take = [&]() -> absl::StatusOr<std::string> {
-      if (has_inline) return value;
-      if (i + 1 >= args.size()) return Usage(a + " needs a value");
-      return args[++i];
+      if (!has_inline) {
+        if (i + 1 >= args.size()) return Usage(a + " needs a value");
+        value = args[++i];
+      }
+      // An option that holds one value, given twice with two values, would
+      // silently drop one (`--hlo BAD --hlo GOOD` checked only GOOD).
+      const std::string flag =
+          a == "-o" ? "--output" : (a == "-j" ? "--jobs" : a);
+      if (flag == "--rules" || flag == "--include" || flag == "--exclude") {
+        return value;
+      }
+      auto [it, fresh] = single_values.emplace(flag, value);
+      if (!fresh && it->second != value) {
+        return Usage(fmt::format(
+            "{} given twice ('{}' and '{}'): it takes one value; give it once",
+            flag, it->second, value));
+      }
+      return value;
     };
     // A file name: an empty one is a usage error, not "no such file" later
     // (or, for -o, "write to stdout").
@@ -330,9 +354,8 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
   if (o.verb == Verb::kCheck || o.verb == Verb::kExplain) {
     bool explicit_unit =
         !o.hlo.empty() || !o.neff.empty() || !o.neuron_config.empty();
-    if (o.paths.empty() && !explicit_unit) {
-      return Usage("no input: give a PATH, or --hlo/--neff/--neuron-config");
-    }
+    // As `ruff check`: no PATH checks the current directory.
+    if (o.paths.empty() && !explicit_unit) o.paths.push_back(".");
     int dashes = 0;
     for (const std::string& p : o.paths) dashes += p == "-";
     if (dashes > 1) return Usage("`-` (standard input) may be given once");

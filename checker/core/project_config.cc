@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "checker/config/known_keys.h"
 #include "checker/core/path_filter.h"
+#include "checker/core/rule_selection.h"
 #include "checker/diag/input_file.h"
 #include "checker/json/json_loader.h"
 #include "fmt/format.h"
@@ -166,6 +167,18 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
       for (const json::Member& f : m.value.object) {
         auto v = StringOrList(path, f);
         if (!v.ok()) return v.status();
+        // A rule glob that matches no rule would silence nothing, silently.
+        for (size_t i = 0; i < v->size(); ++i) {
+          const std::string& glob = (*v)[i];
+          if (GlobMatchesAnyRule(glob)) continue;
+          const json::Value& at =
+              f.value.is_array() ? f.value.array[i] : f.value;
+          return ErrorAt(path, at.pos,
+                         fmt::format("\"per_file_ignores\" rule glob '{}' "
+                                     "(for files '{}') matches no rule{} "
+                                     "(see `topolint rules`)",
+                                     glob, f.key, SuggestRule(glob)));
+        }
         cfg.per_file_ignores.emplace_back(f.key, *v);
       }
     } else if (m.key == "include" || m.key == "exclude") {

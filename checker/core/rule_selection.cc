@@ -58,6 +58,13 @@ std::string SuggestRule(std::string_view typed) {
   return best.empty() ? "" : fmt::format("; did you mean '{}'?", best);
 }
 
+bool GlobMatchesAnyRule(std::string_view glob) {
+  for (const RuleInfo& r : AllRules()) {
+    if (GlobMatch(glob, r.id)) return true;
+  }
+  return false;
+}
+
 absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
   for (absl::string_view raw :
        absl::StrSplit(absl::string_view(globs.data(), globs.size()), ',')) {
@@ -68,13 +75,7 @@ absl::Status RuleSelection::ApplyGlobs(std::string_view globs) {
     if (entry.empty()) {
       return absl::InvalidArgumentError("empty rule glob after '-'");
     }
-    bool matched = false;
-    for (const RuleInfo& r : AllRules()) {
-      if (GlobMatch(std::string_view(entry.data(), entry.size()), r.id)) {
-        matched = true;
-      }
-    }
-    if (!matched) {
+    if (!GlobMatchesAnyRule(std::string_view(entry.data(), entry.size()))) {
       return absl::InvalidArgumentError(fmt::format(
           "rule glob '{}' matches no rule{} (see `topolint "
           "rules`)",

@@ -22,6 +22,9 @@ bool GlobMatch(std::string_view glob, std::string_view text);
 // legacy/sub/a.hlo.
 bool PathGlobMatch(std::string_view glob, std::string_view path);
 
+// True when `glob` matches at least one registered rule id.
+bool GlobMatchesAnyRule(std::string_view glob);
+
 // "; did you mean 'hlo-syntax'?" for the registered rule id nearest to
 // `typed` (by edit distance, at most about a third of its length), else "".
 std::string SuggestRule(std::string_view typed);

@@ -62,7 +62,7 @@ TEST(CliTest, MissingPathIsUsageError) {
 }
 
 TEST(CliTest, UsageErrorsExitTwo) {
-  EXPECT_EQ(RunTopolint({"check"}).exit_code, 2);
+  EXPECT_EQ(RunTopolint({}).exit_code, 2);  // `check` alone checks `.`
   EXPECT_EQ(RunTopolint({"check", "--format", "xml", "."}).exit_code, 2);
   EXPECT_EQ(RunTopolint({"check", "--bogus", "."}).exit_code, 2);
   EXPECT_EQ(RunTopolint({"check", "--lnc", "0", "."}).exit_code, 2);

@@ -265,15 +265,22 @@ class CheckModuleTest(unittest.TestCase):
         self.assertEqual(
             topolint.check_module(module, rules="-hlo-duplicate-device-id"),
             [])
-        # The module's config records no device count: the world-size
-        # comparison needs one (docs/rules/config-world-size.md), given here.
+        # The module records no device count: given, it is compared ...
         typo = topolint.check_module(
             module, neuron_config={"tp_degree": 2}, num_partitions=4)
         self.assertIn("config-world-size", [f.rule for f in typo])
+        # ... and not given, it is derived from the ids its groups list
+        # (0..4: 5 devices; docs/rules/config-world-size.md).
+        derived = [f for f in topolint.check_module(
+            module, neuron_config={"tp_degree": 2})
+            if f.rule == "config-world-size"]
+        self.assertEqual(len(derived), 1)
+        self.assertIn("runs on 5 devices (the device ids its collectives "
+                      "list, 0..4", derived[0].message)
         self.assertNotIn(
             "config-world-size",
             [f.rule for f in topolint.check_module(
-                module, neuron_config={"tp_degree": 2})])
+                module, neuron_config={"tp_degree": 5})])
 
 
 class SchemaTest(unittest.TestCase):

@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "rules/families.h"
 #include "tests/config/config_test_util.h"
+#include "tests/neff/neff_test_util.h"
 
 namespace topolint {
 namespace {
@@ -90,6 +91,85 @@ TEST(ConfigWorldSizeTest, UsesFlagsWhenTheHeaderIsSilent) {
       Module("is_scheduled=true", AllReduce("ar", "[2,8]<=[16]", true)), opts);
   ASSERT_THAT(f, SizeIs(1));
   EXPECT_THAT(f[0].message, HasSubstr("runs on 16 devices"));
+}
+
+// A module whose header records no counts (every binary HloModuleProto of a
+// compile cache): the device count is derived, as explain derives it.
+std::vector<Finding> RunHeaderless(std::string_view config,
+                                   const std::string& ops,
+                                   const std::string& def_json = "") {
+  Unit unit;
+  unit.configs.push_back(config::testing::ConfigFromText(config, "c.json"));
+  unit.hlo_modules.push_back(
+      hlo::ParseHloText(Module("is_scheduled=true", ops), "m.hlo"));
+  EXPECT_THAT(unit.hlo_modules[0].syntax_errors, IsEmpty());
+  if (!def_json.empty()) {
+    unit.def_jsons.push_back(testing_neff::LoadDefJson(def_json, "def.json"));
+  }
+  Emitter emit([](std::string_view) { return true; },
+               [](std::string_view) { return Severity::kError; });
+  CheckConfigXref(unit, CheckOptions{}, emit);
+  return emit.findings();
+}
+
+TEST(ConfigWorldSizeTest, HeaderlessModuleCountsTheIdsItLists) {
+  // Issue 43 §7: tp_degree 4 above modules whose groups span 8 devices.
+  const std::vector<Finding> f =
+      RunHeaderless(R"({"neuron_config": {"tp_degree": 4}})",
+                    AllReduce("ar", "{{0,1,2,3,4,5,6,7}}", true));
+  ASSERT_THAT(f, SizeIs(1));
+  EXPECT_EQ(f[0].rule, "config-world-size");
+  EXPECT_THAT(f[0].message,
+              HasSubstr("but HLO module 'm' runs on 8 devices (the device "
+                        "ids its collectives list, 0..7; its header records "
+                        "no replica_count or num_partitions)"));
+  ASSERT_THAT(f[0].notes, SizeIs(1));
+  EXPECT_EQ(f[0].notes[0].loc.file, "m.hlo");
+  EXPECT_EQ(f[0].notes[0].loc.line, 5);
+  EXPECT_THAT(f[0].notes[0].message, HasSubstr("lists device id 7 here"));
+  // The largest id decides, wherever it is listed.
+  EXPECT_THAT(RunHeaderless(R"({"neuron_config": {"tp_degree": 8}})",
+                            AllReduce("a", "{{0,1,2,3,4,5}}") +
+                                AllReduce("b", "[1,8]<=[8]", true)),
+              SizeIs(1));  // only a's groups: none of TP 8's families
+  EXPECT_THAT(RunHeaderless(R"({"neuron_config": {"tp_degree": 8}})",
+                            AllReduce("b", "[1,8]<=[8]", true)),
+              IsEmpty());
+}
+
+TEST(ConfigWorldSizeTest, HeaderlessModuleWithoutIdsUsesTheNeffWorld) {
+  const std::string ops = AllReduce("ar", "{}", true);
+  const std::string def =
+      R"({"CCInfo": {"replica_groups": [[[0,1,2,3,4,5,6,7]]]}})";
+  const std::vector<Finding> f =
+      RunHeaderless(R"({"neuron_config": {"tp_degree": 4}})", ops, def);
+  ASSERT_THAT(f, SizeIs(1));
+  EXPECT_EQ(f[0].rule, "config-world-size");
+  EXPECT_THAT(f[0].message,
+              HasSubstr("runs on 8 devices (the world size of def.json"));
+  EXPECT_EQ(f[0].notes[0].loc.file, "def.json");
+  EXPECT_THAT(RunHeaderless(R"({"neuron_config": {"tp_degree": 8}})", ops, def),
+              IsEmpty());
+  // Recorded nowhere: nothing is compared (explain says so).
+  EXPECT_THAT(RunHeaderless(R"({"neuron_config": {"tp_degree": 4}})", ops),
+              IsEmpty());
+}
+
+TEST(XrefConfigGroupsTest, HeaderlessModuleGroupsAreCompared) {
+  // 8 devices, as the config: the groups are compared as written, and
+  // {0,4},{1,5},... is none of TP 8's families.
+  const std::vector<Finding> f =
+      RunHeaderless(R"({"neuron_config": {"tp_degree": 8}})",
+                    AllReduce("ar", "{{0,4},{1,5},{2,6},{3,7}}", true));
+  ASSERT_THAT(f, SizeIs(1));
+  EXPECT_EQ(f[0].rule, "xref-config-groups");
+  EXPECT_EQ(f[0].loc.file, "m.hlo");
+  // Counts that differ: the world size, not the groups.
+  const std::vector<Finding> g =
+      RunHeaderless(R"({"neuron_config": {"tp_degree": 16}})",
+                    AllReduce("ar", "{{0,4},{1,5},{2,6},{3,7}}", true));
+  ASSERT_THAT(g, SizeIs(1));
+  EXPECT_EQ(g[0].rule, "config-world-size");
 }
 
 TEST(ConfigWorldSizeTest, NxdiWorldSizeOrTpPpEp) {
