@@ -211,7 +211,8 @@ class CheckReport {
         report_ = MakeGithubReport(&roots_);
         break;
       case Format::kJunit:
-        report_ = MakeJunitReport();
+        roots_ = FindSarifRoots(options);
+        report_ = MakeJunitReport(&roots_);
         break;
       case Format::kGitlab:
         roots_ = FindSarifRoots(options);

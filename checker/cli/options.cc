@@ -59,8 +59,8 @@ options:
                                     inputs of its directory, read as a
                                     directory search reads them (JSON of
                                     other kinds ignored); for pre-commit
-  --sarif-root DIR                  SARIF URIs and github annotation paths
-                                    relative to DIR (default: the git work
+  --sarif-root DIR                  SARIF URIs and github, gitlab and junit
+                                    paths relative to DIR (default: the git work
                                     tree holding the current directory, else
                                     the current directory)
   --docs-url URL                    SARIF helpUri base: URL/<rule>.md

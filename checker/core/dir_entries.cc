@@ -40,6 +40,10 @@ std::string Abbreviated(const std::string& path) {
 }
 
 std::string JoinPath(const std::string& dir, std::string_view name) {
+  // The current directory's entries are named as ruff and git name them:
+  // "llama/def.json", not "./llama/def.json", so that every format (text,
+  // JSON, SARIF, JUnit, GitHub) shows one path when run from the root.
+  if (dir == "." || dir == "./") return std::string(name);
   const bool slash = dir.back() != '/';
   std::string out;
   out.reserve(dir.size() + slash + name.size());

@@ -19,7 +19,8 @@ std::string ErrnoMessage(int err);
 // A path too long to print whole, by its ends.
 std::string Abbreviated(const std::string& path);
 
-// `dir/name`, allocated once.
+// `dir/name`, allocated once; `name` alone when `dir` is "." (the current
+// directory's entries are named without "./").
 std::string JoinPath(const std::string& dir, std::string_view name);
 
 // One entry of a directory: its name is names[offset, offset + size), with

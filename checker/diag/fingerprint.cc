@@ -24,8 +24,11 @@ void Mix(std::string_view bytes, uint64_t* h) {
 }  // namespace
 
 std::string Fingerprint(const Finding& finding) {
+  return Fingerprint(finding, finding.loc.file);
+}
+
+std::string Fingerprint(const Finding& finding, std::string_view file) {
   // "./a.hlo" and "a.hlo" are the same file to the user.
-  std::string_view file = finding.loc.file;
   while (file.substr(0, 2) == "./") file.remove_prefix(2);
   const std::string_view what =
       finding.anchor.empty() ? finding.message : finding.anchor;

@@ -141,8 +141,12 @@ std::unique_ptr<ReportWriter> MakeConciseReport();
 // JUnit XML: each finding a failed <testcase> (classname the rule, name the
 // place, <failure type="severity">); each batch one <testsuite>; a run
 // without findings one passing case.
-std::string RenderJunit(const std::vector<Finding>& findings);
-std::unique_ptr<ReportWriter> MakeJunitReport();
+// With `roots`, files are named relative to roots.root, as SARIF, GitLab and
+// GitHub name them (null: as given).
+std::string RenderJunit(const std::vector<Finding>& findings,
+                        const SarifRoots* roots = nullptr);
+std::unique_ptr<ReportWriter> MakeJunitReport(
+    const SarifRoots* roots = nullptr);
 
 // GitLab Code Quality: a JSON array of {type, description, check_name,
 // fingerprint (unique per issue), severity (major/minor/info), location:
@@ -157,6 +161,10 @@ std::unique_ptr<ReportWriter> MakeGitlabReport(const SarifRoots* roots);
 // rule, file and anchor (or message when there is no anchor), never the
 // line. Used by SARIF partialFingerprints and baselines.
 std::string Fingerprint(const Finding& finding);
+// The same with `file` for the finding's file: SARIF hashes the path
+// relative to the repository root, so that one finding has one fingerprint
+// from whichever directory topolint ran.
+std::string Fingerprint(const Finding& finding, std::string_view file);
 
 }  // namespace topolint
 

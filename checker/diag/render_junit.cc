@@ -12,14 +12,24 @@
 #include <vector>
 
 #include "checker/diag/render.h"
+#include "checker/diag/repo_paths.h"
 #include "checker/diag/xml_escape.h"
 #include "fmt/format.h"
 
 namespace topolint {
 namespace {
 
-std::string Place(const Location& loc) {
-  std::string out = loc.file;
+// `file` relative to the repository root (as SARIF, GitLab and GitHub
+// name it), or as given without roots.
+std::string FileName(const std::string& file, const SarifRoots* roots) {
+  if (roots == nullptr) return file;
+  std::string path;
+  PathUnderRoot(file, roots->root, roots->cwd, &path);
+  return path;
+}
+
+std::string Place(const Location& loc, const SarifRoots* roots) {
+  std::string out = FileName(loc.file, roots);
   if (loc.line > 0) {
     out += fmt::format(":{}", loc.line);
     if (loc.column > 0) out += fmt::format(":{}", loc.column);
@@ -28,16 +38,16 @@ std::string Place(const Location& loc) {
   return out;
 }
 
-void AppendCase(const Finding& f, std::string* out) {
-  const std::string place = Place(f.loc);
+void AppendCase(const Finding& f, const SarifRoots* roots, std::string* out) {
+  const std::string place = Place(f.loc, roots);
   std::string body = fmt::format("{}: {}: {} [{}]", place,
                                  SeverityName(f.severity), f.message, f.rule);
   for (const Note& n : f.notes) {
-    body += fmt::format("\n{}: note: {}", Place(n.loc), n.message);
+    body += fmt::format("\n{}: note: {}", Place(n.loc, roots), n.message);
   }
-  *out +=
-      fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
-                  EscapeXml(f.rule), EscapeXml(place), EscapeXml(f.loc.file));
+  *out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
+                      EscapeXml(f.rule), EscapeXml(place),
+                      EscapeXml(FileName(f.loc.file, roots)));
   if (f.loc.line > 0) *out += fmt::format(" line=\"{}\"", f.loc.line);
   // Every finding fails its case, whatever its severity (the type says
   // which): a CI job chooses with --werror and the exit code whether
@@ -50,6 +60,7 @@ void AppendCase(const Finding& f, std::string* out) {
 
 class JunitReport : public ReportWriter {
  public:
+  explicit JunitReport(const SarifRoots* roots) : roots_(roots) {}
   void Begin(std::string* out) override {
     *out +=
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -61,7 +72,7 @@ class JunitReport : public ReportWriter {
         "  <testsuite name=\"topolint\" tests=\"{0}\" failures=\"{0}\" "
         "errors=\"0\" skipped=\"0\">\n",
         findings.size());
-    for (const Finding& f : findings) AppendCase(f, out);
+    for (const Finding& f : findings) AppendCase(f, roots_, out);
     *out += "  </testsuite>\n";
     count_ += findings.size();
   }
@@ -77,17 +88,19 @@ class JunitReport : public ReportWriter {
   }
 
  private:
+  const SarifRoots* roots_;
   size_t count_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<ReportWriter> MakeJunitReport() {
-  return std::make_unique<JunitReport>();
+std::unique_ptr<ReportWriter> MakeJunitReport(const SarifRoots* roots) {
+  return std::make_unique<JunitReport>(roots);
 }
 
-std::string RenderJunit(const std::vector<Finding>& findings) {
-  JunitReport report;
+std::string RenderJunit(const std::vector<Finding>& findings,
+                        const SarifRoots* roots) {
+  JunitReport report(roots);
   return report.RenderAll(findings);
 }
 

@@ -119,6 +119,15 @@ class Artifacts {
     run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", root}}}};
   }
 
+  // `file` relative to the root, absolute outside it (so the same from
+  // any working directory); as given without roots.
+  std::string RootRelative(const std::string& file) const {
+    if (roots_ == nullptr) return file;
+    std::string path;
+    PathUnderRoot(file, roots_->root, roots_->cwd, &path);
+    return path;
+  }
+
   // The archives and members results named so far (empty without roots).
   const Json& List() const { return artifacts_; }
 
@@ -215,7 +224,8 @@ Json ResultObject(const Finding& f,
     }
     result["relatedLocations"] = std::move(related);
   }
-  result["partialFingerprints"] = {{"topolint/v1", Fingerprint(f)}};
+  result["partialFingerprints"] = {
+      {"topolint/v1", Fingerprint(f, artifacts.RootRelative(f.loc.file))}};
   return result;
 }
 

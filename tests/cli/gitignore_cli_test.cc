@@ -39,7 +39,7 @@ TEST_F(GitignoreCliTest, IgnoredFilesAreLeftOutOfASearch) {
   EXPECT_THAT(r.out, Not(HasSubstr("tmp_1")));
   EXPECT_THAT(r.out, Not(HasSubstr("build/")));
   EXPECT_THAT(r.out, Not(HasSubstr("scratch.json")));
-  EXPECT_THAT(r.err, HasSubstr("skipped ./build/out/def.json: ignored by "
+  EXPECT_THAT(r.err, HasSubstr("skipped build/out/def.json: ignored by "
                                ".gitignore"));
   EXPECT_THAT(r.err, HasSubstr("1 error"));
 

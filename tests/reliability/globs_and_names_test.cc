@@ -104,10 +104,11 @@ TEST(OddFileNamesTest, FindingsStayAttributedAndOutputsValid) {
       EXPECT_EQ(r.exit_code, 1) << name << ": " << r.err;
       ExpectAllIn(r.out, format, name);
     }
-    // Found by a directory search too.
+    // Found by a directory search too (the current directory's entries
+    // are named without "./").
     const CliResult found = RunTopolint({"--format", "json", "."}, dir.path());
     EXPECT_EQ(found.exit_code, 1) << name << ": " << found.err;
-    ExpectAllIn(found.out, "json", "./" + name);
+    ExpectAllIn(found.out, "json", name);
   }
 }
 
