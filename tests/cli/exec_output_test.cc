@@ -193,6 +193,31 @@ TEST_F(ExecOutputTest, ReportFileIsReplacedWhole) {
   EXPECT_THAT(Temporaries(), ::testing::IsEmpty());
 }
 
+// -o /dev/stderr writes through exec's standard error, which the compiler
+// shares: the file behind it (2>log.txt) keeps the compiler's messages.
+TEST_F(ExecOutputTest, ReportToStandardErrorByNameKeepsTheCompilersOutput) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
+  CliResult r = RunShell(ShellQuote(TOPOLINT_BINARY) +
+                             " exec --on-error warn --color never -o "
+                             "/dev/stderr -- " +
+                             ShellQuote(kFake) + Quoted(kCompile) +
+                             " 2>log.txt",
+                         dir_.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string log = ReadAll(Path("log.txt"));
+  EXPECT_THAT(log, HasSubstr("fake-neuronx-cc: compiling m.hlo_module.pb"));
+  EXPECT_THAT(log, HasSubstr("[hlo-duplicate-device-id]"));
+  // A closed standard output (held read-only by topolint) is a failed
+  // write, not a report written elsewhere.
+  r = RunShell(ShellQuote(TOPOLINT_BINARY) + " exec --format json -o " +
+                   "/dev/stdout -- " + ShellQuote(kFake) + Quoted(kCompile) +
+                   " >&-; echo \"status $?\" >&2",
+               dir_.path());
+  EXPECT_THAT(r.err, HasSubstr("status 2"));
+  EXPECT_THAT(r.err, HasSubstr("/dev/stdout: write failed: Bad file "
+                               "descriptor"));
+}
+
 TEST_F(ExecOutputTest, FixAndDiffAreUsageErrors) {
   WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
   for (const std::vector<std::string>& flags :

@@ -5,6 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -46,6 +49,26 @@ TEST(ExplainOutputTest, AFailedWriteIsExit2) {
     EXPECT_EQ(r.exit_code, 2) << format << r.err;
     EXPECT_THAT(r.err, HasSubstr("No space left on device")) << format;
   }
+}
+
+// /dev/stdout is the process's standard output: a closed one is a failed
+// write (exit 2), a file behind it is written, not replaced.
+TEST(ExplainOutputTest, StandardOutputByNameIsItsDescriptor) {
+  TempDir dir;
+  const std::string hlo = dir.Write("m.hlo", kModuleHlo);
+  const std::string cd = "cd " + ShellQuote(dir.path()) + " && ";
+  const std::string run =
+      ShellQuote(TOPOLINT_BINARY) + " explain -o /dev/stdout m.hlo";
+  EXPECT_EQ(
+      WEXITSTATUS(std::system((cd + run + " >&- 2>err.txt").c_str())), 2);
+  EXPECT_THAT(ReadAll(dir.path() + "/err.txt"),
+              HasSubstr("/dev/stdout: write failed: Bad file descriptor"));
+  EXPECT_EQ(WEXITSTATUS(std::system(
+                (cd + "(echo first; " + run + ") >out.txt").c_str())),
+            0);
+  const std::string out = ReadAll(dir.path() + "/out.txt");
+  EXPECT_EQ(out.rfind("first\n", 0), 0u) << out;
+  EXPECT_GT(out.size(), 6u);
 }
 
 TEST(ExplainOutputTest, OutputFileIsReplacedWhole) {
