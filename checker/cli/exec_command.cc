@@ -2,7 +2,6 @@
 // child with the standard streams untouched, check its NEFF after.
 #include "checker/cli/exec_command.h"
 
-
 #include <cstdio>
 #include <filesystem>
 
@@ -89,7 +88,9 @@ absl::Status ParseExec(const std::vector<std::string>& args, ExecSettings* s) {
         "exec takes no {}: --fix would rewrite the module the compiler is "
         "about to compile, and --diff would block the compile on a note; "
         "run `topolint check --diff` (then --fix) on the module first",
-        o->fix ? "--fix" : o->diff ? "--diff" : "--fix-from"));
+        o->fix    ? "--fix"
+        : o->diff ? "--diff"
+                  : "--fix-from"));
   }
   if (o->paths.size() != 1 || !o->hlo.empty() || !o->neff.empty() ||
       !o->neuron_config.empty() || !o->write_baseline.empty() ||
@@ -203,8 +204,7 @@ ExecOutcome Failed(int code) { return {code, false, false}; }
 
 // Under block, a report that cannot be written stops exec before the
 // compiler runs; under warn the compile goes on (exit 2 at the end).
-bool StopOnReportError(const ExecReport& report, bool block,
-                       ExecOutcome* out) {
+bool StopOnReportError(const ExecReport& report, bool block, ExecOutcome* out) {
   if (report.status().ok() || !block) return false;
   Err(fmt::format("topolint: error: exec: {}; the compiler was not run\n",
                   std::string(report.status().message())));

@@ -125,7 +125,8 @@ CompileLine ParseCompileLine(const std::vector<std::string>& args) {
   } else if (auto d = TargetDefaultLnc(line.target);
              d && !line.target.empty() && line.problem.empty()) {
     line.lnc = d;
-    line.lnc_source = fmt::format("the default LNC of --target={}", line.target);
+    line.lnc_source =
+        fmt::format("the default LNC of --target={}", line.target);
   }
   return line;
 }

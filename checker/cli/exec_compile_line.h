@@ -29,13 +29,13 @@ struct CompileLine {
   // Where `lnc` comes from, as findings name it: the flag ("--lnc",
   // "--logical-nc-config") or "the default LNC of --target=trn2".
   std::string lnc_source;
-  std::string target;      // --target
-  std::string framework;   // --framework ("" = not given)
-  std::string workdir;     // --workdir
+  std::string target;     // --target
+  std::string framework;  // --framework ("" = not given)
+  std::string workdir;    // --workdir
   // The positional arguments after `compile` (the input, or what stands
   // where it would: a checkpoint directory, an NKI kernel `.py`).
   std::vector<std::string> positionals;
-  std::string logfile;     // --logfile ("" = none)
+  std::string logfile;  // --logfile ("" = none)
   // Every argument, and the VALUE of every `--flag=VALUE`: whatever may
   // name a file the compiler reads or writes. topolint's -o file must be
   // none of them.

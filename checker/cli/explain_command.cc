@@ -110,8 +110,8 @@ int RunExplainCommand(const Options& options) {
   }
   if (picture) return WritePicture(options, plan, units, explained);
   return WriteExplanation(options, options.format == Format::kJson
-                                      ? explain::RenderExplainJson(explained)
-                                      : explain::RenderExplainText(explained));
+                                       ? explain::RenderExplainJson(explained)
+                                       : explain::RenderExplainText(explained));
 }
 
 }  // namespace topolint::cli

@@ -39,13 +39,12 @@ absl::Status CheckOutputIsNoneOf(const std::string& flag,
   for (const GuardedFile& f : files) {
     if (f.path.empty()) continue;
     FileId id;
-    const bool same =
-        (exists && IdOfPath(f.path, &id) && id == out_id) ||
-        (f.by_name && NormalName(f.path) == out_name);
+    const bool same = (exists && IdOfPath(f.path, &id) && id == out_id) ||
+                      (f.by_name && NormalName(f.path) == out_name);
     if (same) {
       return absl::InvalidArgumentError(
-          fmt::format("{} {}: is {} {}; refusing to overwrite it", flag,
-                      output, f.what, f.path));
+          fmt::format("{} {}: is {} {}; refusing to overwrite it", flag, output,
+                      f.what, f.path));
     }
   }
   return absl::OkStatus();

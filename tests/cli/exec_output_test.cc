@@ -152,8 +152,8 @@ TEST_F(ExecOutputTest, AFailedReportWriteIsExit2) {
 TEST_F(ExecOutputTest, FailedOrInterruptedExecKeepsTheOldReport) {
   dir_.Write("report.txt", "old report\n");
   // A module that cannot be read: exit 2 under block.
-  CliResult r = Exec({"-o", "report.txt"},
-                     {"compile", "missing.hlo_module.pb", "--output", "m.neff"});
+  CliResult r = Exec({"-o", "report.txt"}, {"compile", "missing.hlo_module.pb",
+                                            "--output", "m.neff"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_FALSE(CompilerRan());
   EXPECT_EQ(ReadAll(Path("report.txt")), "old report\n");
@@ -197,12 +197,12 @@ TEST_F(ExecOutputTest, ReportFileIsReplacedWhole) {
 // shares: the file behind it (2>log.txt) keeps the compiler's messages.
 TEST_F(ExecOutputTest, ReportToStandardErrorByNameKeepsTheCompilersOutput) {
   WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
-  CliResult r = RunShell(ShellQuote(TOPOLINT_BINARY) +
-                             " exec --on-error warn --color never -o "
-                             "/dev/stderr -- " +
-                             ShellQuote(kFake) + Quoted(kCompile) +
-                             " 2>log.txt",
-                         dir_.path());
+  CliResult r =
+      RunShell(ShellQuote(TOPOLINT_BINARY) +
+                   " exec --on-error warn --color never -o "
+                   "/dev/stderr -- " +
+                   ShellQuote(kFake) + Quoted(kCompile) + " 2>log.txt",
+               dir_.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const std::string log = ReadAll(Path("log.txt"));
   EXPECT_THAT(log, HasSubstr("fake-neuronx-cc: compiling m.hlo_module.pb"));
@@ -234,9 +234,9 @@ TEST_F(ExecOutputTest, FixAndDiffAreUsageErrors) {
 // twice; so does exec.
 TEST_F(ExecOutputTest, TheLastLncFlagCounts) {
   WriteModule("m.hlo_module.pb", {{0, 1}, {2, 0}});
-  CliResult r = Exec({"--color", "never"},
-                     {"compile", "m.hlo_module.pb", "--output", "m.neff",
-                      "--lnc=two", "--lnc=2"});
+  CliResult r =
+      Exec({"--color", "never"}, {"compile", "m.hlo_module.pb", "--output",
+                                  "m.neff", "--lnc=two", "--lnc=2"});
   EXPECT_EQ(r.exit_code, 1) << r.err;  // checked, and blocked
   EXPECT_THAT(r.err, Not(HasSubstr("not a positive integer")));
   EXPECT_FALSE(CompilerRan());
@@ -302,16 +302,16 @@ TEST_F(ExecOutputTest, TheTargetsDefaultLncIsNamed) {
   EXPECT_THAT(r.err, HasSubstr("the default LNC of --target=trn2 is 2"));
   EXPECT_THAT(r.err, Not(HasSubstr("--lnc is 2")));
   r = Exec({"--color", "never"},
-           {"--target=trn1", "compile", "m.hlo_module.pb", "--output",
-            "m.neff", "--logical-nc-config", "2"});
+           {"--target=trn1", "compile", "m.hlo_module.pb", "--output", "m.neff",
+            "--logical-nc-config", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.err;  // the fake writes what it is told
 }
 
 TEST_F(ExecOutputTest, NamesAreEscapedInExecMessages) {
   const std::string bad = "m\x1b[31m\x07.hlo_module.pb";
   WriteModule(bad, {{0, 1}, {2, 0}});
-  CliResult r = Exec({"--color", "never"},
-                     {"compile", bad, "--output", "m.neff"});
+  CliResult r =
+      Exec({"--color", "never"}, {"compile", bad, "--output", "m.neff"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("m<U+001B>[31m<U+0007>.hlo_module.pb has "
                                "topology errors"));

@@ -68,18 +68,18 @@ TEST(ExecReportTest, SarifRunsBecomeOneWithArtifactsRenumbered) {
 std::string RunOf(size_t n, const std::string& uri) {
   Json results = Json::array();
   for (size_t i = 0; i < n; ++i) {
-    results.push_back(
-        {{"ruleId", "r"},
-         {"level", "error"},
-         {"message", {{"text", "m"}}},
-         {"locations",
-          {{{"physicalLocation",
-             {{"artifactLocation", {{"uri", uri}}},
-              {"region", {{"startLine", i + 1}}}}}}}}});
+    results.push_back({{"ruleId", "r"},
+                       {"level", "error"},
+                       {"message", {{"text", "m"}}},
+                       {"locations",
+                        {{{"physicalLocation",
+                           {{"artifactLocation", {{"uri", uri}}},
+                            {"region", {{"startLine", i + 1}}}}}}}}});
   }
   Json log = {{"version", "2.1.0"},
-              {"runs", {{{"tool", {{"driver", {{"name", "topolint"}}}}},
-                         {"results", results}}}}};
+              {"runs",
+               {{{"tool", {{"driver", {{"name", "topolint"}}}}},
+                 {"results", results}}}}};
   return log.dump();
 }
 
@@ -105,9 +105,9 @@ TEST(ExecReportTest, MergedSarifRunKeepsTheResultCap) {
   EXPECT_EQ(run["results"][kSarifMaxResults - 2]["locations"][0]
                ["physicalLocation"]["region"]["startLine"],
             12399);
-  EXPECT_EQ(run["invocations"][0]["toolExecutionNotifications"][0]["message"]
-               ["text"],
-            note["message"]["text"]);
+  EXPECT_EQ(
+      run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"],
+      note["message"]["text"]);
 
   // Exactly the cap: whole, no note.
   const Json whole =

@@ -26,16 +26,14 @@ TEST(ExplainOutputTest, OutputThatIsAnInputIsRefused) {
   const std::string def = dir.Write("def.json", kGoodDef);
   fs::create_symlink("m.hlo", dir.path() + "/link.hlo");
   for (const char* format : {"text", "json", "html"}) {
-    for (const std::string& out :
-         {hlo, def, dir.path() + "/link.hlo"}) {
+    for (const std::string& out : {hlo, def, dir.path() + "/link.hlo"}) {
       CliResult r =
           RunTopolint({"explain", "--format", format, "-o", out, dir.path()});
       EXPECT_EQ(r.exit_code, 2) << format << " " << out << r.err;
       EXPECT_EQ(ReadAll(hlo), kModuleHlo) << format << " " << out;
       EXPECT_EQ(ReadAll(def), kGoodDef) << format << " " << out;
     }
-    CliResult r =
-        RunTopolint({"explain", "--format", format, "-o", hlo, hlo});
+    CliResult r = RunTopolint({"explain", "--format", format, "-o", hlo, hlo});
     EXPECT_THAT(r.err, HasSubstr("refusing to overwrite it")) << format;
   }
 }
@@ -44,8 +42,8 @@ TEST(ExplainOutputTest, AFailedWriteIsExit2) {
   TempDir dir;
   const std::string hlo = dir.Write("m.hlo", kModuleHlo);
   for (const char* format : {"text", "json", "html"}) {
-    CliResult r = RunTopolint(
-        {"explain", "--format", format, "-o", "/dev/full", hlo});
+    CliResult r =
+        RunTopolint({"explain", "--format", format, "-o", "/dev/full", hlo});
     EXPECT_EQ(r.exit_code, 2) << format << r.err;
     EXPECT_THAT(r.err, HasSubstr("No space left on device")) << format;
   }
@@ -59,8 +57,7 @@ TEST(ExplainOutputTest, StandardOutputByNameIsItsDescriptor) {
   const std::string cd = "cd " + ShellQuote(dir.path()) + " && ";
   const std::string run =
       ShellQuote(TOPOLINT_BINARY) + " explain -o /dev/stdout m.hlo";
-  EXPECT_EQ(
-      WEXITSTATUS(std::system((cd + run + " >&- 2>err.txt").c_str())), 2);
+  EXPECT_EQ(WEXITSTATUS(std::system((cd + run + " >&- 2>err.txt").c_str())), 2);
   EXPECT_THAT(ReadAll(dir.path() + "/err.txt"),
               HasSubstr("/dev/stdout: write failed: Bad file descriptor"));
   EXPECT_EQ(WEXITSTATUS(std::system(
