@@ -404,7 +404,10 @@ void CapSarifRun(nlohmann::ordered_json* run) {
   }
   Json& results = (*run)["results"];
   auto is_note = [](const Json& r) {
-    return r.is_object() && r.value("ruleId", std::string()) == kOmittedRuleId;
+    if (!r.is_object()) return false;
+    const auto id = r.find("ruleId");
+    return id != r.end() && id->is_string() &&
+           id->get_ref<const std::string&>() == kOmittedRuleId;
   };
   size_t total = 0;
   bool capped_before = false;
