@@ -19,10 +19,12 @@ namespace topolint::cli {
 namespace {
 
 volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_forwarded = 0;  // the last signal passed on
 
 constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP};
 
 void Forward(int sig) {
+  g_forwarded = sig;
   const pid_t child = static_cast<pid_t>(g_child);
   if (child > 0) kill(child, sig);
 }
@@ -59,7 +61,9 @@ absl::StatusOr<std::string> ResolveProgram(const std::string& name) {
       name));
 }
 
-absl::StatusOr<int> RunChild(const std::vector<std::string>& argv) {
+absl::StatusOr<int> RunChild(const std::vector<std::string>& argv,
+                             int* forwarded) {
+  if (forwarded != nullptr) *forwarded = 0;
   absl::StatusOr<std::string> program = ResolveProgram(argv.at(0));
   if (!program.ok()) return program.status();
   std::vector<char*> cargv;
@@ -68,10 +72,10 @@ absl::StatusOr<int> RunChild(const std::vector<std::string>& argv) {
   cargv.push_back(nullptr);
 
   // The forwarded signals wait (blocked) until the child's id is known.
-  sigset_t forwarded, old_mask;
-  sigemptyset(&forwarded);
-  for (int sig : kForwarded) sigaddset(&forwarded, sig);
-  sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
+  sigset_t to_forward, old_mask;
+  sigemptyset(&to_forward);
+  for (int sig : kForwarded) sigaddset(&to_forward, sig);
+  sigprocmask(SIG_BLOCK, &to_forward, &old_mask);
 
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -95,6 +99,7 @@ absl::StatusOr<int> RunChild(const std::vector<std::string>& argv) {
         "exec: cannot run the compiler '{}': {}", argv[0], std::strerror(err)));
   }
   g_child = pid;
+  g_forwarded = 0;
   struct sigaction forward {
   }, saved[3];
   forward.sa_handler = Forward;
@@ -112,6 +117,7 @@ absl::StatusOr<int> RunChild(const std::vector<std::string>& argv) {
   }
   g_child = 0;
   for (size_t i = 0; i < 3; ++i) sigaction(kForwarded[i], &saved[i], nullptr);
+  if (forwarded != nullptr) *forwarded = static_cast<int>(g_forwarded);
   if (wait_error != 0) {
     return absl::InternalError(
         fmt::format("exec: waiting for the compiler failed: {}",

@@ -19,9 +19,12 @@ absl::StatusOr<std::string> ResolveProgram(const std::string& name);
 // standard descriptors and environment, the default disposition of every
 // signal topolint changed (SIGPIPE, SIGXFSZ) and an empty signal mask, and
 // waits for it. SIGINT, SIGTERM and SIGHUP received meanwhile are passed
-// on to the child. Returns its exit status, or 128 + the signal that ended
-// it. Fails (kNotFound / kPermissionDenied...) only when it cannot start.
-absl::StatusOr<int> RunChild(const std::vector<std::string>& argv);
+// on to the child; `*forwarded` (when not null) gets the last of them, or
+// 0 when none came. Returns its exit status, or 128 + the signal that
+// ended it. Fails (kNotFound / kPermissionDenied...) only when it cannot
+// start.
+absl::StatusOr<int> RunChild(const std::vector<std::string>& argv,
+                             int* forwarded = nullptr);
 
 }  // namespace topolint::cli
 

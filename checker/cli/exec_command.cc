@@ -2,20 +2,19 @@
 // child with the standard streams untouched, check its NEFF after.
 #include "checker/cli/exec_command.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
 
-#include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "checker/cli/commands.h"
 #include "checker/cli/exec_child.h"
 #include "checker/cli/exec_compile_line.h"
 #include "checker/cli/exec_report.h"
 #include "checker/cli/options.h"
+#include "checker/cli/output_guard.h"
+#include "checker/cli/unit_jobs.h"
 #include "checker/core/path_filter.h"
+#include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -25,7 +24,10 @@ namespace fs = std::filesystem;
 
 enum class OnError { kBlock, kWarn };
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+// Messages echo file names and compiler arguments: never raw escapes.
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
 // Stands for "no PATH" while the check options are parsed.
 constexpr char kNoPath[] = "\x01exec";
@@ -34,6 +36,7 @@ struct ExecSettings {
   OnError on_error = OnError::kBlock;
   Options check;       // the check flags (verb check, no paths)
   std::string output;  // -o: the report file ("" = standard error)
+  bool quiet = false;  // --quiet: exec's warnings too
   std::vector<std::string> compiler;  // COMPILER ARGS...
 };
 
@@ -80,6 +83,15 @@ absl::Status ParseExec(const std::vector<std::string>& args, ExecSettings* s) {
     return absl::InvalidArgumentError(
         "exec takes check options before `--` (see topolint exec --help)");
   }
+  if (o->fix || o->diff || !o->fix_from.empty()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "exec takes no {}: --fix would rewrite the module the compiler is "
+        "about to compile, and --diff would block the compile on a note; "
+        "run `topolint check --diff` (then --fix) on the module first",
+        o->fix    ? "--fix"
+        : o->diff ? "--diff"
+                  : "--fix-from"));
+  }
   if (o->paths.size() != 1 || !o->hlo.empty() || !o->neff.empty() ||
       !o->neuron_config.empty() || !o->write_baseline.empty() ||
       o->whole_units) {
@@ -94,6 +106,12 @@ absl::Status ParseExec(const std::vector<std::string>& args, ExecSettings* s) {
   o->paths.clear();
   s->output = o->output;
   o->output.clear();
+  // The phases write into a pipe or a temporary, never to the -o file
+  // itself: a file is coloured only by --color always, as in check.
+  if (!s->output.empty() && o->color != ColorMode::kAlways) {
+    o->color = ColorMode::kNever;
+  }
+  s->quiet = o->quiet;
   o->quiet = true;  // nothing on stderr when the module is clean
   s->check = *std::move(o);
   return absl::OkStatus();
@@ -120,8 +138,150 @@ Options PhaseOptions(const ExecSettings& s, const CompileLine& line) {
   Options o = s.check;
   o.hlo = line.input;
   o.neuron_config = FindDeploymentConfig(line.input);
-  if (!o.lnc && line.lnc) o.lnc = line.lnc;
+  if (!o.lnc && line.lnc) {
+    o.lnc = line.lnc;
+    o.lnc_origin = line.lnc_source;
+  }
   return o;
+}
+
+// Refuses an -o FILE that is a file the run reads or writes: one the
+// compiler's command line names (its input, its --output NEFF and
+// --logfile, even before they exist), or one the check reads (the
+// deployment config, .topolint.json, --baseline).
+absl::Status GuardReportFile(const ExecSettings& s, const CompileLine& line,
+                             bool checked) {
+  if (s.output.empty()) return absl::OkStatus();
+  std::vector<GuardedFile> files;
+  if (line.is_compile) {
+    files.push_back({line.input, "the compiler's input", true});
+    files.push_back({line.output, "the compiler's --output", true});
+    files.push_back({line.logfile, "the compiler's --logfile", true});
+  }
+  for (const std::string& a : line.arguments) {
+    files.push_back({a, "the compiler's argument", false});
+  }
+  if (absl::Status st = CheckOutputIsNoneOf("-o", s.output, files); !st.ok()) {
+    return st;
+  }
+  if (!checked) return absl::OkStatus();
+  Options planned = PhaseOptions(s, line);
+  planned.output = s.output;
+  JobPlan plan;
+  // A plan that fails is the check's to report, when it runs.
+  if (!PlanJobs(planned, &plan).ok()) return absl::OkStatus();
+  return CheckOutputsAreNotInputs(planned, plan);
+}
+
+// Why a compile line names no module exec can check ("" when it does).
+std::string NothingToCheck(const CompileLine& line) {
+  if (!line.is_compile) return "";
+  if (line.input.empty()) {
+    return line.positionals.empty()
+               ? "no HLO module on the compiler's command line"
+               : fmt::format(
+                     "no HLO module on the compiler's command line ({} is "
+                     "not a .pb, .hlo, .hlo.txt or .gz file)",
+                     line.positionals[0]);
+  }
+  if (!line.framework.empty() &&
+      !absl::EqualsIgnoreCase(line.framework, "XLA")) {
+    return fmt::format("--framework {}: {} is not an HLO module",
+                       line.framework, line.input);
+  }
+  return "";
+}
+
+// How the phases ended: the exit code, and whether the report is put in
+// place (not after topolint's own failure, nor when exec was interrupted).
+struct ExecOutcome {
+  int code = kExitClean;
+  bool commit = true;
+  bool write_error_told = false;
+};
+
+ExecOutcome Failed(int code) { return {code, false, false}; }
+
+// Under block, a report that cannot be written stops exec before the
+// compiler runs; under warn the compile goes on (exit 2 at the end).
+bool StopOnReportError(const ExecReport& report, bool block, ExecOutcome* out) {
+  if (report.status().ok() || !block) return false;
+  Err(fmt::format("topolint: error: exec: {}; the compiler was not run\n",
+                  std::string(report.status().message())));
+  *out = {kExitUsage, false, true};
+  return true;
+}
+
+ExecOutcome RunPhases(const ExecSettings& s, const CompileLine& line,
+                      bool checked, ExecReport& report) {
+  const bool block = s.on_error == OnError::kBlock;
+  ExecOutcome out;
+  if (checked) {
+    const int rc = report.RunPhase(PhaseOptions(s, line));
+    if (StopOnReportError(report, block, &out)) return out;
+    if (rc == kExitUsage) {
+      Err(fmt::format("topolint: {}: exec: {} could not be checked{}\n",
+                      block ? "error" : "warning", line.input,
+                      block ? "; the compiler was not run (--on-error warn "
+                              "runs it anyway)"
+                            : ""));
+      if (block) return Failed(kExitUsage);
+    } else if (rc == kExitFindings && block) {
+      Err(fmt::format(
+          "topolint: error: exec: {} has topology errors; the compiler was "
+          "not run (--on-error warn runs it anyway)\n",
+          line.input));
+      return {kExitFindings, true, false};
+    }
+  }
+
+  int forwarded = 0;
+  absl::StatusOr<int> status = RunChild(s.compiler, &forwarded);
+  if (!status.ok()) {
+    Err(fmt::format("topolint: error: {}\n",
+                    std::string(status.status().message())));
+    return Failed(kExitUsage);
+  }
+  // Interrupted (the signal went on to the compiler): the old report
+  // stays, as after an interrupted check.
+  out.code = *status;
+  out.commit = forwarded == 0;
+  if (!checked || *status != 0 || forwarded != 0) return out;
+
+  std::error_code ec;
+  if (!fs::is_regular_file(line.output, ec)) {
+    Err(fmt::format(
+        "topolint: warning: exec: the compiler wrote no {}; its output is "
+        "not checked\n",
+        line.output));
+    return out;
+  }
+  if (!absl::EndsWith(line.output, ".neff")) {
+    Err(fmt::format(
+        "topolint: warning: exec: {} is not named *.neff; its output is not "
+        "checked\n",
+        line.output));
+    return out;
+  }
+  // After the compile: the module against the NEFF. The findings of the
+  // module and config alone were reported before compiling.
+  Options after = PhaseOptions(s, line);
+  after.neff = line.output;
+  after.rule_globs.push_back("-hlo-*,-config-*,-unused-suppression");
+  const int rc = report.RunPhase(after);
+  if (rc == kExitFindings && block) {
+    Err(fmt::format(
+        "topolint: error: exec: the compiler succeeded, but {} disagrees "
+        "with {} (exit 1 under --on-error block)\n",
+        line.output, line.input));
+    return {kExitFindings, true, false};
+  }
+  if (rc == kExitUsage) {
+    Err(fmt::format("topolint: {}: exec: {} could not be checked\n",
+                    block ? "error" : "warning", line.output));
+    if (block) return Failed(kExitUsage);
+  }
+  return out;
 }
 
 }  // namespace
@@ -144,15 +304,18 @@ options:
                           (exit 1, the compiler is not run) and errors found
                           after a successful compile make the exit code 1;
                           warn: report them and keep the compiler's status
-  -o, --output FILE       write topolint's report to FILE
+  -o, --output FILE       write topolint's report to FILE (put in place when
+                          exec ends; never a file the compiler reads or
+                          writes, nor one the check reads)
   and the check options: --format text|github|json|sarif (json and sarif:
   one document for both checks), --rules, --werror, --lnc,
   --num-cores, --replica-count, --num-partitions, --config, --baseline,
-  --color
+  --color, --quiet (not --fix, --diff or --fix-from)
 
 exit codes: the compiler's (128 + N when signal N ended it); 1 when block
-stopped on errors; 2 for a usage error, a compiler that cannot be started
-or, under block, an input topolint cannot read.
+stopped on errors; 2 for a usage error, a compiler that cannot be started,
+a report that cannot be written or, under block, an input topolint cannot
+read.
 )";
 }
 
@@ -173,21 +336,6 @@ int RunExec(const std::vector<std::string>& args) {
                     std::string(program.status().message())));
     return kExitUsage;
   }
-  int report_fd = STDERR_FILENO;
-  if (!s.output.empty()) {
-    report_fd =
-        open(s.output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (report_fd < 0) {
-      Err(fmt::format("topolint: error: {}: cannot write the report\n",
-                      s.output));
-      return kExitUsage;
-    }
-  }
-  // The report's phases; a json or sarif document is written however exec
-  // returns from here on.
-  ExecReport report(s.check, report_fd);
-  absl::Cleanup write_report = [&report] { report.Finish(); };
-  const bool block = s.on_error == OnError::kBlock;
   const std::vector<std::string> compiler_args(s.compiler.begin() + 1,
                                                s.compiler.end());
   const CompileLine line = ParseCompileLine(compiler_args);
@@ -195,72 +343,33 @@ int RunExec(const std::vector<std::string>& args) {
   if (checked && !line.problem.empty()) {
     Err(fmt::format("topolint: warning: exec: {}\n", line.problem));
     checked = false;
-  }
-  if (checked && !line.framework.empty() &&
-      !absl::EqualsIgnoreCase(line.framework, "XLA")) {
-    checked = false;  // not an HLO module
-  }
-
-  if (checked) {
-    const int rc = report.RunPhase(PhaseOptions(s, line));
-    if (rc == kExitUsage) {
-      Err(fmt::format("topolint: {}: exec: {} could not be checked{}\n",
-                      block ? "error" : "warning", line.input,
-                      block ? "; the compiler was not run (--on-error warn "
-                              "runs it anyway)"
-                            : ""));
-      if (block) return kExitUsage;
-    } else if (rc == kExitFindings && block) {
-      Err(fmt::format(
-          "topolint: error: exec: {} has topology errors; the compiler was "
-          "not run (--on-error warn runs it anyway)\n",
-          line.input));
-      return kExitFindings;
+  } else if (const std::string why = NothingToCheck(line); !why.empty()) {
+    if (!s.quiet) {
+      Err(fmt::format("topolint: warning: exec: {}; nothing is checked\n",
+                      why));
     }
+    checked = false;
   }
-
-  absl::StatusOr<int> status = RunChild(s.compiler);
-  if (!status.ok()) {
-    Err(fmt::format("topolint: error: {}\n",
-                    std::string(status.status().message())));
+  if (absl::Status st = GuardReportFile(s, line, checked); !st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
     return kExitUsage;
   }
-  if (!checked || *status != 0) return *status;
-
-  std::error_code ec;
-  if (!fs::is_regular_file(line.output, ec)) {
-    Err(fmt::format(
-        "topolint: warning: exec: the compiler wrote no {}; its output is "
-        "not checked\n",
-        line.output));
-    return *status;
+  ExecReport report(s.check);
+  if (absl::Status st = report.Open(s.output); !st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+    return kExitUsage;
   }
-  if (!absl::EndsWith(line.output, ".neff")) {
-    Err(fmt::format(
-        "topolint: warning: exec: {} is not named *.neff; its output is not "
-        "checked\n",
-        line.output));
-    return *status;
+  const ExecOutcome out = RunPhases(s, line, checked, report);
+  // The report (a json or sarif document, a staged file) is finished
+  // however the phases ended; it is put in place only when they allow.
+  if (absl::Status st = report.Finish(out.commit); !st.ok()) {
+    if (!out.write_error_told) {
+      Err(fmt::format("topolint: error: exec: {}\n",
+                      std::string(st.message())));
+    }
+    return kExitUsage;
   }
-  // After the compile: the module against the NEFF. The findings of the
-  // module and config alone were reported before compiling.
-  Options after = PhaseOptions(s, line);
-  after.neff = line.output;
-  after.rule_globs.push_back("-hlo-*,-config-*,-unused-suppression");
-  const int rc = report.RunPhase(after);
-  if (rc == kExitFindings && block) {
-    Err(fmt::format(
-        "topolint: error: exec: the compiler succeeded, but {} disagrees "
-        "with {} (exit 1 under --on-error block)\n",
-        line.output, line.input));
-    return kExitFindings;
-  }
-  if (rc == kExitUsage) {
-    Err(fmt::format("topolint: {}: exec: {} could not be checked\n",
-                    block ? "error" : "warning", line.output));
-    if (block) return kExitUsage;
-  }
-  return *status;
+  return out.code;
 }
 
 }  // namespace topolint::cli

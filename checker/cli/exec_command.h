@@ -13,8 +13,8 @@ namespace topolint::cli {
 // Returns the process exit code: the compiler's own (128 + signal when a
 // signal ended it), 1 when --on-error block stopped on topology errors
 // (before compiling, or after a successful compile), 2 for a usage error,
-// a compiler that cannot be started, or a check that could not run under
-// block.
+// a compiler that cannot be started, a report that cannot be written, or
+// a check that could not run under block.
 int RunExec(const std::vector<std::string>& args);
 
 // The `topolint exec --help` text.

@@ -62,9 +62,13 @@ std::optional<int64_t> TargetDefaultLnc(const std::string& target) {
 
 CompileLine ParseCompileLine(const std::vector<std::string>& args) {
   CompileLine line;
+  // The LNC flags replace one another: the last one given counts, a bad
+  // value included.
   std::optional<int64_t> lnc_flag;
+  std::string lnc_flag_name;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i];
+    line.arguments.push_back(flag);
     std::string value;
     bool has_value = false;
     if (flag.size() > 1 && flag[0] == '-') {
@@ -72,9 +76,11 @@ CompileLine ParseCompileLine(const std::vector<std::string>& args) {
         value = flag.substr(eq + 1);
         flag = flag.substr(0, eq);
         has_value = true;
+        line.arguments.push_back(value);
       } else if (TakesValue(flag) && i + 1 < args.size()) {
         value = args[++i];
         has_value = true;
+        line.arguments.push_back(value);
       }
       if (!has_value) continue;  // a switch, or a flag topolint ignores
       if (flag == "--output") {
@@ -84,13 +90,17 @@ CompileLine ParseCompileLine(const std::vector<std::string>& args) {
         int64_t n = 0;
         if (absl::SimpleAtoi(value, &n) && n >= 1) {
           lnc_flag = n;
-          line.lnc_source = fmt::format("{}={}", flag, value);
+          lnc_flag_name = flag;
+          line.problem.clear();
         } else {
+          lnc_flag.reset();
           line.problem = fmt::format(
               "{} '{}' is not a positive integer; the compiler's input and "
               "output are not checked",
               flag, value);
         }
+      } else if (flag == "--logfile") {
+        line.logfile = value;
       } else if (flag == "--target") {
         line.target = value;
       } else if (flag == "--framework") {
@@ -106,15 +116,17 @@ CompileLine ParseCompileLine(const std::vector<std::string>& args) {
       if (!line.is_compile) return line;  // another subcommand
       continue;
     }
+    line.positionals.push_back(flag);
     if (line.input.empty() && LooksLikeModule(flag)) line.input = flag;
   }
   if (lnc_flag) {
     line.lnc = lnc_flag;
+    line.lnc_source = lnc_flag_name;
   } else if (auto d = TargetDefaultLnc(line.target);
-             d && !line.target.empty()) {
+             d && !line.target.empty() && line.problem.empty()) {
     line.lnc = d;
     line.lnc_source =
-        fmt::format("--target={} (its default LNC, {})", line.target, *d);
+        fmt::format("the default LNC of --target={}", line.target);
   }
   return line;
 }

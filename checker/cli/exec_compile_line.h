@@ -21,15 +21,28 @@ struct CompileLine {
   std::string input;
   // --output X / --output=X; the compiler's default "file.neff" when absent.
   std::string output = "file.neff";
-  // --lnc N, --logical-nc-config N, -lnc N (and the `=` forms); else the
-  // target's default (2 for trn2 and later, 1 for trn1 / inf2); else none.
+  // --lnc N, --logical-nc-config N, -lnc N (and the `=` forms; the last
+  // one given counts, as the compiler's argument parser takes it); else
+  // the target's default (2 for trn2 and later, 1 for trn1 / inf2); else
+  // none.
   std::optional<int64_t> lnc;
-  std::string lnc_source;  // "--lnc=2", "--target=trn2 (default LNC 2)"
-  std::string target;      // --target
-  std::string framework;   // --framework ("" = not given)
-  std::string workdir;     // --workdir
-  // A value topolint needs that does not parse (`--lnc two`): the checks
-  // are skipped with this warning, the compiler still decides.
+  // Where `lnc` comes from, as findings name it: the flag ("--lnc",
+  // "--logical-nc-config") or "the default LNC of --target=trn2".
+  std::string lnc_source;
+  std::string target;     // --target
+  std::string framework;  // --framework ("" = not given)
+  std::string workdir;    // --workdir
+  // The positional arguments after `compile` (the input, or what stands
+  // where it would: a checkpoint directory, an NKI kernel `.py`).
+  std::vector<std::string> positionals;
+  std::string logfile;  // --logfile ("" = none)
+  // Every argument, and the VALUE of every `--flag=VALUE`: whatever may
+  // name a file the compiler reads or writes. topolint's -o file must be
+  // none of them.
+  std::vector<std::string> arguments;
+  // A value topolint needs that does not parse (`--lnc two`, unless a
+  // later LNC flag replaces it): the checks are skipped with this
+  // warning, the compiler still decides.
   std::string problem;
 };
 

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -11,6 +10,8 @@
 
 #include "checker/cli/commands.h"
 #include "checker/diag/render_dump.h"
+#include "checker/diag/render_sarif.h"
+#include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -19,7 +20,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
 // Runs `topolint check` with `options`, its report written to `fd`.
 int RunCheckInto(const Options& options, int fd) {
@@ -30,11 +33,9 @@ int RunCheckInto(const Options& options, int fd) {
     Err("topolint: error: exec: cannot redirect the report\n");
     return kExitUsage;
   }
-  // As RunCheck, but without the summary's hint on fixes: exec's own
-  // messages say what happens to the compile.
-  const int rc = options.fix || options.diff
-                     ? RunFix(options)
-                     : RunCheckCounted(options, nullptr, /*hint_fixes=*/false);
+  // As RunCheck, but without the summary's hint on fixes: exec refuses
+  // --fix and --diff, and its own messages say what happens to the compile.
+  const int rc = RunCheckCounted(options, nullptr, /*hint_fixes=*/false);
   std::fflush(stdout);
   dup2(saved, STDOUT_FILENO);
   close(saved);
@@ -49,17 +50,6 @@ std::string ReadBack(std::FILE* f) {
   size_t n = 0;
   while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out.append(buf, n);
   return out;
-}
-
-bool WriteAll(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 // Adds `offset` to every index into run.artifacts that `v` holds: an
@@ -135,37 +125,64 @@ std::string MergeSarifReports(const std::vector<std::string>& documents) {
       base["invocations"] = std::move(run["invocations"]);
     }
   }
-  return merged.is_null() ? "" : DumpJson(merged) + "\n";
+  if (merged.is_null()) return "";
+  CapSarifRun(&merged["runs"][0]);
+  return DumpJson(merged) + "\n";
 }
 
-ExecReport::ExecReport(const Options& check, int fd)
+ExecReport::ExecReport(const Options& check)
     : check_(check),
-      fd_(fd),
       one_document_(check.format == Format::kJson ||
                     check.format == Format::kSarif) {}
 
+absl::Status ExecReport::Open(const std::string& path) {
+  if (path.empty()) return absl::OkStatus();
+  if (absl::Status st = staged_.Open(path); !st.ok()) return st;
+  staged_open_ = true;
+  return absl::OkStatus();
+}
+
+void ExecReport::Write(const std::string& text) {
+  if (!error_.ok() || text.empty()) return;
+  error_ = staged_open_ ? staged_.Write(text)
+                        : WriteAllFd(STDERR_FILENO, text, "standard error");
+}
+
 int ExecReport::RunPhase(const Options& options) {
-  if (!one_document_) return RunCheckInto(options, fd_);
+  // Text to standard error streams as the check goes; everything else is
+  // kept whole first (a document to merge, or bytes for the staged file).
+  if (!one_document_ && !staged_open_) {
+    return RunCheckInto(options, STDERR_FILENO);
+  }
   std::FILE* kept = std::tmpfile();
   if (kept == nullptr) {
     Err("topolint: error: exec: cannot keep the report (no temporary file)\n");
     return kExitUsage;
   }
   const int rc = RunCheckInto(options, fileno(kept));
-  documents_.push_back(ReadBack(kept));
+  std::string text = ReadBack(kept);
   std::fclose(kept);
+  if (one_document_) {
+    documents_.push_back(std::move(text));
+  } else {
+    Write(text);
+  }
   return rc;
 }
 
-void ExecReport::Finish() {
-  if (!one_document_) return;
-  std::string doc = check_.format == Format::kJson
-                        ? MergeJsonReports(documents_)
-                        : MergeSarifReports(documents_);
-  if (doc.empty()) doc = RenderEmptyReport(check_);
-  if (!WriteAll(fd_, doc)) {
-    Err("topolint: error: exec: cannot write the report\n");
+absl::Status ExecReport::Finish(bool commit) {
+  if (one_document_) {
+    std::string doc = check_.format == Format::kJson
+                          ? MergeJsonReports(documents_)
+                          : MergeSarifReports(documents_);
+    if (doc.empty()) doc = RenderEmptyReport(check_);
+    Write(doc);
   }
+  if (staged_open_ && error_.ok()) {
+    error_ = staged_.Finish();
+    if (error_.ok() && commit) error_ = staged_.Commit();
+  }
+  return error_;
 }
 
 }  // namespace topolint::cli

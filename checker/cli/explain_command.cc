@@ -1,7 +1,6 @@
 // `topolint explain`: plan and load units as `check` does, then print what
 // the rank model makes of each (checker/explain).
 #include <cstdio>
-#include <fstream>
 
 #include "checker/cli/commands.h"
 #include "checker/cli/output_guard.h"
@@ -19,8 +18,24 @@ void Err(const std::string& msg) {
   std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
 }
 
+// Writes `report` to standard output or, staged, to -o (the writer of
+// check's report: a temporary renamed into place once all was written; a
+// device written in place). Every write is checked: exit 2 on failure.
+int WriteExplanation(const Options& options, std::string report) {
+  ReportSink sink;
+  absl::Status st = sink.Open(options.output);
+  if (st.ok()) st = sink.Write(&report);
+  if (st.ok()) st = sink.Finish();
+  if (st.ok()) st = sink.Commit();
+  if (!st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+    return kExitUsage;
+  }
+  return kExitClean;
+}
+
 // --format html / svg: the pictures, with each unit's findings (the rules
-// run as `check` runs them), written to standard output or staged to -o.
+// run as `check` runs them).
 int WritePicture(const Options& options, const JobPlan& plan,
                  const std::vector<Unit>& units,
                  const std::vector<explain::UnitExplanation>& explained) {
@@ -37,19 +52,10 @@ int WritePicture(const Options& options, const JobPlan& plan,
     findings.push_back(
         CheckUnit(units[i], plan.jobs[i].check, plan.jobs[i].selection));
   }
-  std::string page = options.format == Format::kSvg
-                         ? explain::RenderExplainSvg(explained[0], findings[0])
-                         : explain::RenderExplainHtml(explained, findings);
-  ReportSink sink;
-  absl::Status st = sink.Open(options.output);
-  if (st.ok()) st = sink.Write(&page);
-  if (st.ok()) st = sink.Finish();
-  if (st.ok()) st = sink.Commit();
-  if (!st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
-  }
-  return kExitClean;
+  return WriteExplanation(
+      options, options.format == Format::kSvg
+                   ? explain::RenderExplainSvg(explained[0], findings[0])
+                   : explain::RenderExplainHtml(explained, findings));
 }
 
 }  // namespace
@@ -68,11 +74,11 @@ int RunExplainCommand(const Options& options) {
   }
   const bool picture =
       options.format == Format::kHtml || options.format == Format::kSvg;
-  if (picture) {
-    if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
-      Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-      return kExitUsage;
-    }
+  // Before anything is loaded: -o must not be an input, whatever the
+  // format.
+  if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
+    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+    return kExitUsage;
   }
   if (!options.quiet) {
     for (const std::string& s : plan.skipped) {
@@ -103,22 +109,9 @@ int RunExplainCommand(const Options& options) {
     explained.push_back(explain::ExplainUnit(units[i], settings));
   }
   if (picture) return WritePicture(options, plan, units, explained);
-  const std::string report = options.format == Format::kJson
-                                 ? explain::RenderExplainJson(explained)
-                                 : explain::RenderExplainText(explained);
-  if (options.output.empty()) {
-    std::fwrite(report.data(), 1, report.size(), stdout);
-    std::fflush(stdout);
-    return kExitClean;
-  }
-  std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
-  out << report;
-  if (!out) {
-    Err(fmt::format("topolint: error: {}: cannot write the explanation\n",
-                    options.output));
-    return kExitUsage;
-  }
-  return kExitClean;
+  return WriteExplanation(options, options.format == Format::kJson
+                                       ? explain::RenderExplainJson(explained)
+                                       : explain::RenderExplainText(explained));
 }
 
 }  // namespace topolint::cli

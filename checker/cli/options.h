@@ -38,6 +38,9 @@ struct Options {
   std::string docs_url;      // --docs-url: base URL of the rule pages
   bool whole_units = false;  // --whole-units: check each file's whole unit
   std::optional<int64_t> lnc;
+  // Where `lnc` comes from, as findings name it; "" = --lnc. (exec: the
+  // compiler's LNC flag, or "the default LNC of --target=trn2".)
+  std::string lnc_origin;
   std::optional<int64_t> num_cores;
   std::optional<int64_t> replica_count;
   std::optional<int64_t> num_partitions;

@@ -1,5 +1,6 @@
 #include "checker/cli/output_guard.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,39 @@ struct Output {
   FileId id;
 };
 
+// `path` made absolute, with the symlinks of its existing part resolved:
+// two names of a file that may not exist yet compare equal.
+std::string NormalName(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec);
+  if (ec) return path;
+  const fs::path normal = fs::weakly_canonical(absolute, ec);
+  return (ec ? absolute.lexically_normal() : normal).string();
+}
+
 }  // namespace
+
+absl::Status CheckOutputIsNoneOf(const std::string& flag,
+                                 const std::string& output,
+                                 const std::vector<GuardedFile>& files) {
+  if (output.empty()) return absl::OkStatus();
+  FileId out_id;
+  const bool exists = IdOfPath(output, &out_id);
+  const std::string out_name = NormalName(output);
+  for (const GuardedFile& f : files) {
+    if (f.path.empty()) continue;
+    FileId id;
+    const bool same = (exists && IdOfPath(f.path, &id) && id == out_id) ||
+                      (f.by_name && NormalName(f.path) == out_name);
+    if (same) {
+      return absl::InvalidArgumentError(
+          fmt::format("{} {}: is {} {}; refusing to overwrite it", flag, output,
+                      f.what, f.path));
+    }
+  }
+  return absl::OkStatus();
+}
 
 absl::Status CheckOutputsAreNotInputs(const Options& options,
                                       const JobPlan& plan) {

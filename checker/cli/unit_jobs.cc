@@ -42,7 +42,7 @@ absl::Status ApplyFlags(const Options& o, UnitJob* job) {
   if (o.lnc) {
     job->check.lnc = *o.lnc;
     job->check.lnc_given = true;
-    job->check.lnc_origin = "--lnc";
+    job->check.lnc_origin = o.lnc_origin.empty() ? "--lnc" : o.lnc_origin;
   }
   if (o.num_cores) job->check.num_cores = o.num_cores;
   if (o.replica_count) job->check.replica_count = o.replica_count;

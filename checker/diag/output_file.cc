@@ -81,6 +81,30 @@ std::string TempName(const std::string& dir, const std::string& base) {
   return fmt::format("{}/.{}.topolint-XXXXXX", dir, cut);
 }
 
+// The descriptor of this process that `path` names by one of its aliases
+// (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. Written
+// through that descriptor, as a shell writes `> /dev/stderr`: replacing the
+// file behind it would drop what others write to the same descriptor (a
+// compiler run by exec), and a closed one must fail, not write elsewhere.
+int DescriptorAlias(const std::string& path) {
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const size_t n = std::strlen(prefix);
+    if (path.compare(0, n, prefix) != 0 || path.size() == n ||
+        path.size() - n > 9) {
+      continue;
+    }
+    int fd = 0;
+    for (size_t i = n; i < path.size(); ++i) {
+      if (path[i] < '0' || path[i] > '9') return -1;
+      fd = fd * 10 + (path[i] - '0');
+    }
+    return fd;
+  }
+  return -1;
+}
+
 mode_t CurrentUmask() {
   const mode_t mask = umask(0);
   umask(mask);
@@ -174,6 +198,20 @@ bool StagedOutput::LinkUnnamed() {
 }
 
 absl::Status StagedOutput::Open(const std::string& path) {
+  if (const int alias = DescriptorAlias(path);
+      alias >= 0 && fcntl(alias, F_GETFD) != -1) {
+    // Written in place through a copy of the descriptor: its writes are
+    // checked as any (EBADF for a closed standard stream, which main()
+    // holds read-only).
+    target_ = path;
+    fd_ = fcntl(alias, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) {
+      const int err = errno;
+      return absl::PermissionDeniedError(
+          fmt::format("{}: cannot open for writing: {}", path, Errno(err)));
+    }
+    return absl::OkStatus();
+  }
   target_ = ResolveTarget(path);
   struct stat st;
   const bool exists = stat(target_.c_str(), &st) == 0;

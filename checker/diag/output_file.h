@@ -5,7 +5,9 @@
 // ignored, as main() does) or any other failure leaves the old file as it
 // was and removes the temporary. A target that is not a regular file (a
 // device such as /dev/full or /dev/null, a pipe) is written in place, still
-// checked.
+// checked; so is an open descriptor named by /dev/stdout, /dev/stderr,
+// /dev/fd/N or /proc/self/fd/N, through that descriptor (whatever file it
+// holds), as a shell writes `> /dev/stderr`.
 #ifndef TOPOLINT_CHECKER_DIAG_OUTPUT_FILE_H_
 #define TOPOLINT_CHECKER_DIAG_OUTPUT_FILE_H_
 

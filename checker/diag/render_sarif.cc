@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
+#include "checker/diag/render_sarif.h"
 #include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
@@ -246,6 +247,49 @@ std::string PathToUriReference(std::string_view path) {
 
 namespace {
 
+constexpr std::string_view kOmittedRuleId = "topolint-results-omitted";
+
+std::string OmittedText(size_t omitted) {
+  return fmt::format(
+      "{} more findings are not in this SARIF run: GitHub code scanning "
+      "rejects a run of more than {} results. The first left out is at "
+      "this location; `topolint check --format text` (or json) lists "
+      "them all, and --rules or .topolint.json narrows the check.",
+      omitted, kSarifMaxResults);
+}
+
+// The result of level note (what code scanning shows) that ends a capped
+// run, at `where` (the physicalLocation of the first finding left out; none
+// when null). Its properties count what was left out, so that runs joined
+// later (CapSarifRun) can count it again.
+Json OmittedResultsNote(size_t omitted, Json where) {
+  Json result;
+  result["ruleId"] = std::string(kOmittedRuleId);
+  result["level"] = "note";
+  result["message"] = {{"text", OmittedText(omitted)}};
+  if (!where.is_null()) {
+    Json primary;
+    primary["physicalLocation"] = std::move(where);
+    result["locations"] = Json::array({std::move(primary)});
+  }
+  result["properties"] = {{"omittedResults", omitted}};
+  return result;
+}
+
+// The same as a tool execution notification, for SARIF viewers that show
+// a run's notifications.
+Json OmittedResultsInvocations(size_t omitted) {
+  Json notification;
+  notification["level"] = "warning";
+  notification["message"] = {{"text", OmittedText(omitted)}};
+  notification["descriptor"] = {{"id", std::string(kOmittedRuleId)}};
+  Json invocation;
+  invocation["executionSuccessful"] = true;
+  invocation["toolExecutionNotifications"] =
+      Json::array({std::move(notification)});
+  return Json::array({std::move(invocation)});
+}
+
 // The log is written as a 2-space indented dump of
 //   {"$schema", "version", "runs": [{"tool", "originalUriBaseIds",
 //                                    "results", "artifacts"}]}
@@ -313,7 +357,7 @@ class SarifReport : public ReportWriter {
     }
     if (omitted_ > 0) {
       *out += ",\n      \"invocations\": ";
-      AppendNested(DumpJson(Invocations()), 6, out);
+      AppendNested(DumpJson(OmittedResultsInvocations(omitted_)), 6, out);
     }
     *out += "\n    }\n  ]\n}\n";
   }
@@ -325,40 +369,8 @@ class SarifReport : public ReportWriter {
     AppendNested(DumpJson(result), 8, out);
   }
 
-  std::string OmittedText() const {
-    return fmt::format(
-        "{} more findings are not in this SARIF run: GitHub code scanning "
-        "rejects a run of more than {} results. The first left out is at "
-        "this location; `topolint check --format text` (or json) lists "
-        "them all, and --rules or .topolint.json narrows the check.",
-        omitted_, kSarifMaxResults);
-  }
-
-  // A result of level note (what code scanning shows), at the first
-  // finding left out.
   Json OmittedNote() {
-    Json result;
-    result["ruleId"] = "topolint-results-omitted";
-    result["level"] = "note";
-    result["message"] = {{"text", OmittedText()}};
-    Json primary;
-    primary["physicalLocation"] = artifacts_.Physical(first_omitted_);
-    result["locations"] = Json::array({std::move(primary)});
-    return result;
-  }
-
-  // The same as a tool execution notification, for SARIF viewers that
-  // show a run's notifications.
-  Json Invocations() const {
-    Json notification;
-    notification["level"] = "warning";
-    notification["message"] = {{"text", OmittedText()}};
-    notification["descriptor"] = {{"id", "topolint-results-omitted"}};
-    Json invocation;
-    invocation["executionSuccessful"] = true;
-    invocation["toolExecutionNotifications"] =
-        Json::array({std::move(notification)});
-    return Json::array({std::move(invocation)});
+    return OmittedResultsNote(omitted_, artifacts_.Physical(first_omitted_));
   }
 
   // How the dump of the log ends when run.results (its last key) is empty.
@@ -381,7 +393,67 @@ std::string Render(const std::vector<Finding>& findings,
   return report.RenderAll(findings);
 }
 
+// The physicalLocation of `result`'s first location, or null.
+Json FirstPhysicalLocation(const Json& result) {
+  if (!result.contains("locations") || !result["locations"].is_array() ||
+      result["locations"].empty()) {
+    return Json();
+  }
+  const Json& first = result["locations"][0];
+  return first.is_object() && first.contains("physicalLocation")
+             ? first["physicalLocation"]
+             : Json();
+}
+
 }  // namespace
+
+void CapSarifRun(nlohmann::ordered_json* run) {
+  if (!run->is_object() || !run->contains("results") ||
+      !(*run)["results"].is_array()) {
+    return;
+  }
+  Json& results = (*run)["results"];
+  auto is_note = [](const Json& r) {
+    if (!r.is_object()) return false;
+    const auto id = r.find("ruleId");
+    return id != r.end() && id->is_string() &&
+           id->get_ref<const std::string&>() == kOmittedRuleId;
+  };
+  size_t total = 0;
+  bool capped_before = false;
+  for (const Json& r : results) {
+    if (!is_note(r)) {
+      ++total;
+      continue;
+    }
+    capped_before = true;
+    const auto props = r.find("properties");
+    if (props != r.end() && props->is_object()) {
+      const auto n = props->find("omittedResults");
+      if (n != props->end() && n->is_number_unsigned()) {
+        total += n->get<size_t>();
+      }
+    }
+  }
+  if (!capped_before && total <= kSarifMaxResults) return;
+  // As SarifReport::Add: the first kSarifMaxResults - 1 findings, then the
+  // note, at the first finding left out.
+  Json kept = Json::array();
+  Json where;
+  bool where_found = false;
+  for (Json& r : results) {
+    if (!is_note(r) && kept.size() + 1 < kSarifMaxResults) {
+      kept.push_back(std::move(r));
+    } else if (!where_found) {
+      where = FirstPhysicalLocation(r);
+      where_found = true;
+    }
+  }
+  const size_t omitted = total - kept.size();
+  kept.push_back(OmittedResultsNote(omitted, std::move(where)));
+  results = std::move(kept);
+  (*run)["invocations"] = OmittedResultsInvocations(omitted);
+}
 
 std::unique_ptr<ReportWriter> MakeSarifReport(
     const std::vector<RuleDescriptor>* rules, std::string_view tool_version,
