@@ -189,6 +189,24 @@ TEST(FixConfigKeysTest, TwoIdenticalTypoKeysAreNotBothRenamed) {
 
 TEST(FixIdentityTest, AFileReachedByTwoNamesIsFixedOnce) {
   TempDir dir;
+  {
+    // A search that meets the module under two names (b/m.hlo is a symlink
+    // to a/m.hlo): before, the second fix removed the used suppression.
+    const std::string file = dir.Write("tree/a/m.hlo", UsedAfterStale("\n"));
+    fs::create_directories(dir.path() + "/tree/b");
+    fs::create_symlink("../a/m.hlo", dir.path() + "/tree/b/m.hlo");
+    testing::CliResult r =
+        RunTopolint({"check", "--fix", dir.path() + "/tree"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string after = ReadAll(file);
+    EXPECT_EQ(after.find("hlo-empty-group"), std::string::npos) << after;
+    EXPECT_NE(after.find("disable-next-line=hlo-group-coverage"),
+              std::string::npos)
+        << after;
+    EXPECT_NE(r.err.find("2 fixed, 0 remaining"), std::string::npos)
+        << r.err;
+    EXPECT_TRUE(fs::is_symlink(dir.path() + "/tree/b/m.hlo"));
+  }
   // Stale suppression on line 5, used one on line 6: fixing the file twice
   // (once per name) removed the used one the second time.
   const std::string file = dir.Write("real/m.hlo", UsedAfterStale("\n"));
