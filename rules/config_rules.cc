@@ -17,16 +17,19 @@ namespace {
 
 constexpr size_t kMaxKeyShown = 64;
 
-// Renaming the key at `pos` (its opening quote) from `key` to `to`; the
-// fix engine checks that the bytes there are `"key"` (no escapes).
-Fix RenameKey(const std::string& file, TextPos pos, const std::string& key,
-              const std::string& to) {
+// Renaming the key at `pos` (its opening quote, byte `offset`) from `key`
+// to `to`; the fix engine checks that the bytes there are still `"key"`.
+// Only for a key written without escapes (then those are its bytes; the
+// caller checks).
+Fix RenameKey(const std::string& file, TextPos pos, int64_t offset,
+              const std::string& key, const std::string& to) {
   Fix fix;
   fix.title = fmt::format("rename '{}' to '{}'", key, to);
   TextEdit e;
   e.file = file;
   e.line = pos.line;
   e.column = pos.column;
+  e.offset = offset;
   e.original = "\"" + key + "\"";
   e.replacement = "\"" + to + "\"";
   fix.edits.push_back(std::move(e));
@@ -43,16 +46,22 @@ std::string FoldKey(const std::string& key) {
 }
 
 // The unique known key `key` stands for, when renaming it is certain: one
-// candidate, not already in `dict`, and no other unknown key of `dict`
-// standing for it. "" otherwise.
+// candidate, not already in `dict`, `key` written once in `dict` (two
+// renamed would make the known key twice), and no other unknown key of
+// `dict` standing for it. "" otherwise.
 std::string CertainRename(const json::Value& dict, const std::string& key) {
   const std::vector<std::string> candidates =
       config::NeuronConfigKeyCandidates(key);
   if (candidates.size() != 1 || dict.Find(candidates[0]) != nullptr) {
     return "";
   }
+  int written = 0;
   for (const json::Member& other : dict.object) {
-    if (other.key == key || config::IsKnownNeuronConfigKey(other.key)) continue;
+    if (other.key == key) {
+      if (++written > 1) return "";
+      continue;
+    }
+    if (config::IsKnownNeuronConfigKey(other.key)) continue;
     if (config::SuggestNeuronConfigKey(other.key) == candidates[0]) return "";
   }
   return candidates[0];
@@ -100,16 +109,20 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
             : fmt::format("unknown {} key '{}'; did you mean '{}'?",
                           cfg.neuron_config_path, key, suggestion);
     std::string anchor = cfg.neuron_config_path + "." + key;
-    const std::string rename = suggestion.empty()
-                                   ? std::string()
-                                   : CertainRename(*cfg.neuron_config, m.key);
+    // A key written with escapes gets no fix: the bytes the edit would
+    // check are not its decoded text.
+    const std::string rename =
+        suggestion.empty() || m.key_escaped || m.key_pos.line <= 0
+            ? std::string()
+            : CertainRename(*cfg.neuron_config, m.key);
     if (rename.empty()) {
       emit.Report(kConfigUnknownKey, At(cfg.file, m.key_pos),
                   std::move(message), {}, std::move(anchor));
     } else {
-      emit.ReportWithFix(kConfigUnknownKey, At(cfg.file, m.key_pos),
-                         std::move(message), {}, std::move(anchor),
-                         RenameKey(cfg.file, m.key_pos, m.key, rename));
+      emit.ReportWithFix(
+          kConfigUnknownKey, At(cfg.file, m.key_pos), std::move(message), {},
+          std::move(anchor),
+          RenameKey(cfg.file, m.key_pos, m.key_offset, m.key, rename));
     }
   }
 }
@@ -126,10 +139,12 @@ void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit) {
         key, k.reader, k.expected, k.expected);
     // Certain when only case and '-' / '_' differ (the reader found no key
     // spelled as it expects, or it would not be reported).
-    if (FoldKey(k.key) == k.expected && !k.pos.is_byte()) {
+    // Not for a key written with escapes (see CheckUnknownKeys).
+    if (FoldKey(k.key) == k.expected && !k.pos.is_byte() && !k.escaped &&
+        k.offset >= 0) {
       emit.ReportWithFix(kConfigUnknownKey, At(c.file, k.pos),
                          std::move(message), {}, k.path,
-                         RenameKey(c.file, k.pos, k.key, k.expected));
+                         RenameKey(c.file, k.pos, k.offset, k.key, k.expected));
     } else {
       emit.Report(kConfigUnknownKey, At(c.file, k.pos), std::move(message), {},
                   k.path);

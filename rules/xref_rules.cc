@@ -149,18 +149,35 @@ class XrefSession : public ModuleSession {
       list += "]";
     }
     list += "]";
+    // The edit names the array's byte offset and the integers the rule
+    // read there (without blanks), which the engine finds again or refuses
+    // the fix. Offsets are known where the streaming reader read the list.
     TextPos pos;
     if (n.topology == xref::NeffSide::Topology::kOne) {
-      pos = def.topologies[0].pos;
+      const neff::Topology& t = def.topologies[0];
+      pos = t.pos;
+      e.offset = t.offset;
       e.replacement = std::move(list);
+      e.original = "[";
+      for (int64_t g = 0; g < t.num_groups(); ++g) {
+        e.original += g > 0 ? ",[" : "[";
+        absl::Span<const int32_t> ids = t.group(g);
+        for (size_t i = 0; i < ids.size(); ++i) {
+          e.original += fmt::format("{}{}", i > 0 ? "," : "", ids[i]);
+        }
+        e.original += "]";
+      }
+      e.original += "]";
     } else if (n.topology == xref::NeffSide::Topology::kNone &&
                def.has_replica_groups) {
       pos = def.replica_groups_pos;
+      e.offset = def.replica_groups_offset;
+      e.original = "[]";
       e.replacement = "[" + list + "]";
     } else {
       return;
     }
-    if (!pos.known() || pos.is_byte()) return;
+    if (!pos.known() || pos.is_byte() || e.offset < 0) return;
     e.line = pos.line;
     e.column = pos.column;
     Fix fix;

@@ -342,13 +342,16 @@ int RunCheck(const Options& options) {
   return RunCheckCounted(options, nullptr, /*hint_fixes=*/true);
 }
 
-int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes) {
+int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
+                    const JobPlan* given_plan) {
   JobPlan plan;
   // A search of one directory is checked as the walk forms its units
   // (StreamedUnits): warnings and skipped paths are printed as met.
   std::unique_ptr<StreamedUnits> streamed;
   size_t streamed_skipped = 0;
-  if (CanStreamUnits(options)) {
+  if (given_plan != nullptr) {
+    plan = *given_plan;
+  } else if (CanStreamUnits(options)) {
     streamed = std::make_unique<StreamedUnits>(
         options,
         [&options](std::string w) {

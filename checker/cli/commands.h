@@ -17,8 +17,11 @@ int RunCheck(const Options& options);
 // RunCheck without --fix / --diff; `*reported` (when not null) gets the
 // number of findings reported. `hint_fixes`: the summary says how many
 // findings `--fix` would fix (RunCheck's, not exec's nor --fix's own
-// check of what remains).
-int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes);
+// check of what remains). `given_plan`: a plan already made for `options`
+// (its pipes read once), used instead of planning again; null to plan.
+struct JobPlan;
+int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
+                    const JobPlan* given_plan = nullptr);
 // The report of no finding in `options.format`, as check writes it (an
 // empty JSON array, a SARIF log of one run without results); "" for the
 // formats that write nothing then.

@@ -1,127 +1,304 @@
 // `topolint check --fix / --diff`: gather the fixes the rules are certain
 // of, apply them (or print them as a diff), then check again and report
 // what remains (docs/fixes.md).
+//
+// Nothing is written before everything that can make the run a usage error
+// has been checked: the outputs are not inputs and can be created, the
+// baseline reads, every file to fix reads. Then the files are written one by
+// one; a failure is reported, the other files are still written, and the
+// run ends with exit 2 naming the files already rewritten.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_join.h"
 #include "checker/cli/commands.h"
+#include "checker/cli/output_guard.h"
 #include "checker/cli/unit_jobs.h"
+#include "checker/diag/baseline.h"
 #include "checker/diag/fix.h"
+#include "checker/diag/input_file.h"
+#include "checker/diag/output_file.h"
+#include "checker/diag/render.h"
+#include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
 namespace {
 
-void Err(const std::string& msg) { std::fputs(msg.c_str(), stderr); }
+// Messages echo file names and titles (which quote keys): never raw
+// control bytes on a terminal, escaped as the text format escapes them.
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
 
 // The fixes of a run, by file, each finding once (a config several units
 // share reports its findings in each).
 struct Gathered {
   std::map<std::string, std::vector<const Fix*>> by_file;
   std::vector<std::shared_ptr<const Fix>> keep;
-  std::set<std::tuple<std::string, std::string, int64_t, int64_t, std::string>>
-      seen;
-  size_t withheld = 0;  // fixes that need --fix-from
+  size_t withheld = 0;   // fixes that need --fix-from
+  size_t baselined = 0;  // fixes of findings the baseline accepts
 };
 
-absl::Status Gather(const Options& options, const JobPlan& plan, Gathered* g) {
+// Gathers the fixes; with a baseline, the findings it accepts keep theirs
+// unapplied. As `check --baseline` does, n entries of a fingerprint accept
+// the first n findings having it in report order (by file, line, column).
+absl::Status Gather(const Options& options, const JobPlan& plan,
+                    const std::optional<Baseline>& baseline, Gathered* g) {
+  std::set<std::tuple<std::string, std::string, int64_t, int64_t, std::string>>
+      seen;
+  std::vector<std::shared_ptr<const Fix>> fixes;
+  // Findings whose fingerprint the baseline holds: (file, line, column,
+  // index in `fixes` or npos).
+  absl::flat_hash_map<
+      std::string,
+      std::vector<std::tuple<std::string, int64_t, int64_t, size_t>>>
+      in_baseline;
   std::vector<size_t> order(plan.jobs.size());
   std::iota(order.begin(), order.end(), 0);
-  return StreamUnits(plan, order, options.jobs, [&](UnitOutcome unit) {
-    for (const Finding& f : unit.findings) {
-      if (f.fix == nullptr || f.fix->edits.empty()) continue;
-      if (!g->seen
-               .emplace(f.rule, f.loc.file, f.loc.line, f.loc.column, f.message)
-               .second) {
-        continue;
-      }
-      if (!f.fix->needs_fix_from.empty() &&
-          f.fix->needs_fix_from != options.fix_from) {
-        // Counted only where --fix-from would write (the others are
-        // refused, by name, when it is given).
-        if (WritableFix(*f.fix)) ++g->withheld;
-        continue;
-      }
-      g->keep.push_back(f.fix);
-      g->by_file[f.fix->edits.front().file].push_back(f.fix.get());
+  absl::Status st =
+      StreamUnits(plan, order, options.jobs, [&](UnitOutcome unit) {
+        for (const Finding& f : unit.findings) {
+          const bool with_fix = f.fix != nullptr && !f.fix->edits.empty();
+          const std::string fingerprint =
+              baseline ? Fingerprint(f) : std::string();
+          const bool accepted =
+              baseline && baseline->counts.contains(fingerprint);
+          if (!with_fix && !accepted) continue;
+          if (!seen.emplace(f.rule, f.loc.file, f.loc.line, f.loc.column,
+                            f.message)
+                   .second) {
+            continue;
+          }
+          if (accepted) {
+            in_baseline[fingerprint].emplace_back(
+                f.loc.file, f.loc.line, f.loc.column,
+                with_fix ? fixes.size() : std::string::npos);
+          }
+          if (with_fix) fixes.push_back(f.fix);
+        }
+        return absl::OkStatus();
+      });
+  if (!st.ok()) return st;
+  std::vector<bool> accepted(fixes.size(), false);
+  for (auto& [fingerprint, found] : in_baseline) {
+    std::sort(found.begin(), found.end());
+    const int64_t n = baseline->counts.at(fingerprint);
+    for (size_t i = 0; i < found.size() && static_cast<int64_t>(i) < n; ++i) {
+      const size_t index = std::get<3>(found[i]);
+      if (index != std::string::npos) accepted[index] = true;
+    }
+  }
+  for (size_t i = 0; i < fixes.size(); ++i) {
+    const std::shared_ptr<const Fix>& fix = fixes[i];
+    if (accepted[i]) {
+      ++g->baselined;
+      continue;
+    }
+    if (!fix->needs_fix_from.empty() &&
+        fix->needs_fix_from != options.fix_from) {
+      // Counted only where --fix-from would write (the others are
+      // refused, by name, when it is given).
+      if (WritableFix(*fix)) ++g->withheld;
+      continue;
+    }
+    g->keep.push_back(fix);
+    g->by_file[fix->edits.front().file].push_back(fix.get());
+  }
+  return absl::OkStatus();
+}
+
+// The files to fix: names that reach one file (a symlink, a hard link: the
+// same device and inode) are one file, planned and written once under its
+// first name.
+struct FileGroup {
+  std::string file;                  // the first name
+  std::vector<std::string> aliases;  // the others
+  std::vector<const Fix*> fixes;
+};
+
+std::vector<FileGroup> GroupByIdentity(
+    const std::map<std::string, std::vector<const Fix*>>& by_file) {
+  std::vector<FileGroup> groups;
+  std::map<std::pair<uint64_t, uint64_t>, size_t> by_id;
+  for (const auto& [file, fixes] : by_file) {
+    FileId id;
+    size_t at = groups.size();
+    if (IdOfPath(file, &id)) {
+      auto [it, added] = by_id.emplace(std::make_pair(id.dev, id.ino), at);
+      at = it->second;
+    }
+    if (at == groups.size()) {
+      groups.push_back({file, {}, {}});
+    } else {
+      groups[at].aliases.push_back(file);
+    }
+    FileGroup& g = groups[at];
+    g.fixes.insert(g.fixes.end(), fixes.begin(), fixes.end());
+  }
+  return groups;
+}
+
+// Checks, before anything is written, what would otherwise fail the run
+// with exit 2 after the fixes were written: an output that is an input,
+// outputs that cannot be created, a baseline that does not read.
+absl::Status CheckBeforeWriting(const Options& options, const JobPlan& plan,
+                                std::optional<Baseline>* baseline) {
+  if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
+    return st;
+  }
+  if (!options.baseline.empty()) {
+    absl::StatusOr<Baseline> read = ReadBaselineFile(options.baseline);
+    if (!read.ok()) return read.status();
+    *baseline = *std::move(read);
+  }
+  // Created (a temporary beside each) and dropped again: what the report
+  // of the check that follows would meet.
+  for (const std::string* out : {&options.output, &options.write_baseline}) {
+    if (out->empty()) continue;
+    StagedOutput probe;
+    if (absl::Status st = probe.Open(*out); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+std::string Plural(size_t n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+// Writes the diff to -o (staged: written whole or not at all) or to
+// standard output.
+absl::Status WriteDiff(const Options& options, const std::string& diff) {
+  if (options.output.empty()) {
+    std::fwrite(diff.data(), 1, diff.size(), stdout);
+    if (std::fflush(stdout) != 0) {
+      return absl::DataLossError("standard output: write failed");
     }
     return absl::OkStatus();
-  });
+  }
+  StagedOutput out;
+  if (absl::Status st = out.Open(options.output); !st.ok()) return st;
+  if (absl::Status st = out.Write(diff); !st.ok()) return st;
+  if (absl::Status st = out.Finish(); !st.ok()) return st;
+  return out.Commit();
 }
 
 }  // namespace
 
 int RunFix(const Options& options) {
-  JobPlan plan;
-  if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
+  auto fail = [](const absl::Status& st) {
     Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
     return kExitUsage;
+  };
+  JobPlan plan;
+  if (absl::Status st = PlanJobs(options, &plan); !st.ok()) return fail(st);
+  std::optional<Baseline> baseline;
+  if (absl::Status st = CheckBeforeWriting(options, plan, &baseline);
+      !st.ok()) {
+    return fail(st);
   }
   Gathered gathered;
-  if (absl::Status st = Gather(options, plan, &gathered); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+  if (absl::Status st = Gather(options, plan, baseline, &gathered); !st.ok()) {
+    return fail(st);
   }
   std::set<std::string> piped;
   for (const InMemoryInput& m : plan.in_memory) piped.insert(m.name);
-  size_t fixed = 0, files = 0;
-  std::string diff;
-  for (const auto& [file, fixes] : gathered.by_file) {
-    if (piped.count(file) > 0) {
-      for (const Fix* f : fixes) {
+  // Every file is read and planned before the first is written: a file
+  // that does not read is exit 2 with nothing written.
+  std::vector<FileFixPlan> plans;
+  std::vector<std::vector<const Fix*>> plan_fixes;
+  for (FileGroup& group : GroupByIdentity(gathered.by_file)) {
+    if (piped.count(group.file) > 0) {
+      for (const Fix* f : group.fixes) {
         Err(
             fmt::format("topolint: {}: {}: not fixable here: read from a "
                         "pipe\n",
-                        file, f->title));
+                        group.file, f->title));
       }
       continue;
     }
-    absl::StatusOr<FileFixPlan> fp = PlanFileFixes(file, fixes);
-    if (!fp.ok()) {
-      Err(fmt::format("topolint: error: {}\n",
-                      std::string(fp.status().message())));
-      return kExitUsage;
-    }
+    absl::StatusOr<FileFixPlan> fp =
+        PlanFileFixes(group.file, group.fixes, group.aliases);
+    if (!fp.ok()) return fail(fp.status());
     for (const std::string& r : fp->refused) {
       Err(fmt::format("topolint: {}\n", r));
     }
     if (fp->edits.empty()) continue;
-    for (bool a : fp->applied) fixed += a ? 1 : 0;
-    ++files;
-    if (options.diff) {
-      diff += UnifiedDiff(file, fp->before, fp->edits);
-      continue;
+    if (!options.diff) {
+      fp->before.clear();
+      fp->before.shrink_to_fit();
     }
-    if (absl::Status st = WriteFixedFile(*fp); !st.ok()) {
-      Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-      return kExitUsage;
-    }
+    plans.push_back(*std::move(fp));
+    plan_fixes.push_back(std::move(group.fixes));
   }
-  const std::string withheld =
+  auto count_fixed = [](const FileFixPlan& p) {
+    size_t n = 0;
+    for (bool a : p.applied) n += a ? 1 : 0;
+    return n;
+  };
+  std::string withheld =
       gathered.withheld == 0
           ? ""
           : fmt::format("; {} more with --fix-from hlo", gathered.withheld);
+  if (gathered.baselined > 0) {
+    withheld +=
+        fmt::format("; {} left as the baseline accepts {}", gathered.baselined,
+                    gathered.baselined == 1 ? "it" : "them");
+  }
   if (options.diff) {
-    std::fwrite(diff.data(), 1, diff.size(), stdout);
-    std::fflush(stdout);
+    std::string diff;
+    size_t fixed = 0;
+    for (const FileFixPlan& p : plans) {
+      diff += UnifiedDiff(p.file, p.before, p.edits);
+      fixed += count_fixed(p);
+    }
+    if (absl::Status st = WriteDiff(options, diff); !st.ok()) return fail(st);
     if (!options.quiet) {
       Err(fmt::format(
-          "topolint: --fix would fix {} finding{} in {} file{} (nothing "
-          "written){}\n",
-          fixed, fixed == 1 ? "" : "s", files, files == 1 ? "" : "s",
-          withheld));
+          "topolint: --fix would fix {} in {} (nothing written){}\n",
+          Plural(fixed, "finding"), Plural(plans.size(), "file"), withheld));
     }
     return diff.empty() ? kExitClean : kExitFindings;
+  }
+  size_t fixed = 0;
+  std::vector<std::string> rewritten, failed;
+  for (const FileFixPlan& p : plans) {
+    absl::Status st = WriteFixedFile(p);
+    if (st.ok()) {
+      fixed += count_fixed(p);
+      rewritten.push_back(p.file);
+    } else if (absl::IsFailedPrecondition(st)) {
+      // Changed since it was read: refused, as an edit whose bytes moved.
+      Err(fmt::format("topolint: {}\n", std::string(st.message())));
+    } else {
+      Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+      failed.push_back(p.file);
+    }
+  }
+  if (!failed.empty()) {
+    Err(fmt::format("topolint: error: {} not written ({}); {} rewritten{}{}\n",
+                    Plural(failed.size(), "file"), absl::StrJoin(failed, ", "),
+                    Plural(rewritten.size(), "file"),
+                    rewritten.empty() ? "" : ": ",
+                    absl::StrJoin(rewritten, ", ")));
+    return kExitUsage;
   }
   Options again = options;
   again.fix = false;
   again.diff = false;
   size_t remaining = 0;
-  const int code = RunCheckCounted(again, &remaining, /*hint_fixes=*/false);
+  // Inputs read from a pipe cannot be read twice: the check of what
+  // remains takes them from this run's plan.
+  const int code = RunCheckCounted(again, &remaining, /*hint_fixes=*/false,
+                                   plan.in_memory.empty() ? nullptr : &plan);
   if (code != kExitUsage && !options.quiet) {
     Err(fmt::format("topolint: {} fixed, {} remaining{}\n", fixed, remaining,
                     withheld));

@@ -114,8 +114,9 @@ class Locator {
     }
     for (const json::Member& m : obj->object) {
       if (!m.value.is_object() || !IsMisspelling(m.key, name)) continue;
-      out_->misspelled.push_back(
-          {m.key_pos, Join(path, m.key), m.key, std::string(name), reader});
+      out_->misspelled.push_back({m.key_pos, m.key_offset, m.key_escaped,
+                                  Join(path, m.key), m.key, std::string(name),
+                                  reader});
       return &m;
     }
     return nullptr;

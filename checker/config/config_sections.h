@@ -60,6 +60,8 @@ struct ConfigSection {
 // A container key the reading program looks up under another spelling.
 struct MisspelledKey {
   TextPos pos;           // the key's opening quote
+  int64_t offset = -1;   // its byte offset (json::Member::key_offset)
+  bool escaped = false;  // written with escapes (json::Member::key_escaped)
   std::string path;      // JSON path of the key as written
   std::string key;       // as written
   std::string expected;  // the spelling the program reads

@@ -22,11 +22,14 @@ bool Matches(const hlo::Suppression& s, const Finding& f) {
 // certain: every rule it names is known and selected (a comment naming a
 // rule that --rules turned off may well be in use), and the module parsed
 // without errors (a collective lost to a syntax error reports nothing).
+// The edit carries the comment's byte offset and its whole text, which the
+// engine finds there or refuses the fix; a comment the lexer did not keep
+// whole (longer than it keeps) gets no fix.
 std::shared_ptr<const Fix> RemovalFix(const hlo::Module& m,
                                       const hlo::Suppression& s,
                                       const RuleSelection& selection) {
   if (m.is_binary() || !m.syntax_errors.empty() || !s.pos.known() ||
-      s.pos.is_byte()) {
+      s.pos.is_byte() || s.offset < 0 || s.comment.empty()) {
     return nullptr;
   }
   for (const std::string& glob : s.rules) {
@@ -45,6 +48,8 @@ std::shared_ptr<const Fix> RemovalFix(const hlo::Module& m,
   e.file = m.file;
   e.line = s.pos.line;
   e.column = s.pos.column;
+  e.offset = s.offset;
+  e.original = s.comment;
   fix.edits.push_back(std::move(e));
   return std::make_shared<const Fix>(std::move(fix));
 }

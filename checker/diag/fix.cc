@@ -5,106 +5,125 @@
 #include <algorithm>
 
 #include "absl/strings/match.h"
+#include "checker/diag/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint {
 namespace {
 
-// Offset of the first byte of 1-based `line`, or npos.
-size_t LineStart(std::string_view text, int64_t line) {
-  if (line < 1) return std::string_view::npos;
-  size_t at = 0;
-  for (int64_t l = 1; l < line; ++l) {
-    at = text.find('\n', at);
-    if (at == std::string_view::npos) return at;
-    ++at;
-  }
-  return at;
-}
-
-size_t LineEnd(std::string_view text, size_t at) {
-  const size_t end = text.find('\n', at);
-  return end == std::string_view::npos ? text.size() : end;
-}
+bool IsLineBreak(char c) { return c == '\n' || c == '\r'; }
 
 // The end of the integer array starting at `at` ('['), or npos when it is
-// anything else.
-size_t IntegerArrayEnd(std::string_view text, size_t at) {
+// anything else. `compact` gets the array without its blanks.
+size_t IntegerArrayEnd(std::string_view text, size_t at, std::string* compact) {
   int depth = 0;
   for (size_t i = at; i < text.size(); ++i) {
     const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
     if (c == '[') {
       ++depth;
     } else if (c == ']') {
-      if (--depth == 0) return i + 1;
-    } else if (!(c >= '0' && c <= '9') && c != ',' && c != ' ' && c != '\t' &&
-               c != '\n' && c != '\r') {
+      --depth;
+    } else if (!(c >= '0' && c <= '9') && c != ',') {
       return std::string_view::npos;
     }
+    *compact += c;
+    if (depth == 0) return i + 1;
   }
   return std::string_view::npos;
+}
+
+// Where `edit` is, for messages: "15:5 (byte 210)".
+std::string At(const TextEdit& edit) {
+  return fmt::format("{}:{} (byte {})", edit.line, edit.column, edit.offset);
+}
+
+// The bytes of `s` as a message shows them: at most 60, on one line.
+std::string Shown(std::string_view s) {
+  std::string out;
+  for (char c : s.substr(0, 60)) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      out += c;
+    }
+  }
+  if (s.size() > 60) out += "...";
+  return out;
 }
 
 }  // namespace
 
 absl::StatusOr<ByteEdit> ResolveEdit(std::string_view text,
                                      const TextEdit& edit) {
-  const size_t line_start = LineStart(text, edit.line);
-  if (line_start == std::string_view::npos) {
+  if (edit.offset < 0 || static_cast<uint64_t>(edit.offset) > text.size()) {
     return absl::FailedPreconditionError(
-        fmt::format("the file has no line {}", edit.line));
+        fmt::format("the file has no byte {} (at {}:{})", edit.offset,
+                    edit.line, edit.column));
   }
-  const size_t line_end = LineEnd(text, line_start);
-  if (edit.column < 1 ||
-      line_start + static_cast<size_t>(edit.column - 1) > line_end) {
-    return absl::FailedPreconditionError(
-        fmt::format("line {} has no column {}", edit.line, edit.column));
-  }
-  const size_t at = line_start + static_cast<size_t>(edit.column - 1);
+  const size_t at = static_cast<size_t>(edit.offset);
   ByteEdit b;
   b.begin = at;
   b.replacement = edit.replacement;
   switch (edit.kind) {
     case TextEdit::Kind::kReplace:
-      if (text.substr(at, edit.original.size()) != edit.original) {
-        return absl::FailedPreconditionError(fmt::format(
-            "expected '{}' at {}:{}", edit.original, edit.line, edit.column));
+      if (edit.original.empty() ||
+          text.substr(at, edit.original.size()) != edit.original) {
+        return absl::FailedPreconditionError(
+            fmt::format("expected '{}' at {}", Shown(edit.original), At(edit)));
       }
       b.end = at + edit.original.size();
       return b;
     case TextEdit::Kind::kRemoveLineComment: {
-      // As the HLO lexer, a '\r' ends the comment too.
-      size_t end = at;
-      while (end < line_end && text[end] != '\r') ++end;
-      const std::string_view comment = text.substr(at, end - at);
+      // The whole comment the rule saw, and nothing after it on its line.
+      const std::string_view comment = edit.original;
+      const size_t end = at + comment.size();
       if (comment.substr(0, 2) != "//" ||
-          comment.find("topolint:") == std::string_view::npos) {
+          comment.find("topolint:") == std::string_view::npos ||
+          std::any_of(comment.begin(), comment.end(), IsLineBreak) ||
+          text.substr(at, comment.size()) != comment ||
+          (end < text.size() && !IsLineBreak(text[end]))) {
         return absl::FailedPreconditionError(fmt::format(
-            "expected a topolint comment at {}:{}", edit.line, edit.column));
+            "expected the comment '{}' at {}", Shown(comment), At(edit)));
       }
       size_t begin = at;
-      while (begin > line_start &&
-             (text[begin - 1] == ' ' || text[begin - 1] == '\t')) {
+      while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t')) {
         --begin;
       }
-      if (begin == line_start) {
+      // A line starts after a line break (LF, CRLF or a lone CR), at the
+      // start of the file, or after a byte order mark there.
+      const bool line_start =
+          begin == 0 || IsLineBreak(text[begin - 1]) ||
+          (begin == 3 && text.substr(0, 3) == "\xEF\xBB\xBF");
+      b.begin = begin;
+      b.end = end;
+      if (line_start) {
         // Nothing else on the line: the line goes, with its line break.
-        b.begin = line_start;
-        b.end = line_end < text.size() ? line_end + 1 : line_end;
-      } else {
-        b.begin = begin;
-        b.end = end;
+        if (end < text.size() && text[end] == '\r') {
+          b.end = end + 1 < text.size() && text[end + 1] == '\n' ? end + 2
+                                                                 : end + 1;
+        } else if (end < text.size()) {
+          b.end = end + 1;
+        }
       }
       b.replacement.clear();
       return b;
     }
     case TextEdit::Kind::kReplaceIntegerArray: {
-      const size_t end = text.size() > at && text[at] == '['
-                             ? IntegerArrayEnd(text, at)
+      std::string compact;
+      const size_t end = at < text.size() && text[at] == '['
+                             ? IntegerArrayEnd(text, at, &compact)
                              : std::string_view::npos;
       if (end == std::string_view::npos) {
-        return absl::FailedPreconditionError(fmt::format(
-            "expected an array of integers at {}:{}", edit.line, edit.column));
+        return absl::FailedPreconditionError(
+            fmt::format("expected an array of integers at {}", At(edit)));
+      }
+      if (edit.original.empty() || compact != edit.original) {
+        return absl::FailedPreconditionError(
+            fmt::format("expected the array {} at {}, found {}",
+                        Shown(edit.original), At(edit), Shown(compact)));
       }
       b.end = end;
       return b;
@@ -136,15 +155,31 @@ std::string NotFixableReason(const std::string& file) {
   return "";
 }
 
+std::string NotRegularFileReason(const std::string& path) {
+  const FileKind kind = KindOfPath(path);
+  if (kind == FileKind::kRegular || kind == FileKind::kMissing) return "";
+  if (kind == FileKind::kPipe || kind == FileKind::kFifo) {
+    return "read from a pipe";
+  }
+  return fmt::format("not a regular file ({})", KindName(kind));
+}
+
 bool WritableFix(const Fix& fix) {
   if (fix.edits.empty()) return false;
   for (const TextEdit& e : fix.edits) {
+    if (e.offset < 0 || e.original.empty()) return false;
     if (!NotFixableReason(e.file).empty()) return false;
   }
   return true;
 }
 
 namespace {
+
+// Diffs count lines at '\n' only, as diff(1) and patch(1) do.
+size_t LineEnd(std::string_view text, size_t at) {
+  const size_t end = text.find('\n', at);
+  return end == std::string_view::npos ? text.size() : end;
+}
 
 // The lines of `text`, each with its line break.
 std::vector<std::string_view> Lines(std::string_view text) {
@@ -164,6 +199,59 @@ void AddLine(char mark, std::string_view line, std::string* out) {
   if (line.empty() || line.back() != '\n') {
     *out += "\n\\ No newline at end of file\n";
   }
+}
+
+// `file` as GNU diff writes it in a header, which GNU patch reads back: as
+// it is when every byte is printable ASCII other than a blank, '"' and
+// '\\'; else in double quotes with C escapes (`"x y.hlo"`, `"a\\tb"`,
+// `"\\303\\251.hlo"`).
+std::string DiffHeaderName(const std::string& file) {
+  const bool plain =
+      !file.empty() && std::all_of(file.begin(), file.end(), [](char ch) {
+        const unsigned char c = static_cast<unsigned char>(ch);
+        return c > 0x20 && c < 0x7f && c != '"' && c != '\\';
+      });
+  if (plain) return file;
+  std::string out = "\"";
+  for (char ch : file) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      default:
+        if (c < 0x20 || c >= 0x7f) {
+          out += fmt::format("\\{:03o}", c);
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
 }
 
 // A changed region: old lines [first, last) become `lines`.
@@ -218,7 +306,8 @@ std::string UnifiedDiff(const std::string& file, std::string_view before,
   }
   // Hunks: regions whose 3 lines of context overlap are one hunk.
   constexpr size_t kContext = 3;
-  std::string out = fmt::format("--- {}\n+++ {}\n", file, file);
+  const std::string name = DiffHeaderName(file);
+  std::string out = fmt::format("--- {}\n+++ {}\n", name, name);
   int64_t delta = 0;  // new line numbers minus old, before the hunk
   for (size_t r = 0; r < regions.size();) {
     size_t r_end = r + 1;

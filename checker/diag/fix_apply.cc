@@ -1,5 +1,8 @@
 // The fixes of one file: read it, resolve and choose the edits, write it.
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "checker/diag/fix.h"
@@ -29,25 +32,46 @@ std::string Where(const Fix& fix) {
 
 }  // namespace
 
+bool StatFileState(const std::string& path, FileState* state) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return false;
+  state->dev = static_cast<uint64_t>(st.st_dev);
+  state->ino = static_cast<uint64_t>(st.st_ino);
+  state->size = static_cast<int64_t>(st.st_size);
+  state->mtime_sec = static_cast<int64_t>(st.st_mtim.tv_sec);
+  state->mtime_nsec = static_cast<int64_t>(st.st_mtim.tv_nsec);
+  return true;
+}
+
 absl::StatusOr<FileFixPlan> PlanFileFixes(
-    const std::string& file, const std::vector<const Fix*>& fixes) {
+    const std::string& file, const std::vector<const Fix*>& fixes,
+    const std::vector<std::string>& aliases) {
   FileFixPlan plan;
   plan.file = file;
   plan.applied.assign(fixes.size(), false);
   std::string why_not = NotFixableReason(file);
+  if (why_not.empty()) why_not = NotRegularFileReason(file);
   if (why_not.empty()) {
+    const bool stated = StatFileState(file, &plan.state);
     if (absl::Status st = ReadInputFile(file, kMaxFixedFileBytes,
                                         "files to fix", &plan.before);
         !st.ok()) {
       return st;
     }
-    if (plan.before.find('\0') != std::string::npos) why_not = "a binary file";
+    FileState after_read;
+    if (!stated || !StatFileState(file, &after_read) ||
+        after_read != plan.state) {
+      why_not = "the file changed while it was read";
+    } else if (plan.before.find('\0') != std::string::npos) {
+      why_not = "a binary file";
+    }
   }
   if (!why_not.empty()) {
     for (const Fix* f : fixes) {
       plan.refused.push_back(
           fmt::format("{}: not fixable here: {}", Where(*f), why_not));
     }
+    plan.before.clear();
     return plan;
   }
   // Resolve every fix; then accept them in order of position.
@@ -61,7 +85,8 @@ absl::StatusOr<FileFixPlan> PlanFileFixes(
     std::string error = fixes[i]->edits.empty() ? "it has no edit" : "";
     for (const TextEdit& e : fixes[i]->edits) {
       if (!error.empty()) break;
-      if (e.file != file) {
+      if (e.file != file &&
+          std::find(aliases.begin(), aliases.end(), e.file) == aliases.end()) {
         error = fmt::format("it also edits {}", e.file);
         break;
       }
@@ -87,24 +112,33 @@ absl::StatusOr<FileFixPlan> PlanFileFixes(
                    [](const Resolved& a, const Resolved& b) {
                      return a.edits.front().begin < b.edits.front().begin;
                    });
+  // The accepted edits by begin. They never overlap, so no two share a
+  // begin (an insertion overlaps what starts or ends where it stands), and
+  // ordered by begin they are ordered by end: an edit can only overlap the
+  // accepted edit before it or the ones from its begin to its end, and the
+  // first of those decides.
+  std::map<size_t, ByteEdit> accepted;
   for (const Resolved& r : resolved) {
     bool conflict = false;
-    std::vector<ByteEdit> added;
-    for (const ByteEdit& e : r.edits) {
+    std::vector<const ByteEdit*> added;
+    for (size_t i = 0; i < r.edits.size() && !conflict; ++i) {
+      const ByteEdit& e = r.edits[i];
+      if (i > 0 && Overlaps(r.edits[i - 1], e)) {
+        conflict = true;
+        break;
+      }
       bool shared = false;
-      for (const ByteEdit& a : plan.edits) {
-        if (a == e) {
+      auto it = accepted.upper_bound(e.begin);
+      if (it != accepted.begin()) --it;
+      for (; it != accepted.end() && it->first <= e.end; ++it) {
+        if (it->second == e) {
           shared = true;
-        } else if (Overlaps(a, e)) {
+        } else if (Overlaps(it->second, e)) {
           conflict = true;
+          break;
         }
       }
-      if (!shared) added.push_back(e);
-    }
-    for (size_t i = 0; i < added.size() && !conflict; ++i) {
-      for (size_t j = i + 1; j < added.size(); ++j) {
-        conflict = conflict || Overlaps(added[i], added[j]);
-      }
+      if (!shared) added.push_back(&e);
     }
     if (conflict) {
       plan.refused.push_back(fmt::format(
@@ -113,11 +147,10 @@ absl::StatusOr<FileFixPlan> PlanFileFixes(
       continue;
     }
     plan.applied[r.index] = true;
-    for (ByteEdit& e : added) plan.edits.push_back(std::move(e));
+    for (const ByteEdit* e : added) accepted.emplace(e->begin, *e);
   }
-  std::sort(
-      plan.edits.begin(), plan.edits.end(),
-      [](const ByteEdit& a, const ByteEdit& b) { return a.begin < b.begin; });
+  plan.edits.reserve(accepted.size());
+  for (auto& [begin, e] : accepted) plan.edits.push_back(std::move(e));
   plan.after = ApplyEdits(plan.before, plan.edits);
   return plan;
 }
@@ -127,6 +160,15 @@ absl::Status WriteFixedFile(const FileFixPlan& plan) {
   if (absl::Status st = out.Open(plan.file); !st.ok()) return st;
   if (absl::Status st = out.Write(plan.after); !st.ok()) return st;
   if (absl::Status st = out.Finish(); !st.ok()) return st;
+  // Between the read and now an editor (or a second --fix) may have
+  // written the file: then the plan is for other bytes; leave the file.
+  FileState now;
+  if (!StatFileState(plan.file, &now) || now != plan.state) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{}: not written: the file changed since it was read for fixing; "
+        "run --fix again",
+        plan.file));
+  }
   return out.Commit();
 }
 

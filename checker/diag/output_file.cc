@@ -105,6 +105,24 @@ int DescriptorAlias(const std::string& path) {
   return -1;
 }
 
+// The replacement of an existing file keeps its owner and group, as
+// `sed -i` does (root fixing another user's file must not make it root's);
+// where the process may not (not root), it keeps what it can: a group the
+// user is in, else its own. Then the permissions, after the chown (which
+// clears set-user-ID and set-group-ID bits).
+void KeepOwnerAndMode(int fd, const struct stat* old, mode_t mode) {
+  if (old != nullptr) {
+    struct stat now;
+    if (fstat(fd, &now) == 0 &&
+        (now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
+        fchown(fd, old->st_uid, old->st_gid) != 0) {
+      [[maybe_unused]] const int ignored =
+          fchown(fd, static_cast<uid_t>(-1), old->st_gid);
+    }
+  }
+  fchmod(fd, mode);
+}
+
 mode_t CurrentUmask() {
   const mode_t mask = umask(0);
   umask(mask);
@@ -240,7 +258,7 @@ absl::Status StagedOutput::Open(const std::string& path) {
   fd_ = open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   if (fd_ >= 0 && (access("/proc/self/fd", X_OK) == 0 || geteuid() == 0)) {
     unnamed_ = true;
-    fchmod(fd_, mode);
+    KeepOwnerAndMode(fd_, exists ? &st : nullptr, mode);
     return absl::OkStatus();
   }
   if (fd_ >= 0) close(fd_);
@@ -255,7 +273,7 @@ absl::Status StagedOutput::Open(const std::string& path) {
   }
   temp_ = buf.data();
   slot_ = RegisterTemp(temp_);
-  fchmod(fd_, mode);
+  KeepOwnerAndMode(fd_, exists ? &st : nullptr, mode);
   return absl::OkStatus();
 }
 

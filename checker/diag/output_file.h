@@ -3,7 +3,10 @@
 // are checked, the data is flushed to disk, and only then is the temporary
 // renamed over the target. A full disk, RLIMIT_FSIZE (SIGXFSZ must be
 // ignored, as main() does) or any other failure leaves the old file as it
-// was and removes the temporary. A target that is not a regular file (a
+// was and removes the temporary. The replacement of an existing file keeps
+// its permissions and, where the process may (root), its owner and group.
+// A symlink is followed: the file it ends at is replaced, the link stays.
+// A target that is not a regular file (a
 // device such as /dev/full or /dev/null, a pipe) is written in place, still
 // checked; so is an open descriptor named by /dev/stdout, /dev/stderr,
 // /dev/fd/N or /proc/self/fd/N, through that descriptor (whatever file it

@@ -59,8 +59,8 @@ const char* EditKindName(TextEdit::Kind kind) {
   return "replace";
 }
 
-// The fix as data: its edits as the rule states them (a position, and what
-// is replaced or removed there), which `check --fix` resolves against the
+// The fix as data: its edits as the rule states them (a position and byte
+// offset, and the bytes it saw there), which `check --fix` resolves against the
 // file's bytes and refuses when they are not what the rule saw.
 nlohmann::ordered_json FixObject(const Fix& fix) {
   nlohmann::ordered_json edits = nlohmann::ordered_json::array();
@@ -68,8 +68,9 @@ nlohmann::ordered_json FixObject(const Fix& fix) {
     nlohmann::ordered_json edit = {{"kind", EditKindName(e.kind)},
                                    {"file", JsonFileName(e.file)},
                                    {"line", e.line},
-                                   {"column", e.column}};
-    if (e.kind == TextEdit::Kind::kReplace) edit["original"] = e.original;
+                                   {"column", e.column},
+                                   {"offset", e.offset}};
+    edit["original"] = e.original;
     if (e.kind != TextEdit::Kind::kRemoveLineComment) {
       edit["replacement"] = e.replacement;
     }

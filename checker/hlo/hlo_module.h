@@ -212,6 +212,12 @@ struct Suppression {
   TextPos pos;                     // the comment
   int64_t target_line = 0;         // the line it silences
   std::vector<std::string> rules;  // ids or globs as written
+  // Byte offset of the comment's "//" in the file (a byte order mark
+  // counted), and the whole comment as written, from "//" to the line
+  // break: what the fix that removes it checks. -1 and "" when unknown (a
+  // comment longer than the lexer keeps, a module not read from a file).
+  int64_t offset = -1;
+  std::string comment;
 };
 
 struct SyntaxError {

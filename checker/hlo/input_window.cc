@@ -35,6 +35,7 @@ InputWindow::InputWindow(std::string_view text, size_t chunk_bytes)
       chunk_bytes_(std::max<size_t>(chunk_bytes, 1)) {
   if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
     text_.remove_prefix(kUtf8Bom.size());
+    skipped_prefix_ = static_cast<int64_t>(kUtf8Bom.size());
   }
 }
 
@@ -50,6 +51,7 @@ InputWindow::InputWindow(std::string_view head, std::FILE* file,
   head_ = head;
   if (head_.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
     head_.remove_prefix(kUtf8Bom.size());
+    skipped_prefix_ = static_cast<int64_t>(kUtf8Bom.size());
   }
   bom_checked_ = !head.empty();
   map_tried_ = true;  // a pipe: nothing to map
@@ -144,6 +146,7 @@ size_t InputWindow::ReadNormalised(char* dst, size_t n) {
     }
     if (std::string_view(pending_, pending_size_) == kUtf8Bom) {
       pending_size_ = 0;
+      skipped_prefix_ = static_cast<int64_t>(kUtf8Bom.size());
     }
   }
   size_t got = 0;

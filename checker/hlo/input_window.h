@@ -53,6 +53,10 @@ class InputWindow {
 
   bool read_error() const { return read_error_; }
 
+  // Bytes of the input before absolute offset 0: 3 when a byte order mark
+  // was left out, else 0. An offset plus this is the input's byte offset.
+  int64_t skipped_prefix() const { return skipped_prefix_; }
+
   // The whole input's length when it is known (text in memory, a mapped
   // file), else -1 (a file read in chunks: a pipe, or a file short enough
   // not to be mapped).
@@ -118,6 +122,7 @@ class InputWindow {
   size_t pending_size_ = 0;
   std::string_view head_;  // a file source's first bytes, read by the caller
   bool bom_checked_ = false;
+  int64_t skipped_prefix_ = 0;
   bool too_large_ = false;
   int64_t map_min_bytes_ = INT64_MAX;
   bool map_tried_ = false;

@@ -109,6 +109,10 @@ class ValueBuilder {
     if (!Count(start)) return false;
     stack_.back().last_member = members_.size();
     Member& m = members_.emplace_back();
+    // Each escape is longer than what it stands for: the key as written is
+    // its decoded bytes in quotes exactly when it has none.
+    m.key_escaped = cursor_ - start != k.size() + 2;
+    m.key_offset = static_cast<uint32_t>(start);
     m.key = std::move(k);
     m.key_pos = PosOf(start);
     return true;

@@ -19,7 +19,7 @@ namespace topolint::json {
 inline constexpr int kMaxNestingDepth = 256;
 inline constexpr size_t kMaxDocumentBytes = size_t{1} << 30;  // 1 GiB
 // Values plus object keys in one document. It bounds the memory of the tree
-// (a json::Value is 56 bytes, a key 16 more: at most about 60 MB) whatever
+// (a json::Value is 56 bytes, a key 24 more: at most about 60 MB) whatever
 // the document; a def.json listing nearly a million ranks still fits.
 inline constexpr size_t kMaxValueCount = size_t{1} << 20;
 

@@ -70,8 +70,14 @@ struct Value {
 };
 
 struct Member {
-  String key;
+  String key;         // decoded
   PackedPos key_pos;  // the opening quote of the key
+  // Byte offset of that quote in the text parsed (documents are below
+  // 4 GiB), and whether the key was written with escapes: when it was not,
+  // the bytes there are exactly '"' + key + '"' (what a fix that renames
+  // it checks).
+  uint32_t key_offset = 0;
+  bool key_escaped = false;
   Value value;
 };
 

@@ -138,6 +138,7 @@ void ReadReplicaGroups(const Value& v, Problems& problems, DefJson* d,
       v.pos.line == doc->streamed_pos.line &&
       v.pos.column == doc->streamed_pos.column) {
     // Read by the streaming reader: well-formed, every topology kept.
+    d->replica_groups_offset = doc->streamed_offset;
     d->topology_count = static_cast<int64_t>(doc->topologies.size());
     d->topologies = std::move(doc->topologies);
     return;

@@ -62,6 +62,9 @@ struct DefJson {
   // the NEFF reader then takes the world size from the other two sources.
   bool has_replica_groups = false;
   TextPos replica_groups_pos;
+  // Byte offset of replica_groups' value when the streaming reader read it
+  // (a fix rewriting it needs it); -1 otherwise.
+  int64_t replica_groups_offset = -1;
   int64_t topology_count = 0;  // elements of replica_groups, kept or not
   std::vector<Topology> topologies;
 
@@ -90,8 +93,10 @@ struct DefJsonDocument {
   // json::Parse's result, except that a replica_groups read by the
   // streaming reader is an empty array in the tree.
   json::ParseResult parsed;
-  bool streamed = false;  // replica_groups was read into `topologies`
-  TextPos streamed_pos;   // its '[' (which member of the tree it was)
+  bool streamed = false;         // replica_groups was read into `topologies`
+  TextPos streamed_pos;          // its '[' (which member of the tree it was)
+  int64_t streamed_offset = -1;  // the byte of that '['
+
   std::vector<Topology> topologies;
 };
 

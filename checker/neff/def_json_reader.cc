@@ -25,11 +25,13 @@ class TopologySink : public json::ArraySink {
     switch (depth) {
       case 1:  // replica_groups itself
         pos_ = pos;
+        offset_ = static_cast<int64_t>(offset);
         return true;
       case 2: {  // a topology
         Topology t;
         t.index = static_cast<int64_t>(topologies_.size());
         t.pos = pos;
+        t.offset = static_cast<int64_t>(offset);
         t.SetText(text_);
         topologies_.push_back(std::move(t));
         return true;
@@ -57,12 +59,14 @@ class TopologySink : public json::ArraySink {
   }
 
   TextPos pos() const { return pos_; }
+  int64_t offset() const { return offset_; }
   std::vector<Topology> Take() { return std::move(topologies_); }
 
  private:
   std::shared_ptr<const std::string> text_;
   int depth_ = 0;
   TextPos pos_;
+  int64_t offset_ = -1;
   std::vector<Topology> topologies_;
 };
 
@@ -79,6 +83,7 @@ DefJsonDocument ParseDefJson(std::shared_ptr<const std::string> text) {
       doc.parsed = std::move(r.parsed);
       doc.streamed = true;
       doc.streamed_pos = sink.pos();
+      doc.streamed_offset = sink.offset();
       doc.topologies = sink.Take();
       break;
     case json::CapturedParse::Outcome::kNotFound:

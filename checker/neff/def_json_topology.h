@@ -33,6 +33,9 @@ class Topology {
 
   int64_t index = 0;  // position in replica_groups (see DefJson::topologies)
   TextPos pos;        // its '['
+  // Byte offset of that '[' in the file, when the streaming reader read it
+  // (what a fix rewriting the topology needs); -1 otherwise.
+  int64_t offset = -1;
 
   int64_t num_groups() const {
     return static_cast<int64_t>(group_marks_.size());

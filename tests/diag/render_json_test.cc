@@ -80,7 +80,8 @@ TEST(RenderJsonTest, EscapesControlCharacters) {
 std::shared_ptr<const Fix> OneEditFix(std::string title, TextEdit::Kind kind,
                                       Location at, std::string original,
                                       std::string replacement,
-                                      std::string needs_fix_from = "") {
+                                      std::string needs_fix_from = "",
+                                      int64_t offset = 42) {
   Fix fix;
   fix.title = std::move(title);
   fix.needs_fix_from = std::move(needs_fix_from);
@@ -89,6 +90,7 @@ std::shared_ptr<const Fix> OneEditFix(std::string title, TextEdit::Kind kind,
   e.file = at.file;
   e.line = at.line;
   e.column = at.column;
+  e.offset = offset;
   e.original = std::move(original);
   e.replacement = std::move(replacement);
   fix.edits.push_back(std::move(e));
@@ -104,23 +106,32 @@ TEST(RenderJsonTest, FixesAreDataAfterTheFingerprint) {
   Finding stale =
       SampleFinding("unused-suppression", {"m.hlo", 7, 40}, "unused");
   stale.fix = OneEditFix("remove the unused suppression comment",
-                         TextEdit::Kind::kRemoveLineComment, stale.loc, "", "");
+                         TextEdit::Kind::kRemoveLineComment, stale.loc,
+                         "// topolint: disable=x", "");
   Finding topology =
       SampleFinding("xref-topology-mismatch", {"m.hlo", 9, 3}, "groups differ");
-  topology.fix = OneEditFix("rewrite topology[0] from the HLO's groups",
-                            TextEdit::Kind::kReplaceIntegerArray,
-                            {"def.json", 4, 9}, "", "[[0,1],[2,3]]", "hlo");
+  topology.fix =
+      OneEditFix("rewrite topology[0] from the HLO's groups",
+                 TextEdit::Kind::kReplaceIntegerArray, {"def.json", 4, 9},
+                 "[[1,0],[2,3]]", "[[0,1],[2,3]]", "hlo", 60);
   // Not applicable where --fix never writes: a binary module.
   Finding binary =
       SampleFinding("unused-suppression", {"m.hlo_module.pb", 0, 0}, "unused");
   binary.fix = OneEditFix("remove the unused suppression comment",
                           TextEdit::Kind::kRemoveLineComment,
-                          {"m.hlo_module.pb", 7, 40}, "", "");
+                          {"m.hlo_module.pb", 7, 40}, "// topolint: x", "");
+  // Nor where the rule could not record the bytes to check (issue 43: an
+  // escaped key was offered a fix that --fix then refused).
+  Finding unchecked = SampleFinding("config-unknown-key",
+                                    {"neuron_config.json", 3, 5}, "unknown");
+  unchecked.fix = OneEditFix("rename", TextEdit::Kind::kReplace, unchecked.loc,
+                             "\"a\"", "\"b\"", "", -1);
 
   const Finding plain = SampleFinding("r", {"f", 1, 2}, "m");
-  const std::string text = RenderJson({rename, stale, topology, binary, plain});
+  const std::string text =
+      RenderJson({rename, stale, topology, binary, plain, unchecked});
   const Json out = Json::parse(text);
-  ASSERT_EQ(out.size(), 5u);
+  ASSERT_EQ(out.size(), 6u);
   EXPECT_EQ(
       out[0]["fix"],
       Json({{"title", "rename 'mlp_dp_szie' to 'mlp_dp_size'"},
@@ -129,21 +140,28 @@ TEST(RenderJsonTest, FixesAreDataAfterTheFingerprint) {
                                     {"file", "neuron_config.json"},
                                     {"line", 3},
                                     {"column", 5},
+                                    {"offset", 42},
                                     {"original", "\"mlp_dp_szie\""},
                                     {"replacement", "\"mlp_dp_size\""}}})}}));
-  EXPECT_EQ(out[1]["fix"]["edits"][0], Json({{"kind", "remove_line_comment"},
-                                             {"file", "m.hlo"},
-                                             {"line", 7},
-                                             {"column", 40}}));
+  EXPECT_EQ(out[1]["fix"]["edits"][0],
+            Json({{"kind", "remove_line_comment"},
+                  {"file", "m.hlo"},
+                  {"line", 7},
+                  {"column", 40},
+                  {"offset", 42},
+                  {"original", "// topolint: disable=x"}}));
   EXPECT_EQ(out[2]["fix"]["applied_by"], "--fix --fix-from hlo");
   EXPECT_EQ(out[2]["fix"]["edits"][0],
             Json({{"kind", "replace_integer_array"},
                   {"file", "def.json"},
                   {"line", 4},
                   {"column", 9},
+                  {"offset", 60},
+                  {"original", "[[1,0],[2,3]]"},
                   {"replacement", "[[0,1],[2,3]]"}}));
   EXPECT_FALSE(out[3].contains("fix"));
   EXPECT_FALSE(out[4].contains("fix"));
+  EXPECT_FALSE(out[5].contains("fix"));
   // After the fingerprint, as docs/findings.schema.json lists the fields.
   const size_t first = text.find("\"fingerprint\"");
   EXPECT_LT(first, text.find("\"fix\""));

@@ -291,7 +291,9 @@ class HloLexer {
   [[nodiscard]] bool SkipQuoted(std::string* out, size_t cap);
   [[nodiscard]] bool LineComment();
   [[nodiscard]] bool BlockComment();
-  void Directive(std::string_view directive, TextPos pos);
+  // `offset` and `comment`: Suppression::offset / comment.
+  void Directive(std::string_view directive, TextPos pos, int64_t offset,
+                 std::string comment);
   int64_t NextCodeLine();
   bool NotText(int byte);
   bool StatementTooLong();

@@ -3,6 +3,7 @@
 // holds.
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -72,15 +73,23 @@ bool HloLexer::SkipTriviaLines(bool* crossed_newline) {
 
 bool HloLexer::LineComment() {
   const TextPos pos = Pos();
+  // The file's byte offset of the "//" (the window leaves a byte order mark
+  // out of its offsets; a lone CR it serves as '\n' is one byte still).
+  const int64_t offset = Offset() + window_->skipped_prefix();
   p_ += 2;  // "//", made contiguous by the caller's PeekAt(1)
+  // The comment is kept up to kMaxCommentBytes; a longer one cannot be
+  // checked byte for byte by a fix, so it gets none (`length` says).
+  constexpr size_t kMaxCommentBytes = 4096;
   std::string text;
+  size_t length = 0;
   for (;;) {
     const char* p = p_;
     // As in XLA's lexer, a '\r' ends the comment too (old Mac line ends).
     while (*p != '\n' && *p != '\r' && !IsControlByte(*p)) {
       ++p;
     }
-    AppendCapped(&text, p_, static_cast<size_t>(p - p_), 4096);
+    AppendCapped(&text, p_, static_cast<size_t>(p - p_), kMaxCommentBytes);
+    length += static_cast<size_t>(p - p_);
     p_ = p;
     if (*p == '\n' || *p == '\r') break;
     if (p < end_) return NotText(static_cast<unsigned char>(*p));
@@ -88,7 +97,9 @@ bool HloLexer::LineComment() {
   }
   absl::string_view body = absl::StripLeadingAsciiWhitespace(text);
   if (absl::ConsumePrefix(&body, "topolint:")) {
-    Directive(std::string_view(body.data(), body.size()), pos);
+    const bool whole = length == text.size();
+    Directive(std::string_view(body.data(), body.size()), pos,
+              whole ? offset : -1, whole ? "//" + text : std::string());
   }
   return true;
 }
@@ -125,7 +136,8 @@ bool HloLexer::BlockComment() {
   }
 }
 
-void HloLexer::Directive(std::string_view directive, TextPos pos) {
+void HloLexer::Directive(std::string_view directive, TextPos pos,
+                         int64_t offset, std::string comment) {
   if (module_ == nullptr) return;
   absl::string_view text = absl::StripLeadingAsciiWhitespace(
       absl::string_view(directive.data(), directive.size()));
@@ -147,6 +159,8 @@ void HloLexer::Directive(std::string_view directive, TextPos pos) {
   }
   Suppression s;
   s.pos = pos;
+  s.offset = offset;
+  s.comment = std::move(comment);
   for (absl::string_view rule : absl::StrSplit(list, ',', absl::SkipEmpty())) {
     s.rules.emplace_back(rule);
   }
