@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "checker/core/dir_walk.h"
+#include "checker/model/unit.h"
 
 namespace topolint {
 
@@ -30,7 +31,16 @@ struct InputFile {
 struct UnitSpec {
   std::string directory;  // display
   std::vector<InputFile> files;
+  // Inputs or checks left out that this unit reports (rule unchecked-input).
+  // A unit may hold these alone: a skipped compile-cache entry is a unit of
+  // no files (IsSkipUnit).
+  std::vector<UncheckedInput> unchecked;
 };
+
+// A unit that only reports what was left out (no file to check).
+inline bool IsSkipUnit(const UnitSpec& spec) {
+  return spec.files.empty() && !spec.unchecked.empty();
+}
 
 // What discovery left out, besides the units.
 struct DiscoveryReport {
