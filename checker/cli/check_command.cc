@@ -469,7 +469,8 @@ int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes) {
     std::string files =
         fmt::format("{} checked, {} skipped",
                     Plural(order.file_count(), "file"), skipped_count);
-    if (unit_count == 0) {
+    // (A run of skipped compile-cache entries alone has findings.)
+    if (unit_count == 0 && tally.total() == 0) {
       Err(fmt::format(
           "topolint: warning: no HLO, def.json, .neff or component config "
           "files found ({})\n",
