@@ -39,9 +39,9 @@ void Emitter::Add(RuleId rule, Location loc, std::string message,
   f.severity = severity_(rule.str());
   if (level != nullptr) {
     const RuleInfo* info = FindRule(rule.str());
-    const bool set = severity_set_ ? severity_set_(rule.str())
-                                   : info != nullptr &&
-                                         f.severity != info->default_severity;
+    const bool set =
+        severity_set_ ? severity_set_(rule.str())
+                      : info != nullptr && f.severity != info->default_severity;
     if (!set) f.severity = *level;
   }
   f.message = std::move(message);

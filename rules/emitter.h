@@ -78,8 +78,7 @@ class Emitter {
  private:
   void Add(RuleId rule, Location loc, std::string message,
            std::vector<Note> notes, std::string anchor,
-           std::shared_ptr<const Fix> fix,
-           const Severity* level = nullptr);
+           std::shared_ptr<const Fix> fix, const Severity* level = nullptr);
 
   std::function<bool(std::string_view)> enabled_;
   std::function<Severity(std::string_view)> severity_;

@@ -35,8 +35,10 @@ std::string UncheckedSummary::Line() const {
   const size_t entries = in_progress_ + incomplete_ + failed_;
   if (entries > 0) {
     std::vector<std::string> states;
-    if (in_progress_ > 0) states.push_back(fmt::format("{} in progress", in_progress_));
-    if (incomplete_ > 0) states.push_back(fmt::format("{} incomplete", incomplete_));
+    if (in_progress_ > 0)
+      states.push_back(fmt::format("{} in progress", in_progress_));
+    if (incomplete_ > 0)
+      states.push_back(fmt::format("{} incomplete", incomplete_));
     if (failed_ > 0) states.push_back(fmt::format("{} failed", failed_));
     parts.push_back(fmt::format("{} compile-cache entr{} skipped ({})", entries,
                                 entries == 1 ? "y" : "ies",
@@ -53,9 +55,8 @@ std::string UncheckedSummary::Line() const {
                                 unread_ == 1 ? "" : "s"));
   }
   if (parts.empty()) return "";
-  return fmt::format(
-      "topolint: {}; see the unchecked-input findings or -v\n",
-      absl::StrJoin(parts, "; "));
+  return fmt::format("topolint: {}; see the unchecked-input findings or -v\n",
+                     absl::StrJoin(parts, "; "));
 }
 
 }  // namespace topolint::cli

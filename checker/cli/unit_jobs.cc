@@ -301,11 +301,10 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
       }
       spec.unchecked.clear();
     }
-    specs.erase(std::remove_if(specs.begin(), specs.end(),
-                               [](const UnitSpec& spec) {
-                                 return spec.files.empty();
-                               }),
-                specs.end());
+    specs.erase(
+        std::remove_if(specs.begin(), specs.end(),
+                       [](const UnitSpec& spec) { return spec.files.empty(); }),
+        specs.end());
   }
   UnitSettings settings(o);
   plan->jobs.reserve(specs.size());

@@ -420,8 +420,8 @@ void DropSameFilesOfRole(RoleFiles* files, FileRole role,
           {(*files)[i].path,
            fmt::format("{} is {} (same file: one device and inode); checked "
                        "once, as {}",
-                       BaseName((*files)[i].path), BaseName((*files)[keep].path),
-                       (*files)[keep].path),
+                       BaseName((*files)[i].path),
+                       BaseName((*files)[keep].path), (*files)[keep].path),
            1});
     }
   }
@@ -504,8 +504,8 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
       g.markers.emplace_back(BaseName(c.file.path));
       break;
     case FileRole::kUnread:
-      g.unread.push_back({UncheckedInput::Kind::kUnread,
-                          std::move(c.file.path), std::move(c.reason)});
+      g.unread.push_back({UncheckedInput::Kind::kUnread, std::move(c.file.path),
+                          std::move(c.reason)});
       break;
     case FileRole::kNone:
       break;

@@ -241,7 +241,8 @@ Emitter MakeEmitter(const RuleSelection& selection, const CheckOptions& options,
       [sel](std::string_view rule) { return sel->Enabled(rule); },
       [sel](std::string_view rule) { return sel->EffectiveSeverity(rule); });
   emit.set_max_findings(options.max_findings);
-  emit.set_severity_set([sel](std::string_view rule) { return sel->SeveritySet(rule); });
+  emit.set_severity_set(
+      [sel](std::string_view rule) { return sel->SeveritySet(rule); });
   emit.set_filter([filter](const Finding& f) { return filter->Silences(f); });
   return emit;
 }

@@ -60,8 +60,9 @@ TEST(SameFileCliTest, AHardLinkedModuleIsStillComparedWithItsDefJson) {
       std::vector<std::string> verbose = args;
       verbose.push_back("-v");
       r = RunTopolint(verbose, d.path());
-      EXPECT_THAT(r.err, HasSubstr(symlink ? "copy.hlo is model.hlo (same file"
-                                           : "model.hlo is copy.hlo (same file"))
+      EXPECT_THAT(r.err,
+                  HasSubstr(symlink ? "copy.hlo is model.hlo (same file"
+                                    : "model.hlo is copy.hlo (same file"))
           << r.err;
       EXPECT_THAT(r.err, HasSubstr("checked once"));
     }

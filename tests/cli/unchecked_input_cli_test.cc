@@ -72,9 +72,10 @@ TEST(UncheckedInputCliTest, SkippedCacheEntriesAreFindingsNotesAndWarnings) {
   EXPECT_THAT(r.out, HasSubstr(c.incomplete +
                                ": note: compile-cache entry not checked: "
                                "incomplete entry (no model.done)"));
-  EXPECT_THAT(r.out, HasSubstr(c.failed +
-                               ": warning: compile-cache entry not checked: "
-                               "failed compilation (model.log, no model.neff)"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr(c.failed + ": warning: compile-cache entry not checked: "
+                           "failed compilation (model.log, no model.neff)"));
   EXPECT_EQ(Count(r.out, "[unchecked-input]"), 3u) << r.out;
   EXPECT_THAT(r.out, Not(HasSubstr(c.done)));
   // The summary counts them (and only the finished entry as a unit).
@@ -241,7 +242,7 @@ TEST(UncheckedInputCliTest, ExplainKeepsWarningsAndDrawsNoSkippedEntry) {
   const CliResult r = RunTopolint({"explain", c.root});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr(c.failed + ": compile-cache entry not checked: "
-                               "failed compilation"));
+                                          "failed compilation"));
   EXPECT_THAT(r.out, Not(HasSubstr(c.failed)));
 }
 

@@ -141,9 +141,9 @@ TEST(DiscoveryStreamTest, FailedAndLockedEntriesAreOneSkipUnitEach) {
   // Two units of no files report the entries (at the entry's path: their
   // key), then the finished entry.
   const std::string v = d.path() + "/v";
-  EXPECT_THAT(s.units, ElementsAre(v + "/MODULE_1+a:", v + "/MODULE_2+a:",
-                                   v + "/MODULE_3+a: " + v +
-                                       "/MODULE_3+a/model.hlo"));
+  EXPECT_THAT(s.units,
+              ElementsAre(v + "/MODULE_1+a:", v + "/MODULE_2+a:",
+                          v + "/MODULE_3+a: " + v + "/MODULE_3+a/model.hlo"));
   EXPECT_THAT(s.keys, ElementsAre(v + "/MODULE_1+a", v + "/MODULE_2+a",
                                   v + "/MODULE_3+a/model.hlo"));
   EXPECT_TRUE(s.warnings.empty());

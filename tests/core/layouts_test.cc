@@ -129,10 +129,9 @@ TEST(GroupUnitsTest, FailedLockedAndIncompleteCacheEntriesAreOneSkipUnitEach) {
              &units, &skipped);
   // No file is checked: each entry is a unit of no files that reports it.
   ASSERT_EQ(units.size(), 3u);
-  const UncheckedInput::Kind kinds[] = {
-      UncheckedInput::Kind::kCacheFailed,
-      UncheckedInput::Kind::kCacheInProgress,
-      UncheckedInput::Kind::kCacheIncomplete};
+  const UncheckedInput::Kind kinds[] = {UncheckedInput::Kind::kCacheFailed,
+                                        UncheckedInput::Kind::kCacheInProgress,
+                                        UncheckedInput::Kind::kCacheIncomplete};
   const char* whys[] = {"failed compilation", "compilation in progress",
                         "incomplete entry"};
   for (size_t i = 0; i < 3; ++i) {

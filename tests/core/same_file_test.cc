@@ -44,7 +44,8 @@ Found Discover(const std::vector<std::string>& paths) {
 
 std::vector<std::string> SkipReasons(const DiscoveryReport& r) {
   std::vector<std::string> out;
-  for (const SkippedPath& s : r.skipped) out.push_back(s.path + ": " + s.reason);
+  for (const SkippedPath& s : r.skipped)
+    out.push_back(s.path + ": " + s.reason);
   return out;
 }
 
