@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "rules/registry.h"
 
 namespace topolint {
 
@@ -23,13 +24,26 @@ void Emitter::ReportWithFix(RuleId rule, Location loc, std::string message,
       std::move(anchor), std::make_shared<const Fix>(std::move(fix)));
 }
 
+void Emitter::ReportAtLevel(RuleId rule, Severity level, Location loc,
+                            std::string message, std::string anchor) {
+  Add(rule, std::move(loc), std::move(message), {}, std::move(anchor), nullptr,
+      &level);
+}
+
 void Emitter::Add(RuleId rule, Location loc, std::string message,
                   std::vector<Note> notes, std::string anchor,
-                  std::shared_ptr<const Fix> fix) {
+                  std::shared_ptr<const Fix> fix, const Severity* level) {
   if (!enabled_(rule.str())) return;
   Finding f;
   f.rule = std::string(rule.str());
   f.severity = severity_(rule.str());
+  if (level != nullptr) {
+    const RuleInfo* info = FindRule(rule.str());
+    const bool set =
+        severity_set_ ? severity_set_(rule.str())
+                      : info != nullptr && f.severity != info->default_severity;
+    if (!set) f.severity = *level;
+  }
   f.message = std::move(message);
   f.loc = std::move(loc);
   f.notes = std::move(notes);

@@ -42,6 +42,19 @@ class Emitter {
   void ReportWithFix(RuleId rule, Location loc, std::string message,
                      std::vector<Note> notes, std::string anchor, Fix fix);
 
+  // Report at `level`, unless the user set the rule's severity (then at
+  // theirs): for a rule whose findings differ in weight (unchecked-input:
+  // a cache entry still compiling is a note, a dropped check a warning).
+  void ReportAtLevel(RuleId rule, Severity level, Location loc,
+                     std::string message, std::string anchor = {});
+
+  // `set(rule)` says whether the user set the rule's severity (--severity,
+  // .topolint.json). Without it, a severity other than the rule's default
+  // counts as set.
+  void set_severity_set(std::function<bool(std::string_view)> set) {
+    severity_set_ = std::move(set);
+  }
+
   bool Enabled(RuleId rule) const { return enabled_(rule.str()); }
 
   // `silenced(finding)` true drops a finding before it counts towards the
@@ -65,10 +78,11 @@ class Emitter {
  private:
   void Add(RuleId rule, Location loc, std::string message,
            std::vector<Note> notes, std::string anchor,
-           std::shared_ptr<const Fix> fix);
+           std::shared_ptr<const Fix> fix, const Severity* level = nullptr);
 
   std::function<bool(std::string_view)> enabled_;
   std::function<Severity(std::string_view)> severity_;
+  std::function<bool(std::string_view)> severity_set_;
   std::function<bool(const Finding&)> silenced_;
   int64_t max_findings_ = kMaxFindingsPerRule;
   std::vector<Finding> findings_;

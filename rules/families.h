@@ -31,6 +31,8 @@ void CheckConfig(const Unit& unit, const CheckOptions& options, Emitter& emit);
 // Family "config-xref" (rules/config_xref_rules.cc).
 void CheckConfigXref(const Unit& unit, const CheckOptions& options,
                      Emitter& emit);
+// Family "inputs" (rules/inputs_rules.cc): what discovery left out.
+void CheckInputs(const Unit& unit, const CheckOptions& options, Emitter& emit);
 
 }  // namespace topolint
 

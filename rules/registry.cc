@@ -28,6 +28,7 @@ constexpr CheckFamily kFamilies[] = {
     {"xref", &CheckXref, &MakeXrefChecks},
     {"config", &CheckConfig, nullptr},
     {"config-xref", &CheckConfigXref, &MakeConfigXrefChecks},
+    {"inputs", &CheckInputs, nullptr},
 };
 
 // The family of a rule reported outside rules/ (checker/core).

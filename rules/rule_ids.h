@@ -46,8 +46,8 @@ struct Maker {
 //   kFamilies; "core" for a rule reported by checker/core).
 // - summary: one line, shown by `topolint rules` and in SARIF.
 // Rows are in the order of docs/reference/rules.md (a test holds the two
-// equal); a new rule goes at the end. The last row (unused-suppression) is
-// reported by checker/core/suppression.cc. scripts/new-rule.sh appends a row
+// equal); a new rule goes at the end. unused-suppression is reported by
+// checker/core/suppression.cc. scripts/new-rule.sh appends a row
 // here.
 // clang-format off
 #define TOPOLINT_RULE_TABLE(X)  \
@@ -117,6 +117,8 @@ struct Maker {
     "the graphs of one .neff carry different CCInfo")  \
   X(kUnusedSuppression, "unused-suppression", N, "core",  \
     "a topolint suppression comment silences no finding")  \
+  X(kUncheckedInput, "unchecked-input", W, "inputs",  \
+    "an input, or a check the user expects, was skipped (a cache entry still compiling is a note)")  \
   /* new rules above this line */
 // clang-format on
 

@@ -18,6 +18,7 @@
 #include "checker/cli/output_guard.h"
 #include "checker/cli/report_sink.h"
 #include "checker/cli/streamed_units.h"
+#include "checker/cli/unchecked_summary.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/rule_docs.h"
 #include "checker/core/worker_thread.h"
@@ -431,7 +432,14 @@ int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
     return Fail(st);
   }
   if (absl::Status st = report.End(); !st.ok()) return Fail(st);
-  const size_t unit_count = streamed ? streamed->units() : plan.jobs.size();
+  const size_t unit_count =
+      streamed ? streamed->units() : CheckedUnitCount(plan);
+  UncheckedSummary unchecked;
+  if (streamed) {
+    unchecked = streamed->unchecked();
+  } else {
+    for (const UnitJob& job : plan.jobs) unchecked.Add(job.spec);
+  }
   const size_t skipped_count =
       streamed ? streamed_skipped : SkippedFileCount(plan);
 
@@ -461,10 +469,12 @@ int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
           options.jobs, Plural(refused.count, "worker thread start"),
           std::strerror(refused.first_error)));
     }
+    Err(unchecked.Line());
     std::string files =
         fmt::format("{} checked, {} skipped",
                     Plural(order.file_count(), "file"), skipped_count);
-    if (unit_count == 0) {
+    // (A run of skipped compile-cache entries alone has findings.)
+    if (unit_count == 0 && tally.total() == 0) {
       Err(fmt::format(
           "topolint: warning: no HLO, def.json, .neff or component config "
           "files found ({})\n",

@@ -80,6 +80,11 @@ FindingOrder::FindingOrder(const JobPlan& plan) {
         own = &f.path;
       }
     }
+    // What discovery left out is reported at its own path, by this unit
+    // alone (a skipped compile-cache entry is a unit of no files).
+    for (const UncheckedInput& u : plan.jobs[i].spec.unchecked) {
+      if (own == nullptr || u.path < *own) own = &u.path;
+    }
     if (own != nullptr) {
       key_of[i] = *own;
     } else if (any != nullptr) {

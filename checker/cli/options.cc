@@ -52,6 +52,10 @@ options:
   -o, --output FILE                 write the report to FILE
   --rules GLOBS                     select rules, clang-tidy style:
                                     '-*,neff-*,-neff-world-size'
+  --severity RULE=LEVEL[,...]       set a rule's severity: error, warning,
+                                    note or off (over .topolint.json's
+                                    "severity"; repeatable), e.g.
+                                    unchecked-input=error
   --werror                          warnings count as errors
   --exit-zero                       report findings but exit 0 (advisory
                                     jobs); usage errors still exit 2
@@ -233,6 +237,10 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       std::string g;
       TL_ASSIGN(g, take());
       o.rule_globs.push_back(g);
+    } else if (a == "--severity") {
+      std::string v;
+      TL_ASSIGN(v, take());
+      o.severities.push_back(v);
     } else if (a == "--werror") {
       o.werror = true;
     } else if (a == "--exit-zero") {

@@ -32,6 +32,9 @@ struct Options {
   Format format = Format::kText;
   std::string output;                   // -o; "" = stdout
   std::vector<std::string> rule_globs;  // each --rules, in order
+  // Each --severity RULE=LEVEL[,RULE=LEVEL...], in order: over the
+  // settings file's "severity", as --rules over its "rules".
+  std::vector<std::string> severities;
   bool werror = false;
   bool exit_zero = false;    // --exit-zero: report, but exit 0 on findings
   std::string sarif_root;    // --sarif-root: SARIF URIs relative to this

@@ -78,7 +78,8 @@ absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
       return st;
     }
   }
-  ++units_;
+  if (!IsSkipUnit(made->spec)) ++units_;
+  unchecked_.Add(made->spec);
   *frontier = stream_->PeekKey();
   *job = made.get();
   *owned = std::move(made);

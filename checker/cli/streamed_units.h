@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "checker/cli/options.h"
 #include "checker/cli/project_config_finder.h"
+#include "checker/cli/unchecked_summary.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/discovery_stream.h"
 #include "checker/core/path_filter.h"
@@ -50,8 +51,10 @@ class StreamedUnits : public UnitSource {
   }
   const SharedInputs* shared() const override { return &shared_; }
 
-  // Units handed out so far.
+  // Units handed out so far that check files (not skipped cache entries).
   size_t units() const { return units_; }
+  // What the units handed out so far report as left out.
+  const UncheckedSummary& unchecked() const { return unchecked_; }
 
  private:
   const Options& options_;
@@ -65,6 +68,7 @@ class StreamedUnits : public UnitSource {
   std::vector<InMemoryInput> in_memory_;  // none
   SharedInputs shared_;
   size_t units_ = 0;
+  UncheckedSummary unchecked_;
 };
 
 }  // namespace topolint::cli

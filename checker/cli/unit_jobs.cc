@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_split.h"
 #include "checker/cli/project_config_finder.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/path_filter.h"
@@ -36,6 +37,25 @@ absl::Status ApplyFlags(const Options& o, UnitJob* job) {
     if (auto st = job->selection.ApplyGlobs(g); !st.ok()) {
       return absl::InvalidArgumentError(
           fmt::format("--rules: {}", std::string(st.message())));
+    }
+  }
+  for (const std::string& list : o.severities) {
+    for (const std::string& entry :
+         std::vector<std::string>(absl::StrSplit(list, ','))) {
+      const size_t eq = entry.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        return absl::InvalidArgumentError(fmt::format(
+            "--severity: expected RULE=LEVEL (error, warning, note or off), "
+            "got '{}'",
+            entry));
+      }
+      if (auto st = job->selection.SetSeverity(
+              std::string_view(entry).substr(0, eq),
+              std::string_view(entry).substr(eq + 1));
+          !st.ok()) {
+        return absl::InvalidArgumentError(
+            fmt::format("--severity: {}", std::string(st.message())));
+      }
     }
   }
   if (o.werror) job->selection.set_werror(true);
@@ -191,6 +211,12 @@ absl::Status AddStdinUnit(const Options& o, JobPlan* plan,
 
 }  // namespace
 
+size_t CheckedUnitCount(const JobPlan& plan) {
+  size_t n = 0;
+  for (const UnitJob& job : plan.jobs) n += IsSkipUnit(job.spec) ? 0 : 1;
+  return n;
+}
+
 size_t SkippedFileCount(const JobPlan& plan) {
   size_t n = 0;
   for (const SkippedPath& s : plan.search_skipped) n += s.files;
@@ -265,6 +291,20 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
     finder.Learn(std::move(report.listed));
     plan->warnings = std::move(report.warnings);
     plan->search_skipped = std::move(report.skipped);
+  }
+  if (o.verb != Verb::kCheck) {
+    // `explain` draws units, not findings: what was left out is a warning
+    // there, and a skipped compile-cache entry no unit.
+    for (UnitSpec& spec : specs) {
+      for (const UncheckedInput& u : spec.unchecked) {
+        plan->warnings.push_back(fmt::format("{}: {}", u.path, u.message));
+      }
+      spec.unchecked.clear();
+    }
+    specs.erase(
+        std::remove_if(specs.begin(), specs.end(),
+                       [](const UnitSpec& spec) { return spec.files.empty(); }),
+        specs.end());
   }
   UnitSettings settings(o);
   plan->jobs.reserve(specs.size());

@@ -44,6 +44,10 @@ struct JobPlan {
   std::vector<SkippedPath> search_skipped;
 };
 
+// Units of the plan that check files (not those that only report a skipped
+// compile-cache entry: IsSkipUnit), for the summary's unit count.
+size_t CheckedUnitCount(const JobPlan& plan);
+
 // Files left out by the plan's directory searches.
 size_t SkippedFileCount(const JobPlan& plan);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -32,16 +34,41 @@ std::string_view FileName(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-// Reads a JSON file met while searching, up to the loader's limit.
-bool ReadSmallFile(const std::string& path, std::string* out) {
+// Reads a JSON file met while searching, up to the loader's limit; on
+// failure, says why.
+bool ReadSmallFile(const std::string& path, std::string* out,
+                   std::string* why) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
+  if (!in) {
+    *why = fmt::format("cannot be opened ({})", std::strerror(errno));
+    return false;
+  }
   char buf[65536];
   while (in.read(buf, sizeof(buf)) || in.gcount() > 0) {
     out->append(buf, static_cast<size_t>(in.gcount()));
-    if (out->size() > kMaxJsonFileBytes) return false;
+    if (out->size() > kMaxJsonFileBytes) {
+      *why = fmt::format("more than {} bytes, the limit for JSON inputs",
+                         kMaxJsonFileBytes);
+      return false;
+    }
   }
+  if (in.bad()) *why = "a read error";
   return !in.bad();
+}
+
+// Why a file of a kind topolint knows is not read, by its name, or "".
+std::string_view UnreadKindByName(std::string_view base) {
+  auto ends = [base](std::string_view suffix) {
+    return base.size() > suffix.size() &&
+           base.substr(base.size() - suffix.size()) == suffix;
+  };
+  if (ends(".mlir") || ends(".mlirbc")) {
+    return "a StableHLO / MHLO (MLIR) module: topolint reads HLO (text or "
+           "a binary module), not MLIR; check the HLO module compiled from "
+           "it (XLA_FLAGS=--xla_dump_to=DIR, or the compile cache's "
+           "model.hlo_module.pb)";
+  }
+  return {};
 }
 
 // The .json files whose name says what they are.
@@ -61,11 +88,15 @@ bool JsonRoleByName(std::string_view base, FileRole* role) {
 void ClassifyJson(ClassifiedFile* c) {
   const std::string& path = c->file.path;
   if (JsonRoleByName(FileName(path), &c->role)) return;
-  std::string text;
-  if (!ReadSmallFile(path, &text)) {
-    c->role = c->file.named ? FileRole::kJson : FileRole::kNone;
-    c->reason = fmt::format("cannot be read as JSON (at most {} bytes)",
-                            kMaxJsonFileBytes);
+  std::string text, why;
+  if (!ReadSmallFile(path, &text, &why)) {
+    // Named: loaded anyway, for the loader's error. Met while searching: it
+    // may be a def.json or a config that nothing checked.
+    c->role = c->file.named ? FileRole::kJson : FileRole::kUnread;
+    c->reason = fmt::format(
+        "a .json that was not read ({}), so whether it is a NEFF def.json "
+        "or a component config is not known",
+        why);
     return;
   }
   json::ParseResult parsed = json::Parse(text);
@@ -112,6 +143,11 @@ bool ClassifyByName(ClassifiedFile* c) {
   }
   if (base == "compile_flags.json") {
     c->role = FileRole::kCompileFlags;
+    return true;
+  }
+  if (std::string_view why = UnreadKindByName(base); !why.empty()) {
+    c->role = FileRole::kUnread;
+    c->reason = std::string(why);
     return true;
   }
   if (!named && base == "wrapped_neff.hlo") {
@@ -348,7 +384,8 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   std::vector<ClassifiedFile> kept;
   kept.reserve(files.size());
   for (ClassifiedFile& c : files) {
-    if (c.file.named && c.role == FileRole::kNone) {
+    if (c.file.named &&
+        (c.role == FileRole::kNone || c.role == FileRole::kUnread)) {
       report->unrecognised.push_back({c.file.path, c.reason, 1});
     } else {
       kept.push_back(std::move(c));
@@ -357,7 +394,7 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   report->skipped = std::move(walk.skipped);
   report->warnings = std::move(walk.warnings);
   report->listed = std::move(walk.listed);
-  GroupUnits(std::move(kept), units, &report->skipped, &report->warnings);
+  GroupUnits(std::move(kept), units, &report->skipped);
   return absl::OkStatus();
 }
 

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "checker/core/dir_walk.h"
+#include "checker/model/unit.h"
 
 namespace topolint {
 
@@ -30,7 +31,16 @@ struct InputFile {
 struct UnitSpec {
   std::string directory;  // display
   std::vector<InputFile> files;
+  // Inputs or checks left out that this unit reports (rule unchecked-input).
+  // A unit may hold these alone: a skipped compile-cache entry is a unit of
+  // no files (IsSkipUnit).
+  std::vector<UncheckedInput> unchecked;
 };
+
+// A unit that only reports what was left out (no file to check).
+inline bool IsSkipUnit(const UnitSpec& spec) {
+  return spec.files.empty() && !spec.unchecked.empty();
+}
 
 // What discovery left out, besides the units.
 struct DiscoveryReport {
@@ -40,10 +50,12 @@ struct DiscoveryReport {
   // Files and directories met while searching and not checked, with the
   // reason (`topolint check --verbose` lists them).
   std::vector<SkippedPath> skipped;
-  // Inputs that may exist but were not searched or were refused as a whole
-  // (a directory that cannot be read, one deeper than the limit, a path
-  // longer than PATH_MAX, a failed or incomplete compile-cache entry): the
-  // CLI prints these as warnings; they do not change the exit code.
+  // Inputs that may exist but were not searched (a directory that cannot
+  // be read, one deeper than the limit, a path longer than PATH_MAX): the
+  // CLI prints these as warnings; they do not change the exit code. What
+  // was found and left out (a failed or incomplete compile-cache entry,
+  // unpaired modules and NEFFs, a file of a known kind not read) is in the
+  // units' UnitSpec::unchecked instead: unchecked-input findings.
   std::vector<std::string> warnings;
   // Directories the search listed in full (WalkResult::listed).
   std::vector<ListedDir> listed;

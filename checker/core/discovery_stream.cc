@@ -48,14 +48,6 @@ std::string WithoutTrailingSlash(std::string p) {
   return p;
 }
 
-std::string SmallestPath(const std::vector<InputFile>& files) {
-  const InputFile* best = nullptr;
-  for (const InputFile& f : files) {
-    if (best == nullptr || f.path < best->path) best = &f;
-  }
-  return best == nullptr ? std::string() : best->path;
-}
-
 // Whether directory name `a` sorts before `b` in path order, where a
 // directory `d` sorts as "d/": (a + '/') < (b + '/'), without building
 // either string (a sort of 20,000 names compares ~300,000 times).
@@ -132,12 +124,14 @@ std::optional<std::string> UnitStream::Bound() const {
   for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
     const Frame& f = **it;
     if (f.next_sub < f.subdirs.size()) {
-      lower(JoinPath(f.path, f.subdirs[f.next_sub]) + "/");
+      // The directory's own path: a skipped compile-cache entry or an
+      // unchecked-input record of the directory is reported there.
+      lower(JoinPath(f.path, f.subdirs[f.next_sub]));
       break;  // frames below continue after this subtree: later paths
     }
   }
   for (const auto& f : stack_) {
-    if (f->bucket_waits) lower(f->path + "/");
+    if (f->bucket_waits) lower(f->path);
     if (f->config_only) lower(f->config_only_key);
   }
   return bound;
@@ -313,6 +307,10 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
       on_skipped_({std::move(c.file.path), std::move(c.reason), 1});
       continue;
     }
+    if (c.role == FileRole::kUnread) {
+      // Counted as skipped, and reported by its directory's unit.
+      on_skipped_({c.file.path, c.reason, 1});
+    }
     AddFileToGroup(std::move(c), &owner->group);
   }
   stack_.push_back(std::move(frame));
@@ -338,24 +336,28 @@ void UnitStream::FormUnits(Frame* frame) {
   DirGroup& g = frame->group;
   if (g.files == 0) return;
   const std::string dir(g.dir);
-  if (std::string why = CacheEntryProblem(g); !why.empty()) {
-    on_warning_(fmt::format("skipped compile-cache entry {}: {}", dir, why));
-    SkippedPath s{dir, "compile-cache entry: " + why,
-                  g.files - g.markers.size()};
-    s.warned = true;
-    on_skipped_(std::move(s));
+  UncheckedInput::Kind kind;
+  if (std::string why = CacheEntryProblem(g, &kind); !why.empty()) {
+    on_skipped_({dir, "compile-cache entry: " + why,
+                 g.files - g.markers.size() - g.unread.size()});
+    StreamedUnit out;
+    out.spec = SkippedEntryUnit(dir, kind, why);
+    out.key = dir;
+    SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
+    ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
     return;
   }
+  std::vector<SkippedPath> dropped;
+  DropSameFiles(&g, &dropped);
+  for (SkippedPath& d : dropped) on_skipped_(std::move(d));
   const bool modules = g.modules();
-  g.unit_of_its_own = modules || !g.shared.empty();
+  g.unit_of_its_own = modules || !g.shared.empty() || !g.unread.empty();
   std::vector<std::string> shared;  // listed by several units
   for (const InputFile& f : g.configs) shared.push_back(f.path);
-  std::vector<std::string> warnings;
-  DirUnitList mine = DirUnits(g, &warnings);
+  DirUnitList mine = DirUnits(g);
   if (mine.size() > 1) {
     for (const InputFile& f : g.shared) shared.push_back(f.path);
   }
-  for (std::string& w : warnings) on_warning_(std::move(w));
   // The nearest component config above, up to the path given.
   Frame* from = nullptr;
   if (g.configs.empty() && modules && dir != g.root && dir != ParentView(dir)) {
@@ -371,12 +373,12 @@ void UnitStream::FormUnits(Frame* frame) {
   if (g.markers.size() == g.files) return;  // markers alone
   if (!g.unit_of_its_own) {
     frame->config_only = std::move(mine.front());
-    frame->config_only_key = SmallestPath(frame->config_only->files);
+    frame->config_only_key = UnitKeyOf(*frame->config_only);
     return;
   }
   for (UnitSpec& u : mine) {
     StreamedUnit out;
-    out.key = SmallestPath(u.files);
+    out.key = UnitKeyOf(u);
     out.shared = shared;
     for (const InputFile& f : u.files) {
       const bool config =

@@ -27,10 +27,12 @@ struct DirGroup {
   std::string_view root;  // the path given above it (likewise kept)
   RoleFiles hlo, neff, def_json, configs, shared;
   absl::InlinedVector<std::string, 2> markers;  // file names
+  std::vector<UncheckedInput> unread;           // FileRole::kUnread files
   size_t files = 0;  // every file, for a skipped entry
   bool any_named = false;
   bool config_inherited = false;
-  bool unit_of_its_own = false;  // modules or shared files (before DirUnits)
+  // Modules, shared files or files not read (before DirUnits).
+  bool unit_of_its_own = false;
   bool modules() const {
     return !hlo.empty() || !neff.empty() || !def_json.empty();
   }
@@ -44,13 +46,31 @@ using DirUnitList = absl::InlinedVector<UnitSpec, 1>;
 void AddFileToGroup(ClassifiedFile&& c, DirGroup* group);
 
 // Why a compile-cache entry `MODULE_*/` is not checked (a failed, locked or
-// incomplete entry), or "" when it is checked.
-std::string CacheEntryProblem(const DirGroup& g);
+// incomplete entry), or "" when it is checked; `*kind` says which.
+std::string CacheEntryProblem(const DirGroup& g,
+                              UncheckedInput::Kind* kind = nullptr);
 
-// The units of one directory, before inherited configs; pairing warnings go
-// to `warnings`. Takes the files of `g` but its configs (a directory below
-// may inherit them). The files of each unit are not sorted yet.
-DirUnitList DirUnits(DirGroup& g, std::vector<std::string>* warnings);
+// The unit that reports a skipped compile-cache entry `dir`: no files, one
+// unchecked-input record (`why` from CacheEntryProblem).
+UnitSpec SkippedEntryUnit(std::string_view dir, UncheckedInput::Kind kind,
+                          const std::string& why);
+
+// Several names of one file in one role of `g` (hard links, symlinks: one
+// device and inode) are checked once: the name kept is one named on the
+// command line, else one that pairs by name with the other side, else the
+// first in path order; each other name goes to `dropped` ("same file as
+// ..."), which --verbose lists.
+void DropSameFiles(DirGroup* g, std::vector<SkippedPath>* dropped);
+
+// The units of one directory, before inherited configs. Takes the files of
+// `g` but its configs (a directory below may inherit them). Modules and
+// NEFFs the names cannot pair, and the files of `g.unread`, are reported by
+// the first unit (UnitSpec::unchecked). The files of each unit are not
+// sorted yet.
+DirUnitList DirUnits(DirGroup& g);
+
+// The report-order key of a unit: its smallest file or unchecked path.
+std::string UnitKeyOf(const UnitSpec& unit);
 
 // The directory a file is grouped under: its own, except an NxD bucket's
 // `model/graph.hlo`, which belongs with the bucket's `graph.neff`.

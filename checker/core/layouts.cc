@@ -7,9 +7,11 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
+#include "checker/diag/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -118,10 +120,13 @@ bool HasMarker(const DirGroup& g, std::string_view name) {
 
 // Why a compile-cache entry `MODULE_*/` is not checked, or "" when it is a
 // finished entry (optimum-neuron's states: locked, failed, incomplete).
-std::string CacheEntryProblem(const DirGroup& g) {
+std::string CacheEntryProblem(const DirGroup& g, UncheckedInput::Kind* kind) {
+  UncheckedInput::Kind unused;
+  if (kind == nullptr) kind = &unused;
   if (!StartsWith(BaseName(g.dir), "MODULE_") || g.any_named) return "";
   for (const std::string& m : g.markers) {
     if (EndsWith(m, ".lock")) {
+      *kind = UncheckedInput::Kind::kCacheInProgress;
       return fmt::format("compilation in progress ({})", m);
     }
   }
@@ -129,6 +134,7 @@ std::string CacheEntryProblem(const DirGroup& g) {
   for (const InputFile& f : g.neff) {
     if (BaseName(f.path) == "model.neff") neff = &f;
   }
+  *kind = UncheckedInput::Kind::kCacheFailed;
   if (HasMarker(g, "model.log") && neff == nullptr) {
     return "failed compilation (model.log, no model.neff)";
   }
@@ -143,9 +149,44 @@ std::string CacheEntryProblem(const DirGroup& g) {
     }
   }
   if (!HasMarker(g, "model.done") && (!g.hlo.empty() || neff != nullptr)) {
+    *kind = UncheckedInput::Kind::kCacheIncomplete;
     return "incomplete entry (no model.done)";
   }
   return "";
+}
+
+UnitSpec SkippedEntryUnit(std::string_view dir, UncheckedInput::Kind kind,
+                          const std::string& why) {
+  UnitSpec u;
+  u.directory = std::string(dir);
+  std::string what;
+  switch (kind) {
+    case UncheckedInput::Kind::kCacheInProgress:
+      what = "; check it again once the compiler is done";
+      break;
+    case UncheckedInput::Kind::kCacheFailed:
+      what =
+          "; its module was not checked (name the module file to check it "
+          "alone, or delete the entry to have it compiled again)";
+      break;
+    default:
+      break;
+  }
+  u.unchecked.push_back(
+      {kind, u.directory,
+       fmt::format("compile-cache entry not checked: {}{}", why, what)});
+  return u;
+}
+
+std::string UnitKeyOf(const UnitSpec& unit) {
+  const std::string* best = nullptr;
+  for (const InputFile& f : unit.files) {
+    if (best == nullptr || f.path < *best) best = &f.path;
+  }
+  for (const UncheckedInput& u : unit.unchecked) {
+    if (best == nullptr || u.path < *best) best = &u.path;
+  }
+  return best == nullptr ? std::string() : *best;
 }
 
 namespace {
@@ -197,10 +238,11 @@ std::string NameList(const std::vector<const KeyedUnit*>& keys) {
 // plain `def.json` (no stem to pair by) pairs with the only module left
 // unpaired; anything else left on both sides is not guessed at (a compile
 // workdir's failed compile beside another's stray NEFF must not be
-// compared) but named in one warning, since the cross-file rules then do
-// not run on those files (docs/layouts.md, "Pairing modules").
-void PairLeftovers(std::string_view dir, std::map<std::string, KeyedUnit>* keys,
-                   std::vector<std::string>* warnings) {
+// compared) but named in one unchecked-input record, reported by the first
+// unpaired module's unit, since the cross-file rules then do not run on
+// those files (docs/layouts.md, "Pairing modules").
+void PairLeftovers(std::string_view dir,
+                   std::map<std::string, KeyedUnit>* keys) {
   std::vector<KeyedUnit*> modules, sides;
   for (auto& [key, k] : *keys) {
     if (!k.candidate || (k.modules > 0 && k.sides > 0)) continue;
@@ -220,20 +262,23 @@ void PairLeftovers(std::string_view dir, std::map<std::string, KeyedUnit>* keys,
   }
   std::vector<const KeyedUnit*> m(modules.begin(), modules.end());
   std::vector<const KeyedUnit*> n(sides.begin(), sides.end());
-  warnings->push_back(fmt::format(
-      "{}: cannot tell which module each NEFF belongs to (modules {}; NEFF "
-      "files {}), so they are checked each on its own, without the "
-      "cross-file rules (xref-*, neff-lnc-mismatch); name the pair with "
-      "--hlo MODULE --neff NEFF, or name the files as the layout rule "
-      "pairs them (X.hlo or X.hlo_module.pb with X.neff or X.def.json)",
-      dir, NameList(m), NameList(n)));
+  modules[0]->unit.unchecked.push_back(
+      {UncheckedInput::Kind::kUnpaired, std::string(dir),
+       fmt::format(
+           "cross-file rules not run: cannot tell which module each NEFF "
+           "belongs to (modules {}; NEFF files {}), so they are checked each "
+           "on its own, without the cross-file rules (xref-*, "
+           "neff-lnc-mismatch); name the pair with --hlo MODULE --neff NEFF, "
+           "or name the files as the layout rule pairs them (X.hlo or "
+           "X.hlo_module.pb with X.neff or X.def.json)",
+           NameList(m), NameList(n))});
 }
 
 }  // namespace
 
 // The units of one directory, before inherited configs. Takes the files of
 // `g` but its configs (a directory below may inherit them).
-DirUnitList DirUnits(DirGroup& g, std::vector<std::string>* warnings) {
+DirUnitList DirUnits(DirGroup& g) {
   bool dump = false;
   for (const InputFile& f : g.hlo) {
     if (!DumpModuleId(BaseName(f.path)).empty()) dump = true;
@@ -245,6 +290,8 @@ DirUnitList DirUnits(DirGroup& g, std::vector<std::string>* warnings) {
       Append(std::move(*v), &u.files);
     Append(g.configs, &u.files);
     Append(std::move(g.shared), &u.files);
+    u.unchecked = std::move(g.unread);
+    g.unread.clear();
     DirUnitList units;
     units.push_back(std::move(u));
     return units;
@@ -285,7 +332,7 @@ DirUnitList DirUnits(DirGroup& g, std::vector<std::string>* warnings) {
                           : kPlainDefJsonKeyPrefix + std::string(name);
     add(f, key, false, true);
   }
-  PairLeftovers(g.dir, &by_key, warnings);
+  PairLeftovers(g.dir, &by_key);
   DirUnitList units;
   for (auto& [key, k] : by_key) {
     if (k.merged) continue;
@@ -293,7 +340,114 @@ DirUnitList DirUnits(DirGroup& g, std::vector<std::string>* warnings) {
     Append(g.shared, &k.unit.files);
     units.push_back(std::move(k.unit));
   }
+  if (!g.unread.empty()) {
+    std::vector<UncheckedInput>& to = units.front().unchecked;
+    to.insert(to.end(), std::make_move_iterator(g.unread.begin()),
+              std::make_move_iterator(g.unread.end()));
+    g.unread.clear();
+  }
   return units;
+}
+
+namespace {
+
+// The pairing keys of one side of a group (DirUnits' keys): the modules', or
+// the NEFF sides' (.neff and X.def.json).
+std::set<std::string> SideKeys(const DirGroup& g, bool modules) {
+  std::set<std::string> keys;
+  if (modules) {
+    for (const InputFile& f : g.hlo) {
+      keys.insert(PairKey(BaseName(f.path), FileRole::kHlo));
+    }
+    return keys;
+  }
+  for (const InputFile& f : g.neff) {
+    keys.insert(PairKey(BaseName(f.path), FileRole::kNeff));
+  }
+  for (const InputFile& f : g.def_json) {
+    const std::string_view name = BaseName(f.path);
+    if (EndsWith(name, ".def.json")) {
+      keys.insert(std::string(name.substr(0, name.size() - 9)));
+    }
+  }
+  return keys;
+}
+
+// The pairing key of a file of `role` (for DropSameFiles' choice).
+std::string KeyOfRoleFile(const InputFile& f, FileRole role) {
+  const std::string_view name = BaseName(f.path);
+  if (role == FileRole::kDefJson) {
+    return EndsWith(name, ".def.json")
+               ? std::string(name.substr(0, name.size() - 9))
+               : std::string();
+  }
+  return PairKey(name, role);
+}
+
+// Keeps one name of each file of `files` (see DropSameFiles).
+void DropSameFilesOfRole(RoleFiles* files, FileRole role,
+                         const std::set<std::string>& partner_keys,
+                         std::vector<SkippedPath>* dropped) {
+  if (files->size() < 2) return;
+  std::map<std::pair<uint64_t, uint64_t>, std::vector<size_t>> names;
+  for (size_t i = 0; i < files->size(); ++i) {
+    FileId id;
+    if (IdOfPath((*files)[i].path, &id)) names[{id.dev, id.ino}].push_back(i);
+  }
+  std::vector<bool> drop(files->size(), false);
+  for (const auto& [id, of] : names) {
+    if (of.size() < 2) continue;
+    // Named first, then a name that pairs, then the file itself rather
+    // than a symlink to it, then path order.
+    auto rank = [&](size_t i) {
+      const InputFile& f = (*files)[i];
+      // A plain def.json (no stem) pairs with the module left unpaired.
+      const std::string key = KeyOfRoleFile(f, role);
+      const bool pairs = (role == FileRole::kDefJson && key.empty()) ||
+                         partner_keys.count(key) != 0;
+      std::error_code ec;
+      const bool link = fs::is_symlink(fs::symlink_status(f.path, ec));
+      return std::make_tuple(!f.named, !pairs, link, f.path);
+    };
+    size_t keep = of.front();
+    for (size_t i : of) {
+      if (rank(i) < rank(keep)) keep = i;
+    }
+    for (size_t i : of) {
+      if (i == keep) continue;
+      drop[i] = true;
+      dropped->push_back(
+          {(*files)[i].path,
+           fmt::format("{} is {} (same file: one device and inode); checked "
+                       "once, as {}",
+                       BaseName((*files)[i].path),
+                       BaseName((*files)[keep].path), (*files)[keep].path),
+           1});
+    }
+  }
+  RoleFiles kept;
+  for (size_t i = 0; i < files->size(); ++i) {
+    if (!drop[i]) kept.push_back(std::move((*files)[i]));
+  }
+  *files = std::move(kept);
+}
+
+}  // namespace
+
+void DropSameFiles(DirGroup* g, std::vector<SkippedPath>* dropped) {
+  const bool several = g->hlo.size() > 1 || g->neff.size() > 1 ||
+                       g->def_json.size() > 1 || g->configs.size() > 1 ||
+                       g->shared.size() > 1;
+  if (!several) return;  // a compile-cache entry: one file per role
+  const std::set<std::string> module_keys = SideKeys(*g, true);
+  const std::set<std::string> side_keys = SideKeys(*g, false);
+  const size_t before = dropped->size();
+  DropSameFilesOfRole(&g->hlo, FileRole::kHlo, side_keys, dropped);
+  DropSameFilesOfRole(&g->neff, FileRole::kNeff, module_keys, dropped);
+  DropSameFilesOfRole(&g->def_json, FileRole::kDefJson, module_keys, dropped);
+  DropSameFilesOfRole(&g->configs, FileRole::kConfig, {}, dropped);
+  DropSameFilesOfRole(&g->shared, FileRole::kJson, {}, dropped);
+  g->files -= dropped->size() - before;
 }
 
 bool IsFinalDumpModule(std::string_view name) {
@@ -349,6 +503,10 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
     case FileRole::kCacheMarker:
       g.markers.emplace_back(BaseName(c.file.path));
       break;
+    case FileRole::kUnread:
+      g.unread.push_back({UncheckedInput::Kind::kUnread, std::move(c.file.path),
+                          std::move(c.reason)});
+      break;
     case FileRole::kNone:
       break;
   }
@@ -359,8 +517,7 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
 }
 
 void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
-                std::vector<SkippedPath>* skipped,
-                std::vector<std::string>* warnings) {
+                std::vector<SkippedPath>* skipped) {
   std::map<std::string, DirGroup> dirs;
   // A walk finds each path once: only a file named on the command line can
   // come twice (named first, so that it stays named).
@@ -381,6 +538,10 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     if (c.role == FileRole::kNone) {
       skipped->push_back({std::move(c.file.path), std::move(c.reason), 1});
       continue;
+    }
+    if (c.role == FileRole::kUnread) {
+      // Counted as skipped, and reported by its directory's unit.
+      skipped->push_back({c.file.path, c.reason, 1});
     }
     const std::string_view path = c.file.path;
     const size_t slash = path.rfind('/');
@@ -414,17 +575,19 @@ void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
     DirGroup* from;
   } inherit{false, "", "", nullptr};
   for (auto& [dir, g] : dirs) {
-    if (std::string why = CacheEntryProblem(g); !why.empty()) {
-      warnings->push_back(
-          fmt::format("skipped compile-cache entry {}: {}", dir, why));
-      size_t n = g.files - g.markers.size();
+    UncheckedInput::Kind kind;
+    if (std::string why = CacheEntryProblem(g, &kind); !why.empty()) {
+      size_t n = g.files - g.markers.size() - g.unread.size();
       skipped->push_back({dir, "compile-cache entry: " + why, n});
-      skipped->back().warned = true;
+      DirUnitList entry;
+      entry.push_back(SkippedEntryUnit(dir, kind, why));
+      per_dir.emplace_back(&g, std::move(entry));
       continue;
     }
+    DropSameFiles(&g, skipped);
     const bool modules = g.modules();
-    g.unit_of_its_own = modules || !g.shared.empty();
-    DirUnitList mine = DirUnits(g, warnings);
+    g.unit_of_its_own = modules || !g.shared.empty() || !g.unread.empty();
+    DirUnitList mine = DirUnits(g);
     if (g.configs.empty() && modules) {
       // The nearest component config above, up to the path given (the same
       // for every directory of one parent: a compile cache's entries).

@@ -26,13 +26,16 @@ enum class FileRole {
   kCompileFlags,  // compile_flags.json
   kJson,          // other .json named on the command line (loader decides)
   kCacheMarker,   // model.done, model.log, *.lock: a cache entry's state
+  kUnread,        // a kind topolint knows but does not read (an MLIR
+                  // module, gzip of HLO text, a .json too large to read):
+                  // an unchecked-input finding; `reason` says why
   kNone,          // not an input: `reason` says why
 };
 
 struct ClassifiedFile {
   FoundFile file;
   FileRole role = FileRole::kNone;
-  std::string reason;  // kNone only
+  std::string reason;  // kNone and kUnread only
 };
 
 // Sets `c->role` (and `reason`) of one file a search found: by its name,
@@ -49,11 +52,14 @@ std::string PairKey(std::string_view file_name, FileRole role);
 bool IsFinalDumpModule(std::string_view file_name);
 
 // Groups `files` into `units` (sorted by directory, then pairing key). Files
-// left out go to `skipped`; a compile-cache entry that failed, is locked or
-// is incomplete is one warning in `warnings` (and its files are skipped).
+// left out go to `skipped` (a second name of a file already in its group
+// too: hard links and symlinks are checked once). A compile-cache entry that
+// failed, is locked or is incomplete is one unit of no files (IsSkipUnit)
+// that reports it, and its files are skipped; modules and NEFFs the names
+// cannot pair, and files of a known kind that are not read, are reported by
+// a unit of their directory (UnitSpec::unchecked).
 void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
-                std::vector<SkippedPath>* skipped,
-                std::vector<std::string>* warnings);
+                std::vector<SkippedPath>* skipped);
 
 }  // namespace topolint
 

@@ -121,6 +121,12 @@ Severity RuleSelection::EffectiveSeverity(std::string_view rule) const {
   return info ? info->default_severity : Severity::kError;
 }
 
+bool RuleSelection::SeveritySet(std::string_view rule) const {
+  auto it = severity_.find(rule);
+  Severity s;
+  return it != severity_.end() && ParseSeverity(it->second, &s);
+}
+
 void RuleSelection::AddFileIgnore(std::string file_glob,
                                   std::vector<std::string> rules) {
   ignores_.emplace_back(std::move(file_glob), std::move(rules));

@@ -48,6 +48,8 @@ class RuleSelection {
   bool Enabled(std::string_view rule) const;
   // The rule's severity after overrides (before --werror).
   Severity EffectiveSeverity(std::string_view rule) const;
+  // Whether an override sets the rule's severity (to a level, not "off").
+  bool SeveritySet(std::string_view rule) const;
 
   // `per_file_ignores`: findings of rules matching `rule_globs` in files
   // matching `file_glob` (against the path as shown and its base name) are

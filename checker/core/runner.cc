@@ -241,6 +241,8 @@ Emitter MakeEmitter(const RuleSelection& selection, const CheckOptions& options,
       [sel](std::string_view rule) { return sel->Enabled(rule); },
       [sel](std::string_view rule) { return sel->EffectiveSeverity(rule); });
   emit.set_max_findings(options.max_findings);
+  emit.set_severity_set(
+      [sel](std::string_view rule) { return sel->SeveritySet(rule); });
   emit.set_filter([filter](const Finding& f) { return filter->Silences(f); });
   return emit;
 }
@@ -277,6 +279,7 @@ std::vector<Finding> FinishFindings(const Unit& unit,
 absl::Status LoadUnit(const UnitSpec& spec,
                       const std::vector<InMemoryInput>& in_memory, Unit* unit) {
   unit->directory = spec.directory;
+  unit->unchecked = spec.unchecked;
   for (const InputFile& f : spec.files) {
     if (f.kind != InputKind::kHlo) {
       if (absl::Status st = LoadNonHlo(f, in_memory, unit); !st.ok()) return st;
@@ -315,6 +318,7 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
                               std::vector<Finding>* findings,
                               const SharedInputs* shared) {
   unit->directory = spec.directory;
+  unit->unchecked = spec.unchecked;
   // The JSON and NEFF inputs first: the collective checks compare against
   // them. Loading stops at the first failure, as LoadUnit does; an HLO file
   // before that one in spec order may still fail first.

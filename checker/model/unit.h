@@ -23,6 +23,24 @@ struct JsonSyntaxProblem {
   std::string message;
 };
 
+// An input, or a check the user expects, that discovery left out: reported
+// as an `unchecked-input` finding at `path` (docs/rules/unchecked-input.md),
+// so that every output format shows it and a gate can fail on it.
+struct UncheckedInput {
+  enum class Kind {
+    kCacheInProgress,  // a compile-cache entry still compiling (a note)
+    kCacheIncomplete,  // an entry without model.done (a note)
+    kCacheFailed,      // an entry whose compilation failed (a warning)
+    kUnpaired,         // modules and NEFFs the names cannot pair: the
+                       // cross-file rules did not run (a warning)
+    kUnread,           // a file of a kind topolint knows but does not read
+                       // (a warning)
+  };
+  Kind kind = Kind::kUnread;
+  std::string path;     // the file or directory left out (display)
+  std::string message;  // what was left out, and why
+};
+
 struct Unit {
   std::string directory;  // the directory the unit stands for (display)
   std::vector<hlo::Module> hlo_modules;
@@ -34,6 +52,8 @@ struct Unit {
   // is a config-schema finding.
   std::vector<config::CompileFlags> compile_flags;
   std::vector<JsonSyntaxProblem> json_syntax;
+  // What discovery left out and this unit reports (UnitSpec::unchecked).
+  std::vector<UncheckedInput> unchecked;
 };
 
 // Settings that change what the rules compute (not which rules run).

@@ -129,7 +129,7 @@ TEST(DiscoveryStreamTest, InheritedConfigIsNoUnitOfItsOwn) {
   ExpectSameUnitsInKeyOrder(d.path());
 }
 
-TEST(DiscoveryStreamTest, FailedAndLockedEntriesAreOneWarningEach) {
+TEST(DiscoveryStreamTest, FailedAndLockedEntriesAreOneSkipUnitEach) {
   TempDir d;
   d.Write("v/MODULE_1+a/model.hlo", "HloModule m\n");
   d.Write("v/MODULE_1+a/model.log", "error\n");
@@ -138,11 +138,33 @@ TEST(DiscoveryStreamTest, FailedAndLockedEntriesAreOneWarningEach) {
   d.Write("v/MODULE_3+a/model.hlo", "HloModule m\n");
   d.Write("v/MODULE_3+a/model.done", "");
   Streamed s = Stream(d.path());
-  EXPECT_EQ(s.units.size(), 1u);
-  ASSERT_EQ(s.warnings.size(), 2u);
-  EXPECT_THAT(s.warnings[0], HasSubstr("MODULE_1+a: failed compilation"));
-  EXPECT_THAT(s.warnings[1], HasSubstr("MODULE_2+a: compilation in progress"));
+  // Two units of no files report the entries (at the entry's path: their
+  // key), then the finished entry.
+  const std::string v = d.path() + "/v";
+  EXPECT_THAT(s.units,
+              ElementsAre(v + "/MODULE_1+a:", v + "/MODULE_2+a:",
+                          v + "/MODULE_3+a: " + v + "/MODULE_3+a/model.hlo"));
+  EXPECT_THAT(s.keys, ElementsAre(v + "/MODULE_1+a", v + "/MODULE_2+a",
+                                  v + "/MODULE_3+a/model.hlo"));
+  EXPECT_TRUE(s.warnings.empty());
   EXPECT_EQ(s.skipped_files, 2u);  // the two modules (markers not counted)
+  ExpectSameUnitsInKeyOrder(d.path());
+}
+
+// A skipped entry is reported at its directory's own path, which sorts
+// before a sibling listed first ("MODULE_1" < "MODULE_1-b/..." although
+// MODULE_1-b/ is listed before MODULE_1/): the stream waits for it.
+TEST(DiscoveryStreamTest, ASkippedEntryKeepsKeyOrderBesideASiblingListedFirst) {
+  TempDir d;
+  d.Write("v/MODULE_1/model.hlo", "HloModule m\n");
+  d.Write("v/MODULE_1/model.hlo.lock", "");
+  d.Write("v/MODULE_1-b/model.hlo", "HloModule m\n");
+  d.Write("v/MODULE_1-b/model.done", "");
+  Streamed s = Stream(d.path());
+  const std::string v = d.path() + "/v";
+  EXPECT_THAT(s.keys,
+              ElementsAre(v + "/MODULE_1", v + "/MODULE_1-b/model.hlo"));
+  ExpectSameUnitsInKeyOrder(d.path());
 }
 
 // An NxD bucket's model/graph.hlo is grouped with the bucket's NEFF side,

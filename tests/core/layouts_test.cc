@@ -59,29 +59,27 @@ std::vector<std::string> Paths(const UnitSpec& u) {
 TEST(GroupUnitsTest, NeverPairsAModuleWithAnotherModulesNeff) {
   std::vector<UnitSpec> units;
   std::vector<SkippedPath> skipped;
-  std::vector<std::string> warnings;
   GroupUnits(
       {File("r/a.hlo", FileRole::kHlo), File("r/a.neff", FileRole::kNeff),
        File("r/b.hlo", FileRole::kHlo), File("r/b.neff", FileRole::kNeff),
        File("r/c.neff", FileRole::kNeff),
        File("r/cfg.json", FileRole::kConfig)},
-      &units, &skipped, &warnings);
+      &units, &skipped);
   ASSERT_EQ(units.size(), 3u);
   EXPECT_THAT(Paths(units[0]),
               ElementsAre("r/a.hlo", "r/a.neff", "r/cfg.json"));
   EXPECT_THAT(Paths(units[1]),
               ElementsAre("r/b.hlo", "r/b.neff", "r/cfg.json"));
   EXPECT_THAT(Paths(units[2]), ElementsAre("r/c.neff", "r/cfg.json"));
-  EXPECT_THAT(warnings, IsEmpty());
+  for (const UnitSpec& u : units) EXPECT_THAT(u.unchecked, IsEmpty());
 }
 
 TEST(GroupUnitsTest, OneModuleAndOneNeffStayOneUnitWhateverTheirNames) {
   std::vector<UnitSpec> units;
   std::vector<SkippedPath> skipped;
-  std::vector<std::string> warnings;
   GroupUnits({File("r/model.hlo", FileRole::kHlo),
               File("r/def.json", FileRole::kDefJson)},
-             &units, &skipped, &warnings);
+             &units, &skipped);
   ASSERT_EQ(units.size(), 1u);
   EXPECT_THAT(Paths(units[0]), ElementsAre("r/def.json", "r/model.hlo"));
 }
@@ -89,7 +87,6 @@ TEST(GroupUnitsTest, OneModuleAndOneNeffStayOneUnitWhateverTheirNames) {
 TEST(GroupUnitsTest, NearestConfigAboveAppliesToEveryUnitBelow) {
   std::vector<UnitSpec> units;
   std::vector<SkippedPath> skipped;
-  std::vector<std::string> warnings;
   GroupUnits({File("r/neuron_config.json", FileRole::kConfig),
               File("r/c/MODULE_1/model.hlo", FileRole::kHlo),
               File("r/c/MODULE_1/model.done", FileRole::kCacheMarker),
@@ -98,7 +95,7 @@ TEST(GroupUnitsTest, NearestConfigAboveAppliesToEveryUnitBelow) {
               File("r/b/_tp0_bk0/model/graph.hlo", FileRole::kHlo),
               File("r/b/_tp0_bk0/graph.neff", FileRole::kNeff),
               File("r/b/_tp0_bk0/neuron_config.json", FileRole::kConfig)},
-             &units, &skipped, &warnings);
+             &units, &skipped);
   // The config directory is no unit of its own: each unit below checks it.
   ASSERT_EQ(units.size(), 3u);
   EXPECT_THAT(Paths(units[0]), ElementsAre("r/b/_tp0_bk0/graph.neff",
@@ -113,43 +110,50 @@ TEST(GroupUnitsTest, NearestConfigAboveAppliesToEveryUnitBelow) {
 TEST(GroupUnitsTest, ConfigsAreNotInheritedFromAboveThePathGiven) {
   std::vector<UnitSpec> units;
   std::vector<SkippedPath> skipped;
-  std::vector<std::string> warnings;
   GroupUnits({File("r/neuron_config.json", FileRole::kConfig, "r"),
               File("r/sub/m.hlo", FileRole::kHlo, "r/sub")},
-             &units, &skipped, &warnings);
+             &units, &skipped);
   ASSERT_EQ(units.size(), 2u);
   EXPECT_THAT(Paths(units[1]), ElementsAre("r/sub/m.hlo"));
 }
 
-TEST(GroupUnitsTest, FailedLockedAndIncompleteCacheEntriesAreOneWarningEach) {
+TEST(GroupUnitsTest, FailedLockedAndIncompleteCacheEntriesAreOneSkipUnitEach) {
   std::vector<UnitSpec> units;
   std::vector<SkippedPath> skipped;
-  std::vector<std::string> warnings;
   GroupUnits({File("r/MODULE_1/model.hlo", FileRole::kHlo),
               File("r/MODULE_1/model.log", FileRole::kCacheMarker),
               File("r/MODULE_1/compile_flags.json", FileRole::kCompileFlags),
               File("r/MODULE_2/model.hlo", FileRole::kHlo),
               File("r/MODULE_2/model.hlo.lock", FileRole::kCacheMarker),
               File("r/MODULE_3/model.hlo", FileRole::kHlo)},
-             &units, &skipped, &warnings);
-  EXPECT_THAT(units, IsEmpty());
-  ASSERT_EQ(warnings.size(), 3u);
-  EXPECT_THAT(warnings[0], HasSubstr("r/MODULE_1: failed compilation"));
-  EXPECT_THAT(warnings[1], HasSubstr("r/MODULE_2: compilation in progress"));
-  EXPECT_THAT(warnings[2], HasSubstr("r/MODULE_3: incomplete entry"));
+             &units, &skipped);
+  // No file is checked: each entry is a unit of no files that reports it.
+  ASSERT_EQ(units.size(), 3u);
+  const UncheckedInput::Kind kinds[] = {UncheckedInput::Kind::kCacheFailed,
+                                        UncheckedInput::Kind::kCacheInProgress,
+                                        UncheckedInput::Kind::kCacheIncomplete};
+  const char* whys[] = {"failed compilation", "compilation in progress",
+                        "incomplete entry"};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_TRUE(IsSkipUnit(units[i]));
+    ASSERT_EQ(units[i].unchecked.size(), 1u);
+    EXPECT_EQ(units[i].unchecked[0].path, "r/MODULE_" + std::to_string(i + 1));
+    EXPECT_EQ(units[i].unchecked[0].kind, kinds[i]);
+    EXPECT_THAT(units[i].unchecked[0].message, HasSubstr(whys[i]));
+  }
   ASSERT_EQ(skipped.size(), 3u);
   EXPECT_EQ(skipped[0].files, 2u);  // the module and its flags
-  EXPECT_TRUE(skipped[0].warned);
+  // Listed by --verbose (no warning line stands for it any more).
+  EXPECT_FALSE(skipped[0].warned);
 }
 
 TEST(GroupUnitsTest, OnlyTheFinalDumpModuleMeetsTheNeff) {
   std::vector<UnitSpec> units;
   std::vector<SkippedPath> skipped;
-  std::vector<std::string> warnings;
   GroupUnits({File("r/module_0001.f.before_optimizations.txt", FileRole::kHlo),
               File("r/module_0001.f.after_optimizations.txt", FileRole::kHlo),
               File("r/module_0001.f.neff", FileRole::kNeff)},
-             &units, &skipped, &warnings);
+             &units, &skipped);
   ASSERT_EQ(units.size(), 2u);
   EXPECT_THAT(Paths(units[0]),
               ElementsAre("r/module_0001.f.after_optimizations.txt",

@@ -1,6 +1,7 @@
 // Pairing a directory's modules with NEFF sides when the names do not say
 // which belongs to which (issue 27, defect 1): the unique pairing of a
-// plain def.json, and a warning (never silence) for what stays unpaired.
+// plain def.json, and an unchecked-input record (never silence) for what
+// stays unpaired, reported by one unit of the directory.
 #include "checker/core/layouts.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -30,21 +31,28 @@ std::vector<std::string> Paths(const UnitSpec& u) {
 struct Grouped {
   std::vector<UnitSpec> units;
   std::vector<SkippedPath> skipped;
-  std::vector<std::string> warnings;
+  // The units' unchecked-input records, as "path: message".
+  std::vector<std::string> unchecked;
 };
 
 Grouped Group(std::vector<ClassifiedFile> files) {
   Grouped g;
-  GroupUnits(std::move(files), &g.units, &g.skipped, &g.warnings);
+  GroupUnits(std::move(files), &g.units, &g.skipped);
+  for (const UnitSpec& u : g.units) {
+    for (const UncheckedInput& r : u.unchecked) {
+      EXPECT_EQ(r.kind, UncheckedInput::Kind::kUnpaired);
+      g.unchecked.push_back(r.path + ": " + r.message);
+    }
+  }
   return g;
 }
 
-TEST(PairingTest, TwoModulesAndOneDefJsonIsAWarningNamingTheCandidates) {
+TEST(PairingTest, TwoModulesAndOneDefJsonIsAFindingNamingTheCandidates) {
   Grouped g = Group({File("r/model.hlo", FileRole::kHlo),
                      File("r/other.hlo", FileRole::kHlo),
                      File("r/def.json", FileRole::kDefJson)});
-  ASSERT_THAT(g.warnings, SizeIs(1));
-  const std::string& w = g.warnings[0];
+  ASSERT_THAT(g.unchecked, SizeIs(1));
+  const std::string& w = g.unchecked[0];
   EXPECT_THAT(w, HasSubstr("r: "));
   EXPECT_THAT(w, HasSubstr("model.hlo"));
   EXPECT_THAT(w, HasSubstr("other.hlo"));
@@ -52,18 +60,21 @@ TEST(PairingTest, TwoModulesAndOneDefJsonIsAWarningNamingTheCandidates) {
   EXPECT_THAT(w, HasSubstr("--hlo"));
   EXPECT_THAT(w, HasSubstr("--neff"));
   EXPECT_THAT(w, HasSubstr("X.neff"));
-  // Each file is still checked, on its own.
+  // Each file is still checked, on its own; one unit reports the record.
   EXPECT_THAT(g.units, SizeIs(3));
+  size_t reporting = 0;
+  for (const UnitSpec& u : g.units) reporting += u.unchecked.empty() ? 0 : 1;
+  EXPECT_EQ(reporting, 1u);
 }
 
-TEST(PairingTest, TwoNeffsBesideOneModuleIsAWarning) {
+TEST(PairingTest, TwoNeffsBesideOneModuleIsAFinding) {
   Grouped g = Group({File("r/a.neff", FileRole::kNeff),
                      File("r/b.neff", FileRole::kNeff),
                      File("r/model.hlo", FileRole::kHlo)});
-  ASSERT_THAT(g.warnings, SizeIs(1));
-  EXPECT_THAT(g.warnings[0], HasSubstr("a.neff"));
-  EXPECT_THAT(g.warnings[0], HasSubstr("b.neff"));
-  EXPECT_THAT(g.warnings[0], HasSubstr("model.hlo"));
+  ASSERT_THAT(g.unchecked, SizeIs(1));
+  EXPECT_THAT(g.unchecked[0], HasSubstr("a.neff"));
+  EXPECT_THAT(g.unchecked[0], HasSubstr("b.neff"));
+  EXPECT_THAT(g.unchecked[0], HasSubstr("model.hlo"));
   EXPECT_THAT(g.units, SizeIs(3));
 }
 
@@ -73,10 +84,10 @@ TEST(PairingTest, SameStemPairsStillRunBesideTheUnpairedOnes) {
        File("r/b.hlo", FileRole::kHlo), File("r/c.neff", FileRole::kNeff)});
   ASSERT_THAT(g.units, SizeIs(3));
   EXPECT_THAT(Paths(g.units[0]), ElementsAre("r/a.hlo", "r/a.neff"));
-  ASSERT_THAT(g.warnings, SizeIs(1));
-  EXPECT_THAT(g.warnings[0], HasSubstr("b.hlo"));
-  EXPECT_THAT(g.warnings[0], HasSubstr("c.neff"));
-  EXPECT_THAT(g.warnings[0], Not(HasSubstr("a.hlo")));
+  ASSERT_THAT(g.unchecked, SizeIs(1));
+  EXPECT_THAT(g.unchecked[0], HasSubstr("b.hlo"));
+  EXPECT_THAT(g.unchecked[0], HasSubstr("c.neff"));
+  EXPECT_THAT(g.unchecked[0], Not(HasSubstr("a.hlo")));
 }
 
 TEST(PairingTest, APlainDefJsonPairsWithTheOnlyModuleLeftUnpaired) {
@@ -84,7 +95,7 @@ TEST(PairingTest, APlainDefJsonPairsWithTheOnlyModuleLeftUnpaired) {
       Group({File("r/a.hlo", FileRole::kHlo), File("r/a.neff", FileRole::kNeff),
              File("r/model.hlo", FileRole::kHlo),
              File("r/def.json", FileRole::kDefJson)});
-  EXPECT_THAT(g.warnings, IsEmpty());
+  EXPECT_THAT(g.unchecked, IsEmpty());
   ASSERT_THAT(g.units, SizeIs(2));
   EXPECT_THAT(Paths(g.units[0]), ElementsAre("r/a.hlo", "r/a.neff"));
   EXPECT_THAT(Paths(g.units[1]), ElementsAre("r/def.json", "r/model.hlo"));
@@ -94,7 +105,7 @@ TEST(PairingTest, ModulesWithoutAnyNeffSideNeedNoWarning) {
   Grouped g =
       Group({File("r/a.hlo", FileRole::kHlo), File("r/b.hlo", FileRole::kHlo),
              File("r/c.hlo", FileRole::kHlo)});
-  EXPECT_THAT(g.warnings, IsEmpty());
+  EXPECT_THAT(g.unchecked, IsEmpty());
   EXPECT_THAT(g.units, SizeIs(3));
 }
 
@@ -104,7 +115,7 @@ TEST(PairingTest, AWorkdirOfCompletePairsNeedsNoWarning) {
                      File("r/m.MODULE_2+f.hlo_module.pb", FileRole::kHlo),
                      File("r/m.MODULE_2+f.neff", FileRole::kNeff),
                      File("r/m.MODULE_3+f.hlo_module.pb", FileRole::kHlo)});
-  EXPECT_THAT(g.warnings, IsEmpty());
+  EXPECT_THAT(g.unchecked, IsEmpty());
   EXPECT_THAT(g.units, SizeIs(3));
 }
 
@@ -114,7 +125,7 @@ TEST(PairingTest, IntermediateDumpsAreNoCandidates) {
              File("r/module_0001.f.after_optimizations.txt", FileRole::kHlo),
              File("r/def.json", FileRole::kDefJson)});
   // The final module is the only candidate: it pairs with the def.json.
-  EXPECT_THAT(g.warnings, IsEmpty());
+  EXPECT_THAT(g.unchecked, IsEmpty());
   ASSERT_THAT(g.units, SizeIs(2));
   EXPECT_THAT(
       Paths(g.units[0]),
@@ -128,9 +139,9 @@ TEST(PairingTest, AWarningListsAtMostAFewCandidatesOfEachSide) {
     files.push_back(File("r/n" + std::to_string(i) + ".neff", FileRole::kNeff));
   }
   Grouped g = Group(std::move(files));
-  ASSERT_THAT(g.warnings, SizeIs(1));
-  EXPECT_THAT(g.warnings[0], HasSubstr("and 25 more"));
-  EXPECT_LT(g.warnings[0].size(), 1000u);
+  ASSERT_THAT(g.unchecked, SizeIs(1));
+  EXPECT_THAT(g.unchecked[0], HasSubstr("and 25 more"));
+  EXPECT_LT(g.unchecked[0].size(), 1000u);
 }
 
 }  // namespace

@@ -1,0 +1,56 @@
+// Family "inputs": the inputs, and the checks, that discovery left out
+// (Unit::unchecked), reported so that every output format shows them
+// (docs/rules/unchecked-input.md).
+#include "rules/families.h"
+#include "rules/rule_ids.h"
+
+namespace topolint {
+namespace {
+
+// A cache entry in one of the cache's normal states (still compiling, or
+// not finished) is a note; a dropped check the user expects (a failed
+// compilation, cross-file rules that could not pair the files, a file of a
+// known kind that is not read) is a warning.
+Severity LevelOf(UncheckedInput::Kind kind) {
+  switch (kind) {
+    case UncheckedInput::Kind::kCacheInProgress:
+    case UncheckedInput::Kind::kCacheIncomplete:
+      return Severity::kNote;
+    case UncheckedInput::Kind::kCacheFailed:
+    case UncheckedInput::Kind::kUnpaired:
+    case UncheckedInput::Kind::kUnread:
+      break;
+  }
+  return Severity::kWarning;
+}
+
+// The finding's identity for baselines: the kind of skip, so that an entry
+// that goes from "in progress" to "failed" is a new finding, while the
+// names a message lists may change.
+const char* AnchorOf(UncheckedInput::Kind kind) {
+  switch (kind) {
+    case UncheckedInput::Kind::kCacheInProgress:
+      return "cache-entry-in-progress";
+    case UncheckedInput::Kind::kCacheIncomplete:
+      return "cache-entry-incomplete";
+    case UncheckedInput::Kind::kCacheFailed:
+      return "cache-entry-failed";
+    case UncheckedInput::Kind::kUnpaired:
+      return "unpaired-modules";
+    case UncheckedInput::Kind::kUnread:
+      break;
+  }
+  return "unread-file";
+}
+
+}  // namespace
+
+void CheckInputs(const Unit& unit, const CheckOptions& /*options*/,
+                 Emitter& emit) {
+  for (const UncheckedInput& u : unit.unchecked) {
+    emit.ReportAtLevel(kUncheckedInput, LevelOf(u.kind), Location(u.path),
+                       u.message, AnchorOf(u.kind));
+  }
+}
+
+}  // namespace topolint
