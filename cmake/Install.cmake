@@ -135,10 +135,12 @@ if(TOPOLINT_INSTALL_PYTHON AND Python3_Interpreter_FOUND)
   file(WRITE ${PROJECT_BINARY_DIR}/python/_install.py
        "# Written by cmake --install: paths relative to this package.\n"
        "LIBRARY = \"${_topolint_py_lib}\"\n"
-       "BINARY = \"${_topolint_py_bin}\"\n")
+       "BINARY = \"${_topolint_py_bin}\"\n"
+       "VERSION = \"${PROJECT_VERSION}\"\n")
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/topolint
           DESTINATION ${TOPOLINT_PYTHON_DIR}
-          FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+          FILES_MATCHING PATTERN "*.py" PATTERN "py.typed"
+          PATTERN "__pycache__" EXCLUDE)
   install(FILES ${PROJECT_BINARY_DIR}/python/_install.py
           DESTINATION ${TOPOLINT_PYTHON_DIR}/topolint)
 endif()

@@ -11,9 +11,9 @@ PACKAGES=(
   libarchive-dev zlib1g-dev libprotobuf-dev
   libre2-dev
   python3 python3-jsonschema
-  # The Python package: pip install --no-build-isolation ./python in a venv
-  # (docs/integration.md, "The Python package").
-  python3-venv python3-setuptools python3-wheel
+  # The Python package: pip install ./python in a venv (docs/integration.md,
+  # "The Python package"); its build backend needs nothing else.
+  python3-venv
 )
 if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then
   # Extras for the integration and reliability jobs.

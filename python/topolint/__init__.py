@@ -23,7 +23,10 @@ describes (`FINDINGS_SCHEMA_VERSION`).
 
 `pip install ./python` (docs/integration.md, "The Python package") builds
 the checker and bundles libtopolint_c and the `topolint` command inside the
-package. The checks run in the shared library libtopolint_c (its C API,
+package. `topolint.__version__` is the package's version (the repository's
+VERSION); `topolint.version()` that of the library it loads.
+
+The checks run in the shared library libtopolint_c (its C API,
 loaded with ctypes), which exports only its `topolint_*` functions, so it loads next to
 JAX or PyTorch without symbol clashes. All functions may be called from
 several threads at once.
@@ -44,7 +47,34 @@ from topolint._api import (  # noqa: F401
     version,
 )
 
+
+def _package_version() -> str:
+    """VERSION, as the build that installed the package wrote it into
+    _install.py (the wheel, `cmake --install`), else read from the
+    checkout the package is imported from (PYTHONPATH=python)."""
+    try:
+        from topolint import _install  # type: ignore
+
+        written = getattr(_install, "VERSION", None)
+        if written:
+            return str(written)
+    except ImportError:
+        pass
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        os.pardir, os.pardir, "VERSION")
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return "0+unknown"
+
+
+__version__: str = _package_version()
+
 __all__ = [
+    "__version__",
     "Edit",
     "Finding",
     "Fix",

@@ -126,9 +126,10 @@ if [ -z "$ldflags" ] && command -v python3 >/dev/null; then
   (cd "$tmp" && env -u TOPOLINT_LIBRARY PYTHONPATH="$(dirname "$pkg")" \
      python3 -c 'import topolint, sys; sys.exit(0 if topolint.library_path().startswith(sys.argv[1]) else 1)' "$prefix") ||
     fail "the installed Python package does not load the installed library"
-  # `pip install --no-build-isolation ./python` builds the whole checker
-  # with CMake (python/setup.py): too slow here; .ci/jobs/20-python-wheel.sh runs it in a
-  # fresh venv.
+  # `pip install ./python` builds the whole checker with CMake
+  # (python/build_backend): too slow here; tests/python/build_backend_test.py
+  # installs a wheel of this build, .ci/jobs/20-python-wheel.sh runs the
+  # real build in fresh venvs.
 fi
 
 echo "install_test: OK"

@@ -1,9 +1,10 @@
 // The version has one source, VERSION at the repository root: CMake's
 // project version (and so `topolint --version`, api::Version() and the C
-// library) and python/setup.py read it; the copies that cannot read it (the
-// C header's macros, the tags the README and docs tell users to pin, the
-// CHANGELOG's latest release) must equal it. A release bumps VERSION, then
-// whatever this test names.
+// library) and the Python package's build backend
+// (python/build_backend/topolint_build.py) read it; the copies that cannot
+// read it (the C header's macros, the tags the README and docs tell users to
+// pin, the CHANGELOG's latest release) must equal it. A release bumps VERSION,
+// then whatever this test names.
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -69,19 +70,31 @@ TEST(VersionTest, BuildAndLibrariesCarryIt) {
   EXPECT_EQ(std::to_string(TOPOLINT_VERSION_PATCH), parts[2]);
 }
 
+// The wheel's metadata (written by the build backend) and
+// topolint.__version__ of the package imported from the checkout.
 TEST(VersionTest, PythonPackageReadsIt) {
   TempDir d;
   const std::string out = d.path() + "/v.txt";
-  const std::string cmd = "cd " + ShellQuote(Source("python")) +
-                          " && python3 setup.py --version >" + ShellQuote(out) +
-                          " 2>/dev/null";
+  const std::string script = d.Write("v.py", R"(import os, sys
+sys.path[:0] = [os.path.join(sys.argv[1], "python", "build_backend"),
+                os.path.join(sys.argv[1], "python")]
+import topolint, topolint_build
+meta = os.path.join(sys.argv[2], "meta")
+name = topolint_build.prepare_metadata_for_build_wheel(meta)
+with open(os.path.join(meta, name, "METADATA")) as f:
+    print([l for l in f.read().splitlines() if l.startswith("Version: ")][0])
+print(name)
+print(topolint.__version__)
+)");
+  const std::string cmd =
+      "python3 " + ShellQuote(script) + " " + ShellQuote(TOPOLINT_SOURCE_DIR) +
+      " " + ShellQuote(d.path()) + " >" + ShellQuote(out) + " 2>&1";
   const int status = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  std::string printed = ReadAll(out);
-  // setuptools may print warnings first: the version is the last line.
-  printed = std::string(absl::StripAsciiWhitespace(printed));
-  printed = printed.substr(printed.rfind('\n') + 1);
-  EXPECT_EQ(printed, TheVersion());
+  const std::string printed = ReadAll(out);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << printed;
+  const std::string v = TheVersion();
+  EXPECT_EQ(printed,
+            "Version: " + v + "\ntopolint-" + v + ".dist-info\n" + v + "\n");
 }
 
 TEST(VersionTest, DocumentedTagsAreTheVersion) {
