@@ -106,10 +106,12 @@ std::string FindingLinks(const std::vector<std::string>& ids,
 }
 
 std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
-                 size_t index, const DrawBudget& budget, int64_t* cells_drawn) {
+                 size_t index, const DrawBudget& budget, int64_t* cells_drawn,
+                 int64_t* pictures_drawn) {
   const std::string prefix = fmt::format("u{}", index);
   UnitPictures pics = DrawUnit(u, prefix, budget);
   *cells_drawn = pics.cells_drawn;
+  *pictures_drawn = pics.pictures_drawn;
   const size_t listed = std::min(findings.size(), kFindingsListed);
   std::vector<std::string> finding_ids, targets;
   for (size_t k = 0; k < listed; ++k) {
@@ -278,22 +280,30 @@ std::string RenderExplainHtml(
   std::string body;
   std::string nav;
   static const std::vector<Finding> kNone;
-  int64_t page_left = kMaxDrawnCellsPerPage;
+  int64_t cells_left = kMaxDrawnCellsPerPage;
+  int64_t pictures_left = kMaxDrawnPicturesPerPage;
   for (size_t i = 0; i < units.size(); ++i) {
     nav += fmt::format("<li><a href=\"#u{}\">{}</a></li>", i,
                        E(units[i].directory));
+    // The unit's budget, or what is left of the page's when that is less.
     DrawBudget budget;
-    if (page_left < kMaxDrawnCellsPerUnit) {
-      budget.cells = page_left;
-      budget.name = fmt::format("{} cells per page", kMaxDrawnCellsPerPage);
+    if (cells_left < kMaxDrawnCellsPerUnit ||
+        pictures_left < kMaxDrawnPicturesPerUnit) {
+      budget.cells = std::min(cells_left, kMaxDrawnCellsPerUnit);
+      budget.pictures = std::min(pictures_left, kMaxDrawnPicturesPerUnit);
+      budget.name =
+          fmt::format("{} cells and {} pictures per page",
+                      kMaxDrawnCellsPerPage, kMaxDrawnPicturesPerPage);
     } else {
-      budget.cells = kMaxDrawnCellsPerUnit;
-      budget.name = fmt::format("{} cells per unit", kMaxDrawnCellsPerUnit);
+      budget.name =
+          fmt::format("{} cells and {} pictures per unit",
+                      kMaxDrawnCellsPerUnit, kMaxDrawnPicturesPerUnit);
     }
-    int64_t drawn = 0;
+    int64_t cells = 0, pictures = 0;
     body += Unit(units[i], i < findings.size() ? findings[i] : kNone, i, budget,
-                 &drawn);
-    page_left -= drawn;
+                 &cells, &pictures);
+    cells_left -= cells;
+    pictures_left -= pictures;
   }
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -150,14 +150,19 @@ int64_t CellsOf(const Picture& p) {
 // The cells left in the budget, and the lines naming what was not drawn.
 class Budget {
  public:
-  Budget(int64_t cells, UnitPictures* out) : left_(cells), out_(out) {}
+  Budget(const DrawBudget& budget, UnitPictures* out)
+      : left_(budget.cells), pictures_left_(budget.pictures), out_(out) {}
 
-  bool Fits(int64_t cells) const { return cells <= left_; }
-  // Takes `cells` from the budget when they fit.
-  bool Take(int64_t cells) {
-    if (cells > left_) return false;
+  bool Fits(int64_t cells, int64_t pictures) const {
+    return cells <= left_ && pictures <= pictures_left_;
+  }
+  // Takes `cells` in `pictures` pictures from the budget when they fit.
+  bool Take(int64_t cells, int64_t pictures = 1) {
+    if (!Fits(cells, pictures)) return false;
     left_ -= cells;
+    pictures_left_ -= pictures;
     out_->cells_drawn += cells;
+    out_->pictures_drawn += pictures;
     return true;
   }
   void Undrawn(std::string line) {
@@ -173,6 +178,7 @@ class Budget {
 
  private:
   int64_t left_;
+  int64_t pictures_left_;
   UnitPictures* out_;
 };
 
@@ -216,7 +222,7 @@ void DrawModules(const UnitExplanation& u, const std::string& prefix,
       // built.
       ListBlock b;
       b.id = fmt::format("{}-l{}", prefix, out->lists.size());
-      bool fits = budget->Fits(c.grid->rows * c.grid->columns);
+      bool fits = budget->Fits(c.grid->rows * c.grid->columns, 1);
       if (fits) {
         b.hlo = Layout(&*c.grid, 0);
         for (size_t k = 0; k < u.neffs.size(); ++k) {
@@ -227,7 +233,7 @@ void DrawModules(const UnitExplanation& u, const std::string& prefix,
         }
         int64_t cells = CellsOf(b.hlo);
         for (const Picture& p : b.neff) cells += CellsOf(p);
-        fits = budget->Take(cells);
+        fits = budget->Take(cells, 1 + static_cast<int64_t>(b.neff.size()));
       }
       if (!fits) {
         budget->Undrawn(fmt::format("{} {} ({}): {}: {}", m.file, c.name,
@@ -355,7 +361,7 @@ UnitPictures DrawUnit(const UnitExplanation& unit, const std::string& id_prefix,
                       const DrawBudget& draw_budget) {
   UnitPictures out;
   out.budget_name = draw_budget.name;
-  Budget budget(draw_budget.cells, &out);
+  Budget budget(draw_budget, &out);
   std::vector<bool> neff_drawn(unit.neffs.size(), false);
   DrawModules(unit, id_prefix, &out, &neff_drawn, &budget);
   for (size_t k = 0; k < unit.neffs.size(); ++k) {
@@ -382,22 +388,23 @@ UnitPictures DrawUnit(const UnitExplanation& unit, const std::string& id_prefix,
 std::string BudgetSummary(const UnitPictures& pics) {
   const size_t lists_left = pics.lists_total - pics.lists.size();
   if (lists_left == 0 && pics.other_pictures_over_budget == 0) return "";
-  std::string out = fmt::format(
-      "{} of {} device group list{} drawn ({} of {} collectives)",
-      pics.lists.size(), pics.lists_total, pics.lists_total == 1 ? "" : "s",
-      pics.collectives_drawn, pics.collectives_total);
-  if (lists_left > 0) {
-    out += fmt::format("; {} not drawn", lists_left);
+  std::vector<std::string> parts;
+  if (pics.lists_total > 0) {
+    parts.push_back(fmt::format(
+        "{} of {} device group list{} drawn ({} of {} collectives)",
+        pics.lists.size(), pics.lists_total, pics.lists_total == 1 ? "" : "s",
+        pics.collectives_drawn, pics.collectives_total));
   }
+  if (lists_left > 0) parts.push_back(fmt::format("{} not drawn", lists_left));
   if (pics.other_pictures_over_budget > 0) {
-    out += fmt::format("; {} other picture{} not drawn",
-                       pics.other_pictures_over_budget,
-                       pics.other_pictures_over_budget == 1 ? "" : "s");
+    parts.push_back(fmt::format(
+        "{} other picture{} not drawn", pics.other_pictures_over_budget,
+        pics.other_pictures_over_budget == 1 ? "" : "s"));
   }
-  return out + fmt::format(
-                   " (over the drawing budget of {}): run `topolint explain "
-                   "--format text` or `--format json` for all of them",
-                   pics.budget_name);
+  return fmt::format(
+      "{} (over the drawing budget of {}): run `topolint explain --format "
+      "text` or `--format json` for all of them",
+      absl::StrJoin(parts, "; "), pics.budget_name);
 }
 
 }  // namespace topolint::explain

@@ -69,15 +69,22 @@ struct ConfigBlock {
 // shows everything.
 inline constexpr int64_t kMaxDrawnCellsPerUnit = 8192;
 inline constexpr int64_t kMaxDrawnCellsPerPage = 16384;
+// Pictures drawn at most, per unit and per page: each costs about 2 KiB
+// besides its cells (frame, caption, legend), which many small pictures
+// (a module of thousands of lists over 8 devices) would add up.
+inline constexpr int64_t kMaxDrawnPicturesPerUnit = 256;
+inline constexpr int64_t kMaxDrawnPicturesPerPage = 512;
 // Lines naming what was not drawn, at most, per unit; then a count.
 inline constexpr size_t kMaxUndrawnListed = 50;
 
-// What DrawUnit may draw: `cells` grid cells in all (a picture is drawn
-// whole or not at all, in page order: the lists, then topology[0] of NEFFs
+// What DrawUnit may draw: `cells` grid cells and `pictures` pictures in
+// all (a picture is drawn whole or not at all, in page order: the lists,
+// each with topology[0] of the NEFFs beside it, then topology[0] of NEFFs
 // drawn beside none, the config families, the LNC map), and the budget's
-// name for the page ("8192 cells per unit").
+// name for the page ("8192 cells and 256 pictures per unit").
 struct DrawBudget {
   int64_t cells = kMaxDrawnCellsPerUnit;
+  int64_t pictures = kMaxDrawnPicturesPerUnit;
   std::string name;
 };
 
@@ -95,6 +102,7 @@ struct UnitPictures {
   // collectives using it) with a grid, and those drawn; other pictures
   // (NEFF, config family, LNC map) left out for the budget.
   int64_t cells_drawn = 0;
+  int64_t pictures_drawn = 0;
   size_t lists_total = 0;
   size_t collectives_total = 0;  // in lists with a grid
   size_t collectives_drawn = 0;

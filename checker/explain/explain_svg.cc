@@ -212,7 +212,8 @@ SvgBox PictureSvg(const Picture& p) {
 std::string RenderExplainSvg(const UnitExplanation& unit,
                              const std::vector<Finding>& findings) {
   DrawBudget budget;
-  budget.name = fmt::format("{} cells per unit", kMaxDrawnCellsPerUnit);
+  budget.name = fmt::format("{} cells and {} pictures per unit",
+                            kMaxDrawnCellsPerUnit, kMaxDrawnPicturesPerUnit);
   const UnitPictures pics = DrawUnit(unit, "u0", budget);
   std::string body;
   int64_t y = 4;
