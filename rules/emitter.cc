@@ -49,6 +49,16 @@ void Emitter::Add(RuleId rule, Location loc, std::string message,
   f.notes = std::move(notes);
   f.anchor = std::move(anchor);
   f.fix = std::move(fix);
+  Keep(std::move(f));
+}
+
+void Emitter::ReportBuilt(Finding f) {
+  if (!enabled_(f.rule)) return;
+  f.severity = severity_(f.rule);
+  Keep(std::move(f));
+}
+
+void Emitter::Keep(Finding f) {
   if (silenced_ && silenced_(f)) return;
   auto it = counts_.find(f.rule);
   if (it == counts_.end()) it = counts_.emplace(f.rule, RuleCount{}).first;

@@ -55,6 +55,12 @@ class Emitter {
     severity_set_ = std::move(set);
   }
 
+  // A finding built elsewhere (the runner's `unused-suppression` notes,
+  // whose fix is shared): its rule, enabled, severity, filter and the cap
+  // apply as to Report's. Its `severity` is replaced by the rule's
+  // effective one.
+  void ReportBuilt(Finding finding);
+
   bool Enabled(RuleId rule) const { return enabled_(rule.str()); }
 
   // `silenced(finding)` true drops a finding before it counts towards the
@@ -69,7 +75,9 @@ class Emitter {
 
   // Appends, for each rule that reported more than the cap
   // findings, one note at the first dropped finding's location saying how
-  // many more there were. Called once, when the unit's checks are done.
+  // many more there were. Called when the unit's checks are done, and again
+  // after findings reported later (each dropped finding is counted in one
+  // note only).
   void AddCapNotes();
 
   std::vector<Finding>& findings() { return findings_; }
@@ -79,6 +87,7 @@ class Emitter {
   void Add(RuleId rule, Location loc, std::string message,
            std::vector<Note> notes, std::string anchor,
            std::shared_ptr<const Fix> fix, const Severity* level = nullptr);
+  void Keep(Finding f);
 
   std::function<bool(std::string_view)> enabled_;
   std::function<Severity(std::string_view)> severity_;

@@ -31,14 +31,36 @@ std::string AbsoluteNormalString(const std::string& path) {
   return AbsoluteNormalPath(path, CurrentDir());
 }
 
+// Whether RE2 finds nothing wrong in `prefix`, a prefix of a pattern, but
+// what cutting it left open: a group, a character class or an escape (the
+// rest of the pattern closes them).
+bool CleanPrefix(const std::string& prefix) {
+  re2::RE2::Options options;
+  options.set_log_errors(false);
+  const re2::RE2 re(prefix, options);
+  return re.ok() || re.error_code() == re2::RE2::ErrorMissingParen ||
+         re.error_code() == re2::RE2::ErrorMissingBracket ||
+         re.error_code() == re2::RE2::ErrorTrailingBackslash;
+}
+
 // The 1-based column of RE2's error in `pattern`: where the fragment it
-// quotes starts (the last such place: RE2 stops at the first error, and a
-// fragment such as "**" is found again earlier only by chance of a repeat);
-// 1 when it quotes nothing or the whole pattern.
+// quotes starts; 1 when it quotes nothing or is not found. The fragment may
+// occur earlier without fault ("(?P" of a valid "(?P<n>x)" before a
+// refused "(?P=n)"), and RE2 stops at its first error: the occurrence is
+// the last one whose prefix RE2 finds clean, or the first of a run of
+// overlapping ones ("**" in "a***").
 size_t ErrorColumn(const std::string& pattern, const std::string& fragment) {
   if (fragment.empty()) return 1;
-  const size_t at = pattern.find(fragment);
-  return at == std::string::npos ? 1 : at + 1;
+  constexpr int kMaxTries = 256;  // an error path: bounded work
+  size_t best = std::string::npos;
+  int tries = 0;
+  for (size_t at = pattern.find(fragment);
+       at != std::string::npos && tries < kMaxTries;
+       at = pattern.find(fragment, at + 1), ++tries) {
+    if (best != std::string::npos && at < best + fragment.size()) continue;
+    if (CleanPrefix(pattern.substr(0, at))) best = at;
+  }
+  return best == std::string::npos ? 1 : best + 1;
 }
 
 // For "missing )", RE2 quotes the whole pattern: the column of the '(' left

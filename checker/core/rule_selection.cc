@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "checker/core/path_glob.h"
+#include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
@@ -139,8 +140,10 @@ bool RuleSelection::IgnoredInFile(std::string_view rule,
   if (size_t slash = base.rfind('/'); slash != std::string_view::npos) {
     base.remove_prefix(slash + 1);
   }
-  // A NEFF member ("x.neff:sg00/def.json") also matches through the archive.
-  std::string_view archive = file.substr(0, file.find(':'));
+  // A NEFF member ("x.neff:sg00/def.json") also matches through the archive
+  // (a directory named "run.neff:1" is no archive: SplitNeffMember).
+  std::string_view archive = file;
+  SplitNeffMember(file, &archive, nullptr);
   // A glob is written relative to wherever the user thinks of the tree
   // from, so it may match any trailing part of the path ("legacy/*"
   // matches "/abs/proj/legacy/x.hlo").

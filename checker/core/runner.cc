@@ -254,6 +254,7 @@ std::vector<Finding> FinishFindings(const Unit& unit,
                                     EarlyFilter& filter, Emitter& emit) {
   emit.AddCapNotes();
   std::vector<Finding> findings = std::move(emit.findings());
+  emit.findings().clear();
   NameBinaryLocations(unit, &findings);
   findings.erase(std::remove_if(findings.begin(), findings.end(),
                                 [&](const Finding& f) {
@@ -261,7 +262,12 @@ std::vector<Finding> FinishFindings(const Unit& unit,
                                                                  f.loc.file);
                                 }),
                  findings.end());
-  ApplySuppressions(unit, selection, &findings, &filter.used);
+  // The unused-suppression notes go through the emitter, capped as every
+  // other rule's findings are (with their own cap note).
+  ApplySuppressions(unit, selection, &findings, &filter.used, &emit);
+  emit.AddCapNotes();
+  for (Finding& f : emit.findings()) findings.push_back(std::move(f));
+  emit.findings().clear();
   if (selection.werror()) {
     for (Finding& f : findings) {
       if (f.severity == Severity::kWarning) f.severity = Severity::kError;

@@ -89,8 +89,8 @@ bool SuppressionIndex::Silences(const hlo::Module& module,
 }
 
 void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
-                       std::vector<Finding>* findings, UsedSuppressions* used) {
-  std::vector<Finding> unused;
+                       std::vector<Finding>* findings, UsedSuppressions* used,
+                       Emitter* emit) {
   for (const hlo::Module& m : unit.hlo_modules) {
     for (const hlo::Suppression& s : m.suppressions) {
       bool used_here = used->count(KeyOf(m, s)) > 0;
@@ -125,10 +125,9 @@ void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
             "suppression of {} silences nothing on line {}; remove it",
             absl::StrJoin(s.rules, ", "), s.target_line);
       }
-      unused.push_back(std::move(f));
+      emit->ReportBuilt(std::move(f));
     }
   }
-  for (Finding& f : unused) findings->push_back(std::move(f));
 }
 
 }  // namespace topolint

@@ -14,6 +14,7 @@
 #include "checker/core/rule_selection.h"
 #include "checker/core/unit.h"
 #include "checker/diag/finding.h"
+#include "rules/emitter.h"
 
 namespace topolint {
 
@@ -42,11 +43,14 @@ class SuppressionIndex {
   absl::flat_hash_map<std::string, Entry> by_file_;
 };
 
-// Removes the findings the unit's suppression comments silence and appends
+// Removes the findings the unit's suppression comments silence and reports
 // one `unused-suppression` finding per comment that silenced nothing, here
-// or earlier (`*used`, filled by SuppressionIndex).
+// or earlier (`*used`, filled by SuppressionIndex), through `emit`: like
+// every other finding it is capped (--max-findings) and per-file ignores
+// apply to it.
 void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
-                       std::vector<Finding>* findings, UsedSuppressions* used);
+                       std::vector<Finding>* findings, UsedSuppressions* used,
+                       Emitter* emit);
 
 }  // namespace topolint
 

@@ -7,73 +7,52 @@
 
 #include "checker/diag/render.h"
 #include "checker/diag/repo_paths.h"
+#include "checker/diag/source_snippet.h"
 
 namespace topolint {
 namespace {
 
-// A byte as is, or a control byte (ESC, BEL, ...) percent-encoded: an op or
-// file name must not reach the log, or a terminal, as an escape sequence.
-void AppendPlain(char c, std::string* out) {
-  const unsigned char u = static_cast<unsigned char>(c);
-  if (u < 0x20 || u == 0x7f) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    *out += '%';
-    *out += kHex[u >> 4];
-    *out += kHex[u & 15];
-    return;
+// Escapes `s` for a workflow command, as @actions/core does (`%` -> %25,
+// CR -> %0D, LF -> %0A; in a property value also `:` -> %3A and `,` ->
+// %2C), after escaping what must not reach a CI log or a terminal raw
+// (control characters such as ESC and BEL, C1 controls, bidirectional
+// overrides, invalid UTF-8) as the text format does: `<U+001B>`, `<FF>`
+// (SanitizeForTerminal). Line breaks stay line breaks of the message.
+std::string Escape(std::string_view s, bool property) {
+  std::string out;
+  out.reserve(s.size());
+  auto append = [&](std::string_view piece) {
+    for (char c : SanitizeForTerminal(piece)) {
+      switch (c) {
+        case '%':
+          out += "%25";
+          break;
+        case ':':
+          out += property ? "%3A" : ":";
+          break;
+        case ',':
+          out += property ? "%2C" : ",";
+          break;
+        default:
+          out.push_back(c);
+      }
+    }
+  };
+  for (;;) {
+    const size_t brk = s.find_first_of("\r\n");
+    append(s.substr(0, brk));
+    if (brk == std::string_view::npos) break;
+    out += s[brk] == '\r' ? "%0D" : "%0A";
+    s.remove_prefix(brk + 1);
   }
-  out->push_back(c);
+  return out;
 }
 
 // As @actions/core `escapeData`: the message part of a command.
-std::string EscapeData(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '%':
-        out += "%25";
-        break;
-      case '\r':
-        out += "%0D";
-        break;
-      case '\n':
-        out += "%0A";
-        break;
-      default:
-        AppendPlain(c, &out);
-    }
-  }
-  return out;
-}
+std::string EscapeData(std::string_view s) { return Escape(s, false); }
 
 // As @actions/core `escapeProperty`: a `key=value` property value.
-std::string EscapeProperty(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '%':
-        out += "%25";
-        break;
-      case '\r':
-        out += "%0D";
-        break;
-      case '\n':
-        out += "%0A";
-        break;
-      case ':':
-        out += "%3A";
-        break;
-      case ',':
-        out += "%2C";
-        break;
-      default:
-        AppendPlain(c, &out);
-    }
-  }
-  return out;
-}
+std::string EscapeProperty(std::string_view s) { return Escape(s, true); }
 
 std::string_view Command(Severity s) {
   switch (s) {

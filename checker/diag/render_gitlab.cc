@@ -51,10 +51,9 @@ class GitlabReport : public ReportWriter {
   // member's issue at its .neff (the member is not a file of the
   // repository; the message names it).
   std::string IssuePath(const std::string& file) const {
-    std::string path = file;
-    if (const size_t k = path.find(".neff:"); k != std::string::npos) {
-      path.resize(k + 5);
-    }
+    std::string_view archive;
+    std::string path =
+        SplitNeffMember(file, &archive, nullptr) ? std::string(archive) : file;
     if (roots_ == nullptr) return path;
     std::string rel;
     PathUnderRoot(path, roots_->root, roots_->cwd, &rel);
@@ -65,7 +64,7 @@ class GitlabReport : public ReportWriter {
     std::string description = f.message;
     if (f.loc.byte_offset >= 0) {
       description += " (" + BinaryPlace(f.loc) + ")";
-    } else if (f.loc.file.find(".neff:") != std::string::npos) {
+    } else if (SplitNeffMember(f.loc.file, nullptr, nullptr)) {
       description += fmt::format(" (in {})", f.loc.file);
     }
     // GitLab tells issues apart by fingerprint: findings that share one (the

@@ -53,11 +53,7 @@ class Artifacts {
   // A .neff member's location: the .neff path and the member path.
   static bool SplitMember(std::string_view file, std::string_view* archive,
                           std::string_view* member) {
-    const size_t k = file.find(".neff:");
-    if (k == std::string_view::npos) return false;
-    *archive = file.substr(0, k + 5);
-    *member = file.substr(k + 6);
-    return true;
+    return SplitNeffMember(file, archive, member);
   }
 
   Json Physical(const Location& loc) {

@@ -34,6 +34,22 @@ bool PathUnderRoot(std::string_view file, const std::string& root,
   return false;
 }
 
+bool SplitNeffMember(std::string_view file, std::string_view* archive,
+                     std::string_view* member) {
+  constexpr std::string_view kSeparator = ".neff:";
+  const size_t k = file.rfind(kSeparator);
+  if (k == std::string_view::npos) return false;
+  std::error_code ec;
+  if (fs::symlink_status(fs::path(std::string(file)), ec).type() !=
+          fs::file_type::not_found &&
+      !ec) {
+    return false;  // a file or directory of that name: a path
+  }
+  if (archive != nullptr) *archive = file.substr(0, k + kSeparator.size() - 1);
+  if (member != nullptr) *member = file.substr(k + kSeparator.size());
+  return true;
+}
+
 namespace {
 
 // True when `path` has no empty, "." or ".." component and no trailing

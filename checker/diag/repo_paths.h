@@ -20,6 +20,15 @@ std::string FindGitRoot(const std::string& dir);
 bool PathUnderRoot(std::string_view file, const std::string& root,
                    const std::string& cwd, std::string* out);
 
+// Whether `file` (a finding's file) names a member of a NEFF archive,
+// "m.neff:sg00/def.json": then `*archive` is "m.neff" and `*member`
+// "sg00/def.json". The name is split at its last ".neff:"; a name that
+// exists on disk as it is (a directory named `run.neff:1` holding
+// `model.hlo`, a file `a.neff:b`) is a path, not a member. Either output
+// may be null.
+bool SplitNeffMember(std::string_view file, std::string_view* archive,
+                     std::string_view* member);
+
 // `path` made absolute against `cwd` (absolute, normalised) when relative,
 // and lexically normal, '/'-separated: what
 // (cwd / path).lexically_normal().generic_string() gives. A path that is

@@ -1,6 +1,7 @@
 // `explain --format html`: one self-contained page (inline SVG and CSS, no
 // network). The page reads without script; a few lines of it only
 // highlight a hovered cell's group.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ namespace topolint::explain {
 namespace {
 
 constexpr size_t kOpsListed = 50;
+// Findings listed per unit (each also linked from its picture); the rest
+// are counted: `topolint check` lists them all.
+constexpr size_t kFindingsListed = 500;
 
 constexpr char kStyle[] = R"(
 body{font-family:sans-serif;margin:16px;color:#222;max-width:1400px}
@@ -102,17 +106,21 @@ std::string FindingLinks(const std::vector<std::string>& ids,
 }
 
 std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
-                 size_t index) {
+                 size_t index, const DrawBudget& budget, int64_t* cells_drawn,
+                 int64_t* pictures_drawn) {
   const std::string prefix = fmt::format("u{}", index);
-  UnitPictures pics = DrawUnit(u, prefix);
+  UnitPictures pics = DrawUnit(u, prefix, budget);
+  *cells_drawn = pics.cells_drawn;
+  *pictures_drawn = pics.pictures_drawn;
+  const size_t listed = std::min(findings.size(), kFindingsListed);
   std::vector<std::string> finding_ids, targets;
-  for (size_t k = 0; k < findings.size(); ++k) {
+  for (size_t k = 0; k < listed; ++k) {
     finding_ids.push_back(fmt::format("{}-f{}", prefix, k));
     targets.push_back(TargetOf(findings[k], pics, u, prefix));
   }
   auto about = [&](const std::string& id) {
     std::vector<size_t> which;
-    for (size_t k = 0; k < findings.size(); ++k) {
+    for (size_t k = 0; k < listed; ++k) {
       if (targets[k] == id) which.push_back(k);
     }
     return which;
@@ -150,6 +158,9 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
     }
     out += FindingLinks(finding_ids, findings, about(prefix + "-modules"));
   }
+  if (const std::string summary = BudgetSummary(pics); !summary.empty()) {
+    out += fmt::format("<p class=\"facts budget\">{}</p>", E(summary));
+  }
   for (const ListBlock& b : pics.lists) {
     std::string ops;
     for (size_t i = 0; i < b.ops.size() && i < kOpsListed; ++i) {
@@ -179,6 +190,9 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
     out += "<p class=\"facts\">not drawn:</p><ul class=\"facts\">";
     for (const std::string& s : pics.undrawn) {
       out += fmt::format("<li>{}</li>", E(s));
+    }
+    if (pics.undrawn_more > 0) {
+      out += fmt::format("<li>... and {} more</li>", pics.undrawn_more);
     }
     out += "</ul>";
   }
@@ -225,7 +239,7 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
     out += "<p class=\"facts\">none</p>";
   } else {
     out += "<ol class=\"findings\">";
-    for (size_t k = 0; k < findings.size(); ++k) {
+    for (size_t k = 0; k < listed; ++k) {
       const Finding& f = findings[k];
       const std::string link =
           targets[k].empty()
@@ -248,6 +262,12 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
           SeverityName(f.severity), E(f.message), E(f.rule), fix, link);
     }
     out += "</ol>";
+    if (listed < findings.size()) {
+      out += fmt::format(
+          "<p class=\"facts\">... and {} more findings: run <code>topolint "
+          "check</code> for all of them</p>",
+          findings.size() - listed);
+    }
   }
   return out + "</section>";
 }
@@ -260,10 +280,30 @@ std::string RenderExplainHtml(
   std::string body;
   std::string nav;
   static const std::vector<Finding> kNone;
+  int64_t cells_left = kMaxDrawnCellsPerPage;
+  int64_t pictures_left = kMaxDrawnPicturesPerPage;
   for (size_t i = 0; i < units.size(); ++i) {
     nav += fmt::format("<li><a href=\"#u{}\">{}</a></li>", i,
                        E(units[i].directory));
-    body += Unit(units[i], i < findings.size() ? findings[i] : kNone, i);
+    // The unit's budget, or what is left of the page's when that is less.
+    DrawBudget budget;
+    if (cells_left < kMaxDrawnCellsPerUnit ||
+        pictures_left < kMaxDrawnPicturesPerUnit) {
+      budget.cells = std::min(cells_left, kMaxDrawnCellsPerUnit);
+      budget.pictures = std::min(pictures_left, kMaxDrawnPicturesPerUnit);
+      budget.name =
+          fmt::format("{} cells and {} pictures per page",
+                      kMaxDrawnCellsPerPage, kMaxDrawnPicturesPerPage);
+    } else {
+      budget.name =
+          fmt::format("{} cells and {} pictures per unit",
+                      kMaxDrawnCellsPerUnit, kMaxDrawnPicturesPerUnit);
+    }
+    int64_t cells = 0, pictures = 0;
+    body += Unit(units[i], i < findings.size() ? findings[i] : kNone, i, budget,
+                 &cells, &pictures);
+    cells_left -= cells;
+    pictures_left -= pictures;
   }
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -140,16 +140,65 @@ std::optional<int64_t> CoreRank(const UnitExplanation& u) {
   return u.core->rank;
 }
 
+// How many cells `p` draws (those past the end of the last row are not).
+int64_t CellsOf(const Picture& p) {
+  int64_t n = 0;
+  for (const PictureCell& c : p.cells) n += c.id >= 0 ? 1 : 0;
+  return n;
+}
+
+// The cells left in the budget, and the lines naming what was not drawn.
+class Budget {
+ public:
+  Budget(const DrawBudget& budget, UnitPictures* out)
+      : left_(budget.cells), pictures_left_(budget.pictures), out_(out) {}
+
+  bool Fits(int64_t cells, int64_t pictures) const {
+    return cells <= left_ && pictures <= pictures_left_;
+  }
+  // Takes `cells` in `pictures` pictures from the budget when they fit.
+  bool Take(int64_t cells, int64_t pictures = 1) {
+    if (!Fits(cells, pictures)) return false;
+    left_ -= cells;
+    pictures_left_ -= pictures;
+    out_->cells_drawn += cells;
+    out_->pictures_drawn += pictures;
+    return true;
+  }
+  void Undrawn(std::string line) {
+    if (out_->undrawn.size() < kMaxUndrawnListed) {
+      out_->undrawn.push_back(std::move(line));
+    } else {
+      ++out_->undrawn_more;
+    }
+  }
+  std::string OverBudget() const {
+    return fmt::format("over the drawing budget of {}", out_->budget_name);
+  }
+
+ private:
+  int64_t left_;
+  int64_t pictures_left_;
+  UnitPictures* out_;
+};
+
 void DrawModules(const UnitExplanation& u, const std::string& prefix,
-                 UnitPictures* out, std::vector<bool>* neff_drawn) {
+                 UnitPictures* out, std::vector<bool>* neff_drawn,
+                 Budget* budget) {
   const std::optional<int64_t> marked = CoreRank(u);
+  constexpr size_t kNotDrawn = static_cast<size_t>(-1);
   for (const ModuleExplanation& m : u.modules) {
+    // Each list's block, or kNotDrawn for a list over the budget.
     absl::flat_hash_map<std::string, size_t> block_of;
     for (const CollectiveExplanation& c : m.collectives) {
       if (!c.same_groups_as.empty()) {
         auto it = block_of.find(c.same_groups_as);
         if (it != block_of.end()) {
-          out->lists[it->second].ops.push_back(c.name);
+          ++out->collectives_total;
+          if (it->second != kNotDrawn) {
+            out->lists[it->second].ops.push_back(c.name);
+            ++out->collectives_drawn;
+          }
           block_of[c.name] = it->second;
           continue;
         }
@@ -160,21 +209,46 @@ void DrawModules(const UnitExplanation& u, const std::string& prefix,
                               ? c.groups_error
                               : "no device grid (the device count is "
                                 "unknown or above the drawing limit)";
-        out->undrawn.push_back(
+        budget->Undrawn(
             fmt::format("{} {} ({}): {}", m.file, c.name, c.opcode, why));
         continue;
       }
-      ListBlock b;
-      b.id = fmt::format("{}-l{}", prefix, out->lists.size());
-      b.module_file = m.file;
-      b.ops.push_back(c.name);
+      ++out->lists_total;
+      ++out->collectives_total;
       const model::GroupList& dev =
           c.device_groups.has_value() ? *c.device_groups : *c.groups;
+      // The op's grid and topology[0] of each NEFF beside it are drawn
+      // together or not at all; the grid alone decides before anything is
+      // built.
+      ListBlock b;
+      b.id = fmt::format("{}-l{}", prefix, out->lists.size());
+      bool fits = budget->Fits(c.grid->rows * c.grid->columns, 1);
+      if (fits) {
+        b.hlo = Layout(&*c.grid, 0);
+        for (size_t k = 0; k < u.neffs.size(); ++k) {
+          const NeffExplanation& n = u.neffs[k];
+          if (!SingleTopology(n)) continue;
+          b.neff.push_back(
+              NeffBeside(n, c, marked, fmt::format("{}-n{}", b.id, k)));
+        }
+        int64_t cells = CellsOf(b.hlo);
+        for (const Picture& p : b.neff) cells += CellsOf(p);
+        fits = budget->Take(cells, 1 + static_cast<int64_t>(b.neff.size()));
+      }
+      if (!fits) {
+        budget->Undrawn(fmt::format("{} {} ({}): {}: {}", m.file, c.name,
+                                    c.opcode, xref::DescribeShape(dev),
+                                    budget->OverBudget()));
+        block_of[c.name] = kNotDrawn;
+        continue;
+      }
+      ++out->collectives_drawn;
+      b.module_file = m.file;
+      b.ops.push_back(c.name);
       b.groups_text =
           fmt::format("{}: {}", dev.ToString(64), xref::DescribeShape(dev));
       b.mode = fmt::format("{} ({})", c.mode, c.mode_reason);
       if (!c.iota.empty()) b.mode += fmt::format("; iota {}", c.iota);
-      b.hlo = Layout(&*c.grid, 0);
       b.hlo.id = b.id + "-hlo";
       b.hlo.file = m.file;
       b.hlo.caption =
@@ -183,8 +257,6 @@ void DrawModules(const UnitExplanation& u, const std::string& prefix,
       for (size_t k = 0; k < u.neffs.size(); ++k) {
         const NeffExplanation& n = u.neffs[k];
         if (!SingleTopology(n)) continue;
-        b.neff.push_back(
-            NeffBeside(n, c, marked, fmt::format("{}-n{}", b.id, k)));
         b.neff_verdicts.push_back(Verdict(n, m.file, c.name));
         (*neff_drawn)[k] = true;
       }
@@ -195,7 +267,7 @@ void DrawModules(const UnitExplanation& u, const std::string& prefix,
 }
 
 void DrawConfigs(const UnitExplanation& u, const std::string& prefix,
-                 UnitPictures* out) {
+                 UnitPictures* out, Budget* budget) {
   const std::optional<int64_t> marked = CoreRank(u);
   for (size_t i = 0; i < u.configs.size(); ++i) {
     const ConfigExplanation& c = u.configs[i];
@@ -215,6 +287,12 @@ void DrawConfigs(const UnitExplanation& u, const std::string& prefix,
     }
     if (!c.error.empty()) b.facts.push_back(c.error);
     for (size_t f = 0; c.grid.has_value() && f < c.families.size(); ++f) {
+      if (!budget->Take(c.grid->rows * c.grid->columns)) {
+        ++out->other_pictures_over_budget;
+        budget->Undrawn(fmt::format("{}: {}: {}", c.file, c.families[f].name,
+                                    budget->OverBudget()));
+        continue;
+      }
       Picture p = Layout(&*c.grid, 0);
       p.id = fmt::format("{}-f{}", b.id, f);
       p.caption = c.families[f].name;
@@ -228,7 +306,7 @@ void DrawConfigs(const UnitExplanation& u, const std::string& prefix,
 // The core -> rank map, when an LNC is given or found: each rank's cell
 // names its physical cores.
 void DrawLncMap(const UnitExplanation& u, const std::string& prefix,
-                UnitPictures* out) {
+                UnitPictures* out, Budget* budget) {
   if (u.lnc <= 1 && (u.lnc_source.empty() || u.lnc_source == "the default")) {
     return;
   }
@@ -253,6 +331,12 @@ void DrawLncMap(const UnitExplanation& u, const std::string& prefix,
     }
   }
   Picture p = Layout(layout, ranks);
+  if (!budget->Take(CellsOf(p))) {
+    ++out->other_pictures_over_budget;
+    budget->Undrawn(fmt::format("the physical core -> rank map (lnc {}): {}",
+                                u.lnc, budget->OverBudget()));
+    return;
+  }
   p.id = prefix + "-lnc";
   p.legend_none = false;
   p.caption = fmt::format(
@@ -273,24 +357,54 @@ void DrawLncMap(const UnitExplanation& u, const std::string& prefix,
 
 }  // namespace
 
-UnitPictures DrawUnit(const UnitExplanation& unit,
-                      const std::string& id_prefix) {
+UnitPictures DrawUnit(const UnitExplanation& unit, const std::string& id_prefix,
+                      const DrawBudget& draw_budget) {
   UnitPictures out;
+  out.budget_name = draw_budget.name;
+  Budget budget(draw_budget, &out);
   std::vector<bool> neff_drawn(unit.neffs.size(), false);
-  DrawModules(unit, id_prefix, &out, &neff_drawn);
+  DrawModules(unit, id_prefix, &out, &neff_drawn, &budget);
   for (size_t k = 0; k < unit.neffs.size(); ++k) {
     const NeffExplanation& n = unit.neffs[k];
     if (neff_drawn[k] || !SingleTopology(n)) continue;
     Picture p = Layout(nullptr, MaxIdPlusOne(n.topologies[0]));
+    if (!budget.Take(CellsOf(p))) {
+      ++out.other_pictures_over_budget;
+      budget.Undrawn(
+          fmt::format("topology[0] of {}: {}", n.file, budget.OverBudget()));
+      continue;
+    }
     p.id = fmt::format("{}-n{}", id_prefix, k);
     p.file = n.file;
     p.caption = fmt::format("topology[0] of {}", n.file);
     Paint(n.topologies[0], "rank", CoreRank(unit), &p);
     out.neff_alone.push_back(std::move(p));
   }
-  DrawConfigs(unit, id_prefix, &out);
-  DrawLncMap(unit, id_prefix, &out);
+  DrawConfigs(unit, id_prefix, &out, &budget);
+  DrawLncMap(unit, id_prefix, &out, &budget);
   return out;
+}
+
+std::string BudgetSummary(const UnitPictures& pics) {
+  const size_t lists_left = pics.lists_total - pics.lists.size();
+  if (lists_left == 0 && pics.other_pictures_over_budget == 0) return "";
+  std::vector<std::string> parts;
+  if (pics.lists_total > 0) {
+    parts.push_back(fmt::format(
+        "{} of {} device group list{} drawn ({} of {} collectives)",
+        pics.lists.size(), pics.lists_total, pics.lists_total == 1 ? "" : "s",
+        pics.collectives_drawn, pics.collectives_total));
+  }
+  if (lists_left > 0) parts.push_back(fmt::format("{} not drawn", lists_left));
+  if (pics.other_pictures_over_budget > 0) {
+    parts.push_back(fmt::format(
+        "{} other picture{} not drawn", pics.other_pictures_over_budget,
+        pics.other_pictures_over_budget == 1 ? "" : "s"));
+  }
+  return fmt::format(
+      "{} (over the drawing budget of {}): run `topolint explain --format "
+      "text` or `--format json` for all of them",
+      absl::StrJoin(parts, "; "), pics.budget_name);
 }
 
 }  // namespace topolint::explain

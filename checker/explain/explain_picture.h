@@ -61,19 +61,65 @@ struct ConfigBlock {
   std::vector<Picture> families;
 };
 
+// Cells drawn at most, per unit and per HTML page. A drawn cell costs about
+// 250 bytes of SVG (a <rect> with its hover title), so a unit's pictures
+// stay under ~2 MiB and a page's under ~4 MiB, whatever the module: 60
+// distinct lists over 4,096 devices no longer make a 60 MiB page. What the
+// budget leaves out is named in the page; `explain --format text|json`
+// shows everything.
+inline constexpr int64_t kMaxDrawnCellsPerUnit = 8192;
+inline constexpr int64_t kMaxDrawnCellsPerPage = 16384;
+// Pictures drawn at most, per unit and per page: each costs about 2 KiB
+// besides its cells (frame, caption, legend), which many small pictures
+// (a module of thousands of lists over 8 devices) would add up.
+inline constexpr int64_t kMaxDrawnPicturesPerUnit = 256;
+inline constexpr int64_t kMaxDrawnPicturesPerPage = 512;
+// Lines naming what was not drawn, at most, per unit; then a count.
+inline constexpr size_t kMaxUndrawnListed = 50;
+
+// What DrawUnit may draw: `cells` grid cells and `pictures` pictures in
+// all (a picture is drawn whole or not at all, in page order: the lists,
+// each with topology[0] of the NEFFs beside it, then topology[0] of NEFFs
+// drawn beside none, the config families, the LNC map), and the budget's
+// name for the page ("8192 cells and 256 pictures per unit").
+struct DrawBudget {
+  int64_t cells = kMaxDrawnCellsPerUnit;
+  int64_t pictures = kMaxDrawnPicturesPerUnit;
+  std::string name;
+};
+
 struct UnitPictures {
   std::vector<ListBlock> lists;
-  // Collectives drawn in no list: "%cp (collective-permute): pairs ...".
+  // Collectives drawn in no list: "%cp (collective-permute): pairs ...";
+  // the first kMaxUndrawnListed, then `undrawn_more` is how many others.
   std::vector<std::string> undrawn;
+  size_t undrawn_more = 0;
   // topology[0] of NEFFs no drawn list was compared with.
   std::vector<Picture> neff_alone;
   std::vector<ConfigBlock> configs;
   std::optional<Picture> lnc_map;
+  // The budget: cells drawn; device group lists (each with the
+  // collectives using it) with a grid, and those drawn; other pictures
+  // (NEFF, config family, LNC map) left out for the budget.
+  int64_t cells_drawn = 0;
+  int64_t pictures_drawn = 0;
+  size_t lists_total = 0;
+  size_t collectives_total = 0;  // in lists with a grid
+  size_t collectives_drawn = 0;
+  size_t other_pictures_over_budget = 0;
+  std::string budget_name;
 };
 
-// The pictures of `unit`; element ids start with `id_prefix` ("u0").
-UnitPictures DrawUnit(const UnitExplanation& unit,
-                      const std::string& id_prefix);
+// The pictures of `unit` within `budget`; element ids start with
+// `id_prefix` ("u0"). Pictures over the budget are not built at all.
+UnitPictures DrawUnit(const UnitExplanation& unit, const std::string& id_prefix,
+                      const DrawBudget& budget);
+
+// "" when DrawUnit drew everything it could; else one sentence saying how
+// much was drawn, what the budget left out and where to see all of it:
+// "12 of 60 device group lists drawn (12 of 60 collectives); 48 not drawn
+// (over the drawing budget of 8192 cells per unit): ...".
+std::string BudgetSummary(const UnitPictures& pics);
 
 // One picture as an <svg class="grid"> element (legend included), at most
 // a few hundred bytes per cell. Mismatching cells link to

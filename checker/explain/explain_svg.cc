@@ -211,7 +211,10 @@ SvgBox PictureSvg(const Picture& p) {
 
 std::string RenderExplainSvg(const UnitExplanation& unit,
                              const std::vector<Finding>& findings) {
-  const UnitPictures pics = DrawUnit(unit, "u0");
+  DrawBudget budget;
+  budget.name = fmt::format("{} cells and {} pictures per unit",
+                            kMaxDrawnCellsPerUnit, kMaxDrawnPicturesPerUnit);
+  const UnitPictures pics = DrawUnit(unit, "u0", budget);
   std::string body;
   int64_t y = 4;
   int64_t width = kMinWidth;
@@ -242,6 +245,9 @@ std::string RenderExplainSvg(const UnitExplanation& unit,
     y += tallest + 8;
   };
   text(fmt::format("unit {}", unit.directory), 16, true);
+  if (const std::string summary = BudgetSummary(pics); !summary.empty()) {
+    text(summary, 12, false);
+  }
   for (const ListBlock& b : pics.lists) {
     text(fmt::format("{}: {} ({} op{}: {})", b.module_file, b.groups_text,
                      b.ops.size(), b.ops.size() == 1 ? "" : "s", b.ops.front()),
@@ -259,6 +265,10 @@ std::string RenderExplainSvg(const UnitExplanation& unit,
   }
   if (pics.lnc_map.has_value()) row({&*pics.lnc_map});
   for (const std::string& u : pics.undrawn) text(u, 12, false);
+  if (pics.undrawn_more > 0) {
+    text(fmt::format("... and {} more not drawn", pics.undrawn_more), 12,
+         false);
+  }
   int64_t shown = 0;
   for (const Finding& f : findings) {
     if (shown++ == kMaxFindingLines) {

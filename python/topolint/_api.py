@@ -219,6 +219,56 @@ def _call(fn_name: str, request: Dict[str, Any]) -> Any:
     return _response(lib, fn_name, ptr)
 
 
+def _library_text(value: Any, what: str) -> str:
+    """`value` (a path or display name: str, bytes or os.PathLike) as the
+    str the library is given. The library takes UTF-8 text without NUL
+    (JSON strings, C strings): bytes are decoded as UTF-8, and a name it
+    cannot carry (bytes or an `os.fsdecode` str that are not UTF-8, a lone
+    surrogate, a NUL, which C would cut the name at) is refused with
+    TopolintError("invalid_argument"), never passed on changed."""
+    try:
+        value = os.fspath(value)
+    except TypeError:
+        raise TopolintError("%s: expected a str, bytes or os.PathLike, not %s"
+                            % (what, type(value).__name__),
+                            "invalid_argument") from None
+    if isinstance(value, bytes):
+        try:
+            value = value.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise TopolintError(
+                "%s %r is not UTF-8 (byte %d): the library takes UTF-8 "
+                "paths; rename it, or run the `topolint` command on it"
+                % (what, value, e.start), "invalid_argument") from None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise TopolintError(
+            "%s %r is not UTF-8 (position %d; a name decoded with "
+            "os.fsdecode from bytes that are not UTF-8): the library takes "
+            "UTF-8 paths; rename it, or run the `topolint` command on it"
+            % (what, value, e.start), "invalid_argument") from None
+    if "\0" in value:
+        raise TopolintError("%s %r holds a NUL character" % (what, value),
+                            "invalid_argument")
+    return value
+
+
+def _utf8_bytes(text: str) -> bytes:
+    """`text` as bytes: UTF-8, and the bytes an `os.fsdecode` str came from
+    (its surrogate escapes) given back as they were."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as e:
+        raise TopolintError(
+            "text holds a lone surrogate (position %d), which no encoding "
+            "carries; pass bytes" % e.start, "invalid_argument") from None
+
+
 def _buffer_of(data: Union[str, bytes, bytearray, memoryview]):
     """(address, size, keep-alive object) of `data`'s bytes, not copied
     where Python allows it: bytes and bytearray in place, a contiguous
@@ -235,7 +285,7 @@ def _buffer_of(data: Union[str, bytes, bytearray, memoryview]):
             addr = fn(data, ctypes.byref(size))
             if addr:
                 return addr, size.value, data
-        data = data.encode("utf-8")
+        data = _utf8_bytes(data)
     if isinstance(data, memoryview):
         if not data.contiguous:
             data = data.tobytes()
@@ -266,21 +316,39 @@ def _content_of(value: Union[str, bytes, bytearray, memoryview, Mapping]
     text as bytes)."""
     if isinstance(value, Mapping):  # a config dict or a def.json dict
         return {"text": json.dumps(value)}
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return {"text": value}
+        except UnicodeEncodeError:  # os.fsdecode text: its bytes, as bytes
+            value = _utf8_bytes(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return {"base64": base64.b64encode(bytes(value)).decode("ascii")}
-    return {"text": value}
+    raise TopolintError("expected text, bytes or a dict, not %s"
+                        % type(value).__name__, "invalid_argument")
+
+
+def _paths(paths) -> List[str]:
+    """One path or an iterable of them, each as _library_text takes it."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    try:
+        return [_library_text(p, "path") for p in paths]
+    except TypeError:  # not iterable
+        raise TopolintError("paths: expected a path or an iterable of paths, "
+                            "not %s" % type(paths).__name__,
+                            "invalid_argument") from None
 
 
 def _request(paths, texts, kinds, options) -> Dict[str, Any]:
     req: Dict[str, Any] = {}
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
     if paths:
-        req["paths"] = [os.fspath(p) for p in paths]
+        req["paths"] = _paths(paths)
     if texts:
         files = []
-        for name, value in texts.items():
-            kind = (kinds or {}).get(name)
+        for key, value in texts.items():
+            kind = (kinds or {}).get(key)
+            name = _library_text(key, "name")
             if kind not in _KINDS:
                 raise TopolintError("%s: unknown kind %r" % (name, kind),
                                     "invalid_argument")
@@ -289,6 +357,9 @@ def _request(paths, texts, kinds, options) -> Dict[str, Any]:
             files.append(entry)
         req["files"] = files
     opts = {k: v for k, v in options.items() if v is not None}
+    for key in ("baseline", "config"):
+        if key in opts:
+            opts[key] = _library_text(opts[key], key)
     if opts:
         req["options"] = opts
     return req
@@ -321,7 +392,7 @@ def _findings(response: Any) -> List[Finding]:
     return out
 
 
-def check(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
+def check(paths: Optional[Iterable[Union[str, bytes, os.PathLike]]] = None, *,
           texts: Optional[Mapping[str, Union[str, bytes, Mapping]]] = None,
           kinds: Optional[Mapping[str, str]] = None,
           lnc: Optional[int] = None, num_cores: Optional[int] = None,
@@ -345,6 +416,12 @@ def check(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
     input's kind ("hlo", "def_json", "component_config", "neff"); without
     one the name decides (*.neff, *.hlo.pb, *.json, ...).
 
+    Paths and names are str, bytes or os.PathLike. The library takes UTF-8
+    names: bytes are decoded as UTF-8, and a name that is not UTF-8 (such
+    as an `os.fsdecode` str of other bytes) or holds a NUL is refused with
+    TopolintError "invalid_argument" (the `topolint` command takes any
+    path).
+
     The settings are the CLI flags of the same names; `severity` maps rule
     ids to "error"/"warning"/"note"/"off". Returns the findings, sorted as
     the CLI prints them."""
@@ -356,13 +433,12 @@ def check(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
     if texts:
         req = _request(paths, texts, kinds, options)
     else:
-        if isinstance(paths, (str, os.PathLike)):
-            paths = [paths]
-        if not paths:
+        search = _paths(paths) if paths else []
+        if not search:
             raise TopolintError("nothing to check: give paths or texts",
                                 "invalid_request")
         req = _request(None, None, None, options)
-        req["search"] = [os.fspath(p) for p in paths]
+        req["search"] = search
     return _findings(_call("topolint_check_json", req))
 
 
@@ -379,10 +455,12 @@ def check_module(data: Union[bytes, bytearray, memoryview, str], *,
     compared with it (the cross-file rules); `neuron_config` (a dict or
     JSON text) adds the deployment config. `settings` are check()'s
     (lnc=2, rules=..., ...)."""
+    name = _library_text(name, "name")
     texts: Dict[str, Any] = {}
     kinds: Dict[str, str] = {}
     if neff is not None:
-        nname = neff_name or (name.rsplit(".", 2)[0] + ".neff")
+        nname = (_library_text(neff_name, "neff_name") if neff_name
+                 else name.rsplit(".", 2)[0] + ".neff")
         texts[nname] = neff
         kinds[nname] = "neff"
     if neuron_config is not None:
@@ -399,7 +477,7 @@ def check_module(data: Union[bytes, bytearray, memoryview, str], *,
 
 def check_text(data: Union[str, bytes, bytearray, memoryview], *,
                name: str = "module.hlo", kind: Optional[str] = None,
-               paths: Optional[Iterable[Union[str, os.PathLike]]] = None,
+               paths: Optional[Iterable[Union[str, bytes, os.PathLike]]] = None,
                texts: Optional[Mapping[str, Union[str, bytes, Mapping]]] = None,
                kinds: Optional[Mapping[str, str]] = None,
                **settings: Any) -> List[Finding]:
@@ -411,6 +489,7 @@ def check_text(data: Union[str, bytes, bytearray, memoryview], *,
     once. `name` is the display name in findings; `paths` and `texts` add
     the other inputs of the unit (as in check(), compared with this one);
     `settings` are check()'s (lnc=2, rules=..., ...)."""
+    name = _library_text(name, "name")
     if kind not in _KINDS:
         raise TopolintError("%s: unknown kind %r" % (name, kind),
                             "invalid_argument")
@@ -435,7 +514,7 @@ def check_text(data: Union[str, bytes, bytearray, memoryview], *,
     return _findings(_response(lib, "topolint_check_text", ptr))
 
 
-def explain(paths: Optional[Iterable[Union[str, os.PathLike]]] = None, *,
+def explain(paths: Optional[Iterable[Union[str, bytes, os.PathLike]]] = None, *,
             texts: Optional[Mapping[str, Union[str, bytes, Mapping]]] = None,
             kinds: Optional[Mapping[str, str]] = None,
             lnc: Optional[int] = None, num_cores: Optional[int] = None,

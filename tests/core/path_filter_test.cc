@@ -7,9 +7,11 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/core/project_config.h"
+#include "fmt/format.h"
 #include "re2/re2.h"
 #include "tests/common/run_cli.h"
 
@@ -80,6 +82,24 @@ TEST(PathFilterTest, InvalidPatternNamesTheColumn) {
   ASSERT_FALSE(paren.ok());
   EXPECT_THAT(std::string(paren.status().message()),
               HasSubstr("at column 5: missing )"));
+  // A fragment RE2 quotes that also occurs earlier, where it is valid: the
+  // column is that of the refused one.
+  for (const auto& [pattern, column] : std::vector<std::pair<std::string, int>>{
+           {"(?P=name)", 1},
+           {"^(?P<d>[a-z]+)/(?P=d)\\.hlo$", 16},
+           {"((?P=n))", 2},
+           {"(?P<a>x)(?P<b>y)(?P=a)(?P<c>z)", 17},
+           {"[(?P](?P=n)", 6},
+           {"\\(?P(?P=n)", 5},
+           {"[a-z]+/x[z-a](?P=n)", 10},
+           {"a***", 2},
+           {"a*b**c**", 4}}) {
+    auto r = CompilePathPattern(pattern, "--exclude");
+    ASSERT_FALSE(r.ok()) << pattern;
+    EXPECT_THAT(std::string(r.status().message()),
+                HasSubstr(fmt::format("at column {}:", column)))
+        << pattern;
+  }
   // Python-only syntax RE2 refuses, with the reason.
   for (const char* p : {"(?x) a", "(a)\\1", "a(?=b)", "(unclosed"}) {
     auto r = CompilePathPattern(p, "--exclude");

@@ -49,5 +49,26 @@ TEST(RenderGithubTest, NotesBecomeExtraMessageLines) {
             "%0Adef.json: note: whole file\n");
 }
 
+TEST(RenderGithubTest, ControlBytesAndInvalidUtf8AreEscapedAsInTheTextFormat) {
+  // An op name with ESC, BEL, a C1 control, a bidi override and invalid
+  // UTF-8: shown as the text format shows them, never raw in the CI log.
+  const Finding f = SampleFinding(
+      "r\x1b", {"d\x07ir/m\xff.hlo", 2, 1},
+      "op %a\x1b[2Jb\x07 \xC2\x9B \xE2\x80\xAE x\xC0\xAF\r\nok 100%");
+  const std::string out = RenderGithub({f});
+  EXPECT_EQ(out,
+            "::error file=d<U+0007>ir/m<FF>.hlo,line=2,col=1,title=r<U+001B>::"
+            "op %25a<U+001B>[2Jb<U+0007> <U+009B> <U+202E> x<C0><AF>%0D%0Aok "
+            "100%25\n");
+  for (char c : out.substr(0, out.size() - 1)) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    EXPECT_TRUE(u >= 0x20 && u < 0x7f) << static_cast<int>(u);
+  }
+  // Valid UTF-8 (a name in Greek) is kept as it is.
+  EXPECT_EQ(
+      RenderGithub({SampleFinding("r", {"\xCE\xB1.hlo", 1, 1}, "\xCE\xB2")}),
+      "::error file=\xCE\xB1.hlo,line=1,col=1,title=r::\xCE\xB2\n");
+}
+
 }  // namespace
 }  // namespace topolint
