@@ -97,6 +97,11 @@ TEST_P(ProtoEquivalenceTest, SameFindingsAsText) {
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   for (const auto& f : fs::directory_iterator(src)) {
+    // A symlink names the same file (one input, issue 43): stays a link.
+    if (f.is_symlink()) {
+      fs::copy_symlink(f.path(), tmp / f.path().filename());
+      continue;
+    }
     if (!f.is_regular_file() || f.path().filename() == "expected.txt") {
       continue;
     }
