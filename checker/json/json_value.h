@@ -72,13 +72,14 @@ struct Value {
 struct Member {
   String key;         // decoded
   PackedPos key_pos;  // the opening quote of the key
-  // Byte offset of that quote in the text parsed (documents are below
-  // 4 GiB), and whether the key was written with escapes: when it was not,
-  // the bytes there are exactly '"' + key + '"' (what a fix that renames
-  // it checks).
+  Value value;
+  // Byte offset of the key's opening quote in the text parsed (documents
+  // are below 4 GiB), and whether the key was written with escapes: when it
+  // was not, the bytes there are exactly '"' + key + '"' (what a fix that
+  // renames it checks). After `value`, so that {key, key_pos, value}
+  // still initialises a member.
   uint32_t key_offset = 0;
   bool key_escaped = false;
-  Value value;
 };
 
 }  // namespace topolint::json

@@ -67,17 +67,22 @@ class Edit:
     """One edit of a Fix, as the rule states it (docs/findings.schema.json):
     `kind` "replace" (`original` at line:column becomes `replacement`),
     "remove_line_comment" (the `topolint:` comment there is removed) or
-    "replace_integer_array" (the JSON array there becomes `replacement`)."""
+    "replace_integer_array" (the JSON array there becomes `replacement`).
+    `offset` is the byte of the file where it applies, `original` the bytes
+    the rule saw there, which `--fix` checks."""
     kind: str
     file: str
     line: int
     column: int
     original: Optional[str] = None
     replacement: Optional[str] = None
+    offset: Optional[int] = None
 
     def to_dict(self) -> Dict[str, Any]:
         d: Dict[str, Any] = {"kind": self.kind, "file": self.file,
                              "line": self.line, "column": self.column}
+        if self.offset is not None:
+            d["offset"] = self.offset
         if self.original is not None:
             d["original"] = self.original
         if self.replacement is not None:
@@ -375,7 +380,8 @@ def _fix(d: Optional[Mapping]) -> Optional[Fix]:
         return None
     return Fix(d["title"], d["applied_by"],
                [Edit(e["kind"], e["file"], e["line"], e["column"],
-                     e.get("original"), e.get("replacement"))
+                     e.get("original"), e.get("replacement"),
+                     e.get("offset"))
                 for e in d.get("edits", [])])
 
 

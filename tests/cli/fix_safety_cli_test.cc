@@ -33,11 +33,10 @@ testing::CliResult RunBash(const std::string& script, const std::string& cwd) {
                             ("topolint-fix-safety-" + std::to_string(getpid()) +
                              "-" + std::to_string(counter++)))
                                .string();
-  const std::string cmd = "cd " + ShellQuote(cwd) +
-                          " && T=" + ShellQuote(TOPOLINT_BINARY) +
-                          " bash -c " + ShellQuote(script) + " >" +
-                          ShellQuote(base + ".out") + " 2>" +
-                          ShellQuote(base + ".err") + " </dev/null";
+  const std::string cmd =
+      "cd " + ShellQuote(cwd) + " && T=" + ShellQuote(TOPOLINT_BINARY) +
+      " bash -c " + ShellQuote(script) + " >" + ShellQuote(base + ".out") +
+      " 2>" + ShellQuote(base + ".err") + " </dev/null";
   const int status = std::system(cmd.c_str());
   testing::CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -203,8 +202,7 @@ TEST(FixIdentityTest, AFileReachedByTwoNamesIsFixedOnce) {
     EXPECT_NE(after.find("disable-next-line=hlo-group-coverage"),
               std::string::npos)
         << after;
-    EXPECT_NE(r.err.find("2 fixed, 0 remaining"), std::string::npos)
-        << r.err;
+    EXPECT_NE(r.err.find("2 fixed, 0 remaining"), std::string::npos) << r.err;
     EXPECT_TRUE(fs::is_symlink(dir.path() + "/tree/b/m.hlo"));
   }
   // Stale suppression on line 5, used one on line 6: fixing the file twice
@@ -339,8 +337,7 @@ TEST(FixPipeTest, APathReadFromAPipeIsReportedAndTheRunGoesOn) {
   testing::CliResult r =
       RunBash("\"$T\" check --fix <(cat m.hlo) m.hlo", dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("not fixable here: read from a pipe"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("not fixable here: read from a pipe"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("1 fixed, 1 remaining"), std::string::npos) << r.err;
   EXPECT_EQ(ReadAll(dir.path() + "/m.hlo").find("topolint:"),
@@ -380,8 +377,8 @@ TEST(FixDiffTest, NamesWithBlanksApplyWithPatch) {
   ASSERT_EQ(r.exit_code, 1) << r.err;
   TempDir other;
   const std::string diff = other.Write("fix.diff", r.out);
-  const std::string cmd = "cd " + ShellQuote(dir.path()) +
-                          " && patch -s -p0 <" + ShellQuote(diff);
+  const std::string cmd =
+      "cd " + ShellQuote(dir.path()) + " && patch -s -p0 <" + ShellQuote(diff);
   EXPECT_EQ(std::system(cmd.c_str()), 0) << r.out;
   for (const std::string& name : names) {
     EXPECT_EQ(ReadAll(dir.path() + "/" + name).find("topolint:"),
