@@ -6,6 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "checker/diag/input_file.h"
+#include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -147,7 +148,8 @@ std::string ApplyEdits(std::string_view text,
 }
 
 std::string NotFixableReason(const std::string& file) {
-  if (absl::StrContains(file, ".neff:") || absl::EndsWith(file, ".neff")) {
+  if (SplitNeffMember(file, nullptr, nullptr) ||
+      absl::EndsWith(file, ".neff")) {
     return "a NEFF archive (rebuild it with the compiler)";
   }
   if (absl::EndsWith(file, ".gz")) return "a compressed file";
