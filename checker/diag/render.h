@@ -59,6 +59,10 @@ struct SarifRoots {
   std::string root;
   std::string cwd;
 };
+// `file` relative to roots->root, absolute outside it (so the same from any
+// working directory); as given when `roots` is null. The one path SARIF,
+// GitHub, GitLab and JUnit name a finding's file by.
+std::string RootRelative(const std::string& file, const SarifRoots* roots);
 std::string RenderSarif(const std::vector<Finding>& findings,
                         const std::vector<RuleDescriptor>& rules,
                         std::string_view tool_version, const SarifRoots& roots);

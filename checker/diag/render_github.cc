@@ -76,20 +76,11 @@ std::string LocationLabel(const Location& loc) {
   return out;
 }
 
-// The annotation's file: relative to the repository root (GitHub places
-// annotations by repository path) when `roots` is given, else as given.
-std::string AnnotationFile(const std::string& file, const SarifRoots* roots) {
-  if (roots == nullptr) return file;
-  std::string path;
-  PathUnderRoot(file, roots->root, roots->cwd, &path);
-  return path;
-}
-
 void AppendCommand(const Finding& f, const SarifRoots* roots,
                    std::string* out) {
   *out += "::";
   *out += Command(f.severity);
-  *out += " file=" + EscapeProperty(AnnotationFile(f.loc.file, roots));
+  *out += " file=" + EscapeProperty(RootRelative(f.loc.file, roots));
   if (f.loc.line > 0) {
     *out += ",line=" + std::to_string(f.loc.line);
     if (f.loc.column > 0) *out += ",col=" + std::to_string(f.loc.column);

@@ -54,10 +54,7 @@ class GitlabReport : public ReportWriter {
     std::string_view archive;
     std::string path =
         SplitNeffMember(file, &archive, nullptr) ? std::string(archive) : file;
-    if (roots_ == nullptr) return path;
-    std::string rel;
-    PathUnderRoot(path, roots_->root, roots_->cwd, &rel);
-    return rel;
+    return RootRelative(path, roots_);
   }
 
   Json Issue(const Finding& f) {

@@ -12,24 +12,14 @@
 #include <vector>
 
 #include "checker/diag/render.h"
-#include "checker/diag/repo_paths.h"
 #include "checker/diag/xml_escape.h"
 #include "fmt/format.h"
 
 namespace topolint {
 namespace {
 
-// `file` relative to the repository root (as SARIF, GitLab and GitHub
-// name it), or as given without roots.
-std::string FileName(const std::string& file, const SarifRoots* roots) {
-  if (roots == nullptr) return file;
-  std::string path;
-  PathUnderRoot(file, roots->root, roots->cwd, &path);
-  return path;
-}
-
 std::string Place(const Location& loc, const SarifRoots* roots) {
-  std::string out = FileName(loc.file, roots);
+  std::string out = RootRelative(loc.file, roots);
   if (loc.line > 0) {
     out += fmt::format(":{}", loc.line);
     if (loc.column > 0) out += fmt::format(":{}", loc.column);
@@ -47,7 +37,7 @@ void AppendCase(const Finding& f, const SarifRoots* roots, std::string* out) {
   }
   *out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
                       EscapeXml(f.rule), EscapeXml(place),
-                      EscapeXml(FileName(f.loc.file, roots)));
+                      EscapeXml(RootRelative(f.loc.file, roots)));
   if (f.loc.line > 0) *out += fmt::format(" line=\"{}\"", f.loc.line);
   // Every finding fails its case, whatever its severity (the type says
   // which): a CI job chooses with --werror and the exit code whether

@@ -116,13 +116,8 @@ class Artifacts {
     run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", root}}}};
   }
 
-  // `file` relative to the root, absolute outside it (so the same from
-  // any working directory); as given without roots.
-  std::string RootRelative(const std::string& file) const {
-    if (roots_ == nullptr) return file;
-    std::string path;
-    PathUnderRoot(file, roots_->root, roots_->cwd, &path);
-    return path;
+  std::string RootRelativeFile(const std::string& file) const {
+    return RootRelative(file, roots_);
   }
 
   // The archives and members results named so far (empty without roots).
@@ -222,11 +217,18 @@ Json ResultObject(const Finding& f,
     result["relatedLocations"] = std::move(related);
   }
   result["partialFingerprints"] = {
-      {"topolint/v1", Fingerprint(f, artifacts.RootRelative(f.loc.file))}};
+      {"topolint/v1", Fingerprint(f, artifacts.RootRelativeFile(f.loc.file))}};
   return result;
 }
 
 }  // namespace
+
+std::string RootRelative(const std::string& file, const SarifRoots* roots) {
+  if (roots == nullptr) return file;
+  std::string path;
+  PathUnderRoot(file, roots->root, roots->cwd, &path);
+  return path;
+}
 
 std::string PathToUriReference(std::string_view path) {
   std::string out;
