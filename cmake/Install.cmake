@@ -77,6 +77,39 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/topolint/topolint.h
 install(FILES ${PROJECT_SOURCE_DIR}/docs/integration.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} OPTIONAL)
 
+# The bash and zsh completions and the manual page: printed by the command
+# itself from its flag table (`topolint completion bash|zsh`, `topolint
+# man`; checker/cli/flag_table.h), so they cannot drift from what it
+# accepts, and a user with only the binary can write them too. Not when
+# cross-compiling: the command cannot run here.
+if(NOT CMAKE_CROSSCOMPILING)
+  set(_topolint_share ${PROJECT_BINARY_DIR}/share)
+  set(_topolint_shell_files)
+  foreach(_gen IN ITEMS "completion|bash|topolint.bash" "completion|zsh|_topolint"
+                        "man||topolint.1")
+    string(REPLACE "|" ";" _gen "${_gen}")
+    list(GET _gen 0 _arg1)
+    list(GET _gen 1 _arg2)
+    list(GET _gen 2 _file)
+    add_custom_command(
+      OUTPUT ${_topolint_share}/${_file}
+      COMMAND ${CMAKE_COMMAND} -DBINARY=$<TARGET_FILE:topolint> -DARG1=${_arg1}
+              -DARG2=${_arg2} -DOUT=${_topolint_share}/${_file}
+              -P ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake
+      DEPENDS topolint ${PROJECT_SOURCE_DIR}/cmake/RunToFile.cmake
+      COMMENT "Writing ${_file} (topolint ${_arg1} ${_arg2})" VERBATIM)
+    list(APPEND _topolint_shell_files ${_topolint_share}/${_file})
+  endforeach()
+  add_custom_target(topolint_shell_files ALL DEPENDS ${_topolint_shell_files})
+  install(FILES ${_topolint_share}/topolint.bash
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+          RENAME topolint)
+  install(FILES ${_topolint_share}/_topolint
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
+  install(FILES ${_topolint_share}/topolint.1
+          DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
+
 install(EXPORT topolintTargets NAMESPACE topolint::
         DESTINATION ${TOPOLINT_CMAKE_DIR} FILE topolintTargets.cmake)
 configure_package_config_file(

@@ -7,6 +7,7 @@
 #include "checker/config/config_sections.h"
 #include "checker/config/known_keys.h"
 #include "checker/config/parallel_config.h"
+#include "checker/diag/spelling.h"
 #include "fmt/format.h"
 #include "rules/config_rule_util.h"
 #include "rules/families.h"
@@ -90,8 +91,8 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
     if (cfg.kind == config::NeuronDictKind::kOverride &&
         (m.key == "text_neuron_config" || m.key == "vision_neuron_config" ||
          (m.value.is_object() &&
-          (config::EditDistance(m.key, "text_neuron_config", 2) <= 2 ||
-           config::EditDistance(m.key, "vision_neuron_config", 2) <= 2)))) {
+          (EditDistance(m.key, "text_neuron_config", 2) <= 2 ||
+           EditDistance(m.key, "vision_neuron_config", 2) <= 2)))) {
       continue;
     }
     const std::string suggestion = config::SuggestNeuronConfigKey(m.key);

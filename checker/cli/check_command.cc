@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "absl/strings/str_join.h"
+#include "checker/cli/check_summary.h"
 #include "checker/cli/commands.h"
 #include "checker/cli/finding_order.h"
 #include "checker/cli/output_guard.h"
@@ -100,25 +101,6 @@ SarifRoots FindSarifRoots(const Options& o) {
 int Fail(const absl::Status& st) {
   Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
   return kExitUsage;
-}
-
-std::string Plural(size_t n, const char* word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
-
-// The summary's line on fixes: how many findings `--fix` would fix
-// (`--diff` shows the edits), and how many more with `--fix-from hlo`.
-std::string FixableLine(size_t fixable, size_t from_hlo) {
-  std::vector<std::string> parts;
-  if (fixable > 0) {
-    parts.push_back(
-        fmt::format("{} fixable with --fix (--diff shows the edits)", fixable));
-  }
-  if (from_hlo > 0) {
-    parts.push_back(fmt::format("{} {} with --fix --fix-from hlo", from_hlo,
-                                fixable > 0 ? "more" : "fixable"));
-  }
-  return "topolint: " + absl::StrJoin(parts, "; ") + "\n";
 }
 
 // What the summary and --statistics count, kept as findings stream by:
@@ -338,13 +320,11 @@ std::string RenderEmptyReport(const Options& options) {
   return "";
 }
 
-int RunCheck(const Options& options) {
-  if (options.fix || options.diff) return RunFix(options);
-  return RunCheckCounted(options, nullptr, /*hint_fixes=*/true);
-}
+namespace {
 
-int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
-                    const JobPlan* given_plan) {
+// One run of check; its counts go to `*summary` once its report ended.
+int CheckRun(const Options& options, const JobPlan* given_plan,
+             CheckSummary* summary) {
   JobPlan plan;
   // A search of one directory is checked as the walk forms its units
   // (StreamedUnits): warnings and skipped paths are printed as met.
@@ -444,69 +424,41 @@ int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
       streamed ? streamed_skipped : SkippedFileCount(plan);
 
   const Tally& tally = report.tally();
-  if (reported != nullptr) *reported = tally.total();
-  const size_t errors = tally.errors, warnings = tally.warnings,
-               notes = tally.notes;
+  summary->ended = true;
+  summary->errors = tally.errors;
+  summary->warnings = tally.warnings;
+  summary->notes = tally.notes;
+  summary->hidden = tally.hidden;
+  summary->fixable = tally.fixable;
+  summary->fixable_from_hlo = tally.fixable_from_hlo;
+  summary->per_rule = tally.per_rule;
+  summary->units = unit_count;
+  summary->files = order.file_count();
+  summary->skipped = skipped_count;
+  summary->unchecked_line = unchecked.Line();
+  summary->baselined = report.baselined();
+  summary->stale = report.stale();
   // The exit code follows the findings shown (and not baselined): findings
   // the cap left out cannot be baselined one by one, and the first ones of
   // each rule are always shown, so an error rule still fails the run.
-  const size_t shown_errors = tally.shown_errors;
-  const std::map<std::string, size_t>& per_rule = tally.per_rule;
-  const int64_t baselined = report.baselined(), stale = report.stale();
-  if (options.statistics) {
-    for (const auto& [rule, n] : per_rule) {
-      Err(fmt::format("{:>6}  {}\n", n, rule));
-    }
-  }
-  if (!options.quiet) {
-    // The results are the same; only the time would say that -j was not
-    // what it asked for.
-    if (const WorkerRefusals refused = WorkerStartRefusals();
-        refused.count > 0) {
-      Err(fmt::format(
-          "topolint: warning: -j {}: {} refused ({}); the run used the "
-          "threads it had\n",
-          options.jobs, Plural(refused.count, "worker thread start"),
-          std::strerror(refused.first_error)));
-    }
-    Err(unchecked.Line());
-    std::string files =
-        fmt::format("{} checked, {} skipped",
-                    Plural(order.file_count(), "file"), skipped_count);
-    // (A run of skipped compile-cache entries alone has findings.)
-    if (unit_count == 0 && tally.total() == 0) {
-      Err(fmt::format(
-          "topolint: warning: no HLO, def.json, .neff or component config "
-          "files found ({})\n",
-          files));
-    } else if (tally.total() == 0) {
-      Err(fmt::format("topolint: no findings ({}, {})\n",
-                      Plural(unit_count, "unit"), files));
-    } else {
-      std::string capped;
-      if (tally.hidden > 0) {
-        capped = fmt::format(
-            "; {} of {} shown: the rest is over the per-rule cap "
-            "(--max-findings 0 shows all)",
-            tally.total() - tally.hidden, tally.total());
-      }
-      Err(fmt::format("topolint: {}, {}, {} ({}, {}){}\n",
-                      Plural(errors, "error"), Plural(warnings, "warning"),
-                      Plural(notes, "note"), Plural(unit_count, "unit"), files,
-                      capped));
-      if (hint_fixes && (tally.fixable > 0 || tally.fixable_from_hlo > 0)) {
-        Err(FixableLine(tally.fixable, tally.fixable_from_hlo));
-      }
-    }
-    if (!options.baseline.empty()) {
-      Err(fmt::format(
-          "topolint: baseline hid {}; {} baseline {} no longer "
-          "match{}\n",
-          Plural(static_cast<size_t>(baselined), "finding"), stale,
-          stale == 1 ? "entry" : "entries", stale == 1 ? "es" : ""));
-    }
-  }
-  return shown_errors > 0 && !options.exit_zero ? kExitFindings : kExitClean;
+  return tally.shown_errors > 0 && !options.exit_zero ? kExitFindings
+                                                      : kExitClean;
+}
+
+}  // namespace
+
+int RunCheck(const Options& options) {
+  if (options.fix || options.diff) return RunFix(options);
+  const CheckSummary summary = RunCheckCounted(options);
+  PrintCheckSummary(options, summary, /*hint_fixes=*/true);
+  return summary.code;
+}
+
+CheckSummary RunCheckCounted(const Options& options,
+                             const JobPlan* given_plan) {
+  CheckSummary summary;
+  summary.code = CheckRun(options, given_plan, &summary);
+  return summary;
 }
 
 }  // namespace topolint::cli

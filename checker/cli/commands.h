@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "checker/cli/check_summary.h"
 #include "checker/cli/options.h"
 
 namespace topolint::cli {
@@ -14,14 +15,14 @@ inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
 
 int RunCheck(const Options& options);
-// RunCheck without --fix / --diff; `*reported` (when not null) gets the
-// number of findings reported. `hint_fixes`: the summary says how many
-// findings `--fix` would fix (RunCheck's, not exec's nor --fix's own
-// check of what remains). `given_plan`: a plan already made for `options`
-// (its pipes read once), used instead of planning again; null to plan.
+// RunCheck without --fix / --diff and without its summary: the report and
+// the warnings met are written; the counts and the exit code are returned
+// for the caller to print (PrintCheckSummary) as its run means them.
+// `given_plan`: a plan already made for `options` (its pipes read once),
+// used instead of planning again; null to plan.
 struct JobPlan;
-int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
-                    const JobPlan* given_plan = nullptr);
+CheckSummary RunCheckCounted(const Options& options,
+                             const JobPlan* given_plan = nullptr);
 // The report of no finding in `options.format`, as check writes it (an
 // empty JSON array, a SARIF log of one run without results); "" for the
 // formats that write nothing then.

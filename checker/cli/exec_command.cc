@@ -10,6 +10,7 @@
 #include "checker/cli/exec_child.h"
 #include "checker/cli/exec_compile_line.h"
 #include "checker/cli/exec_report.h"
+#include "checker/cli/flag_table.h"
 #include "checker/cli/options.h"
 #include "checker/cli/output_guard.h"
 #include "checker/cli/unit_jobs.h"
@@ -29,9 +30,6 @@ void Err(const std::string& msg) {
   std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
 }
 
-// Stands for "no PATH" while the check options are parsed.
-constexpr char kNoPath[] = "\x01exec";
-
 struct ExecSettings {
   OnError on_error = OnError::kBlock;
   Options check;       // the check flags (verb check, no paths)
@@ -40,80 +38,50 @@ struct ExecSettings {
   std::vector<std::string> compiler;  // COMPILER ARGS...
 };
 
-absl::Status ParseExec(const std::vector<std::string>& args, ExecSettings* s) {
-  size_t dashes = 1;
-  while (dashes < args.size() && args[dashes] != "--") ++dashes;
-  if (dashes >= args.size() || dashes + 1 >= args.size()) {
+// exec's own checks of the options ParseOptions read (verb exec).
+absl::Status ParseExec(const Options& given, ExecSettings* s) {
+  if (given.command.empty()) {
     return absl::InvalidArgumentError(
         "exec needs the compiler's command line after `--`: topolint exec "
         "[options] -- neuronx-cc compile model.hlo_module.pb --output "
         "model.neff");
   }
-  s->compiler.assign(args.begin() + dashes + 1, args.end());
-  std::vector<std::string> check = {"check"};
-  for (size_t i = 1; i < dashes; ++i) {
-    const std::string& a = args[i];
-    if (a == "--on-error" || absl::StartsWith(a, "--on-error=")) {
-      std::string v;
-      if (a == "--on-error") {
-        if (i + 1 >= dashes) {
-          return absl::InvalidArgumentError("--on-error needs a value");
-        }
-        v = args[++i];
-      } else {
-        v = a.substr(11);
-      }
-      if (v == "block") {
-        s->on_error = OnError::kBlock;
-      } else if (v == "warn") {
-        s->on_error = OnError::kWarn;
-      } else {
-        return absl::InvalidArgumentError(
-            fmt::format("--on-error must be block or warn, got '{}'", v));
-      }
-      continue;
-    }
-    check.push_back(a);
-  }
-  check.push_back("--");
-  check.push_back(kNoPath);
-  absl::StatusOr<Options> o = ParseOptions(check);
-  if (!o.ok()) return o.status();
-  if (o->verb != Verb::kCheck) {
-    return absl::InvalidArgumentError(
-        "exec takes check options before `--` (see topolint exec --help)");
-  }
-  if (o->fix || o->diff || !o->fix_from.empty()) {
+  Options o = given;
+  if (o.fix || o.diff || !o.fix_from.empty()) {
     return absl::InvalidArgumentError(fmt::format(
         "exec takes no {}: --fix would rewrite the module the compiler is "
         "about to compile, and --diff would block the compile on a note; "
         "run `topolint check --diff` (then --fix) on the module first",
-        o->fix    ? "--fix"
-        : o->diff ? "--diff"
+        o.fix    ? "--fix"
+        : o.diff ? "--diff"
                   : "--fix-from"));
   }
-  if (o->paths.size() != 1 || !o->hlo.empty() || !o->neff.empty() ||
-      !o->neuron_config.empty() || !o->write_baseline.empty() ||
-      o->whole_units) {
+  if (!o.paths.empty() || !o.hlo.empty() || !o.neff.empty() ||
+      !o.neuron_config.empty() || !o.write_baseline.empty() ||
+      o.whole_units) {
     return absl::InvalidArgumentError(
         "exec checks the files the compiler's command line names: no PATH, "
         "--hlo/--neff/--neuron-config, --write-baseline or --whole-units");
   }
-  if (!ExecWritesFormat(o->format)) {
+  if (absl::Status st = CheckFlagsApply(o, kOnExec); !st.ok()) return st;
+  if (!ExecWritesFormat(o.format)) {
     return absl::InvalidArgumentError(
         "exec writes --format text, github, json or sarif");
   }
-  o->paths.clear();
-  s->output = o->output;
-  o->output.clear();
+  s->on_error = o.on_error == "warn" ? OnError::kWarn : OnError::kBlock;
+  s->compiler = std::move(o.command);
+  o.command.clear();
+  o.verb = Verb::kCheck;
+  s->output = o.output;
+  o.output.clear();
   // The phases write into a pipe or a temporary, never to the -o file
   // itself: a file is coloured only by --color always, as in check.
-  if (!s->output.empty() && o->color != ColorMode::kAlways) {
-    o->color = ColorMode::kNever;
+  if (!s->output.empty() && o.color != ColorMode::kAlways) {
+    o.color = ColorMode::kNever;
   }
-  s->quiet = o->quiet;
-  o->quiet = true;  // nothing on stderr when the module is clean
-  s->check = *std::move(o);
+  s->quiet = o.quiet;
+  o.quiet = true;  // nothing on stderr when the module is clean
+  s->check = std::move(o);
   return absl::OkStatus();
 }
 
@@ -286,46 +254,9 @@ ExecOutcome RunPhases(const ExecSettings& s, const CompileLine& line,
 
 }  // namespace
 
-std::string ExecUsageText() {
-  return R"(usage: topolint exec [options] -- COMPILER ARGS...
-
-Runs COMPILER ARGS... (a `neuronx-cc compile` command line) with topolint in
-front: the input module (X.hlo_module.pb, X.pb, .hlo text, .gz) is checked,
-with the nearest neuron_config.json above it and the .topolint.json that
-applies, before the compiler runs; after a successful compile the module is
-checked against the NEFF written (--output X, default file.neff). The LNC
-comes from --lnc / --logical-nc-config / -lnc, else --target (trn2 and
-later: 2). The compiler's arguments pass through untouched, and its exit
-status, standard output and standard error are its own; topolint's report
-goes to standard error (or -o FILE).
-
-options:
-  --on-error block|warn   block (default): topology errors stop the compile
-                          (exit 1, the compiler is not run) and errors found
-                          after a successful compile make the exit code 1;
-                          warn: report them and keep the compiler's status
-  -o, --output FILE       write topolint's report to FILE (put in place when
-                          exec ends; never a file the compiler reads or
-                          writes, nor one the check reads)
-  and the check options: --format text|github|json|sarif (json and sarif:
-  one document for both checks), --rules, --werror, --lnc,
-  --num-cores, --replica-count, --num-partitions, --config, --baseline,
-  --color, --quiet (not --fix, --diff or --fix-from)
-
-exit codes: the compiler's (128 + N when signal N ended it); 1 when block
-stopped on errors; 2 for a usage error, a compiler that cannot be started,
-a report that cannot be written or, under block, an input topolint cannot
-read.
-)";
-}
-
-int RunExec(const std::vector<std::string>& args) {
-  if (args.size() == 2 && (args[1] == "-h" || args[1] == "--help")) {
-    std::fputs(ExecUsageText().c_str(), stdout);
-    return kExitClean;
-  }
+int RunExec(const Options& options) {
   ExecSettings s;
-  if (absl::Status st = ParseExec(args, &s); !st.ok()) {
+  if (absl::Status st = ParseExec(options, &s); !st.ok()) {
     Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
     return kExitUsage;
   }

@@ -35,7 +35,9 @@ int RunCheckInto(const Options& options, int fd) {
   }
   // As RunCheck, but without the summary's hint on fixes: exec refuses
   // --fix and --diff, and its own messages say what happens to the compile.
-  const int rc = RunCheckCounted(options, nullptr, /*hint_fixes=*/false);
+  const CheckSummary summary = RunCheckCounted(options);
+  PrintCheckSummary(options, summary, /*hint_fixes=*/false);
+  const int rc = summary.code;
   std::fflush(stdout);
   dup2(saved, STDOUT_FILENO);
   close(saved);

@@ -294,11 +294,13 @@ int RunFix(const Options& options) {
   Options again = options;
   again.fix = false;
   again.diff = false;
-  size_t remaining = 0;
   // Inputs read from a pipe cannot be read twice: the check of what
   // remains takes them from this run's plan.
-  const int code = RunCheckCounted(again, &remaining, /*hint_fixes=*/false,
-                                   plan.in_memory.empty() ? nullptr : &plan);
+  const CheckSummary summary =
+      RunCheckCounted(again, plan.in_memory.empty() ? nullptr : &plan);
+  PrintCheckSummary(again, summary, /*hint_fixes=*/false);
+  const int code = summary.code;
+  const size_t remaining = summary.total();
   if (code != kExitUsage && !options.quiet) {
     Err(fmt::format("topolint: {} fixed, {} remaining{}\n", fixed, remaining,
                     withheld));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/cli/cli_docs.h"
 #include "checker/cli/commands.h"
 #include "checker/cli/exec_command.h"
 #include "checker/cli/options.h"
@@ -74,9 +75,6 @@ int FlushStdout(int code) {
 int main(int argc, char** argv) {
   GuardProcess();
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (!args.empty() && args[0] == "exec") {
-    return FlushStdout(topolint::cli::RunExec(args));
-  }
   auto options = topolint::cli::ParseOptions(args);
   if (!options.ok()) {
     std::fprintf(stderr, "topolint: error: %s\n",
@@ -87,8 +85,19 @@ int main(int argc, char** argv) {
   }
   switch (options->verb) {
     case topolint::cli::Verb::kHelp:
-      std::fputs(topolint::cli::UsageText().c_str(), stdout);
+      std::fputs(topolint::cli::UsageText(options->help_for).c_str(), stdout);
       return FlushStdout(0);
+    case topolint::cli::Verb::kCompletion:
+      std::fputs((options->shell == "zsh" ? topolint::cli::ZshCompletion()
+                                          : topolint::cli::BashCompletion())
+                     .c_str(),
+                 stdout);
+      return FlushStdout(0);
+    case topolint::cli::Verb::kMan:
+      std::fputs(topolint::cli::ManPage(TOPOLINT_VERSION).c_str(), stdout);
+      return FlushStdout(0);
+    case topolint::cli::Verb::kExec:
+      return FlushStdout(topolint::cli::RunExec(*options));
     case topolint::cli::Verb::kVersion:
       std::printf("topolint %s\n", TOPOLINT_VERSION);
       return FlushStdout(0);

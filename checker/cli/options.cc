@@ -1,11 +1,16 @@
 #include "checker/cli/options.h"
 
-#include <functional>
+#include <filesystem>
 #include <map>
+#include <system_error>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "checker/cli/flag_table.h"
 #include "checker/core/path_filter.h"
+#include "checker/diag/spelling.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -25,142 +30,43 @@ absl::StatusOr<int64_t> PositiveInt(const std::string& flag,
   return v;
 }
 
-}  // namespace
-
-std::string UsageText() {
-  return R"(usage: topolint [check] [options] [PATH...]
-       topolint explain [options] [PATH...]
-       topolint rules [RULE_ID]
-       topolint exec [options] -- COMPILER ARGS...   (see exec --help)
-
-Checks the collective topology of XLA HLO text, NEFF def.json / .neff and
-model-parallel component configs. PATH is a file or a directory (searched
-recursively, compile caches and compiler work directories included: see
-docs/layouts.md for how files are grouped into units); none checks the
-current directory, as `ruff check` does. `-` reads one file
-from standard input (with --stdin-filename). A file named here that is no
-input topolint reads is an error (exit 2).
-
-options:
-  --format FORMAT                   text (default), json, sarif, github,
-                                    junit, gitlab (Code Quality) or concise
-                                    (one line per finding); `rules` takes
-                                    text or json
-  --format html|svg                 (explain) a picture of the device grids:
-                                    one self-contained HTML page, or one
-                                    SVG of a single unit
-  -o, --output FILE                 write the report to FILE
-  --rules GLOBS                     select rules, clang-tidy style:
-                                    '-*,neff-*,-neff-world-size'
-  --severity RULE=LEVEL[,...]       set a rule's severity: error, warning,
-                                    note or off (over .topolint.json's
-                                    "severity"; repeatable), e.g.
-                                    unchecked-input=error
-  --werror                          warnings count as errors
-  --exit-zero                       report findings but exit 0 (advisory
-                                    jobs); usage errors still exit 2
-  --whole-units                     a FILE stands for its whole unit: the
-                                    inputs of its directory, read as a
-                                    directory search reads them (JSON of
-                                    other kinds ignored); for pre-commit
-  --sarif-root DIR                  SARIF URIs and github, gitlab and junit
-                                    paths relative to DIR (default: the git work
-                                    tree holding the current directory, else
-                                    the current directory)
-  --docs-url URL                    SARIF helpUri base: URL/<rule>.md
-  --lnc N                           numCoresPerLNC (default 1)
-  --num-cores N                     physical cores available
-  --replica-count N                 replica count when the HLO header omits it
-  --num-partitions N                partitions when the HLO header omits it
-  --data-parallel-size N            vLLM data-parallel size for configs
-                                    that do not record it (an
-                                    --additional-config JSON alone)
-  --config FILE                     settings file (default: nearest
-                                    .topolint.json upward from each input)
-  --baseline FILE                   hide findings recorded in FILE
-  --write-baseline FILE             record today's findings in FILE
-  --hlo FILE --neff FILE --neuron-config FILE
-                                    name the files of one unit explicitly
-  -j N                              check N units in parallel (and
-                                    classify files with N threads)
-  --follow-symlinks                 walk into symlinked directories (not
-                                    followed by default)
-  --no-ignore                       also search files that .gitignore
-                                    (and .git/info/exclude) ignore in a git
-                                    work tree
-  -v, --verbose                     list what directory searches skipped,
-                                    and why (stderr)
-  --stdin-filename NAME             name of the file read from `-`
-  --statistics                      print a count per rule (stderr)
-  --max-findings N                  show at most N findings per rule and
-                                    unit (default 1000; 0: no cap); the
-                                    summary counts every finding
-  --quiet                           no summary on stderr
-  --color auto|always|never         colour in text output (default auto)
-  --core C                          (explain) resolve physical core C
-  --fix                             apply the fixes that are certain, then
-                                    report what remains (docs/fixes.md)
-  --diff                            print those fixes as a unified diff;
-                                    write nothing (exit 1 when there is one)
-  --fix-from hlo                    with --fix / --diff, also rewrite a
-                                    def.json topology[0] from the HLO
-  --include REGEX                   check only files whose path (relative
-                                    to the git work tree, else the current
-                                    directory) matches REGEX (RE2, searched
-                                    as pre-commit's `files`; repeatable)
-  --exclude REGEX                   skip files whose path matches REGEX (as
-                                    pre-commit's `exclude`; repeatable)
-  --force-exclude                   apply the filters to files named on the
-                                    command line too (as ruff's)
-  -h, --help                        this text
-  --version                         print the version
-
-exit codes: 0 no error-severity finding (or --exit-zero), 1 at least one,
-2 usage error or unreadable input.
-)";
+// "a, b or c".
+std::string OrList(const std::vector<std::string>& items) {
+  if (items.size() <= 1) return absl::StrJoin(items, "");
+  return absl::StrJoin(items.begin(), items.end() - 1, ", ") + " or " +
+         items.back();
 }
 
-absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
-  Options o;
-  size_t i = 0;
-  if (args.empty()) {
-    // `topolint` alone is a question, not a check of the current directory.
-    return Usage(
-        "nothing to do: `topolint check [PATH...]` checks PATH (default: the "
-        "current directory); see `topolint --help`");
+// Checks `text` against a kChoice row's values.
+absl::Status CheckChoice(const FlagRow& f, const std::string& text) {
+  const std::vector<std::string> choices =
+      absl::StrSplit(absl::string_view(f.choices.data(), f.choices.size()),
+                     ' ', absl::SkipEmpty());
+  std::vector<std::string_view> names;
+  for (const std::string& c : choices) {
+    if (c == text) return absl::OkStatus();
+    names.push_back(c);
   }
-  {
-    const std::string& first = args[0];
-    if (first == "check") {
-      o.verb = Verb::kCheck;
-      i = 1;
-    } else if (first == "explain") {
-      o.verb = Verb::kExplain;
-      i = 1;
-    } else if (first == "rules") {
-      o.verb = Verb::kRules;
-      i = 1;
-    }
+  const std::string best = NearestSpelling(text, names, TypoLimit(text.size()));
+  const std::string hint =
+      best.empty() ? "" : fmt::format("; did you mean '{}'?", best);
+  if (choices.size() == 1) {
+    return Usage(fmt::format("{} expects '{}', got '{}'{}", f.name, choices[0],
+                             text, hint));
   }
-  bool only_paths = false;
-  // The value each single-valued option was given (by its long name).
-  std::map<std::string, std::string> single_values;
-  for (; i < args.size(); ++i) {
-    std::string a = args[i];
-    if (only_paths || a == "-" || a.empty() || a[0] != '-') {
-      if (o.verb == Verb::kRules) {
-        if (!o.rule_id.empty())
-          return Usage("`rules` takes at most one RULE_ID");
-        o.rule_id = a;
-      } else {
-        o.paths.push_back(a);
-      }
-      continue;
-    }
-    if (a == "--") {
-      only_paths = true;
-      continue;
-    }
+  return Usage(fmt::format("{} must be {}, got '{}'{}", f.name,
+                           OrList(choices), text, hint));
+}
+
+// The parser's state across options: the value each single-valued option
+// was given (by its long name).
+struct FlagParser {
+  const std::vector<std::string>& args;
+  std::map<std::string, std::string, std::less<>> single_values;
+
+  // Reads the option at args[*i] (and its value) into `o`.
+  absl::Status Parse(size_t* i, Options* o) {
+    std::string a = args[*i];
     std::string value;
     bool has_inline = false;
     if (absl::StartsWith(a, "--")) {
@@ -169,188 +75,179 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
         a = a.substr(0, eq);
         has_inline = true;
       }
+    } else if (a.size() > 2) {
+      // -j8: a short option's value may follow it in the same word.
+      const FlagRow* f = FindFlag(a.substr(0, 2));
+      if (f != nullptr && f->kind != ValueKind::kNone) {
+        value = a.substr(2);
+        a = a.substr(0, 2);
+        has_inline = true;
+      }
     }
-    auto take = [&]() -> absl::StatusOr<std::string> {
-      if (!has_inline) {
-        if (i + 1 >= args.size()) return Usage(a + " needs a value");
-        value = args[++i];
+    const FlagRow* f = FindFlag(a);
+    if (f == nullptr) {
+      return Usage(fmt::format("unknown option '{}'{} (see --help)", a,
+                               SuggestFlag(a)));
+    }
+    o->flags_given.emplace_back(f->name);
+    if (f->kind == ValueKind::kNone) {
+      if (has_inline) {
+        return Usage(fmt::format("{} takes no value, got '{}'", a, value));
       }
-      // An option that holds one value, given twice with two values, would
-      // silently drop one (`--hlo BAD --hlo GOOD` checked only GOOD).
-      const std::string flag =
-          a == "-o" ? "--output" : (a == "-j" ? "--jobs" : a);
-      if (flag == "--rules" || flag == "--include" || flag == "--exclude") {
-        return value;
-      }
-      auto [it, fresh] = single_values.emplace(flag, value);
+      return f->set(*o, FlagValue{});
+    }
+    if (!has_inline) {
+      if (*i + 1 >= args.size()) return Usage(a + " needs a value");
+      value = args[++*i];
+    }
+    // An option that holds one value, given twice with two values, would
+    // silently drop one (`--hlo BAD --hlo GOOD` checked only GOOD).
+    if (!f->repeatable) {
+      auto [it, fresh] = single_values.emplace(f->name, value);
       if (!fresh && it->second != value) {
         return Usage(fmt::format(
             "{} given twice ('{}' and '{}'): it takes one value; give it once",
-            flag, it->second, value));
+            f->name, it->second, value));
       }
-      return value;
-    };
-    // A file name: an empty one is a usage error, not "no such file" later
-    // (or, for -o, "write to stdout").
-    auto take_path = [&]() -> absl::StatusOr<std::string> {
-      auto v = take();
-      if (v.ok() && v->empty()) {
-        return Usage(fmt::format("{} needs a file name, got ''", a));
-      }
-      return v;
-    };
-    auto take_int = [&](int64_t min) -> absl::StatusOr<int64_t> {
-      auto v = take();
-      if (!v.ok()) return v.status();
-      return PositiveInt(a, *v, min);
-    };
-#define TL_ASSIGN(lhs, expr)              \
-  do {                                    \
-    auto tl_v = (expr);                   \
-    if (!tl_v.ok()) return tl_v.status(); \
-    lhs = *tl_v;                          \
-  } while (0)
-    if (a == "-h" || a == "--help") {
-      o.verb = Verb::kHelp;
-    } else if (a == "--version") {
-      o.verb = Verb::kVersion;
-    } else if (a == "--format") {
-      std::string f;
-      TL_ASSIGN(f, take());
-      static const std::map<std::string, Format> kFormats = {
-          {"text", Format::kText},       {"json", Format::kJson},
-          {"sarif", Format::kSarif},     {"github", Format::kGithub},
-          {"junit", Format::kJunit},     {"gitlab", Format::kGitlab},
-          {"concise", Format::kConcise}, {"html", Format::kHtml},
-          {"svg", Format::kSvg}};
-      auto it = kFormats.find(f);
-      if (it == kFormats.end()) {
-        return Usage(
-            fmt::format("--format must be text, json, sarif, github, junit, "
-                        "gitlab, concise, html or svg, got '{}'",
-                        f));
-      }
-      o.format = it->second;
-    } else if (a == "-o" || a == "--output") {
-      TL_ASSIGN(o.output, take_path());
-    } else if (a == "--rules") {
-      std::string g;
-      TL_ASSIGN(g, take());
-      o.rule_globs.push_back(g);
-    } else if (a == "--severity") {
-      std::string v;
-      TL_ASSIGN(v, take());
-      o.severities.push_back(v);
-    } else if (a == "--werror") {
-      o.werror = true;
-    } else if (a == "--exit-zero") {
-      o.exit_zero = true;
-    } else if (a == "--whole-units") {
-      o.whole_units = true;
-    } else if (a == "--sarif-root") {
-      TL_ASSIGN(o.sarif_root, take());
-    } else if (a == "--docs-url") {
-      TL_ASSIGN(o.docs_url, take());
-      if (o.docs_url.find("://") == std::string::npos) {
-        return Usage(fmt::format(
-            "--docs-url must be an absolute URL (https://...), got '{}'",
-            o.docs_url));
-      }
-    } else if (a == "--lnc") {
-      int64_t v;
-      TL_ASSIGN(v, take_int(1));
-      o.lnc = v;
-    } else if (a == "--num-cores") {
-      int64_t v;
-      TL_ASSIGN(v, take_int(1));
-      o.num_cores = v;
-    } else if (a == "--replica-count") {
-      int64_t v;
-      TL_ASSIGN(v, take_int(1));
-      o.replica_count = v;
-    } else if (a == "--num-partitions") {
-      int64_t v;
-      TL_ASSIGN(v, take_int(1));
-      o.num_partitions = v;
-    } else if (a == "--data-parallel-size") {
-      int64_t v;
-      TL_ASSIGN(v, take_int(1));
-      o.data_parallel_size = v;
-    } else if (a == "--config") {
-      TL_ASSIGN(o.config, take_path());
-    } else if (a == "--baseline") {
-      TL_ASSIGN(o.baseline, take_path());
-    } else if (a == "--write-baseline") {
-      TL_ASSIGN(o.write_baseline, take_path());
-    } else if (a == "--hlo") {
-      TL_ASSIGN(o.hlo, take_path());
-    } else if (a == "--neff") {
-      TL_ASSIGN(o.neff, take_path());
-    } else if (a == "--neuron-config") {
-      TL_ASSIGN(o.neuron_config, take_path());
-    } else if (a == "-j" || a == "--jobs") {
-      int64_t v;
-      TL_ASSIGN(v, take_int(1));
-      o.jobs = static_cast<int>(std::min<int64_t>(v, 256));
-    } else if (absl::StartsWith(a, "-j") && a.size() > 2) {
-      int64_t v;
-      TL_ASSIGN(v, PositiveInt("-j", a.substr(2), 1));
-      o.jobs = static_cast<int>(std::min<int64_t>(v, 256));
-    } else if (a == "--quiet" || a == "-q") {
-      o.quiet = true;
-    } else if (a == "--statistics") {
-      o.statistics = true;
-    } else if (a == "--verbose" || a == "-v") {
-      o.verbose = true;
-    } else if (a == "--follow-symlinks") {
-      o.follow_symlinks = true;
-    } else if (a == "--no-ignore") {
-      o.no_ignore = true;
-    } else if (a == "--color") {
-      std::string c;
-      TL_ASSIGN(c, take());
-      if (c == "auto") {
-        o.color = ColorMode::kAuto;
-      } else if (c == "always") {
-        o.color = ColorMode::kAlways;
-      } else if (c == "never") {
-        o.color = ColorMode::kNever;
-      } else {
-        return Usage(
-            fmt::format("--color must be auto, always or never, got '{}'", c));
-      }
-    } else if (a == "--stdin-filename") {
-      TL_ASSIGN(o.stdin_filename, take_path());
-    } else if (a == "--max-findings") {
-      int64_t v;
-      TL_ASSIGN(v, take_int(0));
-      o.max_findings = v;
-    } else if (a == "--core") {
-      int64_t v;
-      TL_ASSIGN(v, take_int(0));
-      o.core = v;
-    } else if (a == "--fix") {
-      o.fix = true;
-    } else if (a == "--diff") {
-      o.diff = true;
-    } else if (a == "--fix-from") {
-      TL_ASSIGN(o.fix_from, take());
-      if (o.fix_from != "hlo") {
-        return Usage(fmt::format(
-            "--fix-from expects 'hlo' (the HLO's groups are right: rewrite "
-            "the def.json topology from them), got '{}'",
-            o.fix_from));
-      }
-    } else if (a == "--include" || a == "--exclude") {
-      std::string pattern;
-      TL_ASSIGN(pattern, take());
-      (a == "--include" ? o.include : o.exclude).push_back(pattern);
-    } else if (a == "--force-exclude") {
-      o.force_exclude = true;
-    } else {
-      return Usage(fmt::format("unknown option '{}' (see --help)", a));
     }
-#undef TL_ASSIGN
+    FlagValue v{value, 0};
+    switch (f->kind) {
+      case ValueKind::kFile:
+        // An empty name is a usage error, not "no such file" later (or,
+        // for -o, "write to stdout").
+        if (value.empty()) {
+          return Usage(fmt::format("{} needs a file name, got ''", a));
+        }
+        break;
+      case ValueKind::kInt: {
+        absl::StatusOr<int64_t> n = PositiveInt(a, value, f->min);
+        if (!n.ok()) return n.status();
+        v.number = *n;
+        break;
+      }
+      case ValueKind::kChoice:
+        if (absl::Status st = CheckChoice(*f, value); !st.ok()) return st;
+        break;
+      case ValueKind::kNone:
+      case ValueKind::kText:
+      case ValueKind::kDir:
+        break;
+    }
+    return f->set(*o, v);
+  }
+};
+
+bool PathExists(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::symlink_status(path, ec).type() !=
+         std::filesystem::file_type::not_found;
+}
+
+// The command named by the first argument, or where that argument is a
+// path (check, the default). A word that is no file and is near a command's
+// name was that command mistyped.
+absl::Status ReadCommand(const std::string& first, Options* o, size_t* next) {
+  if (const CommandRow* c = FindCommand(first)) {
+    o->verb = c->verb;
+    *next = 1;
+    return absl::OkStatus();
+  }
+  *next = 0;
+  if (first.empty() || first[0] == '-' || PathExists(first)) {
+    return absl::OkStatus();
+  }
+  const std::string best = SuggestCommand(first);
+  if (best.empty()) return absl::OkStatus();
+  return Usage(fmt::format(
+      "'{}' is neither a command nor a file; did you mean `topolint {}`? "
+      "(see `topolint help`)",
+      first, best));
+}
+
+// An argument that is no option: a PATH, the RULE_ID of `rules`, the
+// COMMAND of `help`, the shell of `completion`.
+absl::Status AddOperand(const std::string& a, bool help_command,
+                        Options* o) {
+  if (help_command) {
+    const CommandRow* c = FindCommand(a);
+    if (c == nullptr || o->help_for != Verb::kHelp) {
+      const std::string best = SuggestCommand(a);
+      return Usage(fmt::format(
+          "`help` takes one COMMAND ({}), got '{}'{}",
+          "check, explain, rules, exec, help, version, completion or man", a,
+          best.empty() ? "" : fmt::format("; did you mean '{}'?", best)));
+    }
+    o->help_for = c->verb;
+    return absl::OkStatus();
+  }
+  switch (o->verb) {
+    case Verb::kRules:
+      if (!o->rule_id.empty()) {
+        return Usage("`rules` takes at most one RULE_ID");
+      }
+      o->rule_id = a;
+      return absl::OkStatus();
+    case Verb::kCompletion:
+      if (!o->shell.empty() || (a != "bash" && a != "zsh")) {
+        return Usage(fmt::format(
+            "`completion` takes one shell, bash or zsh, got '{}'", a));
+      }
+      o->shell = a;
+      return absl::OkStatus();
+    case Verb::kVersion:
+    case Verb::kMan:
+      if (o->flags_given.empty()) {
+        return Usage(fmt::format("`topolint {}` takes no argument, got '{}'",
+                                 FindCommand(o->verb)->name, a));
+      }
+      return absl::OkStatus();
+    default:
+      o->paths.push_back(a);
+      return absl::OkStatus();
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
+  Options o;
+  if (args.empty()) {
+    // `topolint` alone is a question, not a check of the current directory.
+    return Usage(
+        "nothing to do: `topolint check [PATH...]` checks PATH (default: the "
+        "current directory); see `topolint --help`");
+  }
+  size_t i = 0;
+  if (absl::Status st = ReadCommand(args[0], &o, &i); !st.ok()) return st;
+  const bool command_named = i == 1;
+  const bool help_command = o.verb == Verb::kHelp;
+  bool only_paths = false;
+  FlagParser flags{args, {}};
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (!only_paths && a == "--") {
+      if (o.verb == Verb::kExec) {
+        // exec: the compiler's command line, untouched.
+        o.command.assign(args.begin() + i + 1, args.end());
+        break;
+      }
+      only_paths = true;
+      continue;
+    }
+    if (only_paths || a == "-" || a.empty() || a[0] != '-') {
+      if (absl::Status st = AddOperand(a, help_command && o.verb == Verb::kHelp,
+                                       &o);
+          !st.ok()) {
+        return st;
+      }
+      continue;
+    }
+    if (absl::Status st = flags.Parse(&i, &o); !st.ok()) return st;
+  }
+  // `topolint --help` (no command named) is the overview.
+  if (o.verb == Verb::kHelp && !command_named) o.help_for = Verb::kHelp;
+  if (o.verb == Verb::kCompletion && o.shell.empty()) {
+    return Usage("`completion` needs a shell: bash or zsh");
   }
   for (const auto& [flag, patterns] :
        {std::make_pair("--include", &o.include),
@@ -390,6 +287,16 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
           "--format html and svg are formats of `topolint explain`; check "
           "writes text, json, sarif, github, junit, gitlab or concise");
     }
+  }
+  const CommandRow* c = FindCommand(o.verb);
+  if (c != nullptr && c->bit == 0 && o.verb != Verb::kHelp &&
+      o.verb != Verb::kVersion && !o.flags_given.empty()) {
+    return Usage(fmt::format("`topolint {}` takes no option, got {}", c->name,
+                             o.flags_given[0]));
+  }
+  // exec's own checks come first (exec_command.cc), then this one.
+  if (c != nullptr && c->bit != 0 && o.verb != Verb::kExec) {
+    if (absl::Status st = CheckFlagsApply(o, c->bit); !st.ok()) return st;
   }
   return o;
 }

@@ -11,7 +11,18 @@
 
 namespace topolint::cli {
 
-enum class Verb { kCheck, kExplain, kRules, kHelp, kVersion };
+// The commands (flag_table.h's CommandTable); kHelp and kVersion also come
+// from -h / --help and -V / --version.
+enum class Verb {
+  kCheck,
+  kExplain,
+  kRules,
+  kExec,
+  kHelp,
+  kVersion,
+  kCompletion,
+  kMan
+};
 // kHtml and kSvg are formats of `explain` only.
 enum class Format {
   kText,
@@ -73,13 +84,22 @@ struct Options {
   // --max-findings: findings shown per rule and unit (0: no cap); unset
   // keeps .topolint.json's "max_findings", else kMaxFindingsPerRule.
   std::optional<int64_t> max_findings;
+  // exec: --on-error ("" = block) and the compiler's command line (the
+  // arguments after `--`).
+  std::string on_error;
+  std::vector<std::string> command;
+  // help: the command whose options to list (kHelp: the overview).
+  Verb help_for = Verb::kHelp;
+  std::string shell;  // completion: "bash" or "zsh"
+  // The long name of every option given, in order (repeats included): what
+  // CheckFlagsApply holds to the command.
+  std::vector<std::string> flags_given;
 };
 
-// Parses argv (without argv[0]). Errors are usage errors (exit 2).
+// Parses argv (without argv[0]) by the flag table (flag_table.h). Errors
+// are usage errors (exit 2). For exec, the checks of its own (exec_command.cc)
+// and CheckFlagsApply are the caller's.
 absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args);
-
-// The --help text.
-std::string UsageText();
 
 }  // namespace topolint::cli
 

@@ -4,6 +4,7 @@
 
 #include "checker/cli/commands.h"
 #include "checker/core/rule_docs.h"
+#include "checker/core/rule_selection.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "rules/registry.h"
@@ -50,9 +51,9 @@ int RunRules(const Options& options) {
   }
   const RuleInfo* rule = FindRule(options.rule_id);
   if (rule == nullptr) {
-    std::fputs(fmt::format("topolint: error: unknown rule '{}' (see "
+    std::fputs(fmt::format("topolint: error: unknown rule '{}'{} (see "
                            "`topolint rules`)\n",
-                           options.rule_id)
+                           options.rule_id, SuggestRule(options.rule_id))
                    .c_str(),
                stderr);
     return kExitUsage;

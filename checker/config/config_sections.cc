@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "checker/config/known_keys.h"
+#include "checker/diag/spelling.h"
 
 namespace topolint::config {
 namespace {

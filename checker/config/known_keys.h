@@ -44,11 +44,6 @@ std::string SuggestNeuronConfigKey(std::string_view key);
 // no suggestion. A fix renames a key only when there is one candidate.
 std::vector<std::string> NeuronConfigKeyCandidates(std::string_view key);
 
-// Optimal-string-alignment edit distance between `a` and `b`, giving up
-// (returning `limit + 1`) once it exceeds `limit`. Both strings are bounded
-// by the caller; cost is O(|a| * |b|).
-int EditDistance(std::string_view a, std::string_view b, int limit);
-
 }  // namespace topolint::config
 
 #endif  // TOPOLINT_CHECKER_CONFIG_KNOWN_KEYS_H_

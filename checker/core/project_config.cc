@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "absl/strings/ascii.h"
-#include "checker/config/known_keys.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/rule_selection.h"
 #include "checker/diag/input_file.h"
+#include "checker/diag/spelling.h"
 #include "checker/json/json_loader.h"
 #include "fmt/format.h"
 
@@ -84,17 +84,10 @@ absl::StatusOr<std::vector<std::string>> PatternList(const std::string& path,
 
 // "unknown key "serverity"; did you mean "severity"? (expected ...)".
 std::string UnknownKeyMessage(const std::string& key) {
-  std::string_view best;
-  int best_distance = 3;
-  if (key.size() <= 64) {
-    for (std::string_view k : kKeys) {
-      const int d = config::EditDistance(absl::AsciiStrToLower(key), k, 2);
-      if (d < best_distance) {
-        best_distance = d;
-        best = k;
-      }
-    }
-  }
+  const std::string best =
+      key.size() <= 64
+          ? NearestSpelling(absl::AsciiStrToLower(key), kKeys, /*limit=*/2)
+          : "";
   std::string hint =
       best.empty() ? "" : fmt::format("did you mean \"{}\"? ", best);
   return fmt::format(

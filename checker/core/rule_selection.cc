@@ -10,6 +10,7 @@
 #include "absl/strings/strip.h"
 #include "checker/core/path_glob.h"
 #include "checker/diag/repo_paths.h"
+#include "checker/diag/spelling.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
@@ -24,38 +25,12 @@ bool PathGlobMatch(std::string_view glob, std::string_view path) {
   return GlobPathMatch(glob, path);
 }
 
-namespace {
-
-// Levenshtein distance, for suggestions (ids are short).
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min(
-          {row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
 std::string SuggestRule(std::string_view typed) {
-  if (typed.size() > 256) return "";
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, typed.size() / 3) + 1;
-  for (const RuleInfo& r : AllRules()) {
-    const size_t d = EditDistance(typed, r.id);
-    if (d < best_distance) {
-      best_distance = d;
-      best = std::string(r.id);
-    }
-  }
+  std::vector<std::string_view> ids;
+  for (const RuleInfo& r : AllRules()) ids.push_back(r.id);
+  // Rule ids are long and hyphenated: a third of what was typed, at least 2.
+  const int limit = static_cast<int>(std::max<size_t>(2, typed.size() / 3));
+  const std::string best = NearestSpelling(typed, ids, limit);
   return best.empty() ? "" : fmt::format("; did you mean '{}'?", best);
 }
 

@@ -108,7 +108,12 @@ void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
       for (const std::string& glob : s.rules) {
         bool any = glob == "all";
         for (const RuleInfo& r : AllRules()) any = any || GlobMatch(glob, r.id);
-        if (!any) unknown.push_back(glob);
+        if (any) continue;
+        // "hlo-sytax (did you mean 'hlo-syntax'?)".
+        const std::string hint = SuggestRule(glob);
+        unknown.push_back(hint.empty() ? glob
+                                       : fmt::format("{} ({})", glob,
+                                                     hint.substr(2)));
       }
       Finding f;
       f.rule = std::string(kUnusedSuppression.str());

@@ -56,17 +56,5 @@ TEST(KnownKeysTest, NoSuggestionWhenNothingIsClose) {
   EXPECT_EQ(SuggestNeuronConfigKey(std::string(10000, 'a')), "");
 }
 
-TEST(EditDistanceTest, CountsTranspositionAsOneEdit) {
-  EXPECT_EQ(EditDistance("ab", "ba", 5), 1);
-  EXPECT_EQ(EditDistance("kitten", "sitting", 5), 3);
-  EXPECT_EQ(EditDistance("", "abc", 5), 3);
-  EXPECT_EQ(EditDistance("same", "same", 0), 0);
-}
-
-TEST(EditDistanceTest, StopsAtTheLimit) {
-  EXPECT_EQ(EditDistance("abcdef", "uvwxyz", 2), 3);
-  EXPECT_EQ(EditDistance("a", "abcdefgh", 2), 3);  // length gap alone
-}
-
 }  // namespace
 }  // namespace topolint::config
