@@ -23,6 +23,9 @@ if [ "${TOPOLINT_WITH_EXTRAS:-0}" = 1 ]; then
   PACKAGES+=(ccache)
   # Headless browser for the explain --format html test (tests/explain).
   PACKAGES+=(chromium)
+  # The completion and manual-page tests (tests/cli/flag_table_test.cc):
+  # groff checks topolint.1, zsh parses the zsh completion.
+  PACKAGES+=(groff-base man-db zsh)
 fi
 
 missing=()

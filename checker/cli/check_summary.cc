@@ -38,8 +38,8 @@ std::string FixableLine(size_t fixable, size_t from_hlo) {
 
 // The counts line: "no findings (...)", or errors, warnings and notes.
 void PrintCounts(const CheckSummary& s, bool hint_fixes) {
-  const std::string files = fmt::format(
-      "{} checked, {} skipped", Plural(s.files, "file"), s.skipped);
+  const std::string files =
+      fmt::format("{} checked, {} skipped", Plural(s.files, "file"), s.skipped);
   // (A run of skipped compile-cache entries alone has findings.)
   if (s.units == 0 && s.total() == 0) {
     Err(fmt::format(
@@ -49,8 +49,8 @@ void PrintCounts(const CheckSummary& s, bool hint_fixes) {
     return;
   }
   if (s.total() == 0) {
-    Err(fmt::format("topolint: no findings ({}, {})\n",
-                    Plural(s.units, "unit"), files));
+    Err(fmt::format("topolint: no findings ({}, {})\n", Plural(s.units, "unit"),
+                    files));
     return;
   }
   std::string capped;

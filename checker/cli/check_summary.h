@@ -15,10 +15,10 @@
 namespace topolint::cli {
 
 struct CheckSummary {
-  int code = 0;         // the run's exit code
-  bool ended = false;   // false: it failed (exit 2) before its report ended
+  int code = 0;        // the run's exit code
+  bool ended = false;  // false: it failed (exit 2) before its report ended
   size_t errors = 0, warnings = 0, notes = 0;
-  size_t hidden = 0;    // found but not shown (--max-findings)
+  size_t hidden = 0;  // found but not shown (--max-findings)
   // Shown findings `--fix` would fix, and those only `--fix-from hlo` would.
   size_t fixable = 0, fixable_from_hlo = 0;
   std::map<std::string, size_t> per_rule;  // every finding, by rule

@@ -18,8 +18,7 @@ std::string UsageText(Verb verb = Verb::kHelp);
 
 // `text` wrapped at 79 columns, every line but the first indented by
 // `indent` spaces, the first starting at column `first_column`.
-std::string WrapText(std::string_view text, size_t indent,
-                     size_t first_column);
+std::string WrapText(std::string_view text, size_t indent, size_t first_column);
 
 // `topolint completion bash`: a script for bash-completion's
 // completions/ directory (or to source), defining _topolint.

@@ -54,11 +54,10 @@ absl::Status ParseExec(const Options& given, ExecSettings* s) {
         "run `topolint check --diff` (then --fix) on the module first",
         o.fix    ? "--fix"
         : o.diff ? "--diff"
-                  : "--fix-from"));
+                 : "--fix-from"));
   }
   if (!o.paths.empty() || !o.hlo.empty() || !o.neff.empty() ||
-      !o.neuron_config.empty() || !o.write_baseline.empty() ||
-      o.whole_units) {
+      !o.neuron_config.empty() || !o.write_baseline.empty() || o.whole_units) {
     return absl::InvalidArgumentError(
         "exec checks the files the compiler's command line names: no PATH, "
         "--hlo/--neff/--neuron-config, --write-baseline or --whole-units");

@@ -295,7 +295,8 @@ std::string SuggestFlag(std::string_view spelled) {
   typed.erase(0, dashes);
   std::vector<std::string_view> names;
   for (const FlagRow& f : kFlags) names.push_back(f.name.substr(2));
-  const std::string best = NearestSpelling(typed, names, TypoLimit(typed.size()));
+  const std::string best =
+      NearestSpelling(typed, names, TypoLimit(typed.size()));
   return best.empty() ? "" : fmt::format("; did you mean '--{}'?", best);
 }
 

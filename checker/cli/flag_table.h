@@ -42,8 +42,8 @@ struct FlagValue {
 };
 
 struct FlagRow {
-  std::string_view name;        // "--format"
-  std::string_view alias;       // "-o", or "" (always one dash, one letter)
+  std::string_view name;   // "--format"
+  std::string_view alias;  // "-o", or "" (always one dash, one letter)
   ValueKind kind;
   std::string_view value_name;  // "FORMAT", "FILE", "N", "auto|always|never"
   std::string_view choices;     // kChoice: the values, space-separated
@@ -64,7 +64,7 @@ absl::Span<const FlagRow> FlagTable();
 const FlagRow* FindFlag(std::string_view spelled);
 
 struct CommandRow {
-  std::string_view name;      // "check"
+  std::string_view name;  // "check"
   Verb verb;
   unsigned bit;               // its VerbBit; 0 for commands without options
   std::string_view synopsis;  // "[options] [PATH...]"

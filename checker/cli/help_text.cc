@@ -63,12 +63,13 @@ std::string Overview() {
   for (const CommandRow& c : CommandTable()) {
     out += fmt::format("  {:<12}{}\n", c.name, WrapText(c.summary, 14, 14));
   }
-  out += "\noptions of check (`topolint COMMAND --help` lists another "
-         "command's):\n";
+  out +=
+      "\noptions of check (`topolint COMMAND --help` lists another "
+      "command's):\n";
   out += OptionRows(kOnCheck);
   out += "\n" + WrapText(kRuleDocs, 0, 0) + "\n";
-  out += "\n" + WrapText(fmt::format("exit codes: {}", check.exit_codes), 0, 0) +
-         "\n";
+  out += "\n" +
+         WrapText(fmt::format("exit codes: {}", check.exit_codes), 0, 0) + "\n";
   return out;
 }
 
@@ -109,8 +110,8 @@ std::string UsageText(Verb verb) {
     out += "\n" + WrapText(kRuleDocs, 0, 0) + "\n";
   }
   if (!c->exit_codes.empty()) {
-    out += "\n" +
-           WrapText(fmt::format("exit codes: {}", c->exit_codes), 0, 0) + "\n";
+    out += "\n" + WrapText(fmt::format("exit codes: {}", c->exit_codes), 0, 0) +
+           "\n";
   }
   return out;
 }

@@ -40,8 +40,8 @@ std::string OrList(const std::vector<std::string>& items) {
 // Checks `text` against a kChoice row's values.
 absl::Status CheckChoice(const FlagRow& f, const std::string& text) {
   const std::vector<std::string> choices =
-      absl::StrSplit(absl::string_view(f.choices.data(), f.choices.size()),
-                     ' ', absl::SkipEmpty());
+      absl::StrSplit(absl::string_view(f.choices.data(), f.choices.size()), ' ',
+                     absl::SkipEmpty());
   std::vector<std::string_view> names;
   for (const std::string& c : choices) {
     if (c == text) return absl::OkStatus();
@@ -54,8 +54,8 @@ absl::Status CheckChoice(const FlagRow& f, const std::string& text) {
     return Usage(fmt::format("{} expects '{}', got '{}'{}", f.name, choices[0],
                              text, hint));
   }
-  return Usage(fmt::format("{} must be {}, got '{}'{}", f.name,
-                           OrList(choices), text, hint));
+  return Usage(fmt::format("{} must be {}, got '{}'{}", f.name, OrList(choices),
+                           text, hint));
 }
 
 // The parser's state across options: the value each single-valued option
@@ -86,8 +86,8 @@ struct FlagParser {
     }
     const FlagRow* f = FindFlag(a);
     if (f == nullptr) {
-      return Usage(fmt::format("unknown option '{}'{} (see --help)", a,
-                               SuggestFlag(a)));
+      return Usage(
+          fmt::format("unknown option '{}'{} (see --help)", a, SuggestFlag(a)));
     }
     o->flags_given.emplace_back(f->name);
     if (f->kind == ValueKind::kNone) {
@@ -166,8 +166,7 @@ absl::Status ReadCommand(const std::string& first, Options* o, size_t* next) {
 
 // An argument that is no option: a PATH, the RULE_ID of `rules`, the
 // COMMAND of `help`, the shell of `completion`.
-absl::Status AddOperand(const std::string& a, bool help_command,
-                        Options* o) {
+absl::Status AddOperand(const std::string& a, bool help_command, Options* o) {
   if (help_command) {
     const CommandRow* c = FindCommand(a);
     if (c == nullptr || o->help_for != Verb::kHelp) {
@@ -235,8 +234,8 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
       continue;
     }
     if (only_paths || a == "-" || a.empty() || a[0] != '-') {
-      if (absl::Status st = AddOperand(a, help_command && o.verb == Verb::kHelp,
-                                       &o);
+      if (absl::Status st =
+              AddOperand(a, help_command && o.verb == Verb::kHelp, &o);
           !st.ok()) {
         return st;
       }

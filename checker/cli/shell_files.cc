@@ -51,14 +51,16 @@ std::string BashValueArms() {
     if (f.name == "--rules") {
       action = "_topolint_rule_list";
     } else if (f.kind == ValueKind::kChoice) {
-      action = fmt::format("COMPREPLY=($(compgen -W '{}' -- \"$cur\"))",
-                           f.choices);
+      action =
+          fmt::format("COMPREPLY=($(compgen -W '{}' -- \"$cur\"))", f.choices);
     } else if (f.kind == ValueKind::kFile) {
-      action = "compopt -o filenames 2>/dev/null; "
-               "COMPREPLY=($(compgen -f -- \"$cur\"))";
+      action =
+          "compopt -o filenames 2>/dev/null; "
+          "COMPREPLY=($(compgen -f -- \"$cur\"))";
     } else if (f.kind == ValueKind::kDir) {
-      action = "compopt -o filenames 2>/dev/null; "
-               "COMPREPLY=($(compgen -d -- \"$cur\"))";
+      action =
+          "compopt -o filenames 2>/dev/null; "
+          "COMPREPLY=($(compgen -d -- \"$cur\"))";
     } else {
       action = "COMPREPLY=()";  // a number or free text
     }
@@ -136,7 +138,8 @@ std::string BashCompletion() {
   std::string verbs;
   for (const CommandRow& c : CommandTable()) {
     if (c.bit == 0) continue;
-    verbs += fmt::format("        {}) opts='{}' ;;\n", c.name, FlagWords(c.bit));
+    verbs +=
+        fmt::format("        {}) opts='{}' ;;\n", c.name, FlagWords(c.bit));
   }
   return fmt::format(
       R"(# bash completion for topolint                         -*- shell-script -*-
@@ -201,8 +204,7 @@ complete -F _topolint topolint
       fmt::arg("rules", RuleIds()), fmt::arg("commands", CommandNames()),
       fmt::arg("commands_pattern",
                absl::StrReplaceAll(CommandNames(), {{" ", "|"}})),
-      fmt::arg("value_arms", BashValueArms()),
-      fmt::arg("verb_opts", verbs));
+      fmt::arg("value_arms", BashValueArms()), fmt::arg("verb_opts", verbs));
 }
 
 std::string ZshCompletion() {
@@ -221,9 +223,10 @@ std::string ZshCompletion() {
     } else {
       specs.push_back("'*:path:_files'");
     }
-    verbs += fmt::format("    {})\n      _arguments -s -S : \\\n        {}\n"
-                         "      ;;\n",
-                         c.name, absl::StrJoin(specs, " \\\n        "));
+    verbs += fmt::format(
+        "    {})\n      _arguments -s -S : \\\n        {}\n"
+        "      ;;\n",
+        c.name, absl::StrJoin(specs, " \\\n        "));
   }
   return fmt::format(
       R"(#compdef topolint
@@ -280,17 +283,18 @@ std::string ManPage(std::string_view version) {
   }
   const CommandRow& check = CommandTable()[0];
   out += ".SH DESCRIPTION\n" + Roff(check.description) + "\n.PP\n" +
-         Roff("Each finding names its rule, [rule-id]: `topolint rules ID` "
-              "prints that rule's documentation (what it checks, why, "
-              "examples, how to fix), and `topolint rules` lists every "
-              "rule.") +
+         Roff(
+             "Each finding names its rule, [rule-id]: `topolint rules ID` "
+             "prints that rule's documentation (what it checks, why, "
+             "examples, how to fix), and `topolint rules` lists every "
+             "rule.") +
          "\n.SH COMMANDS\n";
   for (const CommandRow& c : CommandTable()) {
-    out += fmt::format(".TP\n\\fB{}\\fR{}\n{}\n", Roff(c.name),
-                       c.synopsis.empty() ? "" : " " + Roff(c.synopsis),
-                       Roff(c.description.empty() || c.verb == Verb::kCheck
-                                ? c.summary
-                                : c.description));
+    out += fmt::format(
+        ".TP\n\\fB{}\\fR{}\n{}\n", Roff(c.name),
+        c.synopsis.empty() ? "" : " " + Roff(c.synopsis),
+        Roff(c.description.empty() || c.verb == Verb::kCheck ? c.summary
+                                                             : c.description));
   }
   out += ".SH OPTIONS\n";
   for (const FlagRow& f : FlagTable()) {
@@ -310,8 +314,8 @@ std::string ManPage(std::string_view version) {
   out += ".SH EXIT STATUS\n";
   for (const CommandRow& c : CommandTable()) {
     if (c.exit_codes.empty()) continue;
-    out += fmt::format(".TP\n\\fB{}\\fR\n{}\n", Roff(c.name),
-                       Roff(c.exit_codes));
+    out +=
+        fmt::format(".TP\n\\fB{}\\fR\n{}\n", Roff(c.name), Roff(c.exit_codes));
   }
   out +=
       ".SH FILES\n"

@@ -111,9 +111,8 @@ void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
         if (any) continue;
         // "hlo-sytax (did you mean 'hlo-syntax'?)".
         const std::string hint = SuggestRule(glob);
-        unknown.push_back(hint.empty() ? glob
-                                       : fmt::format("{} ({})", glob,
-                                                     hint.substr(2)));
+        unknown.push_back(
+            hint.empty() ? glob : fmt::format("{} ({})", glob, hint.substr(2)));
       }
       Finding f;
       f.rule = std::string(kUnusedSuppression.str());
