@@ -206,6 +206,72 @@ absl::Status AddOperand(const std::string& a, bool help_command, Options* o) {
   }
 }
 
+// What check and explain read, and the options that go together: PATH
+// defaults to `.`, `-` once and named, --fix / --diff with check only.
+absl::Status CheckInputs(Options* options) {
+  Options& o = *options;
+  bool explicit_unit =
+      !o.hlo.empty() || !o.neff.empty() || !o.neuron_config.empty();
+  // As `ruff check`: no PATH checks the current directory.
+  if (o.paths.empty() && !explicit_unit) o.paths.push_back(".");
+  int dashes = 0;
+  for (const std::string& p : o.paths) dashes += p == "-";
+  if (dashes > 1) return Usage("`-` (standard input) may be given once");
+  if (dashes == 1 && o.stdin_filename.empty()) {
+    return Usage("reading `-` needs --stdin-filename NAME");
+  }
+  if (o.core.has_value() && o.verb != Verb::kExplain) {
+    return Usage("--core is an option of `topolint explain`");
+  }
+  if ((o.fix || o.diff) && o.verb != Verb::kCheck) {
+    return Usage("--fix and --diff are options of `topolint check`");
+  }
+  if (!o.fix_from.empty() && !o.fix && !o.diff) {
+    return Usage("--fix-from needs --fix or --diff");
+  }
+  if ((o.fix || o.diff) && dashes == 1) {
+    return Usage(
+        "--fix and --diff edit files: standard input (`-`) cannot "
+        "be fixed");
+  }
+  if ((o.format == Format::kHtml || o.format == Format::kSvg) &&
+      o.verb != Verb::kExplain) {
+    return Usage(
+        "--format html and svg are formats of `topolint explain`; check "
+        "writes text, json, sarif, github, junit, gitlab or concise");
+  }
+  return absl::OkStatus();
+}
+
+// The options read, checked together; `o` gets the defaults they imply.
+absl::Status CheckCombination(Options* options) {
+  Options& o = *options;
+  if (o.verb == Verb::kCompletion && o.shell.empty()) {
+    return Usage("`completion` needs a shell: bash or zsh");
+  }
+  for (const auto& [flag, patterns] :
+       {std::make_pair("--include", &o.include),
+        std::make_pair("--exclude", &o.exclude)}) {
+    for (const std::string& p : *patterns) {
+      if (auto re = CompilePathPattern(p, flag); !re.ok()) return re.status();
+    }
+  }
+  if (o.verb == Verb::kCheck || o.verb == Verb::kExplain) {
+    if (absl::Status st = CheckInputs(&o); !st.ok()) return st;
+  }
+  const CommandRow* c = FindCommand(o.verb);
+  if (c != nullptr && c->bit == 0 && o.verb != Verb::kHelp &&
+      o.verb != Verb::kVersion && !o.flags_given.empty()) {
+    return Usage(fmt::format("`topolint {}` takes no option, got {}", c->name,
+                             o.flags_given[0]));
+  }
+  // exec's own checks come first (exec_command.cc), then this one.
+  if (c != nullptr && c->bit != 0 && o.verb != Verb::kExec) {
+    if (absl::Status st = CheckFlagsApply(o, c->bit); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
@@ -245,58 +311,7 @@ absl::StatusOr<Options> ParseOptions(const std::vector<std::string>& args) {
   }
   // `topolint --help` (no command named) is the overview.
   if (o.verb == Verb::kHelp && !command_named) o.help_for = Verb::kHelp;
-  if (o.verb == Verb::kCompletion && o.shell.empty()) {
-    return Usage("`completion` needs a shell: bash or zsh");
-  }
-  for (const auto& [flag, patterns] :
-       {std::make_pair("--include", &o.include),
-        std::make_pair("--exclude", &o.exclude)}) {
-    for (const std::string& p : *patterns) {
-      if (auto re = CompilePathPattern(p, flag); !re.ok()) return re.status();
-    }
-  }
-  if (o.verb == Verb::kCheck || o.verb == Verb::kExplain) {
-    bool explicit_unit =
-        !o.hlo.empty() || !o.neff.empty() || !o.neuron_config.empty();
-    // As `ruff check`: no PATH checks the current directory.
-    if (o.paths.empty() && !explicit_unit) o.paths.push_back(".");
-    int dashes = 0;
-    for (const std::string& p : o.paths) dashes += p == "-";
-    if (dashes > 1) return Usage("`-` (standard input) may be given once");
-    if (dashes == 1 && o.stdin_filename.empty()) {
-      return Usage("reading `-` needs --stdin-filename NAME");
-    }
-    if (o.core.has_value() && o.verb != Verb::kExplain) {
-      return Usage("--core is an option of `topolint explain`");
-    }
-    if ((o.fix || o.diff) && o.verb != Verb::kCheck) {
-      return Usage("--fix and --diff are options of `topolint check`");
-    }
-    if (!o.fix_from.empty() && !o.fix && !o.diff) {
-      return Usage("--fix-from needs --fix or --diff");
-    }
-    if ((o.fix || o.diff) && dashes == 1) {
-      return Usage(
-          "--fix and --diff edit files: standard input (`-`) cannot "
-          "be fixed");
-    }
-    if ((o.format == Format::kHtml || o.format == Format::kSvg) &&
-        o.verb != Verb::kExplain) {
-      return Usage(
-          "--format html and svg are formats of `topolint explain`; check "
-          "writes text, json, sarif, github, junit, gitlab or concise");
-    }
-  }
-  const CommandRow* c = FindCommand(o.verb);
-  if (c != nullptr && c->bit == 0 && o.verb != Verb::kHelp &&
-      o.verb != Verb::kVersion && !o.flags_given.empty()) {
-    return Usage(fmt::format("`topolint {}` takes no option, got {}", c->name,
-                             o.flags_given[0]));
-  }
-  // exec's own checks come first (exec_command.cc), then this one.
-  if (c != nullptr && c->bit != 0 && o.verb != Verb::kExec) {
-    if (absl::Status st = CheckFlagsApply(o, c->bit); !st.ok()) return st;
-  }
+  if (absl::Status st = CheckCombination(&o); !st.ok()) return st;
   return o;
 }
 

@@ -34,6 +34,14 @@ find_one libtopolint_c.so >/dev/null
 for f in topolintConfig.cmake topolintConfigVersion.cmake topolintTargets.cmake; do
   find_one "$f" >/dev/null
 done
+# The completions and the manual page, where bash-completion, zsh and man
+# look under a prefix, printed by the installed command from its flag table.
+for f in share/bash-completion/completions/topolint share/zsh/site-functions/_topolint \
+    share/man/man1/topolint.1; do
+  [ -s "$prefix/$f" ] || fail "$f is not installed"
+done
+"$prefix/bin/topolint" man | cmp -s - "$prefix/share/man/man1/topolint.1" ||
+  fail "share/man/man1/topolint.1 differs from topolint man"
 for h in topolint.h topolint_c.h; do
   [ -f "$prefix/include/topolint/$h" ] || fail "include/topolint/$h is not installed"
 done
