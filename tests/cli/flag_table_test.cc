@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -15,6 +14,7 @@
 #include "checker/cli/options.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "re2/re2.h"
 #include "tests/common/run_cli.h"
 
 namespace topolint::cli {
@@ -35,7 +35,7 @@ std::set<std::string> TableSpellings() {
 std::set<std::string> DocumentedSpellings() {
   std::ifstream in(std::string(TOPOLINT_SOURCE_DIR) + "/docs/reference/cli.md");
   std::set<std::string> out;
-  const std::regex flag(R"((^|[^\w-])(--?[A-Za-z][A-Za-z-]*))");
+  static const RE2 kFlag(R"((?:^|[^\w-])(--?[A-Za-z][A-Za-z-]*))");
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("| `", 0) != 0) continue;
@@ -44,11 +44,9 @@ std::set<std::string> DocumentedSpellings() {
     while ((end = line.find('|', end + 1)) != std::string::npos &&
            line[end - 1] == '\\') {
     }
-    const std::string cell = line.substr(1, end - 1);
-    for (std::sregex_iterator it(cell.begin(), cell.end(), flag), stop;
-         it != stop; ++it) {
-      out.insert((*it)[2]);
-    }
+    re2::StringPiece cell(line.data() + 1, end - 1);
+    std::string name;
+    while (RE2::FindAndConsume(&cell, kFlag, &name)) out.insert(name);
   }
   return out;
 }
@@ -86,10 +84,10 @@ std::set<std::string> HelpLabels(const std::string& help) {
   std::set<std::string> out;
   std::istringstream in(help);
   std::string line;
-  const std::regex label(R"(^  (-[A-Za-z], )?(--[a-z-]+))");
+  static const RE2 kLabel(R"(^  (?:-[A-Za-z], )?(--[a-z-]+))");
   while (std::getline(in, line)) {
-    std::smatch m;
-    if (std::regex_search(line, m, label)) out.insert(m[2]);
+    std::string name;
+    if (RE2::PartialMatch(line, kLabel, &name)) out.insert(name);
   }
   return out;
 }
