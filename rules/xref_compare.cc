@@ -56,6 +56,54 @@ bool SameRanksReordered(absl::Span<const int64_t> a,
   return sa == sb;
 }
 
+// Fills `group_of` (ids below `limit`) with the group of `b` holding each
+// id; false when an id is repeated in `b` or in `a`.
+bool MapDistinctIds(const GroupList& a, const GroupList& b, int64_t limit,
+                    std::vector<int64_t>* group_of) {
+  group_of->assign(static_cast<size_t>(limit), -1);
+  for (int64_t g = 0; g < b.num_groups(); ++g) {
+    for (int64_t id : b.group(g)) {
+      int64_t& slot = (*group_of)[static_cast<size_t>(id)];
+      if (slot >= 0) return false;
+      slot = g;
+    }
+  }
+  std::vector<uint8_t> seen(static_cast<size_t>(limit), 0);
+  for (int64_t id : a.ids()) {
+    if (seen[static_cast<size_t>(id)] != 0) return false;
+    seen[static_cast<size_t>(id)] = 1;
+  }
+  return true;
+}
+
+// SameGroupsReordered for distinct ids: as many empty groups, each other
+// group of `a` within one group of `b` of its size, no group of `b` used
+// twice.
+bool SameDistinctGroupsReordered(const GroupList& a, const GroupList& b,
+                                 const std::vector<int64_t>& group_of) {
+  int64_t empty_a = 0, empty_b = 0;
+  for (int64_t g = 0; g < a.num_groups(); ++g) {
+    empty_a += a.group_size(g) == 0 ? 1 : 0;
+    empty_b += b.group_size(g) == 0 ? 1 : 0;
+  }
+  if (empty_a != empty_b) return false;
+  std::vector<uint8_t> used(static_cast<size_t>(b.num_groups()), 0);
+  for (int64_t g = 0; g < a.num_groups(); ++g) {
+    absl::Span<const int64_t> ids = a.group(g);
+    if (ids.empty()) continue;
+    const int64_t target = group_of[static_cast<size_t>(ids[0])];
+    if (target < 0 || used[static_cast<size_t>(target)] != 0 ||
+        b.group_size(target) != static_cast<int64_t>(ids.size())) {
+      return false;
+    }
+    for (int64_t id : ids) {
+      if (group_of[static_cast<size_t>(id)] != target) return false;
+    }
+    used[static_cast<size_t>(target)] = 1;
+  }
+  return true;
+}
+
 // Same groups as sets, in any order. Linear when every id of each list is
 // distinct and dense: as many empty groups, each other group of `a` within
 // one group of `b` of its size, and no group of `b` used twice (with equal
@@ -66,48 +114,9 @@ bool SameGroupsReordered(const GroupList& a, const GroupList& b) {
     return false;
   }
   const int64_t limit = FlatLimit(a.ids(), b.ids());
-  if (limit >= 0) {
-    std::vector<int64_t> group_of(static_cast<size_t>(limit), -1);
-    bool distinct = true;
-    for (int64_t g = 0; g < b.num_groups() && distinct; ++g) {
-      for (int64_t id : b.group(g)) {
-        int64_t& slot = group_of[static_cast<size_t>(id)];
-        if (slot >= 0) {
-          distinct = false;
-          break;
-        }
-        slot = g;
-      }
-    }
-    std::vector<uint8_t> seen(static_cast<size_t>(limit), 0);
-    for (int64_t id : a.ids()) {
-      if (!distinct) break;
-      distinct = seen[static_cast<size_t>(id)] == 0;
-      seen[static_cast<size_t>(id)] = 1;
-    }
-    if (distinct) {
-      int64_t empty_a = 0, empty_b = 0;
-      for (int64_t g = 0; g < a.num_groups(); ++g) {
-        empty_a += a.group_size(g) == 0 ? 1 : 0;
-        empty_b += b.group_size(g) == 0 ? 1 : 0;
-      }
-      if (empty_a != empty_b) return false;
-      std::vector<uint8_t> used(static_cast<size_t>(b.num_groups()), 0);
-      for (int64_t g = 0; g < a.num_groups(); ++g) {
-        absl::Span<const int64_t> ids = a.group(g);
-        if (ids.empty()) continue;
-        const int64_t target = group_of[static_cast<size_t>(ids[0])];
-        if (target < 0 || used[static_cast<size_t>(target)] != 0 ||
-            b.group_size(target) != static_cast<int64_t>(ids.size())) {
-          return false;
-        }
-        for (int64_t id : ids) {
-          if (group_of[static_cast<size_t>(id)] != target) return false;
-        }
-        used[static_cast<size_t>(target)] = 1;
-      }
-      return true;
-    }
+  std::vector<int64_t> group_of;
+  if (limit >= 0 && MapDistinctIds(a, b, limit, &group_of)) {
+    return SameDistinctGroupsReordered(a, b, group_of);
   }
   return SortedGroups(a) == SortedGroups(b);
 }

@@ -176,6 +176,11 @@ bool UnitStream::Ignored(const FoundFile& f) {
                              /*is_dir=*/false, search_root_);
 }
 
+// One directory entry's cases (too deep, unreadable, ignored, a symlink,
+// a compile-cache marker, a file, a directory) in walk order. Issue 46 §3
+// makes UnitStream the only walk and reshapes this function with it;
+// splitting it now would be undone then.
+// NOLINTNEXTLINE(readability-function-size,readability-function-cognitive-complexity)
 absl::Status UnitStream::List(const std::string& path, int depth) {
   if (path.size() >= PATH_MAX) {
     on_warning_(fmt::format(

@@ -516,6 +516,9 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
   }
 }
 
+// Issue 46 §3 deletes this planned grouping (UnitStream forms units as it
+// walks); it is not split before it goes.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
                 std::vector<SkippedPath>* skipped) {
   std::map<std::string, DirGroup> dirs;

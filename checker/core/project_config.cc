@@ -97,6 +97,65 @@ std::string UnknownKeyMessage(const std::string& key) {
       key, hint);
 }
 
+// "severity": {"rule": "level", ...}.
+absl::Status ReadSeverity(const std::string& path, const json::Member& m,
+                          ProjectConfig* cfg) {
+  if (!m.value.is_object()) {
+    return ErrorAt(path, m.value.pos, "\"severity\" must be an object");
+  }
+  for (const json::Member& s : m.value.object) {
+    if (!s.value.is_string()) {
+      return ErrorAt(path, s.value.pos,
+                     "severity must be \"error\", \"warning\", \"note\" "
+                     "or \"off\"");
+    }
+    cfg->severity.emplace_back(s.key, s.value.string_value);
+  }
+  return absl::OkStatus();
+}
+
+// "per_file_ignores": {"file glob": rule glob or [rule globs], ...}.
+absl::Status ReadPerFileIgnores(const std::string& path, const json::Member& m,
+                                ProjectConfig* cfg) {
+  if (!m.value.is_object()) {
+    return ErrorAt(path, m.value.pos,
+                   "\"per_file_ignores\" must be an object of "
+                   "file glob -> rule globs");
+  }
+  for (const json::Member& f : m.value.object) {
+    auto v = StringOrList(path, f);
+    if (!v.ok()) return v.status();
+    // A rule glob that matches no rule would silence nothing, silently.
+    for (size_t i = 0; i < v->size(); ++i) {
+      const std::string& glob = (*v)[i];
+      if (GlobMatchesAnyRule(glob)) continue;
+      const json::Value& at = f.value.is_array() ? f.value.array[i] : f.value;
+      return ErrorAt(path, at.pos,
+                     fmt::format("\"per_file_ignores\" rule glob '{}' "
+                                 "(for files '{}') matches no rule{} "
+                                 "(see `topolint rules`)",
+                                 glob, f.key, SuggestRule(glob)));
+    }
+    cfg->per_file_ignores.emplace_back(f.key, *v);
+  }
+  return absl::OkStatus();
+}
+
+// The field of an integer key >= 1 ("lnc", ...); null for other keys.
+std::optional<int64_t> ProjectConfig::*IntField(const std::string& key) {
+  static constexpr std::pair<std::string_view,
+                             std::optional<int64_t> ProjectConfig::*>
+      kFields[] = {{"lnc", &ProjectConfig::lnc},
+                   {"num_cores", &ProjectConfig::num_cores},
+                   {"replica_count", &ProjectConfig::replica_count},
+                   {"num_partitions", &ProjectConfig::num_partitions},
+                   {"data_parallel_size", &ProjectConfig::data_parallel_size}};
+  for (const auto& [name, field] : kFields) {
+    if (name == key) return field;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
@@ -115,64 +174,19 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
       if (!v.ok()) return v.status();
       cfg.rules = *v;
     } else if (m.key == "severity") {
-      if (!m.value.is_object()) {
-        return ErrorAt(path, m.value.pos, "\"severity\" must be an object");
-      }
-      for (const json::Member& s : m.value.object) {
-        if (!s.value.is_string()) {
-          return ErrorAt(path, s.value.pos,
-                         "severity must be \"error\", \"warning\", \"note\" "
-                         "or \"off\"");
-        }
-        cfg.severity.emplace_back(s.key, s.value.string_value);
-      }
+      if (absl::Status st = ReadSeverity(path, m, &cfg); !st.ok()) return st;
     } else if (m.key == "werror") {
       if (!m.value.is_bool()) {
         return ErrorAt(path, m.value.pos, "\"werror\" must be true or false");
       }
       cfg.werror = m.value.bool_value;
-    } else if (m.key == "lnc") {
+    } else if (std::optional<int64_t> ProjectConfig::*field = IntField(m.key)) {
       auto v = PositiveInt(path, m);
       if (!v.ok()) return v.status();
-      cfg.lnc = *v;
-    } else if (m.key == "num_cores") {
-      auto v = PositiveInt(path, m);
-      if (!v.ok()) return v.status();
-      cfg.num_cores = *v;
-    } else if (m.key == "replica_count") {
-      auto v = PositiveInt(path, m);
-      if (!v.ok()) return v.status();
-      cfg.replica_count = *v;
-    } else if (m.key == "num_partitions") {
-      auto v = PositiveInt(path, m);
-      if (!v.ok()) return v.status();
-      cfg.num_partitions = *v;
-    } else if (m.key == "data_parallel_size") {
-      auto v = PositiveInt(path, m);
-      if (!v.ok()) return v.status();
-      cfg.data_parallel_size = *v;
+      cfg.*field = *v;
     } else if (m.key == "per_file_ignores") {
-      if (!m.value.is_object()) {
-        return ErrorAt(path, m.value.pos,
-                       "\"per_file_ignores\" must be an object of "
-                       "file glob -> rule globs");
-      }
-      for (const json::Member& f : m.value.object) {
-        auto v = StringOrList(path, f);
-        if (!v.ok()) return v.status();
-        // A rule glob that matches no rule would silence nothing, silently.
-        for (size_t i = 0; i < v->size(); ++i) {
-          const std::string& glob = (*v)[i];
-          if (GlobMatchesAnyRule(glob)) continue;
-          const json::Value& at =
-              f.value.is_array() ? f.value.array[i] : f.value;
-          return ErrorAt(path, at.pos,
-                         fmt::format("\"per_file_ignores\" rule glob '{}' "
-                                     "(for files '{}') matches no rule{} "
-                                     "(see `topolint rules`)",
-                                     glob, f.key, SuggestRule(glob)));
-        }
-        cfg.per_file_ignores.emplace_back(f.key, *v);
+      if (absl::Status st = ReadPerFileIgnores(path, m, &cfg); !st.ok()) {
+        return st;
       }
     } else if (m.key == "include" || m.key == "exclude") {
       auto v = PatternList(path, m);
