@@ -43,29 +43,65 @@ bool StatFileState(const std::string& path, FileState* state) {
   return true;
 }
 
+namespace {
+
+// Reads `file` into plan->before and its state; returns why it cannot be
+// fixed ("" when it can). An error is a file that cannot be read.
+absl::StatusOr<std::string> ReadFileToFix(const std::string& file,
+                                          FileFixPlan* plan) {
+  std::string why_not = NotFixableReason(file);
+  if (why_not.empty()) why_not = NotRegularFileReason(file);
+  if (!why_not.empty()) return why_not;
+  const bool stated = StatFileState(file, &plan->state);
+  if (absl::Status st = ReadInputFile(file, kMaxFixedFileBytes, "files to fix",
+                                      &plan->before);
+      !st.ok()) {
+    return st;
+  }
+  FileState after_read;
+  if (!stated || !StatFileState(file, &after_read) ||
+      after_read != plan->state) {
+    return std::string("the file changed while it was read");
+  }
+  if (plan->before.find('\0') != std::string::npos) {
+    return std::string("a binary file");
+  }
+  return std::string();
+}
+
+// The byte edits of `fix` in `before` (the text of `file`, also named by
+// `aliases`); returns why it cannot be applied ("" when it can).
+std::string ResolveFix(const Fix& fix, const std::string& file,
+                       const std::vector<std::string>& aliases,
+                       const std::string& before,
+                       std::vector<ByteEdit>* edits) {
+  if (fix.edits.empty()) return "it has no edit";
+  for (const TextEdit& e : fix.edits) {
+    if (e.file != file &&
+        std::find(aliases.begin(), aliases.end(), e.file) == aliases.end()) {
+      return fmt::format("it also edits {}", e.file);
+    }
+    absl::StatusOr<ByteEdit> b = ResolveEdit(before, e);
+    if (!b.ok()) {
+      return fmt::format("{} (the file changed since it was read?)",
+                         std::string(b.status().message()));
+    }
+    edits->push_back(*std::move(b));
+  }
+  return "";
+}
+
+}  // namespace
+
 absl::StatusOr<FileFixPlan> PlanFileFixes(
     const std::string& file, const std::vector<const Fix*>& fixes,
     const std::vector<std::string>& aliases) {
   FileFixPlan plan;
   plan.file = file;
   plan.applied.assign(fixes.size(), false);
-  std::string why_not = NotFixableReason(file);
-  if (why_not.empty()) why_not = NotRegularFileReason(file);
-  if (why_not.empty()) {
-    const bool stated = StatFileState(file, &plan.state);
-    if (absl::Status st = ReadInputFile(file, kMaxFixedFileBytes,
-                                        "files to fix", &plan.before);
-        !st.ok()) {
-      return st;
-    }
-    FileState after_read;
-    if (!stated || !StatFileState(file, &after_read) ||
-        after_read != plan.state) {
-      why_not = "the file changed while it was read";
-    } else if (plan.before.find('\0') != std::string::npos) {
-      why_not = "a binary file";
-    }
-  }
+  absl::StatusOr<std::string> read = ReadFileToFix(file, &plan);
+  if (!read.ok()) return read.status();
+  const std::string why_not = *std::move(read);
   if (!why_not.empty()) {
     for (const Fix* f : fixes) {
       plan.refused.push_back(
@@ -82,22 +118,8 @@ absl::StatusOr<FileFixPlan> PlanFileFixes(
   std::vector<Resolved> resolved;
   for (size_t i = 0; i < fixes.size(); ++i) {
     Resolved r{i, {}};
-    std::string error = fixes[i]->edits.empty() ? "it has no edit" : "";
-    for (const TextEdit& e : fixes[i]->edits) {
-      if (!error.empty()) break;
-      if (e.file != file &&
-          std::find(aliases.begin(), aliases.end(), e.file) == aliases.end()) {
-        error = fmt::format("it also edits {}", e.file);
-        break;
-      }
-      absl::StatusOr<ByteEdit> b = ResolveEdit(plan.before, e);
-      if (!b.ok()) {
-        error = fmt::format("{} (the file changed since it was read?)",
-                            std::string(b.status().message()));
-        break;
-      }
-      r.edits.push_back(*std::move(b));
-    }
+    const std::string error =
+        ResolveFix(*fixes[i], file, aliases, plan.before, &r.edits);
     if (!error.empty()) {
       plan.refused.push_back(
           fmt::format("{}: not applied: {}", Where(*fixes[i]), error));

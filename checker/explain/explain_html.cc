@@ -105,6 +105,10 @@ std::string FindingLinks(const std::vector<std::string>& ids,
   return out + "</ul>";
 }
 
+// One unit's section of the page, top to bottom (heading, summary,
+// pictures, legend, findings). Issue 47 §5 redraws the pictures and
+// reshapes this function with them.
+// NOLINTNEXTLINE(readability-function-size,readability-function-cognitive-complexity)
 std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
                  size_t index, const DrawBudget& budget, int64_t* cells_drawn,
                  int64_t* pictures_drawn) {

@@ -182,6 +182,9 @@ class Budget {
   UnitPictures* out_;
 };
 
+// Issue 47 §5 draws the rank order in these pictures and reshapes this
+// function with it.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 void DrawModules(const UnitExplanation& u, const std::string& prefix,
                  UnitPictures* out, std::vector<bool>* neff_drawn,
                  Budget* budget) {

@@ -269,6 +269,9 @@ struct Avx2 {
 // supplies the block masks; this body is inlined into one function per
 // instruction set so that they are.
 template <FastMode kMode, class Isa>
+// The block scanner's hot loop, inlined once per instruction set: its
+// cases share the masks and the cursor in registers, as a lexer's do.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 __attribute__((always_inline)) inline const char* ScanBlocks(
     const char* const start, const char* end) {
   constexpr bool kGroup = kMode == FastMode::kGroup;

@@ -268,6 +268,10 @@ bool HloLexer::TrySkipSimpleDims() {
   return true;
 }
 
+// The lexer's hot loop: one pass over the bytes with a switch on their
+// class. Split into calls it loses the registers it keeps the cursor in;
+// it stays one function, as lexers' scanners do.
+// NOLINTNEXTLINE(readability-function-size,readability-function-cognitive-complexity)
 bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
   // The hot loop of the parser. The cursor lives in `p` and the window
   // geometry in locals; both are written back before anything that may
