@@ -58,7 +58,18 @@ bool UseColor(const Options& o) {
   return isatty(fileno(stdout)) != 0;
 }
 
-// `docs_url` empty: no helpUri (the help text carries the description).
+// OSC 8 hyperlinks on rule ids: only on the terminal itself (standard
+// output a terminal other than TERM=dumb), never into -o FILE or a pipe,
+// whatever --color says.
+bool UseHyperlinks(const Options& o) {
+  if (!o.output.empty() || o.color == ColorMode::kNever) return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string(term) == "dumb") return false;
+  return isatty(fileno(stdout)) != 0;
+}
+
+// Every registered rule, its page and helpUri (`docs_url`, else
+// kDefaultDocsUrl, + "/<id>.md").
 std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
   std::vector<RuleDescriptor> out;
   for (const RuleInfo& r : AllRules()) {
@@ -68,10 +79,8 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
     d.summary = std::string(r.summary);
     d.description = RuleDocSection(r.id, "What it checks");
     if (d.description.empty()) d.description = d.summary;
-    if (!docs_url.empty()) {
-      const bool slash = docs_url.back() == '/';
-      d.help_uri = fmt::format("{}{}{}.md", docs_url, slash ? "" : "/", r.id);
-    }
+    d.page = std::string(RuleDoc(r.id));
+    d.help_uri = RuleDocsUrl(docs_url, r.id);
     out.push_back(std::move(d));
   }
   return out;
@@ -193,34 +202,38 @@ class CheckReport {
           m.name,
           m.stream_fd < 0 ? m.text : m.text.substr(0, m.text.rfind('\n') + 1));
     }
+    // Every format names a finding's file the same way: relative to the
+    // repository root (issue 47).
+    roots_ = FindSarifRoots(options);
     switch (options.format) {
       case Format::kHtml:  // explain only (refused by ParseOptions)
       case Format::kSvg:
-      case Format::kText:
-        report_ = MakeTextReport(&sources_, UseColor(options));
+      case Format::kText: {
+        TextStyle style;
+        style.color = UseColor(options);
+        style.links = style.color && UseHyperlinks(options);
+        style.docs_url = options.docs_url;
+        report_ = MakeTextReport(&sources_, style, &roots_);
         break;
+      }
       case Format::kJson:
-        report_ = MakeJsonReport();
+        report_ = MakeJsonReport(&roots_);
         break;
       case Format::kSarif:
         rules_ = Descriptors(options.docs_url);
-        roots_ = FindSarifRoots(options);
         report_ = MakeSarifReport(&rules_, TOPOLINT_VERSION, &roots_);
         break;
       case Format::kGithub:
-        roots_ = FindSarifRoots(options);
         report_ = MakeGithubReport(&roots_);
         break;
       case Format::kJunit:
-        roots_ = FindSarifRoots(options);
         report_ = MakeJunitReport(&roots_);
         break;
       case Format::kGitlab:
-        roots_ = FindSarifRoots(options);
         report_ = MakeGitlabReport(&roots_);
         break;
       case Format::kConcise:
-        report_ = MakeConciseReport();
+        report_ = MakeConciseReport(&roots_);
         break;
     }
   }
