@@ -76,9 +76,15 @@ std::string SourcePhrase(const LncSource& s) {
     case LncSourceKind::kConfig:
       return fmt::format("logical_nc_config is {}", s.value);
     case LncSourceKind::kOption:
-      return s.anchor == ".topolint.json"
-                 ? fmt::format(".topolint.json sets lnc {}", s.value)
-                 : fmt::format("{} is {}", s.anchor, s.value);
+      if (s.anchor == ".topolint.json") {
+        return fmt::format(".topolint.json sets lnc {}", s.value);
+      }
+      // A flag as the user gave it, value included ("--lnc=2",
+      // "--logical-nc-config 2": exec names the compiler's own flag).
+      if (s.anchor.find_first_of("= ") != std::string::npos) {
+        return fmt::format("{} gives LNC {}", s.anchor, s.value);
+      }
+      return fmt::format("{} is {}", s.anchor, s.value);
   }
   return {};
 }
