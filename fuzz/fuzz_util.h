@@ -114,7 +114,7 @@ inline std::vector<Finding> CheckRenderExplain(
     for (const Finding& f : findings) {
       if (f.rule != r.id) continue;
       rules.push_back({std::string(r.id), r.default_severity,
-                       std::string(r.summary), "", ""});
+                       std::string(r.summary), "", "", ""});
       break;
     }
   }

@@ -81,7 +81,8 @@ std::string SourcePhrase(const LncSource& s) {
       }
       // A flag as the user gave it, value included ("--lnc=2",
       // "--logical-nc-config 2": exec names the compiler's own flag).
-      if (s.anchor.find_first_of("= ") != std::string::npos) {
+      if (!s.anchor.empty() && s.anchor[0] == '-' &&
+          s.anchor.find_first_of("= ") != std::string::npos) {
         return fmt::format("{} gives LNC {}", s.anchor, s.value);
       }
       return fmt::format("{} is {}", s.anchor, s.value);

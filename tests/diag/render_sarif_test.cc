@@ -23,10 +23,10 @@ std::vector<RuleDescriptor> SampleRules() {
        "https://example.invalid/rules/hlo-empty-group.md",
        "# hlo-empty-group\n\n## What it checks\n\nNo group is empty.\n"},
       {"hlo-not-flattened-id", Severity::kWarning, "not flattened-id mode", "",
-       "docs/rules/hlo-not-flattened-id.md"},
+       "docs/rules/hlo-not-flattened-id.md", ""},
       {"xref-topology-mismatch", Severity::kError, "groups differ",
        "Compares HLO groups with topology[0].",
-       "docs/rules/xref-topology-mismatch.md"},
+       "docs/rules/xref-topology-mismatch.md", ""},
   };
 }
 

@@ -71,8 +71,9 @@ TEST_F(SarifRootTest, FromASubdirectoryEveryUriResolvesFromTheRoot) {
   EXPECT_THAT(uris, ::testing::HasSubstr("models/a%20b/def.json"));
   EXPECT_THAT(uris, ::testing::HasSubstr("models/n/model.neff"));
   EXPECT_THAT(uris, ::testing::Not(::testing::HasSubstr(".neff%3A")));
+  // The rules with results, the first first.
   EXPECT_EQ(run["tool"]["driver"]["rules"][0]["helpUri"],
-            "https://example.invalid/docs/rules/hlo-syntax.md");
+            "https://example.invalid/docs/rules/neff-empty-topology.md");
 }
 
 TEST_F(SarifRootTest, SarifRootOptionAndTheDefaultHelpUri) {
