@@ -158,9 +158,10 @@ inline constexpr size_t kSarifMaxResults = 25000;
 // SARIF: the log up to `"results": [` first, each result as it comes, then
 // the trailer. What the trailer needs is kept: run.artifacts (with `roots`,
 // one entry per .neff archive and per member that a finding names; bounded
-// by the inputs, not by the findings) comes after run.results, where the
-// whole-report RenderSarif writes it too. `rules` and `roots` must outlive
-// the writer; `roots` may be null (URIs as given, no artifacts).
+// by the inputs, not by the findings) and run.tool (its rules those with
+// results, bounded by the rule table) come after run.results, where the
+// whole-report RenderSarif writes them too. `rules` and `roots` must
+// outlive the writer; `roots` may be null (URIs as given, no artifacts).
 std::unique_ptr<ReportWriter> MakeSarifReport(
     const std::vector<RuleDescriptor>* rules, std::string_view tool_version,
     const SarifRoots* roots);

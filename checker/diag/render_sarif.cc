@@ -276,7 +276,13 @@ std::vector<std::string_view> NoteSubjects(std::string_view note) {
         marked = true;
       }
     }
-    if (several || marked) out.push_back(prefix);
+    // A subject does not end in a verb or a little word ("kv_role is").
+    const std::string_view last = prefix.substr(prefix.rfind(' ') + 1);
+    static constexpr std::string_view kLittle[] = {
+        "is", "are", "was", "has", "have", "uses", "of", "in", "the", "a"};
+    bool little = false;
+    for (std::string_view w : kLittle) little = little || last == w;
+    if ((several || marked) && !little) out.push_back(prefix);
     end = note.rfind(' ', end - 1);
   }
   return out;

@@ -195,6 +195,12 @@ TEST(RenderSarifTest, NotesAreLinkedFromTheMessage) {
   EXPECT_EQ(Json::parse(RenderSarif(
                 {twice}, {}, "1"))["runs"][0]["results"][0]["message"]["text"],
             "[kv_role](1) differs from [kv_role](2)");
+  // A subject ends before a verb: "kv_role", not "kv_role is".
+  Finding verb = SampleFinding("r", {"m.hlo", 1, 1}, "so kv_role is wrong");
+  verb.notes.push_back({{"a.json", 1, 1}, "kv_role is set here"});
+  EXPECT_EQ(Json::parse(RenderSarif(
+                {verb}, {}, "1"))["runs"][0]["results"][0]["message"]["text"],
+            "so [kv_role](1) is wrong");
 }
 
 TEST(RenderSarifTest, Results) {
