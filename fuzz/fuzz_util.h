@@ -17,11 +17,11 @@
 
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
 #include "checker/diag/render.h"
 #include "checker/diag/source_cache.h"
 #include "checker/explain/explain.h"
+#include "checker/model/unit.h"
 #include "rules/registry.h"
 
 namespace topolint::fuzz {

@@ -45,8 +45,15 @@ const char* AnchorOf(UncheckedInput::Kind kind) {
 
 }  // namespace
 
+// new-rule.sh(inputs) stub: a rule scaffolded by scripts/new-rule.sh,
+// called first by CheckInputs:
+//   namespace {
+//   void Check@Rule@(const Unit& unit, Emitter& emit);
+//   }  // namespace
+
 void CheckInputs(const Unit& unit, const CheckOptions& /*options*/,
                  Emitter& emit) {
+  // new-rule.sh(inputs): Check@Rule@(unit, emit);
   for (const UncheckedInput& u : unit.unchecked) {
     emit.ReportAtLevel(kUncheckedInput, LevelOf(u.kind), Location(u.path),
                        u.message, AnchorOf(u.kind));

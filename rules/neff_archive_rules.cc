@@ -308,8 +308,16 @@ void CheckGraphsOfArchive(const NeffArchive& a, Emitter& emit) {
 
 }  // namespace
 
+// new-rule.sh(neff-archive) stub: a rule scaffolded by scripts/new-rule.sh,
+// called first by CheckNeffArchive:
+//   namespace {
+//   void Check@Rule@(const Unit& unit, const CheckOptions& options,
+//                    Emitter& emit);
+//   }  // namespace
+
 void CheckNeffArchive(const Unit& unit, const CheckOptions& options,
                       Emitter& emit) {
+  // new-rule.sh(neff-archive): Check@Rule@(unit, options, emit);
   for (const NeffArchive& a : unit.neff_archives) {
     CheckLncOfArchive(a, unit, options, emit);
     CheckGraphsOfArchive(a, emit);
