@@ -19,6 +19,15 @@ std::string ErrnoMessage(int err);
 // A path too long to print whole, by its ends.
 std::string Abbreviated(const std::string& path);
 
+// What an unchecked-input finding says of a path the search could not
+// enter (UncheckedInput::Kind::kNotSearched; the finding is located at the
+// path, so the messages do not repeat it): its path is longer than PATH_MAX,
+// it is more than `max_depth` levels below the path given `root`, or it
+// cannot be opened or read (`err`, an errno).
+std::string NotSearchedTooLong(const std::string& path);
+std::string NotSearchedTooDeep(int max_depth, const std::string& root);
+std::string NotSearchedUnreadable(int err);
+
 // `dir/name`, allocated once; `name` alone when `dir` is "." (the current
 // directory's entries are named without "./").
 std::string JoinPath(const std::string& dir, std::string_view name);
@@ -39,11 +48,12 @@ int ReadDirEntries(int fd, std::string* names, std::vector<DirEntry>* out);
 // What an entry is to a search.
 struct EntryInfo {
   enum Kind {
-    kFile,      // a regular file (or a symlink to one): searched
-    kDir,       // a directory to descend into
-    kSkip,      // left out: `reason`, standing for `files` regular files
-    kWarning,   // not searched, and the user must hear it: `reason`
-    kSettings,  // `.topolint.json`; `files` is 1 when a regular file
+    kFile,         // a regular file (or a symlink to one): searched
+    kDir,          // a directory to descend into
+    kSkip,         // left out: `reason`, standing for `files` regular files
+    kNotSearched,  // not searched, an unchecked-input finding: `reason`
+                   // (a path longer than PATH_MAX)
+    kSettings,     // `.topolint.json`; `files` is 1 when a regular file
   };
   Kind kind = kFile;
   std::string reason;

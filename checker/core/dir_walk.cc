@@ -37,12 +37,13 @@ using DirId = std::pair<dev_t, ino_t>;
 // are listed by whichever thread is free; the results are put together in
 // depth-first order afterwards (Emit), so that they do not depend on -j.
 struct Node {
-  enum Kind { kFile, kSkip, kWarning, kChild };
+  enum Kind { kFile, kSkip, kNotSearched, kChild };
   struct Event {
     Kind kind;
-    std::string text;    // the path (kFile, kSkip) or the message (kWarning)
-    std::string reason;  // kSkip
+    std::string text;    // the path
+    std::string reason;  // kSkip, kNotSearched
     size_t n = 0;        // kSkip: files it stands for; kChild: child index
+    std::string in;      // kNotSearched: the directory listed above it
   };
   std::string path;  // display: generic, no trailing '/'
   int depth = 0;
@@ -55,11 +56,17 @@ struct Node {
   std::vector<std::unique_ptr<Node>> children;
   size_t children_handed = 0;  // children already on the listing stack
 
-  void Warn(std::string message) {
-    events.push_back({kWarning, std::move(message), "", 0});
+  // `p` could not be entered (an unchecked-input finding).
+  void NotSearched(std::string p, std::string message) {
+    // The node itself (in its parent's settings), or an entry of it.
+    std::string above = p != path           ? path
+                        : parent != nullptr ? parent->path
+                                            : std::string();
+    events.push_back(
+        {kNotSearched, std::move(p), std::move(message), 0, std::move(above)});
   }
   void Skip(std::string p, std::string reason, size_t files) {
-    events.push_back({kSkip, std::move(p), std::move(reason), files});
+    events.push_back({kSkip, std::move(p), std::move(reason), files, {}});
   }
 };
 
@@ -171,15 +178,11 @@ class Lister {
 absl::Status Lister::List(Node* node, std::vector<WorkerThread>* pool) {
   const std::string& shown = node->path;
   if (shown.size() >= PATH_MAX) {
-    node->Warn(fmt::format(
-        "{} ({} bytes): path longer than PATH_MAX ({}); not searched",
-        Abbreviated(shown), shown.size(), PATH_MAX));
+    node->NotSearched(shown, NotSearchedTooLong(shown));
     return absl::OkStatus();
   }
   if (node->depth > limits_.max_depth) {
-    node->Warn(
-        fmt::format("{}: more than {} directory levels below {}; not searched",
-                    shown, limits_.max_depth, root_));
+    node->NotSearched(shown, NotSearchedTooDeep(limits_.max_depth, root_));
     return absl::OkStatus();
   }
   // The directory's identity (to know one met twice, Emit) from the open
@@ -206,8 +209,7 @@ absl::Status Lister::List(Node* node, std::vector<WorkerThread>* pool) {
       return absl::PermissionDeniedError(fmt::format(
           "{}: cannot read directory: {}", shown, ErrnoMessage(open_error)));
     }
-    node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
-                           ErrnoMessage(open_error)));
+    node->NotSearched(shown, NotSearchedUnreadable(open_error));
     return absl::OkStatus();
   }
   std::string names;
@@ -217,8 +219,7 @@ absl::Status Lister::List(Node* node, std::vector<WorkerThread>* pool) {
   const int read_error = ReadDirEntries(fd, &names, &entries);
   ::close(fd);
   if (read_error != 0) {
-    node->Warn(fmt::format("cannot read directory {}: {}; skipped", shown,
-                           ErrnoMessage(read_error)));
+    node->NotSearched(shown, NotSearchedUnreadable(read_error));
     node->listed = false;
     if (node->depth == 0) {
       // Named on the command line (`check .` in a deleted directory): exit 2.
@@ -242,8 +243,8 @@ absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
   std::string p = JoinPath(node->path, name);
   EntryInfo info = ClassifyDirEntry(p, name, type, limits_.follow_symlinks);
   switch (info.kind) {
-    case EntryInfo::kWarning:
-      node->Warn(std::move(info.reason));
+    case EntryInfo::kNotSearched:
+      node->NotSearched(std::move(p), std::move(info.reason));
       break;
     case EntryInfo::kSettings:
       node->has_settings = info.files != 0;
@@ -257,13 +258,13 @@ absl::Status Lister::Entry(Node* node, const char* name, unsigned char type) {
       child->path = std::move(p);
       child->depth = node->depth + 1;
       child->parent = node;
-      node->events.push_back({Node::kChild, "", "", node->children.size()});
+      node->events.push_back({Node::kChild, "", "", node->children.size(), {}});
       node->children.push_back(std::move(child));
       break;
     }
     case EntryInfo::kFile:
       ++files_;
-      node->events.push_back({Node::kFile, std::move(p), "", 0});
+      node->events.push_back({Node::kFile, std::move(p), "", 0, {}});
       break;
   }
   return absl::OkStatus();
@@ -292,8 +293,10 @@ void Emit(Node* node, const std::shared_ptr<const std::string>& root,
         result->skipped.push_back(
             {std::move(e.text), std::move(e.reason), e.n});
         break;
-      case Node::kWarning:
-        result->warnings.push_back(std::move(e.text));
+      case Node::kNotSearched:
+        result->skipped.push_back({Abbreviated(e.text), e.reason, 0});
+        result->not_searched.push_back(
+            {std::move(e.in), std::move(e.text), std::move(e.reason)});
         break;
       case Node::kChild:
         Emit(node->children[e.n].get(), root, seen, result);

@@ -56,10 +56,18 @@ struct ListedDir {
   bool has_settings = false;
 };
 
+// A path the walk could not enter (an unchecked-input finding).
+struct NotSearchedPath {
+  std::string in;  // the directory listed above it
+  std::string path;
+  std::string message;  // NotSearchedTooLong, ... (dir_entries.h)
+};
+
 struct WalkResult {
   std::vector<FoundFile> files;       // regular files, sorted per directory
   std::vector<SkippedPath> skipped;   // for --verbose
-  std::vector<std::string> warnings;  // always shown: inputs not searched
+  std::vector<std::string> warnings;  // always shown
+  std::vector<NotSearchedPath> not_searched;
   std::vector<ListedDir> listed;
 };
 
@@ -68,7 +76,8 @@ struct WalkResult {
 // files (a compile cache of 20,000 entries is a normal input): the walk
 // holds one short event per entry it met. A subdirectory that cannot be listed,
 // one deeper than `limits.max_depth`, and a path longer than PATH_MAX are
-// warnings (the inputs below were not searched, which must not pass silently).
+// `not_searched` (unchecked-input findings: the inputs below were not
+// searched, which must not pass silently).
 // Hidden entries (names starting with '.'), directory symlinks (unless
 // `follow_symlinks`) and files that are no regular file are skipped. The
 // result does not depend on `limits.jobs`.

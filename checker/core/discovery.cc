@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "checker/config/component_config.h"
 #include "checker/core/gitignore_walk.h"
+#include "checker/core/layout_groups.h"
 #include "checker/core/layouts.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/worker_thread.h"
@@ -327,6 +328,47 @@ void DropRepeatedNamedFiles(std::vector<FoundFile>* files) {
   files->resize(kept);
 }
 
+// A file found under names in several directories (hard links, a symlink
+// to a file the walk also finds, a bind mount: one device and inode) is
+// checked once, under its first name: a file named on the command line,
+// else one that is no symlink, else the first in walk order. Several names
+// in one directory are left to DropSameFiles (layout_groups.h).
+void DropSecondNames(std::vector<FoundFile>* files,
+                     std::vector<SkippedPath>* skipped) {
+  std::map<std::pair<uint64_t, uint64_t>, size_t> first;
+  std::vector<bool> drop(files->size(), false);
+  std::vector<FileId> ids(files->size());
+  std::vector<bool> have(files->size(), false), link(files->size(), false);
+  for (size_t i = 0; i < files->size(); ++i) {
+    have[i] = IdOfPath((*files)[i].path, &ids[i]);
+    std::error_code ec;
+    link[i] = fs::is_symlink(fs::symlink_status((*files)[i].path, ec));
+  }
+  for (const int pass : {0, 1, 2}) {
+    for (size_t i = 0; i < files->size(); ++i) {
+      const FoundFile& f = (*files)[i];
+      const int mine = f.named ? 0 : link[i] ? 2 : 1;
+      if (mine != pass || !have[i]) continue;
+      auto [it, inserted] = first.try_emplace({ids[i].dev, ids[i].ino}, i);
+      const std::string& kept = (*files)[it->second].path;
+      if (inserted || ParentView(kept) == ParentView(f.path)) continue;
+      drop[i] = true;
+      skipped->push_back({f.path,
+                          fmt::format("same file as {} (one device and "
+                                      "inode); checked once, as {}",
+                                      kept, kept),
+                          1});
+    }
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < files->size(); ++i) {
+    if (drop[i]) continue;
+    if (n != i) (*files)[n] = std::move((*files)[i]);
+    ++n;
+  }
+  files->resize(n);
+}
+
 }  // namespace
 
 bool LooksLikeHloBinaryHead(std::string_view head) {
@@ -376,6 +418,7 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   }
   if (limits.honour_gitignore) DropGitignored(&walk);
   DropRepeatedNamedFiles(&walk.files);
+  DropSecondNames(&walk.files, &walk.skipped);
   std::vector<ClassifiedFile> files(walk.files.size());
   for (size_t i = 0; i < walk.files.size(); ++i) {
     files[i].file = std::move(walk.files[i]);
@@ -395,6 +438,11 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   report->warnings = std::move(walk.warnings);
   report->listed = std::move(walk.listed);
   GroupUnits(std::move(kept), units, &report->skipped);
+  for (NotSearchedPath& n : walk.not_searched) {
+    units->push_back(NotSearchedUnit(
+        n.in.empty() ? std::string(ParentView(n.path)) : std::move(n.in),
+        std::move(n.path), std::move(n.message)));
+  }
   return absl::OkStatus();
 }
 
@@ -467,9 +515,14 @@ absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
   }
   for (ListedDir& d : searched.listed) report->listed.push_back(std::move(d));
   for (UnitSpec& u : found) {
-    bool holds_given = std::any_of(
-        u.files.begin(), u.files.end(),
-        [&](const InputFile& f) { return wanted.count(normal(f.path)) != 0; });
+    // What the search could not enter may hold a given file.
+    bool holds_given =
+        IsSkipUnit(u)
+            ? u.unchecked.front().kind == UncheckedInput::Kind::kNotSearched
+            : std::any_of(u.files.begin(), u.files.end(),
+                          [&](const InputFile& f) {
+                            return wanted.count(normal(f.path)) != 0;
+                          });
     if (holds_given) units->push_back(std::move(u));
   }
   return absl::OkStatus();

@@ -50,12 +50,12 @@ struct DiscoveryReport {
   // Files and directories met while searching and not checked, with the
   // reason (`topolint check --verbose` lists them).
   std::vector<SkippedPath> skipped;
-  // Inputs that may exist but were not searched (a directory that cannot
-  // be read, one deeper than the limit, a path longer than PATH_MAX): the
-  // CLI prints these as warnings; they do not change the exit code. What
-  // was found and left out (a failed or incomplete compile-cache entry,
-  // unpaired modules and NEFFs, a file of a known kind not read) is in the
-  // units' UnitSpec::unchecked instead: unchecked-input findings.
+  // Warnings the CLI prints; they do not change the exit code. What was
+  // found and left out (a failed or incomplete compile-cache entry,
+  // unpaired modules and NEFFs, a file of a known kind not read) and what
+  // may exist but was not searched (a directory that cannot be read, one
+  // deeper than the limit, a path longer than PATH_MAX) are in the units'
+  // UnitSpec::unchecked instead: unchecked-input findings.
   std::vector<std::string> warnings;
   // Directories the search listed in full (WalkResult::listed).
   std::vector<ListedDir> listed;

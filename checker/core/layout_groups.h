@@ -55,6 +55,12 @@ std::string CacheEntryProblem(const DirGroup& g,
 UnitSpec SkippedEntryUnit(std::string_view dir, UncheckedInput::Kind kind,
                           const std::string& why);
 
+// The unit that reports `path`, which the search could not enter (an
+// unchecked-input finding of kind kNotSearched saying `message`), with the
+// settings of `directory` (the directory listed above it).
+UnitSpec NotSearchedUnit(std::string directory, std::string path,
+                         std::string message);
+
 // Several names of one file in one role of `g` (hard links, symlinks: one
 // device and inode) are checked once: the name kept is one named on the
 // command line, else one that pairs by name with the other side, else the

@@ -373,6 +373,19 @@ std::set<std::string> SideKeys(const DirGroup& g, bool modules) {
   return keys;
 }
 
+}  // namespace
+
+UnitSpec NotSearchedUnit(std::string directory, std::string path,
+                         std::string message) {
+  UnitSpec u;
+  u.directory = std::move(directory);
+  u.unchecked.push_back({UncheckedInput::Kind::kNotSearched, std::move(path),
+                         std::move(message)});
+  return u;
+}
+
+namespace {
+
 // The pairing key of a file of `role` (for DropSameFiles' choice).
 std::string KeyOfRoleFile(const InputFile& f, FileRole role) {
   const std::string_view name = BaseName(f.path);

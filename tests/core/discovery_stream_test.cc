@@ -2,7 +2,10 @@
 // DiscoverUnits, handed out in key order, walking no further than needed.
 #include "checker/core/discovery_stream.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -203,6 +206,137 @@ TEST(DiscoveryStreamTest, WalksNoFurtherThanTheNextUnit) {
   while (*stream.Next(&u)) ++n;
   EXPECT_EQ(n, 300u);
   EXPECT_EQ(stream.directories_listed(), 302u);
+}
+
+// A directory the walk cannot open is an unchecked-input unit, not a
+// stderr warning. Running as root, permissions cannot make one: the test
+// replaces directories after their parent was listed and before the walk
+// reaches them (a file where a directory was: ENOTDIR; gone: ENOENT), which
+// exercises the same open() failure a directory without permission gives
+// (the CLI test CliHostileTest.UnreadableDirectoryIsAFinding covers
+// EACCES where it can run as an unprivileged user).
+TEST(DiscoveryStreamTest, ADirectoryThatCannotBeOpenedIsAnUncheckedInputUnit) {
+  TempDir d;
+  d.Write("r/a/m.hlo", "HloModule a\n");
+  d.Write("r/b/m.hlo", "HloModule b\n");
+  d.Write("r/c/m.hlo", "HloModule c\n");
+  DiscoveryLimits limits;
+  std::vector<std::string> warnings, skipped;
+  UnitStream stream(
+      d.path() + "/r", limits, [&](std::string w) { warnings.push_back(w); },
+      [&](SkippedPath s) { skipped.push_back(s.path + ": " + s.reason); });
+  ASSERT_TRUE(stream.Prime().ok());
+  // r and r/a are listed; r/b and r/c are known, not opened yet.
+  ASSERT_EQ(stream.directories_listed(), 2u);
+  std::filesystem::remove_all(d.path() + "/r/b");
+  d.Write("r/b", "now a file\n");
+  std::filesystem::remove_all(d.path() + "/r/c");
+  std::vector<StreamedUnit> units;
+  for (;;) {
+    StreamedUnit u;
+    absl::StatusOr<bool> more = stream.Next(&u);
+    ASSERT_TRUE(more.ok()) << more.status();
+    if (!*more) break;
+    units.push_back(std::move(u));
+  }
+  ASSERT_EQ(units.size(), 3u);
+  EXPECT_EQ(Line(units[0].spec), d.path() + "/r/a: " + d.path() + "/r/a/m.hlo");
+  const char* reasons[] = {"not a directory", "no such file or directory"};
+  for (size_t i = 1; i < 3; ++i) {
+    const UnitSpec& spec = units[i].spec;
+    EXPECT_TRUE(IsSkipUnit(spec));
+    ASSERT_EQ(spec.unchecked.size(), 1u);
+    const UncheckedInput& u = spec.unchecked[0];
+    EXPECT_EQ(u.kind, UncheckedInput::Kind::kNotSearched);
+    EXPECT_EQ(u.path, d.path() + (i == 1 ? "/r/b" : "/r/c"));
+    EXPECT_EQ(units[i].key, u.path);
+    // In the settings of the directory listed above it.
+    EXPECT_EQ(spec.directory, d.path() + "/r");
+    EXPECT_THAT(u.message, HasSubstr(std::string("directory not searched: it "
+                                                 "cannot be read (") +
+                                     reasons[i - 1] + ")"));
+    EXPECT_THAT(u.message, HasSubstr("expected a directory topolint can list"));
+  }
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(skipped.size(), 2u);  // --verbose lists them
+}
+
+// Directories deeper than the limit are unchecked-input units at the first
+// level not searched, whatever the limit.
+TEST(DiscoveryStreamTest, TooDeepIsAnUncheckedInputUnit) {
+  TempDir d;
+  d.Write("r/x/y/z/m.hlo", "HloModule z\n");
+  d.Write("r/x/m.hlo", "HloModule x\n");
+  DiscoveryLimits limits;
+  limits.max_depth = 2;
+  UnitStream stream(
+      d.path() + "/r", limits, [](std::string) {}, [](SkippedPath) {});
+  std::vector<StreamedUnit> units;
+  StreamedUnit u;
+  while (*stream.Next(&u)) units.push_back(std::move(u));
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_EQ(units[0].key, d.path() + "/r/x/m.hlo");
+  ASSERT_EQ(units[1].spec.unchecked.size(), 1u);
+  EXPECT_EQ(units[1].spec.unchecked[0].path, d.path() + "/r/x/y/z");
+  EXPECT_EQ(units[1].spec.directory, d.path() + "/r/x/y");
+  EXPECT_THAT(units[1].spec.unchecked[0].message,
+              HasSubstr("more than 2 directory levels below " + d.path() +
+                        "/r, the search's depth limit"));
+}
+
+// One file under names in two directories (issue 43 section 8): checked
+// once, in the first directory that has it; the other name is listed as
+// skipped, saying which name is checked.
+TEST(DiscoveryStreamTest, AFileInTwoDirectoriesIsCheckedOnce) {
+  for (const bool symlink : {false, true}) {
+    TempDir d;
+    const std::string first = d.Write("r/a/m.hlo", "HloModule a\n");
+    d.Write("r/b/other.hlo", "HloModule b\n");
+    const std::string second = d.path() + "/r/b/m.hlo";
+    if (symlink) {
+      std::filesystem::create_symlink("../a/m.hlo", second);
+    } else {
+      ASSERT_EQ(::link(first.c_str(), second.c_str()), 0);
+    }
+    // Walked after a/: the second name in walk order, and before: the
+    // symlink yields to the file itself either way.
+    d.Write("r/0/keep.hlo", "HloModule keep\n");
+    DiscoveryLimits limits;
+    std::vector<std::string> skipped;
+    UnitStream stream(
+        d.path() + "/r", limits, [](std::string) {},
+        [&](SkippedPath s) { skipped.push_back(s.path + ": " + s.reason); });
+    std::vector<std::string> lines;
+    StreamedUnit u;
+    while (*stream.Next(&u)) lines.push_back(Line(u.spec));
+    const std::string r = d.path() + "/r";
+    EXPECT_THAT(lines,
+                ElementsAre(r + "/0: " + r + "/0/keep.hlo", r + "/a: " + first,
+                            r + "/b: " + r + "/b/other.hlo"))
+        << symlink;
+    ASSERT_EQ(skipped.size(), 1u);
+    EXPECT_EQ(skipped[0], second + ": same file as " + first +
+                              " (one device and inode); checked once, as " +
+                              first);
+  }
+}
+
+// A symlink met before the file it names (in path order) yields to it too.
+TEST(DiscoveryStreamTest, ASymlinkMetFirstYieldsToTheFileItNames) {
+  TempDir d;
+  const std::string target = d.Write("r/z/m.hlo", "HloModule z\n");
+  std::filesystem::create_directories(d.path() + "/r/a");
+  std::filesystem::create_symlink("../z/m.hlo", d.path() + "/r/a/m.hlo");
+  DiscoveryLimits limits;
+  std::vector<std::string> skipped;
+  UnitStream stream(
+      d.path() + "/r", limits, [](std::string) {},
+      [&](SkippedPath s) { skipped.push_back(s.path); });
+  std::vector<std::string> lines;
+  StreamedUnit u;
+  while (*stream.Next(&u)) lines.push_back(Line(u.spec));
+  EXPECT_THAT(lines, ElementsAre(d.path() + "/r/z: " + target));
+  EXPECT_THAT(skipped, ElementsAre(d.path() + "/r/a/m.hlo"));
 }
 
 TEST(DiscoveryStreamTest, UnreadableRootIsAnError) {
