@@ -12,13 +12,12 @@
 // bucket (its `model/graph.hlo`) and a directory of component configs only
 // (no unit of its own once a unit below inherits them).
 //
-// The units and their files are those DiscoverUnits gives for the same
-// path, in the order of their keys (StreamedUnit::key: like FindingOrder's,
-// but a directory's own configs count, since whether a directory below
-// inherits them is not known yet; the report is the same,
-// tests/cli/streamed_check_cli_test.cc). Warnings and skipped paths are
-// reported in walk order through the callbacks (DiscoverUnits lists the
-// walk's first, then the grouping's).
+// This is the only walk (issue 46, item 3): every directory given on a
+// command line is one UnitStream, merged with the other sources by key
+// (unit_sources.h). Units come in the order of their keys
+// (StreamedUnit::key: a unit's smallest file, a directory's own configs
+// counting, since whether a directory below inherits them is not known
+// yet). Skipped paths are reported in walk order through the callback.
 #ifndef TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_
 #define TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_
 
@@ -36,7 +35,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "checker/core/dir_walk.h"
+#include "checker/core/dir_entries.h"
 #include "checker/core/discovery.h"
 #include "checker/core/layout_groups.h"
 

@@ -1,7 +1,7 @@
 // One directory's files grouped into units (layouts.h, docs/layouts.md):
-// the per-directory steps GroupUnits runs over a whole search, for a caller
-// that forms units one directory at a time as a walk lists them
-// (discovery_stream.h).
+// the per-directory steps of the walk, which forms units one directory at a
+// time as it lists them (discovery_stream.h), and of the files named on the
+// command line (unit_sources.h).
 #ifndef TOPOLINT_CHECKER_CORE_LAYOUT_GROUPS_H_
 #define TOPOLINT_CHECKER_CORE_LAYOUT_GROUPS_H_
 

@@ -1,5 +1,5 @@
-// The streamed search (checker/core/discovery_stream.h): the same units as
-// DiscoverUnits, handed out in key order, walking no further than needed.
+// The streamed search (checker/core/discovery_stream.h): units handed out in
+// key order, walking no further than needed.
 #include "checker/core/discovery_stream.h"
 
 #include <unistd.h>
@@ -54,30 +54,13 @@ Streamed Stream(const std::string& root) {
   return out;
 }
 
-std::vector<std::string> Planned(const std::string& root) {
-  DiscoveryLimits limits;
-  std::vector<UnitSpec> units;
-  DiscoveryReport report;
-  absl::Status st = DiscoverUnits({root}, limits, &units, &report);
-  EXPECT_TRUE(st.ok()) << st;
-  std::vector<std::string> out;
-  for (const UnitSpec& u : units) out.push_back(Line(u));
-  return out;
-}
-
-void ExpectSameUnitsInKeyOrder(const std::string& root) {
-  Streamed s = Stream(root);
-  EXPECT_TRUE(std::is_sorted(s.keys.begin(), s.keys.end())) << root;
-  std::vector<std::string> streamed = s.units, planned = Planned(root);
-  std::sort(streamed.begin(), streamed.end());
-  std::sort(planned.begin(), planned.end());
-  EXPECT_EQ(streamed, planned) << root;
-}
-
-TEST(DiscoveryStreamTest, SameUnitsAsDiscoverUnitsOnTheFixtures) {
-  ExpectSameUnitsInKeyOrder(std::string(TOPOLINT_SOURCE_DIR) + "/fixtures");
-  ExpectSameUnitsInKeyOrder(std::string(TOPOLINT_SOURCE_DIR) +
-                            "/fixtures/layouts");
+// Every fixture directory streams its units in key order.
+TEST(DiscoveryStreamTest, KeysAreInOrderOnTheFixtures) {
+  for (const char* root : {"/fixtures", "/fixtures/layouts"}) {
+    Streamed s = Stream(std::string(TOPOLINT_SOURCE_DIR) + root);
+    EXPECT_GT(s.keys.size(), 10u) << root;
+    EXPECT_TRUE(std::is_sorted(s.keys.begin(), s.keys.end())) << root;
+  }
 }
 
 // `a-b/` sorts before `a/` as a path ("a-b/x" < "a/x"), though "a" < "a-b"
@@ -102,7 +85,6 @@ TEST(DiscoveryStreamTest, KeysFollowPathOrderNotNameOrder) {
       ElementsAre(p + "/a-b/m.hlo", p + "/a.b/m.hlo", p + "/a.hlo",
                   p + "/a/m.hlo", p + "/a/z/m.hlo", p + "/a0/m.hlo",
                   p + "/ab/m.hlo", p + "/a\xc3\xa9/m.hlo", p + "/zz.hlo"));
-  ExpectSameUnitsInKeyOrder(d.path());
 }
 
 // A compile cache's config above the entries is inherited by each entry,
@@ -129,7 +111,6 @@ TEST(DiscoveryStreamTest, InheritedConfigIsNoUnitOfItsOwn) {
               "/cache/v/MODULE_2+a/model.hlo"));
   // alone/neuron_config.json, the inherited config once, two modules.
   EXPECT_EQ(s.new_files, 4u);
-  ExpectSameUnitsInKeyOrder(d.path());
 }
 
 TEST(DiscoveryStreamTest, FailedAndLockedEntriesAreOneSkipUnitEach) {
@@ -151,7 +132,6 @@ TEST(DiscoveryStreamTest, FailedAndLockedEntriesAreOneSkipUnitEach) {
                                   v + "/MODULE_3+a/model.hlo"));
   EXPECT_TRUE(s.warnings.empty());
   EXPECT_EQ(s.skipped_files, 2u);  // the two modules (markers not counted)
-  ExpectSameUnitsInKeyOrder(d.path());
 }
 
 // A skipped entry is reported at its directory's own path, which sorts
@@ -167,7 +147,6 @@ TEST(DiscoveryStreamTest, ASkippedEntryKeepsKeyOrderBesideASiblingListedFirst) {
   const std::string v = d.path() + "/v";
   EXPECT_THAT(s.keys,
               ElementsAre(v + "/MODULE_1", v + "/MODULE_1-b/model.hlo"));
-  ExpectSameUnitsInKeyOrder(d.path());
 }
 
 // An NxD bucket's model/graph.hlo is grouped with the bucket's NEFF side,
@@ -182,7 +161,6 @@ TEST(DiscoveryStreamTest, BucketWaitsForItsModelDirectory) {
   EXPECT_THAT(s.units, ElementsAre(b + "/aaa: " + b + "/aaa/other.hlo",
                                    b + ": " + b + "/def.json " + b +
                                        "/model/graph.hlo"));
-  ExpectSameUnitsInKeyOrder(d.path());
 }
 
 // The walk lists only what the next unit needs: a search of many entries
