@@ -346,13 +346,10 @@ int RunCheck(const Options& options) {
 int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
                     const std::vector<InMemoryInput>* reuse) {
   // Every command line is checked as the walks form its units
-  // (StreamedUnits): warnings and skipped paths are printed as met.
+  // (StreamedUnits): skipped paths are listed (-v) as met.
   size_t streamed_skipped = 0;
   auto streamed = std::make_unique<StreamedUnits>(
       options,
-      [&options](std::string w) {
-        if (!options.quiet) Err(fmt::format("topolint: warning: {}\n", w));
-      },
       [&options, &streamed_skipped](SkippedPath s) {
         streamed_skipped += s.files;
         if (options.verbose && !s.warned) {

@@ -201,8 +201,7 @@ int RunFix(const Options& options) {
   // The units are streamed (StreamedUnits refuses an output that is one of
   // their inputs as it hands them out); nothing is written before every
   // unit was checked.
-  StreamedUnits source(
-      options, [](std::string) {}, [](SkippedPath) {});
+  StreamedUnits source(options, [](SkippedPath) {});
   if (absl::Status st = source.Init(); !st.ok()) return fail(st);
   std::optional<Baseline> baseline;
   if (absl::Status st = CheckBeforeWriting(options, JobPlan{}, &baseline);

@@ -10,12 +10,10 @@
 namespace topolint::cli {
 
 StreamedUnits::StreamedUnits(const Options& options,
-                             std::function<void(std::string)> on_warning,
                              std::function<void(SkippedPath)> on_skipped,
                              const std::vector<InMemoryInput>* reuse,
                              bool check_outputs)
     : options_(options),
-      on_warning_(std::move(on_warning)),
       on_skipped_(std::move(on_skipped)),
       settings_(options),
       reuse_(reuse),

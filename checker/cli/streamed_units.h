@@ -26,14 +26,13 @@ namespace topolint::cli {
 // A UnitSource over every unit of a command line. Each unit gets its
 // settings (UnitSettings) and, with `check_outputs`, is refused when an -o
 // or --write-baseline path is one of its files or its settings file
-// (CheckOutputsAreNotInputs). Warnings and skipped paths are handed to the
-// callbacks as the walks meet them, on the thread taking units (one at a
-// time). `reuse`: standard input and pipes as an earlier pass of the run
-// read them (they cannot be read twice), or null.
+// (CheckOutputsAreNotInputs). Skipped paths are handed to the callback as
+// the walks meet them, on the thread taking units (one at a time). `reuse`:
+// standard input and pipes as an earlier pass of the run read them (they cannot
+// be read twice), or null.
 class StreamedUnits : public UnitSource {
  public:
   StreamedUnits(const Options& options,
-                std::function<void(std::string)> on_warning,
                 std::function<void(SkippedPath)> on_skipped,
                 const std::vector<InMemoryInput>* reuse = nullptr,
                 bool check_outputs = true);
@@ -65,7 +64,6 @@ class StreamedUnits : public UnitSource {
   DiscoveryLimits limits_;
   PathSelector selector_;
   std::unique_ptr<UnitSources> sources_;
-  std::function<void(std::string)> on_warning_;
   std::function<void(SkippedPath)> on_skipped_;
   UnitSettings settings_;
   ProjectConfigFinder finder_;

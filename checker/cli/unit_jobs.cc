@@ -266,8 +266,7 @@ absl::Status CommandLineUnits(const Options& o,
 
 absl::Status PlanJobs(const Options& o, JobPlan* plan) {
   StreamedUnits source(
-      o, [plan](std::string w) { plan->warnings.push_back(std::move(w)); },
-      [](SkippedPath) {}, /*reuse=*/nullptr, /*check_outputs=*/false);
+      o, [](SkippedPath) {}, /*reuse=*/nullptr, /*check_outputs=*/false);
   if (absl::Status st = source.Init(); !st.ok()) return st;
   for (;;) {
     const UnitJob* job = nullptr;

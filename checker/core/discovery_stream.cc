@@ -68,12 +68,10 @@ bool SlashedLess(const std::string& a, const std::string& b) {
 }  // namespace
 
 UnitStream::UnitStream(std::string root, const DiscoveryLimits& limits,
-                       WarningFn on_warning, SkippedFn on_skipped,
-                       std::shared_ptr<FileNames> names)
+                       SkippedFn on_skipped, std::shared_ptr<FileNames> names)
     : limits_(limits),
       root_(std::make_shared<const std::string>(
           WithoutTrailingSlash(std::move(root)))),
-      on_warning_(std::move(on_warning)),
       on_skipped_(std::move(on_skipped)),
       names_(names != nullptr ? std::move(names)
                               : std::make_shared<FileNames>()) {}

@@ -90,7 +90,6 @@ struct StreamedUnit {
 // Not copyable or movable.
 class UnitStream {
  public:
-  using WarningFn = std::function<void(std::string)>;
   using SkippedFn = std::function<void(SkippedPath)>;
 
   // `root`: a directory given on the command line (as given). `limits`
@@ -99,8 +98,7 @@ class UnitStream {
   // `names`: shared with the other sources of a command line (null: this
   // stream's own).
   UnitStream(std::string root, const DiscoveryLimits& limits,
-             WarningFn on_warning, SkippedFn on_skipped,
-             std::shared_ptr<FileNames> names = nullptr);
+             SkippedFn on_skipped, std::shared_ptr<FileNames> names = nullptr);
   ~UnitStream();
   UnitStream(const UnitStream&) = delete;
   UnitStream& operator=(const UnitStream&) = delete;
@@ -157,7 +155,6 @@ class UnitStream {
 
   const DiscoveryLimits& limits_;
   std::shared_ptr<const std::string> root_;
-  WarningFn on_warning_;
   SkippedFn on_skipped_;
   bool started_ = false;
   absl::Status error_;

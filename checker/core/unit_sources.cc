@@ -185,8 +185,8 @@ absl::Status UnitSources::AddPaths(const std::vector<std::string>& paths,
   for (size_t i = 0; i < tops.size(); ++i) {
     if (dropped[i]) continue;
     auto root = std::make_unique<Root>();
-    root->stream = std::make_unique<UnitStream>(
-        tops[i].second, limits_, [](std::string) {}, on_skipped_, names_);
+    root->stream = std::make_unique<UnitStream>(tops[i].second, limits_,
+                                                on_skipped_, names_);
     if (i >= dirs.size()) {
       root->whole = true;
       root->wanted = whole[tops[i].second];

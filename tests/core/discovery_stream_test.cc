@@ -31,7 +31,6 @@ std::string Line(const UnitSpec& u) {
 struct Streamed {
   std::vector<std::string> units;  // Line()
   std::vector<std::string> keys;
-  std::vector<std::string> warnings;
   size_t skipped_files = 0;
   size_t new_files = 0;
 };
@@ -39,9 +38,8 @@ struct Streamed {
 Streamed Stream(const std::string& root) {
   DiscoveryLimits limits;
   Streamed out;
-  UnitStream stream(
-      root, limits, [&](std::string w) { out.warnings.push_back(w); },
-      [&](SkippedPath s) { out.skipped_files += s.files; });
+  UnitStream stream(root, limits,
+                    [&](SkippedPath s) { out.skipped_files += s.files; });
   for (;;) {
     StreamedUnit u;
     absl::StatusOr<bool> more = stream.Next(&u);
@@ -130,7 +128,6 @@ TEST(DiscoveryStreamTest, FailedAndLockedEntriesAreOneSkipUnitEach) {
                           v + "/MODULE_3+a: " + v + "/MODULE_3+a/model.hlo"));
   EXPECT_THAT(s.keys, ElementsAre(v + "/MODULE_1+a", v + "/MODULE_2+a",
                                   v + "/MODULE_3+a/model.hlo"));
-  EXPECT_TRUE(s.warnings.empty());
   EXPECT_EQ(s.skipped_files, 2u);  // the two modules (markers not counted)
 }
 
@@ -174,8 +171,7 @@ TEST(DiscoveryStreamTest, WalksNoFurtherThanTheNextUnit) {
     d.Write("v/MODULE_" + std::to_string(1000 + i) + "+a/model.done", "");
   }
   DiscoveryLimits limits;
-  UnitStream stream(
-      d.path(), limits, [](std::string) {}, [](SkippedPath) {});
+  UnitStream stream(d.path(), limits, [](SkippedPath) {});
   StreamedUnit u;
   ASSERT_TRUE(*stream.Next(&u));
   EXPECT_EQ(u.spec.directory, d.path() + "/v/MODULE_1000+a");
@@ -199,10 +195,10 @@ TEST(DiscoveryStreamTest, ADirectoryThatCannotBeOpenedIsAnUncheckedInputUnit) {
   d.Write("r/b/m.hlo", "HloModule b\n");
   d.Write("r/c/m.hlo", "HloModule c\n");
   DiscoveryLimits limits;
-  std::vector<std::string> warnings, skipped;
-  UnitStream stream(
-      d.path() + "/r", limits, [&](std::string w) { warnings.push_back(w); },
-      [&](SkippedPath s) { skipped.push_back(s.path + ": " + s.reason); });
+  std::vector<std::string> skipped;
+  UnitStream stream(d.path() + "/r", limits, [&](SkippedPath s) {
+    skipped.push_back(s.path + ": " + s.reason);
+  });
   ASSERT_TRUE(stream.Prime().ok());
   // r and r/a are listed; r/b and r/c are known, not opened yet.
   ASSERT_EQ(stream.directories_listed(), 2u);
@@ -235,7 +231,6 @@ TEST(DiscoveryStreamTest, ADirectoryThatCannotBeOpenedIsAnUncheckedInputUnit) {
                                      reasons[i - 1] + ")"));
     EXPECT_THAT(u.message, HasSubstr("expected a directory topolint can list"));
   }
-  EXPECT_TRUE(warnings.empty());
   EXPECT_EQ(skipped.size(), 2u);  // --verbose lists them
 }
 
@@ -247,8 +242,7 @@ TEST(DiscoveryStreamTest, TooDeepIsAnUncheckedInputUnit) {
   d.Write("r/x/m.hlo", "HloModule x\n");
   DiscoveryLimits limits;
   limits.max_depth = 2;
-  UnitStream stream(
-      d.path() + "/r", limits, [](std::string) {}, [](SkippedPath) {});
+  UnitStream stream(d.path() + "/r", limits, [](SkippedPath) {});
   std::vector<StreamedUnit> units;
   StreamedUnit u;
   while (*stream.Next(&u)) units.push_back(std::move(u));
@@ -281,9 +275,9 @@ TEST(DiscoveryStreamTest, AFileInTwoDirectoriesIsCheckedOnce) {
     d.Write("r/0/keep.hlo", "HloModule keep\n");
     DiscoveryLimits limits;
     std::vector<std::string> skipped;
-    UnitStream stream(
-        d.path() + "/r", limits, [](std::string) {},
-        [&](SkippedPath s) { skipped.push_back(s.path + ": " + s.reason); });
+    UnitStream stream(d.path() + "/r", limits, [&](SkippedPath s) {
+      skipped.push_back(s.path + ": " + s.reason);
+    });
     std::vector<std::string> lines;
     StreamedUnit u;
     while (*stream.Next(&u)) lines.push_back(Line(u.spec));
@@ -307,9 +301,8 @@ TEST(DiscoveryStreamTest, ASymlinkMetFirstYieldsToTheFileItNames) {
   std::filesystem::create_symlink("../z/m.hlo", d.path() + "/r/a/m.hlo");
   DiscoveryLimits limits;
   std::vector<std::string> skipped;
-  UnitStream stream(
-      d.path() + "/r", limits, [](std::string) {},
-      [&](SkippedPath s) { skipped.push_back(s.path); });
+  UnitStream stream(d.path() + "/r", limits,
+                    [&](SkippedPath s) { skipped.push_back(s.path); });
   std::vector<std::string> lines;
   StreamedUnit u;
   while (*stream.Next(&u)) lines.push_back(Line(u.spec));
@@ -319,9 +312,7 @@ TEST(DiscoveryStreamTest, ASymlinkMetFirstYieldsToTheFileItNames) {
 
 TEST(DiscoveryStreamTest, UnreadableRootIsAnError) {
   DiscoveryLimits limits;
-  UnitStream stream(
-      "/nonexistent/topolint/dir", limits, [](std::string) {},
-      [](SkippedPath) {});
+  UnitStream stream("/nonexistent/topolint/dir", limits, [](SkippedPath) {});
   EXPECT_FALSE(stream.Prime().ok());
   StreamedUnit u;
   EXPECT_FALSE(stream.Next(&u).ok());
