@@ -188,13 +188,13 @@ struct Tally {
 class CheckReport {
  public:
   CheckReport(const Options& options, std::optional<Baseline> baseline,
-              const JobPlan& plan)
+              const std::vector<InMemoryInput>& in_memory)
       : options_(options) {
     if (baseline) {
       remaining_ = std::move(baseline->counts);
       use_baseline_ = true;
     }
-    for (const InMemoryInput& m : plan.in_memory) {
+    for (const InMemoryInput& m : in_memory) {
       tally_.piped.insert(m.name);
       // A streamed standard input shows the source lines of its first
       // bytes (whole lines only); findings beyond them show none.
@@ -357,49 +357,22 @@ int RunCheck(const Options& options) {
 }
 
 int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
-                    const JobPlan* given_plan) {
-  JobPlan plan;
-  // A search of one directory is checked as the walk forms its units
-  // (StreamedUnits): warnings and skipped paths are printed as met.
-  std::unique_ptr<StreamedUnits> streamed;
+                    const std::vector<InMemoryInput>* reuse) {
+  // Every command line is checked as the walks form its units
+  // (StreamedUnits): skipped paths are listed (-v) as met.
   size_t streamed_skipped = 0;
-  if (given_plan != nullptr) {
-    plan = *given_plan;
-  } else if (CanStreamUnits(options)) {
-    streamed = std::make_unique<StreamedUnits>(
-        options,
-        [&options](std::string w) {
-          if (!options.quiet) Err(fmt::format("topolint: warning: {}\n", w));
-        },
-        [&options, &streamed_skipped](SkippedPath s) {
-          streamed_skipped += s.files;
-          if (options.verbose && !s.warned) {
-            Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
-          }
-        });
-    if (absl::Status st = streamed->Init(); !st.ok()) return Fail(st);
-  } else if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
-  }
-  if (!options.quiet) {
-    for (const std::string& s : plan.skipped) {
-      Err(
-          fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
-                      "def.json / .neff or a component config\n",
-                      s));
-    }
-    for (const std::string& w : plan.warnings) {
-      Err(fmt::format("topolint: warning: {}\n", w));
-    }
-  }
-  if (options.verbose) {
-    for (const SkippedPath& s : plan.search_skipped) {
-      if (!s.warned)
-        Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
-    }
-  }
-  if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
+  auto streamed = std::make_unique<StreamedUnits>(
+      options,
+      [&options, &streamed_skipped](SkippedPath s) {
+        streamed_skipped += s.files;
+        if (options.verbose && !s.warned) {
+          Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
+        }
+      },
+      reuse);
+  if (absl::Status st = streamed->Init(); !st.ok()) return Fail(st);
+  if (absl::Status st = CheckOutputsAreNotInputs(options, JobPlan{});
+      !st.ok()) {
     return Fail(st);
   }
   std::optional<Baseline> baseline;
@@ -417,21 +390,12 @@ int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
   // everything succeeded; on any failure (exit 2) the old files stay, while
   // standard output keeps what was already written (docs/integration.md,
   // "Report order and streaming").
-  FindingOrder order = streamed ? FindingOrder() : FindingOrder(plan);
-  CheckReport report(options, std::move(baseline), plan);
+  FindingOrder order;
+  CheckReport report(options, std::move(baseline), streamed->in_memory());
   if (absl::Status st = report.Begin(); !st.ok()) return Fail(st);
   std::vector<Finding> ready;
-  std::unique_ptr<PlannedUnits> planned;
-  UnitSource* source = streamed.get();
-  int jobs = options.jobs;
-  if (!streamed) {
-    planned =
-        std::make_unique<PlannedUnits>(plan, order.order(), &order.keys());
-    source = planned.get();
-    jobs = std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
-  }
   absl::Status streamed_status = StreamUnits(
-      source, jobs,
+      streamed.get(), options.jobs,
       [&](UnitOutcome unit, const std::optional<std::string>& frontier) {
         order.AddShared(unit.shared_files);
         order.CountFiles(unit.new_files);
@@ -445,16 +409,9 @@ int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
     return Fail(st);
   }
   if (absl::Status st = report.End(); !st.ok()) return Fail(st);
-  const size_t unit_count =
-      streamed ? streamed->units() : CheckedUnitCount(plan);
-  UncheckedSummary unchecked;
-  if (streamed) {
-    unchecked = streamed->unchecked();
-  } else {
-    for (const UnitJob& job : plan.jobs) unchecked.Add(job.spec);
-  }
-  const size_t skipped_count =
-      streamed ? streamed_skipped : SkippedFileCount(plan);
+  const size_t unit_count = streamed->units();
+  const UncheckedSummary& unchecked = streamed->unchecked();
+  const size_t skipped_count = streamed_skipped;
 
   const Tally& tally = report.tally();
   if (reported != nullptr) *reported = tally.total();

@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "checker/cli/options.h"
+#include "checker/core/runner.h"
 
 namespace topolint::cli {
 
@@ -17,11 +19,10 @@ int RunCheck(const Options& options);
 // RunCheck without --fix / --diff; `*reported` (when not null) gets the
 // number of findings reported. `hint_fixes`: the summary says how many
 // findings `--fix` would fix (RunCheck's, not exec's nor --fix's own
-// check of what remains). `given_plan`: a plan already made for `options`
-// (its pipes read once), used instead of planning again; null to plan.
-struct JobPlan;
+// check of what remains). `reuse`: standard input and pipes as an earlier
+// pass of the run read them (they cannot be read twice); null to read.
 int RunCheckCounted(const Options& options, size_t* reported, bool hint_fixes,
-                    const JobPlan* given_plan = nullptr);
+                    const std::vector<InMemoryInput>* reuse = nullptr);
 // The report of no finding in `options.format`, as check writes it (an
 // empty JSON array, a SARIF log of one run without results); "" for the
 // formats that write nothing then.
