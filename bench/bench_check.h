@@ -5,7 +5,7 @@
 #include <cstddef>
 
 #include "benchmark/benchmark.h"
-#include "checker/core/unit.h"
+#include "checker/model/unit.h"
 
 namespace topolint::bench {
 

@@ -8,9 +8,9 @@
 #include "bench/bench_inputs.h"
 #include "benchmark/benchmark.h"
 #include "checker/config/component_config.h"
-#include "checker/core/unit.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
+#include "checker/model/unit.h"
 #include "checker/neff/def_json.h"
 
 namespace topolint::bench {

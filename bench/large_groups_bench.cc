@@ -9,8 +9,8 @@
 
 #include "bench/bench_check.h"
 #include "benchmark/benchmark.h"
-#include "checker/core/unit.h"
 #include "checker/hlo/text/hlo_parser.h"
+#include "checker/model/unit.h"
 #include "fmt/format.h"
 
 namespace topolint::bench {

@@ -4,8 +4,8 @@
 # start-up is most of what it costs there. With shared libraries, the dynamic
 # loader maps and relocates libstdc++, libgcc_s, libprotobuf-lite, libre2,
 # libz and libfmt before main(): measured 1.1 ms of a 3.0 ms warm check
-# (docs/performance.md, "The warm check"). With this, `topolint` needs only
-# libc and libm.
+# (docs/history/performance-diary.md, "The warm check"). With this,
+# `topolint` needs only libc and libm.
 #
 # - protobuf-lite, RE2 and zlib: Debian's archives (lib*.a), when installed.
 # - fmt: Debian ships no archive; `topolint_fmt_static` compiles fmt's own

@@ -17,11 +17,11 @@
 
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
 #include "checker/diag/render.h"
 #include "checker/diag/source_cache.h"
 #include "checker/explain/explain.h"
+#include "checker/model/unit.h"
 #include "rules/registry.h"
 
 namespace topolint::fuzz {
@@ -114,7 +114,7 @@ inline std::vector<Finding> CheckRenderExplain(
     for (const Finding& f : findings) {
       if (f.rule != r.id) continue;
       rules.push_back({std::string(r.id), r.default_severity,
-                       std::string(r.summary), "", ""});
+                       std::string(r.summary), "", "", ""});
       break;
     }
   }

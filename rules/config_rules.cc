@@ -155,7 +155,15 @@ void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit) {
 
 }  // namespace config_rules
 
+// new-rule.sh(config) stub: a rule scaffolded by scripts/new-rule.sh,
+// called first by CheckConfig:
+//   namespace {
+//   void Check@Rule@(const Unit& unit, const CheckOptions& options,
+//                    Emitter& emit);
+//   }  // namespace
+
 void CheckConfig(const Unit& unit, const CheckOptions& options, Emitter& emit) {
+  // new-rule.sh(config): Check@Rule@(unit, options, emit);
   for (const config::ComponentConfig& c : unit.configs) {
     config_rules::CheckMisspelledKeys(c, emit);
     // Each section (the main config, each sub-model) is a config of its own.

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -410,6 +411,53 @@ class HeaderlessSession : public ModuleSession {
   std::deque<Side> sides_;  // not a vector: a GroupsCheck must not move
 };
 
+// new-rule.sh(config-xref) stub: a rule scaffolded by scripts/new-rule.sh,
+// called by ModuleRules (one object per module: members keep the module's
+// state) with the unit's configs that record a world size:
+//   struct @Rule@ {
+//     void Op(const hlo::Module& module, const hlo::Collective& op,
+//             const std::vector<const ParallelConfig*>& configs,
+//             Emitter& emit);
+//     void End(const hlo::Module& module,
+//              const std::vector<const ParallelConfig*>& configs,
+//              Emitter& emit);
+//   };
+
+// A module's session with the family's rules that new-rule.sh scaffolded:
+// theirs, then the group checks (a ConfigXrefSession or HeaderlessSession;
+// null when the module needs none).
+class ModuleRules : public ModuleSession {
+ public:
+  // One member per scaffolded rule.
+  struct Rules {
+    // new-rule.sh(config-xref): @Rule@ @rule@;
+  };
+  // Without such a rule, the group checks run alone.
+  static constexpr bool kAny = !std::is_empty_v<Rules>;
+
+  ModuleRules(const hlo::Module& m,
+              const std::vector<const ParallelConfig*>& configs,
+              std::unique_ptr<ModuleSession> groups, Emitter& emit)
+      : m_(m), configs_(configs), groups_(std::move(groups)), emit_(emit) {}
+
+  void Op(const hlo::Collective& op) override {
+    // new-rule.sh(config-xref): rules_.@rule@.Op(m_, op, configs_, emit_);
+    if (groups_ != nullptr) groups_->Op(op);
+  }
+  void End() override {
+    // new-rule.sh(config-xref): rules_.@rule@.End(m_, configs_, emit_);
+    if (groups_ != nullptr) groups_->End();
+  }
+
+ private:
+  // (Read by the scaffolded rules' calls only.)
+  [[maybe_unused]] const hlo::Module& m_;
+  [[maybe_unused]] const std::vector<const ParallelConfig*>& configs_;
+  std::unique_ptr<ModuleSession> groups_;
+  [[maybe_unused]] Emitter& emit_;
+  [[maybe_unused]] Rules rules_;
+};
+
 class ConfigXrefFamily : public FamilyChecks {
  public:
   ConfigXrefFamily(std::vector<std::unique_ptr<ConfigSide>> configs,
@@ -418,9 +466,22 @@ class ConfigXrefFamily : public FamilyChecks {
         options_(options),
         neff_(std::move(neff)),
         emit_(emit),
-        want_groups_(emit.Enabled(kXrefConfigGroups)) {}
+        want_groups_(emit.Enabled(kXrefConfigGroups)) {
+    for (const std::unique_ptr<ConfigSide>& c : configs_) {
+      config_list_.push_back(&c->cfg);
+    }
+  }
 
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
+    std::unique_ptr<ModuleSession> groups = BeginGroups(m);
+    if constexpr (!ModuleRules::kAny) return groups;
+    return std::make_unique<ModuleRules>(m, config_list_, std::move(groups),
+                                         emit_);
+  }
+
+ private:
+  // The group checks of `m` (null: none).
+  std::unique_ptr<ModuleSession> BeginGroups(const hlo::Module& m) {
     // A module whose header omits replica_count and num_partitions (binary
     // modules, torch_xla dumps), with neither given to topolint, does not
     // record its device count: it is derived (HeaderlessSession).
@@ -451,7 +512,6 @@ class ConfigXrefFamily : public FamilyChecks {
     return session;
   }
 
- private:
   // The config's group families, built on first use; null when its layout
   // does not divide (config-dp-divides' finding).
   static const model::FamilyMatcher* Matcher(ConfigSide& c) {
@@ -465,6 +525,7 @@ class ConfigXrefFamily : public FamilyChecks {
   }
 
   const std::vector<std::unique_ptr<ConfigSide>> configs_;
+  std::vector<const ParallelConfig*> config_list_;  // configs_' cfg
   const CheckOptions& options_;
   const NeffWorld neff_;
   Emitter& emit_;

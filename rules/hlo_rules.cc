@@ -19,6 +19,13 @@
 namespace topolint {
 namespace {
 
+// new-rule.sh(hlo) stub: a rule scaffolded by scripts/new-rule.sh, called
+// by HloSession (one object per module: members keep the module's state):
+//   struct @Rule@ {
+//     void Op(const hlo_rules::OpView& view, Emitter& emit);
+//     void End(const hlo::Module& module, Emitter& emit);
+//   };
+
 class HloSession : public ModuleSession {
  public:
   // `specs` may be null (see FamilyChecks::shared_specs).
@@ -57,9 +64,13 @@ class HloSession : public ModuleSession {
     }
     hlo_rules::CheckNotFlattenedId(view, emit_);
     geometries_.Add(view, r.groups);
+    // new-rule.sh(hlo): @rule@_.Op(view, emit_);
   }
 
-  void End() override { geometries_.Report(emit_); }
+  void End() override {
+    geometries_.Report(emit_);
+    // new-rule.sh(hlo): @rule@_.End(module_, emit_);
+  }
 
  private:
   const hlo::Module& module_;
@@ -69,6 +80,7 @@ class HloSession : public ModuleSession {
   model::ExpansionCache cache_;
   hlo_rules::GeometryTracker geometries_;
   hlo_rules::CleanPairsMemo clean_pairs_;
+  // new-rule.sh(hlo): @Rule@ @rule@_;
 };
 
 class HloFamily : public FamilyChecks {

@@ -10,7 +10,8 @@ namespace {
 // A cache entry in one of the cache's normal states (still compiling, or
 // not finished) is a note; a dropped check the user expects (a failed
 // compilation, cross-file rules that could not pair the files, a file of a
-// known kind that is not read) is a warning.
+// known kind that is not read, a directory the search could not enter) is a
+// warning.
 Severity LevelOf(UncheckedInput::Kind kind) {
   switch (kind) {
     case UncheckedInput::Kind::kCacheInProgress:
@@ -19,6 +20,7 @@ Severity LevelOf(UncheckedInput::Kind kind) {
     case UncheckedInput::Kind::kCacheFailed:
     case UncheckedInput::Kind::kUnpaired:
     case UncheckedInput::Kind::kUnread:
+    case UncheckedInput::Kind::kNotSearched:
       break;
   }
   return Severity::kWarning;
@@ -37,6 +39,8 @@ const char* AnchorOf(UncheckedInput::Kind kind) {
       return "cache-entry-failed";
     case UncheckedInput::Kind::kUnpaired:
       return "unpaired-modules";
+    case UncheckedInput::Kind::kNotSearched:
+      return "not-searched";
     case UncheckedInput::Kind::kUnread:
       break;
   }
@@ -45,8 +49,15 @@ const char* AnchorOf(UncheckedInput::Kind kind) {
 
 }  // namespace
 
+// new-rule.sh(inputs) stub: a rule scaffolded by scripts/new-rule.sh,
+// called first by CheckInputs:
+//   namespace {
+//   void Check@Rule@(const Unit& unit, Emitter& emit);
+//   }  // namespace
+
 void CheckInputs(const Unit& unit, const CheckOptions& /*options*/,
                  Emitter& emit) {
+  // new-rule.sh(inputs): Check@Rule@(unit, emit);
   for (const UncheckedInput& u : unit.unchecked) {
     emit.ReportAtLevel(kUncheckedInput, LevelOf(u.kind), Location(u.path),
                        u.message, AnchorOf(u.kind));

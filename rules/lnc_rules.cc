@@ -145,19 +145,32 @@ void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
   }
 }
 
+// new-rule.sh(lnc) stub: a rule scaffolded by scripts/new-rule.sh, called
+// by LncSession (one object per module: members keep the module's state):
+//   struct @Rule@ {
+//     void Op(const hlo::Module& module, const hlo::Collective& op,
+//             const RankRange& range, Emitter& emit);
+//     void End(const hlo::Module& module, const RankRange& range,
+//              Emitter& emit);
+//   };
+
 class LncSession : public ModuleSession {
  public:
   LncSession(const hlo::Module& m, const RankRange& range, Emitter& emit)
       : m_(m), range_(range), emit_(emit) {}
   void Op(const hlo::Collective& op) override {
     CheckCollective(m_, op, range_, emit_);
+    // new-rule.sh(lnc): @rule@_.Op(m_, op, range_, emit_);
   }
-  void End() override {}
+  void End() override {
+    // new-rule.sh(lnc): @rule@_.End(m_, range_, emit_);
+  }
 
  private:
   const hlo::Module& m_;
   const RankRange& range_;
   Emitter& emit_;
+  // new-rule.sh(lnc): @Rule@ @rule@_;
 };
 
 class LncFamily : public FamilyChecks {

@@ -76,9 +76,16 @@ std::string SourcePhrase(const LncSource& s) {
     case LncSourceKind::kConfig:
       return fmt::format("logical_nc_config is {}", s.value);
     case LncSourceKind::kOption:
-      return s.anchor == ".topolint.json"
-                 ? fmt::format(".topolint.json sets lnc {}", s.value)
-                 : fmt::format("{} is {}", s.anchor, s.value);
+      if (s.anchor == ".topolint.json") {
+        return fmt::format(".topolint.json sets lnc {}", s.value);
+      }
+      // A flag as the user gave it, value included ("--lnc=2",
+      // "--logical-nc-config 2": exec names the compiler's own flag).
+      if (!s.anchor.empty() && s.anchor[0] == '-' &&
+          s.anchor.find_first_of("= ") != std::string::npos) {
+        return fmt::format("{} gives LNC {}", s.anchor, s.value);
+      }
+      return fmt::format("{} is {}", s.anchor, s.value);
   }
   return {};
 }
@@ -301,8 +308,16 @@ void CheckGraphsOfArchive(const NeffArchive& a, Emitter& emit) {
 
 }  // namespace
 
+// new-rule.sh(neff-archive) stub: a rule scaffolded by scripts/new-rule.sh,
+// called first by CheckNeffArchive:
+//   namespace {
+//   void Check@Rule@(const Unit& unit, const CheckOptions& options,
+//                    Emitter& emit);
+//   }  // namespace
+
 void CheckNeffArchive(const Unit& unit, const CheckOptions& options,
                       Emitter& emit) {
+  // new-rule.sh(neff-archive): Check@Rule@(unit, options, emit);
   for (const NeffArchive& a : unit.neff_archives) {
     CheckLncOfArchive(a, unit, options, emit);
     CheckGraphsOfArchive(a, emit);

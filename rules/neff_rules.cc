@@ -34,8 +34,15 @@ void CheckDefJson(const neff::DefJson& d, Emitter& emit) {
 }  // namespace
 }  // namespace neff_rules
 
+// new-rule.sh(neff) stub: a rule scaffolded by scripts/new-rule.sh,
+// called first by CheckNeff:
+//   namespace {
+//   void Check@Rule@(const Unit& unit, Emitter& emit);
+//   }  // namespace
+
 void CheckNeff(const Unit& unit, const CheckOptions& /*options*/,
                Emitter& emit) {
+  // new-rule.sh(neff): Check@Rule@(unit, emit);
   for (const neff::DefJson& d : unit.def_jsons) {
     neff_rules::CheckDefJson(d, emit);
   }

@@ -92,4 +92,13 @@ const RuleInfo* FindRule(std::string_view id) {
 
 absl::Span<const CheckFamily> AllCheckFamilies() { return kFamilies; }
 
+bool FamilyEnabled(std::string_view family, const Emitter& emit) {
+  for (size_t i = 0; i < std::size(kRules); ++i) {
+    if (kRules[i].family == family && emit.Enabled(kAllRuleIds[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace topolint

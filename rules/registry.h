@@ -46,6 +46,11 @@ struct CheckFamily {
 // added here once; its rules name it in their table row.
 absl::Span<const CheckFamily> AllCheckFamilies();
 
+// Whether `emit` reports any rule whose table row names `family` (a family
+// with nothing enabled skips its work; a rule added to the table counts
+// without further edits).
+bool FamilyEnabled(std::string_view family, const Emitter& emit);
+
 }  // namespace topolint
 
 #endif  // TOPOLINT_RULES_REGISTRY_H_

@@ -3,8 +3,15 @@
 
 namespace topolint {
 
+// new-rule.sh(syntax) stub: a rule scaffolded by scripts/new-rule.sh,
+// called first by CheckSyntax:
+//   namespace {
+//   void Check@Rule@(const Unit& unit, Emitter& emit);
+//   }  // namespace
+
 void CheckSyntax(const Unit& unit, const CheckOptions& /*options*/,
                  Emitter& emit) {
+  // new-rule.sh(syntax): Check@Rule@(unit, emit);
   for (const hlo::Module& m : unit.hlo_modules) {
     for (const hlo::SyntaxError& e : m.syntax_errors) {
       emit.Report(kHloSyntax, At(m.file, e.pos), e.message, {},

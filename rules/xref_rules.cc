@@ -66,6 +66,16 @@ struct NeffMemo {
   absl::flat_hash_map<std::string, xref::GroupListDiff> diffs;
 };
 
+// new-rule.sh(xref) stub: a rule scaffolded by scripts/new-rule.sh, called
+// by XrefSession (one object per module: members keep the module's state)
+// with the def.json sides of the unit:
+//   struct @Rule@ {
+//     void Op(const hlo::Module& module, const hlo::Collective& op,
+//             const std::vector<xref::NeffSide>& neffs, Emitter& emit);
+//     void End(const hlo::Module& module,
+//              const std::vector<xref::NeffSide>& neffs, Emitter& emit);
+//   };
+
 class XrefSession : public ModuleSession {
  public:
   XrefSession(const hlo::Module& module, const CheckOptions& options,
@@ -82,6 +92,7 @@ class XrefSession : public ModuleSession {
         memos_(neffs.size()) {}
 
   void Op(const hlo::Collective& op) override {
+    // new-rule.sh(xref): @rule@_.Op(module_, op, neffs_, emit_);
     if (!xref::CarriesReplicaGroups(op)) {
       for (size_t i = 0; i < neffs_.size(); ++i) {
         if (PairsEqualToNeff(op, i)) continue;  // nothing to report
@@ -104,6 +115,7 @@ class XrefSession : public ModuleSession {
   }
 
   void End() override {
+    // new-rule.sh(xref): @rule@_.End(module_, neffs_, emit_);
     for (const xref::NeffSide& n : neffs_) {
       xref::CheckDeviceSpace(module_, params_, any_groups_, n, emit_);
     }
@@ -240,6 +252,7 @@ class XrefSession : public ModuleSession {
   // compared with each def.json's topology once.
   model::ExpansionCache cache_;
   std::vector<NeffMemo> memos_;  // by def.json
+  // new-rule.sh(xref): @Rule@ @rule@_;
 };
 
 class XrefFamily : public FamilyChecks {
@@ -270,10 +283,7 @@ class XrefFamily : public FamilyChecks {
 std::unique_ptr<FamilyChecks> MakeXrefChecks(const Unit& unit,
                                              const CheckOptions& options,
                                              Emitter& emit) {
-  if (!emit.Enabled(kXrefTopologyMismatch) && !emit.Enabled(kXrefWorldSize) &&
-      !emit.Enabled(kXrefPermutePairs)) {
-    return nullptr;
-  }
+  if (!FamilyEnabled("xref", emit)) return nullptr;
   std::vector<xref::NeffSide> neffs;
   for (const neff::DefJson& d : unit.def_jsons) {
     neffs.push_back(xref::ReadNeffSide(d));

@@ -50,7 +50,7 @@ case "$severity" in
   *) die "severity must be error, warning or note, not '$severity'" ;;
 esac
 [ -n "$summary" ] || die "the summary is empty"
-[[ "$summary" != *[\"\\]* ]] || die "the summary must not hold \" or \\"
+case "$summary" in *[\"\\\|]*) die "the summary must not hold \", \\ or |" ;; esac
 mapfile -t families < <(sed -n 's/^ *{"\([a-z-]*\)", &Check[A-Za-z]*,.*/\1/p' rules/registry.cc)
 [[ " ${families[*]} " == *" $family "* ]] ||
   die "unknown family '$family' (one of: ${families[*]})"
@@ -63,45 +63,81 @@ camel() {  # hlo-foo-bar -> HloFooBar
 }
 Camel=$(camel "$id")
 constant="k$Camel"
-check="Check$Camel"
-family_check="Check$(camel "$family")"
-family_file=$(grep -l "^void $family_check(" rules/*.cc | head -1) ||
-  die "no rules/*.cc defines $family_check"
 snake=${id//-/_}
 fam_snake=${family//-/_}
-# Rule tests live under tests/rules/<family>/ (tests/README.md).
+
+# Where the family's rules run: the file with the family's stub comment.
+stub_marker="// new-rule.sh($family) stub:"
+call_marker="// new-rule.sh($family): "
+mapfile -t stub_files < <(grep -lF -- "$stub_marker" rules/*.cc || true)
+[ "${#stub_files[@]}" -eq 1 ] ||
+  die "family '$family' needs exactly one rules/*.cc with a '$stub_marker' comment, found ${#stub_files[@]}"
+family_file=${stub_files[0]}
+grep -qF -- "$call_marker" "$family_file" ||
+  die "$family_file has no '$call_marker' comment: nothing would call the rule"
+# The stub's shape: the comment's lines indented by three spaces.
+template=$(M=$stub_marker awk '
+  index($0, ENVIRON["M"]) == 1 { on = 1; next }
+  on && /^\/\/   / { seen = 1; print substr($0, 6); next }
+  on && seen { exit }' "$family_file")
+[ -n "$template" ] || die "the '$stub_marker' comment of $family_file shows no stub"
+subst() { sed -e "s/@Rule@/$Camel/g" -e "s/@rule@/$snake/g"; }
+# Each declaration `name(params);` becomes a definition whose parameter
+# names are commented out (-Wunused-parameter) and whose body is a TODO.
+stub_code=$(printf '%s\n' "$template" | subst | K=$constant perl -0777 -pe '
+  s{\(([^()]*)\);}{
+    my @p = split /,/, $1;
+    s/(\w+)(\s*)$/\/*$1*\/$2/ for @p;
+    "(" . join(",", @p) . ") {\n// TODO(new-rule): report $ENV{K} here.\n}"
+  }ge')
 test_dir=tests/rules/$fam_snake
 test_file=$test_dir/${snake}_test.cc
 doc=docs/rules/$id.md
 fix=fixtures/$id
-# A passing case of another rule of the family gives the inputs' shape.
+ref=docs/reference/rules.md
+changelog=CHANGELOG.md
+# A case of another rule of the family gives the inputs' shape: a passing
+# one if it can, and one with an HLO module for a family whose stub is
+# called per collective (Op).
+needs_hlo=0
+[[ "$template" != *"Op("* ]] || needs_hlo=1
+has_hlo() { [ -n "$(find "$1" \( -name '*.hlo' -o -name '*.hlo.txt' \) -print -quit)" ]; }
 sample=
-while read -r other; do
-  sample=$(find "fixtures/$other" -mindepth 1 -maxdepth 1 -type d -name 'pass-*' 2>/dev/null | sort | head -1)
-  [ -n "$sample" ] && break
-done < <(grep -o "X(k[A-Za-z]*, \"[a-z0-9-]*\", [EWN], \"$family\"" "$table" | sed 's/.*, "\([a-z0-9-]*\)", [EWN], .*/\1/')
+mapfile -t others < <(grep -o "X(k[A-Za-z0-9]*, \"[a-z0-9-]*\", [EWN], \"$family\"" "$table" |
+  sed 's/.*, "\([a-z0-9-]*\)", [EWN], .*/\1/')
+for kind in pass fail; do
+  for other in "${others[@]}"; do
+    while read -r c; do
+      [ -n "$c" ] || continue
+      if [ $needs_hlo -eq 0 ] || has_hlo "$c"; then sample=$c; break 3; fi
+    done < <(find "fixtures/$other" -mindepth 1 -maxdepth 1 -type d -name "$kind-*" 2>/dev/null | sort)
+  done
+done
 for f in "$test_file" "$doc" "$fix"; do
   [ ! -e "$f" ] || die "$f exists already"
+done
+for f in "$ref" "$changelog"; do
+  [ -f "$f" ] || die "$root has no $f"
 done
 
 row="  X($constant, \"$id\", $sev, \"$family\",  \\
     \"$summary\")  \\"
-stub="namespace {
-
-// $id: $summary.
-// TODO(new-rule): report $constant here, e.g.
-//   emit.Report($constant, location, fmt::format(...));
-// Until then $test_file
-// and the golden cases of $fix fail.
-void $check(const Unit& /*unit*/, Emitter& /*emit*/) {}
-
-}  // namespace
+ref_row="| [\`$id\`](../rules/$id.md) | $severity | $summary |"
+change="- New rule \`$id\` ($severity, family \`$family\`): $summary."
+stub="// $id: $summary.
+// TODO(new-rule): report $constant below. Until then
+// $test_file and the golden cases of
+// $fix fail.
+$stub_code
 "
-call="  $check(unit, emit);"
+calls=$(grep -F -- "$call_marker" "$family_file" |
+  sed 's|^\( *\)// new-rule.sh([a-z-]*): \(.*\)$|\1\2|' | subst)
 test_text="// $id: $summary.
 // Scaffolded by scripts/new-rule.sh: fails until $family_file reports
 // $id on $fix/fail-basic.
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include \"gtest/gtest.h\"
 #include \"tests/common/run_cli.h\"
@@ -109,13 +145,23 @@ test_text="// $id: $summary.
 namespace topolint::testing {
 namespace {
 
+// \`topolint check\` of a case, with its \`args\` file as the golden test
+// reads it.
+CliResult Check(const std::string& dir) {
+  std::vector<std::string> args = {\"check\", \"--color\", \"never\"};
+  std::istringstream in(ReadAll(std::string(TOPOLINT_SOURCE_DIR) + \"/\" + dir + \"/args\"));
+  for (std::string w; in >> w;) args.push_back(w);
+  args.push_back(dir);
+  return RunTopolint(args);
+}
+
 TEST(${Camel}Test, ReportsTheFailingCase) {
-  CliResult r = RunTopolint({\"check\", \"--color\", \"never\", \"$fix/fail-basic\"});
+  CliResult r = Check(\"$fix/fail-basic\");
   EXPECT_NE(r.out.find(\"[$id]\"), std::string::npos) << r.out << r.err;
 }
 
 TEST(${Camel}Test, PassesThePassingCase) {
-  CliResult r = RunTopolint({\"check\", \"--color\", \"never\", \"$fix/pass-basic\"});
+  CliResult r = Check(\"$fix/pass-basic\");
   EXPECT_EQ(r.out.find(\"[$id]\"), std::string::npos) << r.out;
   EXPECT_LT(r.exit_code, 2) << r.err;
 }
@@ -158,8 +204,10 @@ expected_text="TODO(new-rule): write the case, then run scripts/update-golden.sh
 
 if [ $dry -eq 1 ]; then
   printf 'would append to the rule table of %s:\n%s\n' "$table" "$row"
-  printf 'would add to %s, before %s:\n%s' "$family_file" "$family_check" "$stub"
-  printf 'would call it first in %s:\n%s\n' "$family_check" "$call"
+  printf 'would append to the table of %s:\n%s\n' "$ref" "$ref_row"
+  printf 'would add under Unreleased, Added, of %s:\n%s\n' "$changelog" "$change"
+  printf 'would add to %s, where its "%s" comment is:\n%s' "$family_file" "$stub_marker" "$stub"
+  printf 'would add to %s, where its "%s" comments are:\n%s\n' "$family_file" "$call_marker" "$calls"
   printf 'would write %s:\n%s' "$test_file" "$test_text"
   for c in fail-basic pass-basic; do
     printf 'would write %s/%s/expected.txt:\n' "$fix" "$c"
@@ -176,14 +224,34 @@ fi
 # The table row, before the end marker.
 marker='  /* new rules above this line */'
 grep -qxF "$marker" "$table" || die "$table has no end-of-table marker"
+grep -q '^| \[`' "$ref" || die "$ref has no rule table"
 ROW=$row M=$marker awk '$0 == ENVIRON["M"] { print ENVIRON["ROW"] } { print }' "$table" > "$table.tmp"
 mv "$table.tmp" "$table"
-# The stub before the family's Check function, and its call as that
-# function's first statement.
-STUB=$stub CALL=$call FN="void $family_check(" awk '
-  index($0, ENVIRON["FN"]) == 1 { printf "%s\n", ENVIRON["STUB"]; infn = 1 }
+# The reference row after the table's last row (tests/repo/docs_links_test.cc
+# holds the table equal to the rule table).
+last=$(grep -n '^| \[`' "$ref" | tail -1 | cut -d: -f1)
+ROW=$ref_row N=$last awk '{ print } NR == ENVIRON["N"] { print ENVIRON["ROW"] }' "$ref" > "$ref.tmp"
+mv "$ref.tmp" "$ref"
+# The CHANGELOG line at the end of Unreleased's "### Added" list (the list
+# is started when Unreleased has none).
+LINE=$change awk '
+  function flush() { if (!done) { print ENVIRON["LINE"]; done = 1 } }
+  /^## / { if (inrel && !done) { if (!added) print "### Added"; flush(); print "" } inrel = ($0 ~ /^## \[Unreleased\]/); added = 0 }
+  inrel && /^### / { if (added && !done) { flush(); print "" } added = ($0 == "### Added"); print; next }
+  inrel && added && /^$/ && seen { flush() }
+  inrel && added && /^- / { seen = 1 }
   { print }
-  infn && /\{$/ { print ENVIRON["CALL"]; infn = 0 }' "$family_file" > "$family_file.tmp"
+  END { if (inrel && !done) { if (!added) print "### Added"; flush() } }' "$changelog" > "$changelog.tmp"
+mv "$changelog.tmp" "$changelog"
+# The stub above the stub comment, each call above its comment.
+STUB=$stub SM=$stub_marker CM=$call_marker C=$Camel S=$snake awk '
+  index($0, ENVIRON["SM"]) == 1 { printf "%s\n", ENVIRON["STUB"] }
+  (at = index($0, ENVIRON["CM"])) > 0 && substr($0, 1, at - 1) ~ /^ *$/ {
+    line = substr($0, 1, at - 1) substr($0, at + length(ENVIRON["CM"]))
+    gsub(/@Rule@/, ENVIRON["C"], line); gsub(/@rule@/, ENVIRON["S"], line)
+    print line
+  }
+  { print }' "$family_file" > "$family_file.tmp"
 mv "$family_file.tmp" "$family_file"
 mkdir -p "$test_dir" "$(dirname "$doc")"
 printf '%s' "$test_text" > "$test_file"
@@ -199,14 +267,16 @@ done
 if [ -f .clang-format ] && command -v clang-format-14 > /dev/null; then
   clang-format-14 -i "$test_file" "$family_file"
 fi
-cat <<EOF
+cat <<MSG
 Scaffolded $id ($family, $severity):
   $table            the table row
-  $family_file      $check (a stub: write it)
+  $ref    its row
+  $changelog             a line under Unreleased
+  $family_file      $Camel (a stub: write it), called where the family's rules run
   $test_file
-  $fix/fail-basic, $fix/pass-basic (edit the inputs; expected.txt are TODOs)
+  $fix/fail-basic, $fix/pass-basic (inputs from ${sample:-nothing}; expected.txt are TODOs)
   $doc
-Next: write $check, make fail-basic fail and pass-basic pass, run
+Next: write $Camel, make fail-basic fail and pass-basic pass, run
 scripts/update-golden.sh $fix/*, fill in $doc, and run the tests
 (see CONTRIBUTING.md). Rule ids are a public contract (docs/reference/rules.md).
-EOF
+MSG

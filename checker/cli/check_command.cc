@@ -59,7 +59,18 @@ bool UseColor(const Options& o) {
   return isatty(fileno(stdout)) != 0;
 }
 
-// `docs_url` empty: no helpUri (the help text carries the description).
+// OSC 8 hyperlinks on rule ids: only on the terminal itself (standard
+// output a terminal other than TERM=dumb), never into -o FILE or a pipe,
+// whatever --color says.
+bool UseHyperlinks(const Options& o) {
+  if (!o.output.empty() || o.color == ColorMode::kNever) return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string(term) == "dumb") return false;
+  return isatty(fileno(stdout)) != 0;
+}
+
+// Every registered rule, its page and helpUri (`docs_url`, else
+// kDefaultDocsUrl, + "/<id>.md").
 std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
   std::vector<RuleDescriptor> out;
   for (const RuleInfo& r : AllRules()) {
@@ -69,10 +80,8 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
     d.summary = std::string(r.summary);
     d.description = RuleDocSection(r.id, "What it checks");
     if (d.description.empty()) d.description = d.summary;
-    if (!docs_url.empty()) {
-      const bool slash = docs_url.back() == '/';
-      d.help_uri = fmt::format("{}{}{}.md", docs_url, slash ? "" : "/", r.id);
-    }
+    d.page = std::string(RuleDoc(r.id));
+    d.help_uri = RuleDocsUrl(docs_url, r.id);
     out.push_back(std::move(d));
   }
   return out;
@@ -161,13 +170,13 @@ struct Tally {
 class CheckReport {
  public:
   CheckReport(const Options& options, std::optional<Baseline> baseline,
-              const JobPlan& plan)
+              const std::vector<InMemoryInput>& in_memory)
       : options_(options) {
     if (baseline) {
       remaining_ = std::move(baseline->counts);
       use_baseline_ = true;
     }
-    for (const InMemoryInput& m : plan.in_memory) {
+    for (const InMemoryInput& m : in_memory) {
       tally_.piped.insert(m.name);
       // A streamed standard input shows the source lines of its first
       // bytes (whole lines only); findings beyond them show none.
@@ -175,34 +184,38 @@ class CheckReport {
           m.name,
           m.stream_fd < 0 ? m.text : m.text.substr(0, m.text.rfind('\n') + 1));
     }
+    // Every format names a finding's file the same way: relative to the
+    // repository root (issue 47).
+    roots_ = FindSarifRoots(options);
     switch (options.format) {
       case Format::kHtml:  // explain only (refused by ParseOptions)
       case Format::kSvg:
-      case Format::kText:
-        report_ = MakeTextReport(&sources_, UseColor(options));
+      case Format::kText: {
+        TextStyle style;
+        style.color = UseColor(options);
+        style.links = style.color && UseHyperlinks(options);
+        style.docs_url = options.docs_url;
+        report_ = MakeTextReport(&sources_, style, &roots_);
         break;
+      }
       case Format::kJson:
-        report_ = MakeJsonReport();
+        report_ = MakeJsonReport(&roots_);
         break;
       case Format::kSarif:
         rules_ = Descriptors(options.docs_url);
-        roots_ = FindSarifRoots(options);
         report_ = MakeSarifReport(&rules_, TOPOLINT_VERSION, &roots_);
         break;
       case Format::kGithub:
-        roots_ = FindSarifRoots(options);
         report_ = MakeGithubReport(&roots_);
         break;
       case Format::kJunit:
-        roots_ = FindSarifRoots(options);
         report_ = MakeJunitReport(&roots_);
         break;
       case Format::kGitlab:
-        roots_ = FindSarifRoots(options);
         report_ = MakeGitlabReport(&roots_);
         break;
       case Format::kConcise:
-        report_ = MakeConciseReport();
+        report_ = MakeConciseReport(&roots_);
         break;
     }
   }
@@ -323,50 +336,23 @@ std::string RenderEmptyReport(const Options& options) {
 namespace {
 
 // One run of check; its counts go to `*summary` once its report ended.
-int CheckRun(const Options& options, const JobPlan* given_plan,
+int CheckRun(const Options& options, const std::vector<InMemoryInput>* reuse,
              CheckSummary* summary) {
-  JobPlan plan;
-  // A search of one directory is checked as the walk forms its units
-  // (StreamedUnits): warnings and skipped paths are printed as met.
-  std::unique_ptr<StreamedUnits> streamed;
+  // Every command line is checked as the walks form its units
+  // (StreamedUnits): skipped paths are listed (-v) as met.
   size_t streamed_skipped = 0;
-  if (given_plan != nullptr) {
-    plan = *given_plan;
-  } else if (CanStreamUnits(options)) {
-    streamed = std::make_unique<StreamedUnits>(
-        options,
-        [&options](std::string w) {
-          if (!options.quiet) Err(fmt::format("topolint: warning: {}\n", w));
-        },
-        [&options, &streamed_skipped](SkippedPath s) {
-          streamed_skipped += s.files;
-          if (options.verbose && !s.warned) {
-            Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
-          }
-        });
-    if (absl::Status st = streamed->Init(); !st.ok()) return Fail(st);
-  } else if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
-  }
-  if (!options.quiet) {
-    for (const std::string& s : plan.skipped) {
-      Err(
-          fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
-                      "def.json / .neff or a component config\n",
-                      s));
-    }
-    for (const std::string& w : plan.warnings) {
-      Err(fmt::format("topolint: warning: {}\n", w));
-    }
-  }
-  if (options.verbose) {
-    for (const SkippedPath& s : plan.search_skipped) {
-      if (!s.warned)
-        Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
-    }
-  }
-  if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
+  auto streamed = std::make_unique<StreamedUnits>(
+      options,
+      [&options, &streamed_skipped](SkippedPath s) {
+        streamed_skipped += s.files;
+        if (options.verbose && !s.warned) {
+          Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
+        }
+      },
+      reuse);
+  if (absl::Status st = streamed->Init(); !st.ok()) return Fail(st);
+  if (absl::Status st = CheckOutputsAreNotInputs(options, JobPlan{});
+      !st.ok()) {
     return Fail(st);
   }
   std::optional<Baseline> baseline;
@@ -384,21 +370,12 @@ int CheckRun(const Options& options, const JobPlan* given_plan,
   // everything succeeded; on any failure (exit 2) the old files stay, while
   // standard output keeps what was already written (docs/integration.md,
   // "Report order and streaming").
-  FindingOrder order = streamed ? FindingOrder() : FindingOrder(plan);
-  CheckReport report(options, std::move(baseline), plan);
+  FindingOrder order;
+  CheckReport report(options, std::move(baseline), streamed->in_memory());
   if (absl::Status st = report.Begin(); !st.ok()) return Fail(st);
   std::vector<Finding> ready;
-  std::unique_ptr<PlannedUnits> planned;
-  UnitSource* source = streamed.get();
-  int jobs = options.jobs;
-  if (!streamed) {
-    planned =
-        std::make_unique<PlannedUnits>(plan, order.order(), &order.keys());
-    source = planned.get();
-    jobs = std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
-  }
   absl::Status streamed_status = StreamUnits(
-      source, jobs,
+      streamed.get(), options.jobs,
       [&](UnitOutcome unit, const std::optional<std::string>& frontier) {
         order.AddShared(unit.shared_files);
         order.CountFiles(unit.new_files);
@@ -412,16 +389,9 @@ int CheckRun(const Options& options, const JobPlan* given_plan,
     return Fail(st);
   }
   if (absl::Status st = report.End(); !st.ok()) return Fail(st);
-  const size_t unit_count =
-      streamed ? streamed->units() : CheckedUnitCount(plan);
-  UncheckedSummary unchecked;
-  if (streamed) {
-    unchecked = streamed->unchecked();
-  } else {
-    for (const UnitJob& job : plan.jobs) unchecked.Add(job.spec);
-  }
-  const size_t skipped_count =
-      streamed ? streamed_skipped : SkippedFileCount(plan);
+  const size_t unit_count = streamed->units();
+  const UncheckedSummary& unchecked = streamed->unchecked();
+  const size_t skipped_count = streamed_skipped;
 
   const Tally& tally = report.tally();
   summary->ended = true;
@@ -455,9 +425,9 @@ int RunCheck(const Options& options) {
 }
 
 CheckSummary RunCheckCounted(const Options& options,
-                             const JobPlan* given_plan) {
+                             const std::vector<InMemoryInput>* reuse) {
   CheckSummary summary;
-  summary.code = CheckRun(options, given_plan, &summary);
+  summary.code = CheckRun(options, reuse, &summary);
   return summary;
 }
 

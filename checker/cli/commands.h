@@ -4,9 +4,11 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "checker/cli/check_summary.h"
 #include "checker/cli/options.h"
+#include "checker/core/runner.h"
 
 namespace topolint::cli {
 
@@ -18,11 +20,10 @@ int RunCheck(const Options& options);
 // RunCheck without --fix / --diff and without its summary: the report and
 // the warnings met are written; the counts and the exit code are returned
 // for the caller to print (PrintCheckSummary) as its run means them.
-// `given_plan`: a plan already made for `options` (its pipes read once),
-// used instead of planning again; null to plan.
-struct JobPlan;
+// `reuse`: standard input and pipes as an earlier pass of the run read
+// them (they cannot be read twice); null to read.
 CheckSummary RunCheckCounted(const Options& options,
-                             const JobPlan* given_plan = nullptr);
+                             const std::vector<InMemoryInput>* reuse = nullptr);
 // The report of no finding in `options.format`, as check writes it (an
 // empty JSON array, a SARIF log of one run without results); "" for the
 // formats that write nothing then.

@@ -237,10 +237,15 @@ ExecOutcome RunPhases(const ExecSettings& s, const CompileLine& line,
   after.rule_globs.push_back("-hlo-*,-config-*,-unused-suppression");
   const int rc = report.RunPhase(after);
   if (rc == kExitFindings && block) {
+    // Name what the user asked for (the LNC flag as given), not just
+    // "the NEFF disagrees with the module".
+    const std::string with =
+        line.lnc_source.empty() ? "" : " with " + line.lnc_source;
     Err(fmt::format(
-        "topolint: error: exec: the compiler succeeded, but {} disagrees "
-        "with {} (exit 1 under --on-error block)\n",
-        line.output, line.input));
+        "topolint: error: exec: the compiler succeeded, but {} (compiled "
+        "from {}{}) has the topology errors above (exit 1 under --on-error "
+        "block)\n",
+        line.output, line.input, with));
     return {kExitFindings, true, false};
   }
   if (rc == kExitUsage) {

@@ -68,6 +68,7 @@ CompileLine ParseCompileLine(const std::vector<std::string>& args) {
   std::string lnc_flag_name;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i];
+    std::string given = flag;  // as typed: "--lnc=2", or "--lnc 2" below
     line.arguments.push_back(flag);
     std::string value;
     bool has_value = false;
@@ -79,6 +80,7 @@ CompileLine ParseCompileLine(const std::vector<std::string>& args) {
         line.arguments.push_back(value);
       } else if (TakesValue(flag) && i + 1 < args.size()) {
         value = args[++i];
+        given += " " + value;
         has_value = true;
         line.arguments.push_back(value);
       }
@@ -90,7 +92,7 @@ CompileLine ParseCompileLine(const std::vector<std::string>& args) {
         int64_t n = 0;
         if (absl::SimpleAtoi(value, &n) && n >= 1) {
           lnc_flag = n;
-          lnc_flag_name = flag;
+          lnc_flag_name = given;
           line.problem.clear();
         } else {
           lnc_flag.reset();

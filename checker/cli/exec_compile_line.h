@@ -26,8 +26,9 @@ struct CompileLine {
   // the target's default (2 for trn2 and later, 1 for trn1 / inf2); else
   // none.
   std::optional<int64_t> lnc;
-  // Where `lnc` comes from, as findings name it: the flag ("--lnc",
-  // "--logical-nc-config") or "the default LNC of --target=trn2".
+  // Where `lnc` comes from, as findings name it: the flag as the user gave
+  // it ("--lnc 2", "--logical-nc-config=2") or "the default LNC of
+  // --target=trn2".
   std::string lnc_source;
   std::string target;     // --target
   std::string framework;  // --framework ("" = not given)

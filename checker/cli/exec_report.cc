@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -93,6 +94,42 @@ std::string MergeJsonReports(const std::vector<std::string>& documents) {
   return DumpJson(all) + "\n";
 }
 
+// The rules of `run` (tool.driver.rules) that `base` lacks are appended to
+// base's, and each result of `run` gets the ruleIndex of its rule there.
+void MergeRules(Json& run, Json* base) {
+  auto rules_of = [](Json& r) -> Json* {
+    if (!r.contains("tool") || !r["tool"].contains("driver")) return nullptr;
+    Json& driver = r["tool"]["driver"];
+    if (!driver.contains("rules") || !driver["rules"].is_array()) {
+      driver["rules"] = Json::array();
+    }
+    return &driver["rules"];
+  };
+  Json* from = rules_of(run);
+  Json* to = rules_of(*base);
+  if (from == nullptr || to == nullptr) return;
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < to->size(); ++i) {
+    index.emplace((*to)[i].value("id", std::string()), i);
+  }
+  for (Json& result : run["results"]) {
+    if (!result.contains("ruleIndex") ||
+        !result["ruleIndex"].is_number_integer()) {
+      continue;
+    }
+    const int64_t old = result["ruleIndex"].get<int64_t>();
+    if (old < 0 || static_cast<size_t>(old) >= from->size()) {
+      result.erase("ruleIndex");
+      continue;
+    }
+    const Json& rule = (*from)[static_cast<size_t>(old)];
+    auto [it, added] =
+        index.emplace(rule.value("id", std::string()), to->size());
+    if (added) to->push_back(rule);
+    result["ruleIndex"] = it->second;
+  }
+}
+
 std::string MergeSarifReports(const std::vector<std::string>& documents) {
   Json merged;
   for (const std::string& d : documents) {
@@ -105,10 +142,12 @@ std::string MergeSarifReports(const std::vector<std::string>& documents) {
       merged = std::move(log);
       continue;
     }
-    // Both runs hold the same rule list (so the same ruleIndex values);
-    // the later run's artifacts go after the first's.
+    // Each run lists the rules it has results of: the later run's results
+    // point into the first's list, which gains the rules it lacked; the
+    // later run's artifacts go after the first's.
     Json& base = merged["runs"][0];
     Json& run = log["runs"][0];
+    MergeRules(run, &base);
     const int64_t offset = base.contains("artifacts")
                                ? static_cast<int64_t>(base["artifacts"].size())
                                : 0;

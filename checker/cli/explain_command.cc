@@ -81,12 +81,6 @@ int RunExplainCommand(const Options& options) {
     return kExitUsage;
   }
   if (!options.quiet) {
-    for (const std::string& s : plan.skipped) {
-      Err(
-          fmt::format("topolint: warning: skipped {}: not HLO text, a NEFF "
-                      "def.json / .neff or a component config\n",
-                      s));
-    }
     for (const std::string& w : plan.warnings) {
       Err(fmt::format("topolint: warning: {}\n", w));
     }

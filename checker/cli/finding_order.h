@@ -43,22 +43,15 @@ inline constexpr size_t kMaxHeldFindings = 20000;
 // Not thread-safe: the writer thread owns it.
 class FindingOrder {
  public:
-  explicit FindingOrder(const JobPlan& plan);
-  // For units handed over by a stream (discovery_stream.h), which gives
-  // each unit's key, the files it shares with other units and its files
-  // not counted before (AddShared, CountFiles).
+  // For units handed over by a stream (unit_sources.h), which gives each
+  // unit's key, the files it shares with other units and its files not
+  // counted before (AddShared, CountFiles).
   FindingOrder() = default;
-
-  // The keys of order(), for PlannedUnits (the frontier after each unit).
-  const std::vector<std::string>& keys() const { return keys_; }
 
   // `files` are listed by several units: repeats of their findings are
   // dropped. Call before the findings of a unit listing them are added.
   void AddShared(const std::vector<std::string>& files);
   void CountFiles(size_t n) { file_count_ += n; }
-
-  // Plan indexes in the order the units are to be handed over.
-  const std::vector<size_t>& order() const { return order_; }
 
   // The next unit is done: `findings` are its findings, sorted, and
   // `frontier` the key of the unit after it (nullopt: none). Appends to
@@ -72,16 +65,13 @@ class FindingOrder {
 
   size_t held() const { return held_.size(); }
 
-  // Distinct files the plan's units list, each once (a config inherited by
-  // many units counts once): the summary's "N files checked". Counted while
-  // the keys were chosen.
+  // Distinct files the units list, each once (a config inherited by many
+  // units counts once): the summary's "N files checked" (CountFiles).
   size_t file_count() const { return file_count_; }
 
  private:
   void Release(size_t count, std::vector<Finding>* ready);
 
-  std::vector<size_t> order_;
-  std::vector<std::string> keys_;  // by position in order_
   size_t file_count_ = 0;
   std::set<std::string> shared_files_;
   std::vector<Finding> held_;  // sorted

@@ -21,6 +21,7 @@
 #include "absl/strings/str_join.h"
 #include "checker/cli/commands.h"
 #include "checker/cli/output_guard.h"
+#include "checker/cli/streamed_units.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/fix.h"
@@ -51,7 +52,7 @@ struct Gathered {
 // Gathers the fixes; with a baseline, the findings it accepts keep theirs
 // unapplied. As `check --baseline` does, n entries of a fingerprint accept
 // the first n findings having it in report order (by file, line, column).
-absl::Status Gather(const Options& options, const JobPlan& plan,
+absl::Status Gather(const Options& options, UnitSource* source,
                     const std::optional<Baseline>& baseline, Gathered* g) {
   std::set<std::tuple<std::string, std::string, int64_t, int64_t, std::string>>
       seen;
@@ -62,10 +63,9 @@ absl::Status Gather(const Options& options, const JobPlan& plan,
       std::string,
       std::vector<std::tuple<std::string, int64_t, int64_t, size_t>>>
       in_baseline;
-  std::vector<size_t> order(plan.jobs.size());
-  std::iota(order.begin(), order.end(), 0);
-  absl::Status st =
-      StreamUnits(plan, order, options.jobs, [&](UnitOutcome unit) {
+  absl::Status st = StreamUnits(
+      source, options.jobs,
+      [&](UnitOutcome unit, const std::optional<std::string>&) {
         for (const Finding& f : unit.findings) {
           const bool with_fix = f.fix != nullptr && !f.fix->edits.empty();
           const std::string fingerprint =
@@ -198,19 +198,24 @@ int RunFix(const Options& options) {
     Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
     return kExitUsage;
   };
-  JobPlan plan;
-  if (absl::Status st = PlanJobs(options, &plan); !st.ok()) return fail(st);
+  // The units are streamed (StreamedUnits refuses an output that is one of
+  // their inputs as it hands them out); nothing is written before every
+  // unit was checked.
+  StreamedUnits source(options, [](SkippedPath) {});
+  if (absl::Status st = source.Init(); !st.ok()) return fail(st);
   std::optional<Baseline> baseline;
-  if (absl::Status st = CheckBeforeWriting(options, plan, &baseline);
+  if (absl::Status st = CheckBeforeWriting(options, JobPlan{}, &baseline);
       !st.ok()) {
     return fail(st);
   }
   Gathered gathered;
-  if (absl::Status st = Gather(options, plan, baseline, &gathered); !st.ok()) {
+  if (absl::Status st = Gather(options, &source, baseline, &gathered);
+      !st.ok()) {
     return fail(st);
   }
+  const std::vector<InMemoryInput>& in_memory = source.in_memory();
   std::set<std::string> piped;
-  for (const InMemoryInput& m : plan.in_memory) piped.insert(m.name);
+  for (const InMemoryInput& m : in_memory) piped.insert(m.name);
   // Every file is read and planned before the first is written: a file
   // that does not read is exit 2 with nothing written.
   std::vector<FileFixPlan> plans;
@@ -297,7 +302,7 @@ int RunFix(const Options& options) {
   // Inputs read from a pipe cannot be read twice: the check of what
   // remains takes them from this run's plan.
   const CheckSummary summary =
-      RunCheckCounted(again, plan.in_memory.empty() ? nullptr : &plan);
+      RunCheckCounted(again, in_memory.empty() ? nullptr : &in_memory);
   PrintCheckSummary(again, summary, /*hint_fixes=*/false);
   const int code = summary.code;
   const size_t remaining = summary.total();

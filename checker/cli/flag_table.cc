@@ -75,12 +75,12 @@ const FlagRow kFlags[] = {
    "directory search reads them (JSON of other kinds ignored); for pre-commit",
    [](Options& o, V) { o.whole_units = true; return Ok(); }},
   {"--sarif-root", "", K::kDir, "DIR", "", kCheckExec, false, 0,
-   "SARIF URIs and github, gitlab and junit paths relative to DIR (default: "
-   "the git work tree holding the current directory, else the current "
-   "directory)",
+   "the repository root every format names files from (default: the git work "
+   "tree holding the current directory, else the current directory)",
    [](Options& o, V v) { o.sarif_root = v.text; return Ok(); }},
   {"--docs-url", "", K::kText, "URL", "", kCheckExec, false, 0,
-   "SARIF helpUri base: URL/<rule>.md (an absolute URL)",
+   "the base of the rule pages (URL/<rule>.md) that SARIF helpUri and the "
+   "text format's terminal links point to (an absolute URL)",
    [](Options& o, V v) {
      if (v.text.find("://") == std::string::npos) {
        return absl::InvalidArgumentError(fmt::format(

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "checker/core/dir_walk.h"
+#include "checker/core/dir_entries.h"
 
 namespace topolint::cli {
 
@@ -23,19 +23,11 @@ struct SeenDir {
 };
 
 // FindProjectConfig with every directory looked at once: many units share
-// their ancestors (a compile cache of thousands of entries). The directories
-// a search listed are known already (`Learn`): a unit there costs no
+// their ancestors (a compile cache of thousands of entries). What the walk
+// saw in a unit's directory is handed in (SeenDir): a unit there costs no
 // syscall. Results are absolute paths, as FindProjectConfig gives.
 class ProjectConfigFinder {
  public:
-  void Learn(std::vector<ListedDir> listed) {
-    listed_.reserve(listed.size());
-    by_display_.reserve(listed.size());
-    for (ListedDir& d : listed) {
-      listed_.emplace(std::move(d.path), d.has_settings);
-    }
-  }
-
   // Find for a unit's directory: units of one parent (a compile cache's
   // entries) share the parent's answer, and a unit's own directory is not
   // remembered (no other unit has it).
@@ -110,7 +102,6 @@ class ProjectConfigFinder {
   }
 
   bool HasSettings(const std::string& dir) {
-    if (auto it = listed_.find(dir); it != listed_.end()) return it->second;
     std::error_code ec;
     return std::filesystem::is_regular_file(dir + "/.topolint.json", ec);
   }
@@ -142,7 +133,6 @@ class ProjectConfigFinder {
     return result;
   }
 
-  absl::flat_hash_map<std::string, bool> listed_;
   absl::flat_hash_map<std::string, std::string> by_display_;
   std::map<std::string, std::string> found_;
   std::string cwd_;

@@ -9,19 +9,15 @@
 
 namespace topolint::cli {
 
-bool CanStreamUnits(const Options& o) {
-  return o.paths.size() == 1 && o.paths[0] != "-" && !o.whole_units &&
-         o.hlo.empty() && o.neff.empty() && o.neuron_config.empty() &&
-         KindOfPath(o.paths[0]) == FileKind::kDirectory;
-}
-
 StreamedUnits::StreamedUnits(const Options& options,
-                             std::function<void(std::string)> on_warning,
-                             std::function<void(SkippedPath)> on_skipped)
+                             std::function<void(SkippedPath)> on_skipped,
+                             const std::vector<InMemoryInput>* reuse,
+                             bool check_outputs)
     : options_(options),
-      on_warning_(std::move(on_warning)),
       on_skipped_(std::move(on_skipped)),
       settings_(options),
+      reuse_(reuse),
+      check_outputs_(check_outputs),
       shared_([this](const InputFile& f, Unit* unit) {
         return LoadJsonInput(f, in_memory_, unit);
       }) {}
@@ -43,16 +39,33 @@ absl::Status StreamedUnits::Init() {
   limits_.jobs = o.jobs;
   limits_.selector = &selector_;
   limits_.honour_gitignore = !o.no_ignore;
-  stream_ = std::make_unique<UnitStream>(o.paths[0], limits_, on_warning_,
-                                         on_skipped_);
-  return stream_->Prime();
+  std::vector<UnitSpec> formed;
+  std::vector<std::string> disk_paths;
+  if (auto st = CommandLineUnits(o, reuse_, &in_memory_, &formed, &disk_paths);
+      !st.ok()) {
+    return st;
+  }
+  sources_ = std::make_unique<UnitSources>(limits_, on_skipped_);
+  for (UnitSpec& spec : formed) sources_->AddUnit(std::move(spec));
+  std::vector<SkippedPath> unrecognised;
+  if (auto st = sources_->AddPaths(disk_paths, o.whole_units, &unrecognised);
+      !st.ok()) {
+    return st;
+  }
+  if (!unrecognised.empty()) {
+    const SkippedPath& s = unrecognised.front();
+    return absl::InvalidArgumentError(
+        fmt::format("{}: {}; name a file topolint reads, or its directory",
+                    s.path, s.reason));
+  }
+  return sources_->Prime();
 }
 
 absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
                                          std::unique_ptr<UnitJob>* owned,
                                          std::optional<std::string>* frontier) {
   StreamedUnit unit;
-  absl::StatusOr<bool> more = stream_->Next(&unit);
+  absl::StatusOr<bool> more = sources_->Next(&unit);
   if (!more.ok() || !*more) return more;
   auto made = std::make_unique<UnitJob>();
   made->spec = std::move(unit.spec);
@@ -65,6 +78,8 @@ absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
       !st.ok()) {
     return st;
   }
+  config_paths_.insert(config_paths_.end(), one.config_paths.begin(),
+                       one.config_paths.end());
   // Inputs other units list too (an inherited config): read once.
   for (const InputFile& f : made->spec.files) {
     if (std::find(made->shared_files.begin(), made->shared_files.end(),
@@ -72,7 +87,8 @@ absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
       shared_.Share(f);
     }
   }
-  if (!options_.output.empty() || !options_.write_baseline.empty()) {
+  if (check_outputs_ &&
+      (!options_.output.empty() || !options_.write_baseline.empty())) {
     one.jobs.push_back(*made);
     if (auto st = CheckOutputsAreNotInputs(options_, one); !st.ok()) {
       return st;
@@ -80,7 +96,7 @@ absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
   }
   if (!IsSkipUnit(made->spec)) ++units_;
   unchecked_.Add(made->spec);
-  *frontier = stream_->PeekKey();
+  *frontier = sources_->PeekKey();
   *job = made.get();
   *owned = std::move(made);
   return true;

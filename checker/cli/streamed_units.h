@@ -1,6 +1,8 @@
-// `topolint check DIR`: the units of a directory search checked as the walk
-// forms them (checker/core/discovery_stream.h), so that memory stays flat in
-// the number of files searched (issue 27, defect 3).
+// The units of a command line, checked as the walks form them
+// (checker/core/unit_sources.h: each directory a stream, named files,
+// --hlo / --neff and standard input a trivial source, merged by key), so
+// that memory stays flat in the number of files searched (issue 27,
+// defect 3; issue 46, item 3: the only unit pipeline).
 #ifndef TOPOLINT_CHECKER_CLI_STREAMED_UNITS_H_
 #define TOPOLINT_CHECKER_CLI_STREAMED_UNITS_H_
 
@@ -16,31 +18,30 @@
 #include "checker/cli/project_config_finder.h"
 #include "checker/cli/unchecked_summary.h"
 #include "checker/cli/unit_jobs.h"
-#include "checker/core/discovery_stream.h"
 #include "checker/core/path_filter.h"
+#include "checker/core/unit_sources.h"
 
 namespace topolint::cli {
 
-// Whether `options` search exactly one directory and name nothing else
-// (no file, standard input, --hlo/--neff/--neuron-config or --whole-units):
-// the case StreamedUnits serves. Other command lines are planned whole
-// (PlanJobs); their units are few or named one by one.
-bool CanStreamUnits(const Options& options);
-
-// A UnitSource over the search of options.paths[0]. Each unit gets its
-// settings (UnitSettings) and is refused when an -o or --write-baseline
-// path is one of its files or its settings file (CheckOutputsAreNotInputs).
-// Warnings and skipped paths are handed to the callbacks as the walk meets
-// them, on the thread taking units (one at a time).
+// A UnitSource over every unit of a command line. Each unit gets its
+// settings (UnitSettings) and, with `check_outputs`, is refused when an -o
+// or --write-baseline path is one of its files or its settings file
+// (CheckOutputsAreNotInputs). Skipped paths are handed to the callback as
+// the walks meet them, on the thread taking units (one at a time). `reuse`:
+// standard input and pipes as an earlier pass of the run read them (they cannot
+// be read twice), or null.
 class StreamedUnits : public UnitSource {
  public:
   StreamedUnits(const Options& options,
-                std::function<void(std::string)> on_warning,
-                std::function<void(SkippedPath)> on_skipped);
+                std::function<void(SkippedPath)> on_skipped,
+                const std::vector<InMemoryInput>* reuse = nullptr,
+                bool check_outputs = true);
 
-  // Reads the --include / --exclude patterns, checks --config and walks to
-  // the first unit; an invalid pattern or settings file, or a directory
-  // that cannot be listed, is an error (exit 2).
+  // Reads the --include / --exclude patterns, checks --config, reads
+  // standard input and pipes, classifies the files named and walks each
+  // directory to its first unit; an invalid pattern or settings file, a
+  // path that does not exist, a named file of no known kind or a directory
+  // that cannot be listed is an error (exit 2).
   absl::Status Init();
 
   absl::StatusOr<bool> Take(const UnitJob** job,
@@ -55,17 +56,21 @@ class StreamedUnits : public UnitSource {
   size_t units() const { return units_; }
   // What the units handed out so far report as left out.
   const UncheckedSummary& unchecked() const { return unchecked_; }
+  // Settings files loaded so far.
+  const std::vector<std::string>& config_paths() const { return config_paths_; }
 
  private:
   const Options& options_;
   DiscoveryLimits limits_;
   PathSelector selector_;
-  std::unique_ptr<UnitStream> stream_;
-  std::function<void(std::string)> on_warning_;
+  std::unique_ptr<UnitSources> sources_;
   std::function<void(SkippedPath)> on_skipped_;
   UnitSettings settings_;
   ProjectConfigFinder finder_;
-  std::vector<InMemoryInput> in_memory_;  // none
+  const std::vector<InMemoryInput>* reuse_;
+  bool check_outputs_;
+  std::vector<InMemoryInput> in_memory_;  // standard input and pipes
+  std::vector<std::string> config_paths_;
   SharedInputs shared_;
   size_t units_ = 0;
   UncheckedSummary unchecked_;

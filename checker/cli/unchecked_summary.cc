@@ -26,6 +26,9 @@ void UncheckedSummary::Add(const UnitSpec& spec) {
       case UncheckedInput::Kind::kUnread:
         ++unread_;
         break;
+      case UncheckedInput::Kind::kNotSearched:
+        ++not_searched_;
+        break;
     }
   }
 }
@@ -53,6 +56,13 @@ std::string UncheckedSummary::Line() const {
   if (unread_ > 0) {
     parts.push_back(fmt::format("{} file{} of a known kind not read", unread_,
                                 unread_ == 1 ? "" : "s"));
+  }
+  if (not_searched_ > 0) {
+    parts.push_back(
+        fmt::format("{} director{} not searched (what is below "
+                    "{} not checked)",
+                    not_searched_, not_searched_ == 1 ? "y" : "ies",
+                    not_searched_ == 1 ? "it was" : "them was"));
   }
   if (parts.empty()) return "";
   return fmt::format("topolint: {}; see the unchecked-input findings or -v\n",

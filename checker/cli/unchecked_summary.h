@@ -1,8 +1,8 @@
 // The one line of counts a check writes on stderr for what discovery left
 // out (compile-cache entries skipped, modules and NEFFs not paired, files of
-// a known kind not read). The detail is in the unchecked-input findings,
-// which every output format carries, and in --verbose's list; a cache of
-// 20,000 entries gets one line, not one per entry.
+// a known kind not read, directories not searched). The detail is in the
+// unchecked-input findings, which every output format carries, and in
+// --verbose's list; a cache of 20,000 entries gets one line, not one per entry.
 #ifndef TOPOLINT_CHECKER_CLI_UNCHECKED_SUMMARY_H_
 #define TOPOLINT_CHECKER_CLI_UNCHECKED_SUMMARY_H_
 
@@ -26,7 +26,7 @@ class UncheckedSummary {
 
  private:
   size_t in_progress_ = 0, incomplete_ = 0, failed_ = 0;
-  size_t unpaired_ = 0, unread_ = 0;
+  size_t unpaired_ = 0, unread_ = 0, not_searched_ = 0;
 };
 
 }  // namespace topolint::cli

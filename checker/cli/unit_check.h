@@ -1,4 +1,4 @@
-// Checking one unit of a plan (StreamUnits, checker/cli/unit_stream.cc).
+// Checking one unit (StreamUnits, checker/cli/unit_stream.cc).
 // Internal to checker/cli.
 #ifndef TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_
 #define TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_
@@ -12,11 +12,6 @@
 #include "checker/core/shared_inputs.h"
 
 namespace topolint::cli {
-
-// The inputs that several of the units `order` names (plan indexes) read,
-// each loaded once for all of them.
-std::unique_ptr<SharedInputs> ShareInputs(const JobPlan& plan,
-                                          const std::vector<size_t>& order);
 
 // Loads and checks one unit (LoadAndCheckUnit), keeping what its outcome
 // needs once the unit is dropped.

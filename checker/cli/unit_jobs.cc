@@ -16,6 +16,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_split.h"
 #include "checker/cli/project_config_finder.h"
+#include "checker/cli/streamed_units.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/project_config.h"
@@ -104,7 +105,8 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
 // One unit of an input already read into memory (standard input or a
 // pipe), named `name`. Its kind comes from the name, else from the content.
 absl::Status AddInMemoryUnit(const std::string& name, std::string text,
-                             JobPlan* plan, std::vector<UnitSpec>* specs) {
+                             std::vector<InMemoryInput>* in_memory,
+                             std::vector<UnitSpec>* specs) {
   InputKind kind;
   if (!ClassifyName(name, &kind)) {
     const std::string_view head = std::string_view(text).substr(0, 4096);
@@ -126,7 +128,7 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
         "{}: a .neff archive cannot be read from standard input or a pipe",
         name));
   }
-  plan->in_memory.push_back({name, std::move(text)});
+  in_memory->push_back({name, std::move(text)});
   UnitSpec spec;
   spec.directory = ParentOf(name);
   spec.files.push_back(InputFile{name, kind, true, true, false});
@@ -165,7 +167,8 @@ absl::Status ReadHead(int fd, size_t limit, std::string* out, bool* eof) {
 // (bounded memory: the first kStdinHeadBytes plus the parser's window);
 // JSON is held whole up to the JSON file limit, a binary module up to the
 // standard-input limit (issue 27, defect 2).
-absl::Status AddStdinUnit(const Options& o, JobPlan* plan,
+absl::Status AddStdinUnit(const Options& o,
+                          std::vector<InMemoryInput>* in_memory,
                           std::vector<UnitSpec>* specs) {
   std::string text;
   bool eof = false;
@@ -183,12 +186,12 @@ absl::Status AddStdinUnit(const Options& o, JobPlan* plan,
     const bool hlo_text = !binary && ((named && kind == InputKind::kHlo) ||
                                       (!named && hlo::LooksLikeHlo(head)));
     if (hlo_text && o.verb == Verb::kCheck) {
-      if (auto st =
-              AddInMemoryUnit(o.stdin_filename, std::move(text), plan, specs);
+      if (auto st = AddInMemoryUnit(o.stdin_filename, std::move(text),
+                                    in_memory, specs);
           !st.ok()) {
         return st;
       }
-      plan->in_memory.back().stream_fd = 0;
+      in_memory->back().stream_fd = 0;
       return absl::OkStatus();
     }
     const bool json =
@@ -206,35 +209,28 @@ absl::Status AddStdinUnit(const Options& o, JobPlan* plan,
     text.reserve(text.size() + rest.size());
     text += rest;
   }
-  return AddInMemoryUnit(o.stdin_filename, std::move(text), plan, specs);
+  return AddInMemoryUnit(o.stdin_filename, std::move(text), in_memory, specs);
 }
 
 }  // namespace
 
-size_t CheckedUnitCount(const JobPlan& plan) {
-  size_t n = 0;
-  for (const UnitJob& job : plan.jobs) n += IsSkipUnit(job.spec) ? 0 : 1;
-  return n;
-}
-
-size_t SkippedFileCount(const JobPlan& plan) {
-  size_t n = 0;
-  for (const SkippedPath& s : plan.search_skipped) n += s.files;
-  return n;
-}
-
-absl::Status PlanJobs(const Options& o, JobPlan* plan) {
-  // A --config that cannot be read is an error even when no unit needs it.
-  if (!o.config.empty()) {
-    if (absl::Status st = CheckReadableKind(o.config); !st.ok()) {
-      return absl::Status(st.code(), fmt::format("settings file {}",
-                                                 std::string(st.message())));
+absl::Status CommandLineUnits(const Options& o,
+                              const std::vector<InMemoryInput>* reuse,
+                              std::vector<InMemoryInput>* in_memory,
+                              std::vector<UnitSpec>* specs,
+                              std::vector<std::string>* disk_paths) {
+  if (auto st = AddExplicitUnit(o, specs); !st.ok()) return st;
+  if (reuse != nullptr) {
+    // Standard input and pipes cannot be read twice: what the first pass
+    // read (the fix's check of what remains).
+    for (const InMemoryInput& m : *reuse) {
+      if (auto st = AddInMemoryUnit(m.name, m.text, in_memory, specs);
+          !st.ok()) {
+        return st;
+      }
+      in_memory->back().stream_fd = m.stream_fd;
     }
   }
-  std::vector<UnitSpec> specs;
-  if (auto st = AddExplicitUnit(o, &specs); !st.ok()) return st;
-  std::vector<std::string> disk_paths;
-  ProjectConfigFinder finder;
   for (const std::string& p : o.paths) {
     if (p != "-") {
       // Pipes (`<(cat model.hlo)`) are read once, into memory, so that
@@ -243,15 +239,16 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
       switch (KindOfPath(p)) {
         case FileKind::kRegular:
         case FileKind::kDirectory:
-          disk_paths.push_back(p);
+          disk_paths->push_back(p);
           continue;
         case FileKind::kPipe: {
+          if (reuse != nullptr) continue;
           std::string text;
           if (auto st = ReadInputFile(p, kMaxStdinBytes, "pipes", &text);
               !st.ok()) {
             return st;
           }
-          if (auto st = AddInMemoryUnit(p, std::move(text), plan, &specs);
+          if (auto st = AddInMemoryUnit(p, std::move(text), in_memory, specs);
               !st.ok()) {
             return st;
           }
@@ -261,62 +258,37 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
           return CheckReadableKind(p);
       }
     }
-    if (auto st = AddStdinUnit(o, plan, &specs); !st.ok()) return st;
+    if (reuse != nullptr) continue;
+    if (auto st = AddStdinUnit(o, in_memory, specs); !st.ok()) return st;
   }
-  if (!disk_paths.empty()) {
-    DiscoveryLimits limits;
-    limits.follow_symlinks = o.follow_symlinks;
-    limits.jobs = o.jobs;
-    PathSelector selector;
-    if (auto st = selector.SetCommandLine(o.include, o.exclude); !st.ok()) {
-      return st;
-    }
-    selector.set_force_exclude(o.force_exclude);
-    selector.set_config(o.config);
-    limits.selector = &selector;
-    limits.honour_gitignore = !o.no_ignore;
-    DiscoveryReport report;
-    absl::Status found =
-        o.whole_units ? DiscoverWholeUnits(disk_paths, limits, &specs, &report)
-                      : DiscoverUnits(disk_paths, limits, &specs, &report);
-    if (auto st = found; !st.ok()) {
-      return st;
-    }
-    if (!report.unrecognised.empty()) {
-      const SkippedPath& s = report.unrecognised.front();
-      return absl::InvalidArgumentError(
-          fmt::format("{}: {}; name a file topolint reads, or its directory",
-                      s.path, s.reason));
-    }
-    finder.Learn(std::move(report.listed));
-    plan->warnings = std::move(report.warnings);
-    plan->search_skipped = std::move(report.skipped);
-  }
-  if (o.verb != Verb::kCheck) {
-    // `explain` draws units, not findings: what was left out is a warning
-    // there, and a skipped compile-cache entry no unit.
-    for (UnitSpec& spec : specs) {
-      for (const UncheckedInput& u : spec.unchecked) {
+  return absl::OkStatus();
+}
+
+absl::Status PlanJobs(const Options& o, JobPlan* plan) {
+  StreamedUnits source(
+      o, [](SkippedPath) {}, /*reuse=*/nullptr, /*check_outputs=*/false);
+  if (absl::Status st = source.Init(); !st.ok()) return st;
+  for (;;) {
+    const UnitJob* job = nullptr;
+    std::unique_ptr<UnitJob> owned;
+    std::optional<std::string> frontier;
+    absl::StatusOr<bool> more = source.Take(&job, &owned, &frontier);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    UnitJob taken = owned != nullptr ? std::move(*owned) : *job;
+    if (o.verb != Verb::kCheck) {
+      // `explain` draws units, not findings: what was left out is a
+      // warning there, and a skipped compile-cache entry no unit.
+      for (const UncheckedInput& u : taken.spec.unchecked) {
         plan->warnings.push_back(fmt::format("{}: {}", u.path, u.message));
       }
-      spec.unchecked.clear();
+      taken.spec.unchecked.clear();
+      if (taken.spec.files.empty()) continue;
     }
-    specs.erase(
-        std::remove_if(specs.begin(), specs.end(),
-                       [](const UnitSpec& spec) { return spec.files.empty(); }),
-        specs.end());
+    plan->jobs.push_back(std::move(taken));
   }
-  UnitSettings settings(o);
-  plan->jobs.reserve(specs.size());
-  for (UnitSpec& spec : specs) {
-    UnitJob job;
-    job.spec = std::move(spec);
-    if (auto st = settings.Apply(&finder, &job, &plan->config_paths);
-        !st.ok()) {
-      return st;
-    }
-    plan->jobs.push_back(std::move(job));
-  }
+  plan->in_memory = source.in_memory();
+  plan->config_paths = source.config_paths();
   return absl::OkStatus();
 }
 
@@ -379,19 +351,6 @@ absl::Status LoadUnits(const JobPlan& plan, int jobs,
   return ForEachJob(plan, jobs, [&](size_t i) {
     return LoadUnit(plan.jobs[i].spec, plan.in_memory, &(*units)[i]);
   });
-}
-
-// The inputs several of the units `order` names (plan indexes) read.
-std::unique_ptr<SharedInputs> ShareInputs(const JobPlan& plan,
-                                          const std::vector<size_t>& order) {
-  std::vector<const UnitSpec*> specs;
-  specs.reserve(order.size());
-  for (size_t i : order) specs.push_back(&plan.jobs[i].spec);
-  const std::vector<InMemoryInput>* in_memory = &plan.in_memory;
-  return std::make_unique<SharedInputs>(
-      specs, [in_memory](const InputFile& f, Unit* unit) {
-        return LoadJsonInput(f, *in_memory, unit);
-      });
 }
 
 absl::Status CheckOneUnit(const UnitJob& job,

@@ -18,8 +18,8 @@
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
 #include "checker/core/shared_inputs.h"
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
+#include "checker/model/unit.h"
 
 namespace topolint::cli {
 
@@ -33,27 +33,30 @@ struct UnitJob {
   size_t new_files = 0;
 };
 
+// Every unit of a command line, held at once: what `explain`, `exec` and
+// the output checks need (a check streams them instead: StreamedUnits).
 struct JobPlan {
   std::vector<UnitJob> jobs;
   std::vector<InMemoryInput> in_memory;   // stdin and pipes
-  std::vector<std::string> skipped;       // named files of no known kind
-  std::vector<std::string> warnings;      // e.g. unreadable subdirectories
+  std::vector<std::string> warnings;      // explain: what a check reports
   std::vector<std::string> config_paths;  // .topolint.json files in use
-  // Files and directories a directory search left out (--verbose lists
-  // them; the summary counts the files).
-  std::vector<SkippedPath> search_skipped;
 };
 
-// Units of the plan that check files (not those that only report a skipped
-// compile-cache entry: IsSkipUnit), for the summary's unit count.
-size_t CheckedUnitCount(const JobPlan& plan);
-
-// Files left out by the plan's directory searches.
-size_t SkippedFileCount(const JobPlan& plan);
-
-// Usage errors, missing paths, invalid config files and files named on the
+// The units StreamedUnits hands out, all of them, in report order. Usage
+// errors, missing paths, invalid config files and files named on the
 // command line that are no recognised kind are errors (exit 2).
 absl::Status PlanJobs(const Options& options, JobPlan* plan);
+
+// The units a command line forms up front, the trivial source merged with
+// the directory walks (unit_sources.h): --hlo / --neff / --neuron-config,
+// standard input and pipes (read into `*in_memory`, or taken from `reuse`,
+// what an earlier pass of the same run read). The paths to files and
+// directories on disk go to `*disk_paths`.
+absl::Status CommandLineUnits(const Options& options,
+                              const std::vector<InMemoryInput>* reuse,
+                              std::vector<InMemoryInput>* in_memory,
+                              std::vector<UnitSpec>* specs,
+                              std::vector<std::string>* disk_paths);
 
 class ProjectConfigFinder;
 struct SeenDir;
@@ -107,28 +110,6 @@ class UnitSource {
   virtual const SharedInputs* shared() const = 0;
 };
 
-// The units of a plan that `order` names (plan indexes), with their keys
-// (FindingOrder; empty: no frontier).
-class PlannedUnits : public UnitSource {
- public:
-  PlannedUnits(const JobPlan& plan, const std::vector<size_t>& order,
-               const std::vector<std::string>* keys = nullptr);
-  absl::StatusOr<bool> Take(const UnitJob** job,
-                            std::unique_ptr<UnitJob>* owned,
-                            std::optional<std::string>* frontier) override;
-  const std::vector<InMemoryInput>& in_memory() const override {
-    return plan_.in_memory;
-  }
-  const SharedInputs* shared() const override { return shared_.get(); }
-
- private:
-  const JobPlan& plan_;
-  const std::vector<size_t>& order_;
-  const std::vector<std::string>* keys_;
-  std::unique_ptr<SharedInputs> shared_;
-  size_t next_ = 0;
-};
-
 using ConsumeOutcome = std::function<absl::Status(
     UnitOutcome, const std::optional<std::string>& frontier)>;
 
@@ -144,11 +125,6 @@ using ConsumeOutcome = std::function<absl::Status(
 // before it have been consumed, none after it.
 absl::Status StreamUnits(UnitSource* source, int jobs,
                          const ConsumeOutcome& consume);
-
-// The same over the units `order` names (plan indexes) of a plan.
-absl::Status StreamUnits(
-    const JobPlan& plan, const std::vector<size_t>& order, int jobs,
-    const std::function<absl::Status(UnitOutcome)>& consume);
 
 }  // namespace topolint::cli
 

@@ -281,29 +281,6 @@ class OrderedHandoff {
 
 }  // namespace
 
-PlannedUnits::PlannedUnits(const JobPlan& plan,
-                           const std::vector<size_t>& order,
-                           const std::vector<std::string>* keys)
-    : plan_(plan),
-      order_(order),
-      keys_(keys != nullptr && keys->size() == order.size() ? keys : nullptr),
-      shared_(ShareInputs(plan, order)) {}
-
-absl::StatusOr<bool> PlannedUnits::Take(const UnitJob** job,
-                                        std::unique_ptr<UnitJob>* owned,
-                                        std::optional<std::string>* frontier) {
-  if (next_ >= order_.size()) return false;
-  *job = &plan_.jobs[order_[next_]];
-  owned->reset();
-  ++next_;
-  if (keys_ != nullptr && next_ < keys_->size()) {
-    *frontier = (*keys_)[next_];
-  } else {
-    frontier->reset();
-  }
-  return true;
-}
-
 absl::Status StreamUnits(UnitSource* source, int jobs,
                          const ConsumeOutcome& consume) {
   if (jobs <= 1) {
@@ -334,18 +311,6 @@ absl::Status StreamUnits(UnitSource* source, int jobs,
   handoff.Stop();
   for (WorkerThread& t : helpers) t.join();
   return result;
-}
-
-absl::Status StreamUnits(
-    const JobPlan& plan, const std::vector<size_t>& order, int jobs,
-    const std::function<absl::Status(UnitOutcome)>& consume) {
-  const int threads =
-      std::max(1, std::min<int>(jobs, static_cast<int>(order.size())));
-  PlannedUnits source(plan, order);
-  return StreamUnits(&source, threads,
-                     [&](UnitOutcome out, const std::optional<std::string>&) {
-                       return consume(std::move(out));
-                     });
 }
 
 }  // namespace topolint::cli

@@ -39,6 +39,30 @@ std::string Abbreviated(const std::string& path) {
                      path.substr(path.size() - 50));
 }
 
+std::string NotSearchedTooLong(const std::string& path) {
+  return fmt::format(
+      "not searched: the path is {} bytes, longer than PATH_MAX ({}), so it "
+      "cannot be opened; any input below it was not checked (expected a "
+      "path shorter than PATH_MAX: check it from a directory nearer to it)",
+      path.size(), PATH_MAX);
+}
+
+std::string NotSearchedTooDeep(int max_depth, const std::string& root) {
+  return fmt::format(
+      "directory not searched: more than {} directory levels below {}, the "
+      "search's depth limit; any input below it was not checked (expected at "
+      "most {} levels: name a directory nearer to it to check it)",
+      max_depth, root, max_depth);
+}
+
+std::string NotSearchedUnreadable(int err) {
+  return fmt::format(
+      "directory not searched: it cannot be read ({}); any input below it "
+      "was not checked (expected a directory topolint can list: make it "
+      "readable, or leave it out with --exclude)",
+      ErrnoMessage(err));
+}
+
 std::string JoinPath(const std::string& dir, std::string_view name) {
   // The current directory's entries are named as ruff and git name them:
   // "llama/def.json", not "./llama/def.json", so that every format (text,
@@ -100,10 +124,8 @@ EntryInfo ClassifyDirEntry(const std::string& path, const char* name,
   EntryInfo info;
   if (path.size() >= PATH_MAX) {
     // Not even stat() takes it: report, do not guess what it is.
-    info.kind = EntryInfo::kWarning;
-    info.reason = fmt::format(
-        "{} ({} bytes): path longer than PATH_MAX ({}); not searched",
-        Abbreviated(path), path.size(), PATH_MAX);
+    info.kind = EntryInfo::kNotSearched;
+    info.reason = NotSearchedTooLong(path);
     return info;
   }
   bool link = type == DT_LNK;

@@ -1,16 +1,49 @@
-// What one directory holds, read the way both directory walks need it
-// (dir_walk.h lists a whole tree first; discovery_stream.h walks as units
-// are checked): the entries in name order, each with what it is and, for an
-// entry left out, why.
+// What one directory holds, read the way the walk needs it
+// (discovery_stream.h walks as units are checked): the entries in name
+// order, each with what it is and, for an entry left out, why; and what a
+// search is given and reports.
 #ifndef TOPOLINT_CHECKER_CORE_DIR_ENTRIES_H_
 #define TOPOLINT_CHECKER_CORE_DIR_ENTRIES_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace topolint {
+
+class PathSelector;
+
+struct DiscoveryLimits {
+  int max_depth = 64;  // directory levels below a path given
+  bool follow_symlinks = false;
+  int jobs = 1;  // not used by the walk (one thread takes units at a time)
+  // --include / --exclude and the config's filters (path_filter.h), applied
+  // to the files found before they are classified; null = none.
+  PathSelector* selector = nullptr;
+  // Leave out what the .gitignore files of a git work tree ignore (for
+  // files found by a search, not those named: discovery.h, gitignore.h).
+  bool honour_gitignore = false;
+};
+
+// A path left out, and why ("not a recognised input", "symbolic link to a
+// directory; not followed", ...). `files` is how many regular files it
+// stands for (0 for a directory whose contents were never listed).
+struct SkippedPath {
+  std::string path;
+  std::string reason;
+  size_t files = 1;
+  bool warned = false;  // already shown as a warning (not again in --verbose)
+};
+
+struct FoundFile {
+  std::string path;  // display: the path given, or joined below it
+  // The path given that led here (no trailing '/'): one string for all the
+  // files found below it, not a copy per file.
+  std::shared_ptr<const std::string> root;
+  bool named = false;
+};
 
 // "Permission denied" -> "permission denied" (strerror, to fit inside a
 // message).
@@ -18,6 +51,15 @@ std::string ErrnoMessage(int err);
 
 // A path too long to print whole, by its ends.
 std::string Abbreviated(const std::string& path);
+
+// What an unchecked-input finding says of a path the search could not
+// enter (UncheckedInput::Kind::kNotSearched; the finding is located at the
+// path, so the messages do not repeat it): its path is longer than PATH_MAX,
+// it is more than `max_depth` levels below the path given `root`, or it
+// cannot be opened or read (`err`, an errno).
+std::string NotSearchedTooLong(const std::string& path);
+std::string NotSearchedTooDeep(int max_depth, const std::string& root);
+std::string NotSearchedUnreadable(int err);
 
 // `dir/name`, allocated once; `name` alone when `dir` is "." (the current
 // directory's entries are named without "./").
@@ -39,11 +81,12 @@ int ReadDirEntries(int fd, std::string* names, std::vector<DirEntry>* out);
 // What an entry is to a search.
 struct EntryInfo {
   enum Kind {
-    kFile,      // a regular file (or a symlink to one): searched
-    kDir,       // a directory to descend into
-    kSkip,      // left out: `reason`, standing for `files` regular files
-    kWarning,   // not searched, and the user must hear it: `reason`
-    kSettings,  // `.topolint.json`; `files` is 1 when a regular file
+    kFile,         // a regular file (or a symlink to one): searched
+    kDir,          // a directory to descend into
+    kSkip,         // left out: `reason`, standing for `files` regular files
+    kNotSearched,  // not searched, an unchecked-input finding: `reason`
+                   // (a path longer than PATH_MAX)
+    kSettings,     // `.topolint.json`; `files` is 1 when a regular file
   };
   Kind kind = kFile;
   std::string reason;

@@ -12,10 +12,8 @@
 
 #include "absl/strings/match.h"
 #include "checker/config/component_config.h"
-#include "checker/core/gitignore_walk.h"
 #include "checker/core/layouts.h"
-#include "checker/core/path_filter.h"
-#include "checker/core/worker_thread.h"
+#include "checker/core/unit_sources.h"
 #include "checker/diag/input_file.h"
 #include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/text/hlo_parser.h"
@@ -201,39 +199,6 @@ void ClassifyByContent(ClassifiedFile* c) {
   }
 }
 
-// Classifies every file: those whose name says what they are here, the
-// others (their content is read), `jobs` threads at a time. Threads take
-// runs of files, in less time than one handed between two CPUs through a
-// shared counter.
-void ClassifyAll(std::vector<ClassifiedFile>* files, int jobs) {
-  std::vector<ClassifiedFile*> rest;
-  for (ClassifiedFile& c : *files) {
-    if (!ClassifyByName(&c)) rest.push_back(&c);
-  }
-  constexpr size_t kRun = 32;
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    const size_t n = rest.size();
-    for (size_t start = next.fetch_add(kRun); start < n;
-         start = next.fetch_add(kRun)) {
-      for (size_t i = start; i < std::min(n, start + kRun); ++i) {
-        ClassifyByContent(rest[i]);
-      }
-    }
-  };
-  // Small runs are not worth a thread.
-  int threads =
-      std::max(1, std::min<int>(jobs, static_cast<int>(rest.size() / 64 + 1)));
-  if (threads == 1) {
-    worker();
-    return;
-  }
-  // The calling thread is one of them.
-  std::vector<WorkerThread> pool = StartWorkers(threads - 1, worker);
-  worker();
-  for (WorkerThread& t : pool) t.join();
-}
-
 }  // namespace
 
 void ClassifyFound(ClassifiedFile* c) {
@@ -296,37 +261,6 @@ bool LooksLikeHloProtoHead(std::string_view head) {
   return false;
 }
 
-// One file named by several spellings (`./m.hlo`, `sub//m.hlo`, an absolute
-// path, a symlinked parent, a hard link) or named and also found in a
-// directory searched is checked once: a named spelling of a file
-// named before, and a file found in a directory that is also named, are
-// dropped (the first named spelling stays). Files found by the walk alone
-// are left as they are (hard links in one directory are two files there).
-void DropRepeatedNamedFiles(std::vector<FoundFile>* files) {
-  if (std::none_of(files->begin(), files->end(),
-                   [](const FoundFile& f) { return f.named; })) {
-    return;
-  }
-  std::map<std::pair<uint64_t, uint64_t>, size_t> first;
-  std::vector<bool> drop(files->size(), false);
-  for (const bool named : {true, false}) {
-    for (size_t i = 0; i < files->size(); ++i) {
-      const FoundFile& f = (*files)[i];
-      FileId id;
-      if (f.named != named || !IdOfPath(f.path, &id)) continue;
-      auto [it, inserted] = first.try_emplace({id.dev, id.ino}, i);
-      if (!inserted && (named || (*files)[it->second].named)) drop[i] = true;
-    }
-  }
-  size_t kept = 0;
-  for (size_t i = 0; i < files->size(); ++i) {
-    if (drop[i]) continue;
-    if (kept != i) (*files)[kept] = std::move((*files)[i]);
-    ++kept;
-  }
-  files->resize(kept);
-}
-
 }  // namespace
 
 bool LooksLikeHloBinaryHead(std::string_view head) {
@@ -363,55 +297,47 @@ bool ClassifyFile(const std::string& path, InputKind* kind) {
   return false;
 }
 
+namespace {
+
+absl::Status Drain(const std::vector<std::string>& paths,
+                   const DiscoveryLimits& limits, bool whole_units,
+                   std::vector<UnitSpec>* units, DiscoveryReport* report) {
+  UnitSources sources(limits, [report](SkippedPath s) {
+    report->skipped.push_back(std::move(s));
+  });
+  if (absl::Status st =
+          sources.AddPaths(paths, whole_units, &report->unrecognised);
+      !st.ok()) {
+    return st;
+  }
+  for (;;) {
+    StreamedUnit u;
+    absl::StatusOr<bool> more = sources.Next(&u);
+    if (!more.ok()) return more.status();
+    if (!*more) return absl::OkStatus();
+    units->push_back(std::move(u.spec));
+  }
+}
+
+}  // namespace
+
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
                            DiscoveryReport* report) {
-  WalkResult walk;
-  if (absl::Status st = WalkPaths(paths, limits, &walk); !st.ok()) return st;
-  if (limits.selector != nullptr) {
-    if (absl::Status st = ApplyPathFilters(limits.selector, &walk); !st.ok()) {
-      return st;
-    }
-  }
-  if (limits.honour_gitignore) DropGitignored(&walk);
-  DropRepeatedNamedFiles(&walk.files);
-  std::vector<ClassifiedFile> files(walk.files.size());
-  for (size_t i = 0; i < walk.files.size(); ++i) {
-    files[i].file = std::move(walk.files[i]);
-  }
-  ClassifyAll(&files, limits.jobs);
-  std::vector<ClassifiedFile> kept;
-  kept.reserve(files.size());
-  for (ClassifiedFile& c : files) {
-    if (c.file.named &&
-        (c.role == FileRole::kNone || c.role == FileRole::kUnread)) {
-      report->unrecognised.push_back({c.file.path, c.reason, 1});
-    } else {
-      kept.push_back(std::move(c));
-    }
-  }
-  report->skipped = std::move(walk.skipped);
-  report->warnings = std::move(walk.warnings);
-  report->listed = std::move(walk.listed);
-  GroupUnits(std::move(kept), units, &report->skipped);
-  return absl::OkStatus();
+  return Drain(paths, limits, /*whole_units=*/false, units, report);
 }
 
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
-                           std::vector<std::string>* skipped,
-                           std::vector<std::string>* warnings) {
+                           std::vector<std::string>* skipped) {
   DiscoveryReport report;
   if (absl::Status st = DiscoverUnits(paths, limits, units, &report);
       !st.ok()) {
     return st;
   }
   for (const SkippedPath& s : report.unrecognised) skipped->push_back(s.path);
-  if (warnings != nullptr) {
-    for (std::string& w : report.warnings) warnings->push_back(std::move(w));
-  }
   return absl::OkStatus();
 }
 
@@ -419,60 +345,7 @@ absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
                                 const DiscoveryLimits& limits,
                                 std::vector<UnitSpec>* units,
                                 DiscoveryReport* report) {
-  // A file stands for the unit that a search of the working tree puts it
-  // in, whatever the layout (a compile-cache entry, a workdir pair, an NxD
-  // bucket whose HLO sits one level down, a config inherited from above):
-  // search from the top and keep the units that hold a given file. The top
-  // is the current directory (pre-commit runs at the repository root), or
-  // the file's own directory for a file outside it.
-  auto normal = [](const std::string& p) {
-    return fs::path(p).lexically_normal().generic_string();
-  };
-  std::vector<std::string> dirs;
-  std::set<std::string> roots;
-  std::set<std::string> wanted;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) {
-      return absl::NotFoundError(
-          fmt::format("{}: no such file or directory", p));
-    }
-    if (fs::is_directory(st)) {
-      dirs.push_back(p);
-      continue;
-    }
-    fs::path rel = fs::path(p).lexically_normal();
-    bool inside = rel.is_relative() && !rel.empty() && *rel.begin() != "..";
-    std::string parent = fs::path(p).parent_path().generic_string();
-    roots.insert(inside || parent.empty() ? "." : parent);
-    wanted.insert(normal(p));
-  }
-  if (!dirs.empty()) {
-    if (auto st = DiscoverUnits(dirs, limits, units, report); !st.ok()) {
-      return st;
-    }
-  }
-  if (roots.empty()) return absl::OkStatus();
-  std::vector<UnitSpec> found;
-  DiscoveryReport searched;
-  if (auto st =
-          DiscoverUnits(std::vector<std::string>(roots.begin(), roots.end()),
-                        limits, &found, &searched);
-      !st.ok()) {
-    return st;
-  }
-  for (std::string& w : searched.warnings) {
-    report->warnings.push_back(std::move(w));
-  }
-  for (ListedDir& d : searched.listed) report->listed.push_back(std::move(d));
-  for (UnitSpec& u : found) {
-    bool holds_given = std::any_of(
-        u.files.begin(), u.files.end(),
-        [&](const InputFile& f) { return wanted.count(normal(f.path)) != 0; });
-    if (holds_given) units->push_back(std::move(u));
-  }
-  return absl::OkStatus();
+  return Drain(paths, limits, /*whole_units=*/true, units, report);
 }
 
 }  // namespace topolint

@@ -1,6 +1,5 @@
-// Turns command-line paths into units: files grouped by directory,
-// directories searched recursively, inputs classified as
-// docs/reference/inputs.md says.
+// What an input is (classified as docs/reference/inputs.md says), and the
+// units of command-line paths drained from UnitSources (unit_sources.h).
 #ifndef TOPOLINT_CHECKER_CORE_DISCOVERY_H_
 #define TOPOLINT_CHECKER_CORE_DISCOVERY_H_
 
@@ -9,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "checker/core/dir_walk.h"
+#include "checker/core/dir_entries.h"
 #include "checker/model/unit.h"
 
 namespace topolint {
@@ -48,35 +47,27 @@ struct DiscoveryReport {
   // refuses them: exit 2), with the reason.
   std::vector<SkippedPath> unrecognised;
   // Files and directories met while searching and not checked, with the
-  // reason (`topolint check --verbose` lists them).
+  // reason (`topolint check --verbose` lists them). What was found and left
+  // out (a failed or incomplete compile-cache entry, unpaired modules and
+  // NEFFs, a file of a known kind not read, a directory not searched) is in
+  // the units' UnitSpec::unchecked instead: unchecked-input findings.
   std::vector<SkippedPath> skipped;
-  // Inputs that may exist but were not searched (a directory that cannot
-  // be read, one deeper than the limit, a path longer than PATH_MAX): the
-  // CLI prints these as warnings; they do not change the exit code. What
-  // was found and left out (a failed or incomplete compile-cache entry,
-  // unpaired modules and NEFFs, a file of a known kind not read) is in the
-  // units' UnitSpec::unchecked instead: unchecked-input findings.
-  std::vector<std::string> warnings;
-  // Directories the search listed in full (WalkResult::listed).
-  std::vector<ListedDir> listed;
 };
 
-// Groups `paths` into units (layouts.h; docs/reference/inputs.md). A path that
-// does not exist or cannot be read (a named directory that cannot be listed
-// included) is an error (exit 2). Files are classified (by name, then content)
-// with `limits.jobs` threads.
+// Every unit of `paths`, in report order: the units UnitSources
+// (unit_sources.h) hands out, drained (for callers that want them all: the
+// C++ API, tests). A path that does not exist or cannot be read (a named
+// directory that cannot be listed included) is an error (exit 2).
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
                            DiscoveryReport* report);
 
-// The same, for callers that only want the named files of no known kind
-// (`skipped`) and the warnings.
+// The same, for callers that only want the named files of no known kind.
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
-                           std::vector<std::string>* skipped,
-                           std::vector<std::string>* warnings = nullptr);
+                           std::vector<std::string>* skipped);
 
 // Like DiscoverUnits, but a FILE in `paths` stands for its whole unit
 // (docs/reference/inputs.md): the unit a search of the working tree (from the

@@ -12,13 +12,12 @@
 // bucket (its `model/graph.hlo`) and a directory of component configs only
 // (no unit of its own once a unit below inherits them).
 //
-// The units and their files are those DiscoverUnits gives for the same
-// path, in the order of their keys (StreamedUnit::key: like FindingOrder's,
-// but a directory's own configs count, since whether a directory below
-// inherits them is not known yet; the report is the same,
-// tests/cli/streamed_check_cli_test.cc). Warnings and skipped paths are
-// reported in walk order through the callbacks (DiscoverUnits lists the
-// walk's first, then the grouping's).
+// This is the only walk (issue 46, item 3): every directory given on a
+// command line is one UnitStream, merged with the other sources by key
+// (unit_sources.h). Units come in the order of their keys
+// (StreamedUnit::key: a unit's smallest file, a directory's own configs
+// counting, since whether a directory below inherits them is not known
+// yet). Skipped paths are reported in walk order through the callback.
 #ifndef TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_
 #define TOPOLINT_CHECKER_CORE_DISCOVERY_STREAM_H_
 
@@ -32,16 +31,39 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "checker/core/dir_walk.h"
+#include "checker/core/dir_entries.h"
 #include "checker/core/discovery.h"
 #include "checker/core/layout_groups.h"
 
 namespace topolint {
 
 class GitignoreFilter;
+
+// What the sources of one command line share (unit_sources.h): the names
+// of files met under several names, the files named on the command line
+// that a walk finds, the directories searched.
+struct FileNames {
+  using Id = std::pair<uint64_t, uint64_t>;  // device, inode
+  // Files with several names (hard links, symlink targets): the name each
+  // is checked under. Files of one name are not held, so memory stays flat
+  // in the number of files.
+  absl::flat_hash_map<Id, std::string> checked;
+  // Files named on the command line inside a directory searched: the walk
+  // keeps them as named.
+  absl::flat_hash_set<Id> named;
+  // The directories searched: (realpath, the path given).
+  std::vector<std::pair<std::string, std::string>> roots;
+};
+
+// `target` (a realpath) relative to `top` (a realpath) when a search of
+// `top` walks it: below `top`, no hidden name on the way, at most
+// `max_depth` directory levels down; "" otherwise.
+std::string WalkedPathBelow(const std::string& top, std::string_view target,
+                            int max_depth);
 
 // One unit as the stream hands it out.
 struct StreamedUnit {
@@ -68,14 +90,15 @@ struct StreamedUnit {
 // Not copyable or movable.
 class UnitStream {
  public:
-  using WarningFn = std::function<void(std::string)>;
   using SkippedFn = std::function<void(SkippedPath)>;
 
   // `root`: a directory given on the command line (as given). `limits`
   // (and its selector) must outlive the stream; `limits.jobs` is not used
   // (the stream is walked by whichever thread needs the next unit).
+  // `names`: shared with the other sources of a command line (null: this
+  // stream's own).
   UnitStream(std::string root, const DiscoveryLimits& limits,
-             WarningFn on_warning, SkippedFn on_skipped);
+             SkippedFn on_skipped, std::shared_ptr<FileNames> names = nullptr);
   ~UnitStream();
   UnitStream(const UnitStream&) = delete;
   UnitStream& operator=(const UnitStream&) = delete;
@@ -96,12 +119,28 @@ class UnitStream {
   // Directories listed so far (for tests: the walk goes as far as needed).
   size_t directories_listed() const { return listed_; }
 
+  // The path given (no trailing '/').
+  const std::string& root() const { return *root_; }
+
  private:
   struct Frame;
 
   absl::Status Fill();
   absl::Status Step();
   absl::Status List(const std::string& path, int depth);
+  // `path` could not be entered: a unit reporting it (unchecked-input), in
+  // the settings of `in`, the directory listed above it (null: none).
+  void NotSearched(const Frame* in, std::string path, std::string message);
+  // A file of the directory open as `dir_fd`, reached as `path` (a symlink
+  // when `maybe_link` and lstat says so): the name it is checked under when
+  // that is another one, in another directory (one device and inode: a hard
+  // link met before, or the target of a symlink that the search walks
+  // under its own name); "" to check it as `path`.
+  std::string SecondName(int dir_fd, const std::string& path, bool maybe_link);
+  // The name the search walks the target of symlink `link` under; "" when
+  // it does not walk it (outside the path given, hidden, too deep,
+  // excluded, ignored).
+  std::string WalkedName(const std::string& link);
   void FormUnits(Frame* frame);
   void Finish(Frame* frame);
   std::optional<std::string> Bound() const;
@@ -116,7 +155,6 @@ class UnitStream {
 
   const DiscoveryLimits& limits_;
   std::shared_ptr<const std::string> root_;
-  WarningFn on_warning_;
   SkippedFn on_skipped_;
   bool started_ = false;
   absl::Status error_;
@@ -131,7 +169,9 @@ class UnitStream {
   size_t listed_ = 0;
   bool gitignore_looked_up_ = false;
   std::unique_ptr<GitignoreFilter> gitignore_;
-  std::string search_root_;  // the path given, relative to the work tree
+  std::string search_root_;     // the path given, relative to the work tree
+  std::string canonical_root_;  // realpath of the path given, once needed
+  std::shared_ptr<FileNames> names_;
   std::string cwd_;
 };
 

@@ -1,7 +1,7 @@
 // One directory's files grouped into units (layouts.h, docs/layouts.md):
-// the per-directory steps GroupUnits runs over a whole search, for a caller
-// that forms units one directory at a time as a walk lists them
-// (discovery_stream.h).
+// the per-directory steps of the walk, which forms units one directory at a
+// time as it lists them (discovery_stream.h), and of the files named on the
+// command line (unit_sources.h).
 #ifndef TOPOLINT_CHECKER_CORE_LAYOUT_GROUPS_H_
 #define TOPOLINT_CHECKER_CORE_LAYOUT_GROUPS_H_
 
@@ -54,6 +54,12 @@ std::string CacheEntryProblem(const DirGroup& g,
 // unchecked-input record (`why` from CacheEntryProblem).
 UnitSpec SkippedEntryUnit(std::string_view dir, UncheckedInput::Kind kind,
                           const std::string& why);
+
+// The unit that reports `path`, which the search could not enter (an
+// unchecked-input finding of kind kNotSearched saying `message`), with the
+// settings of `directory` (the directory listed above it).
+UnitSpec NotSearchedUnit(std::string directory, std::string path,
+                         std::string message);
 
 // Several names of one file in one role of `g` (hard links, symlinks: one
 // device and inode) are checked once: the name kept is one named on the

@@ -373,6 +373,19 @@ std::set<std::string> SideKeys(const DirGroup& g, bool modules) {
   return keys;
 }
 
+}  // namespace
+
+UnitSpec NotSearchedUnit(std::string directory, std::string path,
+                         std::string message) {
+  UnitSpec u;
+  u.directory = std::move(directory);
+  u.unchecked.push_back({UncheckedInput::Kind::kNotSearched, std::move(path),
+                         std::move(message)});
+  return u;
+}
+
+namespace {
+
 // The pairing key of a file of `role` (for DropSameFiles' choice).
 std::string KeyOfRoleFile(const InputFile& f, FileRole role) {
   const std::string_view name = BaseName(f.path);
@@ -513,131 +526,6 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
   if (to != nullptr) {
     to->push_back({std::move(c.file.path), KindOf(c.role), c.file.named, false,
                    false, /*seen_regular=*/true});
-  }
-}
-
-// Issue 46 §3 deletes this planned grouping (UnitStream forms units as it
-// walks); it is not split before it goes.
-// NOLINTNEXTLINE(readability-function-cognitive-complexity)
-void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
-                std::vector<SkippedPath>* skipped) {
-  std::map<std::string, DirGroup> dirs;
-  // A walk finds each path once: only a file named on the command line can
-  // come twice (named first, so that it stays named).
-  const bool any_named =
-      std::any_of(files.begin(), files.end(),
-                  [](const ClassifiedFile& c) { return c.file.named; });
-  std::set<std::string> seen;
-  if (any_named) {
-    std::stable_sort(files.begin(), files.end(),
-                     [](const ClassifiedFile& a, const ClassifiedFile& b) {
-                       return a.file.named > b.file.named;
-                     });
-  }
-  DirGroup* last = nullptr;  // a walk lists a directory's files together
-  std::string last_parent;   // ... so GroupDir runs once per directory
-  for (ClassifiedFile& c : files) {
-    if (any_named && !seen.insert(c.file.path).second) continue;
-    if (c.role == FileRole::kNone) {
-      skipped->push_back({std::move(c.file.path), std::move(c.reason), 1});
-      continue;
-    }
-    if (c.role == FileRole::kUnread) {
-      // Counted as skipped, and reported by its directory's unit.
-      skipped->push_back({c.file.path, c.reason, 1});
-    }
-    const std::string_view path = c.file.path;
-    const size_t slash = path.rfind('/');
-    const std::string_view parent = slash == std::string_view::npos ? "."
-                                    : slash == 0                    ? "/"
-                                                 : path.substr(0, slash);
-    if (last == nullptr || parent != last_parent) {
-      std::string dir = GroupDir(c.file.path);
-      // A walk lists directories mostly in name order: a new last
-      // directory goes in at the end without a search.
-      auto at = dirs.end();
-      if (dirs.empty() || std::prev(dirs.end())->first < dir) {
-        at = dirs.emplace_hint(dirs.end(), std::piecewise_construct,
-                               std::forward_as_tuple(std::move(dir)),
-                               std::forward_as_tuple());
-      } else {
-        at = dirs.try_emplace(std::move(dir)).first;
-      }
-      last = &at->second;
-      last->dir = at->first;
-      last_parent.assign(parent.data(), parent.size());
-    }
-    AddFileToGroup(std::move(c), last);
-  }
-  std::vector<std::pair<const DirGroup*, DirUnitList>> per_dir;
-  per_dir.reserve(dirs.size());
-  struct {
-    bool valid;
-    std::string parent;
-    std::string_view root;
-    DirGroup* from;
-  } inherit{false, "", "", nullptr};
-  for (auto& [dir, g] : dirs) {
-    UncheckedInput::Kind kind;
-    if (std::string why = CacheEntryProblem(g, &kind); !why.empty()) {
-      size_t n = g.files - g.markers.size() - g.unread.size();
-      skipped->push_back({dir, "compile-cache entry: " + why, n});
-      DirUnitList entry;
-      entry.push_back(SkippedEntryUnit(dir, kind, why));
-      per_dir.emplace_back(&g, std::move(entry));
-      continue;
-    }
-    DropSameFiles(&g, skipped);
-    const bool modules = g.modules();
-    g.unit_of_its_own = modules || !g.shared.empty() || !g.unread.empty();
-    DirUnitList mine = DirUnits(g);
-    if (g.configs.empty() && modules) {
-      // The nearest component config above, up to the path given (the same
-      // for every directory of one parent: a compile cache's entries).
-      const std::string_view parent = ParentView(dir);
-      if (dir == g.root || dir == parent) {
-        // The path given: nothing above it is searched.
-      } else if (!inherit.valid || inherit.parent != parent ||
-                 inherit.root != g.root) {
-        inherit = {true, std::string(parent), g.root, nullptr};
-        for (std::string up = dir; up != g.root && up != ParentOf(up);) {
-          up = ParentOf(up);
-          auto it = dirs.find(up);
-          if (it != dirs.end() && !it->second.configs.empty()) {
-            inherit.from = &it->second;
-            break;
-          }
-          if (up.size() <= g.root.size()) break;
-        }
-      }
-      if (dir != g.root && dir != parent && inherit.from != nullptr) {
-        for (UnitSpec& u : mine) {
-          for (InputFile f : inherit.from->configs) {
-            f.named = false;
-            u.files.push_back(std::move(f));
-          }
-        }
-        inherit.from->config_inherited = true;
-      }
-    }
-    if (g.markers.size() == g.files) continue;  // markers alone
-    per_dir.emplace_back(&g, std::move(mine));
-  }
-  size_t unit_count = units->size();
-  for (const auto& dir : per_dir) unit_count += dir.second.size();
-  units->reserve(unit_count);
-  for (auto& [group, mine] : per_dir) {
-    const DirGroup& g = *group;
-    // A config directory whose configs every unit below checks against is
-    // no unit of its own (its findings would come twice).
-    if (!g.unit_of_its_own && g.config_inherited) continue;
-    for (UnitSpec& u : mine) {
-      std::sort(u.files.begin(), u.files.end(),
-                [](const InputFile& a, const InputFile& b) {
-                  return a.path < b.path;
-                });
-      units->push_back(std::move(u));
-    }
   }
 }
 

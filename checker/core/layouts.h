@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/core/dir_walk.h"
+#include "checker/core/dir_entries.h"
 #include "checker/core/discovery.h"
 
 namespace topolint {
@@ -50,16 +50,6 @@ std::string PairKey(std::string_view file_name, FileRole role);
 
 // True for an XLA dump file name of the final, after-optimizations module.
 bool IsFinalDumpModule(std::string_view file_name);
-
-// Groups `files` into `units` (sorted by directory, then pairing key). Files
-// left out go to `skipped` (a second name of a file already in its group
-// too: hard links and symlinks are checked once). A compile-cache entry that
-// failed, is locked or is incomplete is one unit of no files (IsSkipUnit)
-// that reports it, and its files are skipped; modules and NEFFs the names
-// cannot pair, and files of a known kind that are not read, are reported by
-// a unit of their directory (UnitSpec::unchecked).
-void GroupUnits(std::vector<ClassifiedFile> files, std::vector<UnitSpec>* units,
-                std::vector<SkippedPath>* skipped);
 
 }  // namespace topolint
 

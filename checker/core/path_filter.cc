@@ -183,12 +183,6 @@ absl::Status PathSelector::SetCommandLine(
   return absl::OkStatus();
 }
 
-void PathSelector::Learn(const std::vector<ListedDir>& listed) {
-  for (const ListedDir& d : listed) {
-    listed_[AbsoluteNormalString(d.path)] = d.has_settings;
-  }
-}
-
 std::string PathSelector::ConfigPathFor(const std::string& abs_dir,
                                         const bool* known_has, bool remember) {
   if (auto it = dir_to_config_.find(abs_dir); it != dir_to_config_.end()) {
@@ -197,8 +191,6 @@ std::string PathSelector::ConfigPathFor(const std::string& abs_dir,
   bool has = false;
   if (known_has != nullptr) {
     has = *known_has;
-  } else if (auto it = listed_.find(abs_dir); it != listed_.end()) {
-    has = it->second;
   } else {
     std::error_code ec;
     has = fs::is_regular_file(fs::path(abs_dir) / ".topolint.json", ec);
@@ -272,23 +264,6 @@ absl::StatusOr<std::string> PathSelector::Reject(const FoundFile& file) {
   }
   if (last_level_ == nullptr) return std::string();
   return last_level_->Reject(RelativeToRoot(file.path, last_level_->root()));
-}
-
-absl::Status ApplyPathFilters(PathSelector* selector, WalkResult* walk) {
-  selector->Learn(walk->listed);
-  size_t kept = 0;
-  for (size_t i = 0; i < walk->files.size(); ++i) {
-    absl::StatusOr<std::string> why = selector->Reject(walk->files[i]);
-    if (!why.ok()) return why.status();
-    if (why->empty()) {
-      if (kept != i) walk->files[kept] = std::move(walk->files[i]);
-      ++kept;
-    } else {
-      walk->skipped.push_back({walk->files[i].path, *std::move(why), 1});
-    }
-  }
-  walk->files.resize(kept);
-  return absl::OkStatus();
 }
 
 }  // namespace topolint

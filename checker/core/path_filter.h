@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "checker/core/dir_walk.h"
+#include "checker/core/dir_entries.h"
 
 namespace re2 {
 class RE2;
@@ -94,10 +94,6 @@ class PathSelector {
   // A fixed settings file for every file (--config); "" = search upward.
   void set_config(std::string path) { fixed_config_ = std::move(path); }
 
-  // Directories known to hold (or not) a `.topolint.json`: no stat() for
-  // them (WalkResult::listed).
-  void Learn(const std::vector<ListedDir>& listed);
-
   // The directory (display path) whose files come next holds a
   // `.topolint.json` or not: no stat() for it (a streamed walk, which
   // learns it while listing, tells each directory before its files).
@@ -121,7 +117,6 @@ class PathSelector {
   PathFilterLevel command_line_;
   bool force_exclude_ = false;
   std::string fixed_config_;
-  std::map<std::string, bool> listed_;  // display dir -> has config
   std::map<std::string, std::string> dir_to_config_;  // display dir -> path
   std::map<std::string, std::unique_ptr<PathFilterLevel>> levels_;  // by path
   std::string hint_dir_;  // HintDirectory
@@ -130,11 +125,6 @@ class PathSelector {
   std::string last_dir_;
   const PathFilterLevel* last_level_ = nullptr;
 };
-
-// Drops from `walk` the files `selector` rejects; each goes to
-// `walk->skipped` with the reason (--verbose lists them; the summary counts
-// them as skipped).
-absl::Status ApplyPathFilters(PathSelector* selector, WalkResult* walk);
 
 }  // namespace topolint
 

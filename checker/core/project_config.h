@@ -23,7 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "checker/core/rule_selection.h"
-#include "checker/core/unit.h"
+#include "checker/model/unit.h"
 
 namespace topolint {
 

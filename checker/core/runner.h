@@ -12,8 +12,8 @@
 #include "checker/core/discovery.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/shared_inputs.h"
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
+#include "checker/model/unit.h"
 
 namespace topolint {
 

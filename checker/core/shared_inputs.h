@@ -16,7 +16,7 @@
 
 #include "absl/status/status.h"
 #include "checker/core/discovery.h"
-#include "checker/core/unit.h"
+#include "checker/model/unit.h"
 
 namespace topolint {
 

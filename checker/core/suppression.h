@@ -12,8 +12,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "checker/core/rule_selection.h"
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
+#include "checker/model/unit.h"
 #include "rules/emitter.h"
 
 namespace topolint {

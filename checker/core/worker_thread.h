@@ -3,8 +3,9 @@
 // tables of their own.
 //
 // Placement. Linux may queue a new thread on its creator's CPU rather than
-// on an idle one (it did on the 2-CPU VM of docs/performance.md, whose
-// kernel does not balance new tasks): while the creator keeps running, the
+// on an idle one (it did on the 2-CPU VM of
+// docs/history/performance-diary.md, whose kernel does not balance new
+// tasks): while the creator keeps running, the
 // worker waits for its time slice to end or for the load balancer, 2 to 4 ms
 // in 9 of 12 tries there, against 0.1 to 0.4 ms when it is started on the
 // other CPU. A -j 2 run over 2,000 small units starts two workers and lasts

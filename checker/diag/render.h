@@ -20,7 +20,15 @@ struct RuleDescriptor {
   std::string summary;      // one line
   std::string description;  // longer text (the docs page's "What it checks")
   std::string help_uri;     // absolute URL of the rule's page, or empty
+  std::string page;         // the rule's whole docs page (Markdown), or empty
 };
+
+// Where the rule pages are published: helpUri and the text format's links
+// are `<base>/<id>.md` unless --docs-url names another base.
+inline constexpr std::string_view kDefaultDocsUrl =
+    "https://github.com/topolint/topolint/blob/main/docs/rules";
+// `<base>/<id>.md`, with kDefaultDocsUrl for an empty `base`.
+std::string RuleDocsUrl(std::string_view base, std::string_view id);
 
 // Where a finding in a binary input is, for every renderer: "in computation
 // %c, op %ar (byte 1234)", "in module m (byte 0)" or "at byte 1234". Only
@@ -39,9 +47,17 @@ std::string RenderText(const std::vector<Finding>& findings,
 // byte_offset and logical_location ("computation %c, op %ar").
 std::string RenderJson(const std::vector<Finding>& findings);
 
-// SARIF 2.1.0, one run, tool.driver.name "topolint". `rules` lists every
-// rule the run knows (all registered rules). Paths become URIs as
-// PathToUriReference says.
+// SARIF 2.1.0, one run, tool.driver.name "topolint". `rules` describes
+// every rule the run knows (all registered rules); tool.driver.rules lists
+// those that have a result, in the order of their first result, each once:
+// shortDescription and fullDescription the one-line summary, help.markdown
+// the rule's whole page (help.text the summary and where the page is), and
+// helpUri. As the rules are known only when the results are, run.tool comes
+// after run.results (JSON objects are unordered). A note of a finding
+// becomes relatedLocations[i] with id i + 1, linked from the message as
+// SARIF embedded links: "... in [topology\[0\]](1)" where the message names
+// what the note is about, else "... (see [topology\[0\] is declared
+// here](1))". Paths become URIs as PathToUriReference says.
 std::string RenderSarif(const std::vector<Finding>& findings,
                         const std::vector<RuleDescriptor>& rules,
                         std::string_view tool_version);
@@ -113,9 +129,24 @@ class ReportWriter {
 // Text: each Add reads the source lines its findings show (one scan per
 // file per batch) and then forgets them (SourceCache::ForgetLines), so the
 // cache holds one batch's lines. `sources` must outlive the writer.
-std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color);
+// With `roots`, files are named as RootRelative names them, as in every
+// other format (null: as given); `roots` must outlive the writer. With
+// `links` (a terminal that shows colour), `[rule-id]` is an OSC 8 hyperlink
+// to the rule's page, RuleDocsUrl(`docs_url`, id).
+struct TextStyle {
+  bool color = false;
+  bool links = false;
+  std::string docs_url;  // "" = kDefaultDocsUrl
+};
+std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color,
+                                             const SarifRoots* roots = nullptr);
+std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources,
+                                             const TextStyle& style,
+                                             const SarifRoots* roots);
 // JSON: "[" with each finding's object written as it comes, then "]".
-std::unique_ptr<ReportWriter> MakeJsonReport();
+// Files (of findings, notes and fix edits) as RootRelative names them with
+// `roots` (null: as given).
+std::unique_ptr<ReportWriter> MakeJsonReport(const SarifRoots* roots = nullptr);
 // GitHub code scanning rejects a SARIF run of more than 25,000 results
 // (docs.github.com, "SARIF results exceed limit"). A report of more
 // findings holds the first 24,999 and, as the last result, a note
@@ -127,9 +158,10 @@ inline constexpr size_t kSarifMaxResults = 25000;
 // SARIF: the log up to `"results": [` first, each result as it comes, then
 // the trailer. What the trailer needs is kept: run.artifacts (with `roots`,
 // one entry per .neff archive and per member that a finding names; bounded
-// by the inputs, not by the findings) comes after run.results, where the
-// whole-report RenderSarif writes it too. `rules` and `roots` must outlive
-// the writer; `roots` may be null (URIs as given, no artifacts).
+// by the inputs, not by the findings) and run.tool (its rules those with
+// results, bounded by the rule table) come after run.results, where the
+// whole-report RenderSarif writes them too. `rules` and `roots` must
+// outlive the writer; `roots` may be null (URIs as given, no artifacts).
 std::unique_ptr<ReportWriter> MakeSarifReport(
     const std::vector<RuleDescriptor>* rules, std::string_view tool_version,
     const SarifRoots* roots);
@@ -139,8 +171,10 @@ std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots);
 
 // Concise: one line per finding, `file:line:col: severity: message [rule]`
 // (a binary input's place in parentheses), no source lines or notes.
+// Files as RootRelative names them with `roots` (null: as given).
 std::string RenderConcise(const std::vector<Finding>& findings);
-std::unique_ptr<ReportWriter> MakeConciseReport();
+std::unique_ptr<ReportWriter> MakeConciseReport(
+    const SarifRoots* roots = nullptr);
 
 // JUnit XML: each finding a failed <testcase> (classname the rule, name the
 // place, <failure type="severity">); each batch one <testsuite>; a run

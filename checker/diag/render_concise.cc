@@ -11,8 +11,8 @@
 namespace topolint {
 namespace {
 
-void AppendLine(const Finding& f, std::string* out) {
-  std::string where = f.loc.file;
+void AppendLine(const Finding& f, const SarifRoots* roots, std::string* out) {
+  std::string where = RootRelative(f.loc.file, roots);
   if (f.loc.line > 0) {
     where += fmt::format(":{}", f.loc.line);
     if (f.loc.column > 0) where += fmt::format(":{}", f.loc.column);
@@ -26,22 +26,26 @@ void AppendLine(const Finding& f, std::string* out) {
 
 class ConciseReport : public ReportWriter {
  public:
+  explicit ConciseReport(const SarifRoots* roots) : roots_(roots) {}
   void Begin(std::string* /*out*/) override {}
   void Add(const std::vector<Finding>& findings, std::string* out) override {
-    for (const Finding& f : findings) AppendLine(f, out);
+    for (const Finding& f : findings) AppendLine(f, roots_, out);
   }
   void End(std::string* /*out*/) override {}
+
+ private:
+  const SarifRoots* roots_;
 };
 
 }  // namespace
 
-std::unique_ptr<ReportWriter> MakeConciseReport() {
-  return std::make_unique<ConciseReport>();
+std::unique_ptr<ReportWriter> MakeConciseReport(const SarifRoots* roots) {
+  return std::make_unique<ConciseReport>(roots);
 }
 
 std::string RenderConcise(const std::vector<Finding>& findings) {
   std::string out;
-  for (const Finding& f : findings) AppendLine(f, &out);
+  for (const Finding& f : findings) AppendLine(f, nullptr, &out);
   return out;
 }
 

@@ -66,8 +66,9 @@ std::string_view Command(Severity s) {
   return "error";
 }
 
-std::string LocationLabel(const Location& loc) {
-  std::string out = loc.file;
+// A note's place, its file named as the annotation's own (RootRelative).
+std::string LocationLabel(const Location& loc, const SarifRoots* roots) {
+  std::string out = RootRelative(loc.file, roots);
   if (loc.line > 0) {
     out += ":" + std::to_string(loc.line);
     if (loc.column > 0) out += ":" + std::to_string(loc.column);
@@ -90,7 +91,7 @@ void AppendCommand(const Finding& f, const SarifRoots* roots,
   std::string message = f.message;
   if (f.loc.byte_offset >= 0) message += " (" + BinaryPlace(f.loc) + ")";
   for (const Note& n : f.notes) {
-    message += "\n" + LocationLabel(n.loc) + ": note: " + n.message;
+    message += "\n" + LocationLabel(n.loc, roots) + ": note: " + n.message;
   }
   *out +=
       ",title=" + EscapeProperty(f.rule) + "::" + EscapeData(message) + "\n";

@@ -62,14 +62,15 @@ const char* EditKindName(TextEdit::Kind kind) {
 // The fix as data: its edits as the rule states them (a position and byte
 // offset, and the bytes it saw there), which `check --fix` resolves against the
 // file's bytes and refuses when they are not what the rule saw.
-nlohmann::ordered_json FixObject(const Fix& fix) {
+nlohmann::ordered_json FixObject(const Fix& fix, const SarifRoots* roots) {
   nlohmann::ordered_json edits = nlohmann::ordered_json::array();
   for (const TextEdit& e : fix.edits) {
-    nlohmann::ordered_json edit = {{"kind", EditKindName(e.kind)},
-                                   {"file", JsonFileName(e.file)},
-                                   {"line", e.line},
-                                   {"column", e.column},
-                                   {"offset", e.offset}};
+    nlohmann::ordered_json edit = {
+        {"kind", EditKindName(e.kind)},
+        {"file", JsonFileName(RootRelative(e.file, roots))},
+        {"line", e.line},
+        {"column", e.column},
+        {"offset", e.offset}};
     edit["original"] = e.original;
     if (e.kind != TextEdit::Kind::kRemoveLineComment) {
       edit["replacement"] = e.replacement;
@@ -83,14 +84,16 @@ nlohmann::ordered_json FixObject(const Fix& fix) {
           {"edits", std::move(edits)}};
 }
 
-nlohmann::ordered_json FindingObject(const Finding& f) {
+nlohmann::ordered_json FindingObject(const Finding& f,
+                                     const SarifRoots* roots) {
   // ordered_json keeps the documented field order.
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
   for (const Note& n : f.notes) {
-    nlohmann::ordered_json note = {{"message", n.message},
-                                   {"file", JsonFileName(n.loc.file)},
-                                   {"line", n.loc.line},
-                                   {"column", n.loc.column}};
+    nlohmann::ordered_json note = {
+        {"message", n.message},
+        {"file", JsonFileName(RootRelative(n.loc.file, roots))},
+        {"line", n.loc.line},
+        {"column", n.loc.column}};
     AddBinaryPlace(n.loc, &note);
     notes.push_back(std::move(note));
   }
@@ -98,7 +101,7 @@ nlohmann::ordered_json FindingObject(const Finding& f) {
       {"rule", f.rule},
       {"severity", std::string(SeverityName(f.severity))},
       {"message", f.message},
-      {"file", JsonFileName(f.loc.file)},
+      {"file", JsonFileName(RootRelative(f.loc.file, roots))},
       {"line", f.loc.line},
       {"column", f.loc.column}};
   AddBinaryPlace(f.loc, &item);
@@ -106,7 +109,8 @@ nlohmann::ordered_json FindingObject(const Finding& f) {
   item["fingerprint"] = Fingerprint(f);
   // Only a fix `check --fix` could write (not into a binary module, a
   // compressed file or an archive).
-  if (f.fix != nullptr && WritableFix(*f.fix)) item["fix"] = FixObject(*f.fix);
+  if (f.fix != nullptr && WritableFix(*f.fix))
+    item["fix"] = FixObject(*f.fix, roots);
   return item;
 }
 
@@ -114,26 +118,28 @@ nlohmann::ordered_json FindingObject(const Finding& f) {
 // at a time.
 class JsonReport : public ReportWriter {
  public:
+  explicit JsonReport(const SarifRoots* roots = nullptr) : roots_(roots) {}
   void Begin(std::string* out) override { *out += "["; }
 
   void Add(const std::vector<Finding>& findings, std::string* out) override {
     for (const Finding& f : findings) {
       *out += count_++ == 0 ? "\n" : ",\n";
       *out += "  ";
-      AppendNested(DumpJson(FindingObject(f)), 2, out);
+      AppendNested(DumpJson(FindingObject(f, roots_)), 2, out);
     }
   }
 
   void End(std::string* out) override { *out += count_ == 0 ? "]\n" : "\n]\n"; }
 
  private:
+  const SarifRoots* roots_;
   size_t count_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<ReportWriter> MakeJsonReport() {
-  return std::make_unique<JsonReport>();
+std::unique_ptr<ReportWriter> MakeJsonReport(const SarifRoots* roots) {
+  return std::make_unique<JsonReport>(roots);
 }
 
 std::string RenderJson(const std::vector<Finding>& findings) {

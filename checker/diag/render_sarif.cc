@@ -1,5 +1,8 @@
 // The SARIF 2.1.0 renderer, shaped for GitHub code scanning uploads.
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -167,37 +170,180 @@ void AddLogicalLocation(const Location& loc, Json* location) {
       {{{"fullyQualifiedName", loc.logical}, {"kind", "function"}}});
 }
 
+// Whether `v` is a Semantic Versioning 2.0.0 version ("0.1.0",
+// "1.2.3-rc.1+build.5"): GitHub reads tool.driver.semanticVersion as one.
+bool IsSemanticVersion(std::string_view v) {
+  const size_t extra = v.find_first_of("-+");
+  std::string_view core = v.substr(0, extra);
+  for (int part = 0; part < 3; ++part) {
+    const size_t dot = part < 2 ? core.find('.') : core.size();
+    if (dot == std::string_view::npos || dot == 0) return false;
+    const std::string_view n = core.substr(0, dot);
+    for (char c : n) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    }
+    if (n.size() > 1 && n[0] == '0') return false;
+    core.remove_prefix(std::min(core.size(), dot + 1));
+    if (part < 2 && core.empty()) return false;
+  }
+  if (extra == std::string_view::npos) return true;
+  const std::string_view rest = v.substr(extra + 1);
+  if (rest.empty()) return false;
+  for (char c : rest) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' &&
+        c != '+') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A rule as GitHub code scanning shows it: the one-line summary as short
+// and full description, the whole docs page once, as help.markdown (which
+// GitHub shows instead of help.text), and the page's URL.
 Json RuleObject(const RuleDescriptor& r) {
-  const std::string& full = r.description.empty() ? r.summary : r.description;
+  const std::string& summary = r.summary.empty() ? r.id : r.summary;
+  const bool absolute = r.help_uri.find("://") != std::string::npos;
   Json rule;
   rule["id"] = r.id;
   rule["name"] = CamelCase(r.id);
-  rule["shortDescription"] = {{"text", r.summary}};
-  rule["fullDescription"] = {{"text", full}};
+  rule["shortDescription"] = {{"text", summary}};
+  rule["fullDescription"] = {{"text", summary}};
+  Json help;
+  help["text"] =
+      absolute
+          ? fmt::format(
+                "{}\n\nThe rule's page: {} (`topolint rules {}` "
+                "prints it).",
+                summary, r.help_uri, r.id)
+          : fmt::format("{}\n\n`topolint rules {}` prints the rule's page.",
+                        summary, r.id);
+  if (!r.page.empty()) help["markdown"] = r.page;
+  rule["help"] = std::move(help);
   // A relative helpUri would resolve against wherever the viewer is (GitHub
   // code scanning rejects it): only an absolute URL is written.
-  if (r.help_uri.find("://") == std::string::npos) {
-    rule["help"] = {{"text", full}, {"markdown", full}};
-  } else {
-    rule["help"] = {{"text", fmt::format("{}\n\nSee {}", full, r.help_uri)},
-                    {"markdown", fmt::format("{}\n\nSee [{}]({}).", full, r.id,
-                                             r.help_uri)}};
-    rule["helpUri"] = r.help_uri;
-  }
+  if (absolute) rule["helpUri"] = r.help_uri;
   rule["defaultConfiguration"] = {
       {"level", std::string(SeverityName(r.default_severity))}};
   return rule;
 }
 
+// `text` as the link text of a SARIF embedded link in a plain text message:
+// '\\', '[' and ']' escaped with a backslash (SARIF 2.1.0 §3.11.6).
+std::string LinkText(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\' || c == '[' || c == ']') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+bool WordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// Where `phrase` stands in `message` at or after `from` (the links already
+// made all end before it), not as a piece of a longer word ("rank 3" is
+// not in "rank 30"), or npos.
+size_t FindPhrase(std::string_view message, std::string_view phrase,
+                  size_t from) {
+  for (size_t at = message.find(phrase, from); at != std::string_view::npos;
+       at = message.find(phrase, at + 1)) {
+    const size_t end = at + phrase.size();
+    const bool starts =
+        at == 0 || !WordChar(message[at - 1]) || !WordChar(phrase.front());
+    const bool ends = end == message.size() || !WordChar(message[end]) ||
+                      !WordChar(phrase.back());
+    if (starts && ends) return at;
+  }
+  return std::string_view::npos;
+}
+
+// What a note is about, as the message may name it: the longest run of
+// the note's first words that is more than one plain word ("topology[0]",
+// "kv_role", "rank 3", "expert parallelism" of "... is set here").
+std::vector<std::string_view> NoteSubjects(std::string_view note) {
+  std::vector<std::string_view> out;
+  size_t end = note.size();
+  while (end != std::string_view::npos && end > 0) {
+    const std::string_view prefix = note.substr(0, end);
+    const bool several = prefix.find(' ') != std::string_view::npos;
+    bool marked = false;  // a digit, bracket, '_' or '%' in it
+    for (char c : prefix) {
+      if (!std::isalpha(static_cast<unsigned char>(c)) && c != ' ' &&
+          c != '-') {
+        marked = true;
+      }
+    }
+    // A subject does not end in a verb or a little word ("kv_role is").
+    const std::string_view last = prefix.substr(prefix.rfind(' ') + 1);
+    static constexpr std::string_view kLittle[] = {
+        "is", "are", "was", "has", "have", "uses", "of", "in", "the", "a"};
+    bool little = false;
+    for (std::string_view w : kLittle) little = little || last == w;
+    if ((several || marked) && !little) out.push_back(prefix);
+    end = note.rfind(' ', end - 1);
+  }
+  return out;
+}
+
+// `message` with each note linked as a SARIF embedded link to its related
+// location (id i + 1): where the message names the note's subject, that
+// phrase becomes the link ("in [topology\[0\]](1)" before JSON
+// encoding), the first such place
+// after the previous link; the others are listed at the end
+// (" (see [topology\[0\] is declared here](1))"). GitHub code scanning
+// shows related locations only through such links.
+std::string LinkNotes(const std::string& message,
+                      const std::vector<Note>& notes) {
+  std::string out;
+  std::vector<std::string> unlinked;
+  size_t done = 0;  // message[0, done) is in `out`
+  for (size_t i = 0; i < notes.size(); ++i) {
+    const std::string& note = notes[i].message;
+    size_t at = std::string::npos;
+    std::string_view subject;
+    for (std::string_view s : NoteSubjects(note)) {
+      at = FindPhrase(message, s, done);
+      if (at != std::string::npos) {
+        subject = s;
+        break;
+      }
+    }
+    const std::string text = note.empty() ? "here" : note;
+    if (at == std::string::npos) {
+      unlinked.push_back(fmt::format("[{}]({})", LinkText(text), i + 1));
+      continue;
+    }
+    out.append(message, done, at - done);
+    out += fmt::format("[{}]({})", LinkText(subject), i + 1);
+    done = at + subject.size();
+  }
+  out.append(message, done, std::string::npos);
+  if (!unlinked.empty()) {
+    out += " (see ";
+    for (size_t i = 0; i < unlinked.size(); ++i) {
+      out += (i == 0 ? "" : "; ") + unlinked[i];
+    }
+    out += ")";
+  }
+  return out;
+}
+
+// `rule_index` gives the result's index in tool.driver.rules (the rule
+// listed there on its first result), or -1 for a rule not described.
 Json ResultObject(const Finding& f,
-                  const absl::flat_hash_map<std::string, size_t>& rule_index,
+                  const std::function<int64_t(const std::string&)>& rule_index,
                   Artifacts& artifacts) {
   Json result;
   result["ruleId"] = f.rule;
-  auto it = rule_index.find(f.rule);
-  if (it != rule_index.end()) result["ruleIndex"] = it->second;
+  if (const int64_t index = rule_index(f.rule); index >= 0) {
+    result["ruleIndex"] = index;
+  }
   result["level"] = std::string(SeverityName(f.severity));
-  result["message"] = {{"text", artifacts.Message(f.loc, f.message)}};
+  result["message"] = {
+      {"text", artifacts.Message(f.loc, LinkNotes(f.message, f.notes))}};
   Json primary;
   primary["physicalLocation"] = artifacts.Physical(f.loc);
   AddLogicalLocation(f.loc, &primary);
@@ -208,7 +354,7 @@ Json ResultObject(const Finding& f,
     for (size_t i = 0; i < f.notes.size(); ++i) {
       const Note& n = f.notes[i];
       Json note = {
-          {"id", i},
+          {"id", i + 1},
           {"physicalLocation", artifacts.Physical(n.loc)},
           {"message", {{"text", artifacts.Message(n.loc, n.message)}}}};
       AddLogicalLocation(n.loc, &note);
@@ -228,6 +374,12 @@ std::string RootRelative(const std::string& file, const SarifRoots* roots) {
   std::string path;
   PathUnderRoot(file, roots->root, roots->cwd, &path);
   return path;
+}
+
+std::string RuleDocsUrl(std::string_view base, std::string_view id) {
+  if (base.empty()) base = kDefaultDocsUrl;
+  while (base.size() > 1 && base.back() == '/') base.remove_suffix(1);
+  return fmt::format("{}/{}.md", base, id);
 }
 
 std::string PathToUriReference(std::string_view path) {
@@ -289,9 +441,10 @@ Json OmittedResultsInvocations(size_t omitted) {
 }
 
 // The log is written as a 2-space indented dump of
-//   {"$schema", "version", "runs": [{"tool", "originalUriBaseIds",
-//                                    "results", "artifacts"}]}
-// would be, with results and artifacts added as they come.
+//   {"$schema", "version", "runs": [{"originalUriBaseIds", "results",
+//                                    "artifacts", "invocations", "tool"}]}
+// would be, with results and artifacts added as they come; tool.driver.rules
+// (the rules that have results) is known, and written, last.
 class SarifReport : public ReportWriter {
  public:
   SarifReport(const std::vector<RuleDescriptor>* rules,
@@ -299,20 +452,10 @@ class SarifReport : public ReportWriter {
       : rules_(rules), tool_version_(tool_version), artifacts_(roots) {}
 
   void Begin(std::string* out) override {
-    Json driver;
-    driver["name"] = "topolint";
-    if (!tool_version_.empty()) driver["version"] = tool_version_;
-    driver["informationUri"] = std::string(kTopolintInformationUri);
-    Json rule_list = Json::array();
-    for (const RuleDescriptor& r : *rules_) {
-      if (!rule_index_.emplace(r.id, rule_list.size()).second) continue;
-      rule_list.push_back(RuleObject(r));
-    }
-    driver["rules"] = std::move(rule_list);
+    for (const RuleDescriptor& r : *rules_) described_.emplace(r.id, &r);
     // Columns are byte offsets; SARIF's default columnKind (UTF-16 code
     // units) is not claimed to be anything else, so no columnKind is written.
     Json run;
-    run["tool"] = {{"driver", std::move(driver)}};
     artifacts_.AddBaseIds(run);
     run["results"] = Json::array();
     Json log;
@@ -334,7 +477,7 @@ class SarifReport : public ReportWriter {
       if (omitted_ > 0) {
         ++omitted_;
       } else if (count_ + 1 < kSarifMaxResults) {
-        AppendResult(ResultObject(f, rule_index_, artifacts_), out);
+        AppendResult(ResultObject(f, RuleIndexer(), artifacts_), out);
       } else if (!held_) {
         held_ = f;
       } else {  // one more than fits: the held slot becomes the note
@@ -346,7 +489,9 @@ class SarifReport : public ReportWriter {
   }
 
   void End(std::string* out) override {
-    if (held_) AppendResult(ResultObject(*held_, rule_index_, artifacts_), out);
+    if (held_) {
+      AppendResult(ResultObject(*held_, RuleIndexer(), artifacts_), out);
+    }
     if (omitted_ > 0) AppendResult(OmittedNote(), out);
     *out += count_ == 0 ? "[]" : "\n      ]";
     if (!artifacts_.List().empty()) {
@@ -357,6 +502,8 @@ class SarifReport : public ReportWriter {
       *out += ",\n      \"invocations\": ";
       AppendNested(DumpJson(OmittedResultsInvocations(omitted_)), 6, out);
     }
+    *out += ",\n      \"tool\": ";
+    AppendNested(DumpJson(Tool()), 6, out);
     *out += "\n    }\n  ]\n}\n";
   }
 
@@ -365,6 +512,36 @@ class SarifReport : public ReportWriter {
     *out += count_++ == 0 ? "[\n" : ",\n";
     *out += "        ";
     AppendNested(DumpJson(result), 8, out);
+  }
+
+  // The index in tool.driver.rules of a result's rule, listing the rule
+  // there on its first result; -1 for a rule `rules_` does not describe.
+  int64_t RuleIndex(const std::string& id) {
+    auto it = rule_index_.find(id);
+    if (it != rule_index_.end()) return static_cast<int64_t>(it->second);
+    auto d = described_.find(id);
+    if (d == described_.end()) return -1;
+    const size_t index = used_rules_.size();
+    rule_index_.emplace(id, index);
+    used_rules_.push_back(RuleObject(*d->second));
+    return static_cast<int64_t>(index);
+  }
+  std::function<int64_t(const std::string&)> RuleIndexer() {
+    return [this](const std::string& id) { return RuleIndex(id); };
+  }
+
+  Json Tool() const {
+    Json driver;
+    driver["name"] = "topolint";
+    if (!tool_version_.empty()) {
+      driver["version"] = tool_version_;
+      if (IsSemanticVersion(tool_version_)) {
+        driver["semanticVersion"] = tool_version_;
+      }
+    }
+    driver["informationUri"] = std::string(kTopolintInformationUri);
+    driver["rules"] = used_rules_;
+    return {{"driver", std::move(driver)}};
   }
 
   Json OmittedNote() {
@@ -377,8 +554,10 @@ class SarifReport : public ReportWriter {
   const std::vector<RuleDescriptor>* rules_;
   std::string tool_version_;
   Artifacts artifacts_;
+  absl::flat_hash_map<std::string, const RuleDescriptor*> described_;
   absl::flat_hash_map<std::string, size_t> rule_index_;
-  size_t count_ = 0;  // results written
+  Json used_rules_ = Json::array();  // tool.driver.rules
+  size_t count_ = 0;                 // results written
   std::optional<Finding> held_;
   size_t omitted_ = 0;
   Location first_omitted_;

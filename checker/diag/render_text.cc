@@ -32,8 +32,8 @@ std::string_view SeverityColor(const Palette& p, Severity s) {
 
 // `file`, `file:line` or `file:line:col` (docs/reference/output-formats.md:
 // line 0 = whole file, column 0 = whole line).
-std::string LocationLabel(const Location& loc) {
-  std::string out = SanitizeForTerminal(loc.file);
+std::string LocationLabel(const Location& loc, const SarifRoots* roots) {
+  std::string out = SanitizeForTerminal(RootRelative(loc.file, roots));
   if (loc.line > 0) {
     out += ":" + std::to_string(loc.line);
     if (loc.column > 0) out += ":" + std::to_string(loc.column);
@@ -41,18 +41,29 @@ std::string LocationLabel(const Location& loc) {
   return out;
 }
 
-// `<loc>: <severity>: <message>` plus a newline.
+// `[rule]`, as an OSC 8 hyperlink to `url` when it is not empty (terminals
+// that do not know OSC 8 show the text alone).
+std::string RuleTag(std::string_view rule, const std::string& url) {
+  const std::string tag = fmt::format("[{}]", SanitizeForTerminal(rule));
+  if (url.empty()) return tag;
+  return fmt::format("\x1b]8;;{}\x1b\\{}\x1b]8;;\x1b\\",
+                     SanitizeForTerminal(url), tag);
+}
+
+// `<loc>: <severity>: <message>[ <rule tag>]` plus a newline.
 void AppendHeadline(const Palette& p, const Location& loc, Severity severity,
-                    std::string_view message, std::string* out) {
+                    std::string_view message, const SarifRoots* roots,
+                    std::string_view rule_tag, std::string* out) {
   // Notes are plain text in clang; errors and warnings have a bold message.
   const std::string_view msg_style =
       severity == Severity::kNote ? std::string_view() : p.bold;
   const std::string_view msg_reset =
       severity == Severity::kNote ? std::string_view() : p.reset;
-  *out +=
-      fmt::format("{}{}:{} {}{}:{} {}{}{}\n", p.bold, LocationLabel(loc),
-                  p.reset, SeverityColor(p, severity), SeverityName(severity),
-                  p.reset, msg_style, SanitizeForTerminal(message), msg_reset);
+  *out += fmt::format("{}{}:{} {}{}:{} {}{}{}{}{}\n", p.bold,
+                      LocationLabel(loc, roots), p.reset,
+                      SeverityColor(p, severity), SeverityName(severity),
+                      p.reset, msg_style, SanitizeForTerminal(message),
+                      rule_tag.empty() ? "" : " ", rule_tag, msg_reset);
 }
 
 // The source line of `loc` (two-space indent) and, when the column is
@@ -76,8 +87,12 @@ void AppendSource(const Palette& p, const Location& loc, SourceCache& sources,
 
 class TextReport : public ReportWriter {
  public:
-  TextReport(SourceCache* sources, bool color)
-      : sources_(sources), palette_(color ? kColor : kPlain) {}
+  TextReport(SourceCache* sources, const TextStyle& style,
+             const SarifRoots* roots)
+      : sources_(sources),
+        palette_(style.color ? kColor : kPlain),
+        style_(style),
+        roots_(roots) {}
 
   void Begin(std::string* /*out*/) override {}
 
@@ -93,11 +108,12 @@ class TextReport : public ReportWriter {
     sources_->Prefetch(wanted);
     const Palette& p = palette_;
     for (const Finding& f : findings) {
-      AppendHeadline(p, f.loc, f.severity,
-                     fmt::format("{} [{}]", f.message, f.rule), out);
+      const std::string tag = RuleTag(
+          f.rule, style_.links ? RuleDocsUrl(style_.docs_url, f.rule) : "");
+      AppendHeadline(p, f.loc, f.severity, f.message, roots_, tag, out);
       AppendSource(p, f.loc, *sources_, out);
       for (const Note& n : f.notes) {
-        AppendHeadline(p, n.loc, Severity::kNote, n.message, out);
+        AppendHeadline(p, n.loc, Severity::kNote, n.message, roots_, "", out);
         if (n.loc.column > 0 || n.loc.byte_offset >= 0) {
           AppendSource(p, n.loc, *sources_, out);
         }
@@ -112,17 +128,30 @@ class TextReport : public ReportWriter {
  private:
   SourceCache* sources_;
   const Palette& palette_;
+  TextStyle style_;
+  const SarifRoots* roots_;
 };
 
 }  // namespace
 
-std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color) {
-  return std::make_unique<TextReport>(sources, color);
+std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color,
+                                             const SarifRoots* roots) {
+  TextStyle style;
+  style.color = color;
+  return std::make_unique<TextReport>(sources, style, roots);
+}
+
+std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources,
+                                             const TextStyle& style,
+                                             const SarifRoots* roots) {
+  return std::make_unique<TextReport>(sources, style, roots);
 }
 
 std::string RenderText(const std::vector<Finding>& findings,
                        SourceCache& sources, bool color) {
-  TextReport report(&sources, color);
+  TextStyle style;
+  style.color = color;
+  TextReport report(&sources, style, nullptr);
   std::string out;
   report.Add(findings, &out);
   return out;

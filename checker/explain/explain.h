@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
 #include "checker/model/group_list.h"
+#include "checker/model/unit.h"
 #include "checker/model/world_size.h"
 
 namespace topolint::explain {

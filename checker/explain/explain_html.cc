@@ -313,9 +313,11 @@ std::string RenderExplainHtml(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<title>topolint explain</title><style>{}</style></head><body>"
       "<h1>topolint explain</h1><p class=\"facts\">Each cell is a device (or "
-      "rank) coloured by its group; hover a cell for its group and position. "
-      "Cells of topology[0] whose group or position differs from the HLO are "
-      "outlined and crossed in red.</p><nav><ul>{}</ul></nav>{}"
+      "rank) coloured by its group, with its group's number and, small in "
+      "its corner, its position in the group (0 = first); hover a cell for "
+      "both. Cells of topology[0] whose group or position differs from the "
+      "HLO are outlined in red and marked with a small red "
+      "cross.</p><nav><ul>{}</ul></nav>{}"
       "<script>{}</script></body></html>\n",
       kStyle, nav, body, kScript);
 }

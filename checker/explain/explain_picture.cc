@@ -75,6 +75,9 @@ void Paint(const model::GroupList& groups, const char* what,
     if (c.id < 0) continue;
     const Place& pl = places[c.id];
     c.group = pl.group;
+    c.position = pl.position;
+    c.group_size =
+        pl.group >= 0 ? static_cast<int64_t>(groups.group(pl.group).size()) : 0;
     c.label = pl.group >= 0 ? std::to_string(pl.group) : ".";
     c.title = fmt::format("{} {}: {}", what, c.id, PlaceText(groups, pl));
     c.marked = marked.has_value() && *marked == c.id;

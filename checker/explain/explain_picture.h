@@ -21,8 +21,14 @@ struct PictureCell {
   int64_t group = -1;     // -1: in no group
   bool mismatch = false;  // differs from the HLO (NEFF pictures)
   bool marked = false;    // the rank of --core
-  std::string label;      // short text drawn in the cell (when it fits)
-  std::string title;      // hover text (always)
+  // The id's place in its group (0-based) and the group's size, drawn in
+  // the cell so that two lists holding the same groups in another order
+  // look different; -1 / 0 where the place means nothing (no group, the
+  // LNC map).
+  int64_t position = -1;
+  int64_t group_size = 0;
+  std::string label;  // short text drawn in the cell (when it fits)
+  std::string title;  // hover text (always)
 };
 
 // A grid of cells, row-major.

@@ -4,6 +4,7 @@
 // so that a standalone SVG looks as it does inside the page.
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "checker/diag/xml_escape.h"
 #include "checker/explain/explain_picture.h"
@@ -73,24 +74,46 @@ std::string Cell(const Picture& p, const PictureCell& c, int64_t x, int64_t y,
       c.group >= 0 ? fmt::format(" data-g=\"{}\"", c.group) : "",
       EscapeXml(c.title));
   if (c.mismatch) {
-    // A cross, so that the mark does not rely on colour alone.
+    // A cross, so that the mark does not rely on colour alone: in the
+    // top-left corner, clear of the numbers.
+    const int64_t k = std::max<int64_t>(size / 4, 3);
     out += fmt::format(
-        "<path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"#d00000\" "
-        "stroke-width=\"1.5\" pointer-events=\"none\"/>",
-        x + 3, y + 3, x + size - 3, y + size - 3, x + size - 3, y + 3, x + 3,
-        y + size - 3);
+        "<path class=\"mismatch-mark\" d=\"M{} {}L{} {}M{} {}L{} {}\" "
+        "stroke=\"#d00000\" stroke-width=\"1.5\" pointer-events=\"none\"/>",
+        x + 3, y + 3, x + 3 + k, y + 3 + k, x + 3 + k, y + 3, x + 3, y + 3 + k);
   }
+  // Numbers keep a white halo, readable on every fill and over the mark.
+  constexpr std::string_view kHalo =
+      "paint-order=\"stroke\" stroke=\"#ffffff\" stroke-width=\"3\" "
+      "stroke-linejoin=\"round\"";
   if (size >= 20 && !c.label.empty()) {
     out += fmt::format(
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"{}\" "
-        "font-family=\"monospace\" pointer-events=\"none\">{}{}</text>",
-        x + size / 2, y + size / 2 + 4, size >= 28 ? 12 : 10,
-        EscapeXml(c.label), c.marked ? "*" : "");
+        "font-family=\"monospace\" {} pointer-events=\"none\">{}{}</text>",
+        x + size / 2, y + size / 2 + (size >= 28 ? 2 : 4), size >= 28 ? 12 : 10,
+        kHalo, EscapeXml(c.label), c.marked ? "*" : "");
   } else if (c.marked) {
     out += fmt::format(
         "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#000\" "
         "pointer-events=\"none\"/>",
         x + size / 2, y + size / 2, std::max<int64_t>(size / 5, 2));
+  }
+  // The cell's place in its group: its index in the bottom-right corner
+  // where it fits, else a tick along the bottom edge (left: first, right:
+  // last), so that the same groups in another order look different.
+  if (c.position >= 0 && size >= 28) {
+    out += fmt::format(
+        "<text class=\"position\" x=\"{}\" y=\"{}\" text-anchor=\"end\" "
+        "font-size=\"9\" font-family=\"monospace\" fill=\"#333333\" {} "
+        "pointer-events=\"none\">{}</text>",
+        x + size - 3, y + size - 3, kHalo, c.position);
+  } else if (c.position >= 0 && size >= 14 && c.group_size > 1) {
+    const int64_t span = size - 8;
+    const int64_t at = x + 3 + span * c.position / (c.group_size - 1);
+    out += fmt::format(
+        "<rect class=\"position\" x=\"{}\" y=\"{}\" width=\"2\" "
+        "height=\"3\" fill=\"#222222\" pointer-events=\"none\"/>",
+        at, y + size - 5);
   }
   if (link) out += "</a>";
   return out;
@@ -131,6 +154,15 @@ std::string Legend(const Picture& p, int64_t y, int64_t width,
     entries.push_back({GroupColour(-1), "#888888", "in no group"});
   if (p.has_mismatch) {
     entries.push_back({"#ffffff", "#d00000", "differs from the HLO"});
+  }
+  bool placed = false;
+  for (const PictureCell& c : p.cells) placed = placed || c.position >= 0;
+  if (placed && CellSize(p) >= 28) {
+    entries.push_back(
+        {"#ffffff", "#888888", "big number: group; small: place in it"});
+  } else if (placed && CellSize(p) >= 14) {
+    entries.push_back(
+        {"#ffffff", "#888888", "tick: place in the group (left = first)"});
   }
   if (marked) entries.push_back({"#ffffff", "#888888", "* the --core rank"});
   std::string out;

@@ -1,86 +1,60 @@
 #include "checker/hlo/gzip_stream.h"
 
-#include <zlib.h>
-
-#include <climits>
-
 #include "fmt/format.h"
 
 namespace topolint::hlo {
 
-bool IsGzip(std::string_view head) {
-  return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
-         static_cast<unsigned char>(head[1]) == 0x8b;
+bool IsGzip(std::string_view head) { return IsGzipMagic(head); }
+
+namespace {
+
+// The stream's buffers as gzip input (a stream may hand out empty ones;
+// Next() false is the end, as protobuf's streams say no more).
+GzipInput FromStream(google::protobuf::io::ZeroCopyInputStream* source) {
+  return [source](const char** data) -> int64_t {
+    const void* chunk = nullptr;
+    int n = 0;
+    do {
+      if (!source->Next(&chunk, &n)) return 0;
+    } while (n == 0);
+    *data = static_cast<const char*>(chunk);
+    return n;
+  };
 }
 
-struct GzipSource::State {
-  z_stream z{};
-  bool initialised = false;
-};
+}  // namespace
 
 GzipSource::GzipSource(google::protobuf::io::ZeroCopyInputStream* source,
                        bool check_crc)
-    : state_(std::make_unique<State>()), source_(source) {
-  // 16 + MAX_WBITS: gzip framing only (no raw deflate, no zlib header).
-  if (inflateInit2(&state_->z, 16 + MAX_WBITS) == Z_OK) {
-    state_->initialised = true;
-    // (inflateReset, between members, keeps this setting.)
-    if (!check_crc) inflateValidate(&state_->z, 0);
-  } else {
-    error_ = "cannot initialise zlib";
-    done_ = true;
-  }
+    : inflate_(FromStream(source), GzipInflate::Trailing::kMembers, check_crc) {
 }
 
-GzipSource::~GzipSource() {
-  if (state_->initialised) inflateEnd(&state_->z);
-}
+GzipSource::~GzipSource() = default;
 
 int GzipSource::Read(void* buffer, int size) {
-  if (done_ || size <= 0) return done_ && !error_.empty() ? -1 : 0;
-  z_stream& z = state_->z;
-  z.next_out = static_cast<Bytef*>(buffer);
-  z.avail_out = static_cast<uInt>(size);
-  while (z.avail_out > 0) {
-    if (z.avail_in == 0) {
-      const void* data = nullptr;
-      int n = 0;
-      do {
-        if (!source_->Next(&data, &n)) {
-          n = -1;
-          break;
-        }
-      } while (n == 0);
-      if (n < 0) {
-        // The input ended: fine between members, else the data is cut.
-        if (!member_ended_) {
-          error_ = "the gzip data ends early (truncated file?)";
-        }
-        done_ = true;
+  if (size <= 0) return error_.empty() ? 0 : -1;
+  const int64_t n =
+      inflate_.Read(static_cast<char*>(buffer), static_cast<size_t>(size));
+  // Said as soon as it happens: bytes inflated before it are still
+  // returned, and the reader may not ask again.
+  if (error_.empty()) {
+    switch (inflate_.error()) {
+      case GzipInflate::Error::kNone:
         break;
-      }
-      z.next_in = static_cast<Bytef*>(const_cast<void*>(data));
-      z.avail_in = static_cast<uInt>(n);
-    }
-    member_ended_ = false;
-    const int rc = inflate(&z, Z_NO_FLUSH);
-    if (rc == Z_STREAM_END) {
-      // Another member may follow (concatenated gzip files).
-      member_ended_ = true;
-      ++members_;
-      inflateReset(&z);
-      continue;
-    }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      error_ = fmt::format("the gzip data is corrupt ({})",
-                           z.msg != nullptr ? z.msg : "zlib error");
-      done_ = true;
-      break;
+      case GzipInflate::Error::kInit:
+        error_ = "cannot initialise zlib";
+        break;
+      case GzipInflate::Error::kCorrupt:
+        error_ = fmt::format("the gzip data is corrupt ({})",
+                             inflate_.zlib_message());
+        break;
+      case GzipInflate::Error::kRead:
+      case GzipInflate::Error::kTruncated:
+        error_ = "the gzip data ends early (truncated file?)";
+        break;
     }
   }
-  const int produced = size - static_cast<int>(z.avail_out);
-  if (produced > 0) return produced;
-  return error_.empty() ? 0 : -1;
+  return static_cast<int>(n);
 }
 
 }  // namespace topolint::hlo

@@ -1,5 +1,6 @@
-// gzip decompression as a protobuf input stream, with zlib, so that the
-// binary HLO reader streams `.pb.gz` files without holding them whole.
+// gzip decompression as a protobuf input stream, so that the binary HLO
+// reader streams `.pb.gz` files without holding them whole (the inflating
+// itself is checker/diag/gzip_inflate.h's).
 #ifndef TOPOLINT_CHECKER_HLO_GZIP_STREAM_H_
 #define TOPOLINT_CHECKER_HLO_GZIP_STREAM_H_
 
@@ -7,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "checker/diag/gzip_inflate.h"
 #include "google/protobuf/io/zero_copy_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
@@ -32,16 +34,11 @@ class GzipSource : public google::protobuf::io::CopyingInputStream {
   // "" while the data is sound; else what zlib said.
   const std::string& error() const { return error_; }
   // gzip members inflated to their end so far.
-  int members() const { return members_; }
+  int members() const { return inflate_.members(); }
 
  private:
-  struct State;
-  std::unique_ptr<State> state_;
-  google::protobuf::io::ZeroCopyInputStream* source_;
+  GzipInflate inflate_;
   std::string error_;
-  bool done_ = false;
-  bool member_ended_ = false;  // between two gzip members
-  int members_ = 0;
 };
 
 }  // namespace topolint::hlo

@@ -3,7 +3,8 @@
 //
 // Reading a large module through read() copies it into a window while the
 // parse waits; a mapping lets the parser read the page cache itself while
-// the hardware prefetcher fetches ahead (docs/performance.md, fourth pass).
+// the hardware prefetcher fetches ahead (docs/history/performance-diary.md,
+// fourth pass).
 // But a mapped page that the file loses (truncated by another process)
 // raises SIGBUS when it is touched. So mapping is opt-in per process
 // (EnableFileMapping, which the CLI calls; the C and C++ APIs run inside

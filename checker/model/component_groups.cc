@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_join.h"
+#include "checker/diag/status_macros.h"
 #include "fmt/format.h"
 
 namespace topolint::model {
@@ -99,16 +100,6 @@ class FamilyBuilder {
   std::vector<GroupList> canon_;
 };
 
-#define TOPOLINT_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                                   \
-  if (!tmp.ok()) return tmp.status();                  \
-  lhs = *std::move(tmp)
-#define TOPOLINT_CONCAT_INNER(a, b) a##b
-#define TOPOLINT_CONCAT(a, b) TOPOLINT_CONCAT_INNER(a, b)
-#define ASSIGN_OR_RETURN(lhs, expr)                                          \
-  TOPOLINT_ASSIGN_OR_RETURN_IMPL(TOPOLINT_CONCAT(status_or_, __LINE__), lhs, \
-                                 expr)
-
 // `inner` = tp/d consecutive ranks, `across` = the d ranks at one offset
 // (get_tp_cp_group_mesh(tp, d)).
 absl::Status AddInnerMesh(FamilyBuilder& b, int64_t world, int64_t tp,
@@ -117,8 +108,8 @@ absl::Status AddInnerMesh(FamilyBuilder& b, int64_t world, int64_t tp,
   if (absl::Status st = CheckDivides(d, tp, across_name.c_str()); !st.ok()) {
     return st;
   }
-  ASSIGN_OR_RETURN(GroupList inner, ContiguousGroups(world, tp / d));
-  ASSIGN_OR_RETURN(GroupList across, StridedGroups(world, tp, tp / d));
+  TOPOLINT_ASSIGN_OR_RETURN(GroupList inner, ContiguousGroups(world, tp / d));
+  TOPOLINT_ASSIGN_OR_RETURN(GroupList across, StridedGroups(world, tp, tp / d));
   b.Add(inner_name, std::move(inner));
   b.Add(across_name, std::move(across));
   return absl::OkStatus();
@@ -189,7 +180,7 @@ absl::StatusOr<GroupList> Trn2MeshRows(int64_t world) {
 }
 
 absl::StatusOr<GroupList> Trn2MeshColumns(int64_t world) {
-  ASSIGN_OR_RETURN(GroupList rows, Trn2MeshRows(world));
+  TOPOLINT_ASSIGN_OR_RETURN(GroupList rows, Trn2MeshRows(world));
   std::vector<int64_t> ids;
   ids.reserve(static_cast<size_t>(world));
   for (int64_t block = 0; block < world / 64; ++block) {
@@ -203,12 +194,12 @@ absl::StatusOr<GroupList> Trn2MeshColumns(int64_t world) {
 }
 
 absl::StatusOr<GroupList> TpGroups(int64_t tp, int64_t dp) {
-  ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
+  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
   return ContiguousGroups(world, tp);
 }
 
 absl::StatusOr<GroupList> ComponentTpGroups(int64_t tp, int64_t dp, int64_t c) {
-  ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
+  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
   if (absl::Status st = CheckDivides(c, dp, "component DP size"); !st.ok()) {
     return st;
   }
@@ -216,7 +207,7 @@ absl::StatusOr<GroupList> ComponentTpGroups(int64_t tp, int64_t dp, int64_t c) {
 }
 
 absl::StatusOr<GroupList> DpColumnGroups(int64_t tp, int64_t dp, int64_t c) {
-  ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
+  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
   if (absl::Status st = CheckDivides(c, dp, "component DP size"); !st.ok()) {
     return st;
   }
@@ -231,34 +222,37 @@ std::string GroupFamily::DisplayName() const {
 
 absl::StatusOr<std::vector<GroupFamily>> VllmGroupFamilies(
     const VllmLayout& l) {
-  ASSIGN_OR_RETURN(int64_t world, Product(l.tp, l.dp));
+  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, Product(l.tp, l.dp));
   FamilyBuilder b;
-  ASSIGN_OR_RETURN(GroupList tp_groups, TpGroups(l.tp, l.dp));
+  TOPOLINT_ASSIGN_OR_RETURN(GroupList tp_groups, TpGroups(l.tp, l.dp));
   b.Add(fmt::format("tp (tensor_parallel_size={})", l.tp),
         std::move(tp_groups));
   for (const ComponentSize& c : l.components) {
-    ASSIGN_OR_RETURN(GroupList comp_tp, ComponentTpGroups(l.tp, l.dp, c.size));
-    ASSIGN_OR_RETURN(GroupList column, DpColumnGroups(l.tp, l.dp, c.size));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList comp_tp,
+                              ComponentTpGroups(l.tp, l.dp, c.size));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList column,
+                              DpColumnGroups(l.tp, l.dp, c.size));
     b.Add(fmt::format("{} component TP ({}={})", c.component, c.key, c.size),
           std::move(comp_tp));
     b.Add(fmt::format("{} DP column ({}={})", c.component, c.key, c.size),
           std::move(column));
   }
-  ASSIGN_OR_RETURN(GroupList dp_groups, StridedGroups(world, world, l.tp));
+  TOPOLINT_ASSIGN_OR_RETURN(GroupList dp_groups,
+                            StridedGroups(world, world, l.tp));
   b.Add(fmt::format("dp (data_parallel_size={})", l.dp), std::move(dp_groups));
   if (l.ep > 1) {
     if (absl::Status st = CheckDivides(l.ep, world, "ep degree"); !st.ok()) {
       return st;
     }
     const int64_t row = world / l.ep;
-    ASSIGN_OR_RETURN(GroupList rows, ContiguousGroups(world, row));
-    ASSIGN_OR_RETURN(GroupList cols, StridedGroups(world, world, row));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList rows, ContiguousGroups(world, row));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList cols, StridedGroups(world, world, row));
     b.Add(fmt::format("ep-tp rows (expert parallel degree {})", l.ep),
           std::move(rows));
     b.Add(fmt::format("ep (expert parallel degree {})", l.ep), std::move(cols));
     if (world == 64 && row == 8) {
-      ASSIGN_OR_RETURN(GroupList mesh_rows, Trn2MeshRows(world));
-      ASSIGN_OR_RETURN(GroupList mesh_cols, Trn2MeshColumns(world));
+      TOPOLINT_ASSIGN_OR_RETURN(GroupList mesh_rows, Trn2MeshRows(world));
+      TOPOLINT_ASSIGN_OR_RETURN(GroupList mesh_cols, Trn2MeshColumns(world));
       b.Add("ep-tp rows (TRN2 8x8 mesh)", std::move(mesh_rows));
       b.Add("ep (TRN2 8x8 mesh columns)", std::move(mesh_cols));
     }
@@ -276,7 +270,8 @@ absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
     return st;
   }
   FamilyBuilder b;
-  ASSIGN_OR_RETURN(GroupList tp_groups, ContiguousGroups(l.world, l.tp));
+  TOPOLINT_ASSIGN_OR_RETURN(GroupList tp_groups,
+                            ContiguousGroups(l.world, l.tp));
   b.Add(fmt::format("tp (tp_degree={})", l.tp), std::move(tp_groups));
   struct Inner {
     int64_t degree;
@@ -304,36 +299,40 @@ absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
   const int64_t pp = std::max<int64_t>(l.pp, 1);
   // world / tp / pp > 1 bounds tp * pp below world: no overflow.
   if (l.world / l.tp / pp > 1 && l.world % (l.tp * pp) == 0) {
-    ASSIGN_OR_RETURN(GroupList dp, StridedGroups(l.world, l.world / pp, l.tp));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList dp,
+                              StridedGroups(l.world, l.world / pp, l.tp));
     b.Add(fmt::format("dp across TP groups (world_size={}, tp_degree={})",
                       l.world, l.tp),
           std::move(dp));
   }
   if (l.ep > 1) {
-    ASSIGN_OR_RETURN(int64_t block, Product(l.tp, l.ep));
-    ASSIGN_OR_RETURN(GroupList ep, StridedGroups(l.world, block, l.tp));
+    TOPOLINT_ASSIGN_OR_RETURN(int64_t block, Product(l.tp, l.ep));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList ep,
+                              StridedGroups(l.world, block, l.tp));
     b.Add(fmt::format("ep (ep_degree={})", l.ep), std::move(ep));
   }
   if (l.pp > 1) {
     if (absl::Status st = CheckDivides(l.pp, l.world, "pp_degree"); !st.ok()) {
       return st;
     }
-    ASSIGN_OR_RETURN(GroupList pp,
-                     StridedGroups(l.world, l.world, l.world / l.pp));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList pp,
+                              StridedGroups(l.world, l.world, l.world / l.pp));
     b.Add(fmt::format("pp (pp_degree={})", l.pp), std::move(pp));
   }
   if (l.moe_tp > 1 || l.moe_ep > 1) {
-    ASSIGN_OR_RETURN(int64_t block, Product(l.moe_tp, l.moe_ep));
-    ASSIGN_OR_RETURN(GroupList moe_tp, ContiguousGroups(l.world, l.moe_tp));
-    ASSIGN_OR_RETURN(GroupList moe_ep, StridedGroups(l.world, block, l.moe_tp));
+    TOPOLINT_ASSIGN_OR_RETURN(int64_t block, Product(l.moe_tp, l.moe_ep));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList moe_tp,
+                              ContiguousGroups(l.world, l.moe_tp));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList moe_ep,
+                              StridedGroups(l.world, block, l.moe_tp));
     b.Add(fmt::format("MoE TP (moe_tp_degree={})", l.moe_tp),
           std::move(moe_tp));
     b.Add(fmt::format("MoE EP (moe_ep_degree={})", l.moe_ep),
           std::move(moe_ep));
   }
   if (!l.switch_cc && l.tp == 64 && l.cp == 8) {
-    ASSIGN_OR_RETURN(GroupList rows, Trn2MeshRows(l.world));
-    ASSIGN_OR_RETURN(GroupList cols, Trn2MeshColumns(l.world));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList rows, Trn2MeshRows(l.world));
+    TOPOLINT_ASSIGN_OR_RETURN(GroupList cols, Trn2MeshColumns(l.world));
     b.Add("TP within CP (TRN2 8x8 mesh rows)", std::move(rows));
     b.Add("CP (TRN2 8x8 mesh columns)", std::move(cols));
   }
@@ -379,7 +378,7 @@ absl::StatusOr<std::vector<GroupFamily>> GroupFamiliesOf(
   if (cfg.form == config::ConfigForm::kVllm) {
     return VllmGroupFamilies(VllmLayoutOf(cfg));
   }
-  ASSIGN_OR_RETURN(NxdiLayout l, NxdiLayoutOf(cfg));
+  TOPOLINT_ASSIGN_OR_RETURN(NxdiLayout l, NxdiLayoutOf(cfg));
   return NxdiGroupFamilies(l);
 }
 

@@ -35,6 +35,10 @@ struct UncheckedInput {
                        // cross-file rules did not run (a warning)
     kUnread,           // a file of a kind topolint knows but does not read
                        // (a warning)
+    kNotSearched,      // a directory (or path) the search could not enter:
+                       // it cannot be read, it is deeper than the depth
+                       // limit, or its path is longer than PATH_MAX; what is
+                       // below it was not checked (a warning)
   };
   Kind kind = Kind::kUnread;
   std::string path;     // the file or directory left out (display)

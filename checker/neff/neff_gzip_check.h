@@ -2,7 +2,8 @@
 // stops reading at the tar's end-of-archive blocks and never reads the gzip
 // trailer (nor checks its CRC), so a bad CRC, a bad length or a missing
 // trailer would pass unseen; this pass inflates the payload with zlib,
-// discarding the output, and says what is wrong (issue 31, item 5).
+// discarding the output, and says what is wrong (issue 31, item 5). Both
+// inflate with checker/diag/gzip_inflate.h.
 #ifndef TOPOLINT_CHECKER_NEFF_NEFF_GZIP_CHECK_H_
 #define TOPOLINT_CHECKER_NEFF_NEFF_GZIP_CHECK_H_
 
@@ -58,15 +59,10 @@ class GzipInflater {
   bool failed() const { return failed_; }
 
  private:
-  bool Fill();
-
-  PayloadReader read_;
   int64_t max_output_;
-  int64_t produced_ = 0;
   struct State;
   std::unique_ptr<State> z_;
   bool failed_ = false;
-  bool ended_ = false;
 };
 
 }  // namespace topolint::neff

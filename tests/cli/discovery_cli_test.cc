@@ -97,11 +97,41 @@ TEST(DiscoveryCliTest, UnitsBelowTheDepthLimitAreReported) {
   for (int i = 0; i < 70; ++i) rel += "d/";
   d.Write(rel + "m.hlo", kModule);
   d.Write("top.hlo", kModule);
-  CliResult r = RunTopolint({"check", d.path()});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("more than 64 directory levels below " +
-                               d.path() + "; not searched"));
-  EXPECT_THAT(r.err, HasSubstr("(1 unit, 1 file checked"));
+  std::string deep = d.path();
+  for (int i = 0; i < 65; ++i) deep += "/d";
+  // Streamed (one directory) and planned (two paths): an unchecked-input
+  // finding at the first directory not searched, in every format.
+  for (const std::vector<std::string>& paths :
+       {std::vector<std::string>{d.path()},
+        std::vector<std::string>{d.path(), d.path() + "/top.hlo"}}) {
+    std::vector<std::string> args = {"check"};
+    args.insert(args.end(), paths.begin(), paths.end());
+    CliResult r = RunTopolint(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr(deep +
+                                 ": warning: directory not searched: "
+                                 "more than 64 directory levels below " +
+                                 d.path() + ", the search's depth limit"));
+    EXPECT_THAT(r.out, HasSubstr("(expected at most 64 levels"));
+    EXPECT_THAT(r.out, HasSubstr("[unchecked-input]"));
+    EXPECT_THAT(r.err, HasSubstr("1 directory not searched"));
+    EXPECT_THAT(r.err, HasSubstr("(1 unit, 1 file checked"));
+    for (const char* format :
+         {"json", "sarif", "junit", "github", "gitlab", "concise"}) {
+      std::vector<std::string> f = {"check", "--format", format};
+      f.insert(f.end(), paths.begin(), paths.end());
+      r = RunTopolint(f);
+      EXPECT_EQ(r.exit_code, 0) << format << r.err;
+      EXPECT_THAT(r.out, HasSubstr("unchecked-input")) << format;
+      EXPECT_THAT(r.out, HasSubstr("directory not searched")) << format;
+      EXPECT_THAT(r.out, HasSubstr("/d/d/d/d")) << format;
+    }
+    // A gate can fail on it.
+    std::vector<std::string> gate = {"check", "--severity",
+                                     "unchecked-input=error"};
+    gate.insert(gate.end(), paths.begin(), paths.end());
+    EXPECT_EQ(RunTopolint(gate).exit_code, 1);
+  }
 }
 
 // Builds `levels` nested directories of 200-byte names under `base` (with
@@ -150,9 +180,15 @@ TEST(DiscoveryCliTest, PathsLongerThanPathMaxAreReported) {
   const int levels = PATH_MAX / 200 + 2;
   ASSERT_TRUE(MakeLongTree(d.path(), levels));
   CliResult r = RunTopolint({"check", d.path()});
+  CliResult json = RunTopolint({"check", "--format", "json", d.path()});
   RemoveLongTree(d.path(), levels);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("path longer than PATH_MAX"));
+  EXPECT_THAT(r.out, HasSubstr("longer than PATH_MAX"));
+  EXPECT_THAT(r.out, HasSubstr("[unchecked-input]"));
+  EXPECT_THAT(r.out, HasSubstr("(expected a path shorter than PATH_MAX"));
+  EXPECT_THAT(r.err, HasSubstr("1 directory not searched"));
+  EXPECT_THAT(json.out, HasSubstr("\"rule\": \"unchecked-input\""));
+  EXPECT_THAT(json.out, HasSubstr("longer than PATH_MAX"));
 }
 
 TEST(DiscoveryCliTest, ParallelRunsGiveTheSameReport) {
@@ -262,14 +298,16 @@ TEST(DiscoveryCliTest, SettingsAtSeveralLevelsAndPlanErrorsWithAnyJobs) {
     EXPECT_EQ(error.out, many.out) << "-j " << jobs;
     EXPECT_EQ(error.err, many.err) << "-j " << jobs;
   }
-  // A planned run (two paths) reads every settings file before reporting.
+  // Two paths stream as one does (issue 46 item 3: one unit pipeline; a
+  // planned run used to read every settings file before reporting). t/c is
+  // inside t: searched once, so the report is the one above.
   args.push_back(d.path() + "/t/c");
   for (const char* jobs : {"1", "2"}) {
     args[4] = jobs;
-    CliResult planned = RunTopolint(args);
-    EXPECT_EQ(planned.exit_code, 2) << "-j " << jobs;
-    EXPECT_EQ(planned.out, "") << "-j " << jobs;
-    EXPECT_THAT(planned.err, HasSubstr("t/c/62/.topolint.json"));
+    CliResult two = RunTopolint(args);
+    EXPECT_EQ(two.exit_code, 2) << "-j " << jobs;
+    EXPECT_EQ(two.out, error.out) << "-j " << jobs;
+    EXPECT_THAT(two.err, HasSubstr("t/c/62/.topolint.json"));
   }
 }
 

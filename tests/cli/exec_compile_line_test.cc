@@ -19,7 +19,7 @@ TEST(ExecCompileLineTest, TheLastLncFlagCounts) {
       ParseCompileLine({"compile", "m.pb", "--lnc=two", "--lnc=2"});
   EXPECT_EQ(line.problem, "");
   EXPECT_EQ(line.lnc.value_or(0), 2);
-  EXPECT_EQ(line.lnc_source, "--lnc");
+  EXPECT_EQ(line.lnc_source, "--lnc=2");  // as the user gave it
   // The aliases replace one another too, a bad value included.
   line = ParseCompileLine(
       {"compile", "m.pb", "--lnc", "2", "--logical-nc-config", "x"});
@@ -28,7 +28,9 @@ TEST(ExecCompileLineTest, TheLastLncFlagCounts) {
   line = ParseCompileLine({"compile", "m.pb", "--lnc", "1",
                            "--logical-nc-config=2", "--target", "trn1"});
   EXPECT_EQ(line.lnc.value_or(0), 2);
-  EXPECT_EQ(line.lnc_source, "--logical-nc-config");
+  EXPECT_EQ(line.lnc_source, "--logical-nc-config=2");
+  line = ParseCompileLine({"compile", "m.pb", "--logical-nc-config", "2"});
+  EXPECT_EQ(line.lnc_source, "--logical-nc-config 2");
 }
 
 TEST(ExecCompileLineTest, TheTargetsDefaultNamesItsSource) {

@@ -55,10 +55,11 @@ class ExecTest : public ::testing::Test {
     unsetenv("FAKE_CC_DEF_JSON");
     unsetenv("FAKE_CC_EXIT");
     unsetenv("FAKE_CC_SLEEP");
+    unsetenv("FAKE_CC_LNC");
   }
   void TearDown() override {
     for (const char* v : {"FAKE_CC_MARKER", "FAKE_CC_DEF_JSON", "FAKE_CC_EXIT",
-                          "FAKE_CC_SLEEP"}) {
+                          "FAKE_CC_SLEEP", "FAKE_CC_LNC"}) {
       unsetenv(v);
     }
   }

@@ -68,13 +68,16 @@ TEST_F(ExecTest, CatchesANeffThatDisagreesWithItsModule) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("Compiler status PASS"));
   EXPECT_THAT(r.err, HasSubstr("[xref-topology-mismatch]"));
-  EXPECT_THAT(r.err, HasSubstr("the compiler succeeded, but m.neff "
-                               "disagrees with m.hlo_module.pb"));
+  // The closing line names the flag the user gave, as given.
+  EXPECT_THAT(r.err, HasSubstr("the compiler succeeded, but m.neff (compiled "
+                               "from m.hlo_module.pb with "
+                               "--logical-nc-config=2) has the topology "
+                               "errors above"));
   // warn: reported, the compiler's status kept.
   r = Exec({"--on-error", "warn", "--color", "never"}, equals_forms);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_THAT(r.err, HasSubstr("[xref-topology-mismatch]"));
-  EXPECT_THAT(r.err, Not(HasSubstr("disagrees with")));
+  EXPECT_THAT(r.err, Not(HasSubstr("has the topology errors above")));
 }
 
 TEST_F(ExecTest, WarnRunsTheCompilerOnABadModule) {
@@ -126,6 +129,30 @@ TEST_F(ExecTest, ChecksWithTheConfigAboveTheModule) {
   EXPECT_THAT(r.err, HasSubstr("[config-world-size]"));
 }
 
+// Issue 47 §5: exec's findings name the compiler flag the user gave, as
+// given (`--logical-nc-config=2`), where the NEFF's LNC differs from it.
+TEST_F(ExecTest, LncFindingNamesTheFlagAsGiven) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
+  // A compiler that compiled for LNC 1 whatever the flag said: the NEFF's
+  // header and graphs say 1, the flag 2.
+  setenv("FAKE_CC_LNC", "1", 1);
+  for (const std::vector<std::string>& flag :
+       {std::vector<std::string>{"--logical-nc-config=2"},
+        std::vector<std::string>{"--logical-nc-config", "2"}}) {
+    std::vector<std::string> args = {"compile", "m.hlo_module.pb", "--output",
+                                     "m.neff"};
+    args.insert(args.end(), flag.begin(), flag.end());
+    CliResult r = Exec({"--color", "never"}, args);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const std::string given =
+        flag.size() == 1 ? flag[0] : flag[0] + " " + flag[1];
+    EXPECT_THAT(r.err, HasSubstr(given + " gives LNC 2 but"));
+    EXPECT_THAT(r.err, HasSubstr("[neff-lnc-mismatch]"));
+    EXPECT_THAT(r.err, HasSubstr("with " + given + ") has the topology"));
+    EXPECT_THAT(r.err, Not(HasSubstr("disagrees with")));
+  }
+}
+
 // --target=trn2 (a global flag, before `compile`) without an LNC flag means
 // LNC 2: a NEFF whose header says 1 disagrees.
 TEST_F(ExecTest, TargetGivesTheDefaultLnc) {
@@ -136,6 +163,8 @@ TEST_F(ExecTest, TargetGivesTheDefaultLnc) {
   EXPECT_TRUE(CompilerRan());
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("[neff-lnc-mismatch]"));
+  EXPECT_THAT(r.err, HasSubstr("(compiled from m.hlo_module.pb with the "
+                               "default LNC of --target=trn2)"));
   r = Exec({}, {"--target=trn1", "compile", "m.hlo_module.pb", "--output",
                 "m.neff"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

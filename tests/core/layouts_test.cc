@@ -1,9 +1,10 @@
 // Unit grouping (checker/core/layouts.h): pairing keys, XLA dump stages, and
-// the units GroupUnits makes from classified files.
+// the units the walk forms from a directory's files (group_on_disk.h).
 #include "checker/core/layouts.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/core/group_on_disk.h"
 
 namespace topolint {
 namespace {
@@ -42,12 +43,15 @@ TEST(PairKeyTest, XlaDumpFilesPairByModuleId) {
   EXPECT_FALSE(IsFinalDumpModule("after_optimizations.txt"));
 }
 
-ClassifiedFile File(const std::string& path, FileRole role,
-                    const std::string& root = "r") {
-  ClassifiedFile c;
-  c.file = FoundFile{path, std::make_shared<const std::string>(root), false};
-  c.role = role;
-  return c;
+using testing::GroupOnDisk;
+using testing::RoleFile;
+
+RoleFile File(const std::string& path, FileRole role) { return {path, role}; }
+
+void GroupUnits(const std::vector<RoleFile>& files,
+                std::vector<UnitSpec>* units, std::vector<SkippedPath>* skipped,
+                const std::vector<std::string>& roots = {"r"}) {
+  *units = GroupOnDisk(files, skipped, roots);
 }
 
 std::vector<std::string> Paths(const UnitSpec& u) {
@@ -110,11 +114,12 @@ TEST(GroupUnitsTest, NearestConfigAboveAppliesToEveryUnitBelow) {
 TEST(GroupUnitsTest, ConfigsAreNotInheritedFromAboveThePathGiven) {
   std::vector<UnitSpec> units;
   std::vector<SkippedPath> skipped;
-  GroupUnits({File("r/neuron_config.json", FileRole::kConfig, "r"),
-              File("r/sub/m.hlo", FileRole::kHlo, "r/sub")},
-             &units, &skipped);
-  ASSERT_EQ(units.size(), 2u);
-  EXPECT_THAT(Paths(units[1]), ElementsAre("r/sub/m.hlo"));
+  // A search of r/sub: the config in r is above the path given.
+  GroupUnits({File("r/neuron_config.json", FileRole::kConfig),
+              File("r/sub/m.hlo", FileRole::kHlo)},
+             &units, &skipped, {"r/sub"});
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_THAT(Paths(units[0]), ElementsAre("r/sub/m.hlo"));
 }
 
 TEST(GroupUnitsTest, FailedLockedAndIncompleteCacheEntriesAreOneSkipUnitEach) {

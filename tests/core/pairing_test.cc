@@ -5,6 +5,7 @@
 #include "checker/core/layouts.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/core/group_on_disk.h"
 
 namespace topolint {
 namespace {
@@ -15,11 +16,8 @@ using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::SizeIs;
 
-ClassifiedFile File(const std::string& path, FileRole role) {
-  ClassifiedFile c;
-  c.file = FoundFile{path, std::make_shared<const std::string>("r"), false};
-  c.role = role;
-  return c;
+testing::RoleFile File(const std::string& path, FileRole role) {
+  return {path, role};
 }
 
 std::vector<std::string> Paths(const UnitSpec& u) {
@@ -35,9 +33,9 @@ struct Grouped {
   std::vector<std::string> unchecked;
 };
 
-Grouped Group(std::vector<ClassifiedFile> files) {
+Grouped Group(const std::vector<testing::RoleFile>& files) {
   Grouped g;
-  GroupUnits(std::move(files), &g.units, &g.skipped);
+  g.units = testing::GroupOnDisk(files, &g.skipped);
   for (const UnitSpec& u : g.units) {
     for (const UncheckedInput& r : u.unchecked) {
       EXPECT_EQ(r.kind, UncheckedInput::Kind::kUnpaired);
@@ -83,7 +81,9 @@ TEST(PairingTest, SameStemPairsStillRunBesideTheUnpairedOnes) {
       {File("r/a.hlo", FileRole::kHlo), File("r/a.neff", FileRole::kNeff),
        File("r/b.hlo", FileRole::kHlo), File("r/c.neff", FileRole::kNeff)});
   ASSERT_THAT(g.units, SizeIs(3));
-  EXPECT_THAT(Paths(g.units[0]), ElementsAre("r/a.hlo", "r/a.neff"));
+  // In key order: the unit reporting the unpaired files is keyed by the
+  // directory ("r" < "r/a.hlo").
+  EXPECT_THAT(Paths(g.units[1]), ElementsAre("r/a.hlo", "r/a.neff"));
   ASSERT_THAT(g.unchecked, SizeIs(1));
   EXPECT_THAT(g.unchecked[0], HasSubstr("b.hlo"));
   EXPECT_THAT(g.unchecked[0], HasSubstr("c.neff"));
@@ -133,12 +133,12 @@ TEST(PairingTest, IntermediateDumpsAreNoCandidates) {
 }
 
 TEST(PairingTest, AWarningListsAtMostAFewCandidatesOfEachSide) {
-  std::vector<ClassifiedFile> files;
+  std::vector<testing::RoleFile> files;
   for (int i = 0; i < 30; ++i) {
     files.push_back(File("r/m" + std::to_string(i) + ".hlo", FileRole::kHlo));
     files.push_back(File("r/n" + std::to_string(i) + ".neff", FileRole::kNeff));
   }
-  Grouped g = Group(std::move(files));
+  Grouped g = Group(files);
   ASSERT_THAT(g.unchecked, SizeIs(1));
   EXPECT_THAT(g.unchecked[0], HasSubstr("and 25 more"));
   EXPECT_LT(g.unchecked[0].size(), 1000u);

@@ -118,9 +118,8 @@ TEST(SameFileTest, TheStreamKeepsOneNameToo) {
   d.Write("u/def.json", R"({"CCInfo": {}})");
   DiscoveryLimits limits;
   std::vector<SkippedPath> skipped;
-  UnitStream stream(
-      d.path() + "/u", limits, [](std::string) {},
-      [&](SkippedPath s) { skipped.push_back(std::move(s)); });
+  UnitStream stream(d.path() + "/u", limits,
+                    [&](SkippedPath s) { skipped.push_back(std::move(s)); });
   StreamedUnit u;
   absl::StatusOr<bool> more = stream.Next(&u);
   ASSERT_TRUE(more.ok() && *more) << more.status();

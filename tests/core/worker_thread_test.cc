@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "checker/core/dir_walk.h"
+#include "checker/core/dir_entries.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
 
@@ -43,17 +43,6 @@ int OpenOnWorker(const std::string& path) {
   int fd = -1;
   StartWorker(1, [&] { fd = open(path.c_str(), O_RDONLY | O_CLOEXEC); }).join();
   return fd;
-}
-
-std::vector<std::string> Listing(const std::string& root, int jobs) {
-  DiscoveryLimits limits;
-  limits.jobs = jobs;
-  WalkResult r;
-  EXPECT_TRUE(WalkPaths({root}, limits, &r).ok());
-  std::vector<std::string> out;
-  for (const FoundFile& f : r.files) out.push_back(f.path);
-  for (const ListedDir& d : r.listed) out.push_back("dir " + d.path);
-  return out;
 }
 
 cpu_set_t Cpus(std::initializer_list<int> cpus) {
@@ -133,19 +122,6 @@ TEST(WorkerThreadTest, APlacementRefusedIsRetriedUnplaced) {
   EXPECT_EQ(WorkerStartRefusals().count, refused);
 }
 
-TEST(WorkerThreadTest, WalkWithRefusedWorkersListsTheSame) {
-  TempDir d;
-  for (int i = 0; i < 60; ++i) {
-    d.Write("v/MODULE_" + std::to_string(i) + "/model.hlo", "");
-  }
-  const std::vector<std::string> one = Listing(d.path(), 1);
-  for (int refused : {1, 3, 7}) {
-    RefuseWorkerStartsForTesting(refused);
-    EXPECT_EQ(Listing(d.path(), 4), one) << refused << " refused";
-  }
-  RefuseWorkerStartsForTesting(0);
-}
-
 TEST(WorkerThreadTest, OwnTablesKeepWhatAWorkerOpensToItself) {
   TempDir d;
   const std::string file = d.Write("f.txt", "abc");
@@ -185,22 +161,6 @@ TEST(WorkerThreadTest, OwnTablesKeepWhatAWorkerOpensToItself) {
   EXPECT_EQ(pread(mine, &c, 1, 2), 1);
   EXPECT_EQ(c, 'c');
   close(mine);
-}
-
-TEST(WorkerThreadTest, WalkListsTheSameWithOwnTables) {
-  EnableOwnFileTables();
-  TempDir d;
-  for (int i = 0; i < 120; ++i) {
-    const std::string e = "v/MODULE_" + std::to_string(1000 + i) + "/";
-    d.Write(e + "model.hlo", "");
-    d.Write(e + "def.json", "{}");
-    if (i % 7 == 0) d.Write(e + "nested/x.hlo", "");
-  }
-  const std::vector<std::string> one = Listing(d.path(), 1);
-  ASSERT_EQ(one.size(), 120u * 2 + 18 + 2 + 120 + 18);
-  for (int jobs : {2, 4, 8}) {
-    EXPECT_EQ(Listing(d.path(), jobs), one) << jobs << " threads";
-  }
 }
 
 }  // namespace

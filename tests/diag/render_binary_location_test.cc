@@ -65,8 +65,8 @@ TEST(RenderBinaryLocationTest, RootedSarifPlacesTheWholeFileAndSaysWhere) {
   const Json& pl = result["locations"][0]["physicalLocation"];
   EXPECT_EQ(pl["region"], Json({{"startLine", 1}}));
   EXPECT_EQ(result["message"]["text"],
-            "replica 0 is repeated in %ar's replica groups (in computation "
-            "%main, op %ar, byte 142)");
+            "replica 0 is repeated in %ar's replica groups (see [see "
+            "also](1)) (in computation %main, op %ar, byte 142)");
   EXPECT_EQ(result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
             "computation %main, op %ar");
   EXPECT_EQ(result["relatedLocations"][0]["message"]["text"],

@@ -20,12 +20,13 @@ std::vector<RuleDescriptor> SampleRules() {
   return {
       {"hlo-empty-group", Severity::kError, "a group is empty",
        "Checks that no replica group is empty.",
-       "https://example.invalid/rules/hlo-empty-group.md"},
+       "https://example.invalid/rules/hlo-empty-group.md",
+       "# hlo-empty-group\n\n## What it checks\n\nNo group is empty.\n"},
       {"hlo-not-flattened-id", Severity::kWarning, "not flattened-id mode", "",
-       "docs/rules/hlo-not-flattened-id.md"},
+       "docs/rules/hlo-not-flattened-id.md", ""},
       {"xref-topology-mismatch", Severity::kError, "groups differ",
        "Compares HLO groups with topology[0].",
-       "docs/rules/xref-topology-mismatch.md"},
+       "docs/rules/xref-topology-mismatch.md", ""},
   };
 }
 
@@ -99,33 +100,107 @@ TEST(RenderSarifTest, LogAndDriver) {
   const Json& driver = doc["runs"][0]["tool"]["driver"];
   EXPECT_EQ(driver["name"], "topolint");
   EXPECT_EQ(driver["version"], "0.1.0");
+  EXPECT_EQ(driver["semanticVersion"], "0.1.0");
   EXPECT_EQ(driver["informationUri"], std::string(kTopolintInformationUri));
   EXPECT_FALSE(doc["runs"][0].contains("columnKind"));
 
+  // The rules with results, in the order of their first result.
   ASSERT_EQ(driver["rules"].size(), 3u);
   const Json expected_rule = {
       {"id", "hlo-empty-group"},
       {"name", "HloEmptyGroup"},
       {"shortDescription", {{"text", "a group is empty"}}},
-      {"fullDescription", {{"text", "Checks that no replica group is empty."}}},
+      {"fullDescription", {{"text", "a group is empty"}}},
       {"help",
        {{"text",
-         "Checks that no replica group is empty.\n\nSee "
-         "https://example.invalid/rules/hlo-empty-group.md"},
+         "a group is empty\n\nThe rule's page: "
+         "https://example.invalid/rules/hlo-empty-group.md (`topolint rules "
+         "hlo-empty-group` prints it)."},
         {"markdown",
-         "Checks that no replica group is empty.\n\nSee "
-         "[hlo-empty-group](https://example.invalid/rules/"
-         "hlo-empty-group.md)."}}},
+         "# hlo-empty-group\n\n## What it checks\n\nNo group is empty.\n"}}},
       {"helpUri", "https://example.invalid/rules/hlo-empty-group.md"},
       {"defaultConfiguration", {{"level", "error"}}}};
   EXPECT_EQ(driver["rules"][0], expected_rule);
   // A relative help path is never written as helpUri.
   EXPECT_FALSE(driver["rules"][1].contains("helpUri"));
-  // No description: the summary stands in.
+  EXPECT_EQ(driver["rules"][1]["help"],
+            Json({{"text",
+                   "not flattened-id mode\n\n`topolint rules "
+                   "hlo-not-flattened-id` prints the rule's page."}}));
   EXPECT_EQ(driver["rules"][1]["fullDescription"]["text"],
             "not flattened-id mode");
   EXPECT_EQ(driver["rules"][1]["defaultConfiguration"]["level"], "warning");
   EXPECT_EQ(driver["rules"][2]["name"], "XrefTopologyMismatch");
+}
+
+// Issue 47: 3 results used to carry every rule's description three times
+// (152 KB); each rule with a result is described once, the others not.
+TEST(RenderSarifTest, OnlyRulesWithResultsAreDescribedOnce) {
+  std::vector<RuleDescriptor> rules = SampleRules();
+  const std::string page(20000, 'p');
+  for (RuleDescriptor& r : rules) r.page = page;
+  const std::vector<Finding> findings = {
+      SampleFinding("xref-topology-mismatch", {"m.hlo", 1, 1}, "a"),
+      SampleFinding("hlo-empty-group", {"m.hlo", 2, 1}, "b"),
+      SampleFinding("xref-topology-mismatch", {"m.hlo", 3, 1}, "c")};
+  const std::string text = RenderSarif(findings, rules, "1.2.3-rc.1");
+  const Json doc = Json::parse(text);
+  const Json& run = doc["runs"][0];
+  const Json& listed = run["tool"]["driver"]["rules"];
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0]["id"], "xref-topology-mismatch");
+  EXPECT_EQ(listed[1]["id"], "hlo-empty-group");
+  EXPECT_EQ(run["results"][0]["ruleIndex"], 0);
+  EXPECT_EQ(run["results"][1]["ruleIndex"], 1);
+  EXPECT_EQ(run["results"][2]["ruleIndex"], 0);
+  EXPECT_LT(text.size(), 2 * page.size() + 4000);  // each page once
+  EXPECT_EQ(run["tool"]["driver"]["semanticVersion"], "1.2.3-rc.1");
+  // Not a semantic version: version only.
+  const Json odd = Json::parse(RenderSarif(findings, rules, "fuzz"));
+  EXPECT_FALSE(odd["runs"][0]["tool"]["driver"].contains("semanticVersion"));
+  // No results: no rules.
+  EXPECT_EQ(Json::parse(RenderSarif({}, rules,
+                                    "1"))["runs"][0]["tool"]["driver"]["rules"],
+            Json::array());
+}
+
+// GitHub shows related locations only through links in the message
+// ("SARIF support for code scanning": relatedLocations).
+TEST(RenderSarifTest, NotesAreLinkedFromTheMessage) {
+  Finding f = SampleFinding(
+      "xref-topology-mismatch", {"m.hlo", 12, 83},
+      "replica group 1 is {1,5} here but {1,6} in topology[0] (rank 30)");
+  f.notes.push_back({{"def.json", 3, 24}, "topology[0] is declared here"});
+  f.notes.push_back({{"def.json", 3, 30}, "rank 3 first appears here"});
+  f.notes.push_back({{"cfg.json", 2, 5}, "kv_role is set here"});
+  const Json result = Json::parse(
+      RenderSarif({f}, SampleRules(), "1"))["runs"][0]["results"][0];
+  // "[" and "]" in link text are escaped (SARIF 2.1.0 §3.11.6); "rank 3" is
+  // not "rank 30"; notes the message does not name are listed at its end.
+  EXPECT_EQ(result["message"]["text"],
+            "replica group 1 is {1,5} here but {1,6} in [topology\\[0\\]](1) "
+            "(rank 30) (see [rank 3 first appears here](2); [kv_role is set "
+            "here](3))");
+  ASSERT_EQ(result["relatedLocations"].size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(result["relatedLocations"][i]["id"], i + 1);
+  }
+  EXPECT_EQ(result["relatedLocations"][0]["message"]["text"],
+            "topology[0] is declared here");
+  // Two notes about one subject: each links the next place it is named.
+  Finding twice =
+      SampleFinding("r", {"m.hlo", 1, 1}, "kv_role differs from kv_role");
+  twice.notes.push_back({{"a.json", 1, 1}, "kv_role is set here"});
+  twice.notes.push_back({{"b.json", 1, 1}, "kv_role is set here"});
+  EXPECT_EQ(Json::parse(RenderSarif(
+                {twice}, {}, "1"))["runs"][0]["results"][0]["message"]["text"],
+            "[kv_role](1) differs from [kv_role](2)");
+  // A subject ends before a verb: "kv_role", not "kv_role is".
+  Finding verb = SampleFinding("r", {"m.hlo", 1, 1}, "so kv_role is wrong");
+  verb.notes.push_back({{"a.json", 1, 1}, "kv_role is set here"});
+  EXPECT_EQ(Json::parse(RenderSarif(
+                {verb}, {}, "1"))["runs"][0]["results"][0]["message"]["text"],
+            "so [kv_role](1) is wrong");
 }
 
 TEST(RenderSarifTest, Results) {
@@ -158,12 +233,14 @@ TEST(RenderSarifTest, Results) {
   EXPECT_EQ(mismatch["locations"][0]["physicalLocation"],
             Json::parse(R"({"artifactLocation": {"uri": "run%20dir/model.hlo"},
                             "region": {"startLine": 14, "startColumn": 76}})"));
+  EXPECT_EQ(mismatch["message"]["text"],
+            "group 1 differs (see [declared here](1); [the whole file](2))");
   EXPECT_EQ(mismatch["relatedLocations"], Json::parse(R"([
-      {"id": 0,
+      {"id": 1,
        "physicalLocation": {"artifactLocation": {"uri": "run%20dir/def.json"},
                             "region": {"startLine": 3, "startColumn": 25}},
        "message": {"text": "declared here"}},
-      {"id": 1,
+      {"id": 2,
        "physicalLocation": {"artifactLocation": {"uri": "run%20dir/def.json"}},
        "message": {"text": "the whole file"}}])"));
   EXPECT_EQ(mismatch["partialFingerprints"],

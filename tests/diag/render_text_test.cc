@@ -257,5 +257,39 @@ TEST(RenderTextTest, EmptyInputRendersNothing) {
   EXPECT_EQ(RenderText({}, sources, true), "");
 }
 
+// Issue 47: on a terminal, `[rule-id]` links to the rule's page (OSC 8);
+// the text around it is the same bytes as without the link.
+TEST(RenderTextTest, RuleIdIsAHyperlinkWhenAsked) {
+  SourceCache sources;
+  const Finding f = MakeFinding("hlo-empty-group", {"m.hlo", 0, 0}, "empty");
+  TextStyle style;
+  style.links = true;
+  std::string out = MakeTextReport(&sources, style, nullptr)->RenderAll({f});
+  EXPECT_EQ(out,
+            "m.hlo: error: empty \x1b]8;;https://github.com/topolint/topolint/"
+            "blob/main/docs/rules/hlo-empty-group.md\x1b\\[hlo-empty-group]"
+            "\x1b]8;;\x1b\\\n");
+  style.docs_url = "https://example.invalid/docs/";
+  out = MakeTextReport(&sources, style, nullptr)->RenderAll({f});
+  EXPECT_NE(out.find("\x1b]8;;https://example.invalid/docs/"
+                     "hlo-empty-group.md\x1b\\"),
+            std::string::npos)
+      << out;
+  style.links = false;
+  EXPECT_EQ(MakeTextReport(&sources, style, nullptr)->RenderAll({f}),
+            "m.hlo: error: empty [hlo-empty-group]\n");
+}
+
+// With roots, the text format names files relative to the repository root,
+// as every other format does.
+TEST(RenderTextTest, FilesAreNamedFromTheRoot) {
+  SourceCache sources;
+  SarifRoots roots{"/repo", "/repo/llama"};
+  Finding f = MakeFinding("r", {"model.hlo", 0, 0}, "m");
+  f.notes.push_back({{"../other/def.json", 0, 0}, "n"});
+  EXPECT_EQ(MakeTextReport(&sources, false, &roots)->RenderAll({f}),
+            "llama/model.hlo: error: m [r]\nother/def.json: note: n\n");
+}
+
 }  // namespace
 }  // namespace topolint

@@ -64,8 +64,8 @@ void ExpectWholeDump(const std::string& text) {
 std::vector<RuleDescriptor> Rules() {
   return {{"hlo-empty-group", Severity::kError, "a group is empty",
            "Checks that no replica group is empty.",
-           "https://example.invalid/hlo-empty-group.md"},
-          {"neff-schema", Severity::kError, "schema", "", ""}};
+           "https://example.invalid/hlo-empty-group.md", "# page\n"},
+          {"neff-schema", Severity::kError, "schema", "", "", ""}};
 }
 
 TEST(ReportWriterTest, JsonInBatchesIsTheWholeRendering) {
@@ -94,11 +94,13 @@ TEST(ReportWriterTest, SarifInBatchesIsOneIndentedDocument) {
       ExpectWholeDump(text);
       const OrderedJson run = OrderedJson::parse(text)["runs"][0];
       EXPECT_EQ(run["results"].size(), findings.size());
-      // Two archives and their two members, listed after the results.
+      // Two archives and their two members, listed after the results;
+      // then the tool, whose rules are those with results.
       EXPECT_EQ(run.contains("artifacts"), r != nullptr);
+      EXPECT_EQ(std::prev(run.end()).key(), "tool");
       if (r != nullptr) {
         EXPECT_EQ(run["artifacts"].size(), 4u);
-        EXPECT_EQ(std::prev(run.end()).key(), "artifacts");
+        EXPECT_EQ(std::prev(run.end(), 2).key(), "artifacts");
       }
     }
   }

@@ -1,6 +1,8 @@
 // `explain --format html|svg`: the cells of the worked example, the NEFF
 // beside it, mismatches, escaping, well-formed SVG, and a bounded page at
 // 512 devices.
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -242,6 +244,50 @@ TEST(ExplainHtmlTest, SizeStaysBoundedAt64And512Devices) {
                        "position 1</title>"),
               std::string::npos);
   }
+}
+
+// Issue 47 §5: each cell shows its place in its group, so that groups in
+// another order look different, and the mismatch mark stays in the cell's
+// corner, clear of the group number.
+TEST(ExplainHtmlTest, PlaceInTheGroupIsDrawnAndTheMarkLeavesNumbersReadable) {
+  testing::CliResult r =
+      RunTopolint({"explain", "--format", "html", kMismatch});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string hlo = html_test::ElementById(r.out, "u0-l0-hlo");
+  const std::string neff = html_test::ElementById(r.out, "u0-l0-n0");
+  // {{0,4},{1,5},{2,6},{3,7}}: devices 0..3 first in their group, 4..7
+  // second; in topology[0] {{0,1},...} the even ranks are first.
+  EXPECT_EQ(html_test::Count(hlo, "<text class=\"position\""), 8);
+  EXPECT_EQ(html_test::Count(neff, "<text class=\"position\""), 8);
+  EXPECT_NE(hlo.find("place in it"), std::string::npos);  // the legend
+  auto positions = [](const std::string& svg) {
+    std::string out;
+    for (size_t at = svg.find("<text class=\"position\"");
+         at != std::string::npos;
+         at = svg.find("<text class=\"position\"", at + 1)) {
+      const size_t close = svg.find("</text>", at);
+      out += svg[close - 1];
+    }
+    return out;
+  };
+  EXPECT_EQ(positions(hlo), "00001111");
+  EXPECT_EQ(positions(neff), "01010101");
+  // Each mark ends left of its cell's number.
+  int marks = 0;
+  for (size_t at = neff.find("class=\"mismatch-mark\" d=\"M");
+       at != std::string::npos;
+       at = neff.find("class=\"mismatch-mark\"", at + 1)) {
+    int x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+    ASSERT_EQ(std::sscanf(neff.c_str() + neff.find("d=\"M", at) + 4,
+                          "%d %dL%d %d", &x1, &y1, &x2, &y2),
+              4);
+    const size_t label = neff.find("<text x=\"", at);
+    ASSERT_NE(label, std::string::npos);
+    const int centre = std::atoi(neff.c_str() + label + 9);
+    EXPECT_LT(x2, centre - 4) << neff.substr(at, 400);
+    ++marks;
+  }
+  EXPECT_EQ(marks, 6);
 }
 
 }  // namespace

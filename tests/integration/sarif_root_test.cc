@@ -71,11 +71,12 @@ TEST_F(SarifRootTest, FromASubdirectoryEveryUriResolvesFromTheRoot) {
   EXPECT_THAT(uris, ::testing::HasSubstr("models/a%20b/def.json"));
   EXPECT_THAT(uris, ::testing::HasSubstr("models/n/model.neff"));
   EXPECT_THAT(uris, ::testing::Not(::testing::HasSubstr(".neff%3A")));
+  // The rules with results, the first first.
   EXPECT_EQ(run["tool"]["driver"]["rules"][0]["helpUri"],
-            "https://example.invalid/docs/rules/hlo-syntax.md");
+            "https://example.invalid/docs/rules/neff-empty-topology.md");
 }
 
-TEST_F(SarifRootTest, SarifRootOptionAndNoHelpUriByDefault) {
+TEST_F(SarifRootTest, SarifRootOptionAndTheDefaultHelpUri) {
   if (!HaveJsonschema()) GTEST_SKIP() << "python3 jsonschema is missing";
   const std::string log = d_.path() + "/out.sarif";
   // Outside the repository, with the root given.
@@ -85,8 +86,17 @@ TEST_F(SarifRootTest, SarifRootOptionAndNoHelpUriByDefault) {
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(CheckForGithub(log, root_), 0);
   nlohmann::json doc = nlohmann::json::parse(ReadAll(log));
+  // Without --docs-url: the pages on GitHub, and each rule's page once.
+  ASSERT_FALSE(doc["runs"][0]["tool"]["driver"]["rules"].empty());
   for (const auto& rule : doc["runs"][0]["tool"]["driver"]["rules"]) {
-    EXPECT_FALSE(rule.contains("helpUri")) << rule["id"];
+    EXPECT_EQ(rule["helpUri"],
+              "https://github.com/topolint/topolint/blob/main/docs/rules/" +
+                  rule["id"].get<std::string>() + ".md");
+    EXPECT_NE(
+        rule["help"]["markdown"].get<std::string>().find("## What it checks"),
+        std::string::npos)
+        << rule["id"];
+    EXPECT_EQ(rule["fullDescription"], rule["shortDescription"]);
   }
 }
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/core/unit.h"
 #include "checker/json/json_loader.h"
+#include "checker/model/unit.h"
 #include "checker/neff/def_json.h"
 #include "gtest/gtest.h"
 #include "rules/emitter.h"

@@ -10,7 +10,7 @@
 #include "checker/core/discovery.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
-#include "checker/core/unit.h"
+#include "checker/model/unit.h"
 #include "gtest/gtest.h"
 
 namespace topolint {

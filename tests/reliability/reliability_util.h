@@ -17,8 +17,8 @@
 #include "checker/core/discovery.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
+#include "checker/model/unit.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
 

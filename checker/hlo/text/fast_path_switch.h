@@ -1,12 +1,12 @@
 // One switch per fast path of the text front end, for tests: a bit of
 // ParseOptions::disabled_fast_paths turns that fast path off, and its
 // construct then always goes to the exact parser. The differential test
-// (tests/hlo/fast_path_equivalence_test.cc) turns them off one at a time to
-// name the fast path that disagrees with the exact parser. Each switch is
-// checked where its fast path is chosen (a test of a lexer member per
+// (tests/hlo/text/fast_path_equivalence_test.cc) turns them off one at a
+// time to name the fast path that disagrees with the exact parser. Each
+// switch is checked where its fast path is chosen (a test of a lexer member per
 // construct), never inside a scanning loop; parses that set no bit take
 // every fast path, as before. The names are those of the fast-path map in
-// docs/architecture.md (tests/hlo/fast_path_map_test.cc holds that).
+// docs/architecture.md (tests/hlo/text/fast_path_map_test.cc holds that).
 // Internal to checker/hlo/text.
 #ifndef TOPOLINT_CHECKER_HLO_TEXT_FAST_PATH_SWITCH_H_
 #define TOPOLINT_CHECKER_HLO_TEXT_FAST_PATH_SWITCH_H_

@@ -25,11 +25,6 @@ HloLexer::HloLexer(InputWindow* window, Module* module,
   opens_.reserve(64);
 }
 
-void HloLexer::SetStartPos(TextPos pos) {
-  line_ = pos.line;
-  line_start_ = Offset() - (pos.column - 1);
-}
-
 int HloLexer::PeekSlow() {
   while (p_ >= end_) {
     if (!Refill()) return kEof;

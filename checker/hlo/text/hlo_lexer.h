@@ -38,9 +38,6 @@ class HloLexer {
   HloLexer(const HloLexer&) = delete;
   HloLexer& operator=(const HloLexer&) = delete;
 
-  // Makes positions start at `pos` (for text cut out of a larger input).
-  void SetStartPos(TextPos pos);
-
   // ---- Position -----------------------------------------------------------
   int64_t Offset() const { return window_->base() + (p_ - window_->begin()); }
   TextPos Pos() const { return TextPos{line_, Offset() - line_start_ + 1}; }

@@ -11,22 +11,13 @@
 #include <utility>
 #include <vector>
 
-#include "checker/core/unit.h"
 #include "checker/diag/finding.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/model/unit.h"
 #include "rules/emitter.h"
 #include "rules/families.h"
+#include "tests/common/finding_print.h"
 #include "tests/common/shape_builders.h"
-
-namespace topolint {
-
-// Readable gtest output for findings (found by ADL).
-inline void PrintTo(const Finding& f, std::ostream* os) {
-  *os << f.loc.file << ":" << f.loc.line << ":" << f.loc.column << ": ["
-      << f.rule << "] " << f.message;
-}
-
-}  // namespace topolint
 
 namespace topolint::testing_hlo {
 

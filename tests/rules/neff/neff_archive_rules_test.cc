@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "checker/core/unit.h"
+#include "checker/model/unit.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rules/emitter.h"

@@ -9,22 +9,14 @@
 #include <string_view>
 #include <vector>
 
-#include "checker/core/unit.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
+#include "checker/model/unit.h"
 #include "checker/neff/def_json.h"
 #include "gtest/gtest.h"
 #include "rules/emitter.h"
 #include "rules/families.h"
-
-namespace topolint {
-
-inline void PrintTo(const Finding& f, std::ostream* os) {
-  *os << f.loc.file << ":" << f.loc.line << ":" << f.loc.column << ": ["
-      << f.rule << "] " << f.message;
-}
-
-}  // namespace topolint
+#include "tests/common/finding_print.h"
 
 namespace topolint::testing_xref {
 
