@@ -66,6 +66,17 @@ WireReader::WireReader(google::protobuf::io::ZeroCopyInputStream* in,
   }
 }
 
+WireReader::WireReader(const uint8_t* data, size_t size, int64_t at, int depth,
+                       int64_t end_hint, int64_t max_bytes)
+    : in_(data, static_cast<int>(std::min<size_t>(size, INT_MAX))),
+      base_(at),
+      end_hint_(end_hint),
+      max_bytes_(std::clamp<int64_t>(max_bytes, 0, INT_MAX)),
+      depth_(depth) {
+  // Inside a message, as Enter leaves a reader of the whole input.
+  in_.PushLimit(static_cast<int>(std::min<size_t>(size, INT_MAX)));
+}
+
 bool WireReader::Fail(std::string message) {
   return FailAt(offset(), std::move(message));
 }
@@ -180,7 +191,7 @@ static bool ReadLengthImpl(WireReader* r,
             ? fmt::format("expected {} to fit in the {} bytes left of the {}, "
                           "found a length of {} (truncated or corrupt input)",
                           what, until,
-                          in->CurrentPosition() + until == r->end_hint()
+                          r->offset() + until == r->end_hint()
                               ? "file"
                               : "enclosing message",
                           u)

@@ -79,11 +79,18 @@ class WireReader {
   // limit), with an error naming that limit.
   explicit WireReader(google::protobuf::io::ZeroCopyInputStream* in,
                       int64_t end_hint = -1, int64_t max_bytes = INT_MAX);
+  // Over one message held whole in memory (`size` bytes at `data`, at most
+  // INT_MAX), which starts at byte `at` of the input and is nested `depth`
+  // deep: reading it says what a reader of the whole input, entered into
+  // that message, says, at the same offsets (`end_hint` and `max_bytes`
+  // are the whole input's). The bytes must outlive the reader.
+  WireReader(const uint8_t* data, size_t size, int64_t at, int depth,
+             int64_t end_hint = -1, int64_t max_bytes = INT_MAX);
   WireReader(const WireReader&) = delete;
   WireReader& operator=(const WireReader&) = delete;
 
   // Offset of the next byte from the start of the input.
-  int64_t offset() const { return in_.CurrentPosition(); }
+  int64_t offset() const { return base_ + in_.CurrentPosition(); }
   TextPos pos() const { return TextPos::AtByte(offset()); }
 
   bool failed() const { return failed_; }
@@ -140,6 +147,7 @@ class WireReader {
 
   int depth() const { return depth_; }
   int64_t end_hint() const { return end_hint_; }
+  int64_t max_bytes() const { return max_bytes_; }
   // Bytes left in the current message (-1 at top level).
   int64_t bytes_left() const { return in_.BytesUntilLimit(); }
 
@@ -150,6 +158,7 @@ class WireReader {
   bool Truncated(const char* what);
 
   google::protobuf::io::CodedInputStream in_;
+  int64_t base_ = 0;  // the offset of in_'s first byte in the input
   int64_t end_hint_;
   int64_t max_bytes_;  // the total bytes limit, <= INT_MAX
   int depth_ = 0;
