@@ -126,18 +126,10 @@ bool ParseMetadata(HloLexer& lx, Collective* c) {
   return ParseMetadataExact(lx, c);
 }
 
-bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo, IotaSpec* out) {
+bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
   out->Clear();
-  if (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallIota) &&
-      memo->TryRecallIota(lx, out)) {
-    return true;
-  }
   return (lx.FastPathOn(FastPath::kTryParseSimpleIota) &&
-          ParseRemembering(
-              lx, memo, [&] { return TryParseSimpleIota(lx, out); },
-              [&](ValueMemo* m, std::string_view text) {
-                m->RememberIota(text, *out);
-              })) ||
+          TryParseSimpleIota(lx, out)) ||
          ParseIotaGroupsExact(lx, out);
 }
 

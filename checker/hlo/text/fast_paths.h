@@ -54,8 +54,8 @@
 //                          TryParsePlainGroup per group
 //   repeated shapes        TryFindShape, TryRecallShapeAt   as ReadSimpleShape
 //                          (value_memo.cc)
-//   iota replica_groups    TryRecallIota (value_memo.cc),   ParseIotaGroups-
-//                          then TryParseSimpleIota          Exact
+//   iota replica_groups    TryParseSimpleIota               ParseIotaGroups-
+//                                                           Exact
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
 //   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
 //   collective attribute                                    ReadIdentView
@@ -111,10 +111,8 @@ bool ParseResultShape(std::string_view in_window, const char* window_limit,
 [[nodiscard]] bool ParseMetadata(HloLexer& lx, Collective* c);
 
 // `[G,S]<=[dims]T(perm)`; the cursor is at '['.
-// Recalled from `memo` (may be null) when it holds the value, else
-// TryParseSimpleIota (and remembered), else the exact parser.
-[[nodiscard]] bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo,
-                                   IotaSpec* out);
+// TryParseSimpleIota, else the exact parser.
+[[nodiscard]] bool ParseIotaGroups(HloLexer& lx, IotaSpec* out);
 
 // `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
 // Recalled from `memo` (may be null) when it holds the value, else
