@@ -4,10 +4,12 @@
 // send/recv pairs attribute (mesh_axes_replica_group_list, 93, is in
 // hlo_proto_mesh.cc). Each value is validated as the text parser validates
 // the same form, so the model and the rules see the same guarantees.
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "checker/hlo/fast_path_check.h"
 #include "checker/hlo/group_checks.h"
 #include "checker/hlo/pairs_text.h"
 #include "checker/hlo/parse_options.h"
@@ -16,12 +18,123 @@
 
 namespace topolint::hlo::proto {
 
+namespace {
+
+// The fast path of ReadReplicaGroup (ParseOptions::binary_fast_path): a
+// ReplicaGroup held whole in the buffer whose only field is its ids,
+// packed, as XLA writes it, read in place with no sub-message entered.
+// False, having read nothing, on anything else or past a limit.
+bool ReadPlainGroup(WireReader& r, TextPos group_pos, ReplicaGroups* out) {
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  size_t k = 0;
+  size_t len = 0;
+  uint64_t packed = 0;
+  size_t k2 = 0;
+  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n) ||
+      !DecodeHeldLength(p, n, &k, &len) || len < 3 || p[k] != 0x0a ||
+      !DecodeVarint(p + k + 1, len - 1, &packed, &k2) || packed == 0 ||
+      packed != len - 1 - k2) {
+    return false;
+  }
+  const size_t end = k + len;
+  std::vector<int64_t>* ids = out->MutableIds();
+  const size_t before = ids->size();
+  const size_t room =
+      static_cast<size_t>(kMaxExplicitIds - out->explicit_id_count);
+  for (size_t d = k + 1 + k2; d < end;) {
+    uint64_t v = 0;
+    size_t kv = 0;
+    if (ids->size() - before >= room ||
+        !DecodeVarint(p + d, end - d, &v, &kv)) {
+      ids->resize(before);
+      return false;
+    }
+    ids->push_back(static_cast<int64_t>(v));
+    d += kv;
+  }
+  if (out->form == ReplicaGroups::Form::kAbsent) out->pos = group_pos;
+  out->form = ReplicaGroups::Form::kExplicit;
+  const int64_t base = r.offset();
+  out->id_layout.AddPacked(static_cast<int64_t>(before),
+                           absl::MakeConstSpan(*ids).subspan(before),
+                           base + static_cast<int64_t>(k + 1 + k2),
+                           base + static_cast<int64_t>(end));
+  out->explicit_id_count = static_cast<int64_t>(ids->size());
+  out->EndGroup(group_pos);
+  return r.SkipBytes("a ReplicaGroup", static_cast<int64_t>(end));
+}
+
+// The same for a SourceTarget: fields 1 and 2 as varints, nothing else.
+bool ReadPlainPair(WireReader& r, TextPos pair_pos, SourceTargetPairs* out) {
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  size_t i = 0;
+  size_t len = 0;
+  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n) ||
+      !DecodeHeldLength(p, n, &i, &len)) {
+    return false;
+  }
+  const size_t end = i + len;
+  int64_t values[2] = {0, 0};
+  while (i < end) {
+    const uint8_t tag = p[i++];
+    uint64_t v = 0;
+    size_t k = 0;
+    if ((tag != 0x08 && tag != 0x10) ||  // field 1 or 2, varint
+        !DecodeVarint(p + i, end - i, &v, &k)) {
+      return false;
+    }
+    values[tag >> 4] = static_cast<int64_t>(v);
+    i += k;
+  }
+  out->pairs.emplace_back(values[0], values[1]);
+  out->pair_pos.push_back(pair_pos);
+  return r.SkipBytes("a SourceTarget", static_cast<int64_t>(end));
+}
+
+// RE2's inconsistency check (checker/hlo/fast_path_check.h) of
+// ReadPlainGroup, which read the `size` bytes at `held` (from byte `at`)
+// into the last group of `fast`: ReadReplicaGroup reads the same ids at
+// the same bytes.
+void CheckPlainGroup(const WireReader& r, const uint8_t* held, size_t size,
+                     int64_t at, const ReplicaGroups& fast) {
+  WireReader sub(held, size, at, r.depth());
+  ReplicaGroups exact;
+  std::vector<TextPos> id_pos;
+  const int64_t g = fast.num_groups() - 1;
+  bool same = ReadReplicaGroup(sub, kLen, &exact, &id_pos, false) &&
+              exact.num_groups() == 1 &&
+              std::equal(exact.group(0).begin(), exact.group(0).end(),
+                         fast.group(g).begin(), fast.group(g).end());
+  for (size_t k = 0; same && k < exact.group(0).size(); ++k) {
+    const int64_t i = static_cast<int64_t>(k);
+    same = exact.IdPos(0, i).byte_offset() == fast.IdPos(g, i).byte_offset();
+  }
+  if (!same) FastPathInconsistency("ReadPlainGroup", at, "other ids");
+}
+
+}  // namespace
+
 bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
-                      std::vector<TextPos>* id_pos) {
+                      std::vector<TextPos>* id_pos, bool fast) {
   const TextPos group_pos = r.pos();
   if (out->num_groups() >= kMaxReplicaGroups) {
     return r.Fail(
         fmt::format("expected at most {} replica groups", kMaxReplicaGroups));
+  }
+  if (fast && wire_type == kLen) {
+    const uint8_t* held = nullptr;
+    size_t n = 0;
+    const int64_t at = r.offset();
+    if (kCheckFastPaths && !r.PeekBuffer(&held, &n)) held = nullptr;
+    if (ReadPlainGroup(r, group_pos, out)) {
+      if (kCheckFastPaths && held != nullptr) {
+        CheckPlainGroup(r, held, static_cast<size_t>(r.offset() - at), at,
+                        *out);
+      }
+      return true;
+    }
   }
   int saved = 0;
   if (!r.Enter("a ReplicaGroup", wire_type, &saved)) return false;
@@ -62,7 +175,7 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
 }
 
 bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
-                    std::vector<TextPos>* id_pos) {
+                    std::vector<TextPos>* id_pos, bool fast) {
   const TextPos at = r.pos();
   int saved = 0;
   if (!r.Enter("collective_device_list (87)", wire_type, &saved)) {
@@ -74,7 +187,7 @@ bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
   while (r.NextField("CollectiveDeviceListProto", &field, &wt)) {
     bool ok;
     if (field == 1) {
-      ok = ReadReplicaGroup(r, wt, out, id_pos);
+      ok = ReadReplicaGroup(r, wt, out, id_pos, fast);
     } else if (field == 2) {  // iota_replica_group_list, before 2026-02
       ok = ReadIotaList(r, wt, r.pos(), out);
     } else {
@@ -156,11 +269,30 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
   return r.Leave(saved);
 }
 
-bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out) {
+bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out,
+                      bool fast) {
   const TextPos pair_pos = r.pos();
   if (static_cast<int64_t>(out->pairs.size()) * 2 >= kMaxExplicitIds) {
     return r.Fail(fmt::format("expected at most {} source_target_pairs ids",
                               kMaxExplicitIds));
+  }
+  if (fast && wire_type == kLen) {
+    const uint8_t* held = nullptr;
+    size_t n = 0;
+    const int64_t at = r.offset();
+    if (kCheckFastPaths && !r.PeekBuffer(&held, &n)) held = nullptr;
+    if (ReadPlainPair(r, pair_pos, out)) {
+      if (kCheckFastPaths && held != nullptr) {
+        WireReader sub(held, static_cast<size_t>(r.offset() - at), at,
+                       r.depth());
+        SourceTargetPairs exact;
+        if (!ReadSourceTarget(sub, kLen, &exact, false) ||
+            exact.pairs.back() != out->pairs.back()) {
+          FastPathInconsistency("ReadPlainPair", at, "another pair");
+        }
+      }
+      return true;
+    }
   }
   int saved = 0;
   if (!r.Enter("a SourceTarget", wire_type, &saved)) return false;

@@ -196,8 +196,9 @@ bool WalkLevel(WireReader& r, int level, int64_t begin, int64_t size,
         const int64_t at = r.offset();
         if (!r.Enter(kWhat[std::min(level + 1, 3)], wt, &saved)) return false;
         const int64_t inner = r.offset();
-        uint8_t b = 0;
-        if (r.PeekByte(&b) && b < 0x20) {
+        const uint8_t* b = nullptr;
+        size_t n = 0;
+        if (r.PeekBuffer(&b, &n) && b[0] < 0x20) {
           if (level >= 2) {
             return r.FailAt(at,
                             "expected an HloModuleProto within two "

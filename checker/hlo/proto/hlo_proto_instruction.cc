@@ -104,6 +104,7 @@ void InstructionScratch::Clear() {
   groups_rank = 0;
   sharding.clear();
   sharding_at = -1;
+  shape_end = -1;
 }
 
 std::string ElementTypeName(int64_t type) {
@@ -175,8 +176,10 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         c.result_shape.Clear();
         int saved = 0;
         int64_t nodes = 0;
-        ok = r.Enter("HloInstructionProto.shape (3)", wt, &saved) &&
-             ReadShape(r, 0, &nodes, &c.result_shape) && r.Leave(saved);
+        ok = r.Enter("HloInstructionProto.shape (3)", wt, &saved);
+        s->shape_begin = r.offset();
+        ok = ok && ReadShape(r, 0, &nodes, &c.result_shape) && r.Leave(saved);
+        s->shape_end = r.offset();
         break;
       }
       case kMetadata:
@@ -215,13 +218,14 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
       case kReplicaGroups: {
         // Repeated: the first one resets the list; later ones append.
         if (s->groups_rank != 4) GroupTarget(s, 4)->pos = at;
-        ok = ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos);
+        ok = ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos,
+                              s->fast_paths);
         break;
       }
       case kSourceTargetPairs:
         if (!c.source_target_pairs.present) c.source_target_pairs.pos = at;
         c.source_target_pairs.present = true;
-        ok = ReadSourceTarget(r, wt, &c.source_target_pairs);
+        ok = ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths);
         break;
       case kSharding:
         if (wt != kLen) {
@@ -242,7 +246,8 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
                         &c.use_global_device_ids);
         break;
       case kCollectiveDeviceList:
-        ok = ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos);
+        ok =
+            ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos, s->fast_paths);
         break;
       case kIotaCollectiveDeviceList:
         ok = ReadIotaList(r, wt, at, GroupTarget(s, 3));

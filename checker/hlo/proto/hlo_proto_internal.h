@@ -177,6 +177,13 @@ struct InstructionScratch {
   // The OpSharding decoder reads them from here.
   std::string sharding;
   int64_t sharding_at = -1;
+  // Where the result shape's bytes lie in the input (the last shape field;
+  // shape_end < 0: none), for the caller to keep them as bytes.
+  int64_t shape_begin = 0, shape_end = -1;
+  // ParseOptions::binary_fast_path (not reset by Clear): a ReplicaGroup or
+  // SourceTarget held whole and plain is read in place (ReadPlainGroup,
+  // ReadPlainPair in hlo_proto_groups.cc).
+  bool fast_paths = true;
 
   void Clear();
 };
@@ -192,17 +199,19 @@ bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out);
 // Group fields; `r` is positioned at the field's value (its tag read).
 // `id_pos` is scratch for the positions of the ids read (its contents are
 // replaced).
+// `fast`: one held whole and plain is read in place.
 bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
-                      std::vector<TextPos>* id_pos);
+                      std::vector<TextPos>* id_pos, bool fast);
 // collective_device_list (87).
 bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
-                    std::vector<TextPos>* id_pos);
+                    std::vector<TextPos>* id_pos, bool fast);
 bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 // One source_target_pairs (52) value.
-bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out);
+bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out,
+                      bool fast);
 // `{{0,1},{1,2}}` (the send/recv frontend attribute's value), read by the
 // shared ParsePairsText (checker/hlo/pairs_text.h).
 inline constexpr std::string_view kSendRecvPairs =
@@ -212,9 +221,9 @@ bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
 // (A binary module's group lists carry no `text`: ReplicaGroups::Text()
 // describes them as XLA prints them when a message needs it.)
 
-// ---- The second pass's fast path (hlo_proto_scan.cc) ---------------------
+// ---- The decoder's first stage (hlo_proto_scan.cc) -----------------------
 
-// What the fast path reads of an HloInstructionProto held whole in memory:
+// What the first stage reads of an HloInstructionProto in memory:
 // the fields that decide whether it is a collective and what a later
 // collective may need of it (its id and shape), as views into the bytes.
 struct InstructionView {
@@ -234,12 +243,10 @@ struct InstructionView {
 // without decoding them. False when ReadInstruction must read it instead:
 // a tag, length or varint that does not fit, a wire type other than the one
 // ReadInstruction expects for a field it reads, or any replica-group or
-// pair field (49, 52, 87, 92, 93), which only collectives carry. The first
-// stage of the one decoder: what it declines, and every collective, goes
-// to ReadInstruction.
+// pair field (49, 52, 87, 92, 93), which only collectives carry.
 bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v);
 
-// A shape the fast path keeps as bytes is at most this long (a tuple of
+// A shape the first stage keeps as bytes is at most this long (a tuple of
 // ~5,000 arrays); an instruction with a longer one is decoded in full, so
 // that an unknown field inside a shape is skipped, never copied.
 inline constexpr size_t kMaxKeptShapeBytes = size_t{64} << 10;
@@ -252,7 +259,7 @@ inline constexpr size_t kMaxBinaryShapeTableBytes = size_t{4} << 20;
 
 // Instruction id -> result shape for one computation (operands of later
 // collectives are looked up here), within kMaxBinaryShapeTableBytes. Shapes
-// the fast path saw are kept as their ShapeProto bytes and decoded only
+// the first stage saw are kept as their ShapeProto bytes and decoded only
 // when a collective names them; shapes ReadInstruction decoded are kept
 // decoded.
 //

@@ -1,9 +1,8 @@
-// The second pass's fast path: most instructions of a module are not
-// collectives, and all the checker needs of them is their id and shape (for
-// the operands of later collectives). ScanInstruction reads those in place,
-// from the input buffer, and lets the caller skip the instruction by its
-// length; ShapeTable keeps the shape's bytes and decodes them only when a
-// collective names the instruction as an operand.
+// The decoder's first stage: most instructions are not collectives, and
+// all the checker needs of them is their id and shape (for the operands of
+// later collectives). ScanInstruction reads those from the instruction's
+// bytes without decoding them; ShapeTable keeps the shape's bytes and
+// decodes them (ReadShape) only when a collective names the instruction.
 #include <algorithm>
 #include <array>
 #include <string>

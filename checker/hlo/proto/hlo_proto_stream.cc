@@ -21,6 +21,7 @@ class InstructionWalk {
   InstructionWalk(WireReader& r, const Header& h, const ParseOptions& opts,
                   Module* m)
       : r_(r), h_(h), opts_(opts), m_(m) {
+    s_.fast_paths = opts.binary_fast_path;
     // id -> computation index, sorted (16 bytes per computation).
     for (size_t i = 0; i < h.computations.size(); ++i) {
       const ComputationInfo& c = h.computations[i];
@@ -141,7 +142,7 @@ class InstructionWalk {
                   scratch_.size(), begin, at, info);
     }
     if (!ReadInstruction(r_, &s_) || !r_.Leave(saved)) return false;
-    return Finish(info, r_.offset());
+    return Finish(info, r_.offset(), nullptr, 0);
   }
 
   // One instruction's `size` bytes at `data`, which start at byte `at` of
@@ -168,7 +169,7 @@ class InstructionWalk {
       return r_.FailAt(m.error_offset(), m.error());
     }
     const int64_t end = at + static_cast<int64_t>(size);
-    if (Finish(info, end)) return true;
+    if (Finish(info, end, data, at)) return true;
     stop_at_ = end;
     return false;
   }
@@ -203,11 +204,24 @@ class InstructionWalk {
 
   // After ReadInstruction: the shape kept, and a collective completed
   // (operand shapes, called computation) and emitted. `end` is the
-  // instruction's end.
-  bool Finish(const ComputationInfo* info, int64_t end) {
+  // instruction's end; `data`, when not null, its bytes in memory, from
+  // byte `at` of the input on.
+  bool Finish(const ComputationInfo* info, int64_t end, const uint8_t* data,
+              int64_t at) {
     in_instruction_ = false;
     Collective& c = s_.c;
-    if (s_.has_id) shapes_.KeepDecoded(s_.id, c.result_shape);
+    const int64_t shape_size = s_.shape_end - s_.shape_begin;
+    if (s_.has_id && data != nullptr && s_.shape_end >= 0 &&
+        shape_size <= static_cast<int64_t>(kMaxKeptShapeBytes)) {
+      // Kept as bytes, as the first stage keeps a non-collective's.
+      shapes_.KeepRaw(s_.id, true,
+                      std::string_view(reinterpret_cast<const char*>(
+                                           data + (s_.shape_begin - at)),
+                                       static_cast<size_t>(shape_size)),
+                      s_.shape_begin);
+    } else if (s_.has_id) {
+      shapes_.KeepDecoded(s_.id, c.result_shape);
+    }
     const std::optional<CollectiveOpcode> op = ClassifyOpcode(c.opcode);
     if (!op.has_value()) return true;
     SetCollectiveOpcode(*op, &c);

@@ -2,6 +2,7 @@
 // back to the exact parser when it declines. See fast_paths.h for the map.
 #include "checker/hlo/text/fast_paths.h"
 
+#include <algorithm>
 #include <string>
 
 #include "checker/hlo/text/collective_attrs.h"
@@ -118,6 +119,15 @@ bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape) {
   return false;
 }
 
+// Whether two lists of positions are the same (for CheckedFastPath).
+static bool SamePositions(const std::vector<TextPos>& a,
+                          const std::vector<TextPos>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const TextPos& x, const TextPos& y) {
+                      return x.line == y.line && x.column == y.column;
+                    });
+}
+
 bool ParseMetadata(HloLexer& lx, Collective* c) {
   if (lx.AtByte('{') && lx.FastPathOn(FastPath::kTryParseSimpleMetadata) &&
       TryParseSimpleMetadata(lx, c)) {
@@ -129,7 +139,17 @@ bool ParseMetadata(HloLexer& lx, Collective* c) {
 bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
   out->Clear();
   return (lx.FastPathOn(FastPath::kTryParseSimpleIota) &&
-          TryParseSimpleIota(lx, out)) ||
+          CheckedFastPath(
+              lx, "TryParseSimpleIota",
+              [&] { return TryParseSimpleIota(lx, out); },
+              [&] {
+                IotaSpec exact;
+                return ParseIotaGroupsExact(lx, &exact) &&
+                       exact.num_groups == out->num_groups &&
+                       exact.group_size == out->group_size &&
+                       exact.reshape_dims == out->reshape_dims &&
+                       exact.perm == out->perm;
+              })) ||
          ParseIotaGroupsExact(lx, out);
 }
 
@@ -145,7 +165,18 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
     }
     if (lx.FastPathOn(FastPath::kTryParseSimplePairs) &&
         ParseRemembering(
-            lx, memo, [&] { return TryParseSimplePairs(lx, out); },
+            lx, memo,
+            [&] {
+              return CheckedFastPath(
+                  lx, "TryParseSimplePairs",
+                  [&] { return TryParseSimplePairs(lx, out); },
+                  [&] {
+                    SourceTargetPairs exact;
+                    return ParseSourceTargetPairsExact(lx, attr, &exact) &&
+                           exact.pairs == out->pairs &&
+                           SamePositions(exact.pair_pos, out->pair_pos);
+                  });
+            },
             [&](ValueMemo* m, std::string_view text) {
               m->RememberPairs(text, *out);
             })) {
@@ -159,9 +190,32 @@ bool ParseIntList(HloLexer& lx, char open, char close,
                   absl::FunctionRef<std::string()> what,
                   std::vector<int64_t>* values, std::vector<TextPos>* positions,
                   int64_t max_count) {
+  const size_t before = values->size();
   return (lx.FastPathOn(FastPath::kTryParseSimpleIntList) &&
-          TryParseSimpleIntList(lx, open, close, values, positions,
-                                max_count)) ||
+          CheckedFastPath(
+              lx, "TryParseSimpleIntList",
+              [&] {
+                return TryParseSimpleIntList(lx, open, close, values, positions,
+                                             max_count);
+              },
+              [&] {
+                // Into lists holding what the fast path was given.
+                std::vector<int64_t> exact(values->begin(),
+                                           values->begin() + before);
+                std::vector<TextPos> exact_pos;
+                if (positions != nullptr) {
+                  exact_pos.assign(
+                      positions->begin(),
+                      positions->end() - (values->size() - before));
+                }
+                return ParseIntListExact(
+                           lx, open, close, what, &exact,
+                           positions != nullptr ? &exact_pos : nullptr,
+                           max_count) &&
+                       exact == *values &&
+                       (positions == nullptr ||
+                        SamePositions(exact_pos, *positions));
+              })) ||
          ParseIntListExact(lx, open, close, what, values, positions, max_count);
 }
 
