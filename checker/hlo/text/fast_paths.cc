@@ -130,7 +130,20 @@ static bool SamePositions(const std::vector<TextPos>& a,
 
 bool ParseMetadata(HloLexer& lx, Collective* c) {
   if (lx.AtByte('{') && lx.FastPathOn(FastPath::kTryParseSimpleMetadata) &&
-      TryParseSimpleMetadata(lx, c)) {
+      CheckedFastPath(
+          lx, "TryParseSimpleMetadata",
+          [&] { return TryParseSimpleMetadata(lx, c); },
+          [&] {
+            // Keys absent from the value keep what `c` had, as both keep.
+            Collective exact;
+            exact.op_name = c->op_name;
+            exact.source_file = c->source_file;
+            exact.source_line = c->source_line;
+            return ParseMetadataExact(lx, &exact) &&
+                   exact.op_name == c->op_name &&
+                   exact.source_file == c->source_file &&
+                   exact.source_line == c->source_line;
+          })) {
     return true;
   }
   return ParseMetadataExact(lx, c);
