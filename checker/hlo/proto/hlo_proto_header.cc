@@ -128,6 +128,28 @@ bool ReadConfig(WireReader& r, int wt, Header* h) {
   return !r.failed() && r.Leave(saved);
 }
 
+// Keeps a module sharding's bytes (Header::shardings); one of another wire
+// type is skipped, as every field the reader does not read.
+bool ReadModuleSharding(WireReader& r, uint32_t field, int wt, Header* h) {
+  if (wt != kLen || h->shardings_cut) {
+    return r.Skip("an HloModuleProto field", wt);
+  }
+  Header::RawSharding& s = h->shardings.emplace_back();
+  s.field = field;
+  const size_t room = kMaxHeldShardingBytes - h->sharding_bytes;
+  if (!r.ReadString("an HloModuleProto sharding", wt, room + 1, &s.bytes)) {
+    return false;
+  }
+  s.at = r.offset() - static_cast<int64_t>(s.bytes.size());
+  if (s.bytes.size() > room) {
+    h->shardings.pop_back();
+    h->shardings_cut = true;
+  } else {
+    h->sharding_bytes += s.bytes.size();
+  }
+  return true;
+}
+
 bool ReadModuleField(WireReader& r, uint32_t field, int wt, Header* h) {
   switch (field) {
     case 1:
@@ -143,6 +165,9 @@ bool ReadModuleField(WireReader& r, uint32_t field, int wt, Header* h) {
                          &h->entry_id);
     case 15:
       return ReadDeviceAssignment(r, wt, h);
+    case 12:  // spmd_output_sharding
+    case 14:  // spmd_parameters_shardings
+      return ReadModuleSharding(r, field, wt, h);
     default:
       return r.Skip("an HloModuleProto field", wt);
   }
@@ -171,8 +196,9 @@ bool WalkLevel(WireReader& r, int level, int64_t begin, int64_t size,
         const int64_t at = r.offset();
         if (!r.Enter(kWhat[std::min(level + 1, 3)], wt, &saved)) return false;
         const int64_t inner = r.offset();
-        uint8_t b = 0;
-        if (r.PeekByte(&b) && b < 0x20) {
+        const uint8_t* b = nullptr;
+        size_t n = 0;
+        if (r.PeekBuffer(&b, &n) && b[0] < 0x20) {
           if (level >= 2) {
             return r.FailAt(at,
                             "expected an HloModuleProto within two "

@@ -1,10 +1,10 @@
-// HloInstructionProto, ShapeProto and OpMetadata fields (xla/service/
-// hlo.proto, xla/xla_data.proto), decoded straight off the wire.
+// The decoder's second stage: HloInstructionProto, ShapeProto and
+// OpMetadata fields (xla/service/hlo.proto, xla/xla_data.proto), decoded
+// from the instruction's bytes in memory.
 #include <string>
 
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
-#include "checker/hlo/proto/hlo_proto_mem_reader.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {
@@ -14,8 +14,7 @@ namespace {
 using namespace instruction_fields;  // NOLINT(google-build-using-namespace)
 
 // OpMetadata: op_name=2, source_file=3, source_line=4.
-template <class Reader>
-bool ReadMetadata(Reader& r, int wire_type, Collective* c) {
+bool ReadMetadata(WireReader& r, int wire_type, Collective* c) {
   int saved = 0;
   if (!r.Enter("metadata (7)", wire_type, &saved)) return false;
   uint32_t field = 0;
@@ -39,8 +38,8 @@ bool ReadMetadata(Reader& r, int wire_type, Collective* c) {
 }
 
 // FrontendAttributes: map<string, string> map = 1 (entries key=1, value=2).
-template <class Reader>
-bool ReadFrontendAttributes(Reader& r, int wire_type, InstructionScratch* s) {
+bool ReadFrontendAttributes(WireReader& r, int wire_type,
+                            InstructionScratch* s) {
   int saved = 0;
   if (!r.Enter("frontend_attributes (68)", wire_type, &saved)) return false;
   uint32_t field = 0;
@@ -81,26 +80,6 @@ bool ReadFrontendAttributes(Reader& r, int wire_type, InstructionScratch* s) {
 }
 
 // Keeps the group field of the highest rank (see InstructionScratch).
-// The shape field's value decoded in place (DecodeShape) when the buffer
-// holds it whole, and skipped; false, having read nothing, otherwise.
-template <class Reader>
-bool ReadShapeInPlace(Reader& r, InstructionScratch* s) {
-  Shape* out = &s->c.result_shape;
-  const uint8_t* p = nullptr;
-  size_t n = 0;
-  size_t len = 0;
-  size_t prefix = 0;
-  if (!r.PeekBuffer(&p, &n) || !DecodeHeldLength(p, n, &prefix, &len) ||
-      !DecodeShapeRemembered(p + prefix, len, &s->shape_memo, out)) {
-    return false;
-  }
-  s->shape_raw = true;
-  s->shape_bytes.assign(reinterpret_cast<const char*>(p + prefix), len);
-  s->shape_at = r.offset() + static_cast<int64_t>(prefix);
-  return r.SkipBytes("HloInstructionProto.shape (3)",
-                     static_cast<int64_t>(prefix + len));
-}
-
 // (Cleared, not replaced: the lists keep their storage from one
 // collective to the next.)
 ReplicaGroups* GroupTarget(InstructionScratch* s, int rank) {
@@ -123,7 +102,9 @@ void InstructionScratch::Clear() {
   called_ids.clear();
   dynamic_slice_sizes = 0;
   groups_rank = 0;
-  shape_raw = false;
+  sharding.clear();
+  sharding_at = -1;
+  shape_end = -1;
 }
 
 std::string ElementTypeName(int64_t type) {
@@ -139,8 +120,7 @@ std::string ElementTypeName(int64_t type) {
   return fmt::format("type{}", type);
 }
 
-template <class Reader>
-bool ReadShape(Reader& r, int depth, int64_t* nodes, Shape* out) {
+bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
   if (depth > kMaxShapeDepth) {
     return r.Fail(fmt::format("expected tuple shapes nested at most {} deep",
                               kMaxShapeDepth));
@@ -176,8 +156,7 @@ bool ReadShape(Reader& r, int depth, int64_t* nodes, Shape* out) {
   return true;
 }
 
-template <class Reader>
-bool ReadInstruction(Reader& r, InstructionScratch* s) {
+bool ReadInstruction(WireReader& r, InstructionScratch* s) {
   Collective& c = s->c;
   uint32_t field = 0;
   int wt = 0;
@@ -195,13 +174,12 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
         break;
       case kShape: {
         c.result_shape.Clear();
-        s->shape_raw = false;
-        if (s->fast_paths && wt == kLen && ReadShapeInPlace(r, s)) break;
-        c.result_shape.Clear();
         int saved = 0;
         int64_t nodes = 0;
-        ok = r.Enter("HloInstructionProto.shape (3)", wt, &saved) &&
-             ReadShape(r, 0, &nodes, &c.result_shape) && r.Leave(saved);
+        ok = r.Enter("HloInstructionProto.shape (3)", wt, &saved);
+        s->shape_begin = r.offset();
+        ok = ok && ReadShape(r, 0, &nodes, &c.result_shape) && r.Leave(saved);
+        s->shape_end = r.offset();
         break;
       }
       case kMetadata:
@@ -239,22 +217,24 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
         break;
       case kReplicaGroups: {
         // Repeated: the first one resets the list; later ones append.
-        if (s->groups_rank != 4) {
-          GroupTarget(s, 4)->pos = at;
-          if (s->fast_paths && wt == kLen &&
-              ReadGroupRunInPlace(r, GroupRun::kReplicaGroups,
-                                  &c.replica_groups, &s->groups_memo)) {
-            break;
-          }
-        }
-        ok = ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos);
+        if (s->groups_rank != 4) GroupTarget(s, 4)->pos = at;
+        ok = ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos,
+                              s->fast_paths);
         break;
       }
       case kSourceTargetPairs:
         if (!c.source_target_pairs.present) c.source_target_pairs.pos = at;
         c.source_target_pairs.present = true;
-        ok = ReadSourceTarget(r, wt, &c.source_target_pairs,
-                              s->fast_paths ? &s->pairs_memo : nullptr);
+        ok = ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths);
+        break;
+      case kSharding:
+        if (wt != kLen) {
+          ok = r.Skip("an HloInstructionProto field", wt);
+          break;
+        }
+        ok = r.ReadString("sharding (40)", wt, kMaxInstructionBytes,
+                          &s->sharding);
+        s->sharding_at = r.offset() - static_cast<int64_t>(s->sharding.size());
         break;
       case kFrontendAttributes:
         ok = ReadFrontendAttributes(r, wt, s);
@@ -266,8 +246,8 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
                         &c.use_global_device_ids);
         break;
       case kCollectiveDeviceList:
-        ok = ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos,
-                            s->fast_paths ? &s->device_list_memo : nullptr);
+        ok =
+            ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos, s->fast_paths);
         break;
       case kIotaCollectiveDeviceList:
         ok = ReadIotaList(r, wt, at, GroupTarget(s, 3));
@@ -289,13 +269,5 @@ bool ReadInstruction(Reader& r, InstructionScratch* s) {
   }
   return true;
 }
-
-// The two wire walkers (hlo_proto_internal.h).
-template bool ReadInstruction<WireReader>(WireReader& r, InstructionScratch* s);
-template bool ReadShape<WireReader>(WireReader& r, int depth, int64_t* nodes,
-                                    Shape* out);
-template bool ReadInstruction<MemReader>(MemReader& r, InstructionScratch* s);
-template bool ReadShape<MemReader>(MemReader& r, int depth, int64_t* nodes,
-                                   Shape* out);
 
 }  // namespace topolint::hlo::proto

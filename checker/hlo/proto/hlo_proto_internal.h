@@ -1,7 +1,7 @@
-// Shared between the binary HLO reader's driver and second pass
-// (hlo_proto_reader.cc), its first pass (hlo_proto_header.cc) and its
-// instruction decoder (hlo_proto_instruction.cc, hlo_proto_groups.cc,
-// hlo_proto_mesh.cc).
+// Shared between the binary HLO reader's driver (hlo_proto_reader.cc), its
+// first pass (hlo_proto_header.cc), its second pass (hlo_proto_stream.cc)
+// and its instruction decoder (hlo_proto_scan.cc, hlo_proto_instruction.cc,
+// hlo_proto_groups.cc, hlo_proto_mesh.cc).
 #ifndef TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_INTERNAL_H_
 #define TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_INTERNAL_H_
 
@@ -18,8 +18,8 @@
 
 namespace topolint::hlo::proto {
 
-// HloInstructionProto field numbers (xla/service/hlo.proto), for the full
-// decoder (hlo_proto_instruction.cc) and the fast path (hlo_proto_scan.cc).
+// HloInstructionProto field numbers (xla/service/hlo.proto), for the
+// decoder's two stages (hlo_proto_scan.cc, hlo_proto_instruction.cc).
 namespace instruction_fields {
 enum : uint32_t {
   kName = 1,
@@ -32,6 +32,7 @@ enum : uint32_t {
   kId = 35,
   kOperandIds = 36,
   kCalledComputationIds = 38,
+  kSharding = 40,
   kReplicaGroups = 49,
   kSourceTargetPairs = 52,
   kFrontendAttributes = 68,
@@ -123,7 +124,22 @@ struct Header {
   std::optional<int64_t> da_replicas, da_computations;
   TextPos da_replicas_pos, da_computations_pos;
   NameBudget names;
+  // spmd_output_sharding (12) and spmd_parameters_shardings (14), each an
+  // xla.OpSharding, length-delimited, in the order read: the field, the
+  // offset of its bytes and the bytes, for the OpSharding decoder. Held
+  // within kMaxHeldShardingBytes in all; past it `shardings_cut` is set and
+  // the rest are skipped.
+  struct RawSharding {
+    uint32_t field = 0;
+    int64_t at = 0;
+    std::string bytes;
+  };
+  std::vector<RawSharding> shardings;
+  size_t sharding_bytes = 0;  // held in `shardings`
+  bool shardings_cut = false;
 };
+// The module shardings (Header::shardings) held at most.
+inline constexpr size_t kMaxHeldShardingBytes = size_t{16} << 20;
 
 // Reads the wrappers (HloSnapshot > HloProto, HloModuleProtoWithConfig) and
 // the module's own fields from the start of the input, skipping every
@@ -134,49 +150,7 @@ bool ReadHeader(WireReader& r, Header* h);
 const char* FormatName(const Header& h);
 
 // ---- The second pass's instruction decoder (hlo_proto_instruction.cc,
-// hlo_proto_groups.cc) --------------------------------------------------
-
-// The last few ShapeProtos decoded in place, by their bytes: the
-// collectives of a module repeat a handful of result and operand shapes,
-// and the same bytes decode to the same Shape (DecodeShapeRemembered).
-struct ShapeMemo {
-  static constexpr int kEntries = 4;
-  static constexpr size_t kMaxBytes = 256;
-  struct Entry {
-    std::string bytes;  // empty: nothing remembered
-    Shape shape;
-  };
-  Entry entries[kEntries];
-  int next = 0;  // the entry the next shape replaces
-};
-
-// The last run of source_target_pairs (52) fields decoded in place at the
-// start of an instruction's pairs: its bytes (from the first pair's length
-// to the end of the last pair), the pairs and each pair's offset from the
-// run's start. A collective-permute repeats the ring of the one before, so
-// the next run with the same bytes is recalled, not decoded
-// (ReadSourceTarget).
-struct PairsMemo {
-  static constexpr size_t kMaxBytes = size_t{16} << 10;
-  std::string bytes;  // empty: nothing remembered
-  std::vector<std::pair<int64_t, int64_t>> pairs;
-  std::vector<int64_t> offsets;
-};
-
-// The last run of groups read in place (ReadGroupRunInPlace): its bytes
-// (from the first group's length to the end of the last group), the ids,
-// and per group its id count, the offsets of its length and of its packed
-// ids and the end of those, from the run's start. A module repeats a handful of
-// group lists, and the next run with the same bytes is recalled, not decoded.
-// One memo serves one GroupRun (the bytes between the groups differ).
-struct GroupsMemo {
-  std::string bytes;  // empty: nothing remembered
-  std::vector<int64_t> ids;
-  std::vector<int64_t> sizes;
-  std::vector<int64_t> starts;
-  std::vector<int64_t> id_begins;  // where each group's packed ids begin
-  std::vector<int64_t> ends;
-};
+// hlo_proto_groups.cc, hlo_proto_mesh.cc) ---------------------------------
 
 // One instruction as decoded: the Collective fields (filled for every
 // instruction; the caller keeps only collectives) and the ids that the
@@ -198,105 +172,58 @@ struct InstructionScratch {
   // Positions of one ReplicaGroup field's ids (ReadReplicaGroup), kept
   // here so that their storage serves every group of the module.
   std::vector<TextPos> id_pos;
-  // The ShapeProto bytes of the result shape when it was decoded in place
-  // (ReadShapeInPlace; the last shape field wins): the caller keeps those
-  // in its ShapeTable instead of a decoded copy. `shape_at` is the byte
-  // offset of the bytes in the input.
-  bool shape_raw = false;
-  std::string shape_bytes;
-  int64_t shape_at = 0;
-  // ParseOptions::binary_fast_path (not reset by Clear): the shape and the
-  // group runs held whole in the buffer are read in place (DecodeShape,
-  // ReadGroupRunInPlace), and the memos below are used.
+  // sharding (40, an xla.OpSharding), length-delimited, as its bytes (the
+  // last one wins) and the offset of its first byte; empty when absent.
+  // The OpSharding decoder reads them from here.
+  std::string sharding;
+  int64_t sharding_at = -1;
+  // Where the result shape's bytes lie in the input (the last shape field;
+  // shape_end < 0: none), for the caller to keep them as bytes.
+  int64_t shape_begin = 0, shape_end = -1;
+  // ParseOptions::binary_fast_path (not reset by Clear): a ReplicaGroup or
+  // SourceTarget held whole and plain is read in place (ReadPlainGroup,
+  // ReadPlainPair in hlo_proto_groups.cc).
   bool fast_paths = true;
-  // Kept from one instruction to the next (not reset by Clear).
-  PairsMemo pairs_memo;
-  ShapeMemo shape_memo;
-  GroupsMemo groups_memo;       // runs of replica_groups (49)
-  GroupsMemo device_list_memo;  // runs inside collective_device_list (87)
 
   void Clear();
 };
 
-// The decoders below are templates over the wire walker: WireReader (the
-// judge, over any input) and MemReader (hlo_proto_mem_reader.h: a message
-// held whole in memory, the second pass's fast path). Both are
-// instantiated in the files that define them.
-//
-// Decodes the fields of one HloInstructionProto; `r` is inside it (after
-// Enter) and is left at its end. False on error (r.failed()).
-template <class Reader>
-bool ReadInstruction(Reader& r, InstructionScratch* s);
+// Decodes the fields of one HloInstructionProto; `r` is inside it (a
+// reader over its bytes, or entered) and is left at its end. False on
+// error (r.failed()).
+bool ReadInstruction(WireReader& r, InstructionScratch* s);
 
 // Decodes one ShapeProto (r is inside it).
-template <class Reader>
-bool ReadShape(Reader& r, int depth, int64_t* nodes, Shape* out);
-// The fast path of ReadShape, for a ShapeProto held whole in memory
-// (hlo_proto_scan.cc): the same Shape, or false, leaving `out` to be
-// cleared, on anything ReadShape would refuse (the caller then decodes it
-// with ReadShape, which says what is wrong) and on tuples nested more than
-// kMaxFastShapeDepth deep.
-inline constexpr int kMaxFastShapeDepth = 8;
-bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
-                 Shape* out);
-// DecodeShape of a whole ShapeProto, recalled from `memo` when it holds the
-// same bytes, and remembered there when decoded.
-bool DecodeShapeRemembered(const uint8_t* data, size_t size, ShapeMemo* memo,
-                           Shape* out);
+bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out);
 
 // Group fields; `r` is positioned at the field's value (its tag read).
 // `id_pos` is scratch for the positions of the ids read (its contents are
 // replaced).
-template <class Reader>
-bool ReadReplicaGroup(Reader& r, int wire_type, ReplicaGroups* out,
-                      std::vector<TextPos>* id_pos);
-// Where a run of groups lies: replica_groups (49) fields of the
-// instruction, or the replica_groups (1) fields of a
-// CollectiveDeviceListProto (87), inside its bounds.
-enum class GroupRun { kReplicaGroups, kDeviceList };
-
-// The group field of `run` at the reader (its tag read, its wire type
-// length-delimited) and the ones of the same field that follow it in a
-// row, each a ReplicaGroup of one packed replica_ids field as XLA writes
-// them, held in the input buffer: read in place into `out` (empty: no
-// group read into it yet) as ReadReplicaGroup reads them one by one, or
-// recalled from `memo` (that run's own) when the run has its bytes, and
-// skipped. The first group that is not so plain (or would pass a limit)
-// ends the run, for ReadReplicaGroup to read. False, having read nothing,
-// when the first is not.
-template <class Reader>
-bool ReadGroupRunInPlace(Reader& r, GroupRun run, ReplicaGroups* out,
-                         GroupsMemo* memo);
-// collective_device_list (87); its runs of plain groups are read in place
-// with `memo` (ReadGroupRunInPlace) unless it is null.
-template <class Reader>
-bool ReadDeviceList(Reader& r, int wire_type, ReplicaGroups* out,
-                    std::vector<TextPos>* id_pos, GroupsMemo* memo);
-template <class Reader>
-bool ReadIotaList(Reader& r, int wire_type, TextPos field_pos,
+// `fast`: one held whole and plain is read in place.
+bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
+                      std::vector<TextPos>* id_pos, bool fast);
+// collective_device_list (87).
+bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
+                    std::vector<TextPos>* id_pos, bool fast);
+bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
-template <class Reader>
-bool ReadMeshList(Reader& r, int wire_type, TextPos field_pos,
+bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
-// One source_target_pairs (52) value; the pairs that follow it in a row
-// (each with its tag), held in the input buffer, are read with it. `memo`
-// (may be null) recalls a run the last instruction had.
-template <class Reader>
-bool ReadSourceTarget(Reader& r, int wire_type, SourceTargetPairs* out,
-                      PairsMemo* memo);
+// One source_target_pairs (52) value.
+bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out,
+                      bool fast);
 // `{{0,1},{1,2}}` (the send/recv frontend attribute's value), read by the
 // shared ParsePairsText (checker/hlo/pairs_text.h).
 inline constexpr std::string_view kSendRecvPairs =
     "_xla_send_recv_source_target_pairs";
-template <class Reader>
-bool ReadPairsAttribute(Reader& r, const std::string& text, TextPos pos,
+bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
                         SourceTargetPairs* out);
 // (A binary module's group lists carry no `text`: ReplicaGroups::Text()
 // describes them as XLA prints them when a message needs it.)
 
-// ---- The second pass's fast path (hlo_proto_scan.cc) ---------------------
+// ---- The decoder's first stage (hlo_proto_scan.cc) -----------------------
 
-// What the fast path reads of an HloInstructionProto held whole in memory:
+// What the first stage reads of an HloInstructionProto in memory:
 // the fields that decide whether it is a collective and what a later
 // collective may need of it (its id and shape), as views into the bytes.
 struct InstructionView {
@@ -306,6 +233,10 @@ struct InstructionView {
   bool has_shape = false;
   std::string_view shape;   // the ShapeProto's bytes (the last one)
   size_t shape_offset = 0;  // of `shape` from the start of the message
+  // sharding (40, length-delimited; the last one), as InstructionScratch
+  // keeps it: the bytes and their offset from the start of the message.
+  std::string_view sharding;
+  size_t sharding_offset = 0;
 };
 
 // Walks the fields of one HloInstructionProto (`size` bytes at `data`)
@@ -315,7 +246,7 @@ struct InstructionView {
 // pair field (49, 52, 87, 92, 93), which only collectives carry.
 bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v);
 
-// A shape the fast path keeps as bytes is at most this long (a tuple of
+// A shape the first stage keeps as bytes is at most this long (a tuple of
 // ~5,000 arrays); an instruction with a longer one is decoded in full, so
 // that an unknown field inside a shape is skipped, never copied.
 inline constexpr size_t kMaxKeptShapeBytes = size_t{64} << 10;
@@ -328,7 +259,7 @@ inline constexpr size_t kMaxBinaryShapeTableBytes = size_t{4} << 20;
 
 // Instruction id -> result shape for one computation (operands of later
 // collectives are looked up here), within kMaxBinaryShapeTableBytes. Shapes
-// the fast path saw are kept as their ShapeProto bytes and decoded only
+// the first stage saw are kept as their ShapeProto bytes and decoded only
 // when a collective names them; shapes ReadInstruction decoded are kept
 // decoded.
 //
@@ -368,9 +299,6 @@ class ShapeTable {
   // The shape of `id` (unknown when not held). A kept ShapeProto that does
   // not decode fails `r` (at its byte) as ReadInstruction would have.
   bool Find(WireReader& r, int64_t id, Shape* out) const;
-  // Kept shapes are decoded in place (DecodeShape) first:
-  // ParseOptions::binary_fast_path.
-  void set_fast(bool fast) { fast_ = fast; }
 
  private:
   // A generation holds at most this many bytes (the budget's half), each
@@ -408,8 +336,6 @@ class ShapeTable {
               bool* ok) const;
   Generation generations_[2];
   int current_ = 0;
-  bool fast_ = true;
-  mutable ShapeMemo memo_;  // the operand shapes Find decoded last
 };
 
 // "f32", "bf16", ... for a PrimitiveType number ("type<N>" if unknown).

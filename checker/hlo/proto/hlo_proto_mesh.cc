@@ -9,14 +9,12 @@
 #include "checker/hlo/group_checks.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
-#include "checker/hlo/proto/hlo_proto_mem_reader.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo::proto {
 namespace {
 
-template <class Reader>
-bool ReadMeshProto(Reader& r, int wire_type, MeshSpec* mesh) {
+bool ReadMeshProto(WireReader& r, int wire_type, MeshSpec* mesh) {
   int saved = 0;
   if (!r.Enter("MeshAxesReplicaGroupListProto.mesh", wire_type, &saved)) {
     return false;
@@ -56,8 +54,8 @@ bool ReadMeshProto(Reader& r, int wire_type, MeshSpec* mesh) {
   return r.Leave(saved);
 }
 
-template <class Reader>
-bool ReadAxisRef(Reader& r, int wire_type, int64_t* index, MeshAxisRef* ref) {
+bool ReadAxisRef(WireReader& r, int wire_type, int64_t* index,
+                 MeshAxisRef* ref) {
   int saved = 0;
   if (!r.Enter("an AxisRefProto", wire_type, &saved)) return false;
   uint32_t field = 0;
@@ -93,8 +91,7 @@ bool ReadAxisRef(Reader& r, int wire_type, int64_t* index, MeshAxisRef* ref) {
 // The checks the text parser makes on `mesh[...] {...}` (group_checks.h),
 // each problem placed at the field; and that each grouped axis's index is
 // one of the mesh's axes.
-template <class Reader>
-bool CheckMesh(Reader& r, int64_t at, const std::vector<int64_t>& index,
+bool CheckMesh(WireReader& r, int64_t at, const std::vector<int64_t>& index,
                MeshSpec* mesh) {
   int64_t devices = 1;
   for (size_t i = 0; i < mesh->axes.size(); ++i) {
@@ -131,8 +128,7 @@ bool CheckMesh(Reader& r, int64_t at, const std::vector<int64_t>& index,
 
 }  // namespace
 
-template <class Reader>
-bool ReadMeshList(Reader& r, int wire_type, TextPos field_pos,
+bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out) {
   int saved = 0;
   if (!r.Enter("mesh_axes_replica_group_list (93)", wire_type, &saved)) {
@@ -163,11 +159,5 @@ bool ReadMeshList(Reader& r, int wire_type, TextPos field_pos,
   if (!CheckMesh(r, field_pos.byte_offset(), index, &out->mesh)) return false;
   return r.Leave(saved);
 }
-
-// The two wire walkers (hlo_proto_internal.h).
-template bool ReadMeshList<WireReader>(WireReader& r, int wire_type,
-                                       TextPos field_pos, ReplicaGroups* out);
-template bool ReadMeshList<MemReader>(MemReader& r, int wire_type,
-                                      TextPos field_pos, ReplicaGroups* out);
 
 }  // namespace topolint::hlo::proto

@@ -209,7 +209,8 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
       r.LimitTo(h.module_size);
       stream.Run();
     }
-    if (r.failed() && !first_error.empty() && r.offset() >= first_error_at) {
+    if (r.failed() && !first_error.empty() &&
+        stream.offset() >= first_error_at) {
       // Stopped where the first pass failed: its error is the one to report.
       stream.NoteFailure();
       AddError(m, first_error_at, first_error, gzip_error);

@@ -1,16 +1,14 @@
-// The second pass's fast path: most instructions of a module are not
-// collectives, and all the checker needs of them is their id and shape (for
-// the operands of later collectives). ScanInstruction reads those in place,
-// from the input buffer, and lets the caller skip the instruction by its
-// length; ShapeTable keeps the shape's bytes and decodes them only when a
-// collective names the instruction as an operand.
+// The decoder's first stage: most instructions are not collectives, and
+// all the checker needs of them is their id and shape (for the operands of
+// later collectives). ScanInstruction reads those from the instruction's
+// bytes without decoding them; ShapeTable keeps the shape's bytes and
+// decodes them (ReadShape) only when a collective names the instruction.
 #include <algorithm>
 #include <array>
 #include <string>
 
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
 namespace topolint::hlo::proto {
 namespace {
@@ -93,9 +91,6 @@ bool DecodeLength(const uint8_t* data, size_t size, size_t* i, size_t* len) {
 
 }  // namespace
 
-// One switch over an instruction's wire fields, as protobuf's own parsers
-// read a message; issue 46 §1 makes it the one decoder and reshapes it.
-// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
   *v = InstructionView();
   size_t i = 0;
@@ -139,6 +134,10 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
           v->shape = std::string_view(at, len);
           v->shape_offset = i;
         }
+      } else if (field == kSharding) {
+        v->sharding =
+            std::string_view(reinterpret_cast<const char*>(data + i), len);
+        v->sharding_offset = i;
       }
       i += len;
       continue;
@@ -164,101 +163,6 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
         i += 4;
         break;
     }
-  }
-  return true;
-}
-
-// Issue 46 §1 deletes DecodeShape (one in-memory decoder instead); it is
-// not split before it goes.
-// NOLINTNEXTLINE(readability-function-cognitive-complexity)
-bool DecodeShape(const uint8_t* data, size_t size, int depth, int64_t* nodes,
-                 Shape* out) {
-  if (depth > kMaxFastShapeDepth || ++*nodes > kMaxShapeNodes) return false;
-  out->known = true;
-  int64_t type = 0;
-  // One dimension, within kMaxShapeDims (ReadInt64s refuses one more).
-  auto add_dim = [out](uint64_t value) {
-    if (out->dims.size() >= static_cast<size_t>(kMaxShapeDims)) return false;
-    out->dims.push_back(static_cast<int64_t>(value));
-    return true;
-  };
-  size_t i = 0;
-  while (i < size) {
-    uint32_t field = 0;
-    int wt = 0;
-    if (!DecodeTag(data, size, &i, &field, &wt)) return false;
-    size_t n = 0;
-    const bool known = field == 2 || field == 3 || field == 4;
-    switch (wt) {
-      case kVarint: {
-        uint64_t value = 0;
-        if (!DecodeVarint(data + i, size - i, &value, &n)) return false;
-        i += n;
-        if (field == 2) {
-          type = static_cast<int64_t>(value);
-        } else if (field == 3) {
-          if (!add_dim(value)) return false;
-        } else if (field == 4) {
-          return false;  // a tuple element must be a message
-        }
-        break;
-      }
-      case kLen: {
-        size_t len = 0;
-        if (!DecodeLength(data, size, &i, &len)) return false;
-        const size_t end = i + len;
-        if (field == 2) return false;  // element_type is a varint
-        if (field == 3) {  // packed dimensions: at most one per byte
-          out->dims.reserve(std::min(out->dims.size() + len,
-                                     static_cast<size_t>(kMaxShapeDims)));
-          while (i < end) {
-            uint64_t value = 0;
-            if (!DecodeVarint(data + i, end - i, &value, &n)) return false;
-            i += n;
-            if (!add_dim(value)) return false;
-          }
-        } else if (field == 4) {
-          out->tuple.emplace_back();
-          if (!DecodeShape(data + i, len, depth + 1, nodes,
-                           &out->tuple.back())) {
-            return false;
-          }
-        }
-        i = end;
-        break;
-      }
-      case kFixed64:
-      case kFixed32: {
-        const size_t width = wt == kFixed64 ? 8 : 4;
-        if (known || size - i < width) return false;
-        i += width;
-        break;
-      }
-      default:  // groups and invalid wire types: ReadShape reports
-        return false;
-    }
-  }
-  out->is_tuple = type == 13 || !out->tuple.empty();
-  if (!out->is_tuple) out->element_type = ElementTypeName(type);
-  return true;
-}
-
-bool DecodeShapeRemembered(const uint8_t* data, size_t size, ShapeMemo* memo,
-                           Shape* out) {
-  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  for (const ShapeMemo::Entry& e : memo->entries) {
-    if (!e.bytes.empty() && e.bytes == bytes) {
-      *out = e.shape;  // into the storage `out` has
-      return true;
-    }
-  }
-  int64_t nodes = 0;
-  if (!DecodeShape(data, size, 0, &nodes, out)) return false;
-  if (size > 0 && size <= ShapeMemo::kMaxBytes) {
-    ShapeMemo::Entry& e = memo->entries[memo->next];
-    memo->next = (memo->next + 1) % ShapeMemo::kEntries;
-    e.bytes.assign(bytes);
-    e.shape = *out;
   }
   return true;
 }
@@ -360,22 +264,12 @@ bool ShapeTable::FindIn(const Generation& g, WireReader& r, int64_t id,
   if (found == nullptr) return false;
   if (!found->has_shape) return true;
   const Raw& raw = *found;
-  if (fast_) {
-    if (DecodeShapeRemembered(
-            reinterpret_cast<const uint8_t*>(g.bytes.data()) + raw.offset,
-            raw.size, &memo_, out)) {
-      return true;
-    }
-    *out = Shape();
-  }
-  google::protobuf::io::ArrayInputStream in(g.bytes.data() + raw.offset,
-                                            static_cast<int>(raw.size));
-  WireReader sub(&in);
-  sub.LimitTo(raw.size);
+  WireReader sub(reinterpret_cast<const uint8_t*>(g.bytes.data()) + raw.offset,
+                 raw.size, raw.at, 0);
   int64_t nodes = 0;
   if (ReadShape(sub, 0, &nodes, out)) return true;
   *out = Shape();
-  *ok = r.FailAt(raw.at + sub.error_offset(), sub.error());
+  *ok = r.FailAt(sub.error_offset(), sub.error());
   return true;
 }
 

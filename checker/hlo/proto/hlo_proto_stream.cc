@@ -9,18 +9,19 @@
 
 #include "checker/hlo/collective_emit.h"
 #include "checker/hlo/collective_opcode.h"
-#include "checker/hlo/proto/hlo_proto_mem_reader.h"
+#include "checker/hlo/fast_path_check.h"
 
 namespace topolint::hlo::proto {
 
-// What InstructionStream does.
+// What InstructionStream does: frames the module's computations and their
+// instructions, and gives each instruction's bytes, held in the input
+// buffer or copied into scratch_, to the decoder (Take).
 class InstructionWalk {
  public:
   InstructionWalk(WireReader& r, const Header& h, const ParseOptions& opts,
                   Module* m)
       : r_(r), h_(h), opts_(opts), m_(m) {
     s_.fast_paths = opts.binary_fast_path;
-    shapes_.set_fast(opts.binary_fast_path);
     // id -> computation index, sorted (16 bytes per computation).
     for (size_t i = 0; i < h.computations.size(); ++i) {
       const ComputationInfo& c = h.computations[i];
@@ -56,6 +57,8 @@ class InstructionWalk {
     }
   }
 
+  int64_t offset() const { return stop_at_ >= 0 ? stop_at_ : r_.offset(); }
+
  private:
   bool Computation(int wt, size_t index) {
     int saved = 0;
@@ -69,7 +72,7 @@ class InstructionWalk {
     uint32_t field = 0;
     int w = 0;
     for (;;) {
-      if (opts_.binary_fast_path && !SkipHeldNonCollectives()) return false;
+      if (opts_.binary_fast_path && !TakeHeldInstructions(info)) return false;
       if (!r_.NextField("HloComputationProto", &field, &w)) break;
       bool ok;
       if (field == 2) {
@@ -82,91 +85,114 @@ class InstructionWalk {
     return !r_.failed() && r_.Leave(saved);
   }
 
-  // The fast path: an instruction held whole in the input buffer that is
-  // not a collective is skipped by its length, its id and shape kept as
-  // bytes (ScanInstruction). `p` holds `n` bytes from the instruction's
-  // length prefix on, the first of them at byte `at` of the input. The
-  // bytes it takes, or 0 when ReadInstruction must decode it.
-  size_t ScanNonCollective(const uint8_t* p, size_t n, int64_t at) {
-    size_t len = 0;
-    size_t prefix = 0;
-    if (!DecodeHeldLength(p, n, &prefix, &len) ||
-        !ScanInstruction(p + prefix, len, &view_) ||
-        ClassifyOpcode(view_.opcode).has_value() ||
-        view_.shape.size() > kMaxKeptShapeBytes) {
-      return 0;
-    }
-    if (view_.has_id) {
-      shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
-                      at + static_cast<int64_t>(prefix) +
-                          static_cast<int64_t>(view_.shape_offset));
-    }
-    return prefix + len;
-  }
-
-  // The instruction at the reader (its tag read), when ScanNonCollective
-  // takes it. False, having read nothing, otherwise.
-  bool SkipNonCollective() {
-    const uint8_t* p = nullptr;
-    size_t n = 0;
-    if (!r_.PeekBuffer(&p, &n)) return false;
-    const size_t used = ScanNonCollective(p, n, r_.offset());
-    return used > 0 &&
-           r_.SkipBytes("an HloInstructionProto", static_cast<int64_t>(used));
-  }
-
   // The instructions (field 2, length-delimited: tag byte 0x12) that follow
-  // in the input buffer and ScanNonCollective takes, skipped in one step.
-  // The first it does not take (a collective, one cut by the buffer's end,
-  // another field) is left to the caller's loop. False on a reader error.
-  bool SkipHeldNonCollectives() {
+  // held whole in the input buffer, each decoded (Take), then all skipped
+  // in one step. The first one not held whole, or another field, is left
+  // to the caller's loop. False on error.
+  bool TakeHeldInstructions(const ComputationInfo* info) {
     const uint8_t* p = nullptr;
     size_t n = 0;
-    if (!r_.PeekBuffer(&p, &n)) return !r_.failed();
+    if (r_.depth() >= kMaxMessageDepth || !r_.PeekBuffer(&p, &n)) {
+      return !r_.failed();
+    }
     const int64_t at = r_.offset();
     size_t i = 0;
-    while (n - i > 1 && p[i] == 0x12) {
-      const size_t used = ScanNonCollective(p + i + 1, n - i - 1,
-                                            at + static_cast<int64_t>(i) + 1);
-      if (used == 0) {
-        // Declined (a collective, or one cut by the buffer's end):
-        // Instruction need not scan it again.
-        declined_at_ = at + static_cast<int64_t>(i) + 1;
-        break;
+    size_t prefix = 0;
+    size_t len = 0;
+    while (n - i > 1 && p[i] == 0x12 &&
+           DecodeHeldLength(p + i + 1, n - i - 1, &prefix, &len)) {
+      const int64_t begin = at + static_cast<int64_t>(i) + 1;
+      if (!Take(p + i + 1 + prefix, len, begin,
+                begin + static_cast<int64_t>(prefix), info)) {
+        return false;
       }
-      i += 1 + used;
+      i += 1 + prefix + len;
     }
     return i == 0 ||
            r_.SkipBytes("an HloInstructionProto", static_cast<int64_t>(i));
   }
 
-  // The fast path for an instruction that SkipNonCollective declined (a
-  // collective, mostly) held whole in the input buffer: its fields decoded
-  // in place (MemReader) and the instruction skipped. False when
-  // the full reader must read it (MemReader accepts only what WireReader
-  // reads the same way): nothing is consumed then.
-  bool ReadHeld() {
+  // The instruction at the reader (its tag read): its bytes, held whole in
+  // the input buffer or copied into `scratch_`, decoded (Take); one longer
+  // than ParseOptions::max_instruction_bytes is decoded as it streams by.
+  bool Instruction(int wt, const ComputationInfo* info) {
+    const int64_t begin = r_.offset();
     const uint8_t* p = nullptr;
     size_t n = 0;
-    size_t len = 0;
     size_t prefix = 0;
-    if (r_.depth() >= kMaxMessageDepth || !r_.PeekBuffer(&p, &n) ||
-        !DecodeHeldLength(p, n, &prefix, &len)) {
+    size_t len = 0;
+    if (wt == kLen && r_.depth() < kMaxMessageDepth && r_.PeekBuffer(&p, &n) &&
+        DecodeHeldLength(p, n, &prefix, &len)) {
+      return Take(p + prefix, len, begin, begin + static_cast<int64_t>(prefix),
+                  info) &&
+             r_.SkipBytes("an HloInstructionProto",
+                          static_cast<int64_t>(prefix + len));
+    }
+    Prepare(begin);
+    in_instruction_ = true;
+    int saved = 0;
+    if (!r_.Enter("HloComputationProto.instructions (2)", wt, &saved)) {
       return false;
     }
-    MemReader m(p + prefix, len, r_.offset() + static_cast<int64_t>(prefix),
-                r_.depth() + 1);
-    return ReadInstruction(m, &s_) &&
-           r_.SkipBytes("an HloInstructionProto",
-                        static_cast<int64_t>(prefix + len));
+    const int64_t at = r_.offset();
+    if (r_.bytes_left() <= opts_.max_instruction_bytes) {
+      return r_.ReadRemaining("an HloInstructionProto", SIZE_MAX, &scratch_) &&
+             r_.Leave(saved) &&
+             Take(reinterpret_cast<const uint8_t*>(scratch_.data()),
+                  scratch_.size(), begin, at, info);
+    }
+    if (!ReadInstruction(r_, &s_) || !r_.Leave(saved)) return false;
+    return Finish(info, r_.offset(), nullptr, 0);
   }
 
-  bool Instruction(int wt, const ComputationInfo* info) {
-    if (wt == kLen && opts_.binary_fast_path && r_.offset() != declined_at_ &&
-        SkipNonCollective()) {
+  // One instruction's `size` bytes at `data`, which start at byte `at` of
+  // the input (its length prefix at `begin`): the decoder's first stage
+  // (ScanInstruction) keeps a plain one's id and shape; a collective, and
+  // whatever the first stage declines, is decoded (ReadInstruction).
+  bool Take(const uint8_t* data, size_t size, int64_t begin, int64_t at,
+            const ComputationInfo* info) {
+    if (opts_.binary_fast_path && ScanInstruction(data, size, &view_) &&
+        !ClassifyOpcode(view_.opcode).has_value() &&
+        view_.shape.size() <= kMaxKeptShapeBytes) {
+      if (kCheckFastPaths) CheckScanned(data, size, at);
+      if (view_.has_id) {
+        shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
+                        at + static_cast<int64_t>(view_.shape_offset));
+      }
       return true;
     }
-    instruction_begin_ = r_.offset();
+    Prepare(begin);
+    in_instruction_ = true;
+    WireReader m(data, size, at, r_.depth() + 1, r_.end_hint(), r_.max_bytes());
+    if (!ReadInstruction(m, &s_)) {
+      stop_at_ = m.offset();
+      return r_.FailAt(m.error_offset(), m.error());
+    }
+    const int64_t end = at + static_cast<int64_t>(size);
+    if (Finish(info, end, data, at)) return true;
+    stop_at_ = end;
+    return false;
+  }
+
+  // RE2's inconsistency check (fast_path_check.h) of the first stage: what
+  // it kept is what ReadInstruction reads, when that reads the instruction
+  // at all (the first stage does not look inside the messages of an
+  // instruction it skips).
+  void CheckScanned(const uint8_t* data, size_t size, int64_t at) {
+    InstructionScratch s;
+    WireReader m(data, size, at, r_.depth() + 1, r_.end_hint(), r_.max_bytes());
+    if (!ReadInstruction(m, &s)) return;
+    if (s.c.opcode != view_.opcode || s.has_id != view_.has_id ||
+        (s.has_id && s.id != view_.id) || s.sharding != view_.sharding) {
+      FastPathInconsistency("ScanInstruction", at,
+                            "opcode, id or sharding differ");
+    }
+  }
+
+  // The scratch made ready for the instruction whose length prefix is at
+  // `begin`.
+  void Prepare(int64_t begin) {
+    instruction_begin_ = begin;
     // The last collective's operand shapes keep their storage for the
     // next one's (Find decodes into it).
     for (Shape& shape : s_.c.operand_shapes) {
@@ -174,30 +200,27 @@ class InstructionWalk {
       spare_shapes_.push_back(std::move(shape));
     }
     s_.Clear();
-    bool held = false;
-    if (wt == kLen && opts_.binary_fast_path) {
-      held = ReadHeld();
-      if (!held) s_.Clear();  // what ReadHeld left of one it declined
-    }
-    if (!held) {
-      in_instruction_ = true;
-      int saved = 0;
-      if (!r_.Enter("HloComputationProto.instructions (2)", wt, &saved) ||
-          !ReadInstruction(r_, &s_) || !r_.Leave(saved)) {
-        return false;
-      }
-      in_instruction_ = false;
-    }
-    const int64_t end = r_.offset();
+  }
+
+  // After ReadInstruction: the shape kept, and a collective completed
+  // (operand shapes, called computation) and emitted. `end` is the
+  // instruction's end; `data`, when not null, its bytes in memory, from
+  // byte `at` of the input on.
+  bool Finish(const ComputationInfo* info, int64_t end, const uint8_t* data,
+              int64_t at) {
+    in_instruction_ = false;
     Collective& c = s_.c;
-    if (s_.has_id) {
-      // A shape decoded in place is kept as its bytes, as the fast path
-      // keeps those of other instructions (no decoded copy to hold).
-      if (s_.shape_raw) {
-        shapes_.KeepRaw(s_.id, true, s_.shape_bytes, s_.shape_at);
-      } else {
-        shapes_.KeepDecoded(s_.id, c.result_shape);
-      }
+    const int64_t shape_size = s_.shape_end - s_.shape_begin;
+    if (s_.has_id && data != nullptr && s_.shape_end >= 0 &&
+        shape_size <= static_cast<int64_t>(kMaxKeptShapeBytes)) {
+      // Kept as bytes, as the first stage keeps a non-collective's.
+      shapes_.KeepRaw(s_.id, true,
+                      std::string_view(reinterpret_cast<const char*>(
+                                           data + (s_.shape_begin - at)),
+                                       static_cast<size_t>(shape_size)),
+                      s_.shape_begin);
+    } else if (s_.has_id) {
+      shapes_.KeepDecoded(s_.id, c.result_shape);
     }
     const std::optional<CollectiveOpcode> op = ClassifyOpcode(c.opcode);
     if (!op.has_value()) return true;
@@ -260,15 +283,16 @@ class InstructionWalk {
   int32_t comp_index_ = -1;
   ShapeTable shapes_;
   InstructionView view_;
+  std::string scratch_;    // an instruction cut by the input buffer's end
   std::string comp_name_;  // with its '%'
   // Shapes whose storage the next collective's operands reuse.
   static constexpr size_t kMaxSpareShapes = 64;
   std::vector<Shape> spare_shapes_;
   InstructionScratch s_;
   int64_t instruction_begin_ = 0;
-  // Where SkipHeldNonCollectives last stopped at an instruction it held
-  // whole and ScanNonCollective declined (-1: none).
-  int64_t declined_at_ = -1;
+  // Where reading stopped when an instruction read from memory failed (-1:
+  // at the reader).
+  int64_t stop_at_ = -1;
   bool in_instruction_ = false;
 };
 
@@ -278,5 +302,6 @@ InstructionStream::InstructionStream(WireReader& r, const Header& h,
 InstructionStream::~InstructionStream() = default;
 bool InstructionStream::Run() { return walk_->Run(); }
 void InstructionStream::NoteFailure() { walk_->NoteFailure(); }
+int64_t InstructionStream::offset() const { return walk_->offset(); }
 
 }  // namespace topolint::hlo::proto

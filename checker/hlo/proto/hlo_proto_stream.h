@@ -5,6 +5,7 @@
 #ifndef TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_STREAM_H_
 #define TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_STREAM_H_
 
+#include <cstdint>
 #include <memory>
 
 #include "checker/hlo/hlo_module.h"
@@ -30,6 +31,9 @@ class InstructionStream {
   // After an error: names the instruction being read when it struck (a
   // span of Module::binary_ops, for the finding's place).
   void NoteFailure();
+  // Where reading stopped: the reader's offset, or, when an instruction
+  // decoded from memory failed, where a reader entered into it stopped.
+  int64_t offset() const;
 
  private:
   std::unique_ptr<InstructionWalk> walk_;

@@ -66,6 +66,17 @@ WireReader::WireReader(google::protobuf::io::ZeroCopyInputStream* in,
   }
 }
 
+WireReader::WireReader(const uint8_t* data, size_t size, int64_t at, int depth,
+                       int64_t end_hint, int64_t max_bytes)
+    : in_(data, static_cast<int>(std::min<size_t>(size, INT_MAX))),
+      base_(at),
+      end_hint_(end_hint),
+      max_bytes_(std::clamp<int64_t>(max_bytes, 0, INT_MAX)),
+      depth_(depth) {
+  // Inside a message, as Enter leaves a reader of the whole input.
+  in_.PushLimit(static_cast<int>(std::min<size_t>(size, INT_MAX)));
+}
+
 bool WireReader::Fail(std::string message) {
   return FailAt(offset(), std::move(message));
 }
@@ -96,14 +107,14 @@ bool WireReader::AtEnd() {
   return !in_.GetDirectBufferPointer(&data, &size);
 }
 
-bool WireReader::ExpectWireType(const char* what, int wire_type, int expected) {
-  if (wire_type == expected) return true;
+bool WireReader::WrongWireType(const char* what, int wire_type, int expected) {
   return Fail(fmt::format("expected {} to be {}, found wire type {} ({})", what,
                           WireTypeName(expected), wire_type,
                           WireTypeName(wire_type)));
 }
 
-bool WireReader::NextField(const char* what, uint32_t* field, int* wire_type) {
+bool WireReader::NextFieldSlow(const char* what, uint32_t* field,
+                               int* wire_type) {
   if (failed_) return false;
   const int until = in_.BytesUntilLimit();
   if (until == 0) return false;  // the message ends here
@@ -138,21 +149,10 @@ bool WireReader::NextField(const char* what, uint32_t* field, int* wire_type) {
   return true;
 }
 
-bool WireReader::ReadVarint(const char* what, uint64_t* v) {
-  if (failed_) return false;
-  if (in_.ReadVarint64(v)) return true;
+bool WireReader::VarintFailed(const char* what) {
   if (AtEnd()) return Truncated(what);
   return Fail(
       fmt::format("expected a varint for {}, found a malformed one", what));
-}
-
-bool WireReader::ReadInt64(const char* what, int wire_type, int64_t* v) {
-  uint64_t u = 0;
-  if (!ExpectWireType(what, wire_type, kVarint) || !ReadVarint(what, &u)) {
-    return false;
-  }
-  *v = static_cast<int64_t>(u);
-  return true;
 }
 
 bool WireReader::ReadBool(const char* what, int wire_type, bool* v) {
@@ -180,7 +180,7 @@ static bool ReadLengthImpl(WireReader* r,
             ? fmt::format("expected {} to fit in the {} bytes left of the {}, "
                           "found a length of {} (truncated or corrupt input)",
                           what, until,
-                          in->CurrentPosition() + until == r->end_hint()
+                          r->offset() + until == r->end_hint()
                               ? "file"
                               : "enclosing message",
                           u)
@@ -285,16 +285,7 @@ bool WireReader::ReadRemaining(const char* what, size_t max_keep,
   return true;
 }
 
-bool WireReader::PeekByte(uint8_t* b) {
-  if (failed_ || in_.BytesUntilLimit() == 0) return false;
-  const void* data = nullptr;
-  int size = 0;
-  if (!in_.GetDirectBufferPointer(&data, &size) || size <= 0) return false;
-  *b = *static_cast<const uint8_t*>(data);
-  return true;
-}
-
-bool WireReader::PeekBuffer(const uint8_t** data, size_t* size) {
+bool WireReader::RefillAndPeek(const uint8_t** data, size_t* size) {
   if (failed_) return false;
   const void* p = nullptr;
   int n = 0;
@@ -304,10 +295,10 @@ bool WireReader::PeekBuffer(const uint8_t** data, size_t* size) {
   return true;
 }
 
-bool WireReader::SkipBytes(const char* what, int64_t n) {
+bool WireReader::SkipFailed(const char* what, int64_t n) {
   if (failed_) return false;
   if (n < 0 || n > INT_MAX) return Fail(fmt::format("cannot reach {}", what));
-  return in_.Skip(static_cast<int>(n)) || Truncated(what);
+  return Truncated(what);  // (Skip went as far as the input goes)
 }
 
 void WireReader::LimitTo(int64_t size) {

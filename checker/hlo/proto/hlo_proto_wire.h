@@ -79,11 +79,18 @@ class WireReader {
   // limit), with an error naming that limit.
   explicit WireReader(google::protobuf::io::ZeroCopyInputStream* in,
                       int64_t end_hint = -1, int64_t max_bytes = INT_MAX);
+  // Over one message held whole in memory (`size` bytes at `data`, at most
+  // INT_MAX), which starts at byte `at` of the input and is nested `depth`
+  // deep: reading it says what a reader of the whole input, entered into
+  // that message, says, at the same offsets (`end_hint` and `max_bytes`
+  // are the whole input's). The bytes must outlive the reader.
+  WireReader(const uint8_t* data, size_t size, int64_t at, int depth,
+             int64_t end_hint = -1, int64_t max_bytes = INT_MAX);
   WireReader(const WireReader&) = delete;
   WireReader& operator=(const WireReader&) = delete;
 
   // Offset of the next byte from the start of the input.
-  int64_t offset() const { return in_.CurrentPosition(); }
+  int64_t offset() const { return base_ + in_.CurrentPosition(); }
   TextPos pos() const { return TextPos::AtByte(offset()); }
 
   bool failed() const { return failed_; }
@@ -93,11 +100,48 @@ class WireReader {
   // Reads the next field's tag inside the current message. Returns false
   // at the end of the message (or of the input at top level) and on error
   // (then failed() is true). `what` names the message for errors.
-  bool NextField(const char* what, uint32_t* field, int* wire_type);
+  // One- and two-byte tags of wire type 0, 1, 2 or 5 held in the buffer
+  // inline; everything else (and every error) in NextFieldSlow.
+  bool NextField(const char* what, uint32_t* field, int* wire_type) {
+    const void* data = nullptr;
+    int size = 0;
+    if (!failed_) in_.GetDirectBufferPointerInline(&data, &size);
+    if (size > 0) {
+      const uint8_t* p = static_cast<const uint8_t*>(data);
+      uint32_t tag = p[0];
+      int len = 1;
+      if (tag >= 0x80) {  // two bytes (a field >= 16), or the slow path
+        if (size < 2 || p[1] >= 0x80 || p[1] == 0) {
+          return NextFieldSlow(what, field, wire_type);
+        }
+        tag = (tag & 0x7f) | (uint32_t{p[1]} << 7);
+        len = 2;
+      }
+      const uint32_t wt = tag & 7;
+      if (tag < 0x4000 && (tag >> 3) != 0 &&
+          (wt == kVarint || wt == kFixed64 || wt == kLen || wt == kFixed32)) {
+        in_.Skip(len);
+        *field = tag >> 3;
+        *wire_type = static_cast<int>(wt);
+        return true;
+      }
+    }
+    return NextFieldSlow(what, field, wire_type);
+  }
 
   // Values. `what` names the field for errors ("channel_id (26)").
-  bool ReadVarint(const char* what, uint64_t* v);
-  bool ReadInt64(const char* what, int wire_type, int64_t* v);
+  bool ReadVarint(const char* what, uint64_t* v) {
+    if (failed_) return false;
+    return in_.ReadVarint64(v) || VarintFailed(what);
+  }
+  bool ReadInt64(const char* what, int wire_type, int64_t* v) {
+    uint64_t u = 0;
+    if (!ExpectWireType(what, wire_type, kVarint) || !ReadVarint(what, &u)) {
+      return false;
+    }
+    *v = static_cast<int64_t>(u);
+    return true;
+  }
   bool ReadBool(const char* what, int wire_type, bool* v);
   // A length-delimited string: keeps at most `max_keep` bytes in `*out` (the
   // rest is skipped).
@@ -112,15 +156,25 @@ class WireReader {
   // Reads the rest of the current message as raw bytes, keeping at most
   // `max_keep` of them.
   bool ReadRemaining(const char* what, size_t max_keep, std::string* out);
-  // The next byte without consuming it; false at the end of the message or
-  // of the input.
-  bool PeekByte(uint8_t* b);
   // The bytes of the current buffer from the next one on, within the
   // current message (zero-copy); false when none are buffered.
-  bool PeekBuffer(const uint8_t** data, size_t* size);
+  bool PeekBuffer(const uint8_t** data, size_t* size) {
+    const void* p = nullptr;
+    int n = 0;
+    if (!failed_) in_.GetDirectBufferPointerInline(&p, &n);
+    if (n <= 0) return RefillAndPeek(data, size);
+    *data = static_cast<const uint8_t*>(p);
+    *size = static_cast<size_t>(n);
+    return true;
+  }
   // Skips `n` bytes (to reach a known offset) and, when `size` >= 0,
   // limits reading to the next `size` bytes.
-  bool SkipBytes(const char* what, int64_t n);
+  bool SkipBytes(const char* what, int64_t n) {
+    if (!failed_ && n >= 0 && n <= INT_MAX && in_.Skip(static_cast<int>(n))) {
+      return true;
+    }
+    return SkipFailed(what, n);
+  }
   void LimitTo(int64_t size);
 
   // Enters a length-delimited submessage; `*saved` restores the enclosing
@@ -140,16 +194,27 @@ class WireReader {
 
   int depth() const { return depth_; }
   int64_t end_hint() const { return end_hint_; }
+  int64_t max_bytes() const { return max_bytes_; }
   // Bytes left in the current message (-1 at top level).
   int64_t bytes_left() const { return in_.BytesUntilLimit(); }
 
  private:
-  bool ExpectWireType(const char* what, int wire_type, int expected);
+  bool NextFieldSlow(const char* what, uint32_t* field, int* wire_type);
+  // PeekBuffer when the buffer is empty; SkipBytes's errors.
+  bool RefillAndPeek(const uint8_t** data, size_t* size);
+  bool SkipFailed(const char* what, int64_t n);
+  // ReadVarint's error: the varint at the reader is cut or malformed.
+  bool VarintFailed(const char* what);
+  bool ExpectWireType(const char* what, int wire_type, int expected) {
+    return wire_type == expected || WrongWireType(what, wire_type, expected);
+  }
+  bool WrongWireType(const char* what, int wire_type, int expected);
   bool AtEnd();
   // The input ended before the current message did.
   bool Truncated(const char* what);
 
   google::protobuf::io::CodedInputStream in_;
+  int64_t base_ = 0;  // the offset of in_'s first byte in the input
   int64_t end_hint_;
   int64_t max_bytes_;  // the total bytes limit, <= INT_MAX
   int depth_ = 0;

@@ -66,18 +66,6 @@ const char* PlainNameEnd(const HloLexer& lx, const char* name) {
   return end;
 }
 
-// The name after an operand's shape as XLA prints it, ` %name` followed by
-// ',' or ')' within the window: skipped in place (it is not needed). False
-// with nothing consumed otherwise (the exact steps in ParseOperand decide).
-bool TrySkipPlainOperandName(HloLexer& lx) {
-  const char* const p = lx.cursor();
-  if (p[0] != ' ' || p[1] != '%') return false;
-  const char* const end = PlainNameEnd(lx, p + 2);
-  if (end == nullptr || (*end != ',' && *end != ')')) return false;
-  lx.AdvanceTo(end);
-  return true;
-}
-
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
 bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
                   Shape* shape) {
@@ -118,10 +106,6 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
         "its shape)");
   }
   if (has_shape) {
-    if (lx.FastPathOn(FastPath::kTrySkipPlainOperandName) &&
-        TrySkipPlainOperandName(lx)) {
-      return true;
-    }
     // The name is not needed: read it as a view (no copy).
     if (!lx.SkipTrivia()) return false;
     const int n = lx.Peek();

@@ -36,10 +36,8 @@ namespace topolint::hlo {
   X(TryRecallPairs)            \
   X(TryFindShape)              \
   X(TryRecallShapeAt)          \
-  X(TryRecallIota)             \
   X(TryParseSimpleIota)        \
   X(TryReadSimpleKey)          \
-  X(TrySkipPlainOperandName)   \
   X(TryReadPlainChannelId)     \
   X(TryReadPlainName)          \
   X(TryParseSimpleMetadata)

@@ -2,6 +2,7 @@
 // back to the exact parser when it declines. See fast_paths.h for the map.
 #include "checker/hlo/text/fast_paths.h"
 
+#include <algorithm>
 #include <string>
 
 #include "checker/hlo/text/collective_attrs.h"
@@ -118,25 +119,49 @@ bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape) {
   return false;
 }
 
+// Whether two lists of positions are the same (for CheckedFastPath).
+static bool SamePositions(const std::vector<TextPos>& a,
+                          const std::vector<TextPos>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const TextPos& x, const TextPos& y) {
+                      return x.line == y.line && x.column == y.column;
+                    });
+}
+
 bool ParseMetadata(HloLexer& lx, Collective* c) {
   if (lx.AtByte('{') && lx.FastPathOn(FastPath::kTryParseSimpleMetadata) &&
-      TryParseSimpleMetadata(lx, c)) {
+      CheckedFastPath(
+          lx, "TryParseSimpleMetadata",
+          [&] { return TryParseSimpleMetadata(lx, c); },
+          [&] {
+            // Keys absent from the value keep what `c` had, as both keep.
+            Collective exact;
+            exact.op_name = c->op_name;
+            exact.source_file = c->source_file;
+            exact.source_line = c->source_line;
+            return ParseMetadataExact(lx, &exact) &&
+                   exact.op_name == c->op_name &&
+                   exact.source_file == c->source_file &&
+                   exact.source_line == c->source_line;
+          })) {
     return true;
   }
   return ParseMetadataExact(lx, c);
 }
 
-bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo, IotaSpec* out) {
+bool ParseIotaGroups(HloLexer& lx, IotaSpec* out) {
   out->Clear();
-  if (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallIota) &&
-      memo->TryRecallIota(lx, out)) {
-    return true;
-  }
   return (lx.FastPathOn(FastPath::kTryParseSimpleIota) &&
-          ParseRemembering(
-              lx, memo, [&] { return TryParseSimpleIota(lx, out); },
-              [&](ValueMemo* m, std::string_view text) {
-                m->RememberIota(text, *out);
+          CheckedFastPath(
+              lx, "TryParseSimpleIota",
+              [&] { return TryParseSimpleIota(lx, out); },
+              [&] {
+                IotaSpec exact;
+                return ParseIotaGroupsExact(lx, &exact) &&
+                       exact.num_groups == out->num_groups &&
+                       exact.group_size == out->group_size &&
+                       exact.reshape_dims == out->reshape_dims &&
+                       exact.perm == out->perm;
               })) ||
          ParseIotaGroupsExact(lx, out);
 }
@@ -153,7 +178,18 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
     }
     if (lx.FastPathOn(FastPath::kTryParseSimplePairs) &&
         ParseRemembering(
-            lx, memo, [&] { return TryParseSimplePairs(lx, out); },
+            lx, memo,
+            [&] {
+              return CheckedFastPath(
+                  lx, "TryParseSimplePairs",
+                  [&] { return TryParseSimplePairs(lx, out); },
+                  [&] {
+                    SourceTargetPairs exact;
+                    return ParseSourceTargetPairsExact(lx, attr, &exact) &&
+                           exact.pairs == out->pairs &&
+                           SamePositions(exact.pair_pos, out->pair_pos);
+                  });
+            },
             [&](ValueMemo* m, std::string_view text) {
               m->RememberPairs(text, *out);
             })) {
@@ -167,9 +203,32 @@ bool ParseIntList(HloLexer& lx, char open, char close,
                   absl::FunctionRef<std::string()> what,
                   std::vector<int64_t>* values, std::vector<TextPos>* positions,
                   int64_t max_count) {
+  const size_t before = values->size();
   return (lx.FastPathOn(FastPath::kTryParseSimpleIntList) &&
-          TryParseSimpleIntList(lx, open, close, values, positions,
-                                max_count)) ||
+          CheckedFastPath(
+              lx, "TryParseSimpleIntList",
+              [&] {
+                return TryParseSimpleIntList(lx, open, close, values, positions,
+                                             max_count);
+              },
+              [&] {
+                // Into lists holding what the fast path was given.
+                std::vector<int64_t> exact(values->begin(),
+                                           values->begin() + before);
+                std::vector<TextPos> exact_pos;
+                if (positions != nullptr) {
+                  exact_pos.assign(
+                      positions->begin(),
+                      positions->end() - (values->size() - before));
+                }
+                return ParseIntListExact(
+                           lx, open, close, what, &exact,
+                           positions != nullptr ? &exact_pos : nullptr,
+                           max_count) &&
+                       exact == *values &&
+                       (positions == nullptr ||
+                        SamePositions(exact_pos, *positions));
+              })) ||
          ParseIntListExact(lx, open, close, what, values, positions, max_count);
 }
 

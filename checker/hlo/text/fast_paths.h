@@ -54,8 +54,8 @@
 //                          TryParsePlainGroup per group
 //   repeated shapes        TryFindShape, TryRecallShapeAt   as ReadSimpleShape
 //                          (value_memo.cc)
-//   iota replica_groups    TryRecallIota (value_memo.cc),   ParseIotaGroups-
-//                          then TryParseSimpleIota          Exact
+//   iota replica_groups    TryParseSimpleIota               ParseIotaGroups-
+//                                                           Exact
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
 //   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
 //   collective attribute                                    ReadIdentView
@@ -68,6 +68,7 @@
 #include <vector>
 
 #include "checker/diag/location.h"
+#include "checker/hlo/fast_path_check.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/text/hlo_lexer.h"
 #include "checker/hlo/text/value_memo.h"
@@ -110,11 +111,38 @@ bool ParseResultShape(std::string_view in_window, const char* window_limit,
 // `metadata={...}`; the cursor is at the value's first byte.
 [[nodiscard]] bool ParseMetadata(HloLexer& lx, Collective* c);
 
+// RE2's inconsistency check (checker/hlo/fast_path_check.h) around one
+// fast path: `fast()` reads a value at the cursor; in debug builds, when
+// it accepts, the lexer goes back to where it started (a mark pins the
+// window: a fast path reads only within it) and `exact_agrees()` reads the
+// same bytes with the exact parser into a value of its own and says
+// whether the two are equal; both must stop at the same byte. Release
+// builds run `fast()` alone.
+template <class Fast, class ExactAgrees>
+[[nodiscard]] bool CheckedFastPath(HloLexer& lx, std::string_view name,
+                                   Fast fast, ExactAgrees exact_agrees) {
+  if constexpr (!kCheckFastPaths) {
+    return fast();
+  } else {
+    const HloLexer::Mark mark = lx.SaveMark();
+    if (!fast()) {
+      lx.Release();
+      return false;
+    }
+    const int64_t end = lx.Offset();
+    lx.Restore(mark);
+    if (!exact_agrees() || lx.Offset() != end) {
+      FastPathInconsistency(name, mark.offset,
+                            "the exact parser reads another value or stops "
+                            "elsewhere");
+    }
+    return true;
+  }
+}
+
 // `[G,S]<=[dims]T(perm)`; the cursor is at '['.
-// Recalled from `memo` (may be null) when it holds the value, else
-// TryParseSimpleIota (and remembered), else the exact parser.
-[[nodiscard]] bool ParseIotaGroups(HloLexer& lx, ValueMemo* memo,
-                                   IotaSpec* out);
+// TryParseSimpleIota, else the exact parser.
+[[nodiscard]] bool ParseIotaGroups(HloLexer& lx, IotaSpec* out);
 
 // `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
 // Recalled from `memo` (may be null) when it holds the value, else

@@ -366,7 +366,7 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
          ParseExplicitGroups(lx, out);
   } else if (c == '[') {
     out->form = ReplicaGroups::Form::kIota;
-    ok = ParseIotaGroups(lx, memo, &out->iota);
+    ok = ParseIotaGroups(lx, &out->iota);
   } else if (c == 'm') {
     std::string word;
     ok = lx.ReadIdent(&word) && word == "mesh" && lx.Peek() == '[';

@@ -51,25 +51,6 @@ inline bool IsDimByte(char c) { return IsDigit(c) || c == ','; }
 inline unsigned DimMask(const char*) { return 0; }
 #endif
 
-// Whether the `n` (at most HeadMemo::kMaxBytes) bytes at `a` and `b` are
-// the same, 16 at a time: both must be readable to a multiple of 16 past
-// them (the window's slack; HeadMemo's buffer).
-inline bool SameBytes(const char* a, const char* b, size_t n) {
-#if defined(__SSE2__)
-  for (size_t k = 0; k < n; k += 16) {
-    const unsigned eq = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + k)),
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + k)))));
-    const size_t left = n - k;
-    const unsigned want = left >= 16 ? 0xffffu : (1u << left) - 1;
-    if ((eq & want) != want) return false;
-  }
-  return true;
-#else
-  return std::memcmp(a, b, n) == 0;
-#endif
-}
-
 // Past an identifier at `p` (which starts one), or nullptr when it is longer
 // than a token may be (the exact path reports that).
 const char* SkipIdent(const char* p) {
@@ -152,10 +133,7 @@ const char* ScanSimpleResultShape(const char* p) {
   return p != nullptr && p[0] == ' ' && p[1] == '{' ? p : nullptr;
 }
 
-static_assert(InputWindow::kSlackBytes >= HeadMemo::kMaxBytes,
-              "a remembered shape is compared past the window's NUL");
-
-bool ScanSimpleHead(const char* const start, SimpleHead* out, HeadMemo* memo) {
+bool ScanSimpleHead(const char* const start, SimpleHead* out) {
   const char* p = start;
   out->is_root = false;
   if (p[0] == 'R' && std::memcmp(p, "ROOT ", 5) == 0) {
@@ -176,20 +154,8 @@ bool ScanSimpleHead(const char* const start, SimpleHead* out, HeadMemo* memo) {
   if (p[0] != ' ' || p[1] != '=' || p[2] != ' ') return false;
   p += 3;
   const char* const shape = p;
-  if (memo != nullptr && memo->size != 0 &&
-      SameBytes(p, memo->text, memo->size) && p[memo->size] == ' ') {
-    // (A mismatch stops at the window's NUL at the latest, and the slack
-    // after it covers the comparison.)
-    p += memo->size;
-  } else {
-    p = SkipSimpleShape(p);
-    if (p == nullptr || *p != ' ') return false;
-    if (memo != nullptr) {
-      const size_t n = static_cast<size_t>(p - shape);
-      memo->size = n <= HeadMemo::kMaxBytes ? n : 0;
-      CopySmall(memo->text, shape, memo->size);
-    }
-  }
+  p = SkipSimpleShape(p);
+  if (p == nullptr || *p != ' ') return false;
   out->shape = std::string_view(shape, static_cast<size_t>(p - shape));
   while (*p == ' ') ++p;
   if (!IsIdentStart(*p)) return false;

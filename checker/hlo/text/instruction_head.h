@@ -23,24 +23,11 @@ struct SimpleHead {
   const char* open = nullptr;  // the '(' after the opcode
 };
 
-// The shape text of the last head ScanSimpleHead read: most instructions of
-// a computation have the shape of the one before, and a shape the scanner
-// accepted, followed by a blank, is read again by one comparison (the
-// scanner stops at the same byte on the same bytes: it looks past a shape
-// only for a layout after `]`, and a blank is none). One per parser.
-struct HeadMemo {
-  static constexpr size_t kMaxBytes = 48;  // a multiple of 16
-  size_t size = 0;                         // 0: nothing remembered
-  char text[kMaxBytes];
-};
-
 // Scans the head starting at `start`. The bytes must end with a NUL (the
 // window's sentinel) followed by at least 15 readable bytes (the window's
 // slack): runs of bytes are scanned 16 at a time. Returns false, with `*out`
-// unspecified, when the head is not the plain form. `memo` (may be null)
-// holds the shape of the last head read, and is updated.
-[[nodiscard]] bool ScanSimpleHead(const char* start, SimpleHead* out,
-                                  HeadMemo* memo = nullptr);
+// unspecified, when the head is not the plain form.
+[[nodiscard]] bool ScanSimpleHead(const char* start, SimpleHead* out);
 
 // One parameter of a computation's signature as XLA prints it, `name: shape`
 // (the name may have a '%'), at `start`, with the shape plain as

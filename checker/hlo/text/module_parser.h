@@ -82,7 +82,6 @@ class ModuleParser {
   ShapeTable table_;
   // Explicit group lists and pairs already parsed in this module.
   ValueMemo memo_;
-  HeadMemo head_memo_;  // the shape of the last instruction head
   // Storage for collective result shapes, one per remembered shape of
   // memo_, and the spare for the others (see FinishInstruction); which one
   // op_.result_shape holds now.

@@ -74,7 +74,7 @@ bool ModuleParser::ParseInstruction() {
   const TextPos pos = lx_.Pos();
   SimpleHead head;
   if (lx_.FastPathOn(FastPath::kScanSimpleHead) &&
-      ScanSimpleHead(lx_.cursor(), &head, &head_memo_))
+      ScanSimpleHead(lx_.cursor(), &head))
     return ParseSimpleInstruction(pos, head);
   bool is_root = false;
   std::string_view word;

@@ -123,28 +123,6 @@ void ValueMemo::RememberGroups(std::string_view text,
   e.id_layout = parsed.id_layout;
 }
 
-bool ValueMemo::TryRecallIota(HloLexer& lx, IotaSpec* out) {
-  const char* const limit = lx.limit();
-  // As TryParseSimpleIota: the value must visibly end, within the window.
-  const IotaEntry* e =
-      FindAt(iotas_.entries, lx.cursor(), limit, [limit](const char* after) {
-        return after < limit && (*after == ',' || *after == '\n' ||
-                                 *after == '}' || *after == ')');
-      });
-  if (e == nullptr) return false;
-  *out = e->iota;
-  lx.AdvanceTo(lx.cursor() + e->text.size());
-  ++recalled_;
-  return true;
-}
-
-void ValueMemo::RememberIota(std::string_view text, const IotaSpec& parsed) {
-  if (text.empty() || text.size() > kMaxShortTextBytes) return;
-  IotaEntry& e = iotas_.Next();
-  e.text.assign(text);
-  e.iota = parsed;
-}
-
 size_t ValueMemo::TryFindShape(std::string_view text) const {
   const std::vector<ShapeEntry>& entries = shapes_.entries;
   for (size_t i = 0; i < entries.size(); ++i) {

@@ -1,5 +1,5 @@
-// ValueMemo: the plain values of collective attributes (explicit and iota
-// replica groups, source_target_pairs) and the shapes of collectives already
+// ValueMemo: the plain values of collective attributes (explicit replica
+// groups, source_target_pairs) and the shapes of collectives already
 // parsed in a module, recalled when the same bytes come again.
 //
 // A module repeats a handful of replica_groups and source_target_pairs
@@ -9,9 +9,7 @@
 // to the same ids wherever it stands; only its positions move with it. The
 // memo keeps the last few such values, their text and their parse, and
 // when the bytes at the cursor are one of them it fills the result from
-// it, with every position moved to the cursor, and consumes the value. An
-// iota value keeps no positions; it is recalled only where it visibly ends,
-// as TryParseSimpleIota requires.
+// it, with every position moved to the cursor, and consumes the value.
 //
 // TryRecall* are fast paths (see fast_paths.h): they read straight from the
 // window and decline, with nothing consumed, unless a remembered value lies
@@ -40,7 +38,7 @@ namespace topolint::hlo {
 class ValueMemo {
  public:
   // Values remembered per kind, and the longest text remembered: of an
-  // explicit list or pairs, and of a shape or iota value.
+  // explicit list or pairs, and of a shape.
   static constexpr size_t kMaxEntries = 8;
   static constexpr size_t kMaxTextBytes = size_t{16} << 10;
   static constexpr size_t kMaxShortTextBytes = 1024;
@@ -67,14 +65,6 @@ class ValueMemo {
   // explicit_id_count (a capture around the value collects `text`).
   [[nodiscard]] bool TryRecallGroups(HloLexer& lx, ReplicaGroups* out);
   void RememberGroups(std::string_view text, const ReplicaGroups& parsed);
-
-  // An iota replica_groups value `[G,S]<=[dims]T(perm)` at the cursor ('['),
-  // *out reset: when the bytes there are a remembered value and what follows
-  // visibly ends it (',', line break, '}' or ')', as TryParseSimpleIota
-  // requires), fills *out, consumes the value and returns true.
-  [[nodiscard]] bool TryRecallIota(HloLexer& lx, IotaSpec* out);
-  // Remembers `parsed`, which TryParseSimpleIota read from `text`.
-  void RememberIota(std::string_view text, const IotaSpec& parsed);
 
   // Shapes, the same way: collectives repeat a few result and operand
   // shapes. Only shapes ReadSimpleShape read are remembered, and only those
@@ -114,10 +104,6 @@ class ValueMemo {
     IdLayout id_layout;
   };
 
-  struct IotaEntry {
-    std::string text;
-    IotaSpec iota;
-  };
   struct ShapeEntry {
     std::string text;
     Shape shape;
@@ -139,7 +125,6 @@ class ValueMemo {
 
   Ring<PairsEntry> pairs_;
   Ring<GroupsEntry> groups_;
-  Ring<IotaEntry> iotas_;
   Ring<ShapeEntry> shapes_;
   int64_t recalled_ = 0;
 };

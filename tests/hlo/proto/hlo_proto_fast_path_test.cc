@@ -16,6 +16,7 @@
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "fmt/format.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
 #include "tests/common/hlo_proto_writer.h"
 #include "tests/common/run_cli.h"
@@ -58,12 +59,17 @@ hlo::Module ReadBytes(const std::string& bytes, bool fast) {
   return m;
 }
 
-hlo::Module ReadFile(const std::string& bytes, bool fast) {
+// `stream_cut`: an instruction cut by a read block's end is decoded as it
+// streams by (as one longer than max_instruction_bytes is), not copied
+// into the scratch buffer first.
+hlo::Module ReadFile(const std::string& bytes, bool fast,
+                     bool stream_cut = false) {
   const fs::path p =
       fs::temp_directory_path() / fmt::format("topolint-fast-{}.pb", getpid());
   WriteAll(p.string(), bytes);
   hlo::ParseOptions o;
   o.binary_fast_path = fast;
+  if (stream_cut) o.max_instruction_bytes = 1;
   hlo::Module m;
   EXPECT_TRUE(hlo::ParseHloProtoFile(p.string(), "m.pb", o, &m).ok());
   fs::remove(p);
@@ -77,6 +83,7 @@ hlo::Module ExpectSame(const std::string& bytes) {
   const std::string want = Dump(full);
   EXPECT_EQ(Dump(ReadBytes(bytes, true)), want);
   EXPECT_EQ(Dump(ReadFile(bytes, false)), want);
+  EXPECT_EQ(Dump(ReadFile(bytes, true, /*stream_cut=*/true)), want);
   hlo::Module fast = ReadFile(bytes, true);
   EXPECT_EQ(Dump(fast), want);
   return fast;
@@ -294,6 +301,91 @@ TEST(HloProtoFastPathTest, MalformedPlainInstructionsGoToTheFullDecoder) {
     const hlo::Module m = ExpectSame(bytes);
     EXPECT_EQ(m.syntax_errors.size(), 1u) << "case " << i << "\n" << Dump(m);
   }
+}
+
+// Malformed instructions cut by the first 256 KiB read block's end at
+// every few bytes (the padding before them grows): decoded in place from
+// memory, copied into the scratch buffer from a file, or decoded as they
+// stream by, each reports the same error at the same byte.
+TEST(HloProtoFastPathTest, CutInstructionsReportTheSameErrorAtTheSameByte) {
+  std::vector<std::string> cases;
+  std::string ins = AllReduce(2, 1, {{0, 1}, {2, 3}}, 49);
+  Varint(&ins, 26, 1);
+  // An iota list [3,5]<=[15]T(1): not a permutation.
+  Bytes(&ins, 92, std::string("\x08\x03\x10\x05\x1a\x01\x0f\x22\x01\x01", 10));
+  cases.push_back(ins);
+  ins = AllReduce(2, 1, {{0, 1}, {2, 3}}, 87);
+  ins += std::string("\xa2\x02\x7f", 3);  // field 36, length past the end
+  cases.push_back(ins);
+  ins = AllReduce(2, 1, {{0, 1}, {2, 3}}, 49);
+  Bytes(&ins, 52, std::string("\x08\x01\x11", 3));  // a pair's bad field
+  cases.push_back(ins);
+  ins = Plain(2, "add", {1}, Shape(11, {8}));
+  Varint(&ins, 1, 5);  // name as a varint
+  cases.push_back(ins);
+  constexpr size_t kBlock = size_t{256} << 10;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string probe =
+        ModuleOf({Plain(1, "parameter", {}, Shape(11, {8})), cases[i]});
+    const size_t len = cases[i].size();
+    for (size_t pad = kBlock - probe.size() - 16;
+         pad < kBlock - probe.size() + len; pad += 5) {
+      std::string padded = Plain(1, "parameter", {}, Shape(11, {8}));
+      Bytes(&padded, 43, std::string(pad, 'x'));
+      const hlo::Module m = ExpectSame(ModuleOf({padded, cases[i]}));
+      EXPECT_EQ(m.syntax_errors.size(), 1u)
+          << "case " << i << " pad " << pad << "\n"
+          << Dump(m);
+    }
+  }
+}
+
+// The bytes of an instruction's sharding (40) and of the module's shardings
+// (12, 14) are kept for the OpSharding decoder, whichever stage reads the
+// instruction.
+TEST(HloProtoFastPathTest, ShardingBytesAreKeptForTheirDecoder) {
+  std::string sharding;
+  Varint(&sharding, 1, 2);  // OpSharding.type = OTHER
+  Packed(&sharding, 3, {2, 1});
+  std::string param = Plain(1, "parameter", {}, Shape(11, {8}));
+  Bytes(&param, 40, sharding);
+  std::string ar = AllReduce(2, 1, {{0, 1}}, 49);
+  Bytes(&ar, 40, sharding);
+  std::string bytes = ModuleOf({param, ar});
+  Bytes(&bytes, 12, sharding);  // spmd_output_sharding
+  Bytes(&bytes, 14, sharding);  // spmd_parameters_shardings
+  Bytes(&bytes, 14, "");
+  const hlo::Module m = ExpectSame(bytes);
+  EXPECT_TRUE(m.syntax_errors.empty()) << Dump(m);
+  {
+    google::protobuf::io::ArrayInputStream in(bytes.data(),
+                                              static_cast<int>(bytes.size()));
+    hlo::proto::WireReader r(&in, static_cast<int64_t>(bytes.size()));
+    hlo::proto::Header h;
+    ASSERT_TRUE(hlo::proto::ReadHeader(r, &h)) << r.error();
+    ASSERT_EQ(h.shardings.size(), 3u);
+    EXPECT_EQ(h.shardings[0].field, 12u);
+    EXPECT_EQ(h.shardings[0].bytes, sharding);
+    EXPECT_EQ(
+        bytes.substr(static_cast<size_t>(h.shardings[1].at), sharding.size()),
+        sharding);
+    EXPECT_EQ(h.shardings[2].field, 14u);
+    EXPECT_EQ(h.shardings[2].bytes, "");
+  }
+  // What each stage keeps.
+  hlo::proto::InstructionView view;
+  ASSERT_TRUE(hlo::proto::ScanInstruction(
+      reinterpret_cast<const uint8_t*>(param.data()), param.size(), &view));
+  EXPECT_EQ(view.sharding, sharding);
+  EXPECT_EQ(param.substr(view.sharding_offset, sharding.size()), sharding);
+  hlo::proto::WireReader r(reinterpret_cast<const uint8_t*>(ar.data()),
+                           ar.size(), 100, 2);
+  hlo::proto::InstructionScratch s;
+  ASSERT_TRUE(hlo::proto::ReadInstruction(r, &s)) << r.error();
+  EXPECT_EQ(s.sharding, sharding);
+  EXPECT_EQ(
+      ar.substr(static_cast<size_t>(s.sharding_at - 100), sharding.size()),
+      sharding);
 }
 
 TEST(HloProtoFastPathTest, BadShapeOfAnOperandIsReportedAtItsByte) {

@@ -316,7 +316,7 @@ TEST(FastPathEquivalenceTest, GroupTextBrokenOverALineIsTheSameForAnyLineEnd) {
 }
 
 // Operand names, channel_id and to_apply read straight from the window
-// (TrySkipPlainOperandName, TryReadPlainChannelId, TryReadPlainName in
+// (TryReadPlainChannelId, TryReadPlainName in
 // collective_parser.cc): the same collectives whichever window size cuts
 // the value, wherever.
 TEST(FastPathEquivalenceTest,
@@ -413,41 +413,6 @@ TEST(FastPathEquivalenceTest, TheFastPathsDoEngageOnPlainText) {
   const char* end = shape_text.data() + shape_text.size();
   ASSERT_EQ(ReadSimpleShape(shape_text.data(), end, true, &shape), end);
   EXPECT_EQ(ShapeToString(shape), "(bf16[4,64], (s32[], pred[7]))");
-}
-
-// ScanSimpleHead with the shape of the head before it remembered answers as
-// without: on the same shape, on one that merely starts like it, and after
-// heads it declined.
-TEST(FastPathEquivalenceTest, TheRememberedHeadShapeChangesNoAnswer) {
-  const std::vector<std::string> lines = {
-      "%a = f32[8]{0} add(%p)", "%b = f32[8]{0} add(%p)",
-      "%c = f32[8]{0}x add(%p)", "%d = f32[8]{0}{1} add(%p)",
-      "%e = f32[8]{0} add(%p)", "%f = f32[8] add(%p)",
-      "%g = f32[8] {0} add(%p)", "%h = f32[8]{0,1} add(%p)",
-      "%i = (f32[], u32[]) tuple()", "%j = (f32[], u32[]) tuple()",
-      "%k = (f32[], u32[])x tuple()", "%l = (f32[], u32[] tuple()",
-      "%m = f32[8]  add(%p)", "%n = f32[8]\tadd(%p)",
-      // A shape longer than HeadMemo keeps (48 bytes), twice.
-      std::string("%o = bf16[4,64,4096,4096,4096,4096,4096,4096,4096]") +
-          "{8,7,6,5,4,3,2,1,0} add(%p)",
-      std::string("%q = bf16[4,64,4096,4096,4096,4096,4096,4096,4096]") +
-          "{8,7,6,5,4,3,2,1,0} add(%p)"};
-  HeadMemo memo;
-  int remembered = 0;
-  for (const std::string& line : lines) {
-    const std::string text = Padded(line);
-    SimpleHead plain;
-    SimpleHead with_memo;
-    const bool ok = ScanSimpleHead(text.c_str(), &plain);
-    remembered += memo.size != 0 ? 1 : 0;
-    ASSERT_EQ(ScanSimpleHead(text.c_str(), &with_memo, &memo), ok) << line;
-    if (!ok) continue;
-    EXPECT_EQ(with_memo.name, plain.name) << line;
-    EXPECT_EQ(with_memo.shape, plain.shape) << line;
-    EXPECT_EQ(with_memo.opcode, plain.opcode) << line;
-    EXPECT_EQ(with_memo.open, plain.open) << line;
-  }
-  EXPECT_GE(remembered, 10);
 }
 
 TEST(FastPathEquivalenceTest, TheFastPathsDeclineWhatTheyDoNotKnow) {
