@@ -1,5 +1,6 @@
 #include "checker/hlo/mlir/mlir_cursor.h"
 
+#include <cstring>
 #include <vector>
 
 namespace topolint::hlo::mlir {
@@ -110,6 +111,20 @@ void Cursor::SkipLine() {
   for (int c = Peek(); c != kEnd; c = Peek()) {
     Advance();
     if (c == '\n') return;
+  }
+}
+
+void Cursor::SkipLineFast() {
+  for (;;) {
+    if (p_ == end_ && !Fill()) return;
+    const void* nl = std::memchr(p_, '\n', static_cast<size_t>(end_ - p_));
+    if (nl != nullptr) {
+      p_ = static_cast<const char*>(nl) + 1;
+      ++line_;
+      line_start_ = Offset();
+      return;
+    }
+    p_ = end_;
   }
 }
 

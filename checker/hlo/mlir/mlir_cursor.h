@@ -86,6 +86,9 @@ class Cursor {
   bool ReadInt(int64_t* out);
   // Consumes up to and including the line break (or the end).
   void SkipLine();
+  // The same, a window at a time (memchr): for passes that look at line
+  // starts only.
+  void SkipLineFast();
   // At an opener ( [ { <, consumes through its matching closer, skipping
   // strings and comments; `->` does not close a `<`. False at the end of
   // the input, past `max_bytes`, or nested deeper than `max_depth`.

@@ -5,6 +5,7 @@
 #define TOPOLINT_CHECKER_HLO_MLIR_MLIR_INTERNAL_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -39,6 +40,13 @@ struct SourceLoc {
   int64_t column = 0;
 };
 
+// HOOK(h-shard): the device count an `mhlo.sharding = "{devices=[2,4]<=[8]}"`
+// string names (HLO sharding syntax), for modules that state no
+// mhlo.num_partitions (torch_xla, GSPMD exports). Returns nothing until the
+// one HLO sharding parser (checker/hlo/sharding, branch h-shard) is merged:
+// this is where it plugs in; no second parser is to be written here.
+std::optional<int64_t> DeviceCountOfSharding(std::string_view sharding);
+
 // A Shardy mesh: its axes in order.
 struct SdyMesh {
   std::vector<MeshAxis> axes;
@@ -50,6 +58,16 @@ class Reader {
  public:
   Reader(InputWindow* window, Module* module, const ParseOptions& options);
   void Run();
+  // The pre-pass: only the `#alias = loc(...)` lines (MLIR prints them
+  // after the ops that use them), line starts only, so that Run resolves
+  // an op's `loc(#loc12)` whatever the order.
+  void CollectLocs();
+  // Takes the aliases another reader collected.
+  void AdoptLocs(Reader& from) {
+    locs_.swap(from.locs_);
+    loc_files_.swap(from.loc_files_);
+    loc_file_index_.swap(from.loc_file_index_);
+  }
 
  private:
   // mlir_reader.cc
@@ -64,6 +82,7 @@ class Reader {
   void StartPart();
   void Error(TextPos pos, std::string message);
   void RunParallel();
+  void ShardingAttr(TextPos pos);
   // A part that states no counts may take them from a later
   // `interpreter.run_parallel` (StableHLO's interpreter tests): its
   // collectives wait, within a bound, until the part ends.
@@ -109,11 +128,25 @@ class Reader {
   bool part_has_content_ = false;
   // num_partitions came from an sdy.mesh, not mhlo.num_partitions.
   bool partitions_from_mesh_ = false;
+  bool partitions_from_sharding_ = false;  // HOOK(h-shard)
   // The op being read cannot be checked (a groups form not read): it is
   // dropped rather than checked with groups it does not have.
   bool skip_op_ = false;
   int64_t op_start_ = 0;  // offset of the op being read
-  std::unordered_map<std::string, SourceLoc> locs_;
+  // Aliases by name and part (`#loc3/0`: each `// -----` part has its own
+  // names), file names interned; at most 2^18 aliases and 2^16 files.
+  struct LocRef {
+    int32_t file = -1;
+    int64_t line = 0;
+  };
+  std::string LocKey(std::string_view name) const {
+    return std::string(name) + "/" + std::to_string(part_index_);
+  }
+  void AddLoc(std::string_view name, const SourceLoc& loc);
+  std::unordered_map<std::string, LocRef> locs_;
+  std::vector<std::string> loc_files_;
+  std::unordered_map<std::string, int32_t> loc_file_index_;
+  int part_index_ = 0;  // `// -----` lines so far
   std::unordered_map<std::string, SdyMesh> meshes_;
   bool stopped_ = false;  // the syntax error limit was reached
   std::string scratch_;

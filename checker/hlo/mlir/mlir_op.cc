@@ -178,11 +178,9 @@ bool Reader::Attr(Collective* c, const std::string& key, TextPos key_pos) {
     c->dimensions_pos = key_pos;
     return true;
   }
-  // Everything else (concat_dimension, split_count, mhlo.sharding,
-  // frontend attributes, ...) plays no part in the checks.
-  // TODO(h-shard): `mhlo.sharding` strings give the device count of
-  // modules without mhlo.num_partitions; read them with the sharding
-  // parser of checker/hlo/sharding once it is merged (one parser only).
+  // Everything else (concat_dimension, split_count, mhlo.sharding (read
+  // by the top-level scan, ShardingAttr), frontend attributes, ...) plays
+  // no part in the checks.
   if (!cur_.SkipValue(options_.max_instruction_bytes, kMaxNestingDepth)) {
     return Fail(fmt::format("unterminated value of attribute {}", key));
   }
@@ -347,8 +345,11 @@ bool Reader::ReadLoc(SourceLoc* out, int /*depth*/) {
       std::string name;
       cur_.ReadId(&name);
       if (out->file.empty()) {
-        auto it = locs_.find("#" + name);
-        if (it != locs_.end()) *out = it->second;
+        auto it = locs_.find(LocKey("#" + name));
+        if (it != locs_.end()) {
+          out->file = loc_files_[static_cast<size_t>(it->second.file)];
+          out->line = it->second.line;
+        }
       }
     } else {
       if (ch == '(' || ch == '[' || ch == '<') ++depth;

@@ -2,12 +2,40 @@
 // part states its counts, else held (bounded) until its end, when an
 // `interpreter.run_parallel` may have given them (StableHLO's interpreter
 // tests state their process grid only there).
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "checker/hlo/collective_emit.h"
 #include "checker/hlo/mlir/mlir_internal.h"
 
 namespace topolint::hlo::mlir {
+
+std::optional<int64_t> DeviceCountOfSharding(std::string_view /*sharding*/) {
+  // HOOK(h-shard): parse with checker/hlo/sharding once merged; a tiled
+  // sharding of an SPMD module names exactly num_partitions devices.
+  return std::nullopt;
+}
+
+void Reader::ShardingAttr(TextPos pos) {
+  // `mhlo.sharding = "..."` on an argument, a result or a custom call.
+  cur_.SkipSpace();
+  if (!cur_.Eat('=')) return;
+  cur_.SkipSpace();
+  std::string text;
+  if (cur_.Peek() != '"' || !cur_.ReadString(&text, 1 << 16)) return;
+  if (module_->num_partitions.has_value() && !partitions_from_sharding_) {
+    return;
+  }
+  const std::optional<int64_t> devices = DeviceCountOfSharding(text);
+  if (devices.has_value() && *devices > 1 &&
+      (!module_->num_partitions.has_value() ||
+       *module_->num_partitions < *devices)) {
+    module_->num_partitions = *devices;
+    module_->num_partitions_pos = pos;
+    partitions_from_sharding_ = true;
+  }
+}
 
 void Reader::Emit() {
   // Bounded: 4096 ops or 16 MiB of ids wait at most.

@@ -115,6 +115,8 @@ void Reader::Run() {
         FuncHeader();
       } else if (scratch_ == "sdy.mesh") {
         SdyMeshDef(pos);
+      } else if (scratch_ == "mhlo.sharding") {
+        ShardingAttr(pos);
       } else if (scratch_ == "loc" && cur_.Peek() == '(') {
         SourceLoc ignored;
         ReadLoc(&ignored, 0);
@@ -206,6 +208,7 @@ void Reader::StartPart() {
 }
 
 void Reader::Split() {
+  ++part_index_;
   depth_ = 0;
   computation_.clear();
   result_name_.clear();
@@ -333,9 +336,37 @@ void Reader::LocAlias() {
   std::string word;
   if (!cur_.ReadId(&word) || word != "loc" || cur_.Peek() != '(') return;
   SourceLoc loc;
+  if (ReadLoc(&loc, 0) && !loc.file.empty()) AddLoc("#" + name, loc);
+}
+
+void Reader::AddLoc(std::string_view name, const SourceLoc& loc) {
   // Bounded: a module with an alias per op keeps the first 2^18.
-  if (ReadLoc(&loc, 0) && !loc.file.empty() && locs_.size() < (1u << 18)) {
-    locs_["#" + name] = std::move(loc);
+  if (locs_.size() >= (size_t{1} << 18)) return;
+  auto [it, added] = loc_file_index_.try_emplace(
+      loc.file, static_cast<int32_t>(loc_files_.size()));
+  if (added) {
+    if (loc_files_.size() >= (size_t{1} << 16)) {
+      loc_file_index_.erase(it);
+      return;
+    }
+    loc_files_.push_back(loc.file);
+  }
+  locs_.try_emplace(LocKey(name), LocRef{it->second, loc.line});
+}
+
+void Reader::CollectLocs() {
+  while (!cur_.AtEnd()) {
+    while (cur_.Peek() == ' ' || cur_.Peek() == '\t') cur_.Advance();
+    const int c = cur_.Peek();
+    if (c == '#') {
+      LocAlias();
+    } else if (c == '/' && cur_.PeekAt(1) == '/' && cur_.PeekAt(2) == ' ' &&
+               cur_.PeekAt(3) == '-' && cur_.PeekAt(4) == '-' &&
+               cur_.PeekAt(5) == '-' && cur_.PeekAt(6) == '-' &&
+               cur_.PeekAt(7) == '-') {
+      ++part_index_;
+    }
+    if (cur_.Peek() != '\n' || !cur_.Eat('\n')) cur_.SkipLineFast();
   }
 }
 
@@ -410,8 +441,14 @@ void ParseStableHlo(std::string_view text, const std::string& display_name,
                     const ParseOptions& options, Module* module) {
   *module = Module();
   module->file = display_name;
+  Module unused;
+  InputWindow aliases(text, options.window_bytes);
+  mlir::Reader pre(&aliases, &unused, options);
+  pre.CollectLocs();
   InputWindow window(text, options.window_bytes);
-  mlir::Reader(&window, module, options).Run();
+  mlir::Reader reader(&window, module, options);
+  reader.AdoptLocs(pre);
+  reader.Run();
 }
 
 absl::Status ParseStableHloFile(const std::string& path,
@@ -427,7 +464,23 @@ absl::Status ParseStableHloFile(const std::string& path,
     InputWindow window(file, options.window_bytes);
     window.set_limit(options.max_file_bytes);
     window.set_map_min_bytes(options.map_min_bytes);
-    mlir::Reader(&window, module, options).Run();
+    mlir::Reader reader(&window, module, options);
+    // The location aliases first, from a second reading of the file (a
+    // regular file: the dispatcher reads a pipe into memory).
+    absl::StatusOr<std::FILE*> again = OpenInputFile(path);
+    if (again.ok()) {
+      {
+        InputWindow aliases(*again, options.window_bytes);
+        aliases.set_limit(options.max_file_bytes);
+        aliases.set_map_min_bytes(options.map_min_bytes);
+        Module unused;
+        mlir::Reader collect(&aliases, &unused, options);
+        collect.CollectLocs();
+        reader.AdoptLocs(collect);
+      }
+      std::fclose(*again);
+    }
+    reader.Run();
     read_error = window.read_error();
     too_large = window.too_large();
     shrank = window.shrank();

@@ -4,6 +4,9 @@
 // locations, and that the result does not depend on the window size.
 #include "checker/hlo/mlir/mlir_reader.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -217,8 +220,60 @@ module @m attributes {mhlo.num_partitions = 2 : i32} {
   ASSERT_EQ(m.collectives.size(), 2u);
   EXPECT_EQ(m.collectives[0].source_file, "train.py");
   EXPECT_EQ(m.collectives[0].source_line, 42);
+  EXPECT_EQ(m.collectives[0].source_line, 42);
   EXPECT_EQ(m.collectives[1].source_file, "model.py");
   EXPECT_EQ(m.collectives[1].source_line, 9);
+}
+
+TEST(MlirReaderTest, AliasesDefinedAfterTheirUseAndPerPart) {
+  const std::string text =
+      R"(module @m attributes {mhlo.num_partitions = 2 : i32} {
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32> loc(#loc3)
+    return %0 : tensor<2xf32>
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc1 = loc("/home/u/train.py":42:7)
+#loc2 = loc("step"(#loc1))
+#loc3 = loc(callsite(#loc2 at #loc))
+// -----
+func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32> loc(#loc3)
+  return %0 : tensor<2xf32>
+}
+#loc3 = loc("other.py":5:1)
+)";
+  for (size_t window : {1u, 5u, 1u << 16}) {
+    const std::vector<Module> parts = Read(text, window);
+    ASSERT_EQ(parts.size(), 2u);
+    ASSERT_EQ(parts[0].collectives.size(), 1u);
+    EXPECT_EQ(parts[0].collectives[0].source_file, "/home/u/train.py");
+    EXPECT_EQ(parts[0].collectives[0].source_line, 42);
+    ASSERT_EQ(parts[1].collectives.size(), 1u);
+    EXPECT_EQ(parts[1].collectives[0].source_file, "other.py");
+    EXPECT_EQ(parts[1].collectives[0].source_line, 5);
+  }
+  // The same through a file.
+  char path[] = "/tmp/topolint_mlir_test_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, text.data(), text.size()),
+            static_cast<ssize_t>(text.size()));
+  close(fd);
+  Module last;
+  std::vector<Module> parts;
+  ParseOptions options;
+  options.on_module_split = [&parts](Module& m) {
+    parts.push_back(std::move(m));
+  };
+  ASSERT_TRUE(ParseStableHloFile(path, "t.mlir", options, &last).ok());
+  std::remove(path);
+  ASSERT_EQ(parts.size(), 1u);
+  ASSERT_EQ(parts[0].collectives.size(), 1u);
+  EXPECT_EQ(parts[0].collectives[0].source_line, 42);
+  ASSERT_EQ(last.collectives.size(), 1u);
+  EXPECT_EQ(last.collectives[0].source_file, "other.py");
 }
 
 TEST(MlirReaderTest, SuppressionComments) {
