@@ -128,6 +128,26 @@ void Cursor::SkipLineFast() {
   }
 }
 
+bool Cursor::LineView(size_t max, std::string_view* out) {
+  for (;;) {
+    const size_t avail = static_cast<size_t>(end_ - p_);
+    const void* nl = std::memchr(p_, '\n', avail);
+    if (nl != nullptr) {
+      *out = std::string_view(p_, static_cast<const char*>(nl) - p_);
+      return true;
+    }
+    if (avail > max) return false;
+    const int64_t offset = Offset();
+    const bool more = window_->Refill(offset);
+    p_ = window_->begin() + (offset - window_->base());
+    end_ = window_->end();
+    if (!more) {
+      *out = std::string_view(p_, static_cast<size_t>(end_ - p_));
+      return true;
+    }
+  }
+}
+
 bool Cursor::SkipBalanced(int64_t max_bytes, int max_depth) {
   const int64_t start = Offset();
   std::vector<char> closers;

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "checker/diag/location.h"
 #include "checker/hlo/input_window.h"
@@ -89,6 +90,10 @@ class Cursor {
   // The same, a window at a time (memchr): for passes that look at line
   // starts only.
   void SkipLineFast();
+  // The rest of the current line (without its '\n'), whole in the window,
+  // when it is at most `max` bytes; false for a longer one. The view is
+  // valid until the cursor moves.
+  bool LineView(size_t max, std::string_view* out);
   // At an opener ( [ { <, consumes through its matching closer, skipping
   // strings and comments; `->` does not close a `<`. False at the end of
   // the input, past `max_bytes`, or nested deeper than `max_depth`.

@@ -72,6 +72,10 @@ class Reader {
  private:
   // mlir_reader.cc
   void TopLevelComment();
+  // At a line start: skips the line when nothing on it can matter (no
+  // comment, module, collective, func.func, sdy.mesh, mhlo.sharding or
+  // run_parallel), a window at a time; false to read it byte by byte.
+  bool SkipDullLine();
   void ModuleHeader(TextPos pos);
   void ModuleAttributes();
   void FuncHeader();
@@ -123,8 +127,8 @@ class Reader {
   Collective op_;
   std::string result_name_;  // `%name =` just before an op, else ""
   TextPos result_pos_;
-  std::string computation_;  // the enclosing func's name
-  int depth_ = 0;            // top-level brace depth
+  std::string computation_;    // the enclosing func's name
+  int pending_next_line_ = 0;  // disable-next-line directives to place
   bool part_has_content_ = false;
   // num_partitions came from an sdy.mesh, not mhlo.num_partitions.
   bool partitions_from_mesh_ = false;

@@ -52,6 +52,7 @@ bool Reader::Expect(int c, const char* what) {
 void Reader::Run() {
   bool line_blank = true;  // only blanks so far on this line
   while (!stopped_) {
+    if (line_blank && cur_.AtLineStart() && SkipDullLine()) continue;
     const int c = cur_.Peek();
     if (c == kEnd) break;
     if (c == '\n') {
@@ -73,12 +74,13 @@ void Reader::Run() {
       }
       continue;
     }
-    if (line_blank) {
+    if (line_blank && pending_next_line_ > 0) {
       // The first code on a line: the target of pending next-line
       // directives.
       for (Suppression& s : module_->suppressions) {
         if (s.target_line == 0) s.target_line = cur_.line();
       }
+      pending_next_line_ = 0;
     }
     line_blank = false;
     if (c == '"') {
@@ -98,13 +100,8 @@ void Reader::Run() {
     } else if (c == '%') {
       ResultName();
     } else if (c == '#' && cur_.AtLineStart()) {
-      LocAlias();
-    } else if (c == '{') {
-      ++depth_;
-      cur_.Advance();
-    } else if (c == '}') {
-      if (depth_ > 0) --depth_;
-      cur_.Advance();
+      cur_.SkipLine();  // an alias: CollectLocs read it
+      line_blank = true;
     } else if (IsIdStart(c)) {
       const TextPos pos = cur_.Pos();
       cur_.ReadId(&scratch_);
@@ -189,6 +186,7 @@ void Reader::TopLevelComment() {
     return;
   }
   s.target_line = next_line ? 0 : pos.line;  // 0: the next code line
+  if (next_line) ++pending_next_line_;
   module_->suppressions.push_back(std::move(s));
 }
 
@@ -197,6 +195,7 @@ void Reader::StartPart() {
   for (Suppression& s : module_->suppressions) {
     if (s.target_line == 0) s.target_line = s.pos.line + 1;
   }
+  pending_next_line_ = 0;
   FlushDeferred();
   options_.on_module_split(*module_);
   *module_ = Module();
@@ -209,7 +208,6 @@ void Reader::StartPart() {
 
 void Reader::Split() {
   ++part_index_;
-  depth_ = 0;
   computation_.clear();
   result_name_.clear();
   if (options_.on_module_split) {
@@ -223,12 +221,11 @@ void Reader::ModuleHeader(TextPos pos) {
   cur_.SkipSpace();
   const int c = cur_.Peek();
   if (c != '@' && c != '{' && c != 'a') return;  // not the module op
-  if (depth_ == 0 && (module_->has_header || part_has_content_) &&
-      options_.on_module_split) {
-    // A second top-level module without a `// -----` before it.
+  if (part_has_content_ && options_.on_module_split) {
+    // Another module after collectives, without a `// -----` before it.
     StartPart();
   }
-  if (depth_ > 0 && module_->has_header) return;  // a nested module
+  if (module_->has_header) return;  // a module nested in the first
   module_->has_header = true;
   module_->header_pos = pos;
   if (cur_.Eat('@')) {
@@ -323,50 +320,6 @@ void Reader::ResultName() {
     result_pos_ = pos;
   } else if (cur_.Peek() != ',') {
     result_name_.clear();
-  }
-}
-
-void Reader::LocAlias() {
-  cur_.Advance();  // '#'
-  std::string name;
-  if (!cur_.ReadId(&name)) return;
-  while (cur_.Peek() == ' ') cur_.Advance();
-  if (!cur_.Eat('=')) return;
-  while (cur_.Peek() == ' ') cur_.Advance();
-  std::string word;
-  if (!cur_.ReadId(&word) || word != "loc" || cur_.Peek() != '(') return;
-  SourceLoc loc;
-  if (ReadLoc(&loc, 0) && !loc.file.empty()) AddLoc("#" + name, loc);
-}
-
-void Reader::AddLoc(std::string_view name, const SourceLoc& loc) {
-  // Bounded: a module with an alias per op keeps the first 2^18.
-  if (locs_.size() >= (size_t{1} << 18)) return;
-  auto [it, added] = loc_file_index_.try_emplace(
-      loc.file, static_cast<int32_t>(loc_files_.size()));
-  if (added) {
-    if (loc_files_.size() >= (size_t{1} << 16)) {
-      loc_file_index_.erase(it);
-      return;
-    }
-    loc_files_.push_back(loc.file);
-  }
-  locs_.try_emplace(LocKey(name), LocRef{it->second, loc.line});
-}
-
-void Reader::CollectLocs() {
-  while (!cur_.AtEnd()) {
-    while (cur_.Peek() == ' ' || cur_.Peek() == '\t') cur_.Advance();
-    const int c = cur_.Peek();
-    if (c == '#') {
-      LocAlias();
-    } else if (c == '/' && cur_.PeekAt(1) == '/' && cur_.PeekAt(2) == ' ' &&
-               cur_.PeekAt(3) == '-' && cur_.PeekAt(4) == '-' &&
-               cur_.PeekAt(5) == '-' && cur_.PeekAt(6) == '-' &&
-               cur_.PeekAt(7) == '-') {
-      ++part_index_;
-    }
-    if (cur_.Peek() != '\n' || !cur_.Eat('\n')) cur_.SkipLineFast();
   }
 }
 
