@@ -22,7 +22,9 @@
 #
 # Environment: RUNS (default 11), SIZES (default "150 300", MiB; the last is
 # the one the targets apply to), LARGE_OPS (default 2000), DENSE_MB (default
-# 300; 0 skips the dense case), EXPLICIT_IDS (default 1048576), KEEP=1 keeps
+# 300; 0 skips the dense case), MLIR_MB (default 300: the StableHLO text
+# module of bench/gen_mlir.py, one row beside the HLO text ones; 0 skips
+# it), EXPLICIT_IDS (default 1048576), KEEP=1 keeps
 # bench/out/, BUILD_DIR (default build-bench), JOBS (default 2), MANY_UNITS
 # (default 2000; 0 skips the many-units case), CACHE_ENTRIES (default 20000:
 # the compile cache of bench/cache.sh, with the warm check of one unit). The
@@ -36,6 +38,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 RUNS=${RUNS:-11}
 DENSE_MB=${DENSE_MB:-300}
+MLIR_MB=${MLIR_MB:-300}
 EXPLICIT_IDS=${EXPLICIT_IDS:-1048576}
 SIZES=${SIZES:-150 300}
 LARGE_OPS=${LARGE_OPS:-2000}
@@ -80,6 +83,10 @@ if [ "$DENSE_MB" != 0 ]; then
 fi
 python3 bench/gen_hlo.py --out "$OUT/explicit" --explicit-ids "$EXPLICIT_IDS"
 # -- end dense and explicit-group cases --
+# -- StableHLO text (issue 45) --
+if [ "$MLIR_MB" != 0 ]; then
+  python3 bench/gen_mlir.py --out "$OUT/mlir" --size-mb "$MLIR_MB"
+fi
 
 . "$ROOT/bench/lib.sh"  # measure
 
@@ -149,6 +156,26 @@ if [ "$DENSE_MB" != 0 ]; then
     "$DENSE_WALL" "$(div "$DENSE_WALL" "$DENSE_GREP")" \
     "$(div "$(cpu "$OUT/tldense.times")" "$(cpu "$OUT/grepdense.times")")" \
     "$(awk -v k="$DENSE_PEAK" 'BEGIN{printf "%.1f", k/1024}')"
+fi
+# -- StableHLO text (issue 45): the same row for a .mlir module --
+if [ "$MLIR_MB" != 0 ]; then
+  echo "== StableHLO text module (${MLIR_MB} MiB, bench/gen_mlir.py), $RUNS alternating runs"
+  mlir=$OUT/mlir/model.mlir
+  require_clean_check "$BIN" "$OUT/mlir"
+  rm -f "$OUT/tlmlir.times" "$OUT/grepmlir.times"
+  cat "$mlir" >/dev/null
+  for ((i = 0; i < RUNS; ++i)); do
+    measure tlmlir "$BIN" check --quiet -j 1 "$OUT/mlir"
+    measure grepmlir grep -c replica_groups "$mlir"
+  done
+  MLIR_GREP=$(median "$OUT/grepmlir.times" 1)
+  MLIR_WALL=$(median "$OUT/tlmlir.times" 1)
+  MLIR_PEAK=$(max "$OUT/tlmlir.times" 4)
+  printf '%-8s %10s %9s %12s %12s %9s %9s %11s\n' mlir \
+    "$(stat -c %s "$mlir")" "$(grep -c replica_groups "$mlir")" "$MLIR_GREP" \
+    "$MLIR_WALL" "$(div "$MLIR_WALL" "$MLIR_GREP")" \
+    "$(div "$(cpu "$OUT/tlmlir.times")" "$(cpu "$OUT/grepmlir.times")")" \
+    "$(awk -v k="$MLIR_PEAK" 'BEGIN{printf "%.1f", k/1024}')"
 fi
 # -- the floors (issue 28) --
 echo "== floors: the same text read and every line's body run through the block scanner, nothing parsed or checked (bench/floor.cc)"

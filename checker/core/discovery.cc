@@ -16,6 +16,7 @@
 #include "checker/core/unit_sources.h"
 #include "checker/diag/input_file.h"
 #include "checker/hlo/dispatch/parse_any.h"
+#include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
@@ -60,13 +61,44 @@ std::string_view UnreadKindByName(std::string_view base) {
     return base.size() > suffix.size() &&
            base.substr(base.size() - suffix.size()) == suffix;
   };
-  if (ends(".mlir") || ends(".mlirbc")) {
-    return "a StableHLO / MHLO (MLIR) module: topolint reads HLO (text or "
-           "a binary module), not MLIR; check the HLO module compiled from "
-           "it (XLA_FLAGS=--xla_dump_to=DIR, or the compile cache's "
-           "model.hlo_module.pb)";
+  if (ends(".mlirbc")) {
+    static const std::string advice = hlo::MlirBytecodeAdvice();
+    return advice;
   }
   return {};
+}
+
+// A `.mlir` file is StableHLO text unless its head says it is bytecode or
+// another dialect (checker/hlo/mlir/mlir_reader.h, SniffMlir); false, with
+// `c` untouched, for a StableHLO one.
+bool UnreadMlir(ClassifiedFile* c) {
+  std::ifstream in(c->file.path, std::ios::binary);
+  if (!in) return false;  // the loader says why
+  std::string head(64 << 10, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  switch (hlo::SniffMlir(head)) {
+    case hlo::MlirSniff::kBytecode:
+      c->reason = hlo::MlirBytecodeAdvice();
+      break;
+    case hlo::MlirSniff::kOtherDialect:
+      c->reason = hlo::MlirOtherDialectAdvice();
+      break;
+    case hlo::MlirSniff::kNotMlir:
+      if (head.find_first_not_of(" \t\r\n") == std::string::npos) {
+        return false;  // empty: nothing to check, nothing missed
+      }
+      c->reason =
+          "a .mlir file whose first op is none the StableHLO reader knows "
+          "(module, func.func, \"builtin.module\"): topolint reads "
+          "StableHLO / MHLO text; for a JAX function print "
+          "`jax.jit(f).lower(x).as_text()`";
+      break;
+    case hlo::MlirSniff::kStableHlo:
+      return false;
+  }
+  c->role = FileRole::kUnread;
+  return true;
 }
 
 // The .json files whose name says what they are.
@@ -155,6 +187,7 @@ bool ClassifyByName(ClassifiedFile* c) {
         "compiled is model/graph.hlo)";
     return true;
   }
+  if (absl::EndsWith(path, ".mlir") && UnreadMlir(c)) return true;
   InputKind kind;
   if (!ClassifyName(path, &kind) || IsGenericProtoName(path)) return false;
   switch (kind) {
@@ -179,8 +212,8 @@ void ClassifyByContent(ClassifiedFile* c) {
   if (!ClassifyFile(path, &kind)) {
     c->role = FileRole::kNone;
     c->reason =
-        "not a recognised input (HLO text or proto, NEFF def.json or "
-        ".neff, component config, compile_flags.json)";
+        "not a recognised input (HLO text or proto, StableHLO text, NEFF "
+        "def.json or .neff, component config, compile_flags.json)";
     return;
   }
   switch (kind) {
@@ -209,7 +242,7 @@ bool ClassifyName(const std::string& name, InputKind* kind) {
   if (absl::EndsWith(name, ".hlo") || absl::EndsWith(name, ".hlo.txt") ||
       absl::EndsWith(name, ".hlo_module.pb") ||
       absl::EndsWith(name, ".hlo.pb") || absl::EndsWith(name, ".pb") ||
-      absl::EndsWith(name, ".pb.gz")) {
+      absl::EndsWith(name, ".pb.gz") || absl::EndsWith(name, ".mlir")) {
     *kind = InputKind::kHlo;
   } else if (absl::EndsWith(name, ".json")) {
     *kind = InputKind::kJson;
@@ -290,7 +323,8 @@ bool ClassifyFile(const std::string& path, InputKind* kind) {
                ? hlo::LooksLikeHlo(head)
                : LooksLikeHloBinaryHead(head);
   }
-  if (hlo::LooksLikeHlo(head)) {
+  // StableHLO text: a file whose first op is an MLIR module.
+  if (hlo::LooksLikeHlo(head) || hlo::LooksLikeMlirModule(head)) {
     *kind = InputKind::kHlo;
     return true;
   }

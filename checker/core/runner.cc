@@ -292,8 +292,12 @@ absl::Status LoadUnit(const UnitSpec& spec,
       continue;
     }
     hlo::Module m;
-    if (absl::Status st = ParseHlo(f, in_memory, hlo::ParseOptions{}, &m);
-        !st.ok()) {
+    hlo::ParseOptions parse;
+    // A StableHLO file split by `// -----` holds a module per part.
+    parse.on_module_split = [unit](hlo::Module& part) {
+      unit->hlo_modules.push_back(std::move(part));
+    };
+    if (absl::Status st = ParseHlo(f, in_memory, parse, &m); !st.ok()) {
       return st;
     }
     unit->hlo_modules.push_back(std::move(m));
@@ -358,6 +362,16 @@ absl::Status LoadAndCheckUnit(const UnitSpec& spec,
         begun = true;
       }
       checks.Op(op);
+    };
+    // A StableHLO file split by `// -----`: each part is a module of its
+    // own, finished as the next one starts.
+    parse.on_module_split = [&](hlo::Module& part) {
+      filter.parsing = &part;
+      if (!begun) checks.BeginModule(part);
+      checks.EndModule();
+      begun = false;
+      filter.parsing = nullptr;
+      unit->hlo_modules.push_back(std::move(part));
     };
     if (absl::Status st = ParseHlo(spec.files[i], in_memory, parse, &m);
         !st.ok()) {

@@ -75,6 +75,12 @@ struct ParseOptions {
   // (which stays empty), so that a caller can check each one and drop it:
   // memory then grows with one collective, not with the module.
   CollectiveSink on_collective;
+  // A StableHLO file split by `// -----` lines holds several modules
+  // (checker/hlo/mlir/mlir_reader.h): at the end of each but the last, the
+  // reader hands the module read so far here (it may be moved from) and
+  // goes on with a fresh one in the same `Module*`. Unset, the parts are
+  // read into one module.
+  std::function<void(Module& finished)> on_module_split;
   // ParseHloFile maps a regular file at least this long instead of reading
   // it (InputWindow::set_map_min_bytes), when the process has enabled
   // mapping (EnableFileMapping in checker/hlo/mapped_file.h: the CLI does).

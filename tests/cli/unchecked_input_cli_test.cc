@@ -198,22 +198,52 @@ TEST(UncheckedInputCliTest, UnpairedModulesAreAWarningAtTheirDirectory) {
 TEST(UncheckedInputCliTest, AFileOfAKnownKindNotReadIsAWarning) {
   TempDir d;
   d.Write("m/model.hlo", Source("pass-explicit/model.hlo"));
-  d.Write("m/model.mlir", "module @m {}\n");
+  // MLIR bytecode (a StableHLO portable artifact) and MLIR of a dialect
+  // topolint does not read.
+  d.Write("m/model.mlirbc", std::string("ML\xefR\x01StableHLO_v1.9.0", 21));
+  d.Write("m/ttir.mlir",
+          "module @m {\n  func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> "
+          "{\n    %0 = \"ttir.all_gather\"(%a) : (tensor<2xf32>) -> "
+          "tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n");
   d.Write("m/README.md", "# notes\n");
   d.Write("m/make.py", "print(1)\n");
   const CliResult r = RunTopolint({"check", "-v", "m"}, d.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("m/model.mlir: warning: a StableHLO / MHLO "
-                               "(MLIR) module"));
+  EXPECT_THAT(r.out, HasSubstr("m/model.mlirbc: warning: MLIR bytecode"));
+  EXPECT_THAT(r.out, HasSubstr("stablehlo-translate --deserialize"));
+  EXPECT_THAT(r.out, HasSubstr("m/ttir.mlir: warning: MLIR text of a "
+                               "dialect topolint does not read"));
+  EXPECT_THAT(r.out, HasSubstr("jax.jit(f).lower(x).as_text()"));
   // Ordinary files are no finding (-v lists them).
-  EXPECT_EQ(Count(r.out, "[unchecked-input]"), 1u) << r.out;
+  EXPECT_EQ(Count(r.out, "[unchecked-input]"), 2u) << r.out;
   EXPECT_THAT(r.err, HasSubstr("skipped m/README.md: not a recognised"));
-  EXPECT_THAT(r.err, HasSubstr("skipped m/model.mlir: a StableHLO"));
-  EXPECT_THAT(r.err, HasSubstr("1 file checked, 3 skipped"));
-  // Named, it is refused as any file topolint does not read.
-  const CliResult named = RunTopolint({"check", "m/model.mlir"}, d.path());
-  EXPECT_EQ(named.exit_code, 2);
-  EXPECT_THAT(named.err, HasSubstr("m/model.mlir: a StableHLO"));
+  EXPECT_THAT(r.err, HasSubstr("skipped m/model.mlirbc: MLIR bytecode"));
+  EXPECT_THAT(r.err, HasSubstr("1 file checked, 4 skipped"));
+  // Named, each is refused as any file topolint does not read.
+  for (const char* f : {"m/model.mlirbc", "m/ttir.mlir"}) {
+    const CliResult named = RunTopolint({"check", f}, d.path());
+    EXPECT_EQ(named.exit_code, 2) << f;
+    EXPECT_THAT(named.err, HasSubstr(std::string(f) + ": MLIR "));
+  }
+}
+
+TEST(UncheckedInputCliTest, StableHloTextIsChecked) {
+  TempDir d;
+  d.Write("m/model.mlir",
+          "module @m attributes {mhlo.num_partitions = 2 : i32} {\n"
+          "  func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+          "    %0 = \"stablehlo.collective_permute\"(%a) {channel_handle = "
+          "#stablehlo.channel_handle<handle = 1, type = 1>, "
+          "source_target_pairs = dense<[[0, 1], [0, 0]]> : tensor<2x2xi64>} "
+          ": (tensor<2xf32>) -> tensor<2xf32>\n"
+          "    return %0 : tensor<2xf32>\n  }\n}\n");
+  for (const char* path : {"m", "m/model.mlir"}) {
+    const CliResult r = RunTopolint({"check", path}, d.path());
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("m/model.mlir:3:"));
+    EXPECT_THAT(r.out, HasSubstr("[hlo-permute-pairs]"));
+    EXPECT_EQ(Count(r.out, "[unchecked-input]"), 0u) << r.out;
+  }
 }
 
 TEST(UncheckedInputCliTest, AJsonThatCannotBeReadIsAWarning) {

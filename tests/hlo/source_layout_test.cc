@@ -1,7 +1,8 @@
 // The layout of checker/hlo, read from the sources: the shared level
 // (checker/hlo/*) includes neither front end, the text front end
-// (checker/hlo/text) and the binary one (checker/hlo/proto) do not include
-// each other, only the dispatcher (checker/hlo/dispatch) sees both, the
+// (checker/hlo/text), the binary one (checker/hlo/proto) and the StableHLO
+// one (checker/hlo/mlir) do not include each other, only the dispatcher
+// (checker/hlo/dispatch) sees them all, the
 // layer includes nothing above checker/diag, each folder says what it is in
 // a README.md, and no source file is over 500 lines.
 #include <filesystem>
@@ -87,10 +88,10 @@ TEST(HloSourceLayoutTest, TheSourcesAreFound) {
     ++per_folder[s.folder];
     includes += s.includes.size();
   }
-  for (const char* folder : {"", "text", "proto", "dispatch"}) {
+  for (const char* folder : {"", "text", "proto", "mlir", "dispatch"}) {
     EXPECT_GT(per_folder[folder], 0) << "no sources in checker/hlo/" << folder;
   }
-  EXPECT_EQ(per_folder.size(), 4u)
+  EXPECT_EQ(per_folder.size(), 5u)
       << "a folder under checker/hlo that this test does not know: give it "
          "a README.md and a place in the include rules below";
   EXPECT_GT(includes, 50u);
@@ -102,7 +103,8 @@ TEST(HloSourceLayoutTest, NoFolderIncludesOneItMustNotSee) {
       {"", {""}},
       {"text", {"", "text"}},
       {"proto", {"", "proto"}},
-      {"dispatch", {"", "text", "proto", "dispatch"}},
+      {"mlir", {"", "mlir"}},
+      {"dispatch", {"", "text", "proto", "mlir", "dispatch"}},
   };
   for (const Source& s : HloSources()) {
     const auto rule = allowed.find(s.folder);
@@ -139,7 +141,7 @@ TEST(HloSourceLayoutTest, NoSourceFileIsOverTheLimit) {
 }
 
 TEST(HloSourceLayoutTest, EachFolderHasAReadme) {
-  for (const char* folder : {"", "text", "proto", "dispatch"}) {
+  for (const char* folder : {"", "text", "proto", "mlir", "dispatch"}) {
     const fs::path readme = HloRoot() / folder / "README.md";
     EXPECT_TRUE(fs::is_regular_file(readme)) << readme;
   }

@@ -10,6 +10,7 @@
 #include "checker/diag/input_file.h"
 #include "checker/diag/text_encoding.h"
 #include "checker/hlo/gzip_stream.h"
+#include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/open_error.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "checker/hlo/text/byte_classes.h"
@@ -58,6 +59,25 @@ void ReportWideText(std::string_view encoding, const std::string& display_name,
   module->syntax_errors.push_back(std::move(e));
 }
 
+// A syntax error at byte 0 for MLIR bytecode: what it is, how to get text.
+void ReportMlirBytecode(const std::string& display_name, Module* module) {
+  *module = Module();
+  module->file = display_name;
+  SyntaxError e;
+  e.pos = TextPos::AtByte(0);
+  e.message = "expected StableHLO text, found " + MlirBytecodeAdvice();
+  module->syntax_errors.push_back(std::move(e));
+}
+
+// StableHLO / MHLO text rather than HLO text (HLO's own head wins). A
+// `.mlir` file is MLIR whatever its head (a test file may open with more
+// than 4 KiB of comments): the one place a name counts.
+bool IsStableHloText(std::string_view head, std::string_view name) {
+  if (LooksLikeHlo(head)) return false;
+  return LooksLikeMlirText(head) ||
+         (name.size() > 5 && name.substr(name.size() - 5) == ".mlir");
+}
+
 }  // namespace
 
 HloEncoding SniffHloEncoding(std::string_view head) {
@@ -95,11 +115,19 @@ absl::Status ParseHloAnyFile(const std::string& path,
   do {
     n = ::pread(fd, head, sizeof(head), 0);
   } while (n < 0 && errno == EINTR);
-  if (n > 0 && SniffHloEncoding(std::string_view(
-                   head, static_cast<size_t>(n))) != HloEncoding::kText) {
+  const std::string_view sniffed(head, n > 0 ? static_cast<size_t>(n) : 0);
+  if (IsMlirBytecode(sniffed)) {
+    ::close(fd);
+    ReportMlirBytecode(display_name, module);
+    return absl::OkStatus();
+  }
+  if (n > 0 && SniffHloEncoding(sniffed) != HloEncoding::kText) {
     return ParseHloProtoFd(fd, display_name, options, module);
   }
   ::close(fd);
+  if (IsStableHloText(sniffed, path)) {
+    return ParseStableHloFile(path, display_name, options, module);
+  }
   if (n > 0) {
     const std::string_view wide =
         WideTextEncoding(std::string_view(head, static_cast<size_t>(n)));
@@ -113,7 +141,11 @@ absl::Status ParseHloAnyFile(const std::string& path,
 
 void ParseHloAny(std::string_view bytes, const std::string& display_name,
                  const ParseOptions& options, Module* module) {
-  if (SniffHloEncoding(bytes.substr(0, 4096)) != HloEncoding::kText) {
+  if (IsMlirBytecode(bytes)) {
+    ReportMlirBytecode(display_name, module);
+  } else if (IsStableHloText(bytes.substr(0, 4096), display_name)) {
+    ParseStableHlo(bytes, display_name, options, module);
+  } else if (SniffHloEncoding(bytes.substr(0, 4096)) != HloEncoding::kText) {
     ParseHloProto(bytes, display_name, options, module);
   } else if (const std::string_view wide =
                  WideTextEncoding(bytes.substr(0, 4096));

@@ -1,0 +1,451 @@
+// One collective op in generic form,
+//   %r = "stablehlo.all_gather"(%x) <{properties}> ({regions}) {attributes}
+//        : (operand types) -> result types loc(...)
+// into an hlo::Collective, as XLA's StableHLO -> HLO translation would
+// make it (docs/reference/inputs.md, "StableHLO"): the groups, the channel
+// (a handle counts only when > 0), use_global_device_ids, the dimension and
+// the operand and result types.
+#include <string>
+#include <utility>
+
+#include "checker/hlo/collective_emit.h"
+#include "checker/hlo/mlir/mlir_internal.h"
+#include "fmt/format.h"
+
+namespace topolint::hlo::mlir {
+
+bool CollectiveOfOpName(std::string_view name, CollectiveKind* kind) {
+  std::string_view op;
+  if (name.substr(0, 10) == "stablehlo.") {
+    op = name.substr(10);
+  } else if (name.substr(0, 5) == "mhlo.") {
+    op = name.substr(5);
+  } else {
+    return false;
+  }
+  static constexpr std::pair<std::string_view, CollectiveKind> kOps[] = {
+      {"all_reduce", CollectiveKind::kAllReduce},
+      {"all_gather", CollectiveKind::kAllGather},
+      {"reduce_scatter", CollectiveKind::kReduceScatter},
+      {"all_to_all", CollectiveKind::kAllToAll},
+      {"collective_permute", CollectiveKind::kCollectivePermute},
+      {"collective_broadcast", CollectiveKind::kCollectiveBroadcast},
+  };
+  for (const auto& [text, k] : kOps) {
+    if (op == text) {
+      *kind = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Reader::Op(CollectiveKind kind, TextPos name_pos,
+                std::string_view op_name) {
+  part_has_content_ = true;
+  skip_op_ = false;
+  op_.Clear();
+  op_start_ = cur_.Offset();
+  op_.kind = kind;
+  op_.is_async_start = false;
+  // The HLO opcode the op becomes: explain and messages read alike for
+  // the three front ends.
+  op_.opcode = CollectiveKindName(kind);
+  op_.opcode_pos = name_pos;
+  op_.computation = computation_;
+  if (!result_name_.empty()) {
+    op_.name = result_name_;
+    op_.pos = result_pos_;
+  } else {
+    op_.name = std::string(op_name);
+    op_.pos = name_pos;
+  }
+  result_name_.clear();
+  if (!Operands(&op_)) return;
+  cur_.SkipSpace();
+  if (cur_.Peek() == '<' && cur_.PeekAt(1) == '{') {
+    cur_.Advance();
+    if (!AttrDict(&op_, true) || !Expect('>', "'>' after the properties")) {
+      return;
+    }
+    cur_.SkipSpace();
+  }
+  if (cur_.Peek() == '(') {  // the reduction region
+    if (!cur_.SkipBalanced(options_.max_instruction_bytes, kMaxNestingDepth)) {
+      Fail(fmt::format("unterminated region of {}", op_.name));
+      return;
+    }
+    cur_.SkipSpace();
+  }
+  if (cur_.Peek() == '{' && !AttrDict(&op_, false)) return;
+  cur_.SkipSpace();
+  if (cur_.Eat(':') && !FunctionType(&op_)) return;
+  Location(&op_);
+  if (skip_op_ || stopped_) return;
+  if (cur_.Offset() - op_start_ > options_.max_instruction_bytes) {
+    Error(op_.opcode_pos, fmt::format("{} spans more than {} bytes", op_.name,
+                                      options_.max_instruction_bytes));
+    return;
+  }
+  if (IsEmittedCollective(op_)) Emit();
+}
+
+bool Reader::Operands(Collective* c) {
+  // At '(': `%a, %b#1`, counted; their types come from the function type.
+  cur_.Advance();
+  int64_t count = 0;
+  bool in_operand = false;
+  const int64_t start = cur_.Offset();
+  for (;;) {
+    const int ch = cur_.Peek();
+    if (ch == kEnd || cur_.Offset() - start > options_.max_instruction_bytes) {
+      return Fail(fmt::format("unterminated operand list of {}", c->name));
+    }
+    cur_.Advance();
+    if (ch == ')') break;
+    if (ch == ',') {
+      in_operand = false;
+    } else if (!IsBlank(ch) && !in_operand) {
+      in_operand = true;
+      ++count;
+    }
+  }
+  c->operand_count = count;
+  return true;
+}
+
+bool Reader::AttrDict(Collective* c, bool properties) {
+  if (!Expect('{', "'{'")) return false;
+  for (;;) {
+    cur_.SkipSpace();
+    if (cur_.Eat('}')) return true;
+    if (stopped_) return false;
+    const TextPos key_pos = cur_.Pos();
+    std::string key;
+    if (cur_.Peek() == '"') {
+      if (!cur_.ReadString(&key)) return Fail("unterminated attribute name");
+    } else if (!cur_.ReadId(&key)) {
+      return Fail(fmt::format("expected an attribute name in the {} of {}",
+                              properties ? "properties" : "attributes",
+                              c->name));
+    }
+    cur_.SkipSpace();
+    if (cur_.Eat('=')) {
+      cur_.SkipSpace();
+      if (!Attr(c, key, key_pos)) return false;
+    } else if (key == "use_global_device_ids") {  // a unit attribute
+      c->has_use_global_device_ids = true;
+      c->use_global_device_ids = true;
+      c->use_global_device_ids_pos = key_pos;
+    }
+    cur_.SkipSpace();
+    if (cur_.Eat(',')) continue;
+    if (cur_.Peek() == '}') continue;
+    return Expect('}', "',' or '}' after an attribute");
+  }
+}
+
+bool Reader::IntAttr(int64_t* out) {
+  if (!cur_.ReadInt(out)) return Fail("expected an integer");
+  cur_.SkipSpace();
+  if (cur_.Eat(':')) {  // `1 : i64`
+    cur_.SkipSpace();
+    std::string type;
+    if (!cur_.ReadId(&type)) return Fail("expected an integer type");
+  }
+  return true;
+}
+
+bool Reader::Attr(Collective* c, const std::string& key, TextPos key_pos) {
+  if (key == "replica_groups") return Groups(c, key_pos);
+  if (key == "source_target_pairs") return Pairs(c);
+  if (key == "channel_handle") return ChannelHandle(c, key_pos);
+  if (key == "use_global_device_ids") {
+    std::string word;
+    cur_.ReadId(&word);
+    c->has_use_global_device_ids = true;
+    c->use_global_device_ids = word != "false";
+    c->use_global_device_ids_pos = key_pos;
+    return true;
+  }
+  const bool dim = key == "all_gather_dim" || key == "scatter_dimension" ||
+                   key == "split_dimension";
+  if (dim) {
+    int64_t d = 0;
+    if (!IntAttr(&d)) return false;
+    c->has_dimensions = true;
+    c->dimensions.assign(1, d);
+    c->dimensions_pos = key_pos;
+    return true;
+  }
+  // Everything else (concat_dimension, split_count, mhlo.sharding (read
+  // by the top-level scan, ShardingAttr), frontend attributes, ...) plays
+  // no part in the checks.
+  if (!cur_.SkipValue(options_.max_instruction_bytes, kMaxNestingDepth)) {
+    return Fail(fmt::format("unterminated value of attribute {}", key));
+  }
+  return true;
+}
+
+bool Reader::Groups(Collective* c, TextPos /*key_pos*/) {
+  ReplicaGroups& rg = c->replica_groups;
+  if (cur_.Peek() == '#') return MeshAxesGroups(c);
+  DenseRows rows;
+  if (!Dense(&rows)) return false;
+  rg.form = ReplicaGroups::Form::kExplicit;
+  rg.pos = rows.pos;
+  std::vector<int64_t>* ids = rg.MutableIds();
+  int64_t index = 0;
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    const std::vector<int64_t>& row = rows.rows[r];
+    for (size_t k = 0; k < row.size(); ++k) {
+      // XLA's exporter drops -1, JAX's padding of uneven groups.
+      if (row[k] == -1) continue;
+      ids->push_back(row[k]);
+      if (!rows.value_pos.empty()) {
+        rg.id_layout.Add(index, row[k], rows.value_pos[r][k]);
+      }
+      ++index;
+    }
+    rg.EndGroup(rows.row_pos[r]);
+  }
+  rg.explicit_id_count = static_cast<int64_t>(ids->size());
+  return true;
+}
+
+bool Reader::Pairs(Collective* c) {
+  SourceTargetPairs& p = c->source_target_pairs;
+  DenseRows rows;
+  if (!Dense(&rows)) return false;
+  p.present = true;
+  p.pos = rows.pos;
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    if (rows.rows[r].size() != 2) {
+      Error(rows.row_pos[r],
+            fmt::format("source_target_pairs of {} must be a Nx2 tensor; "
+                        "row {} holds {} values",
+                        c->name, r, rows.rows[r].size()));
+      skip_op_ = true;
+      return true;
+    }
+    p.pairs.emplace_back(rows.rows[r][0], rows.rows[r][1]);
+    p.pair_pos.push_back(rows.row_pos[r]);
+  }
+  return true;
+}
+
+bool Reader::ChannelHandle(Collective* c, TextPos key_pos) {
+  // #stablehlo.channel_handle<handle = H, type = T>, #mhlo.channel_handle<>,
+  // or the old dictionary {handle = H : i64, type = T : i64}.
+  if (cur_.Eat('#')) {
+    std::string name;
+    cur_.ReadId(&name);
+    if (!Expect('<', "'<' after the channel handle's name")) return false;
+  } else if (!cur_.Eat('{')) {
+    return Fail("expected a #stablehlo.channel_handle<...>");
+  }
+  bool have = false;
+  int64_t handle = 0;
+  for (;;) {
+    cur_.SkipSpace();
+    if (cur_.Eat('>') || cur_.Eat('}')) break;
+    std::string key;
+    if (!cur_.ReadId(&key)) return Fail("expected handle = N in the channel");
+    if (!Expect('=', "'='")) return false;
+    cur_.SkipSpace();
+    int64_t v = 0;
+    if (!IntAttr(&v)) return false;
+    if (key == "handle") {
+      handle = v;
+      have = true;
+    }
+    cur_.SkipSpace();
+    cur_.Eat(',');
+  }
+  if (!have) return true;
+  // XLA copies `handle` into channel_id and keeps a channel only when it is
+  // positive (HloInstruction::CreateFromProto): handle 0 is no channel.
+  c->channel_id = handle;
+  c->has_channel_id = handle > 0;
+  c->channel_id_pos = key_pos;
+  return true;
+}
+
+bool Reader::FunctionType(Collective* c) {
+  cur_.SkipSpace();
+  if (cur_.Peek() != '(') {
+    // `: T` alone: one type for operands and result.
+    Shape s;
+    if (!Type(&s, 0)) return false;
+    c->result_shape = s;
+    c->operand_shapes.assign(static_cast<size_t>(c->operand_count), s);
+    return true;
+  }
+  if (!TypeList(&c->operand_shapes)) return false;
+  cur_.SkipSpace();
+  if (!cur_.Eat('-') || !cur_.Eat('>')) {
+    return Fail(fmt::format("expected '->' in the type of {}", c->name));
+  }
+  cur_.SkipSpace();
+  if (cur_.Peek() == '(') {
+    std::vector<Shape> results;
+    if (!TypeList(&results)) return false;
+    if (results.size() == 1) {
+      c->result_shape = std::move(results[0]);
+    } else {
+      c->result_shape.known = true;
+      c->result_shape.is_tuple = true;
+      c->result_shape.tuple = std::move(results);
+    }
+    return true;
+  }
+  return Type(&c->result_shape, 0);
+}
+
+void Reader::Location(Collective* c) {
+  cur_.SkipSpace();
+  if (cur_.Peek() != 'l' || cur_.PeekAt(1) != 'o' || cur_.PeekAt(2) != 'c' ||
+      cur_.PeekAt(3) != '(') {
+    return;
+  }
+  cur_.Advance();
+  cur_.Advance();
+  cur_.Advance();
+  SourceLoc loc;
+  if (ReadLoc(&loc, 0) && !loc.file.empty()) {
+    c->source_file = std::move(loc.file);
+    c->source_line = loc.line;
+  }
+}
+
+bool Reader::ReadLoc(SourceLoc* out, int /*depth*/) {
+  // At '(' after `loc`: the first file location inside, `"f.py":42:7`
+  // (of a name, callsite or fused location too), or the first alias that
+  // resolves to one. Consumed through the matching ')'.
+  if (!cur_.Eat('(')) return false;
+  int depth = 1;
+  const int64_t start = cur_.Offset();
+  std::string text;
+  while (depth > 0) {
+    if (cur_.Offset() - start > options_.max_instruction_bytes) return false;
+    const int ch = cur_.Peek();
+    if (ch == kEnd) return false;
+    if (ch == '"') {
+      if (!cur_.ReadString(&text, 4096)) return false;
+      if (out->file.empty() && cur_.Peek() == ':' && IsDigit(cur_.PeekAt(1))) {
+        cur_.Advance();
+        int64_t line = 0, column = 0;
+        if (cur_.ReadInt(&line) && cur_.Eat(':')) cur_.ReadInt(&column);
+        out->file = text;
+        out->line = line;
+        out->column = column;
+      }
+    } else if (ch == '#') {
+      cur_.Advance();
+      std::string name;
+      cur_.ReadId(&name);
+      if (out->file.empty()) {
+        auto it = locs_.find(LocKey("#" + name));
+        if (it != locs_.end()) {
+          out->file = loc_files_[static_cast<size_t>(it->second.file)];
+          out->line = it->second.line;
+        }
+      }
+    } else {
+      if (ch == '(' || ch == '[' || ch == '<') ++depth;
+      if (ch == ')' || ch == ']' || ch == '>') --depth;
+      cur_.Advance();
+    }
+  }
+  return true;
+}
+
+bool Reader::MeshAxesGroups(Collective* c) {
+  // #stablehlo.replica_group_mesh_axes<mesh = @m | #stablehlo.mesh<axes =
+  // [#stablehlo.mesh_axis<name = "x", size = 2>, ...]>, axes =
+  // [#stablehlo.axis_ref<name = "y"[, sub_axis_info = (1)2]>, ...]>:
+  // groups named by mesh axes, expanded as HLO's mesh[...] groups.
+  ReplicaGroups& rg = c->replica_groups;
+  rg.pos = cur_.Pos();
+  cur_.Advance();  // '#'
+  std::string word;
+  cur_.ReadId(&word);
+  if (word != "stablehlo.replica_group_mesh_axes" || cur_.Peek() != '<') {
+    skip_op_ = true;
+    return cur_.SkipValue(options_.max_instruction_bytes, kMaxNestingDepth);
+  }
+  MeshSpec& mesh = rg.mesh;
+  mesh.Clear();
+  enum { kNone, kMesh, kAxes } section = kNone;
+  std::string last_key, text;
+  int depth = 0;
+  const int64_t start = cur_.Offset();
+  do {
+    if (cur_.Offset() - start > options_.max_instruction_bytes) {
+      return Fail("unterminated replica_group_mesh_axes");
+    }
+    const int ch = cur_.Peek();
+    if (ch == kEnd) return Fail("unterminated replica_group_mesh_axes");
+    if (ch == '<' || ch == '[' || ch == '(') {
+      if (ch == '(' && section == kAxes && !mesh.grouped.empty()) {
+        // `(pre)size` of a sub-axis.
+        cur_.Advance();
+        int64_t pre = 0, size = 0;
+        if (cur_.ReadInt(&pre) && cur_.Eat(')') && cur_.ReadInt(&size)) {
+          mesh.grouped.back().pre_size = pre;
+          mesh.grouped.back().size = size;
+        }
+        continue;
+      }
+      ++depth;
+      cur_.Advance();
+    } else if (ch == '>' || ch == ']' || ch == ')') {
+      --depth;
+      cur_.Advance();
+    } else if (ch == '"') {
+      if (!cur_.ReadString(&text, 1024)) return Fail("unterminated axis name");
+      if (section == kMesh && last_key == "name") {
+        mesh.axes.push_back(MeshAxis{text, 0});
+      } else if (section == kAxes) {
+        mesh.grouped.push_back(MeshAxisRef{text, 0, 0});
+      }
+    } else if (ch == '@') {
+      cur_.Advance();
+      cur_.ReadId(&text);
+      auto it = meshes_.find("@" + text);
+      if (it == meshes_.end()) {
+        // A mesh defined after the op, or in a form not read: the op is
+        // not checked rather than checked with groups it does not have.
+        skip_op_ = true;
+      } else {
+        mesh.axes = it->second.axes;
+        mesh.device_ids = it->second.device_ids;
+      }
+    } else if (IsIdStart(ch)) {
+      cur_.ReadId(&last_key);
+      if (depth == 1 && (last_key == "mesh" || last_key == "mesh_name")) {
+        section = kMesh;
+      } else if (depth == 1 && last_key == "axes") {
+        section = kAxes;
+      }
+    } else if (IsDigit(ch) || ch == '-') {
+      int64_t v = 0;
+      if (!cur_.ReadInt(&v)) {
+        cur_.Advance();
+        continue;
+      }
+      if (section == kMesh && last_key == "size" && !mesh.axes.empty()) {
+        mesh.axes.back().size = v;
+      } else if (section == kMesh && last_key == "device_ids") {
+        mesh.device_ids.push_back(v);
+      }
+    } else {
+      cur_.Advance();
+    }
+  } while (depth > 0);
+  if (mesh.axes.empty() || mesh.grouped.empty()) skip_op_ = true;
+  rg.form = ReplicaGroups::Form::kMesh;
+  return true;
+}
+
+}  // namespace topolint::hlo::mlir

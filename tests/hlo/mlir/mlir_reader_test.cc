@@ -1,0 +1,376 @@
+// The StableHLO / MHLO text front end (checker/hlo/mlir): ops in both
+// attribute forms, every replica_groups spelling, the channel handle's
+// group mode, module counts, `// -----` parts, comments that quote op text,
+// locations, and that the result does not depend on the window size.
+#include "checker/hlo/mlir/mlir_reader.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "checker/hlo/dispatch/parse_any.h"
+#include "checker/hlo/hlo_debug.h"
+#include "gtest/gtest.h"
+
+namespace topolint::hlo {
+namespace {
+
+using Groups = std::vector<std::vector<int64_t>>;
+
+std::vector<Module> Read(const std::string& text, size_t window = 1 << 16) {
+  ParseOptions options;
+  options.window_bytes = window;
+  return ParseStableHloModules(text, "t.mlir", options);
+}
+
+Module One(const std::string& text) {
+  std::vector<Module> parts = Read(text);
+  EXPECT_EQ(parts.size(), 1u);
+  return parts.empty() ? Module() : std::move(parts[0]);
+}
+
+TEST(MlirReaderTest, PropertiesFormWithModuleCounts) {
+  const Module m = One(
+      R"(module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<98x128xf32>) -> tensor<196x128xf32> {
+    %1 = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> : (tensor<98x128xf32>) -> tensor<196x128xf32>
+    return %1 : tensor<196x128xf32>
+  }
+}
+)");
+  EXPECT_TRUE(m.syntax_errors.empty());
+  EXPECT_TRUE(m.has_header);
+  EXPECT_EQ(m.name, "jit_f");
+  EXPECT_EQ(m.num_partitions, 8);
+  EXPECT_EQ(m.replica_count, 1);
+  EXPECT_EQ(m.num_partitions_pos.line, 1);
+  ASSERT_EQ(m.collectives.size(), 1u);
+  const Collective& c = m.collectives[0];
+  EXPECT_EQ(c.kind, CollectiveKind::kAllGather);
+  EXPECT_EQ(c.name, "%1");
+  EXPECT_EQ(c.computation, "main");
+  EXPECT_EQ(c.opcode, "all-gather");
+  EXPECT_EQ(c.pos.line, 3);
+  EXPECT_EQ(c.pos.column, 5);
+  EXPECT_EQ(c.opcode_pos.column, 10);
+  EXPECT_TRUE(c.has_channel_id);
+  EXPECT_EQ(c.channel_id, 1);
+  EXPECT_TRUE(c.use_global_device_ids);
+  EXPECT_EQ(c.replica_groups.GroupVectors(),
+            (Groups{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+  ASSERT_EQ(c.dimensions, std::vector<int64_t>{0});
+  ASSERT_EQ(c.operand_shapes.size(), 1u);
+  EXPECT_EQ(c.operand_shapes[0].dims, (std::vector<int64_t>{98, 128}));
+  EXPECT_EQ(c.operand_shapes[0].element_type, "f32");
+  EXPECT_EQ(c.result_shape.dims, (std::vector<int64_t>{196, 128}));
+  // Where id 6 (group 2, index 1) was written.
+  const TextPos id = c.replica_groups.IdPos(2, 1);
+  EXPECT_EQ(id.line, 3);
+  EXPECT_EQ(id.column, 178);
+}
+
+TEST(MlirReaderTest, OldTrailingDictionaryAfterTheRegion) {
+  const Module m = One(
+      R"(func.func @all_reduce_sum(%input : tensor<2304xf32>) -> tensor<2304xf32> {
+  // CHECK: %out = "stablehlo.all_reduce"(%x) {replica_groups = dense<[[9]]> : tensor<1x1xi64>}
+  %out = "mhlo.all_reduce"(%input) ({
+    ^bb0(%arg0: tensor<f32>, %arg1: tensor<f32>):
+      %sum = mhlo.add %arg0, %arg1 : tensor<f32>
+      "mhlo.return"(%sum) : (tensor<f32>) -> ()
+    }) {channel_handle = {handle = 1 : i64, type = 0 : i64},
+        replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>,
+        use_global_device_ids} : (tensor<2304xf32>) -> tensor<2304xf32>
+  return %out : tensor<2304xf32>
+}
+)");
+  EXPECT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  EXPECT_FALSE(m.has_header);
+  ASSERT_EQ(m.collectives.size(), 1u);  // not the one the comment quotes
+  const Collective& c = m.collectives[0];
+  EXPECT_EQ(c.kind, CollectiveKind::kAllReduce);
+  EXPECT_EQ(c.name, "%out");
+  EXPECT_EQ(c.computation, "all_reduce_sum");
+  EXPECT_TRUE(c.has_channel_id);
+  EXPECT_TRUE(c.use_global_device_ids);
+  EXPECT_EQ(c.replica_groups.GroupVectors(),
+            (Groups{{0, 1, 2, 3, 4, 5, 6, 7}}));
+}
+
+TEST(MlirReaderTest, HandleZeroIsNoChannel) {
+  const Module m = One(R"(func.func @f(%a: tensor<2xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.all_gather"(%a) {all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+)");
+  ASSERT_EQ(m.collectives.size(), 1u);
+  EXPECT_FALSE(m.collectives[0].has_channel_id);
+  EXPECT_EQ(m.collectives[0].channel_id, 0);
+}
+
+TEST(MlirReaderTest, EveryDenseSpelling) {
+  const Module m = One(R"(func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "stablehlo.all_to_all"(%a) {concat_dimension = 0 : i64, replica_groups = dense<> : tensor<0x0xi64>, split_count = 1 : i64, split_dimension = 0 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = "stablehlo.all_to_all"(%a) {concat_dimension = 0 : i64, replica_groups = dense<> : tensor<2x0xi64>, split_count = 1 : i64, split_dimension = 0 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = "stablehlo.collective_broadcast"(%a) {replica_groups = dense<0> : tensor<1x4xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+  %3 = "stablehlo.collective_broadcast"(%a) {replica_groups = dense<"0x0000000000000000010000000000000002000000000000000300000000000000"> : tensor<2x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+  %4 = "stablehlo.collective_broadcast"(%a) {replica_groups = dense<[[0, 2, 4, -1], [1, 3, 5, 6]]> : tensor<2x4xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+  %5 = "stablehlo.collective_permute"(%a) {channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+  return %5 : tensor<8xf32>
+}
+)");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_EQ(m.collectives.size(), 6u);
+  EXPECT_EQ(m.collectives[0].replica_groups.num_groups(), 0);
+  EXPECT_EQ(m.collectives[0].replica_groups.form,
+            ReplicaGroups::Form::kExplicit);
+  EXPECT_EQ(m.collectives[1].replica_groups.GroupVectors(), (Groups{{}, {}}));
+  EXPECT_EQ(m.collectives[2].replica_groups.GroupVectors(),
+            (Groups{{0, 0, 0, 0}}));
+  EXPECT_EQ(m.collectives[3].replica_groups.GroupVectors(),
+            (Groups{{0, 1}, {2, 3}}));
+  EXPECT_EQ(m.collectives[4].replica_groups.GroupVectors(),
+            (Groups{{0, 2, 4}, {1, 3, 5, 6}}));
+  const SourceTargetPairs& p = m.collectives[5].source_target_pairs;
+  EXPECT_TRUE(p.present);
+  ASSERT_EQ(p.pairs.size(), 2u);
+  EXPECT_EQ(p.pairs[1], std::make_pair(int64_t{1}, int64_t{0}));
+  EXPECT_TRUE(m.collectives[5].has_channel_id);
+}
+
+TEST(MlirReaderTest, VariadicAllToAllAndTupleResult) {
+  const Module m = One(
+      R"(func.func @f(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0:2 = "stablehlo.all_to_all"(%a, %b) <{concat_dimension = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, split_count = 2 : i64, split_dimension = 0 : i64}> : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return %0#0, %0#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+)");
+  ASSERT_EQ(m.collectives.size(), 1u);
+  const Collective& c = m.collectives[0];
+  EXPECT_EQ(c.name, "%0");
+  EXPECT_EQ(c.operand_count, 2);
+  EXPECT_EQ(c.operand_shapes.size(), 2u);
+  EXPECT_TRUE(c.result_shape.is_tuple);
+  EXPECT_EQ(c.dimensions, std::vector<int64_t>{0});
+}
+
+TEST(MlirReaderTest, PartsSplitByDashes) {
+  const std::vector<Module> parts =
+      Read(R"(// RUN: stablehlo-opt %s -split-input-file
+module @a attributes {mhlo.num_partitions = 2 : i32} {
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+
+// -----
+
+func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)");
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].num_partitions, 2);
+  ASSERT_EQ(parts[0].collectives.size(), 1u);
+  EXPECT_EQ(parts[0].collectives[0].pos.line, 4);
+  EXPECT_FALSE(parts[1].num_partitions.has_value());
+  ASSERT_EQ(parts[1].collectives.size(), 1u);
+  EXPECT_EQ(parts[1].collectives[0].pos.line, 12);
+  EXPECT_EQ(parts[1].collectives[0].computation, "g");
+}
+
+TEST(MlirReaderTest, SdyMeshGivesTheCountWhenNoneIsStated) {
+  const Module m = One(R"(module @m {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "y">]>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+)");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  EXPECT_EQ(m.num_partitions, 8);
+  EXPECT_EQ(m.num_partitions_pos.line, 2);
+  ASSERT_EQ(m.collectives.size(), 1u);
+  const ReplicaGroups& rg = m.collectives[0].replica_groups;
+  EXPECT_EQ(rg.form, ReplicaGroups::Form::kMesh);
+  ASSERT_EQ(rg.mesh.axes.size(), 2u);
+  EXPECT_EQ(rg.mesh.axes[1].size, 4);
+  ASSERT_EQ(rg.mesh.grouped.size(), 1u);
+  EXPECT_EQ(rg.mesh.grouped[0].name, "y");
+}
+
+TEST(MlirReaderTest, FileLocationThroughAnAlias) {
+  const Module m = One(R"(#loc3 = loc("train.py":42:7)
+module @m attributes {mhlo.num_partitions = 2 : i32} {
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32> loc(#loc3)
+    %1 = "stablehlo.collective_broadcast"(%0) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32> loc("step"("model.py":9:1))
+    return %1 : tensor<2xf32>
+  }
+}
+)");
+  ASSERT_EQ(m.collectives.size(), 2u);
+  EXPECT_EQ(m.collectives[0].source_file, "train.py");
+  EXPECT_EQ(m.collectives[0].source_line, 42);
+  EXPECT_EQ(m.collectives[0].source_line, 42);
+  EXPECT_EQ(m.collectives[1].source_file, "model.py");
+  EXPECT_EQ(m.collectives[1].source_line, 9);
+}
+
+TEST(MlirReaderTest, AliasesDefinedAfterTheirUseAndPerPart) {
+  const std::string text =
+      R"(module @m attributes {mhlo.num_partitions = 2 : i32} {
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32> loc(#loc3)
+    return %0 : tensor<2xf32>
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc1 = loc("/home/u/train.py":42:7)
+#loc2 = loc("step"(#loc1))
+#loc3 = loc(callsite(#loc2 at #loc))
+// -----
+func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32> loc(#loc3)
+  return %0 : tensor<2xf32>
+}
+#loc3 = loc("other.py":5:1)
+)";
+  for (size_t window : {1u, 5u, 1u << 16}) {
+    const std::vector<Module> parts = Read(text, window);
+    ASSERT_EQ(parts.size(), 2u);
+    ASSERT_EQ(parts[0].collectives.size(), 1u);
+    EXPECT_EQ(parts[0].collectives[0].source_file, "/home/u/train.py");
+    EXPECT_EQ(parts[0].collectives[0].source_line, 42);
+    ASSERT_EQ(parts[1].collectives.size(), 1u);
+    EXPECT_EQ(parts[1].collectives[0].source_file, "other.py");
+    EXPECT_EQ(parts[1].collectives[0].source_line, 5);
+  }
+  // The same through a file.
+  char path[] = "/tmp/topolint_mlir_test_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, text.data(), text.size()),
+            static_cast<ssize_t>(text.size()));
+  close(fd);
+  Module last;
+  std::vector<Module> parts;
+  ParseOptions options;
+  options.on_module_split = [&parts](Module& m) {
+    parts.push_back(std::move(m));
+  };
+  ASSERT_TRUE(ParseStableHloFile(path, "t.mlir", options, &last).ok());
+  std::remove(path);
+  ASSERT_EQ(parts.size(), 1u);
+  ASSERT_EQ(parts[0].collectives.size(), 1u);
+  EXPECT_EQ(parts[0].collectives[0].source_line, 42);
+  ASSERT_EQ(last.collectives.size(), 1u);
+  EXPECT_EQ(last.collectives[0].source_file, "other.py");
+}
+
+TEST(MlirReaderTest, SuppressionComments) {
+  const Module m = One(R"(func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // topolint: disable-next-line=hlo-duplicate-device-id
+  %0 = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[0, 0]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)");
+  ASSERT_EQ(m.suppressions.size(), 1u);
+  EXPECT_EQ(m.suppressions[0].target_line, 3);
+  EXPECT_EQ(m.suppressions[0].rules,
+            std::vector<std::string>{"hlo-duplicate-device-id"});
+}
+
+TEST(MlirReaderTest, TheWindowSizeChangesNothing) {
+  const std::string text =
+      R"(module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = "stablehlo.reduce_scatter"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, scatter_dimension = 0 : i64, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<8xf32>) -> tensor<4xf32> loc("x.py":3:1)
+    return %0 : tensor<4xf32>
+  }
+}
+// -----
+func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "mhlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)";
+  std::string whole;
+  for (const Module& m : Read(text)) whole += ModuleDebugString(m);
+  for (size_t window : {1u, 2u, 7u, 64u}) {
+    std::string small;
+    for (const Module& m : Read(text, window)) small += ModuleDebugString(m);
+    EXPECT_EQ(small, whole) << "window " << window;
+  }
+}
+
+TEST(MlirReaderTest, MalformedInputIsASyntaxErrorNotACrash) {
+  for (const char* text : {
+           "func.func @f() { %0 = \"stablehlo.all_gather\"(%a",
+           "func.func @f() { %0 = \"stablehlo.all_gather\"(%a) {replica_groups "
+           "= dense<[[0, 1]> : tensor<1x2xi64>}",
+           "func.func @f() { %0 = \"stablehlo.all_gather\"(%a) {replica_groups "
+           "= dense<\"0xZZ\"> : tensor<1x1xi64>}",
+           "func.func @f() { %0 = \"stablehlo.all_gather\"(%a) {replica_groups "
+           "= dense<[[0, 1]]> : tensor<1x3xi64>} : (tensor<2xf32) -> "
+           "tensor<4xf32>",
+           "module @m attributes {mhlo.num_partitions = "
+           "99999999999999999999999 : i32} {}",
+       }) {
+    const std::vector<Module> parts = Read(text);
+    ASSERT_FALSE(parts.empty()) << text;
+  }
+  const Module m = One(
+      "func.func @f() { %0 = \"stablehlo.all_gather\"(%a) {replica_groups = "
+      "dense<[[0, 1]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<4xf32>");
+  ASSERT_EQ(m.syntax_errors.size(), 1u);
+  EXPECT_TRUE(m.collectives.empty());
+}
+
+TEST(MlirSniffTest, TellsTextBytecodeAndOtherDialects) {
+  EXPECT_EQ(SniffMlir(std::string("ML\xefR\x00StableHLO_v1.0", 19)),
+            MlirSniff::kBytecode);
+  EXPECT_EQ(SniffMlir("module @m {\n  %0 = \"ttir.all_gather\"(%a)\n}\n"),
+            MlirSniff::kOtherDialect);
+  EXPECT_EQ(SniffMlir("// RUN: x\nfunc.func @f() {\n  %0 = stablehlo.add "
+                      "%a, %a : tensor<f32>\n}\n"),
+            MlirSniff::kStableHlo);
+  EXPECT_EQ(SniffMlir("HloModule m\n"), MlirSniff::kNotMlir);
+  EXPECT_TRUE(LooksLikeMlirModule("#loc = loc(unknown)\nmodule @jit_f {\n"));
+  EXPECT_FALSE(LooksLikeMlirModule("# Title\nmodule text\n"));
+  EXPECT_FALSE(LooksLikeMlirModule("func.func @f() {\n"));
+  EXPECT_TRUE(LooksLikeMlirText("func.func @f() {\n"));
+}
+
+TEST(MlirDispatchTest, ParseHloAnyTakesStableHloAndRefusesBytecode) {
+  Module m;
+  ParseHloAny(
+      "module @m attributes {mhlo.num_partitions = 2 : i32} {\n"
+      "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "  %0 = \"stablehlo.collective_broadcast\"(%x) {replica_groups = "
+      "dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> "
+      "tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n}\n",
+      "m.mlir", ParseOptions{}, &m);
+  EXPECT_TRUE(m.syntax_errors.empty());
+  EXPECT_EQ(m.collectives.size(), 1u);
+  ParseHloAny(std::string("ML\xefR\x01StableHLO_v1.9.0", 21), "m.mlirbc",
+              ParseOptions{}, &m);
+  ASSERT_EQ(m.syntax_errors.size(), 1u);
+  EXPECT_NE(m.syntax_errors[0].message.find("stablehlo-translate"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace topolint::hlo
