@@ -87,10 +87,10 @@ TEST(HloSourceLayoutTest, TheSourcesAreFound) {
     ++per_folder[s.folder];
     includes += s.includes.size();
   }
-  for (const char* folder : {"", "text", "proto", "dispatch"}) {
+  for (const char* folder : {"", "sharding", "text", "proto", "dispatch"}) {
     EXPECT_GT(per_folder[folder], 0) << "no sources in checker/hlo/" << folder;
   }
-  EXPECT_EQ(per_folder.size(), 4u)
+  EXPECT_EQ(per_folder.size(), 5u)
       << "a folder under checker/hlo that this test does not know: give it "
          "a README.md and a place in the include rules below";
   EXPECT_GT(includes, 50u);
@@ -100,9 +100,10 @@ TEST(HloSourceLayoutTest, NoFolderIncludesOneItMustNotSee) {
   // Which checker/hlo folders each folder may include.
   const std::map<std::string, std::set<std::string>> allowed = {
       {"", {""}},
-      {"text", {"", "text"}},
-      {"proto", {"", "proto"}},
-      {"dispatch", {"", "text", "proto", "dispatch"}},
+      {"sharding", {"", "sharding"}},
+      {"text", {"", "sharding", "text"}},
+      {"proto", {"", "sharding", "proto"}},
+      {"dispatch", {"", "sharding", "text", "proto", "dispatch"}},
   };
   for (const Source& s : HloSources()) {
     const auto rule = allowed.find(s.folder);
@@ -139,7 +140,7 @@ TEST(HloSourceLayoutTest, NoSourceFileIsOverTheLimit) {
 }
 
 TEST(HloSourceLayoutTest, EachFolderHasAReadme) {
-  for (const char* folder : {"", "text", "proto", "dispatch"}) {
+  for (const char* folder : {"", "sharding", "text", "proto", "dispatch"}) {
     const fs::path readme = HloRoot() / folder / "README.md";
     EXPECT_TRUE(fs::is_regular_file(readme)) << readme;
   }
