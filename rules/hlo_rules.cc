@@ -59,7 +59,10 @@ class HloSession : public ModuleSession {
     geometries_.Add(view, r.groups);
   }
 
-  void End() override { geometries_.Report(emit_); }
+  void End() override {
+    geometries_.Report(emit_);
+    hlo_rules::ReportShardingIssues(module_, emit_);
+  }
 
  private:
   const hlo::Module& module_;

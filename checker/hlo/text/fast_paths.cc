@@ -15,7 +15,7 @@ bool SkipInstructionBody(HloLexer& lx, const ShardingTarget* sharding) {
   // piece is skipped by the fast line scanner when it can, else exactly.
   // With `sharding`, each skipped line is searched for `sharding=` (one
   // SIMD pass; ScanSkippedLineForShardings), and each attribute the exact
-  // path meets is looked at (TryReadShardingAttr).
+  // path meets is looked at (ReadShardingAttrIfPresent).
   bool at_operands = true;
   for (;;) {
     bool trailing_comma = false;
@@ -41,7 +41,7 @@ bool SkipInstructionBody(HloLexer& lx, const ShardingTarget* sharding) {
     } else {
       bool handled = false;
       if (sharding != nullptr &&
-          !TryReadShardingAttr(lx, *sharding, &handled)) {
+          !ReadShardingAttrIfPresent(lx, *sharding, &handled)) {
         return false;
       }
       if (!handled && !lx.SkipValue()) return false;

@@ -193,7 +193,8 @@ bool ReadShardingValue(HloLexer& lx, const ShardingTarget& t, bool domain) {
   return Handle(lx, t, text, pos, domain);
 }
 
-bool TryReadShardingAttr(HloLexer& lx, const ShardingTarget& t, bool* handled) {
+bool ReadShardingAttrIfPresent(HloLexer& lx, const ShardingTarget& t,
+                               bool* handled) {
   *handled = false;
   const char* p = lx.cursor();
   // The window holds InputWindow::kSlackBytes readable bytes past its end,

@@ -70,9 +70,9 @@ struct ShardingTarget {
 // At the first byte of an attribute (the exact path): when it is
 // `sharding=` (or a domain's `domain=`), reads the key and its value,
 // handles it and returns true with *handled set; else consumes nothing.
-[[nodiscard]] bool TryReadShardingAttr(HloLexer& lx,
-                                       const ShardingTarget& target,
-                                       bool* handled);
+[[nodiscard]] bool ReadShardingAttrIfPresent(HloLexer& lx,
+                                             const ShardingTarget& target,
+                                             bool* handled);
 
 // The cursor is at the value of an attribute `key` already read (the
 // collective attribute reader): the value is read and handled.
