@@ -196,22 +196,28 @@ bool ReadShardingValue(HloLexer& lx, const ShardingTarget& t, bool domain) {
 bool ReadShardingAttrIfPresent(HloLexer& lx, const ShardingTarget& t,
                                bool* handled) {
   *handled = false;
-  const char* p = lx.cursor();
-  // The window holds InputWindow::kSlackBytes readable bytes past its end,
-  // so the comparisons may read past limit(); a match must end within it.
+  // Through the lexer's lookahead (PeekAt refills), so that a key cut by
+  // the window's end, or read through a 1-byte window, is still seen.
+  const auto matches = [&lx](std::string_view key) {
+    for (size_t i = 0; i < key.size(); ++i) {
+      if (lx.PeekAt(i) != static_cast<unsigned char>(key[i])) return false;
+    }
+    return true;
+  };
+  const int c = lx.Peek();
   bool domain = false;
-  size_t key_size = 0;
-  if (std::memcmp(p, kShardingKey.data(), kShardingKey.size()) == 0) {
-    key_size = kShardingKey.size();
-  } else if (t.is_domain &&
-             std::memcmp(p, kDomainKey.data(), kDomainKey.size()) == 0) {
-    key_size = kDomainKey.size();
+  std::string_view key;
+  if (c == 's' && matches(kShardingKey)) {
+    key = kShardingKey;
+  } else if (c == 'd' && t.is_domain && matches(kDomainKey)) {
+    key = kDomainKey;
     domain = true;
   } else {
     return true;
   }
-  if (p + key_size > lx.limit()) return true;
-  lx.AdvanceTo(p + key_size);
+  for (char k : key) {
+    if (!lx.Eat(k)) return false;  // (seen just above)
+  }
   *handled = true;
   if (!lx.SkipTrivia()) return false;
   return ReadShardingValue(lx, t, domain);
