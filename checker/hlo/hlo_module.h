@@ -263,6 +263,12 @@ struct ShardingSummary {
     int64_t uses = 0;
   };
   std::vector<TileCount> tile_counts;
+  // tile_counts as they stood when the module's first collective was read
+  // (EmitCollective): what a streamed check can know of them, and so what
+  // the checks and explain use (hlo::AgreedTileCount), so that a streamed
+  // check and a check of the loaded module agree.
+  bool frozen = false;
+  std::vector<TileCount> tile_counts_at_first_collective;
   // The highest device a maximal sharding names (-1: none).
   int64_t max_maximal_device = -1;
   TextPos max_maximal_pos;

@@ -62,8 +62,9 @@ std::string CountSourceText(CountSource source, const char* flag_name,
 }
 
 std::string ShardingCountConflict(const hlo::Module& module) {
+  const hlo::ShardingSummary& sh = module.sharding;
   const std::vector<hlo::ShardingSummary::TileCount>& counts =
-      module.sharding.tile_counts;
+      sh.frozen ? sh.tile_counts_at_first_collective : sh.tile_counts;
   if (module.num_partitions.has_value() || counts.size() < 2) return "";
   std::vector<std::string> parts;
   for (const hlo::ShardingSummary::TileCount& c : counts) {

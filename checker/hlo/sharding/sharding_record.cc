@@ -77,8 +77,11 @@ void RecordSharding(const Sharding& sharding, const Shape& shape, TextPos pos,
 
 std::optional<ShardingSummary::TileCount> AgreedTileCount(
     const ShardingSummary& summary) {
-  if (summary.tile_counts.size() != 1) return std::nullopt;
-  return summary.tile_counts.front();
+  const std::vector<ShardingSummary::TileCount>& counts =
+      summary.frozen ? summary.tile_counts_at_first_collective
+                     : summary.tile_counts;
+  if (counts.size() != 1) return std::nullopt;
+  return counts.front();
 }
 
 }  // namespace topolint::hlo

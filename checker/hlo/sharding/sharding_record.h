@@ -29,7 +29,9 @@ void RecordSharding(const Sharding& sharding, const Shape& shape, TextPos pos,
 
 // The device count the module's tiled shardings agree on: the one count
 // when every tiled sharding holds the same number of devices (and there is
-// at least one), else nothing (no tiled sharding, or several counts).
+// at least one), else nothing (no tiled sharding, or several counts). Only
+// the shardings read before the module's first collective count, when it
+// has one (ShardingSummary::frozen): a streamed check knows no others.
 std::optional<ShardingSummary::TileCount> AgreedTileCount(
     const ShardingSummary& summary);
 

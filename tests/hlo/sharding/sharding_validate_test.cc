@@ -167,5 +167,20 @@ TEST(ShardingRecordTest, SummaryAndSpmdCondition) {
   EXPECT_EQ(m.sharding.tile_counts[1].pos.line, 9);
 }
 
+TEST(ShardingRecordTest, OnlyShardingsBeforeTheFirstCollectiveGiveTheCount) {
+  Module m;
+  const Shape f = Array("f32", {8, 4});
+  RecordSharding(*ParseShardingText("{devices=[2,1]0,1}").sharding, f,
+                 TextPos{3, 1}, "%p", ShardingSite::kInstruction, &m);
+  // What EmitCollective does at the module's first collective.
+  m.sharding.frozen = true;
+  m.sharding.tile_counts_at_first_collective = m.sharding.tile_counts;
+  RecordSharding(*ParseShardingText("{devices=[4,1]0,1,2,3}").sharding, f,
+                 TextPos{9, 1}, "%q", ShardingSite::kInstruction, &m);
+  ASSERT_TRUE(AgreedTileCount(m.sharding).has_value());
+  EXPECT_EQ(AgreedTileCount(m.sharding)->devices, 2);
+  EXPECT_EQ(m.sharding.tile_counts.size(), 2u);
+}
+
 }  // namespace
 }  // namespace topolint::hlo
