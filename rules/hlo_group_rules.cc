@@ -103,6 +103,9 @@ void CheckCoverage(const OpView& v, int64_t participants, Emitter& emit) {
       counts = fmt::format("replica_count={}", v.params.replica_count);
       break;
   }
+  if (v.mode != GroupMode::kCrossReplica) {
+    counts += PartitionsFromSharding(v.params);
+  }
   Report(emit, kHloGroupCoverage, v, GroupsPos(*v.op),
          fmt::format("{}'s replica groups hold {} ids but {} mode with {} "
                      "needs all {} {} (XLA: \"In {} mode, replica groups "

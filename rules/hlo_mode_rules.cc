@@ -65,6 +65,7 @@ void CheckNotFlattenedId(const OpView& v, Emitter& emit) {
         "use_global_device_ids=true with ids in [0, {})",
         op.name, v.params.num_partitions, devices);
   }
+  message += PartitionsFromSharding(v.params);
   Report(emit, kHloNotFlattenedId, v, OpPos(op), std::move(message));
 }
 

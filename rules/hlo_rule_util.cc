@@ -160,4 +160,11 @@ bool HasReplicaGroups(hlo::CollectiveKind kind) {
   return false;
 }
 
+std::string PartitionsFromSharding(const model::ModuleParams& params) {
+  if (params.num_partitions_source != model::CountSource::kSharding) return "";
+  return fmt::format(
+      " (num_partitions={} from the sharding at line {}: the header has none)",
+      params.num_partitions, params.num_partitions_line);
+}
+
 }  // namespace topolint::hlo_rules

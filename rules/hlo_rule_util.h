@@ -137,12 +137,22 @@ class GeometryTracker {
   absl::flat_hash_set<size_t> distinct_hashes_;  // one per distinct list
 };
 
+// hlo-sharding-device / -count / -rank: the module's sharding issues
+// (hlo::Module::sharding), once the module is read
+// (rules/hlo_sharding_rules.cc).
+void ReportShardingIssues(const hlo::Module& module, Emitter& emit);
+
 // --- helpers (hlo_rule_util.cc) ------------------------------------------
 
 // Reports `rule` at `pos` of v's module file, with v's anchor and, when the
 // op's metadata names a source line, a note there; `notes` come first.
 void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
             std::string message, std::vector<Note> notes = {});
+
+// " (num_partitions=N from the sharding at line L: the header has none)"
+// when P came from the module's shardings (model::CountSource::kSharding),
+// else "": what a message about P adds so that it says where P came from.
+std::string PartitionsFromSharding(const model::ModuleParams& params);
 
 // "%ar in %main": the location-independent identity of an op.
 std::string Anchor(const hlo::Collective& op);

@@ -69,6 +69,7 @@ class HloSession : public ModuleSession {
 
   void End() override {
     geometries_.Report(emit_);
+    hlo_rules::ReportShardingIssues(module_, emit_);
     // new-rule.sh(hlo): @rule@_.End(module_, emit_);
   }
 

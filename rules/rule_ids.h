@@ -119,6 +119,12 @@ struct Maker {
     "a topolint suppression comment silences no finding")  \
   X(kUncheckedInput, "unchecked-input", W, "inputs",  \
     "an input, or a check the user expects, was skipped (a cache entry still compiling is a note)")  \
+  X(kHloShardingDevice, "hlo-sharding-device", E, "hlo",  \
+    "a sharding's device is negative, not below the module's device count, or repeated in one tile assignment")  \
+  X(kHloShardingCount, "hlo-sharding-count", E, "hlo",  \
+    "a tile assignment holds M devices where the module has N (num_partitions > 1, as XLA's verifier)")  \
+  X(kHloShardingRank, "hlo-sharding-rank", E, "hlo",  \
+    "a sharding's tile rank (without subgroup dims) or tuple leaf count differs from the shape's, or a tile holds one device")  \
   /* new rules above this line */
 // clang-format on
 

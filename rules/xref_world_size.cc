@@ -28,9 +28,17 @@ std::string DeviceSpace(const model::ModuleParams& p, int64_t devices) {
 }
 
 // Where the module's device count is declared (a header attribute when
-// written, else the header, else the top of the file).
+// written, else the header, else the top of the file; the sharding that
+// gave num_partitions when the header has none).
 Note DeviceCountNote(const hlo::Module& module,
                      const model::ModuleParams& params, int64_t devices) {
+  if (params.num_partitions_source == model::CountSource::kSharding) {
+    return {At(module.file, TextPos{params.num_partitions_line, 1}),
+            fmt::format("the HLO module has {} devices (num_partitions={} "
+                        "from the sharding at line {}: the header has none)",
+                        devices, params.num_partitions,
+                        params.num_partitions_line)};
+  }
   TextPos pos{1, 1};
   if (module.num_partitions.has_value()) {
     pos = module.num_partitions_pos;

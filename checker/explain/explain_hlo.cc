@@ -7,20 +7,12 @@
 #include "checker/explain/explain_internal.h"
 #include "checker/model/flattened_groups.h"
 #include "checker/model/group_mode.h"
+#include "checker/model/module_params.h"
 #include "fmt/format.h"
 #include "rules/xref_compare.h"
 
 namespace topolint::explain {
 namespace {
-
-// Where R or P came from, mirroring model::EffectiveModuleParams.
-std::string CountSource(std::optional<int64_t> header,
-                        std::optional<int64_t> flag, const char* flag_name) {
-  if (header.has_value() && *header > 1) return "header";
-  if (flag.has_value() && *flag >= 1) return flag_name;
-  if (header.has_value() && *header == 1) return "header";
-  return "default";
-}
 
 std::string ModeReason(const hlo::Collective& op) {
   std::string channel = op.has_channel_id
@@ -119,9 +111,10 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
   m.replica_count = params.replica_count;
   m.num_partitions = params.num_partitions;
   m.replica_count_source =
-      CountSource(module.replica_count, check.replica_count, "--replica-count");
-  m.num_partitions_source = CountSource(
-      module.num_partitions, check.num_partitions, "--num-partitions");
+      model::CountSourceText(params.replica_count_source, "--replica-count");
+  m.num_partitions_source =
+      model::CountSourceText(params.num_partitions_source, "--num-partitions",
+                             params.num_partitions_line);
   int64_t devices = 0;
   if (!__builtin_mul_overflow(params.replica_count, params.num_partitions,
                               &devices)) {
@@ -142,6 +135,10 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
     }
     m.devices.reset();
     if (m.ids_listed > 0) m.devices = m.ids_listed;
+  }
+  if (std::string conflict = model::ShardingCountConflict(module);
+      !conflict.empty()) {
+    m.derived.push_back(std::move(conflict));
   }
   m.syntax_errors = static_cast<int64_t>(module.syntax_errors.size());
   // The first op drawing each distinct grid; later ones refer to it.

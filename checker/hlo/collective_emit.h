@@ -30,6 +30,11 @@ inline bool IsEmittedCollective(const Collective& c) {
 // Hands `c` to `sink`, or (without one) moves it to module->collectives.
 inline void EmitCollective(const CollectiveSink& sink, Module* module,
                            Collective& c) {
+  if (!module->sharding.frozen) {
+    module->sharding.frozen = true;
+    module->sharding.tile_counts_at_first_collective =
+        module->sharding.tile_counts;
+  }
   if (sink) {
     sink(*module, c);
   } else {

@@ -114,6 +114,23 @@ std::string ModuleDebugString(const Module& m) {
   for (const SyntaxError& e : m.syntax_errors) {
     out += fmt::format("error@{}: {}\n", PosStr(e.pos), e.message);
   }
+  // The sharding summary, so that the fast and exact paths are compared on
+  // what they read of shardings too.
+  const ShardingSummary& sh = m.sharding;
+  if (sh.annotations > 0) {
+    out += fmt::format("shardings {} tiled {} maximal {} max_device {}@{}\n",
+                       sh.annotations, sh.tiled, sh.maximal,
+                       sh.max_maximal_device, PosStr(sh.max_maximal_pos));
+    for (const ShardingSummary::TileCount& c : sh.tile_counts) {
+      out += fmt::format("tile_count {}@{} {} x{}\n", c.devices, PosStr(c.pos),
+                         c.instruction, c.uses);
+    }
+    for (const ShardingIssue& i : sh.issues) {
+      out +=
+          fmt::format("sharding_issue {}@{} {}: {}\n", static_cast<int>(i.kind),
+                      PosStr(i.pos), i.instruction, i.message);
+    }
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 #ifndef TOPOLINT_CHECKER_HLO_HLO_MODULE_H_
 #define TOPOLINT_CHECKER_HLO_HLO_MODULE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -225,6 +226,54 @@ struct SyntaxError {
   std::string message;  // says what was expected, e.g. "expected ']' ..."
 };
 
+// A sharding annotation that XLA's verifier would refuse
+// (HloSharding::Validate, checker/hlo/sharding/sharding_validate.h): which
+// rule's ground it is, XLA's message (with the sharding and the shape it was
+// checked against) and where.
+struct ShardingIssue {
+  enum class Kind {
+    kDevice,  // a device negative, out of range, or repeated
+    kCount,   // a tile assignment of M devices where the module has N
+    kRank,    // tile rank / tuple arity / single-device tile vs the shape
+  };
+  Kind kind = Kind::kRank;
+  TextPos pos;              // the sharding's first byte
+  std::string instruction;  // as written, with '%' when written so
+  std::string message;
+};
+
+// What the front ends read of a module's sharding annotations: a summary
+// whose size does not grow with the module (the issues are capped).
+struct ShardingSummary {
+  static constexpr size_t kMaxIssues = 1000;
+  static constexpr size_t kMaxCounts = 16;
+
+  int64_t annotations = 0;  // shardings read (instruction and domain)
+  int64_t tiled = 0;        // of which tiled (explicit, iota, named)
+  int64_t maximal = 0;      // of which maximal
+  std::vector<ShardingIssue> issues;
+  int64_t issues_dropped = 0;  // past kMaxIssues
+  // The distinct device counts the tiled shardings hold (a tiled sharding
+  // of an SPMD module holds num_partitions devices), each with its first
+  // sharding, in the order first seen; at most kMaxCounts.
+  struct TileCount {
+    int64_t devices = 0;
+    TextPos pos;
+    std::string instruction;
+    int64_t uses = 0;
+  };
+  std::vector<TileCount> tile_counts;
+  // tile_counts as they stood when the module's first collective was read
+  // (EmitCollective): what a streamed check can know of them, and so what
+  // the checks and explain use (hlo::AgreedTileCount), so that a streamed
+  // check and a check of the loaded module agree.
+  bool frozen = false;
+  std::vector<TileCount> tile_counts_at_first_collective;
+  // The highest device a maximal sharding names (-1: none).
+  int64_t max_maximal_device = -1;
+  TextPos max_maximal_pos;
+};
+
 struct Module {
   std::string file;  // display name
   std::string name;  // HloModule name ("" when the header is absent)
@@ -244,6 +293,8 @@ struct Module {
   // Syntax errors. After an error the parser resynchronises at the next
   // instruction line when it can, so one file may report several.
   std::vector<SyntaxError> syntax_errors;
+  // The sharding annotations read (checker/hlo/sharding/sharding_record.h).
+  ShardingSummary sharding;
 
   // Binary (protobuf) modules: the message read ("HloModuleProto",
   // "HloProto", "HloSnapshot", "HloModuleProtoWithConfig"; "" for text),

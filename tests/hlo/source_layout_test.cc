@@ -88,7 +88,7 @@ TEST(HloSourceLayoutTest, TheSourcesAreFound) {
     ++per_folder[s.folder];
     includes += s.includes.size();
   }
-  for (const char* folder : {"", "text", "proto", "mlir", "dispatch"}) {
+  for (const char* folder : {"", "sharding", "text", "proto", "mlir", "dispatch"}) {
     EXPECT_GT(per_folder[folder], 0) << "no sources in checker/hlo/" << folder;
   }
   EXPECT_EQ(per_folder.size(), 5u)
@@ -101,10 +101,11 @@ TEST(HloSourceLayoutTest, NoFolderIncludesOneItMustNotSee) {
   // Which checker/hlo folders each folder may include.
   const std::map<std::string, std::set<std::string>> allowed = {
       {"", {""}},
-      {"text", {"", "text"}},
-      {"proto", {"", "proto"}},
-      {"mlir", {"", "mlir"}},
-      {"dispatch", {"", "text", "proto", "mlir", "dispatch"}},
+      {"sharding", {"", "sharding"}},
+      {"text", {"", "sharding", "text"}},
+      {"proto", {"", "sharding", "proto"}},
+      {"mlir", {"", "sharding", "mlir"}},
+      {"dispatch", {"", "sharding", "text", "proto", "mlir", "dispatch"}},
   };
   for (const Source& s : HloSources()) {
     const auto rule = allowed.find(s.folder);
@@ -141,7 +142,7 @@ TEST(HloSourceLayoutTest, NoSourceFileIsOverTheLimit) {
 }
 
 TEST(HloSourceLayoutTest, EachFolderHasAReadme) {
-  for (const char* folder : {"", "text", "proto", "mlir", "dispatch"}) {
+  for (const char* folder : {"", "sharding", "text", "proto", "mlir", "dispatch"}) {
     const fs::path readme = HloRoot() / folder / "README.md";
     EXPECT_TRUE(fs::is_regular_file(readme)) << readme;
   }

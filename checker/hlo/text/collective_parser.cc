@@ -316,7 +316,7 @@ bool ExpectValueEnd(HloLexer& lx, std::string_view attr) {
 }
 
 bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
-                         Collective* c) {
+                         Collective* c, const ShardingTarget* sharding) {
   const bool operands_ok = ParseOperands(lx, table, memo, c);
   // Elements past the operands (left by the caller for reuse) go.
   c->operand_shapes.resize(static_cast<size_t>(c->operand_count));
@@ -358,7 +358,11 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
       }
       if (!lx.SkipTrivia()) return false;
     }
-    if (!ParseAttribute(lx, key, key_pos, memo, c)) return false;
+    if (sharding != nullptr && key == "sharding") {
+      if (!ReadShardingValue(lx, *sharding, /*domain=*/false)) return false;
+    } else if (!ParseAttribute(lx, key, key_pos, memo, c)) {
+      return false;
+    }
     // (The next ',' or line break right after the value: no call.)
     if (!lx.AtByte(',') && !lx.AtByte('\n') && !ExpectValueEnd(lx, key)) {
       return false;

@@ -10,6 +10,7 @@
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/text/hlo_lexer.h"
 #include "checker/hlo/text/shape_table.h"
+#include "checker/hlo/text/sharding_attr.h"
 #include "checker/hlo/text/value_memo.h"
 
 namespace topolint::hlo {
@@ -21,8 +22,11 @@ namespace topolint::hlo {
 // them, and those left over are dropped. Explicit replica_groups and
 // source_target_pairs values are recalled from and remembered in `memo`
 // (may be null).
-[[nodiscard]] bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table,
-                                       ValueMemo* memo, Collective* c);
+// With `sharding` (may be null), a `sharding=` value is read and recorded
+// (sharding_attr.h).
+[[nodiscard]] bool ParseCollectiveBody(
+    HloLexer& lx, ShapeTable& table, ValueMemo* memo, Collective* c,
+    const ShardingTarget* sharding = nullptr);
 
 // After an attribute value: the next byte must end it (',', end of line, a
 // comment, '}' or end of file).

@@ -11,15 +11,23 @@
 
 namespace topolint::hlo {
 
-bool SkipInstructionBody(HloLexer& lx) {
+bool SkipInstructionBody(HloLexer& lx, const ShardingTarget* sharding) {
   // The cursor is at '(' first, then at the start of an attribute. Each
   // piece is skipped by the fast line scanner when it can, else exactly.
+  // With `sharding`, each skipped line is searched for `sharding=` (one
+  // SIMD pass; ScanSkippedLineForShardings), and each attribute the exact
+  // path meets is looked at (ReadShardingAttrIfPresent).
   bool at_operands = true;
   for (;;) {
     bool trailing_comma = false;
+    const char* const line = lx.cursor();
     if (lx.FastPathOn(FastPath::kTrySkipLine) &&
         lx.TrySkipLine(at_operands, &trailing_comma)) {
       at_operands = false;
+      if (sharding != nullptr &&
+          !ScanSkippedLineForShardings(lx, *sharding, line)) {
+        return false;
+      }
       if (!lx.SkipTrivia()) return false;
       if (!trailing_comma) {
         if (lx.Peek() != ',') return true;
@@ -31,8 +39,13 @@ bool SkipInstructionBody(HloLexer& lx) {
     if (at_operands) {
       // `(... /*index=5*/...)`: the plain group scanner handles comments.
       if (!SkipAnyGroup(lx)) return false;
-    } else if (!lx.SkipValue()) {
-      return false;
+    } else {
+      bool handled = false;
+      if (sharding != nullptr &&
+          !ReadShardingAttrIfPresent(lx, *sharding, &handled)) {
+        return false;
+      }
+      if (!handled && !lx.SkipValue()) return false;
     }
     at_operands = false;
     if (!lx.SkipTrivia()) return false;

@@ -71,6 +71,7 @@
 #include "checker/hlo/fast_path_check.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/text/hlo_lexer.h"
+#include "checker/hlo/text/sharding_attr.h"
 #include "checker/hlo/text/value_memo.h"
 
 namespace topolint::hlo {
@@ -80,7 +81,10 @@ namespace topolint::hlo {
 // Skips `(operands)` and the attributes of a non-collective instruction; the
 // cursor is at '('. Each piece goes through TrySkipLine, then (operands)
 // TrySkipPlainGroup, and only then the exact SkipGroup / SkipValue.
-[[nodiscard]] bool SkipInstructionBody(HloLexer& lx);
+// With `sharding` (may be null), the instruction's `sharding=` (and a
+// domain's `domain=`) values are read on the way (sharding_attr.h).
+[[nodiscard]] bool SkipInstructionBody(
+    HloLexer& lx, const ShardingTarget* sharding = nullptr);
 
 // At '(' / '[' / '{': through the matching closer (TrySkipPlainGroup, else
 // HloLexer::SkipGroup).

@@ -15,6 +15,7 @@
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/hlo/text/instruction_head.h"
 #include "checker/hlo/text/shape_table.h"
+#include "checker/hlo/text/sharding_attr.h"
 #include "checker/hlo/text/value_memo.h"
 
 namespace topolint::hlo {
@@ -68,6 +69,11 @@ class ModuleParser {
   [[nodiscard]] bool ParseHead(bool* keep_shape, TextPos* opcode_pos,
                                std::string_view* opcode);
   [[nodiscard]] bool ReportUnclosed(TextPos pos);
+  // What the pending instruction's sharding is checked against: its parsed
+  // result `shape` (collectives), else, with `shape_text`, its shape text
+  // in the table, else nothing.
+  ShardingTarget Target(std::string_view opcode, const Shape* shape,
+                        bool shape_text) const;
   // The pending instruction's name as written (with '%' when it had one).
   std::string PendingName() const;
   void StartComputation(std::string name, bool is_entry, TextPos pos);
@@ -77,6 +83,8 @@ class ModuleParser {
   LineKind ClassifyLine();
 
   HloLexer lx_;
+  // Where the next `sharding=` is (ScanSkippedLineForShardings).
+  mutable ShardingKeyScan sharding_scan_;
   Module* module_;
   CollectiveSink on_collective_;
   ShapeTable table_;

@@ -118,8 +118,10 @@ bool ModuleParser::ParseSimpleInstruction(TextPos pos, const SimpleHead& head) {
   const bool keep_shape = head.shape.size() <= kMaxShapeCapture;
   if (keep_shape && !ClassifyOpcode(head.opcode).has_value()) {
     // The hot path of the whole parser (most instructions of a module): a
-    // non-collective instruction, at its '('.
-    const bool ok = SkipInstructionBody(lx_) && lx_.EndStatement();
+    // non-collective instruction, at its '('. (The target is views into
+    // the shape table, where the name and shape text stay until Commit.)
+    const ShardingTarget target = Target(head.opcode, nullptr, true);
+    const bool ok = SkipInstructionBody(lx_, &target) && lx_.EndStatement();
     table_.Commit();
     return ok;
   }
@@ -164,7 +166,8 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
     }
   }
   if (!op.has_value()) {
-    return SkipInstructionBody(lx_) && lx_.EndStatement();
+    const ShardingTarget target = Target(opcode, nullptr, keep_shape);
+    return SkipInstructionBody(lx_, &target) && lx_.EndStatement();
   }
   // One object serves every collective of the module (cleared, not freed),
   // so that its strings and vectors are allocated once.
@@ -209,11 +212,27 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
                        lx_.FastPathOn(FastPath::kReadSimpleShape));
     }
   }
-  if (!ParseCollectiveBody(lx_, table_, &memo_, &c_op) || !lx_.EndStatement()) {
+  const ShardingTarget target =
+      Target(opcode, keep_shape ? &c_op.result_shape : nullptr, false);
+  if (!ParseCollectiveBody(lx_, table_, &memo_, &c_op, &target) ||
+      !lx_.EndStatement()) {
     return false;
   }
   if (IsEmittedCollective(c_op)) EmitCollective(on_collective_, module_, c_op);
   return true;
+}
+
+ShardingTarget ModuleParser::Target(std::string_view opcode, const Shape* shape,
+                                    bool shape_text) const {
+  ShardingTarget t;
+  t.module = module_;
+  t.table = &table_;
+  t.scan = &sharding_scan_;
+  t.percent = percent_;
+  t.is_domain = opcode.size() == 6 && opcode == "domain";
+  t.shape = shape;
+  t.shape_text = shape == nullptr && shape_text;
+  return t;
 }
 
 bool ModuleParser::ReportUnclosed(TextPos pos) {

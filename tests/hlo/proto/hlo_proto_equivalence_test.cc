@@ -114,6 +114,13 @@ TEST_P(ProtoEquivalenceTest, SameFindingsAsText) {
     hlo::Module m = hlo::ParseHloText(text, name);
     if (!m.syntax_errors.empty()) GTEST_SKIP() << "syntax errors: text only";
     if (!m.suppressions.empty()) GTEST_SKIP() << "suppressions: text only";
+    // The binary twin carries no sharding (WriteHloProto writes the model,
+    // which keeps only a summary of them): where they matter, text only
+    // until the binary reader decodes HloInstructionProto.sharding.
+    if (!m.sharding.issues.empty() ||
+        (!m.num_partitions.has_value() && !m.sharding.tile_counts.empty())) {
+      GTEST_SKIP() << "shardings: text only";
+    }
     const std::string stem = name.substr(0, name.find(".hlo"));
     WriteAll((tmp / (stem + ".hlo_module.pb")).string(), WriteHloProto(m));
   }
