@@ -40,11 +40,11 @@ struct SourceLoc {
   int64_t column = 0;
 };
 
-// HOOK(h-shard): the device count an `mhlo.sharding = "{devices=[2,4]<=[8]}"`
-// string names (HLO sharding syntax), for modules that state no
-// mhlo.num_partitions (torch_xla, GSPMD exports). Returns nothing until the
-// one HLO sharding parser (checker/hlo/sharding, branch h-shard) is merged:
-// this is where it plugs in; no second parser is to be written here.
+// The device count an `mhlo.sharding = "{devices=[2,4]<=[8]}"` string names
+// (HLO sharding syntax, read by checker/hlo/sharding), for modules that
+// state no mhlo.num_partitions (torch_xla, GSPMD exports): the tile's device
+// count when the string is a tiled sharding (the tiled leaves of a tuple
+// must agree), else nothing.
 std::optional<int64_t> DeviceCountOfSharding(std::string_view sharding);
 
 // A Shardy mesh: its axes in order.
@@ -132,7 +132,7 @@ class Reader {
   bool part_has_content_ = false;
   // num_partitions came from an sdy.mesh, not mhlo.num_partitions.
   bool partitions_from_mesh_ = false;
-  bool partitions_from_sharding_ = false;  // HOOK(h-shard)
+  bool partitions_from_sharding_ = false;
   // The op being read cannot be checked (a groups form not read): it is
   // dropped rather than checked with groups it does not have.
   bool skip_op_ = false;

@@ -8,13 +8,34 @@
 
 #include "checker/hlo/collective_emit.h"
 #include "checker/hlo/mlir/mlir_internal.h"
+#include "checker/hlo/sharding/sharding.h"
+#include "checker/hlo/sharding/sharding_text.h"
 
 namespace topolint::hlo::mlir {
 
-std::optional<int64_t> DeviceCountOfSharding(std::string_view /*sharding*/) {
-  // HOOK(h-shard): parse with checker/hlo/sharding once merged; a tiled
-  // sharding of an SPMD module names exactly num_partitions devices.
-  return std::nullopt;
+std::optional<int64_t> DeviceCountOfSharding(std::string_view sharding) {
+  // The one HLO sharding parser (checker/hlo/sharding). A tiled sharding of
+  // an SPMD module names exactly num_partitions devices; a tuple's tiled
+  // leaves must agree. Replicated, maximal and collapsing (all-subgroup)
+  // shardings say nothing about the count.
+  const ShardingParse parsed = ParseShardingText(sharding);
+  if (!parsed.ok()) return std::nullopt;
+  std::optional<int64_t> count;
+  bool agree = true;
+  auto visit = [&](const Sharding& s) {
+    if (s.type != ShardingType::kTiled || CollapsedType(s).has_value()) return;
+    const int64_t n = TileDeviceCount(s);
+    if (n <= 1) return;
+    if (count.has_value() && *count != n) agree = false;
+    count = n;
+  };
+  if (parsed.sharding->type == ShardingType::kTuple) {
+    for (const Sharding& leaf : parsed.sharding->tuple) visit(leaf);
+  } else {
+    visit(*parsed.sharding);
+  }
+  if (!agree) return std::nullopt;
+  return count;
 }
 
 void Reader::ShardingAttr(TextPos pos) {

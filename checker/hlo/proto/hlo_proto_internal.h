@@ -196,6 +196,16 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s);
 // Decodes one ShapeProto (r is inside it).
 bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out);
 
+// An xla.OpSharding's `bytes` (at byte `at` of the input), read by the one
+// sharding decoder (checker/hlo/sharding) and handed to RecordSharding as
+// the text front end hands `sharding={...}`: validated for an instruction
+// (`shape`: its result shape, unknown when not read), counted only for the
+// module's spmd_* shardings. A malformed OpSharding is a syntax error at its
+// bytes; reading goes on. Empty bytes (replicated) say nothing.
+void RecordProtoSharding(std::string_view bytes, int64_t at,
+                         std::string_view instruction, const Shape& shape,
+                         bool module_level, Module* m);
+
 // Group fields; `r` is positioned at the field's value (its tag read).
 // `id_pos` is scratch for the positions of the ids read (its contents are
 // replaced).
@@ -228,6 +238,7 @@ bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
 // collective may need of it (its id and shape), as views into the bytes.
 struct InstructionView {
   std::string_view opcode;  // the first 64 bytes, as ReadInstruction keeps
+  std::string_view name;    // for a sharding's messages
   bool has_id = false;
   int64_t id = 0;
   bool has_shape = false;

@@ -169,6 +169,11 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
     m->num_partitions = h.da_computations;
     m->num_partitions_pos = h.da_computations_pos;
   }
+  // spmd_output_sharding / spmd_parameters_shardings: counted toward the
+  // device count, not validated (XLA does not validate them either).
+  for (const Header::RawSharding& raw : h.shardings) {
+    proto::RecordProtoSharding(raw.bytes, raw.at, "", Shape(), true, m);
+  }
   m->computation_count = static_cast<int64_t>(h.computations.size());
   for (const ComputationInfo& c : h.computations) {
     if ((h.has_entry_id && c.has_id && c.id == h.entry_id) ||

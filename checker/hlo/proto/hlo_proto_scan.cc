@@ -129,6 +129,8 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
         const char* at = reinterpret_cast<const char*>(data + i);
         if (field == kOpcode) {
           v->opcode = std::string_view(at, len < 64 ? len : 64);
+        } else if (field == kName) {
+          v->name = std::string_view(at, len);
         } else if (field == kShape) {
           v->has_shape = true;
           v->shape = std::string_view(at, len);

@@ -159,6 +159,7 @@ class InstructionWalk {
         shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
                         at + static_cast<int64_t>(view_.shape_offset));
       }
+      if (!view_.sharding.empty()) ScannedSharding(at);
       return true;
     }
     Prepare(begin);
@@ -189,6 +190,44 @@ class InstructionWalk {
     }
   }
 
+  // The sharding of an instruction the first stage kept (parameters and
+  // constants carry most): its shape decoded from the bytes kept, then
+  // recorded as the text front end records `sharding={...}`.
+  void ScannedSharding(int64_t at) {
+    Shape shape;
+    if (view_.has_shape) {
+      WireReader sub(reinterpret_cast<const uint8_t*>(view_.shape.data()),
+                     view_.shape.size(),
+                     at + static_cast<int64_t>(view_.shape_offset), 0);
+      int64_t nodes = 0;
+      if (!ReadShape(sub, 0, &nodes, &shape)) shape = Shape();
+    }
+    name_.assign("%");
+    name_.append(view_.name.substr(0, 256));
+    RecordProtoSharding(view_.sharding,
+                        at + static_cast<int64_t>(view_.sharding_offset), name_,
+                        shape, false, m_);
+  }
+
+  // The sharding of an instruction ReadInstruction read (`data`: its bytes
+  // from byte `at` on, when in memory).
+  void ReadSharding(const uint8_t* data, int64_t at) {
+    Shape shape;
+    const Collective& c = s_.c;
+    if (c.result_shape.known) {
+      shape = c.result_shape;
+    } else if (data != nullptr && s_.shape_end >= 0) {
+      WireReader sub(data + (s_.shape_begin - at),
+                     static_cast<size_t>(s_.shape_end - s_.shape_begin),
+                     s_.shape_begin, 0);
+      int64_t nodes = 0;
+      if (!ReadShape(sub, 0, &nodes, &shape)) shape = Shape();
+    }
+    name_.assign("%");
+    name_.append(std::string_view(c.name).substr(0, 256));
+    RecordProtoSharding(s_.sharding, s_.sharding_at, name_, shape, false, m_);
+  }
+
   // The scratch made ready for the instruction whose length prefix is at
   // `begin`.
   void Prepare(int64_t begin) {
@@ -209,6 +248,7 @@ class InstructionWalk {
   bool Finish(const ComputationInfo* info, int64_t end, const uint8_t* data,
               int64_t at) {
     in_instruction_ = false;
+    if (!s_.sharding.empty()) ReadSharding(data, at);
     Collective& c = s_.c;
     const int64_t shape_size = s_.shape_end - s_.shape_begin;
     if (s_.has_id && data != nullptr && s_.shape_end >= 0 &&
@@ -285,6 +325,7 @@ class InstructionWalk {
   InstructionView view_;
   std::string scratch_;    // an instruction cut by the input buffer's end
   std::string comp_name_;  // with its '%'
+  std::string name_;       // a sharding's instruction, with its '%'
   // Shapes whose storage the next collective's operands reuse.
   static constexpr size_t kMaxSpareShapes = 64;
   std::vector<Shape> spare_shapes_;

@@ -4,6 +4,8 @@
 // locations, and that the result does not depend on the window size.
 #include "checker/hlo/mlir/mlir_reader.h"
 
+#include "checker/hlo/mlir/mlir_internal.h"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -205,6 +207,47 @@ TEST(MlirReaderTest, SdyMeshGivesTheCountWhenNoneIsStated) {
   EXPECT_EQ(rg.mesh.axes[1].size, 4);
   ASSERT_EQ(rg.mesh.grouped.size(), 1u);
   EXPECT_EQ(rg.mesh.grouped[0].name, "y");
+}
+
+TEST(MlirReaderTest, MhloShardingGivesTheCountWhenNoneIsStated) {
+  // As torch_xla and GSPMD exports write it: no mhlo.num_partitions, the
+  // count in the arguments' mhlo.sharding strings (HLO sharding syntax).
+  const Module m = One(
+      R"(module @SyncTensorsGraph.7 attributes {mhlo.cross_program_prefetches = [], mhlo.is_dynamic = false} {
+  func.func @main(%arg0: tensor<8x4xf32> {mhlo.sharding = "{replicated}"}, %arg1: tensor<8x4xf32> {mhlo.sharding = "{devices=[1,4]0,1,2,3}"}) -> tensor<8x4xf32> {
+    %0 = "stablehlo.all_reduce"(%arg1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+)");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_TRUE(m.num_partitions.has_value());
+  EXPECT_EQ(*m.num_partitions, 4);
+  EXPECT_EQ(m.num_partitions_pos.line, 2);
+}
+
+TEST(MlirReaderTest, ShardingsThatNameNoCountGiveNone) {
+  // Replicated, maximal and a partial tile that collapses to replicated
+  // say nothing about the partition count.
+  EXPECT_FALSE(mlir::DeviceCountOfSharding("{replicated}").has_value());
+  EXPECT_FALSE(mlir::DeviceCountOfSharding("{maximal device=3}").has_value());
+  EXPECT_FALSE(mlir::DeviceCountOfSharding(
+                   "{devices=[1,1,4]0,1,2,3 last_tile_dim_replicate}")
+                   .has_value());
+  EXPECT_FALSE(mlir::DeviceCountOfSharding("{devices=[2,1]0").has_value());
+  EXPECT_EQ(mlir::DeviceCountOfSharding("{devices=[2,4]<=[8]}"), 8);
+  EXPECT_EQ(
+      mlir::DeviceCountOfSharding("{{replicated}, {devices=[2,1,2]0,1,2,3 "
+                                  "last_tile_dim_replicate}}"),
+      4);
+  // Tuple leaves that disagree: no count.
+  EXPECT_FALSE(
+      mlir::DeviceCountOfSharding("{{devices=[2]0,1}, {devices=[4]0,1,2,3}}")
+          .has_value());
 }
 
 TEST(MlirReaderTest, FileLocationThroughAnAlias) {
