@@ -360,6 +360,8 @@ bool Reader::ReadLoc(SourceLoc* out, int /*depth*/) {
   return true;
 }
 
+// One attribute grammar (mesh ref, axes list, sub-axes) read in order.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 bool Reader::MeshAxesGroups(Collective* c) {
   // #stablehlo.replica_group_mesh_axes<mesh = @m | #stablehlo.mesh<axes =
   // [#stablehlo.mesh_axis<name = "x", size = 2>, ...]>, axes =

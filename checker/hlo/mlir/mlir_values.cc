@@ -47,6 +47,8 @@ int64_t ElementBytes(const std::string& hlo_type) {
 
 }  // namespace
 
+// The dense<...> grammar: nested lists, splat, hex, empty, one case each.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 bool Reader::Dense(DenseRows* out) {
   out->pos = cur_.Pos();
   std::string word;
@@ -206,6 +208,8 @@ bool Reader::DenseList(DenseRows* out) {
   }
 }
 
+// The tensor type grammar (dims, element type, encoding) in order.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 bool Reader::Type(Shape* out, int depth) {
   out->Clear();
   if (depth > kMaxShapeDepth) return Fail("types nested too deeply");

@@ -63,6 +63,8 @@ bool Decoder::AxisRefs(Wire& w, int wt, const char* name,
   return true;
 }
 
+// OpSharding.named_sharding fields, one case per field number.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 bool Decoder::Named(std::string_view bytes, size_t base, int depth,
                     Sharding* out) {
   if (depth > kMaxProtoNesting) return Fail(base, "shardings nest too deep");

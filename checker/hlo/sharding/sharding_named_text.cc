@@ -112,6 +112,8 @@ bool TextParser::ParseAxisRefs(char close, std::vector<NamedAxisRef>* out,
   return true;
 }
 
+// XLA's named-sharding grammar (mesh, dims, axes lists), read in order.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 bool TextParser::ParseNamed(Sharding* out) {
   Sharding s;
   NamedSharding n;

@@ -73,6 +73,8 @@ bool Decoder::Message(Wire& w, int wire_type, const char* name,
   return true;
 }
 
+// OpSharding fields, one case per field number, as XLA's FromProto.
+// NOLINTNEXTLINE(readability-function-size)
 bool Decoder::Op(std::string_view bytes, size_t base, int depth,
                  Sharding* out) {
   if (depth > kMaxProtoNesting) return Fail(base, "shardings nest too deep");

@@ -163,6 +163,9 @@ bool TextParser::ParseShardingTypeList(std::vector<ShardingType>* out) {
   return Expect('}', "expected '}' to end sharding type list");
 }
 
+// XLA's ParseSingleSharding grammar, one case per keyword, kept in one place to
+// compare with hlo_parser.cc.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity,readability-function-size)
 bool TextParser::ParseSingle(Sharding* out, bool lbrace_pre_lexed) {
   if (!lbrace_pre_lexed &&
       !Expect('{', "expected '{' to start sharding attribute")) {
