@@ -200,11 +200,14 @@ bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out);
 // sharding decoder (checker/hlo/sharding) and handed to RecordSharding as
 // the text front end hands `sharding={...}`: validated for an instruction
 // (`shape`: its result shape, unknown when not read), counted only for the
-// module's spmd_* shardings. A malformed OpSharding is a syntax error at its
-// bytes; reading goes on. Empty bytes (replicated) say nothing.
-void RecordProtoSharding(std::string_view bytes, int64_t at,
+// module's spmd_* shardings. Empty bytes (replicated) say nothing. A
+// malformed OpSharding is malformed protobuf, as any other sub-message:
+// false, with its message and byte offset in `error` / `error_at`, for the
+// caller to stop reading there (a module has one wire error at most).
+bool RecordProtoSharding(std::string_view bytes, int64_t at,
                          std::string_view instruction, const Shape& shape,
-                         bool module_level, Module* m);
+                         bool module_level, Module* m, std::string* error,
+                         int64_t* error_at);
 
 // Group fields; `r` is positioned at the field's value (its tag read).
 // `id_pos` is scratch for the positions of the ids read (its contents are

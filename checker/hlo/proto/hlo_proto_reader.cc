@@ -171,8 +171,17 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   }
   // spmd_output_sharding / spmd_parameters_shardings: counted toward the
   // device count, not validated (XLA does not validate them either).
+  // A malformed one is the module's wire error when the first pass found
+  // none: the second pass then stops there, as at any first-pass error.
   for (const Header::RawSharding& raw : h.shardings) {
-    proto::RecordProtoSharding(raw.bytes, raw.at, "", Shape(), true, m);
+    std::string error;
+    int64_t error_at = 0;
+    if (!proto::RecordProtoSharding(raw.bytes, raw.at, "", Shape(), true, m,
+                                    &error, &error_at) &&
+        first_error.empty()) {
+      first_error = std::move(error);
+      first_error_at = error_at;
+    }
   }
   m->computation_count = static_cast<int64_t>(h.computations.size());
   for (const ComputationInfo& c : h.computations) {

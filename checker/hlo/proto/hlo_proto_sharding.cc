@@ -1,5 +1,6 @@
 // A binary module's shardings to the one sharding decoder and record
 // (checker/hlo/sharding), as the text front end hands `sharding={...}`.
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -9,21 +10,23 @@
 
 namespace topolint::hlo::proto {
 
-void RecordProtoSharding(std::string_view bytes, int64_t at,
+bool RecordProtoSharding(std::string_view bytes, int64_t at,
                          std::string_view instruction, const Shape& shape,
-                         bool module_level, Module* m) {
-  if (bytes.empty()) return;
+                         bool module_level, Module* m, std::string* error,
+                         int64_t* error_at) {
+  if (bytes.empty()) return true;
   OpShardingDecode d = DecodeOpSharding(bytes);
   if (!d.ok()) {
-    SyntaxError e;
-    e.pos = TextPos::AtByte(at + static_cast<int64_t>(d.error_offset));
-    e.message = std::move(d.error);
-    m->syntax_errors.push_back(std::move(e));
-    return;
+    *error = std::string(module_level ? "HloModuleProto sharding (12/14)"
+                                      : "HloInstructionProto.sharding (40)") +
+             ": " + d.error;
+    *error_at = at + static_cast<int64_t>(d.error_offset);
+    return false;
   }
   RecordSharding(
       *d.sharding, shape, TextPos::AtByte(at), instruction,
       module_level ? ShardingSite::kModule : ShardingSite::kInstruction, m);
+  return true;
 }
 
 }  // namespace topolint::hlo::proto

@@ -159,8 +159,7 @@ class InstructionWalk {
         shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
                         at + static_cast<int64_t>(view_.shape_offset));
       }
-      if (!view_.sharding.empty()) ScannedSharding(at);
-      return true;
+      return view_.sharding.empty() || ScannedSharding(at);
     }
     Prepare(begin);
     in_instruction_ = true;
@@ -193,7 +192,7 @@ class InstructionWalk {
   // The sharding of an instruction the first stage kept (parameters and
   // constants carry most): its shape decoded from the bytes kept, then
   // recorded as the text front end records `sharding={...}`.
-  void ScannedSharding(int64_t at) {
+  bool ScannedSharding(int64_t at) {
     Shape shape;
     if (view_.has_shape) {
       WireReader sub(reinterpret_cast<const uint8_t*>(view_.shape.data()),
@@ -204,14 +203,22 @@ class InstructionWalk {
     }
     name_.assign("%");
     name_.append(view_.name.substr(0, 256));
-    RecordProtoSharding(view_.sharding,
-                        at + static_cast<int64_t>(view_.sharding_offset), name_,
-                        shape, false, m_);
+    return Recorded(RecordProtoSharding(
+        view_.sharding, at + static_cast<int64_t>(view_.sharding_offset), name_,
+        shape, false, m_, &sharding_error_, &sharding_error_at_));
+  }
+
+  // A malformed OpSharding stops the reader there, as any malformed
+  // sub-message does.
+  bool Recorded(bool ok) {
+    if (ok) return true;
+    stop_at_ = sharding_error_at_;
+    return r_.FailAt(sharding_error_at_, sharding_error_);
   }
 
   // The sharding of an instruction ReadInstruction read (`data`: its bytes
   // from byte `at` on, when in memory).
-  void ReadSharding(const uint8_t* data, int64_t at) {
+  bool ReadSharding(const uint8_t* data, int64_t at) {
     Shape shape;
     const Collective& c = s_.c;
     if (c.result_shape.known) {
@@ -225,7 +232,9 @@ class InstructionWalk {
     }
     name_.assign("%");
     name_.append(std::string_view(c.name).substr(0, 256));
-    RecordProtoSharding(s_.sharding, s_.sharding_at, name_, shape, false, m_);
+    return Recorded(RecordProtoSharding(s_.sharding, s_.sharding_at, name_,
+                                        shape, false, m_, &sharding_error_,
+                                        &sharding_error_at_));
   }
 
   // The scratch made ready for the instruction whose length prefix is at
@@ -248,7 +257,7 @@ class InstructionWalk {
   bool Finish(const ComputationInfo* info, int64_t end, const uint8_t* data,
               int64_t at) {
     in_instruction_ = false;
-    if (!s_.sharding.empty()) ReadSharding(data, at);
+    if (!s_.sharding.empty() && !ReadSharding(data, at)) return false;
     Collective& c = s_.c;
     const int64_t shape_size = s_.shape_end - s_.shape_begin;
     if (s_.has_id && data != nullptr && s_.shape_end >= 0 &&
@@ -323,9 +332,11 @@ class InstructionWalk {
   int32_t comp_index_ = -1;
   ShapeTable shapes_;
   InstructionView view_;
-  std::string scratch_;    // an instruction cut by the input buffer's end
-  std::string comp_name_;  // with its '%'
-  std::string name_;       // a sharding's instruction, with its '%'
+  std::string scratch_;         // an instruction cut by the input buffer's end
+  std::string comp_name_;       // with its '%'
+  std::string name_;            // a sharding's instruction, with its '%'
+  std::string sharding_error_;  // a malformed OpSharding's message
+  int64_t sharding_error_at_ = 0;
   // Shapes whose storage the next collective's operands reuse.
   static constexpr size_t kMaxSpareShapes = 64;
   std::vector<Shape> spare_shapes_;

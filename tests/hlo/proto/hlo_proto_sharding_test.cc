@@ -162,8 +162,10 @@ TEST(HloProtoShardingTest, ModuleShardingsCountAndAreNotValidated) {
   EXPECT_EQ(m.sharding.tile_counts[0].devices, 4);
 }
 
-TEST(HloProtoShardingTest, AMalformedOpShardingIsASyntaxErrorAndReadingGoesOn) {
-  // type = OTHER with a length-delimited field 3 that runs past its end.
+TEST(HloProtoShardingTest, AMalformedOpShardingIsTheModulesOneWireError) {
+  // type = OTHER with a length-delimited field 3 that runs past its end:
+  // malformed protobuf, so reading stops there as at any malformed
+  // sub-message, and the module has that one error (the fuzz invariant).
   std::string bad;
   Varint(&bad, 1, 3);
   bad += std::string("\x1a\x09\x02", 3);
@@ -174,10 +176,20 @@ TEST(HloProtoShardingTest, AMalformedOpShardingIsASyntaxErrorAndReadingGoesOn) {
     const hlo::Module m = ReadBinary(bytes, fast);
     ASSERT_EQ(m.syntax_errors.size(), 1u);
     EXPECT_GT(m.syntax_errors[0].pos.byte_offset(), 0);
-    // The next instruction's sharding is still read (a repeated device,
-    // and a rank-1 tile on a rank-2 shape).
-    EXPECT_FALSE(m.sharding.issues.empty());
+    EXPECT_NE(
+        m.syntax_errors[0].message.find("HloInstructionProto.sharding (40)"),
+        std::string::npos)
+        << m.syntax_errors[0].message;
+    EXPECT_TRUE(m.sharding.issues.empty());
   }
+  // A malformed module sharding (14) likewise, and only that error.
+  const std::string module_bad =
+      ModuleBytes({Parameter("a", 1, s, "")}, 0, {bad});
+  const hlo::Module m = ReadBinary(module_bad, true);
+  ASSERT_EQ(m.syntax_errors.size(), 1u);
+  EXPECT_NE(m.syntax_errors[0].message.find("HloModuleProto sharding"),
+            std::string::npos)
+      << m.syntax_errors[0].message;
 }
 
 }  // namespace
