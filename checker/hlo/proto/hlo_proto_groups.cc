@@ -45,8 +45,11 @@ bool ReadPlainGroup(WireReader& r, TextPos group_pos, ReplicaGroups* out) {
   for (size_t d = k + 1 + k2; d < end;) {
     uint64_t v = 0;
     size_t kv = 0;
+    // Ids of one or two bytes, minimally encoded (a device id below
+    // 16,384, as XLA writes it); anything else goes to the exact reader.
     if (ids->size() - before >= room ||
-        !DecodeVarint(p + d, end - d, &v, &kv)) {
+        !DecodeVarint(p + d, end - d, &v, &kv) || kv > 2 ||
+        (kv == 2 && p[d + 1] == 0)) {
       ids->resize(before);
       return false;
     }
