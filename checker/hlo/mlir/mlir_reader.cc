@@ -441,22 +441,8 @@ absl::Status ParseStableHloFile(const std::string& path,
     shrank = window.shrank();
   }
   std::fclose(file);
-  if (shrank) {
-    return absl::DataLossError(fmt::format(
-        "{}: the file shrank while it was read (truncated by another "
-        "process?); check it again",
-        display_name));
-  }
-  if (read_error) {
-    return absl::DataLossError(
-        fmt::format("{}: cannot read the file", display_name));
-  }
-  if (too_large) {
-    return absl::ResourceExhaustedError(fmt::format(
-        "{}: more than {} bytes; the limit for HLO inputs is {} bytes",
-        display_name, options.max_file_bytes, options.max_file_bytes));
-  }
-  return absl::OkStatus();
+  return ReadEndStatus(shrank, read_error, too_large, display_name,
+                       options.max_file_bytes);
 }
 
 std::vector<Module> ParseStableHloModules(std::string_view text,
