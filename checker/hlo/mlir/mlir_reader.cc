@@ -12,6 +12,7 @@
 #include "checker/hlo/mlir/mlir_internal.h"
 #include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/open_error.h"
+#include "checker/hlo/suppression_directive.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {
@@ -157,38 +158,20 @@ void Reader::TopLevelComment() {
   }
   absl::string_view directive = absl::StripLeadingAsciiWhitespace(body);
   if (!absl::ConsumePrefix(&directive, "topolint:")) return;
-  directive = absl::StripLeadingAsciiWhitespace(directive);
-  bool next_line = false;
-  if (absl::ConsumePrefix(&directive, "disable-next-line=")) {
-    next_line = true;
-  } else if (!absl::ConsumePrefix(&directive, "disable=")) {
-    Error(pos,
-          "malformed topolint directive: expected 'disable=RULE[,RULE]' "
-          "or 'disable-next-line=RULE[,RULE]' after 'topolint:'");
+  SuppressionDirective d = ParseSuppressionDirective(
+      std::string_view(directive.data(), directive.size()));
+  if (!d.error.empty()) {
+    Error(pos, d.error);
     return;
-  }
-  std::string list;
-  for (absl::string_view word :
-       absl::StrSplit(directive, absl::ByAnyChar(" \t\r"), absl::SkipEmpty())) {
-    if (!list.empty() && list.back() != ',' && word.front() != ',') break;
-    list.append(word.data(), word.size());
   }
   Suppression s;
   s.pos = pos;
   s.offset = offset;
   s.comment = text;
   while (!s.comment.empty() && s.comment.back() == '\r') s.comment.pop_back();
-  for (absl::string_view rule : absl::StrSplit(list, ',', absl::SkipEmpty())) {
-    s.rules.emplace_back(rule);
-  }
-  if (s.rules.empty()) {
-    Error(pos,
-          "topolint directive names no rule: expected "
-          "'disable=RULE[,RULE]' or 'disable-next-line=RULE[,RULE]'");
-    return;
-  }
-  s.target_line = next_line ? 0 : pos.line;  // 0: the next code line
-  if (next_line) ++pending_next_line_;
+  s.rules = std::move(d.rules);
+  s.target_line = d.next_line ? 0 : pos.line;  // 0: the next code line
+  if (d.next_line) ++pending_next_line_;
   module_->suppressions.push_back(std::move(s));
 }
 

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "checker/hlo/suppression_directive.h"
 #include "checker/hlo/text/hlo_lexer.h"
 #include "fmt/format.h"
 
@@ -139,38 +140,17 @@ bool HloLexer::BlockComment() {
 void HloLexer::Directive(std::string_view directive, TextPos pos,
                          int64_t offset, std::string comment) {
   if (module_ == nullptr) return;
-  absl::string_view text = absl::StripLeadingAsciiWhitespace(
-      absl::string_view(directive.data(), directive.size()));
-  bool next_line = false;
-  if (absl::ConsumePrefix(&text, "disable-next-line=")) {
-    next_line = true;
-  } else if (!absl::ConsumePrefix(&text, "disable=")) {
-    Error(pos,
-          "malformed topolint directive: expected 'disable=RULE[,RULE]' "
-          "or 'disable-next-line=RULE[,RULE]' after 'topolint:'");
+  SuppressionDirective d = ParseSuppressionDirective(directive);
+  if (!d.error.empty()) {
+    Error(pos, d.error);
     return;
-  }
-  // The rule list ends at the first blank that does not follow a comma.
-  std::string list;
-  for (absl::string_view word :
-       absl::StrSplit(text, absl::ByAnyChar(" \t\r"), absl::SkipEmpty())) {
-    if (!list.empty() && list.back() != ',' && word.front() != ',') break;
-    list.append(word.data(), word.size());
   }
   Suppression s;
   s.pos = pos;
   s.offset = offset;
   s.comment = std::move(comment);
-  for (absl::string_view rule : absl::StrSplit(list, ',', absl::SkipEmpty())) {
-    s.rules.emplace_back(rule);
-  }
-  if (s.rules.empty()) {
-    Error(pos,
-          "topolint directive names no rule: expected "
-          "'disable=RULE[,RULE]' or 'disable-next-line=RULE[,RULE]'");
-    return;
-  }
-  s.target_line = next_line ? NextCodeLine() : pos.line;
+  s.rules = std::move(d.rules);
+  s.target_line = d.next_line ? NextCodeLine() : pos.line;
   module_->suppressions.push_back(std::move(s));
 }
 
