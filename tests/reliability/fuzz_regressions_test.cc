@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_targets.h"
+#include "fuzz/gzip_stream_target.h"
 #include "fuzz/stdin_target.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
@@ -33,6 +34,7 @@ const std::map<std::string, Target>& Targets() {
       {"unit_fuzz", fuzz::RunUnitTarget},
       {"baseline_fuzz", fuzz::RunBaselineTarget},
       {"project_config_fuzz", fuzz::RunProjectConfigTarget},
+      {"gzip_stream_fuzz", fuzz::RunGzipStreamTarget},
       // The CLI's standard-input path: it takes over fd 0, which each
       // replay may, in its own child process (RunIsolated).
       {"stdin_fuzz", fuzz::RunStdinTarget},
