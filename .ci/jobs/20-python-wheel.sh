@@ -23,9 +23,13 @@ cd "$(dirname "$0")/../.."
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# The package's CMake build directory sits beside build/ (same depth), so
+# that with .ci/run's CCACHE_BASEDIR its compile lines are the main build's
+# and ccache answers them; the tree checks below leave it out.
+wheel_build="$PWD/build-wheel"
+trap 'rm -rf "$work" "$wheel_build"' EXIT
 export PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-export TOPOLINT_WHEEL_BUILD_DIR="${TOPOLINT_WHEEL_BUILD_DIR:-$work/cmake}"
+export TOPOLINT_WHEEL_BUILD_DIR="${TOPOLINT_WHEEL_BUILD_DIR:-$wheel_build}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
 unset TOPOLINT_LIBRARY TOPOLINT_BINARY TOPOLINT_WHEEL_PREBUILT PYTHONPATH
 version=$(cat VERSION)
@@ -36,7 +40,7 @@ fail() { echo "20-python-wheel: FAIL: $*" >&2; exit 1; }
 tree_state() {
   git status --porcelain --ignored --untracked-files=all -- python/ |
     grep -v '__pycache__' | sort || true
-  ls -A
+  ls -A | grep -vx build-wheel || true
 }
 tree_state > "$work/before"
 

@@ -27,8 +27,11 @@ std::string GroupsToString(const ReplicaGroups& g) {
         out += fmt::format("{{{}}}@{}", absl::StrJoin(ids, ","),
                            PosStr(g.group_pos[static_cast<size_t>(i)]));
         std::vector<std::string> ps;
+        IdLayout::Cursor at(g.id_layout, g.ids());  // O(1) per id
+        const int64_t begin =
+            i == 0 ? 0 : g.group_ends[static_cast<size_t>(i) - 1];
         for (size_t k = 0; k < ids.size(); ++k) {
-          ps.push_back(PosStr(g.IdPos(i, static_cast<int64_t>(k))));
+          ps.push_back(PosStr(at.At(begin + static_cast<int64_t>(k))));
         }
         out += "[" + absl::StrJoin(ps, " ") + "]";
       }
