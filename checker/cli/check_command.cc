@@ -87,26 +87,6 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
   return out;
 }
 
-// SARIF URIs and GitHub annotation paths: relative to --sarif-root, else to the
-// git work tree holding the current directory, else the one holding the first
-// input, else to the current directory.
-SarifRoots FindSarifRoots(const Options& o) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  SarifRoots r;
-  r.cwd = fs::current_path(ec).string();
-  if (!o.sarif_root.empty()) {
-    r.root = fs::absolute(o.sarif_root, ec).lexically_normal().string();
-  }
-  if (r.root.empty()) r.root = FindGitRoot(r.cwd);
-  if (r.root.empty() && !o.paths.empty() && o.paths[0] != "-") {
-    r.root = FindGitRoot(fs::absolute(o.paths[0], ec).parent_path().string());
-  }
-  if (r.root.empty()) r.root = r.cwd;
-  while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
-  return r;
-}
-
 int Fail(const absl::Status& st) {
   Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
   return kExitUsage;
@@ -255,7 +235,7 @@ class CheckReport {
         baseline_writer_.Add(f, &baseline_text_);
       }
       if (use_baseline_) {
-        auto it = remaining_.find(Fingerprint(f));
+        auto it = remaining_.find(RootedFingerprint(f, &roots_));
         if (it != remaining_.end() && it->second > 0) {
           --it->second;
           ++baselined_;
@@ -315,7 +295,7 @@ class CheckReport {
   std::vector<RuleDescriptor> rules_;
   SarifRoots roots_;
   std::unique_ptr<ReportWriter> report_;
-  BaselineWriter baseline_writer_;
+  BaselineWriter baseline_writer_{&roots_};
   ReportSink out_, baseline_out_;
   std::string text_, baseline_text_;
   Tally tally_;
@@ -429,6 +409,30 @@ CheckSummary RunCheckCounted(const Options& options,
   CheckSummary summary;
   summary.code = CheckRun(options, reuse, &summary);
   return summary;
+}
+
+// Files in every format: relative to --sarif-root, else to the git work tree
+// holding the current directory, else the one holding (or being) the first
+// input, else to the current directory.
+SarifRoots FindSarifRoots(const Options& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  SarifRoots r;
+  r.cwd = fs::current_path(ec).string();
+  if (!o.sarif_root.empty()) {
+    r.root = fs::absolute(o.sarif_root, ec).lexically_normal().string();
+  }
+  if (r.root.empty()) r.root = FindGitRoot(r.cwd);
+  if (r.root.empty() && !o.paths.empty() && o.paths[0] != "-") {
+    // The first input's work tree: from the directory itself (a checkout
+    // named from outside it), or from a file's directory.
+    fs::path first = fs::absolute(o.paths[0], ec).lexically_normal();
+    if (!fs::is_directory(first, ec)) first = first.parent_path();
+    r.root = FindGitRoot(first.string());
+  }
+  if (r.root.empty()) r.root = r.cwd;
+  while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
+  return r;
 }
 
 }  // namespace topolint::cli

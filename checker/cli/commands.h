@@ -9,6 +9,7 @@
 #include "checker/cli/check_summary.h"
 #include "checker/cli/options.h"
 #include "checker/core/runner.h"
+#include "checker/diag/render.h"
 
 namespace topolint::cli {
 
@@ -17,6 +18,10 @@ inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
 
 int RunCheck(const Options& options);
+// The root every format and baseline names files from (--sarif-root, else
+// the git work tree of the current directory or of the first input, else
+// the current directory).
+SarifRoots FindSarifRoots(const Options& options);
 // RunCheck without --fix / --diff and without its summary: the report and
 // the warnings met are written; the counts and the exit code are returned
 // for the caller to print (PrintCheckSummary) as its run means them.

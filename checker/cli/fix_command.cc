@@ -57,6 +57,7 @@ absl::Status Gather(const Options& options, UnitSource* source,
   std::set<std::tuple<std::string, std::string, int64_t, int64_t, std::string>>
       seen;
   std::vector<std::shared_ptr<const Fix>> fixes;
+  const SarifRoots roots = FindSarifRoots(options);
   // Findings whose fingerprint the baseline holds: (file, line, column,
   // index in `fixes` or npos).
   absl::flat_hash_map<
@@ -69,7 +70,7 @@ absl::Status Gather(const Options& options, UnitSource* source,
         for (const Finding& f : unit.findings) {
           const bool with_fix = f.fix != nullptr && !f.fix->edits.empty();
           const std::string fingerprint =
-              baseline ? Fingerprint(f) : std::string();
+              baseline ? RootedFingerprint(f, &roots) : std::string();
           const bool accepted =
               baseline && baseline->counts.contains(fingerprint);
           if (!with_fix && !accepted) continue;

@@ -79,8 +79,9 @@ const FlagRow kFlags[] = {
    "tree holding the current directory, else the current directory)",
    [](Options& o, V v) { o.sarif_root = v.text; return Ok(); }},
   {"--docs-url", "", K::kText, "URL", "", kCheckExec, false, 0,
-   "the base of the rule pages (URL/<rule>.md) that SARIF helpUri and the "
-   "text format's terminal links point to (an absolute URL)",
+   "the base of the rule pages (URL/<rule>.md) that SARIF helpUri and, on a "
+   "terminal, the text format's [rule-id] links point to (an absolute URL; "
+   "default: docs/rules of the topolint repository on GitHub)",
    [](Options& o, V v) {
      if (v.text.find("://") == std::string::npos) {
        return absl::InvalidArgumentError(fmt::format(

@@ -223,8 +223,10 @@ void BaselineWriter::Begin(std::string* out) {
 }
 
 void BaselineWriter::Add(const Finding& f, std::string* out) {
-  if (!group_.empty() && group_.back().file != f.loc.file) Flush(out);
-  group_.push_back({f.rule, f.loc.file, Fingerprint(f), f.message});
+  std::string file = RootRelative(f.loc.file, roots_);
+  if (!group_.empty() && group_.back().file != file) Flush(out);
+  group_.push_back(
+      {f.rule, std::move(file), RootedFingerprint(f, roots_), f.message});
 }
 
 void BaselineWriter::End(std::string* out) {

@@ -16,6 +16,8 @@
 
 namespace topolint {
 
+struct SarifRoots;
+
 // One accepted finding. Only `fingerprint` (see Fingerprint() in render.h:
 // rule, file and anchor, never the line) is matched; rule, file and message
 // are there for people reading or reviewing the baseline file.
@@ -59,8 +61,12 @@ std::string WriteBaseline(const std::vector<Finding>& findings);
 // WriteBaseline's for the same findings when no file comes back after another
 // one; a file that does (findings of a config shared by several units, reported
 // with a later unit) gets a second group, which LoadBaseline reads the same.
+// With `roots`, each entry's file and fingerprint are the root-relative
+// ones every format prints (RootedFingerprint), so a baseline written from
+// one directory applies from any other.
 class BaselineWriter {
  public:
+  explicit BaselineWriter(const SarifRoots* roots = nullptr) : roots_(roots) {}
   void Begin(std::string* out);
   void Add(const Finding& finding, std::string* out);
   void End(std::string* out);
@@ -68,6 +74,7 @@ class BaselineWriter {
  private:
   void Flush(std::string* out);
 
+  const SarifRoots* roots_;
   std::vector<BaselineEntry> group_;  // entries of one file
   size_t written_ = 0;
 };

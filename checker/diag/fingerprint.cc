@@ -41,4 +41,8 @@ std::string Fingerprint(const Finding& finding, std::string_view file) {
   return fmt::format("{:016x}", h);
 }
 
+std::string RootedFingerprint(const Finding& finding, const SarifRoots* roots) {
+  return Fingerprint(finding, RootRelative(finding.loc.file, roots));
+}
+
 }  // namespace topolint

@@ -203,6 +203,10 @@ std::string Fingerprint(const Finding& finding);
 // relative to the repository root, so that one finding has one fingerprint
 // from whichever directory topolint ran.
 std::string Fingerprint(const Finding& finding, std::string_view file);
+// Fingerprint(finding, RootRelative(its file, roots)): the one fingerprint
+// of every format and of baselines (as Fingerprint(finding) when `roots` is
+// null, as the C++ API, which has no root, gives it).
+std::string RootedFingerprint(const Finding& finding, const SarifRoots* roots);
 
 }  // namespace topolint
 

@@ -66,7 +66,7 @@ class GitlabReport : public ReportWriter {
     }
     // GitLab tells issues apart by fingerprint: findings that share one (the
     // same rule and anchor twice in a file) get their occurrence appended.
-    std::string fingerprint = Fingerprint(f);
+    std::string fingerprint = RootedFingerprint(f, roots_);
     const size_t seen = occurrences_[fingerprint]++;
     if (seen > 0) fingerprint += fmt::format("-{}", seen);
     Json issue;

@@ -106,7 +106,7 @@ nlohmann::ordered_json FindingObject(const Finding& f,
       {"column", f.loc.column}};
   AddBinaryPlace(f.loc, &item);
   item["notes"] = std::move(notes);
-  item["fingerprint"] = Fingerprint(f);
+  item["fingerprint"] = RootedFingerprint(f, roots);
   // Only a fix `check --fix` could write (not into a binary module, a
   // compressed file or an archive).
   if (f.fix != nullptr && WritableFix(*f.fix))

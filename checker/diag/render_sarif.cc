@@ -119,9 +119,7 @@ class Artifacts {
     run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", root}}}};
   }
 
-  std::string RootRelativeFile(const std::string& file) const {
-    return RootRelative(file, roots_);
-  }
+  const SarifRoots* roots() const { return roots_; }
 
   // The archives and members results named so far (empty without roots).
   const Json& List() const { return artifacts_; }
@@ -363,7 +361,7 @@ Json ResultObject(const Finding& f,
     result["relatedLocations"] = std::move(related);
   }
   result["partialFingerprints"] = {
-      {"topolint/v1", Fingerprint(f, artifacts.RootRelativeFile(f.loc.file))}};
+      {"topolint/v1", RootedFingerprint(f, artifacts.roots())}};
   return result;
 }
 

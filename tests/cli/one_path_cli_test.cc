@@ -48,6 +48,40 @@ TEST_F(OnePathTest, SarifFingerprintIsTheSameFromAnyDirectory) {
   EXPECT_EQ(fingerprint(root_ + "/llama", "def.json"), from_root);
 }
 
+TEST_F(OnePathTest, EveryFingerprintIsSarifsFromAnyDirectory) {
+  const CliResult sarif =
+      RunTopolint({"check", "--format", "sarif", "."}, root_);
+  const std::string want = nlohmann::json::parse(
+      sarif.out)["runs"][0]["results"][0]["partialFingerprints"]["topolint/v1"];
+  for (const auto& [cwd, path] :
+       std::vector<std::pair<std::string, std::string>>{
+           {root_, "."},
+           {root_ + "/llama", "."},
+           {root_ + "/llama", "def.json"},
+           {d_.path(), "repo/llama"}}) {
+    CliResult r = RunTopolint({"check", "--format", "json", path}, cwd);
+    EXPECT_EQ(nlohmann::json::parse(r.out)[0]["fingerprint"], want) << cwd;
+    r = RunTopolint({"check", "--format", "gitlab", path}, cwd);
+    EXPECT_EQ(nlohmann::json::parse(r.out)[0]["fingerprint"], want) << cwd;
+  }
+}
+
+TEST_F(OnePathTest, ABaselineWrittenInOneDirectoryAppliesFromAnother) {
+  const std::string baseline = d_.path() + "/baseline.json";
+  CliResult r = RunTopolint({"check", "--write-baseline", baseline, "."},
+                            root_ + "/llama");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const nlohmann::json written = nlohmann::json::parse(ReadAll(baseline));
+  ASSERT_EQ(written["findings"].size(), 1u) << written.dump();
+  EXPECT_EQ(written["findings"][0]["file"], "llama/def.json");
+  for (const auto& [cwd, path] :
+       std::vector<std::pair<std::string, std::string>>{
+           {root_, "."}, {root_, "llama/def.json"}, {d_.path(), "repo"}}) {
+    r = RunTopolint({"check", "--baseline", baseline, path}, cwd);
+    EXPECT_EQ(r.exit_code, 0) << cwd << " " << path << "\n" << r.out << r.err;
+  }
+}
+
 TEST_F(OnePathTest, TheRootIsNamedWithoutDotSlash) {
   // pre-commit runs `topolint check .` from the root: "llama/def.json" in
   // text, JSON and JUnit alike, as SARIF and GitLab name it.
