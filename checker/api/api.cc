@@ -226,7 +226,8 @@ Status FromAbslStatus(const absl::Status& st) {
   return out;
 }
 
-Finding ToApiFinding(const topolint::Finding& f) {
+Finding ToApiFinding(const topolint::Finding& f,
+                     const topolint::SarifRoots& roots) {
   Finding out;
   out.rule = f.rule;
   out.severity = static_cast<Severity>(static_cast<int>(f.severity));
@@ -239,7 +240,7 @@ Finding ToApiFinding(const topolint::Finding& f) {
   for (const topolint::Note& n : f.notes) {
     out.notes.push_back(Note{n.message, n.loc.file, n.loc.line, n.loc.column});
   }
-  out.fingerprint = Fingerprint(f);
+  out.fingerprint = RootedFingerprint(f, &roots);
   return out;
 }
 
@@ -293,7 +294,10 @@ absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
       !st.ok()) {
     return st;
   }
-  if (absl::Status st = ApplyBaselineFile(options.baseline, &all); !st.ok()) {
+  const SarifRoots roots = FindReportRoots(
+      "", unit.empty() ? std::string_view() : unit.inputs().front().name);
+  if (absl::Status st = ApplyBaselineFile(options.baseline, roots, &all);
+      !st.ok()) {
     return st;
   }
   *findings = std::move(all);
@@ -346,7 +350,10 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
                std::make_move_iterator(f.end()));
   }
   std::sort(all.begin(), all.end(), FindingLess);
-  if (absl::Status st = ApplyBaselineFile(options.baseline, &all); !st.ok()) {
+  const SarifRoots roots =
+      FindReportRoots("", paths.empty() ? std::string_view() : paths[0]);
+  if (absl::Status st = ApplyBaselineFile(options.baseline, roots, &all);
+      !st.ok()) {
     return st;
   }
   *findings = std::move(all);
@@ -359,12 +366,13 @@ namespace {
 
 Status Convert(const absl::Status& st,
                const std::vector<topolint::Finding>& engine,
-               std::vector<Finding>* findings) {
+               std::string_view first_input, std::vector<Finding>* findings) {
   findings->clear();
   if (!st.ok()) return internal::FromAbslStatus(st);
   findings->reserve(engine.size());
+  const SarifRoots roots = FindReportRoots("", first_input);
   for (const topolint::Finding& f : engine) {
-    findings->push_back(internal::ToApiFinding(f));
+    findings->push_back(internal::ToApiFinding(f, roots));
   }
   return Status{};
 }
@@ -375,14 +383,17 @@ Status Check(const Unit& unit, const Options& options,
              std::vector<Finding>* findings) {
   std::vector<topolint::Finding> engine;
   absl::Status st = internal::CheckUnitFindings(unit, options, &engine);
-  return Convert(st, engine, findings);
+  return Convert(st, engine,
+                 unit.empty() ? std::string_view() : unit.inputs().front().name,
+                 findings);
 }
 
 Status CheckPaths(const std::vector<std::string>& paths, const Options& options,
                   std::vector<Finding>* findings) {
   std::vector<topolint::Finding> engine;
   absl::Status st = internal::CheckPathsFindings(paths, options, &engine);
-  return Convert(st, engine, findings);
+  return Convert(st, engine, paths.empty() ? std::string_view() : paths[0],
+                 findings);
 }
 
 }  // namespace topolint::api

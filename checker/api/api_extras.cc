@@ -9,6 +9,7 @@
 namespace topolint::api::internal {
 
 absl::Status ApplyBaselineFile(const std::string& path,
+                               const topolint::SarifRoots& roots,
                                std::vector<topolint::Finding>* findings) {
   if (path.empty()) return absl::OkStatus();
   if (path.find('\0') != std::string::npos) {
@@ -24,7 +25,7 @@ absl::Status ApplyBaselineFile(const std::string& path,
     }
     return absl::InvalidArgumentError(baseline.status().message());
   }
-  *findings = ApplyBaseline(std::move(*findings), *baseline).kept;
+  *findings = ApplyBaseline(std::move(*findings), *baseline, &roots).kept;
   return absl::OkStatus();
 }
 

@@ -12,6 +12,7 @@
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
 #include "checker/diag/finding.h"
+#include "checker/diag/render.h"
 #include "checker/model/unit.h"
 #include "topolint/topolint.h"
 
@@ -40,7 +41,9 @@ absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
 // Drops the findings recorded in the baseline file at `path` (nothing when
 // `path` is empty). A baseline that cannot be read or parsed is
 // kNotFound / kInvalidArgument.
+// Matches by RootedFingerprint with `roots`, as the CLI does.
 absl::Status ApplyBaselineFile(const std::string& path,
+                               const topolint::SarifRoots& roots,
                                std::vector<topolint::Finding>* findings);
 
 // `topolint explain --format json` for one unit, with `options`' settings.
@@ -48,7 +51,10 @@ absl::Status ExplainUnitJson(const Unit& unit, const Options& options,
                              std::string* json);
 
 Status FromAbslStatus(const absl::Status& status);
-Finding ToApiFinding(const topolint::Finding& finding);
+// The fingerprint is RootedFingerprint with `roots` (FindReportRoots with
+// the call's first input), equal to the CLI's.
+Finding ToApiFinding(const topolint::Finding& finding,
+                     const topolint::SarifRoots& roots);
 
 }  // namespace topolint::api::internal
 

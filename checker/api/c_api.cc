@@ -359,7 +359,9 @@ std::string Respond(const char* request_json, Verb verb,
         !st.ok()) {
       return ErrorResponse(CodeName(st), std::string(st.message()));
     }
-    return RenderJson(findings);
+    const SarifRoots roots =
+        FindReportRoots("", search.empty() ? std::string_view() : search[0]);
+    return RenderJson(findings, &roots);
   }
   if (verb == Verb::kExplain) {
     std::string out;
@@ -374,7 +376,9 @@ std::string Respond(const char* request_json, Verb verb,
       !st.ok()) {
     return ErrorResponse(CodeName(st), std::string(st.message()));
   }
-  return RenderJson(findings);
+  const SarifRoots roots = FindReportRoots(
+      "", unit.empty() ? std::string_view() : unit.inputs().front().name);
+  return RenderJson(findings, &roots);
 }
 
 char* CopyOut(const std::string& s) {

@@ -411,28 +411,8 @@ CheckSummary RunCheckCounted(const Options& options,
   return summary;
 }
 
-// Files in every format: relative to --sarif-root, else to the git work tree
-// holding the current directory, else the one holding (or being) the first
-// input, else to the current directory.
 SarifRoots FindSarifRoots(const Options& o) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  SarifRoots r;
-  r.cwd = fs::current_path(ec).string();
-  if (!o.sarif_root.empty()) {
-    r.root = fs::absolute(o.sarif_root, ec).lexically_normal().string();
-  }
-  if (r.root.empty()) r.root = FindGitRoot(r.cwd);
-  if (r.root.empty() && !o.paths.empty() && o.paths[0] != "-") {
-    // The first input's work tree: from the directory itself (a checkout
-    // named from outside it), or from a file's directory.
-    fs::path first = fs::absolute(o.paths[0], ec).lexically_normal();
-    if (!fs::is_directory(first, ec)) first = first.parent_path();
-    r.root = FindGitRoot(first.string());
-  }
-  if (r.root.empty()) r.root = r.cwd;
-  while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
-  return r;
+  return FindReportRoots(o.sarif_root, o.paths.empty() ? "" : o.paths[0]);
 }
 
 }  // namespace topolint::cli

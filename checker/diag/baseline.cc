@@ -355,11 +355,12 @@ absl::StatusOr<Baseline> ReadBaselineFile(const std::string& path) {
 }
 
 BaselineResult ApplyBaseline(std::vector<Finding> findings,
-                             const Baseline& baseline) {
+                             const Baseline& baseline,
+                             const SarifRoots* roots) {
   absl::flat_hash_map<std::string, int64_t> remaining = baseline.counts;
   BaselineResult result;
   for (Finding& f : findings) {
-    auto it = remaining.find(Fingerprint(f));
+    auto it = remaining.find(RootedFingerprint(f, roots));
     if (it != remaining.end() && it->second > 0) {
       --it->second;
       ++result.suppressed;

@@ -98,7 +98,8 @@ absl::StatusOr<Baseline> ReadBaselineFile(const std::string& path);
 // findings having it (the first n in input order), so a new copy of an
 // accepted problem is still reported.
 BaselineResult ApplyBaseline(std::vector<Finding> findings,
-                             const Baseline& baseline);
+                             const Baseline& baseline,
+                             const SarifRoots* roots = nullptr);
 
 }  // namespace topolint
 

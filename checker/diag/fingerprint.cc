@@ -1,8 +1,11 @@
 // Finding fingerprints: stable across runs, machines and line moves.
 #include <cstdint>
+#include <filesystem>
 #include <string_view>
+#include <system_error>
 
 #include "checker/diag/render.h"
+#include "checker/diag/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -39,6 +42,28 @@ std::string Fingerprint(const Finding& finding, std::string_view file) {
   Mix(std::string_view("\0", 1), &h);
   Mix(what, &h);
   return fmt::format("{:016x}", h);
+}
+
+SarifRoots FindReportRoots(std::string_view root_flag,
+                           std::string_view first_input) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  SarifRoots r;
+  r.cwd = fs::current_path(ec).string();
+  if (!root_flag.empty()) {
+    r.root = fs::absolute(fs::path(root_flag), ec).lexically_normal().string();
+  }
+  if (r.root.empty()) r.root = FindGitRoot(r.cwd);
+  if (r.root.empty() && !first_input.empty() && first_input != "-") {
+    // The first input's work tree: from the directory itself (a checkout
+    // named from outside it), or from a file's directory.
+    fs::path first = fs::absolute(fs::path(first_input), ec).lexically_normal();
+    if (!fs::is_directory(first, ec)) first = first.parent_path();
+    r.root = FindGitRoot(first.string());
+  }
+  if (r.root.empty()) r.root = r.cwd;
+  while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
+  return r;
 }
 
 std::string RootedFingerprint(const Finding& finding, const SarifRoots* roots) {

@@ -42,10 +42,15 @@ std::string BinaryPlace(const Location& loc);
 std::string RenderText(const std::vector<Finding>& findings,
                        SourceCache& sources, bool color);
 
+struct SarifRoots;
+
 // One JSON array of {rule, severity, message, file, line, column,
 // notes:[{message, file, line, column}]}; a location in a binary input adds
 // byte_offset and logical_location ("computation %c, op %ar").
-std::string RenderJson(const std::vector<Finding>& findings);
+// Files as given; fingerprints hashed with `fingerprint_roots`
+// (RootedFingerprint).
+std::string RenderJson(const std::vector<Finding>& findings,
+                       const SarifRoots* fingerprint_roots = nullptr);
 
 // SARIF 2.1.0, one run, tool.driver.name "topolint". `rules` describes
 // every rule the run knows (all registered rules); tool.driver.rules lists
@@ -79,6 +84,12 @@ struct SarifRoots {
 // working directory); as given when `roots` is null. The one path SARIF,
 // GitHub, GitLab and JUnit name a finding's file by.
 std::string RootRelative(const std::string& file, const SarifRoots* roots);
+// The root every format names files from: `root_flag` (--sarif-root) when
+// given, else the git work tree holding the current directory, else the one
+// holding (or being) `first_input` (empty or "-": none), else the current
+// directory. The CLI and the library APIs use it alike.
+SarifRoots FindReportRoots(std::string_view root_flag,
+                           std::string_view first_input);
 std::string RenderSarif(const std::vector<Finding>& findings,
                         const std::vector<RuleDescriptor>& rules,
                         std::string_view tool_version, const SarifRoots& roots);

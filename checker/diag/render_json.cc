@@ -84,8 +84,8 @@ nlohmann::ordered_json FixObject(const Fix& fix, const SarifRoots* roots) {
           {"edits", std::move(edits)}};
 }
 
-nlohmann::ordered_json FindingObject(const Finding& f,
-                                     const SarifRoots* roots) {
+nlohmann::ordered_json FindingObject(const Finding& f, const SarifRoots* roots,
+                                     const SarifRoots* fingerprint_roots) {
   // ordered_json keeps the documented field order.
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
   for (const Note& n : f.notes) {
@@ -106,7 +106,7 @@ nlohmann::ordered_json FindingObject(const Finding& f,
       {"column", f.loc.column}};
   AddBinaryPlace(f.loc, &item);
   item["notes"] = std::move(notes);
-  item["fingerprint"] = RootedFingerprint(f, roots);
+  item["fingerprint"] = RootedFingerprint(f, fingerprint_roots);
   // Only a fix `check --fix` could write (not into a binary module, a
   // compressed file or an archive).
   if (f.fix != nullptr && WritableFix(*f.fix))
@@ -118,14 +118,19 @@ nlohmann::ordered_json FindingObject(const Finding& f,
 // at a time.
 class JsonReport : public ReportWriter {
  public:
-  explicit JsonReport(const SarifRoots* roots = nullptr) : roots_(roots) {}
+  // Files are named with `roots`, fingerprints hashed with
+  // `fingerprint_roots` (the library keeps its caller's paths but gives the
+  // CLI's fingerprints).
+  JsonReport(const SarifRoots* roots, const SarifRoots* fingerprint_roots)
+      : roots_(roots), fingerprint_roots_(fingerprint_roots) {}
   void Begin(std::string* out) override { *out += "["; }
 
   void Add(const std::vector<Finding>& findings, std::string* out) override {
     for (const Finding& f : findings) {
       *out += count_++ == 0 ? "\n" : ",\n";
       *out += "  ";
-      AppendNested(DumpJson(FindingObject(f, roots_)), 2, out);
+      AppendNested(DumpJson(FindingObject(f, roots_, fingerprint_roots_)), 2,
+                   out);
     }
   }
 
@@ -133,17 +138,19 @@ class JsonReport : public ReportWriter {
 
  private:
   const SarifRoots* roots_;
+  const SarifRoots* fingerprint_roots_;
   size_t count_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<ReportWriter> MakeJsonReport(const SarifRoots* roots) {
-  return std::make_unique<JsonReport>(roots);
+  return std::make_unique<JsonReport>(roots, roots);
 }
 
-std::string RenderJson(const std::vector<Finding>& findings) {
-  JsonReport report;
+std::string RenderJson(const std::vector<Finding>& findings,
+                       const SarifRoots* fingerprint_roots) {
+  JsonReport report(nullptr, fingerprint_roots);
   return report.RenderAll(findings);
 }
 
