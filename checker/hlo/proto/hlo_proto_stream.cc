@@ -163,8 +163,16 @@ class InstructionWalk {
         shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
                         at + static_cast<int64_t>(view_.shape_offset));
       }
-      return (view_.sharding.empty() || ScannedSharding(at)) &&
-             ScannedDomain(at);
+      const size_t issues = m_->sharding.issues.size();
+      if (!(view_.sharding.empty() || ScannedSharding(at)) ||
+          !ScannedDomain(at)) {
+        return false;
+      }
+      // A sharding finding names its instruction, as a collective's does.
+      if (m_->sharding.issues.size() > issues) {
+        AddSpan(begin, at + static_cast<int64_t>(size), name_);
+      }
+      return true;
     }
     Prepare(begin);
     in_instruction_ = true;
@@ -301,11 +309,19 @@ class InstructionWalk {
   bool Finish(const ComputationInfo* info, int64_t end, const uint8_t* data,
               int64_t at) {
     in_instruction_ = false;
+    const size_t issues = m_->sharding.issues.size();
     if (!s_.sharding.empty() && !ReadSharding(data, at)) return false;
     if ((!s_.domain_entry.empty() || !s_.domain_exit.empty()) &&
         !ReadDomain()) {
       return false;
     }
+    // An instruction that is no collective gets a span only for naming its
+    // sharding's finding (a collective gets one below anyway).
+    const bool sharding_issue = m_->sharding.issues.size() > issues;
+    auto not_emitted = [&] {
+      if (sharding_issue) AddSpan(instruction_begin_, end, name_);
+      return true;
+    };
     Collective& c = s_.c;
     const int64_t shape_size = s_.shape_end - s_.shape_begin;
     if (s_.has_id && data != nullptr && s_.shape_end >= 0 &&
@@ -320,9 +336,9 @@ class InstructionWalk {
       shapes_.KeepDecoded(s_.id, c.result_shape);
     }
     const std::optional<CollectiveOpcode> op = ClassifyOpcode(c.opcode);
-    if (!op.has_value()) return true;
+    if (!op.has_value()) return not_emitted();
     SetCollectiveOpcode(*op, &c);
-    if (!IsEmittedCollective(c)) return true;
+    if (!IsEmittedCollective(c)) return not_emitted();
     c.name.insert(0, "%");
     c.computation.assign(comp_name_);
     c.pos = TextPos::AtByte(instruction_begin_);

@@ -122,8 +122,11 @@ TEST(HloProtoShardingTest, TheProbeGivesXlasThreeIssuesAsItsTextTwin) {
       EXPECT_EQ(m.sharding.issues[i].message, text.sharding.issues[i].message);
       EXPECT_EQ(m.sharding.issues[i].instruction,
                 text.sharding.issues[i].instruction);
-      // Placed at the OpSharding's bytes: a byte offset in the file.
+      // Placed at the OpSharding's bytes: a byte offset in the file, in
+      // the instruction's span, which names it.
       EXPECT_GT(m.sharding.issues[i].pos.byte_offset(), 0);
+      EXPECT_EQ(m.LogicalLocation(m.sharding.issues[i].pos.byte_offset()),
+                "computation %main, op " + text.sharding.issues[i].instruction);
     }
     EXPECT_EQ(m.sharding.annotations, 3);
   }
