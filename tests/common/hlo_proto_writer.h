@@ -9,6 +9,8 @@
 // that carries a sharding is written too, in its computation and in file
 // order among the collectives, with its result shape and its sharding (40;
 // a domain's entry and exit as 54 / 55), read by hlo_text_shardings.h.
+// (An instruction whose shape the text leaves for the parser to infer is
+// written without one; its sharding is then checked against no shape.)
 #ifndef TOPOLINT_TESTS_COMMON_HLO_PROTO_WRITER_H_
 #define TOPOLINT_TESTS_COMMON_HLO_PROTO_WRITER_H_
 
