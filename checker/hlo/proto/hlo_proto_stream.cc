@@ -163,16 +163,9 @@ class InstructionWalk {
         shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
                         at + static_cast<int64_t>(view_.shape_offset));
       }
-      const size_t issues = m_->sharding.issues.size();
-      if (!(view_.sharding.empty() || ScannedSharding(at)) ||
-          !ScannedDomain(at)) {
-        return false;
-      }
-      // A sharding finding names its instruction, as a collective's does.
-      if (m_->sharding.issues.size() > issues) {
-        AddSpan(begin, at + static_cast<int64_t>(size), name_);
-      }
-      return true;
+      return (view_.sharding.empty() && view_.domain_entry.empty() &&
+              view_.domain_exit.empty()) ||
+             ScannedShardings(begin, at, size);
     }
     Prepare(begin);
     in_instruction_ = true;
@@ -202,6 +195,21 @@ class InstructionWalk {
       FastPathInconsistency("ScanInstruction", at,
                             "opcode, id or sharding differ");
     }
+  }
+
+  // The shardings of an instruction the first stage kept (its bytes at
+  // `at`, its length prefix at `begin`). A sharding finding names the
+  // instruction, as a collective's does: it gets a span then.
+  bool ScannedShardings(int64_t begin, int64_t at, size_t size) {
+    const size_t issues = m_->sharding.issues.size();
+    if (!(view_.sharding.empty() || ScannedSharding(at)) ||
+        !ScannedDomain(at)) {
+      return false;
+    }
+    if (m_->sharding.issues.size() > issues) {
+      AddSpan(begin, at + static_cast<int64_t>(size), name_);
+    }
+    return true;
   }
 
   // The sharding of an instruction the first stage kept (parameters and
