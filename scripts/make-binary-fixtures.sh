@@ -24,6 +24,10 @@ make uneven-groups.hlo $F/hlo-nonuniform-groups/fail-binary-hlo-proto/module_000
 make uneven-groups.hlo $F/hlo-nonuniform-groups/fail-binary-snapshot/snapshot.pb --wrapper snapshot --groups 87
 make iota-ok.hlo $F/hlo-group-coverage/pass-binary-nxd-graph/model/graph.hlo
 make iota-ok.hlo $F/hlo-group-coverage/pass-binary-old-nested-iota/model.hlo_module.pb --old-iota
+# Shardings (40; a domain's 54 / 55), one failing case per sharding rule.
+make sharding-device.hlo $F/hlo-sharding-device/fail-binary-with-config/model.hlo_module.pb
+make sharding-count.hlo $F/hlo-sharding-count/fail-binary-iota-and-domain/model.hlo_module.pb
+make sharding-rank.hlo $F/hlo-sharding-rank/fail-binary-gzip-tuple/model.pb.gz --gzip
 # A module cut short: hlo-syntax with the byte offset.
 make iota-ok.hlo build/iota-ok.hlo_module.pb
 mkdir -p $F/hlo-syntax/fail-binary-truncated

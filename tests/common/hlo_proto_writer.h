@@ -5,6 +5,12 @@
 // CodedOutputStream. Field numbers as in xla/service/hlo.proto and
 // xla/xla_data.proto (see docs/rules/hlo-syntax.md). Only what the checker
 // reads is written; every operand becomes a parameter of known shape.
+// Given the module's text (ProtoWriteOptions::text), every instruction
+// that carries a sharding is written too, in its computation and in file
+// order among the collectives, with its result shape and its sharding (40;
+// a domain's entry and exit as 54 / 55), read by hlo_text_shardings.h.
+// (An instruction whose shape the text leaves for the parser to infer is
+// written without one; its sharding is then checked against no shape.)
 #ifndef TOPOLINT_TESTS_COMMON_HLO_PROTO_WRITER_H_
 #define TOPOLINT_TESTS_COMMON_HLO_PROTO_WRITER_H_
 
@@ -13,14 +19,17 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
 #include "checker/model/transpose.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "tests/common/hlo_text_shardings.h"
+#include "tests/common/op_sharding_writer.h"
+#include "tests/common/proto_wire_writer.h"
 
 namespace topolint::testing {
 
@@ -34,35 +43,16 @@ struct ProtoWriteOptions {
   int explicit_groups_field = 49;
   bool old_nested_iota = false;
   bool gzip = false;
+  // The module's text, when its shardings are to be written (see above);
+  // it must outlive the call.
+  std::string_view text;
 };
 
 namespace proto_writer {
 
-inline void Varint(std::string* out, uint32_t field, uint64_t v) {
-  google::protobuf::io::StringOutputStream so(out);
-  google::protobuf::io::CodedOutputStream cos(&so);
-  cos.WriteTag(field << 3);
-  cos.WriteVarint64(v);
-}
-
-inline void Bytes(std::string* out, uint32_t field, const std::string& b) {
-  google::protobuf::io::StringOutputStream so(out);
-  google::protobuf::io::CodedOutputStream cos(&so);
-  cos.WriteTag((field << 3) | 2);
-  cos.WriteVarint32(static_cast<uint32_t>(b.size()));
-  cos.WriteString(b);
-}
-
-inline void Packed(std::string* out, uint32_t field,
-                   const std::vector<int64_t>& values) {
-  std::string body;
-  {
-    google::protobuf::io::StringOutputStream so(&body);
-    google::protobuf::io::CodedOutputStream cos(&so);
-    for (int64_t v : values) cos.WriteVarint64(static_cast<uint64_t>(v));
-  }
-  Bytes(out, field, body);
-}
+using proto_wire::Bytes;
+using proto_wire::Packed;
+using proto_wire::Varint;
 
 inline std::string StripPercent(const std::string& s) {
   return !s.empty() && s[0] == '%' ? s.substr(1) : s;
@@ -180,6 +170,28 @@ inline std::string Instruction(const std::string& name,
   return out;
 }
 
+// sharding (40), and a domain's domain_entry_sharding (54) and
+// domain_exit_sharding (55).
+inline void ShardingFields(const TextShardedInstruction& s, std::string* ins) {
+  if (s.sharding) Bytes(ins, 40, OpShardingProto(*s.sharding));
+  if (s.domain_entry) Bytes(ins, 54, OpShardingProto(*s.domain_entry));
+  if (s.domain_exit) Bytes(ins, 55, OpShardingProto(*s.domain_exit));
+}
+
+// An instruction of the text that carries a sharding and is no collective
+// the text front end emitted: its name, opcode, result shape and
+// shardings. An opcode the reader would take for a collective (a `-done`,
+// ...) is written as a copy, so that the twin holds the text's collectives
+// and no others.
+inline std::string ShardedInstruction(const TextShardedInstruction& s,
+                                      int64_t id) {
+  const std::string opcode =
+      hlo::ClassifyOpcode(s.opcode).has_value() ? "copy" : s.opcode;
+  std::string ins = Instruction(s.name, opcode, &s.shape, id);
+  ShardingFields(s, &ins);
+  return ins;
+}
+
 inline std::string Gzip(const std::string& data) {
   z_stream z{};
   deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
@@ -204,7 +216,13 @@ inline std::string WriteHloProto(const hlo::Module& m,
                                  ProtoWriteOptions o = {}) {
   using namespace proto_writer;    // NOLINT
   std::vector<std::string> order;  // computations, in order of appearance
-  std::map<std::string, std::vector<const hlo::Collective*>> by_comp;
+  // A collective (with its sharding when it has one), or an instruction
+  // of the text that carries a sharding.
+  struct Item {
+    const hlo::Collective* c = nullptr;
+    const TextShardedInstruction* sharded = nullptr;
+  };
+  std::map<std::string, std::vector<Item>> by_comp;
   std::map<std::string, int64_t> comp_ids;
   auto comp_id = [&](const std::string& name) {
     auto it = comp_ids.find(name);
@@ -213,11 +231,43 @@ inline std::string WriteHloProto(const hlo::Module& m,
     comp_ids.emplace(name, id);
     return id;
   };
+  const std::vector<TextShardedInstruction> sharded =
+      o.text.empty() ? std::vector<TextShardedInstruction>()
+                     : ShardedInstructions(o.text);
+  std::vector<bool> merged(sharded.size(), false);
+  auto add = [&](const std::string& comp, Item item) {
+    if (by_comp.find(comp) == by_comp.end()) order.push_back(comp);
+    by_comp[comp].push_back(item);
+    comp_id(comp);
+  };
+  size_t next_sharded = 0;
   for (const hlo::Collective& c : m.collectives) {
     const std::string comp = StripPercent(c.computation);
-    if (by_comp.find(comp) == by_comp.end()) order.push_back(comp);
-    by_comp[comp].push_back(&c);
-    comp_id(comp);
+    // The sharded instructions before it in the file.
+    for (; next_sharded < sharded.size() &&
+           sharded[next_sharded].line < c.pos.line;
+         ++next_sharded) {
+      if (!merged[next_sharded]) {
+        add(sharded[next_sharded].computation,
+            Item{nullptr, &sharded[next_sharded]});
+      }
+    }
+    Item item{&c, nullptr};
+    for (size_t k = next_sharded; k < sharded.size(); ++k) {
+      if (!merged[k] && sharded[k].computation == comp &&
+          sharded[k].name == StripPercent(c.name)) {
+        item.sharded = &sharded[k];
+        merged[k] = true;
+        break;
+      }
+    }
+    add(comp, item);
+  }
+  for (; next_sharded < sharded.size(); ++next_sharded) {
+    if (!merged[next_sharded]) {
+      add(sharded[next_sharded].computation,
+          Item{nullptr, &sharded[next_sharded]});
+    }
   }
   std::string entry = StripPercent(m.entry_computation);
   if (entry.empty()) entry = order.empty() ? "main" : order.back();
@@ -235,7 +285,12 @@ inline std::string WriteHloProto(const hlo::Module& m,
     std::string computation;
     Bytes(&computation, 1, comp);
     int64_t root = 0;
-    for (const hlo::Collective* c : by_comp[comp]) {
+    for (const Item& item : by_comp[comp]) {
+      if (item.c == nullptr) {
+        Bytes(&computation, 2, ShardedInstruction(*item.sharded, next_id++));
+        continue;
+      }
+      const hlo::Collective* c = item.c;
       std::vector<int64_t> operands;
       for (int64_t k = 0; k < c->operand_count; ++k) {
         const hlo::Shape* s = static_cast<size_t>(k) < c->operand_shapes.size()
@@ -316,6 +371,7 @@ inline std::string WriteHloProto(const hlo::Module& m,
       if (c->has_use_global_device_ids) {
         Varint(&ins, 71, c->use_global_device_ids ? 1 : 0);
       }
+      if (item.sharded != nullptr) ShardingFields(*item.sharded, &ins);
       Bytes(&computation, 2, ins);
       if (c->is_root) root = id;
     }

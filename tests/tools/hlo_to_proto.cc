@@ -4,11 +4,13 @@
 //   topolint_hlo_to_proto IN.hlo OUT.pb [--wrapper module|hloproto|snapshot|
 //                         config] [--groups 49|87] [--old-iota] [--gzip]
 //
-// The module's collectives, their operand shapes and called computations
-// are written (tests/common/hlo_proto_writer.h); nothing else of the text.
+// The module's collectives, their operand shapes and called computations,
+// and every instruction that carries a sharding, are written
+// (tests/common/hlo_proto_writer.h); nothing else of the text.
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "checker/hlo/text/hlo_parser.h"
@@ -63,6 +65,10 @@ int main(int argc, char** argv) {
                  m.syntax_errors.front().message.c_str());
     return 1;
   }
+  std::ifstream in(argv[1], std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+  o.text = text;
   std::ofstream out(argv[2], std::ios::binary);
   out << topolint::testing::WriteHloProto(m, o);
   return out ? 0 : 2;

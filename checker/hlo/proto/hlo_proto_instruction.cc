@@ -92,6 +92,29 @@ ReplicaGroups* GroupTarget(InstructionScratch* s, int rank) {
   return &s->discarded;
 }
 
+// sharding (40), domain_entry_sharding (54), domain_exit_sharding (55):
+// their bytes and offset, for the OpSharding decoder (the last one wins).
+// One of another wire type is skipped, as XLA's reader fails on it.
+bool ReadShardingField(WireReader& r, uint32_t field, int wt,
+                       InstructionScratch* s) {
+  if (wt != kLen) return r.Skip("an HloInstructionProto field", wt);
+  std::string* bytes = &s->sharding;
+  int64_t* at = &s->sharding_at;
+  const char* name = "sharding (40)";
+  if (field == kDomainEntrySharding) {
+    bytes = &s->domain_entry;
+    at = &s->domain_entry_at;
+    name = "domain_entry_sharding (54)";
+  } else if (field == kDomainExitSharding) {
+    bytes = &s->domain_exit;
+    at = &s->domain_exit_at;
+    name = "domain_exit_sharding (55)";
+  }
+  if (!r.ReadString(name, wt, kMaxInstructionBytes, bytes)) return false;
+  *at = r.offset() - static_cast<int64_t>(bytes->size());
+  return true;
+}
+
 }  // namespace
 
 void InstructionScratch::Clear() {
@@ -104,6 +127,10 @@ void InstructionScratch::Clear() {
   groups_rank = 0;
   sharding.clear();
   sharding_at = -1;
+  domain_entry.clear();
+  domain_exit.clear();
+  domain_entry_at = -1;
+  domain_exit_at = -1;
   shape_end = -1;
 }
 
@@ -228,13 +255,9 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         ok = ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths);
         break;
       case kSharding:
-        if (wt != kLen) {
-          ok = r.Skip("an HloInstructionProto field", wt);
-          break;
-        }
-        ok = r.ReadString("sharding (40)", wt, kMaxInstructionBytes,
-                          &s->sharding);
-        s->sharding_at = r.offset() - static_cast<int64_t>(s->sharding.size());
+      case kDomainEntrySharding:
+      case kDomainExitSharding:
+        ok = ReadShardingField(r, field, wt, s);
         break;
       case kFrontendAttributes:
         ok = ReadFrontendAttributes(r, wt, s);

@@ -35,6 +35,8 @@ enum : uint32_t {
   kSharding = 40,
   kReplicaGroups = 49,
   kSourceTargetPairs = 52,
+  kDomainEntrySharding = 54,
+  kDomainExitSharding = 55,
   kFrontendAttributes = 68,
   kUseGlobalDeviceIds = 71,
   kCollectiveDeviceList = 87,
@@ -177,6 +179,11 @@ struct InstructionScratch {
   // The OpSharding decoder reads them from here.
   std::string sharding;
   int64_t sharding_at = -1;
+  // domain_entry_sharding (54) and domain_exit_sharding (55), likewise: a
+  // kDomain's shardings, read as the text's `domain={kind="sharding",
+  // entry=..., exit=...}`.
+  std::string domain_entry, domain_exit;
+  int64_t domain_entry_at = -1, domain_exit_at = -1;
   // Where the result shape's bytes lie in the input (the last shape field;
   // shape_end < 0: none), for the caller to keep them as bytes.
   int64_t shape_begin = 0, shape_end = -1;
@@ -204,9 +211,13 @@ bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out);
 // malformed OpSharding is malformed protobuf, as any other sub-message:
 // false, with its message and byte offset in `error` / `error_at`, for the
 // caller to stop reading there (a module has one wire error at most).
+//
+// `field` says which one it is: 40 (an instruction's sharding), 54 / 55 (a
+// domain's entry / exit sharding: counted, not validated, as the text's
+// `domain=`) or 12 / 14 (the module's).
 bool RecordProtoSharding(std::string_view bytes, int64_t at,
                          std::string_view instruction, const Shape& shape,
-                         bool module_level, Module* m, std::string* error,
+                         uint32_t field, Module* m, std::string* error,
                          int64_t* error_at);
 
 // Group fields; `r` is positioned at the field's value (its tag read).
@@ -251,6 +262,9 @@ struct InstructionView {
   // keeps it: the bytes and their offset from the start of the message.
   std::string_view sharding;
   size_t sharding_offset = 0;
+  // domain_entry_sharding (54) / domain_exit_sharding (55), likewise.
+  std::string_view domain_entry, domain_exit;
+  size_t domain_entry_offset = 0, domain_exit_offset = 0;
 };
 
 // Walks the fields of one HloInstructionProto (`size` bytes at `data`)

@@ -76,6 +76,22 @@ void AddError(Module* m, int64_t offset, const std::string& message,
   m->syntax_errors.push_back(std::move(e));
 }
 
+// The module's spmd_* shardings (Header::shardings), recorded; the first
+// malformed one is `*first_error` when there is none yet.
+void RecordModuleShardings(const proto::Header& h, Module* m,
+                           std::string* first_error, int64_t* first_error_at) {
+  for (const proto::Header::RawSharding& raw : h.shardings) {
+    std::string error;
+    int64_t error_at = 0;
+    if (!proto::RecordProtoSharding(raw.bytes, raw.at, "", Shape(), raw.field,
+                                    m, &error, &error_at) &&
+        first_error->empty()) {
+      *first_error = std::move(error);
+      *first_error_at = error_at;
+    }
+  }
+}
+
 // Both passes over sources made by `open` (a fresh one per pass).
 template <typename OpenFn>
 // Issue 46 §1 turns this reader into a framer over one decoder and
@@ -173,16 +189,7 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   // device count, not validated (XLA does not validate them either).
   // A malformed one is the module's wire error when the first pass found
   // none: the second pass then stops there, as at any first-pass error.
-  for (const Header::RawSharding& raw : h.shardings) {
-    std::string error;
-    int64_t error_at = 0;
-    if (!proto::RecordProtoSharding(raw.bytes, raw.at, "", Shape(), true, m,
-                                    &error, &error_at) &&
-        first_error.empty()) {
-      first_error = std::move(error);
-      first_error_at = error_at;
-    }
-  }
+  RecordModuleShardings(h, m, &first_error, &first_error_at);
   m->computation_count = static_cast<int64_t>(h.computations.size());
   for (const ComputationInfo& c : h.computations) {
     if ((h.has_entry_id && c.has_id && c.id == h.entry_id) ||

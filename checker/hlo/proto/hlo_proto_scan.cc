@@ -142,6 +142,14 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
         v->sharding =
             std::string_view(reinterpret_cast<const char*>(data + i), len);
         v->sharding_offset = i;
+      } else if (field == kDomainEntrySharding) {
+        v->domain_entry =
+            std::string_view(reinterpret_cast<const char*>(data + i), len);
+        v->domain_entry_offset = i;
+      } else if (field == kDomainExitSharding) {
+        v->domain_exit =
+            std::string_view(reinterpret_cast<const char*>(data + i), len);
+        v->domain_exit_offset = i;
       }
       i += len;
       continue;

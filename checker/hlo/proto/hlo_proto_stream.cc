@@ -13,6 +13,10 @@
 
 namespace topolint::hlo::proto {
 
+using instruction_fields::kDomainEntrySharding;
+using instruction_fields::kDomainExitSharding;
+using instruction_fields::kSharding;
+
 // What InstructionStream does: frames the module's computations and their
 // instructions, and gives each instruction's bytes, held in the input
 // buffer or copied into scratch_, to the decoder (Take).
@@ -159,7 +163,9 @@ class InstructionWalk {
         shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
                         at + static_cast<int64_t>(view_.shape_offset));
       }
-      return view_.sharding.empty() || ScannedSharding(at);
+      return (view_.sharding.empty() && view_.domain_entry.empty() &&
+              view_.domain_exit.empty()) ||
+             ScannedShardings(begin, at, size);
     }
     Prepare(begin);
     in_instruction_ = true;
@@ -183,10 +189,27 @@ class InstructionWalk {
     WireReader m(data, size, at, r_.depth() + 1, r_.end_hint(), r_.max_bytes());
     if (!ReadInstruction(m, &s)) return;
     if (s.c.opcode != view_.opcode || s.has_id != view_.has_id ||
-        (s.has_id && s.id != view_.id) || s.sharding != view_.sharding) {
+        (s.has_id && s.id != view_.id) || s.sharding != view_.sharding ||
+        s.domain_entry != view_.domain_entry ||
+        s.domain_exit != view_.domain_exit) {
       FastPathInconsistency("ScanInstruction", at,
                             "opcode, id or sharding differ");
     }
+  }
+
+  // The shardings of an instruction the first stage kept (its bytes at
+  // `at`, its length prefix at `begin`). A sharding finding names the
+  // instruction, as a collective's does: it gets a span then.
+  bool ScannedShardings(int64_t begin, int64_t at, size_t size) {
+    const size_t issues = m_->sharding.issues.size();
+    if (!(view_.sharding.empty() || ScannedSharding(at)) ||
+        !ScannedDomain(at)) {
+      return false;
+    }
+    if (m_->sharding.issues.size() > issues) {
+      AddSpan(begin, at + static_cast<int64_t>(size), name_);
+    }
+    return true;
   }
 
   // The sharding of an instruction the first stage kept (parameters and
@@ -205,7 +228,35 @@ class InstructionWalk {
     name_.append(view_.name.substr(0, 256));
     return Recorded(RecordProtoSharding(
         view_.sharding, at + static_cast<int64_t>(view_.sharding_offset), name_,
-        shape, false, m_, &sharding_error_, &sharding_error_at_));
+        shape, kSharding, m_, &sharding_error_, &sharding_error_at_));
+  }
+
+  // A domain's entry and exit shardings (54, 55), kept by the first stage:
+  // recorded as the text front end records `domain={...}`, on a kDomain
+  // only (XLA reads them for no other opcode).
+  bool ScannedDomain(int64_t at) {
+    if ((view_.domain_entry.empty() && view_.domain_exit.empty()) ||
+        view_.opcode != "domain") {
+      return true;
+    }
+    name_.assign("%");
+    name_.append(view_.name.substr(0, 256));
+    return Domain(view_.domain_entry,
+                  at + static_cast<int64_t>(view_.domain_entry_offset),
+                  view_.domain_exit,
+                  at + static_cast<int64_t>(view_.domain_exit_offset));
+  }
+
+  // `name_` holds the domain's name.
+  bool Domain(std::string_view entry, int64_t entry_at, std::string_view exit,
+              int64_t exit_at) {
+    const Shape unknown;
+    return Recorded(RecordProtoSharding(
+               entry, entry_at, name_, unknown, kDomainEntrySharding, m_,
+               &sharding_error_, &sharding_error_at_)) &&
+           Recorded(RecordProtoSharding(exit, exit_at, name_, unknown,
+                                        kDomainExitSharding, m_,
+                                        &sharding_error_, &sharding_error_at_));
   }
 
   // A malformed OpSharding stops the reader there, as any malformed
@@ -233,8 +284,17 @@ class InstructionWalk {
     name_.assign("%");
     name_.append(std::string_view(c.name).substr(0, 256));
     return Recorded(RecordProtoSharding(s_.sharding, s_.sharding_at, name_,
-                                        shape, false, m_, &sharding_error_,
+                                        shape, kSharding, m_, &sharding_error_,
                                         &sharding_error_at_));
+  }
+
+  // The domain shardings of an instruction ReadInstruction read.
+  bool ReadDomain() {
+    if (s_.c.opcode != "domain") return true;
+    name_.assign("%");
+    name_.append(std::string_view(s_.c.name).substr(0, 256));
+    return Domain(s_.domain_entry, s_.domain_entry_at, s_.domain_exit,
+                  s_.domain_exit_at);
   }
 
   // The scratch made ready for the instruction whose length prefix is at
@@ -257,7 +317,19 @@ class InstructionWalk {
   bool Finish(const ComputationInfo* info, int64_t end, const uint8_t* data,
               int64_t at) {
     in_instruction_ = false;
+    const size_t issues = m_->sharding.issues.size();
     if (!s_.sharding.empty() && !ReadSharding(data, at)) return false;
+    if ((!s_.domain_entry.empty() || !s_.domain_exit.empty()) &&
+        !ReadDomain()) {
+      return false;
+    }
+    // An instruction that is no collective gets a span only for naming its
+    // sharding's finding (a collective gets one below anyway).
+    const bool sharding_issue = m_->sharding.issues.size() > issues;
+    auto not_emitted = [&] {
+      if (sharding_issue) AddSpan(instruction_begin_, end, name_);
+      return true;
+    };
     Collective& c = s_.c;
     const int64_t shape_size = s_.shape_end - s_.shape_begin;
     if (s_.has_id && data != nullptr && s_.shape_end >= 0 &&
@@ -272,9 +344,9 @@ class InstructionWalk {
       shapes_.KeepDecoded(s_.id, c.result_shape);
     }
     const std::optional<CollectiveOpcode> op = ClassifyOpcode(c.opcode);
-    if (!op.has_value()) return true;
+    if (!op.has_value()) return not_emitted();
     SetCollectiveOpcode(*op, &c);
-    if (!IsEmittedCollective(c)) return true;
+    if (!IsEmittedCollective(c)) return not_emitted();
     c.name.insert(0, "%");
     c.computation.assign(comp_name_);
     c.pos = TextPos::AtByte(instruction_begin_);

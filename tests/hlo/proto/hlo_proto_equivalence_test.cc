@@ -1,7 +1,10 @@
 // Every text HLO fixture, converted to a binary HloModuleProto, gives the
 // same findings (rule ids, and messages where they do not mention
 // positions or file names) as the text form: the binary reader feeds the
-// rules exactly what the text parser does.
+// rules exactly what the text parser does. The twin holds the collectives
+// and every instruction that carries a sharding (HloInstructionProto
+// sharding 40, a domain's 54 / 55), so sharding findings and the device
+// count they imply are compared too.
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -12,6 +15,8 @@
 #include "nlohmann/json.hpp"
 #include "re2/re2.h"
 #include "tests/common/hlo_proto_writer.h"
+#include "tests/common/hlo_text_shardings.h"
+#include "tests/common/op_sharding_writer.h"
 #include "tests/common/run_cli.h"
 
 namespace topolint::testing {
@@ -114,15 +119,22 @@ TEST_P(ProtoEquivalenceTest, SameFindingsAsText) {
     hlo::Module m = hlo::ParseHloText(text, name);
     if (!m.syntax_errors.empty()) GTEST_SKIP() << "syntax errors: text only";
     if (!m.suppressions.empty()) GTEST_SKIP() << "suppressions: text only";
-    // The binary twin carries no sharding (WriteHloProto writes the model,
-    // which keeps only a summary of them): where they matter, text only
-    // until the binary reader decodes HloInstructionProto.sharding.
-    if (!m.sharding.issues.empty() ||
-        (!m.num_partitions.has_value() && !m.sharding.tile_counts.empty())) {
-      GTEST_SKIP() << "shardings: text only";
+    // The twin carries every sharding the text front end read: the
+    // writer's scanner finds as many as the parser recorded.
+    int64_t shardings = 0;
+    for (const TextShardedInstruction& s : ShardedInstructions(text)) {
+      shardings += (s.sharding ? 1 : 0) + (s.domain_entry ? 2 : 0);
+      if (s.sharding && !HasBinaryForm(*s.sharding)) {
+        GTEST_SKIP() << "a one-device tile assignment: text only (XLA's "
+                        "FromProto reads its OpSharding as replicated)";
+      }
     }
+    ASSERT_EQ(shardings, m.sharding.annotations) << name;
     const std::string stem = name.substr(0, name.find(".hlo"));
-    WriteAll((tmp / (stem + ".hlo_module.pb")).string(), WriteHloProto(m));
+    // The twin carries the text's shardings (hlo_proto_writer.h).
+    ProtoWriteOptions o;
+    o.text = text;
+    WriteAll((tmp / (stem + ".hlo_module.pb")).string(), WriteHloProto(m, o));
   }
   const std::vector<std::string> text = Findings(src.string(), extra);
   const std::vector<std::string> binary = Findings(tmp.string(), extra);
