@@ -1,0 +1,225 @@
+// lnc-core-count (rules/lnc_core_count.h; docs/rules/lnc-core-count.md).
+#include "rules/lnc_core_count.h"
+
+#include <algorithm>
+#include <climits>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "checker/model/module_params.h"
+#include "checker/model/world_size.h"
+#include "fmt/format.h"
+
+namespace topolint {
+namespace {
+
+// The message nrt_load_collectives logs on trn1 (huggingface/optimum-neuron
+// issue #619). Its next sentence ("For other configurations, such as
+// multiples of 2, consider using inf2 instances") is advice, left out.
+constexpr std::string_view kTrn1Message =
+    "nrt_load_collectives: Unsupported topology. Supported number of Neuron "
+    "Cores is 1, 2, 8, 16 or a multiple of 32";
+
+std::string Trn1Nearest(int64_t cores) {
+  if (cores < 8) return "2 or 8";
+  if (cores < 16) return "8 or 16";
+  if (cores < 32) return "16 or 32";
+  const int64_t below = cores / 32 * 32;
+  int64_t above = 0;
+  if (__builtin_add_overflow(below, 32, &above)) {
+    return fmt::format("{}", below);
+  }
+  return fmt::format("{} or {}", below, above);
+}
+
+constexpr CoreCountRule kTrn1Rule{"trn1 / trn1n", kTrn1Message,
+                                  &Trn1SupportsCoreCount, &Trn1Nearest};
+
+// 1 + the largest id `op` lists (its replica groups, written or as an iota
+// or mesh, and its source-target pairs); 0 when it lists none.
+int64_t IdSpan(const hlo::Collective& op) {
+  int64_t span = 0;
+  const hlo::ReplicaGroups& rg = op.replica_groups;
+  switch (rg.form) {
+    case hlo::ReplicaGroups::Form::kExplicit:
+      for (const int64_t id : rg.ids()) {
+        if (id >= 0 && id < INT64_MAX) span = std::max(span, id + 1);
+      }
+      break;
+    case hlo::ReplicaGroups::Form::kIota:
+      if (__builtin_mul_overflow(rg.iota.num_groups, rg.iota.group_size,
+                                 &span)) {
+        span = 0;  // refused by the hlo-* rules
+      }
+      break;
+    case hlo::ReplicaGroups::Form::kMesh:
+      if (!rg.mesh.device_ids.empty()) {
+        for (const int64_t id : rg.mesh.device_ids) {
+          if (id >= 0 && id < INT64_MAX) span = std::max(span, id + 1);
+        }
+      } else {
+        span = 1;
+        for (const hlo::MeshAxis& a : rg.mesh.axes) {
+          if (a.size < 1 || __builtin_mul_overflow(span, a.size, &span)) {
+            span = 0;
+            break;
+          }
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  for (const auto& [src, dst] : op.source_target_pairs.pairs) {
+    for (const int64_t id : {src, dst}) {
+      if (id >= 0 && id < INT64_MAX) span = std::max(span, id + 1);
+    }
+  }
+  return span;
+}
+
+// What the NEFF reader took the world size from, as a clause.
+std::string WorldSources(const model::WorldSize& ws) {
+  std::vector<std::string> parts;
+  if (ws.ws_rg > 0) parts.push_back(fmt::format("largest group {}", ws.ws_rg));
+  if (ws.ws_pairs > 0) {
+    parts.push_back(fmt::format("src_target_pairs span {}", ws.ws_pairs));
+  }
+  if (ws.ws_expl > 0) {
+    parts.push_back(fmt::format("#rank_world_size {}", ws.ws_expl));
+  }
+  return parts.empty() ? "no group, pair or #rank_world_size"
+                       : absl::StrJoin(parts, ", ");
+}
+
+}  // namespace
+
+bool Trn1SupportsCoreCount(int64_t cores) {
+  return cores == 1 || cores == 2 || cores == 8 || cores == 16 ||
+         (cores > 0 && cores % 32 == 0);
+}
+
+const CoreCountRule* CoreCountRuleFor(std::string_view target) {
+  const absl::string_view t(target.data(), target.size());
+  if (absl::EqualsIgnoreCase(t, "trn1") || absl::EqualsIgnoreCase(t, "trn1n")) {
+    return &kTrn1Rule;
+  }
+  return nullptr;  // inf2, trn2, trn3, ...: no public rule (see the docs)
+}
+
+std::optional<TargetStatement> ResolveTarget(const Unit& unit,
+                                             const CheckOptions& options) {
+  if (!options.target.empty()) {
+    return TargetStatement{options.target,
+                           options.target_origin.empty()
+                               ? fmt::format("--target={}", options.target)
+                               : options.target_origin,
+                           std::nullopt};
+  }
+  for (const config::CompileFlags& f : unit.compile_flags) {
+    if (f.target.empty()) continue;
+    return TargetStatement{f.target,
+                           fmt::format("--target={} in {}", f.target, f.file),
+                           f.target_loc};
+  }
+  return std::nullopt;
+}
+
+void CoreCountCheck::Check(int64_t world, const std::string& subject,
+                           const std::string& how, const Location& loc,
+                           const std::string& anchor, Emitter& emit) const {
+  if (world < 1 || rule_.supported(world)) return;
+  std::vector<Note> notes;
+  if (target_.loc.has_value()) {
+    notes.emplace_back(*target_.loc,
+                       fmt::format("the target is {} here", target_.target));
+  }
+  emit.Report(
+      kLncCoreCount, loc,
+      fmt::format("{} {} ranks ({}), and the Neuron runtime refuses {} "
+                  "Neuron cores on {} ({}): \"{}\" (nearest supported: {})",
+                  subject, world, how, world, target_.target, target_.source,
+                  rule_.runtime_message, rule_.nearest(world)),
+      std::move(notes), anchor);
+}
+
+void CoreCountCheck::CheckDefJson(const neff::DefJson& d, Emitter& emit) {
+  const model::WorldSize ws = model::ComputeWorldSize(d);
+  if (!ws.ok()) return;  // MPMD: the neff-* rules say why
+  neff_checked_ = true;
+  TextPos pos = d.cc_info_pos;
+  if (ws.ws_expl == ws.world_size && d.has_explicit_world_size) {
+    pos = d.explicit_world_size.pos;
+  } else if (ws.ws_rg == ws.world_size && d.has_replica_groups) {
+    pos = d.replica_groups_pos;
+  } else if (ws.ws_pairs == ws.world_size && d.has_pairs) {
+    pos = d.pairs_pos;
+  }
+  Check(ws.world_size, "the NEFF's collectives span",
+        "its world size: " + WorldSources(ws), At(d.file, pos), "CCInfo", emit);
+}
+
+void CoreCountCheck::CheckNeffs(const Unit& unit, Emitter& emit) {
+  for (const neff::DefJson& d : unit.def_jsons) {
+    if (d.has_cc_info) CheckDefJson(d, emit);
+  }
+  for (const neff::NeffArchive& a : unit.neff_archives) {
+    // The graphs of one .neff (one per physical core of a logical core)
+    // carry one CCInfo; neff-graphs-disagree reports any difference.
+    const auto it =
+        std::find_if(a.graphs.begin(), a.graphs.end(),
+                     [](const neff::DefJson& d) { return d.has_cc_info; });
+    if (it != a.graphs.end()) CheckDefJson(*it, emit);
+  }
+}
+
+void LncCoreCount::Op(const hlo::Module& /*module*/,
+                      const hlo::Collective& op) {
+  ++collectives_;
+  const int64_t span = IdSpan(op);
+  if (span > ids_listed_) {
+    ids_listed_ = span;
+    largest_at_ =
+        op.replica_groups.pos.known() ? op.replica_groups.pos : op.pos;
+  }
+}
+
+void LncCoreCount::End(const hlo::Module& m, const CoreCountCheck& check,
+                       Emitter& emit) {
+  // The NEFF is what the runtime loads; a module without collectives is
+  // loaded without them (nrt_load), whatever its device count.
+  if (check.neff_checked() || collectives_ == 0) return;
+  const model::ModuleParams p = model::EffectiveModuleParams(
+      m, check.options().replica_count, check.options().num_partitions);
+  const bool recorded =
+      p.replica_count_source != model::CountSource::kDefault ||
+      p.num_partitions_source != model::CountSource::kDefault;
+  int64_t devices = 0;
+  std::string how;
+  TextPos pos;
+  if (recorded) {
+    if (__builtin_mul_overflow(p.replica_count, p.num_partitions, &devices)) {
+      return;
+    }
+    how = fmt::format("replica_count {} x num_partitions {}", p.replica_count,
+                      p.num_partitions);
+    pos = m.num_partitions.has_value()  ? m.num_partitions_pos
+          : m.replica_count.has_value() ? m.replica_count_pos
+                                        : m.header_pos;
+  } else if (ids_listed_ > 0) {
+    devices = ids_listed_;
+    how = fmt::format(
+        "the ids they list, 0..{}; the module records no device count",
+        ids_listed_ - 1);
+    pos = largest_at_;
+  } else {
+    return;  // the count is recorded nowhere
+  }
+  check.Check(devices,
+              fmt::format("HLO module '{}' runs its collectives on", m.name),
+              how, At(m.file, pos), "world:" + m.name, emit);
+}
+
+}  // namespace topolint
