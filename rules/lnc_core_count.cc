@@ -80,10 +80,28 @@ int64_t IdSpan(const hlo::Collective& op) {
   return span;
 }
 
-// What the NEFF reader took the world size from, as a clause.
-std::string WorldSources(const model::WorldSize& ws) {
+// 1 + the largest rank the topologies of `d` list; 0 when none.
+int64_t RankSpan(const neff::DefJson& d) {
+  int64_t span = 0;
+  for (const neff::Topology& t : d.topologies) {
+    for (int64_t g = 0; g < t.num_groups(); ++g) {
+      for (const int32_t r : t.group(g)) {
+        span = std::max(span, static_cast<int64_t>(r) + 1);
+      }
+    }
+  }
+  return span;
+}
+
+// Where the count of a NEFF's ranks comes from, as a clause.
+std::string WorldSources(const model::WorldSize& ws, int64_t rank_span) {
   std::vector<std::string> parts;
-  if (ws.ws_rg > 0) parts.push_back(fmt::format("largest group {}", ws.ws_rg));
+  if (rank_span > 0) {
+    parts.push_back(
+        fmt::format("replica_groups list ranks 0..{}, largest "
+                    "group {}",
+                    rank_span - 1, ws.ws_rg));
+  }
   if (ws.ws_pairs > 0) {
     parts.push_back(fmt::format("src_target_pairs span {}", ws.ws_pairs));
   }
@@ -91,7 +109,7 @@ std::string WorldSources(const model::WorldSize& ws) {
     parts.push_back(fmt::format("#rank_world_size {}", ws.ws_expl));
   }
   return parts.empty() ? "no group, pair or #rank_world_size"
-                       : absl::StrJoin(parts, ", ");
+                       : absl::StrJoin(parts, "; ");
 }
 
 }  // namespace
@@ -149,16 +167,21 @@ void CoreCountCheck::CheckDefJson(const neff::DefJson& d, Emitter& emit) {
   const model::WorldSize ws = model::ComputeWorldSize(d);
   if (!ws.ok()) return;  // MPMD: the neff-* rules say why
   neff_checked_ = true;
+  // The ranks the collectives span: the reader's world size, or more when
+  // the groups list more ranks than the largest group holds (TP groups of
+  // 4 over ranks 0..7 are 8 ranks, #rank_world_size or not).
+  const int64_t span = RankSpan(d);
+  const int64_t world = std::max(ws.world_size, span);
   TextPos pos = d.cc_info_pos;
-  if (ws.ws_expl == ws.world_size && d.has_explicit_world_size) {
+  if (ws.ws_expl == world && d.has_explicit_world_size) {
     pos = d.explicit_world_size.pos;
-  } else if (ws.ws_rg == ws.world_size && d.has_replica_groups) {
+  } else if (span == world && d.has_replica_groups) {
     pos = d.replica_groups_pos;
-  } else if (ws.ws_pairs == ws.world_size && d.has_pairs) {
+  } else if (ws.ws_pairs == world && d.has_pairs) {
     pos = d.pairs_pos;
   }
-  Check(ws.world_size, "the NEFF's collectives span",
-        "its world size: " + WorldSources(ws), At(d.file, pos), "CCInfo", emit);
+  Check(world, "the NEFF's collectives span", WorldSources(ws, span),
+        At(d.file, pos), "CCInfo", emit);
 }
 
 void CoreCountCheck::CheckNeffs(const Unit& unit, Emitter& emit) {

@@ -3,8 +3,8 @@
 // topology supports. On trn1 / trn1n it refuses every count but 1, 2, 8, 16
 // and the multiples of 32 ("Unsupported topology", docs/rules/lnc-core-count.md
 // for the sources). The world is the number of ranks the collectives span:
-// the NEFF's world size when the unit has a NEFF, else the module's device
-// count. The target comes from the compiler's command line (`topolint exec`)
+// when the unit has a NEFF, its world size or the ranks its replica_groups
+// list, whichever is larger; else the module's device count. The target comes from the compiler's command line (`topolint exec`)
 // or the compile_flags.json of a compile-cache entry; an unknown target, or
 // one for which no public source states a rule (inf2, trn2, trn3), is not
 // checked.
