@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "checker/config/parallel_config.h"
 #include "checker/model/module_params.h"
 #include "checker/model/world_size.h"
 #include "fmt/format.h"
@@ -142,6 +143,16 @@ std::optional<TargetStatement> ResolveTarget(const Unit& unit,
                            fmt::format("--target={} in {}", f.target, f.file),
                            f.target_loc};
   }
+  // NxDI passes neuron_config.target to the compiler as --target.
+  for (const config::ComponentConfig& c : unit.configs) {
+    for (const config::ParallelConfig& pc : config::ReadParallelConfigs(c)) {
+      const config::StringField& t = pc.target;
+      if (!t.present || t.is_null || !t.ok || t.value.empty()) continue;
+      return TargetStatement{
+          t.value, fmt::format("{} \"{}\" in {}", t.path, t.value, pc.file),
+          At(pc.file, t.value_pos)};
+    }
+  }
   return std::nullopt;
 }
 
@@ -163,10 +174,26 @@ void CoreCountCheck::Check(int64_t world, const std::string& subject,
       std::move(notes), anchor);
 }
 
-void CoreCountCheck::CheckDefJson(const neff::DefJson& d, Emitter& emit) {
+CoreCountCheck::CoreCountCheck(TargetStatement target,
+                               const CoreCountRule& rule, const Unit& unit,
+                               const CheckOptions& options)
+    : target_(std::move(target)), rule_(rule), options_(options) {
+  for (const neff::DefJson& d : unit.def_jsons) {
+    if (d.has_cc_info) AddNeffWorld(d);
+  }
+  for (const neff::NeffArchive& a : unit.neff_archives) {
+    // The graphs of one .neff (one per physical core of a logical core)
+    // carry one CCInfo; neff-graphs-disagree reports any difference.
+    const auto it =
+        std::find_if(a.graphs.begin(), a.graphs.end(),
+                     [](const neff::DefJson& d) { return d.has_cc_info; });
+    if (it != a.graphs.end()) AddNeffWorld(*it);
+  }
+}
+
+void CoreCountCheck::AddNeffWorld(const neff::DefJson& d) {
   const model::WorldSize ws = model::ComputeWorldSize(d);
   if (!ws.ok()) return;  // MPMD: the neff-* rules say why
-  neff_checked_ = true;
   // The ranks the collectives span: the reader's world size, or more when
   // the groups list more ranks than the largest group holds (TP groups of
   // 4 over ranks 0..7 are 8 ranks, #rank_world_size or not).
@@ -180,21 +207,29 @@ void CoreCountCheck::CheckDefJson(const neff::DefJson& d, Emitter& emit) {
   } else if (ws.ws_pairs == world && d.has_pairs) {
     pos = d.pairs_pos;
   }
-  Check(world, "the NEFF's collectives span", WorldSources(ws, span),
-        At(d.file, pos), "CCInfo", emit);
+  neff_worlds_.push_back({world, WorldSources(ws, span), At(d.file, pos)});
 }
 
-void CoreCountCheck::CheckNeffs(const Unit& unit, Emitter& emit) {
-  for (const neff::DefJson& d : unit.def_jsons) {
-    if (d.has_cc_info) CheckDefJson(d, emit);
+void CoreCountCheck::CheckNeffs(Emitter& emit) const {
+  for (const NeffWorld& w : neff_worlds_) {
+    Check(w.world, "the NEFF's collectives span", w.how, w.loc, "CCInfo", emit);
   }
-  for (const neff::NeffArchive& a : unit.neff_archives) {
-    // The graphs of one .neff (one per physical core of a logical core)
-    // carry one CCInfo; neff-graphs-disagree reports any difference.
-    const auto it =
-        std::find_if(a.graphs.begin(), a.graphs.end(),
-                     [](const neff::DefJson& d) { return d.has_cc_info; });
-    if (it != a.graphs.end()) CheckDefJson(*it, emit);
+}
+
+void CoreCountCheck::CheckConfigs(const Unit& unit, Emitter& emit) const {
+  for (const config::ComponentConfig& c : unit.configs) {
+    for (const config::ParallelConfig& pc : config::ReadParallelConfigs(c)) {
+      if (!pc.WorldRecorded() || !pc.LayoutFieldsOk()) continue;
+      const std::optional<int64_t> world = pc.WorldSize();
+      if (!world.has_value()) continue;
+      const config::IntField* field = pc.WorldSizeField();
+      const TextPos pos = field != nullptr ? field->value_pos : TextPos{};
+      const std::string section =
+          pc.section.empty() ? "" : fmt::format(" (section {})", pc.section);
+      Check(*world, fmt::format("the config's world{} is", section),
+            pc.WorldSizeExplanation(), At(pc.file, pos),
+            "world:" + (pc.section.empty() ? "main" : pc.section), emit);
+    }
   }
 }
 
@@ -213,7 +248,7 @@ void LncCoreCount::End(const hlo::Module& m, const CoreCountCheck& check,
                        Emitter& emit) {
   // The NEFF is what the runtime loads; a module without collectives is
   // loaded without them (nrt_load), whatever its device count.
-  if (check.neff_checked() || collectives_ == 0) return;
+  if (check.has_neff_world() || collectives_ == 0) return;
   const model::ModuleParams p = model::EffectiveModuleParams(
       m, check.options().replica_count, check.options().num_partitions);
   const bool recorded =

@@ -4,10 +4,10 @@
 // and the multiples of 32 ("Unsupported topology", docs/rules/lnc-core-count.md
 // for the sources). The world is the number of ranks the collectives span:
 // when the unit has a NEFF, its world size or the ranks its replica_groups
-// list, whichever is larger; else the module's device count. The target comes from the compiler's command line (`topolint exec`)
-// or the compile_flags.json of a compile-cache entry; an unknown target, or
-// one for which no public source states a rule (inf2, trn2, trn3), is not
-// checked.
+// list, whichever is larger; else the module's device count. The target comes
+// from the compiler's command line (`topolint exec`) or the compile_flags.json
+// of a compile-cache entry; an unknown target, or one for which no public
+// source states a rule (inf2, trn2, trn3), is not checked.
 #ifndef TOPOLINT_RULES_LNC_CORE_COUNT_H_
 #define TOPOLINT_RULES_LNC_CORE_COUNT_H_
 
@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_module.h"
@@ -51,25 +53,31 @@ struct TargetStatement {
 };
 
 // The first of: the compiler's --target given to `topolint exec`
-// (CheckOptions::target), the --target of the unit's compile_flags.json.
+// (CheckOptions::target), the --target of the unit's compile_flags.json,
+// the `target` of an NxDI neuron_config (which NxDI passes to the compiler).
 std::optional<TargetStatement> ResolveTarget(const Unit& unit,
                                              const CheckOptions& options);
 
-// The unit-level state of the rule: the target and its rule, and whether a
-// NEFF of the unit gave the world (then the modules are not looked at: the
-// NEFF is what the runtime loads). Not copyable or movable.
+// The unit-level state of the rule: the target and its rule, and the
+// worlds of the unit's NEFFs (when there are any, the modules are not
+// looked at: the NEFF is what the runtime loads). Made when the unit's NEFF
+// side is loaded, before any module is parsed: the streaming runner ends
+// module sessions before it calls CheckUnitParts. Not copyable or movable.
 class CoreCountCheck {
  public:
   CoreCountCheck(TargetStatement target, const CoreCountRule& rule,
-                 const CheckOptions& options)
-      : target_(std::move(target)), rule_(rule), options_(options) {}
+                 const Unit& unit, const CheckOptions& options);
   CoreCountCheck(const CoreCountCheck&) = delete;
   CoreCountCheck& operator=(const CoreCountCheck&) = delete;
 
   // Checks the world size of every NEFF of the unit (each loose def.json,
-  // the first graph of each .neff that carries CCInfo).
-  void CheckNeffs(const Unit& unit, Emitter& emit);
-  bool neff_checked() const { return neff_checked_; }
+  // the first graph of each .neff that carries CCInfo, unless MPMD).
+  void CheckNeffs(Emitter& emit) const;
+  bool has_neff_world() const { return !neff_worlds_.empty(); }
+  // Checks the world size each config section records (TP x DP, or
+  // world_size / tp x pp x ep): called for a unit with no NEFF and no HLO
+  // module, whose config is all there is.
+  void CheckConfigs(const Unit& unit, Emitter& emit) const;
 
   // Reports `world` when the rule refuses it: "<subject> <world> ranks
   // (<how>), and the Neuron runtime refuses ...", at `loc`.
@@ -80,12 +88,17 @@ class CoreCountCheck {
   const CheckOptions& options() const { return options_; }
 
  private:
-  void CheckDefJson(const neff::DefJson& d, Emitter& emit);
+  struct NeffWorld {
+    int64_t world = 0;
+    std::string how;
+    Location loc;
+  };
+  void AddNeffWorld(const neff::DefJson& d);
 
   TargetStatement target_;
   const CoreCountRule& rule_;
   const CheckOptions& options_;
-  bool neff_checked_ = false;
+  std::vector<NeffWorld> neff_worlds_;
 };
 
 // The per-module part: the device count of a module whose unit has no NEFF

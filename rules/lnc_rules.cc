@@ -202,7 +202,12 @@ class LncFamily : public FamilyChecks {
         }
       }
     }
-    if (core_count_ != nullptr) core_count_->CheckNeffs(unit_, emit_);
+    if (core_count_ != nullptr) {
+      core_count_->CheckNeffs(emit_);
+      if (!core_count_->has_neff_world() && unit_.hlo_modules.empty()) {
+        core_count_->CheckConfigs(unit_, emit_);
+      }
+    }
   }
 
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
@@ -231,8 +236,8 @@ std::unique_ptr<FamilyChecks> MakeLncChecks(const Unit& unit,
   std::unique_ptr<CoreCountCheck> core_count;
   if (std::optional<TargetStatement> target = ResolveTarget(unit, options)) {
     if (const CoreCountRule* rule = CoreCountRuleFor(target->target)) {
-      core_count =
-          std::make_unique<CoreCountCheck>(std::move(*target), *rule, options);
+      core_count = std::make_unique<CoreCountCheck>(std::move(*target), *rule,
+                                                    unit, options);
     }
   }
   if (!range.has_value() && core_count == nullptr) return nullptr;

@@ -5,14 +5,17 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/config/compile_flags.h"
 #include "checker/hlo/text/hlo_parser.h"
+#include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rules/families.h"
 #include "tests/common/run_cli.h"
+#include "tests/config/config_test_util.h"
 #include "tests/neff/neff_test_util.h"
 
 namespace topolint {
@@ -254,6 +257,47 @@ TEST(LncCoreCountTest, ModuleWithoutCollectivesIsNotChecked) {
   unit.hlo_modules.push_back(Module("HloModule m, num_partitions=12",
                                     "  ROOT %n = f32[8]{0} negate(%p)\n"));
   EXPECT_THAT(RunRule(unit), IsEmpty());
+}
+
+// NxDI passes neuron_config.target to the compiler as --target; a unit
+// whose config is all there is (checked before compiling) is checked by the
+// world the config records.
+TEST(LncCoreCountTest, NxdiConfigGivesTargetAndWorld) {
+  const auto config = [](int tp, const char* target) {
+    return config::testing::ConfigFromText(
+        fmt::format(R"({{"neuron_config": {{"tp_degree": {}, "target": {}}}}})",
+                    tp, target),
+        "c.json");
+  };
+  Unit unit;
+  unit.configs.push_back(config(24, "\"trn1\""));
+  std::optional<TargetStatement> t = ResolveTarget(unit, CheckOptions{});
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->target, "trn1");
+  EXPECT_EQ(t->source, "neuron_config.target \"trn1\" in c.json");
+  std::vector<Finding> f = RunRule(unit);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_THAT(f[0].message,
+              HasSubstr("the config's world is 24 ranks (tp_degree 24 x "
+                        "pp_degree 1 x ep_degree 1)"));
+  EXPECT_EQ(f[0].loc.file, "c.json");
+
+  // A compile_flags.json target wins over the config's.
+  unit.compile_flags.push_back(Flags(R"(["--target=inf2"])"));
+  EXPECT_THAT(RunRule(unit), IsEmpty());
+
+  // target null (the platform decides), or a supported world: nothing.
+  for (const auto& [tp, target] : std::vector<std::pair<int, const char*>>{
+           {24, "null"}, {32, "\"trn1\""}, {16, "\"trn1n\""}}) {
+    Unit u;
+    u.configs.push_back(config(tp, target));
+    EXPECT_THAT(RunRule(u), IsEmpty()) << tp << " " << target;
+  }
+
+  // With a NEFF, the NEFF's world is checked, not the config's.
+  Unit with_neff = Trn1Unit(R"({"CCInfo": {"replica_groups": [[[0, 1]]]}})");
+  with_neff.configs.push_back(config(24, "\"trn1\""));
+  EXPECT_THAT(RunRule(with_neff), IsEmpty());
 }
 
 TEST(LncCoreCountTest, RunsBesideLncRankRange) {
