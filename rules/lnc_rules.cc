@@ -234,7 +234,9 @@ std::unique_ptr<FamilyChecks> MakeLncChecks(const Unit& unit,
     if (lnc.value >= 1) range.emplace(*options.num_cores, lnc);
   }
   std::unique_ptr<CoreCountCheck> core_count;
-  if (std::optional<TargetStatement> target = ResolveTarget(unit, options)) {
+  std::optional<TargetStatement> target;
+  if (emit.Enabled(kLncCoreCount)) target = ResolveTarget(unit, options);
+  if (target.has_value()) {
     if (const CoreCountRule* rule = CoreCountRuleFor(target->target)) {
       core_count = std::make_unique<CoreCountCheck>(std::move(*target), *rule,
                                                     unit, options);
