@@ -99,8 +99,7 @@ std::string WorldSources(const model::WorldSize& ws, int64_t rank_span) {
   std::vector<std::string> parts;
   if (rank_span > 0) {
     parts.push_back(
-        fmt::format("replica_groups list ranks 0..{}, largest "
-                    "group {}",
+        fmt::format("replica_groups list ranks 0..{}, largest group {}",
                     rank_span - 1, ws.ws_rg));
   }
   if (ws.ws_pairs > 0) {
