@@ -38,6 +38,13 @@ std::string Trn1Nearest(int64_t cores) {
 constexpr CoreCountRule kTrn1Rule{"trn1 / trn1n", kTrn1Message,
                                   &Trn1SupportsCoreCount, &Trn1Nearest};
 
+// The file name of `path` without its directories: the finding's note
+// locates the file, and the message stays the same wherever it is.
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 // 1 + the largest id `op` lists (its replica groups, written or as an iota
 // or mesh, and its source-target pairs); 0 when it lists none.
 int64_t IdSpan(const hlo::Collective& op) {
@@ -138,9 +145,9 @@ std::optional<TargetStatement> ResolveTarget(const Unit& unit,
   }
   for (const config::CompileFlags& f : unit.compile_flags) {
     if (f.target.empty()) continue;
-    return TargetStatement{f.target,
-                           fmt::format("--target={} in {}", f.target, f.file),
-                           f.target_loc};
+    return TargetStatement{
+        f.target, fmt::format("--target={} in {}", f.target, BaseName(f.file)),
+        f.target_loc};
   }
   // NxDI passes neuron_config.target to the compiler as --target.
   for (const config::ComponentConfig& c : unit.configs) {
@@ -148,7 +155,8 @@ std::optional<TargetStatement> ResolveTarget(const Unit& unit,
       const config::StringField& t = pc.target;
       if (!t.present || t.is_null || !t.ok || t.value.empty()) continue;
       return TargetStatement{
-          t.value, fmt::format("{} \"{}\" in {}", t.path, t.value, pc.file),
+          t.value,
+          fmt::format("{} \"{}\" in {}", t.path, t.value, BaseName(pc.file)),
           At(pc.file, t.value_pos)};
     }
   }

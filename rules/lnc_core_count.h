@@ -47,7 +47,7 @@ bool Trn1SupportsCoreCount(int64_t cores);
 struct TargetStatement {
   std::string target;  // as written ("trn1")
   // "--target=trn1 on the compiler's command line",
-  // "--target=trn1 in MODULE_x/compile_flags.json".
+  // "--target=trn1 in compile_flags.json" (the note locates the file).
   std::string source;
   std::optional<Location> loc;  // the flag; none for a command line
 };

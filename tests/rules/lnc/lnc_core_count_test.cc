@@ -66,7 +66,7 @@ TEST(LncCoreCountTest, TargetFromTheCommandLineWinsOverCompileFlags) {
   std::optional<TargetStatement> t = ResolveTarget(unit, options);
   ASSERT_TRUE(t.has_value());
   EXPECT_EQ(t->target, "trn1");
-  EXPECT_EQ(t->source, "--target=trn1 in m/compile_flags.json");
+  EXPECT_EQ(t->source, "--target=trn1 in compile_flags.json");
   ASSERT_TRUE(t->loc.has_value());
   EXPECT_EQ(t->loc->line, 1);
   EXPECT_EQ(t->loc->column, 3);
@@ -124,7 +124,7 @@ TEST(LncCoreCountTest, NeffWorldOf24OnTrn1) {
             std::string("the NEFF's collectives span 24 ranks (replica_groups "
                         "list ranks 0..23, largest group 8; #rank_world_size "
                         "24), and the Neuron runtime refuses 24 Neuron cores "
-                        "on trn1 (--target=trn1 in m/compile_flags.json): ") +
+                        "on trn1 (--target=trn1 in compile_flags.json): ") +
                 kRuntimeMessage + " (nearest supported: 16 or 32)");
   EXPECT_EQ(f[0].loc.file, "u/def.json");
   EXPECT_EQ(f[0].loc.line, 2);  // at #rank_world_size, which decides
