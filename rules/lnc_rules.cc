@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <climits>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "checker/model/rank_map.h"
 #include "fmt/format.h"
 #include "rules/collective_checks.h"
 #include "rules/families.h"
+#include "rules/lnc_core_count.h"
 #include "rules/lnc_resolution.h"
 
 namespace topolint {
@@ -146,54 +149,76 @@ void CheckCollective(const hlo::Module& m, const hlo::Collective& op,
 }
 
 // new-rule.sh(lnc) stub: a rule scaffolded by scripts/new-rule.sh, called
-// by LncSession (one object per module: members keep the module's state):
+// by LncSession (one object per module: members keep the module's state;
+// `range` is null without --num-cores):
 //   struct @Rule@ {
 //     void Op(const hlo::Module& module, const hlo::Collective& op,
-//             const RankRange& range, Emitter& emit);
-//     void End(const hlo::Module& module, const RankRange& range,
+//             const RankRange* range, Emitter& emit);
+//     void End(const hlo::Module& module, const RankRange* range,
 //              Emitter& emit);
 //   };
 
 class LncSession : public ModuleSession {
  public:
-  LncSession(const hlo::Module& m, const RankRange& range, Emitter& emit)
-      : m_(m), range_(range), emit_(emit) {}
+  LncSession(const hlo::Module& m, const RankRange* range,
+             const CoreCountCheck* core_count, Emitter& emit)
+      : m_(m), range_(range), core_count_(core_count), emit_(emit) {}
   void Op(const hlo::Collective& op) override {
-    CheckCollective(m_, op, range_, emit_);
+    if (range_ != nullptr) CheckCollective(m_, op, *range_, emit_);
+    if (core_count_ != nullptr) lnc_core_count_.Op(m_, op);
     // new-rule.sh(lnc): @rule@_.Op(m_, op, range_, emit_);
   }
   void End() override {
+    if (core_count_ != nullptr) lnc_core_count_.End(m_, *core_count_, emit_);
     // new-rule.sh(lnc): @rule@_.End(m_, range_, emit_);
   }
 
  private:
   const hlo::Module& m_;
-  const RankRange& range_;
+  const RankRange* range_;            // null without --num-cores
+  const CoreCountCheck* core_count_;  // null without a target rule
   Emitter& emit_;
+  LncCoreCount lnc_core_count_;
   // new-rule.sh(lnc): @Rule@ @rule@_;
 };
 
 class LncFamily : public FamilyChecks {
  public:
-  LncFamily(const Unit& unit, const RankRange& range, Emitter& emit)
-      : unit_(unit), range_(range), emit_(emit) {}
+  LncFamily(const Unit& unit, std::optional<RankRange> range,
+            std::unique_ptr<CoreCountCheck> core_count, Emitter& emit)
+      : unit_(unit),
+        range_(std::move(range)),
+        core_count_(std::move(core_count)),
+        emit_(emit) {}
 
   void CheckUnitParts() override {
-    for (const neff::DefJson& d : unit_.def_jsons) {
-      CheckDefJson(d, range_, emit_);
+    if (range_.has_value()) {
+      for (const neff::DefJson& d : unit_.def_jsons) {
+        CheckDefJson(d, *range_, emit_);
+      }
+      for (const neff::NeffArchive& a : unit_.neff_archives) {
+        for (const neff::DefJson& d : a.graphs) {
+          CheckDefJson(d, *range_, emit_);
+        }
+      }
     }
-    for (const neff::NeffArchive& a : unit_.neff_archives) {
-      for (const neff::DefJson& d : a.graphs) CheckDefJson(d, range_, emit_);
+    if (core_count_ != nullptr) {
+      core_count_->CheckNeffs(emit_);
+      if (!core_count_->has_neff_world() && unit_.hlo_modules.empty()) {
+        core_count_->CheckConfigs(unit_, emit_);
+      }
     }
   }
 
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
-    return std::make_unique<LncSession>(m, range_, emit_);
+    return std::make_unique<LncSession>(
+        m, range_.has_value() ? &*range_ : nullptr, core_count_.get(), emit_);
   }
 
  private:
   const Unit& unit_;
-  const RankRange range_;
+  const std::optional<RankRange> range_;
+  const std::unique_ptr<CoreCountCheck> core_count_;
   Emitter& emit_;
 };
 
@@ -202,13 +227,24 @@ class LncFamily : public FamilyChecks {
 std::unique_ptr<FamilyChecks> MakeLncChecks(const Unit& unit,
                                             const CheckOptions& options,
                                             Emitter& emit) {
-  if (!options.num_cores.has_value() || *options.num_cores < 1) {
-    return nullptr;
+  // lnc-rank-range needs --num-cores; lnc-core-count a target with a rule.
+  std::optional<RankRange> range;
+  if (options.num_cores.has_value() && *options.num_cores >= 1) {
+    const LncStatement lnc = ResolveLnc(unit, options);
+    if (lnc.value >= 1) range.emplace(*options.num_cores, lnc);
   }
-  const LncStatement lnc = ResolveLnc(unit, options);
-  if (lnc.value < 1) return nullptr;
-  return std::make_unique<LncFamily>(unit, RankRange(*options.num_cores, lnc),
-                                     emit);
+  std::unique_ptr<CoreCountCheck> core_count;
+  std::optional<TargetStatement> target;
+  if (emit.Enabled(kLncCoreCount)) target = ResolveTarget(unit, options);
+  if (target.has_value()) {
+    if (const CoreCountRule* rule = CoreCountRuleFor(target->target)) {
+      core_count = std::make_unique<CoreCountCheck>(std::move(*target), *rule,
+                                                    unit, options);
+    }
+  }
+  if (!range.has_value() && core_count == nullptr) return nullptr;
+  return std::make_unique<LncFamily>(unit, std::move(range),
+                                     std::move(core_count), emit);
 }
 
 void CheckLnc(const Unit& unit, const CheckOptions& options, Emitter& emit) {

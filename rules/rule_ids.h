@@ -125,6 +125,8 @@ struct Maker {
     "a tile assignment holds M devices where the module has N (num_partitions > 1, as XLA's verifier)")  \
   X(kHloShardingRank, "hlo-sharding-rank", E, "hlo",  \
     "a sharding's tile rank (without subgroup dims) or tuple leaf count differs from the shape's, or a tile holds one device")  \
+  X(kLncCoreCount, "lnc-core-count", E, "lnc",  \
+    "the collective world is a core count the Neuron runtime refuses on the target (trn1, trn1n: 1, 2, 8, 16 or a multiple of 32)")  \
   /* new rules above this line */
 // clang-format on
 

@@ -109,6 +109,11 @@ Options PhaseOptions(const ExecSettings& s, const CompileLine& line) {
     o.lnc = line.lnc;
     o.lnc_origin = line.lnc_source;
   }
+  if (!line.target.empty()) {
+    o.target = line.target;
+    o.target_origin =
+        fmt::format("--target={} on the compiler's command line", line.target);
+  }
   return o;
 }
 

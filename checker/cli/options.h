@@ -56,6 +56,10 @@ struct Options {
   // compiler's LNC flag, or "the default LNC of --target=trn2".)
   std::string lnc_origin;
   std::optional<int64_t> num_cores;
+  // exec only (no check option): the compiler's --target, and how findings
+  // name it ("--target=trn1 on the compiler's command line").
+  std::string target;
+  std::string target_origin;
   std::optional<int64_t> replica_count;
   std::optional<int64_t> num_partitions;
   std::optional<int64_t> data_parallel_size;  // --data-parallel-size

@@ -66,6 +66,8 @@ absl::Status ApplyFlags(const Options& o, UnitJob* job) {
     job->check.lnc_origin = o.lnc_origin.empty() ? "--lnc" : o.lnc_origin;
   }
   if (o.num_cores) job->check.num_cores = o.num_cores;
+  job->check.target = o.target;
+  job->check.target_origin = o.target_origin;
   if (o.replica_count) job->check.replica_count = o.replica_count;
   if (o.num_partitions) job->check.num_partitions = o.num_partitions;
   if (o.data_parallel_size) {

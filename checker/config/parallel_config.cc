@@ -475,6 +475,7 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
                           fields->FindMember("logical_neuron_cores") != nullptr;
   r.Int(fields, fp, alias_only ? "logical_neuron_cores" : "logical_nc_config",
         &pc.logical_nc_config, OneOrTwo());
+  r.String(fields, fp, "target", &pc.target, /*null_ok=*/true);
   return pc;
 }
 

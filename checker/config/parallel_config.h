@@ -148,6 +148,9 @@ struct ParallelConfig {
   IntField world_size;         // default tp * pp * ep
   IntField logical_nc_config;  // 1 or 2; default 1 here (the real
                                // default depends on the platform)
+  // The compiler's --target when set ("trn1"); null or absent: the
+  // platform the model is compiled on (lnc-core-count).
+  StringField target;
   IntField batch_size, ctx_batch_size, tkg_batch_size, max_batch_size;
   IntField moe_tp_degree, moe_ep_degree;  // default 1
   IntField local_ranks_size, start_rank_id;

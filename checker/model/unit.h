@@ -77,6 +77,11 @@ struct CheckOptions {
   // Findings shown per rule and unit (--max-findings, .topolint.json
   // "max_findings"); 0 shows all. The rest are counted in one cap note.
   int64_t max_findings = 1000;
+  // The compiler's --target when `topolint exec` checks its input and
+  // output (lnc-core-count; rules/lnc_core_count.h): it wins over a
+  // compile_flags.json. `target_origin` names it for messages.
+  std::string target;
+  std::string target_origin;
 };
 
 }  // namespace topolint

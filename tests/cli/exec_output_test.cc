@@ -301,8 +301,9 @@ TEST_F(ExecOutputTest, TheTargetsDefaultLncIsNamed) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("the default LNC of --target=trn2 is 2"));
   EXPECT_THAT(r.err, Not(HasSubstr("--lnc is 2")));
+  // (inf2, not trn1: trn1 refuses this module's 4 ranks, lnc-core-count.)
   r = Exec({"--color", "never"},
-           {"--target=trn1", "compile", "m.hlo_module.pb", "--output", "m.neff",
+           {"--target=inf2", "compile", "m.hlo_module.pb", "--output", "m.neff",
             "--logical-nc-config", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.err;  // the fake writes what it is told
 }

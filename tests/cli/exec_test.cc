@@ -165,8 +165,34 @@ TEST_F(ExecTest, TargetGivesTheDefaultLnc) {
   EXPECT_THAT(r.err, HasSubstr("[neff-lnc-mismatch]"));
   EXPECT_THAT(r.err, HasSubstr("(compiled from m.hlo_module.pb with the "
                                "default LNC of --target=trn2)"));
+  // inf2's default LNC is 1, as the NEFF's header says. (trn1's is 1 too,
+  // but trn1 refuses this module's 4 ranks: TargetTrn1RefusesFourRanks.)
+  r = Exec({}, {"--target=inf2", "compile", "m.hlo_module.pb", "--output",
+                "m.neff"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// The compiler's --target is the target lnc-core-count checks the world
+// against: 4 ranks on trn1 are refused before the compiler runs.
+TEST_F(ExecTest, TargetTrn1RefusesFourRanks) {
+  WriteModule("m.hlo_module.pb", {{0, 1}, {2, 3}});
+  CliResult r = Exec(
+      {"--color", "never"},
+      {"--target", "trn1", "compile", "m.hlo_module.pb", "--output", "m.neff"});
+  EXPECT_FALSE(CompilerRan());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("[lnc-core-count]"));
+  EXPECT_THAT(r.err, HasSubstr("refuses 4 Neuron cores on trn1 "
+                               "(--target=trn1 on the compiler's command "
+                               "line)"));
+  EXPECT_THAT(r.err, HasSubstr("Supported number of Neuron Cores is 1, 2, "
+                               "8, 16 or a multiple of 32"));
+  // One group of two: a world of 2 passes, before and after compiling.
+  WriteModule("m.hlo_module.pb", {{0, 1}});
+  setenv("FAKE_CC_DEF_JSON", R"({"CCInfo": {"replica_groups": [[[0,1]]]}})", 1);
   r = Exec({}, {"--target=trn1", "compile", "m.hlo_module.pb", "--output",
                 "m.neff"});
+  EXPECT_TRUE(CompilerRan());
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
