@@ -96,8 +96,25 @@ void Reader::Run() {
           const std::string name = scratch_;
           Op(kind, pos, name);
         }
+      } else if (IsCustomCallName(scratch_)) {
+        // Generic form: the target is a property, read with the others;
+        // the op counts only when it is ragged_all_to_all, so only an op
+        // whose line names that target is read (the printer writes an op
+        // on one line; other custom calls are skipped by bytes).
+        std::string_view line;
+        cur_.SkipSpace();
+        if (cur_.Peek() == '(' && cur_.LineView(size_t{64} << 10, &line) &&
+            line.find(kRaggedAllToAllTarget) != std::string_view::npos) {
+          const std::string name = scratch_;
+          custom_call_ = true;
+          call_target_.clear();
+          Op(CollectiveKind::kRaggedAllToAll, pos, name);
+          custom_call_ = false;
+        }
       } else if (scratch_ == "interpreter.run_parallel") {
         RunParallel();
+      } else if (scratch_ == "sdy.mesh") {
+        SdyMeshDef(pos, /*generic=*/true);
       }
       result_name_.clear();
     } else if (c == '%') {
@@ -114,7 +131,7 @@ void Reader::Run() {
       } else if (scratch_ == "func.func") {
         FuncHeader();
       } else if (scratch_ == "sdy.mesh") {
-        SdyMeshDef(pos);
+        SdyMeshDef(pos, /*generic=*/false);
       } else if (scratch_ == "mhlo.sharding") {
         ShardingAttr(pos);
       } else if (scratch_ == "loc" && cur_.Peek() == '(') {
@@ -126,6 +143,8 @@ void Reader::Run() {
           const std::string name = scratch_;
           Op(kind, pos, name);
         }
+      } else if (IsCustomCallName(scratch_)) {
+        PrettyCustomCall(pos);
       }
       result_name_.clear();
     } else if (IsDigit(c)) {
@@ -140,6 +159,28 @@ void Reader::Run() {
   for (Suppression& s : module_->suppressions) {
     if (s.target_line == 0) s.target_line = s.pos.line + 1;
   }
+}
+
+void Reader::PrettyCustomCall(TextPos pos) {
+  // `stablehlo.custom_call @ragged_all_to_all(%a, ...) {backend_config =
+  // {replica_groups = ..., channel_id = 1 : i64}} : (...) -> ...`, what
+  // jax.lax.ragged_all_to_all lowers to; any other target is no collective.
+  const std::string name = scratch_;
+  cur_.SkipSpace();
+  if (!cur_.Eat('@')) return;
+  std::string target;
+  if (cur_.Peek() == '"') {
+    if (!cur_.ReadString(&target, 256)) return;
+  } else if (!cur_.ReadId(&target)) {
+    return;
+  }
+  if (target != kRaggedAllToAllTarget) return;
+  cur_.SkipSpace();
+  if (cur_.Peek() != '(') return;
+  custom_call_ = true;
+  call_target_ = target;
+  Op(CollectiveKind::kRaggedAllToAll, pos, name);
+  custom_call_ = false;
 }
 
 void Reader::TopLevelComment() {
@@ -308,48 +349,95 @@ void Reader::ResultName() {
   }
 }
 
-void Reader::SdyMeshDef(TextPos pos) {
-  // sdy.mesh @name = <["x"=2, "y"=4], device_ids=[...]>, or the older
-  // bracket-less <"x"=2, "y"=4>.
-  cur_.SkipSpace();
-  if (!cur_.Eat('@')) return;
-  std::string name;
-  if (!cur_.ReadId(&name)) return;
-  cur_.SkipSpace();
-  if (!cur_.Eat('=')) return;
-  cur_.SkipSpace();
-  if (!cur_.Eat('<')) return;
-  SdyMesh mesh;
-  mesh.pos = pos;
+bool Reader::MeshBody(SdyMesh* mesh) {
+  // At '<': `["x"=2, "y"=4], device_ids=[...]>`, or the older bracket-less
+  // `"x"=2, "y"=4>`, through the closing '>'.
+  if (!cur_.Eat('<')) return false;
   bool in_ids = false;
   for (int guard = 0; guard < 1 << 20; ++guard) {
     cur_.SkipSpace();
     const int c = cur_.Peek();
-    if (c == kEnd) return;
+    if (c == kEnd) return false;
     if (c == '>') {
       cur_.Advance();
-      break;
+      return true;
     }
     if (c == '"') {
       MeshAxis axis;
-      if (!cur_.ReadString(&axis.name)) return;
+      if (!cur_.ReadString(&axis.name)) return false;
       cur_.SkipSpace();
-      if (!cur_.Eat('=')) return;
+      if (!cur_.Eat('=')) return false;
       cur_.SkipSpace();
-      if (!cur_.ReadInt(&axis.size)) return;
-      mesh.axes.push_back(std::move(axis));
+      if (!cur_.ReadInt(&axis.size)) return false;
+      mesh->axes.push_back(std::move(axis));
     } else if (IsIdStart(c)) {
       std::string word;
       cur_.ReadId(&word);
       in_ids = word == "device_ids";
     } else if (in_ids && (IsDigit(c) || c == '-')) {
       int64_t id = 0;
-      if (!cur_.ReadInt(&id)) return;
-      mesh.device_ids.push_back(id);
+      if (!cur_.ReadInt(&id)) return false;
+      mesh->device_ids.push_back(id);
     } else {
       if (c == ']' && in_ids) in_ids = false;
       cur_.Advance();
     }
+  }
+  return false;
+}
+
+bool Reader::ReadSdyMesh(std::string* name, SdyMesh* mesh) {
+  // After `sdy.mesh`: `@name = <...>`.
+  cur_.SkipSpace();
+  if (!cur_.Eat('@') || !cur_.ReadId(name)) return false;
+  cur_.SkipSpace();
+  if (!cur_.Eat('=')) return false;
+  cur_.SkipSpace();
+  return MeshBody(mesh);
+}
+
+bool Reader::ReadGenericSdyMesh(std::string* name, SdyMesh* mesh) {
+  // After `"sdy.mesh"`: `() <{mesh = #sdy.mesh<...>, sym_name = "name"}>`,
+  // the properties in either order.
+  cur_.SkipSpace();
+  if (!cur_.Eat('(')) return false;
+  cur_.SkipSpace();
+  if (!cur_.Eat(')')) return false;
+  cur_.SkipSpace();
+  if (!cur_.Eat('<') || !cur_.Eat('{')) return false;
+  bool have_mesh = false;
+  for (int guard = 0; guard < 16; ++guard) {
+    cur_.SkipSpace();
+    if (cur_.Eat('}')) return have_mesh && !name->empty();
+    std::string key;
+    if (!cur_.ReadId(&key)) return false;
+    cur_.SkipSpace();
+    if (!cur_.Eat('=')) return false;
+    cur_.SkipSpace();
+    if (key == "sym_name") {
+      if (!cur_.ReadString(name, 1024)) return false;
+    } else if (key == "mesh" && cur_.Eat('#')) {
+      std::string word;
+      cur_.ReadId(&word);
+      if (word != "sdy.mesh" || !MeshBody(mesh)) return false;
+      have_mesh = true;
+    } else if (!cur_.SkipValue(options_.max_instruction_bytes,
+                               kMaxNestingDepth)) {
+      return false;
+    }
+    cur_.SkipSpace();
+    cur_.Eat(',');
+  }
+  return false;
+}
+
+void Reader::SdyMeshDef(TextPos pos, bool generic) {
+  std::string name;
+  SdyMesh mesh;
+  mesh.pos = pos;
+  if (!(generic ? ReadGenericSdyMesh(&name, &mesh)
+                : ReadSdyMesh(&name, &mesh))) {
+    return;
   }
   int64_t product = 1;
   for (const MeshAxis& a : mesh.axes) {
@@ -371,6 +459,28 @@ void Reader::SdyMeshDef(TextPos pos) {
     }
   }
   meshes_["@" + name] = std::move(mesh);
+}
+
+void Reader::PrepassMesh(bool generic) {
+  // The pre-pass (CollectLocs): a mesh defined after the op that names it
+  // (MLIR allows symbol uses before their definition) is found by name in
+  // its part. Bounded: the first 4096 meshes.
+  std::string name;
+  SdyMesh mesh;
+  mesh.pos = cur_.Pos();
+  if (!(generic ? ReadGenericSdyMesh(&name, &mesh)
+                : ReadSdyMesh(&name, &mesh))) {
+    return;
+  }
+  if (later_meshes_.size() >= 4096) return;
+  later_meshes_.try_emplace(LocKey("@" + name), std::move(mesh));
+}
+
+const SdyMesh* Reader::FindMesh(const std::string& name) const {
+  auto it = meshes_.find(name);
+  if (it != meshes_.end()) return &it->second;
+  auto later = later_meshes_.find(LocKey(name));
+  return later != later_meshes_.end() ? &later->second : nullptr;
 }
 
 }  // namespace mlir
