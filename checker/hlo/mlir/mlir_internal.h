@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -101,6 +102,7 @@ class Reader {
   void ResultName();
   void Split();
   void StartPart();
+  void NamePart();
   void Error(TextPos pos, std::string message);
   void RunParallel();
   void ShardingAttr(TextPos pos);
@@ -177,6 +179,8 @@ class Reader {
   std::vector<std::string> loc_files_;
   std::unordered_map<std::string, int32_t> loc_file_index_;
   int part_index_ = 0;  // `// -----` lines so far
+  int parts_done_ = 0;  // parts handed to on_module_split (and named)
+  std::unordered_set<std::string> part_names_;
   std::unordered_map<std::string, SdyMesh> meshes_;
   // Every mesh of the file by `@name/part`, from the pre-pass.
   std::unordered_map<std::string, SdyMesh> later_meshes_;

@@ -155,6 +155,8 @@ void Reader::Run() {
     }
   }
   FlushDeferred();
+  // The last part of a split file is named as the others were.
+  if (parts_done_ > 0 && options_.on_module_split) NamePart();
   // Directives with no code after them silence their own line's next one.
   for (Suppression& s : module_->suppressions) {
     if (s.target_line == 0) s.target_line = s.pos.line + 1;
@@ -223,6 +225,7 @@ void Reader::StartPart() {
   }
   pending_next_line_ = 0;
   FlushDeferred();
+  NamePart();
   options_.on_module_split(*module_);
   *module_ = Module();
   module_->file = file;
@@ -230,6 +233,21 @@ void Reader::StartPart() {
   defer_off_ = false;
   partitions_from_mesh_ = false;
   meshes_.clear();
+}
+
+void Reader::NamePart() {
+  // A part is a module of its own: one without a name is `part N` (1-based,
+  // in file order), and one that repeats an earlier part's name is
+  // `name (part N)`, so that explain and the messages that name a module
+  // tell the parts of one file apart.
+  ++parts_done_;
+  if (module_->name.empty()) {
+    module_->name = fmt::format("part {}", parts_done_);
+  } else if (!part_names_.insert(module_->name).second) {
+    module_->name = fmt::format("{} (part {})", module_->name, parts_done_);
+  } else if (part_names_.size() > 4096) {
+    part_names_.clear();  // bounded
+  }
 }
 
 void Reader::Split() {
