@@ -170,6 +170,7 @@ class Reader {
   struct LocRef {
     int32_t file = -1;
     int64_t line = 0;
+    int64_t column = 0;
   };
   std::string LocKey(std::string_view name) const {
     return std::string(name) + "/" + std::to_string(part_index_);

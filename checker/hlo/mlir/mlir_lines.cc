@@ -89,7 +89,7 @@ void Reader::AddLoc(std::string_view name, const SourceLoc& loc) {
     }
     loc_files_.push_back(loc.file);
   }
-  locs_.try_emplace(LocKey(name), LocRef{it->second, loc.line});
+  locs_.try_emplace(LocKey(name), LocRef{it->second, loc.line, loc.column});
 }
 
 void Reader::CollectLocs() {

@@ -391,6 +391,7 @@ bool Reader::ReadLoc(SourceLoc* out, int /*depth*/) {
         if (it != locs_.end()) {
           out->file = loc_files_[static_cast<size_t>(it->second.file)];
           out->line = it->second.line;
+          out->column = it->second.column;
         }
       }
     } else {
