@@ -370,6 +370,18 @@ TEST(MlirReaderTest, MalformedInputIsASyntaxErrorNotACrash) {
            "tensor<4xf32>",
            "module @m attributes {mhlo.num_partitions = "
            "99999999999999999999999 : i32} {}",
+           "func.func @f() { %0 = stablehlo.custom_call @ragged_all_to_all(%a",
+           "func.func @f() { %0 = stablehlo.custom_call @ragged_all_to_all(%a) "
+           "{backend_config = {replica_groups = dense<[[0",
+           "func.func @f() { %0 = \"stablehlo.custom_call\"(%a) "
+           "<{backend_config "
+           "= {channel_id = x}, call_target_name = \"ragged_all_to_all\"",
+           "func.func @f() { %0 = stablehlo.custom_call @\"ragged_all_to_all",
+           "module {\n  sdy.mesh @m = <[\"x\"=",
+           "module {\n  \"sdy.mesh\"() <{mesh = #sdy.mesh<[\"x\"=2",
+           "module {\n  \"sdy.mesh\"() <{sym_name = \"m\"}> : () -> ()\n}",
+           "module {\n  sdy.mesh @m = <[\"x\"=99999999999, \"y\"=99999999999, "
+           "\"z\"=99999999999]>\n}",
        }) {
     const std::vector<Module> parts = Read(text);
     ASSERT_FALSE(parts.empty()) << text;
@@ -513,7 +525,7 @@ TEST(MlirReaderTest, AnOpThatCannotBeReadIsALocatedErrorNotASilentSkip) {
 // export turns it into the HLO ragged-all-to-all (the mhlo spelling is
 // openxla/xla xla/hlo/translate/mhlo_to_hlo/tests/export.mlir's).
 TEST(MlirReaderTest, RaggedAllToAllCustomCall) {
-  const Module m = One(
+  const std::string text =
       R"(module @jit_ragged attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<6xf32>, %arg1: tensor<6xf32>, %arg2: tensor<3xi32>, %arg3: tensor<3xi32>, %arg4: tensor<3xi32>, %arg5: tensor<3xi32>) -> tensor<6xf32> {
     %0 = stablehlo.custom_call @ragged_all_to_all(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5) {api_version = 4 : i32, backend_config = {channel_id = 1 : i64, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>}} : (tensor<6xf32>, tensor<6xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<6xf32>
@@ -525,7 +537,19 @@ TEST(MlirReaderTest, RaggedAllToAllCustomCall) {
     return %5 : tensor<6xf32>
   }
 }
-)");
+)";
+  // The same whatever the read window (the generic form looks at its line
+  // for the target before reading the op).
+  std::string whole;
+  for (const Module& part : Read(text)) whole += ModuleDebugString(part);
+  for (size_t window : {1u, 7u, 64u}) {
+    std::string small;
+    for (const Module& part : Read(text, window)) {
+      small += ModuleDebugString(part);
+    }
+    EXPECT_EQ(small, whole) << "window " << window;
+  }
+  const Module m = One(text);
   ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
   ASSERT_EQ(m.collectives.size(), 3u);
   const Collective& pretty = m.collectives[0];
