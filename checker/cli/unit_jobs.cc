@@ -129,8 +129,8 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
     } else {
       return absl::InvalidArgumentError(fmt::format(
           "cannot tell what kind of input '{}' is: it is neither HLO (text or "
-          "a binary module), StableHLO text nor a JSON object; name it .hlo, "
-          ".hlo.txt, .hlo_module.pb, .mlir or .json",
+          "a binary module) nor a JSON object, nor StableHLO text; name it "
+          ".hlo, .hlo.txt, .hlo_module.pb, .mlir or .json",
           name));
     }
   }
