@@ -519,6 +519,26 @@ TEST(MlirReaderTest, AnOpThatCannotBeReadIsALocatedErrorNotASilentSkip) {
             "#stablehlo.future_groups is a form topolint does not read");
 }
 
+// `axes = []` groups over no axis: each device alone (it was dropped
+// without a word, like an op whose mesh followed it).
+TEST(MlirReaderTest, MeshAxesOverNoAxisAreRead) {
+  const Module m = One(
+      R"(module @m {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.collective_broadcast"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = []>}> : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+)");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_EQ(m.collectives.size(), 1u);
+  const ReplicaGroups& rg = m.collectives[0].replica_groups;
+  EXPECT_EQ(rg.form, ReplicaGroups::Form::kMesh);
+  EXPECT_EQ(rg.mesh.axes.size(), 2u);
+  EXPECT_TRUE(rg.mesh.grouped.empty());
+}
+
 // What jax.lax.ragged_all_to_all lowers to (jax/_src/lax/parallel.py,
 // _ragged_all_to_all_lowering): a custom call with api_version 4 whose
 // backend_config holds the groups and, under SPMD, a channel_id; XLA's
