@@ -22,6 +22,7 @@
 #include "checker/core/project_config.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/input_file.h"
+#include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 
@@ -104,6 +105,13 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
   return absl::OkStatus();
 }
 
+// MLIR by content: StableHLO text (`module @jit_f ...`, a test file's
+// `func.func`) or MLIR bytecode, which the dispatcher refuses with advice.
+bool IsStableHloHead(std::string_view head) {
+  return !hlo::LooksLikeHlo(head) &&
+         (hlo::IsMlirBytecode(head) || hlo::LooksLikeMlirText(head));
+}
+
 // One unit of an input already read into memory (standard input or a
 // pipe), named `name`. Its kind comes from the name, else from the content.
 absl::Status AddInMemoryUnit(const std::string& name, std::string text,
@@ -113,15 +121,18 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
   if (!ClassifyName(name, &kind)) {
     const std::string_view head = std::string_view(text).substr(0, 4096);
     const size_t first = head.find_first_not_of(" \t\r\n");
-    if (hlo::LooksLikeHlo(head) || LooksLikeHloBinaryHead(head)) {
+    if (hlo::LooksLikeHlo(head) || LooksLikeHloBinaryHead(head) ||
+        IsStableHloHead(head)) {
+      // StableHLO goes the HLO way too: the dispatcher (ParseHloAny) tells
+      // it by content.
       kind = InputKind::kHlo;
     } else if (first != std::string_view::npos && head[first] == '{') {
       kind = InputKind::kJson;
     } else {
       return absl::InvalidArgumentError(fmt::format(
           "cannot tell what kind of input '{}' is: it is neither HLO (text or "
-          "a binary module) nor a JSON object; name it .hlo, .hlo.txt, "
-          ".hlo_module.pb or .json",
+          "a binary module) nor a JSON object, nor StableHLO text; name it "
+          ".hlo, .hlo.txt, .hlo_module.pb, .mlir or .json",
           name));
     }
   }
@@ -185,8 +196,17 @@ absl::Status AddStdinUnit(const Options& o,
     // HloModuleProto head: /dev/zero) go to the text parser, which reports
     // them at 1:1 and stops reading.
     const bool binary = LooksLikeHloBinaryHead(head);
-    const bool hlo_text = !binary && ((named && kind == InputKind::kHlo) ||
-                                      (!named && hlo::LooksLikeHlo(head)));
+    // StableHLO is read whole (up to the standard-input limit), as a binary
+    // module: its reader takes two passes (location aliases and meshes may
+    // follow the ops that use them). By content or by a `.mlir` name, as
+    // the dispatcher tells it (checker/hlo/dispatch/parse_any.cc).
+    const bool mlir =
+        IsStableHloHead(head) ||
+        (!hlo::LooksLikeHlo(head) && named &&
+         std::filesystem::path(o.stdin_filename).extension() == ".mlir");
+    const bool hlo_text = !binary && !mlir &&
+                          ((named && kind == InputKind::kHlo) ||
+                           (!named && hlo::LooksLikeHlo(head)));
     if (hlo_text && o.verb == Verb::kCheck) {
       if (auto st = AddInMemoryUnit(o.stdin_filename, std::move(text),
                                     in_memory, specs);
@@ -196,8 +216,8 @@ absl::Status AddStdinUnit(const Options& o,
       in_memory->back().stream_fd = 0;
       return absl::OkStatus();
     }
-    const bool json =
-        named ? kind == InputKind::kJson : !binary && !hlo::LooksLikeHlo(head);
+    const bool json = named ? kind == InputKind::kJson
+                            : !binary && !mlir && !hlo::LooksLikeHlo(head);
     const size_t limit = json ? kMaxJsonFileBytes : kMaxStdinBytes;
     std::string rest;
     if (auto st = ReadFdBounded(0, "standard input", limit - text.size(),

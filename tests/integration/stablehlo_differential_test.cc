@@ -171,6 +171,56 @@ TEST(StableHloDifferentialTest, SameDefectSameFindings) {
   }
 }
 
+// jax.lax.ragged_all_to_all: a custom call in StableHLO (its groups and
+// channel in backend_config, as jax/_src/lax/parallel.py lowers it), the
+// ragged-all-to-all opcode in HLO (as XLA's export makes it): one defect,
+// the same findings from the three front ends.
+TEST(StableHloDifferentialTest, RaggedAllToAllCustomCall) {
+  const std::string hlo =
+      "HloModule m, replica_count=1, num_partitions=4\n\n"
+      "ENTRY %main (p0: f32[6], p1: f32[6], p2: s32[3], p3: s32[3], p4: "
+      "s32[3], p5: s32[3]) -> f32[6] {\n"
+      "  %p0 = f32[6]{0} parameter(0)\n  %p1 = f32[6]{0} parameter(1)\n"
+      "  %p2 = s32[3]{0} parameter(2)\n  %p3 = s32[3]{0} parameter(3)\n"
+      "  %p4 = s32[3]{0} parameter(4)\n  %p5 = s32[3]{0} parameter(5)\n"
+      "  ROOT %r = f32[6]{0} ragged-all-to-all(f32[6]{0} %p0, f32[6]{0} %p1, "
+      "s32[3]{0} %p2, s32[3]{0} %p3, s32[3]{0} %p4, s32[3]{0} %p5), "
+      "channel_id=1, replica_groups={{0,1,2},{2,3,4}}\n}\n";
+  const std::string mlir =
+      "module @m attributes {mhlo.num_partitions = 4 : i32, "
+      "mhlo.num_replicas = 1 : i32} {\n"
+      "  func.func public @main(%p0: tensor<6xf32>, %p1: tensor<6xf32>, %p2: "
+      "tensor<3xi32>, %p3: tensor<3xi32>, %p4: tensor<3xi32>, %p5: "
+      "tensor<3xi32>) -> tensor<6xf32> {\n"
+      "    %r = stablehlo.custom_call @ragged_all_to_all(%p0, %p1, %p2, %p3, "
+      "%p4, %p5) {api_version = 4 : i32, backend_config = {channel_id = 1 : "
+      "i64, replica_groups = dense<[[0, 1, 2], [2, 3, 4]]> : "
+      "tensor<2x3xi64>}} : (tensor<6xf32>, tensor<6xf32>, tensor<3xi32>, "
+      "tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<6xf32>\n"
+      "    return %r : tensor<6xf32>\n  }\n}\n";
+  TempDir d;
+  d.Write("t/model.hlo", hlo);
+  d.Write("s/model.mlir", mlir);
+  hlo::Module parsed = hlo::ParseHloText(hlo, "model.hlo");
+  ASSERT_TRUE(parsed.syntax_errors.empty()) << parsed.syntax_errors[0].message;
+  d.Write("b/model.hlo_module.pb", testing::WriteHloProto(parsed));
+  const testing::CliResult text = RunTopolint({"check", "t"}, d.path());
+  const testing::CliResult stablehlo = RunTopolint({"check", "s"}, d.path());
+  const testing::CliResult binary = RunTopolint({"check", "b"}, d.path());
+  EXPECT_EQ(text.exit_code, 1) << text.err;
+  EXPECT_THAT(text.out, ::testing::HasSubstr("[hlo-duplicate-device-id]"));
+  EXPECT_EQ(stablehlo.exit_code, 1) << stablehlo.err;
+  EXPECT_EQ(Findings(stablehlo.out), Findings(text.out))
+      << "StableHLO:\n"
+      << stablehlo.out << "HLO text:\n"
+      << text.out;
+  EXPECT_EQ(Findings(binary.out), Findings(text.out))
+      << "binary:\n"
+      << binary.out << "HLO text:\n"
+      << text.out;
+  EXPECT_THAT(stablehlo.out, ::testing::HasSubstr("s/model.mlir:3:"));
+}
+
 TEST(StableHloDifferentialTest, ExplainReadsTheSameGroups) {
   const Case& c = kCases[3];  // a clean list, a shape problem
   TempDir d;

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,12 @@ namespace topolint::hlo::mlir {
 // The collective an op name (`stablehlo.all_gather`, `mhlo.all_to_all`)
 // names; false for any other name.
 bool CollectiveOfOpName(std::string_view name, CollectiveKind* kind);
+
+// `stablehlo.custom_call` or `mhlo.custom_call`.
+bool IsCustomCallName(std::string_view name);
+// The custom-call target jax.lax.ragged_all_to_all lowers to (XLA's
+// export makes it the HLO ragged-all-to-all).
+inline constexpr std::string_view kRaggedAllToAllTarget = "ragged_all_to_all";
 
 // A dense integer tensor as read: its rows (a rank-2 tensor's; a rank-1 or
 // scalar one is one row), with where each row and each value was written.
@@ -58,12 +65,14 @@ class Reader {
  public:
   Reader(InputWindow* window, Module* module, const ParseOptions& options);
   void Run();
-  // The pre-pass: only the `#alias = loc(...)` lines (MLIR prints them
-  // after the ops that use them), line starts only, so that Run resolves
-  // an op's `loc(#loc12)` whatever the order.
+  // The pre-pass: only the `#alias = loc(...)` and `sdy.mesh` lines (MLIR
+  // prints aliases after the ops that use them, and a symbol may be used
+  // before its definition), line starts only, so that Run resolves an op's
+  // `loc(#loc12)` and `mesh = @m` whatever the order.
   void CollectLocs();
-  // Takes the aliases another reader collected.
+  // Takes the aliases (and meshes) another reader collected.
   void AdoptLocs(Reader& from) {
+    later_meshes_.swap(from.later_meshes_);
     locs_.swap(from.locs_);
     loc_files_.swap(from.loc_files_);
     loc_file_index_.swap(from.loc_file_index_);
@@ -79,11 +88,21 @@ class Reader {
   void ModuleHeader(TextPos pos);
   void ModuleAttributes();
   void FuncHeader();
-  void SdyMeshDef(TextPos pos);
+  // `sdy.mesh @m = <...>` (or the generic `"sdy.mesh"() <{...}>`): the
+  // mesh by name, and the device count when none is stated.
+  void SdyMeshDef(TextPos pos, bool generic);
+  bool MeshBody(SdyMesh* mesh);
+  bool ReadSdyMesh(std::string* name, SdyMesh* mesh);
+  bool ReadGenericSdyMesh(std::string* name, SdyMesh* mesh);
+  void PrepassMesh(bool generic);
+  // A mesh by `@name`: defined before in this part, else later in it (the
+  // pre-pass), else null.
+  const SdyMesh* FindMesh(const std::string& name) const;
   void LocAlias();
   void ResultName();
   void Split();
   void StartPart();
+  void NamePart();
   void Error(TextPos pos, std::string message);
   void RunParallel();
   void ShardingAttr(TextPos pos);
@@ -102,8 +121,13 @@ class Reader {
   bool Operands(Collective* c);
   bool AttrDict(Collective* c, bool properties);
   bool Attr(Collective* c, const std::string& key, TextPos key_pos);
+  bool CustomCallAttr(Collective* c, const std::string& key, TextPos key_pos);
+  void PrettyCustomCall(TextPos pos);
   bool Groups(Collective* c, TextPos key_pos);
   bool MeshAxesGroups(Collective* c);
+  // The op being read cannot be checked: dropped, with an error at `pos`
+  // that names it and says why (never a silent skip).
+  void Unchecked(TextPos pos, const std::string& why);
   bool Pairs(Collective* c);
   bool ChannelHandle(Collective* c, TextPos key_pos);
   bool IntAttr(int64_t* out);
@@ -136,12 +160,17 @@ class Reader {
   // The op being read cannot be checked (a groups form not read): it is
   // dropped rather than checked with groups it does not have.
   bool skip_op_ = false;
+  // The op being read is a custom call (a ragged all-to-all only when its
+  // target, read with the attributes in the generic form, says so).
+  bool custom_call_ = false;
+  std::string call_target_;
   int64_t op_start_ = 0;  // offset of the op being read
   // Aliases by name and part (`#loc3/0`: each `// -----` part has its own
   // names), file names interned; at most 2^18 aliases and 2^16 files.
   struct LocRef {
     int32_t file = -1;
     int64_t line = 0;
+    int64_t column = 0;
   };
   std::string LocKey(std::string_view name) const {
     return std::string(name) + "/" + std::to_string(part_index_);
@@ -151,7 +180,11 @@ class Reader {
   std::vector<std::string> loc_files_;
   std::unordered_map<std::string, int32_t> loc_file_index_;
   int part_index_ = 0;  // `// -----` lines so far
+  int parts_done_ = 0;  // parts handed to on_module_split (and named)
+  std::unordered_set<std::string> part_names_;
   std::unordered_map<std::string, SdyMesh> meshes_;
+  // Every mesh of the file by `@name/part`, from the pre-pass.
+  std::unordered_map<std::string, SdyMesh> later_meshes_;
   bool stopped_ = false;  // the syntax error limit was reached
   std::string scratch_;
   std::vector<Collective> deferred_;

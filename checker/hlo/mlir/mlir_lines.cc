@@ -1,7 +1,8 @@
 // The line-level passes of the StableHLO reader: the pre-pass that
 // collects `#alias = loc(...)` lines (MLIR prints them after the ops that
-// use them), and the skip of lines on which nothing can matter, a window at
-// a time, which is most of a large module.
+// use them) and `sdy.mesh` definitions (a symbol may follow its uses), and the
+// skip of lines on which nothing can matter, a window at a time, which is most
+// of a large module.
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -42,6 +43,8 @@ bool Reader::SkipDullLine() {
       if ((EndsWith(before, "hlo") &&
            (StartsWith(after, "all_") || StartsWith(after, "reduce_scatter") ||
             StartsWith(after, "collective_"))) ||
+          (EndsWith(before, "hlo") && StartsWith(after, "custom_call") &&
+           s.find("ragged_all_to_all") != std::string_view::npos) ||
           (EndsWith(before, "func") && StartsWith(after, "func")) ||
           (EndsWith(before, "sdy") && StartsWith(after, "mesh")) ||
           (EndsWith(before, "mhlo") && StartsWith(after, "sharding")) ||
@@ -86,7 +89,7 @@ void Reader::AddLoc(std::string_view name, const SourceLoc& loc) {
     }
     loc_files_.push_back(loc.file);
   }
-  locs_.try_emplace(LocKey(name), LocRef{it->second, loc.line});
+  locs_.try_emplace(LocKey(name), LocRef{it->second, loc.line, loc.column});
 }
 
 void Reader::CollectLocs() {
@@ -95,11 +98,24 @@ void Reader::CollectLocs() {
     const int c = cur_.Peek();
     if (c == '#') {
       LocAlias();
-    } else if (c == '/' && cur_.PeekAt(1) == '/' && cur_.PeekAt(2) == ' ' &&
-               cur_.PeekAt(3) == '-' && cur_.PeekAt(4) == '-' &&
-               cur_.PeekAt(5) == '-' && cur_.PeekAt(6) == '-' &&
-               cur_.PeekAt(7) == '-') {
-      ++part_index_;
+    } else if (c == 's' && cur_.PeekAt(1) == 'd' && cur_.PeekAt(2) == 'y' &&
+               cur_.PeekAt(3) == '.') {
+      std::string word;
+      cur_.ReadId(&word);
+      if (word == "sdy.mesh") PrepassMesh(/*generic=*/false);
+    } else if (c == '"' && cur_.PeekAt(1) == 's' && cur_.PeekAt(2) == 'd' &&
+               cur_.PeekAt(3) == 'y' && cur_.PeekAt(4) == '.') {
+      std::string word;
+      if (cur_.ReadString(&word, 64) && word == "sdy.mesh") {
+        PrepassMesh(/*generic=*/true);
+      }
+    } else if (c == '/' && cur_.PeekAt(1) == '/') {
+      // `// -----` or `//-----`, as TopLevelComment splits.
+      const size_t d = cur_.PeekAt(2) == ' ' ? 3 : 2;
+      bool dashes = true;
+      for (size_t k = 0; k < 5; ++k)
+        dashes = dashes && cur_.PeekAt(d + k) == '-';
+      if (dashes) ++part_index_;
     }
     if (cur_.Peek() != '\n' || !cur_.Eat('\n')) cur_.SkipLineFast();
   }

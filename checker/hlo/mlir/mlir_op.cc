@@ -40,6 +40,10 @@ bool CollectiveOfOpName(std::string_view name, CollectiveKind* kind) {
   return false;
 }
 
+bool IsCustomCallName(std::string_view name) {
+  return name == "stablehlo.custom_call" || name == "mhlo.custom_call";
+}
+
 void Reader::Op(CollectiveKind kind, TextPos name_pos,
                 std::string_view op_name) {
   part_has_content_ = true;
@@ -81,6 +85,8 @@ void Reader::Op(CollectiveKind kind, TextPos name_pos,
   cur_.SkipSpace();
   if (cur_.Eat(':') && !FunctionType(&op_)) return;
   Location(&op_);
+  // A custom call is a collective only as ragged_all_to_all.
+  if (custom_call_ && call_target_ != kRaggedAllToAllTarget) return;
   if (skip_op_ || stopped_) return;
   if (cur_.Offset() - op_start_ > options_.max_instruction_bytes) {
     Error(op_.opcode_pos, fmt::format("{} spans more than {} bytes", op_.name,
@@ -88,6 +94,13 @@ void Reader::Op(CollectiveKind kind, TextPos name_pos,
     return;
   }
   if (IsEmittedCollective(op_)) Emit();
+}
+
+void Reader::Unchecked(TextPos pos, const std::string& why) {
+  if (skip_op_) return;
+  skip_op_ = true;
+  Error(pos,
+        fmt::format("{} ({}) is not checked: {}", op_.name, op_.opcode, why));
 }
 
 bool Reader::Operands(Collective* c) {
@@ -157,6 +170,7 @@ bool Reader::IntAttr(int64_t* out) {
 }
 
 bool Reader::Attr(Collective* c, const std::string& key, TextPos key_pos) {
+  if (custom_call_ && CustomCallAttr(c, key, key_pos)) return !stopped_;
   if (key == "replica_groups") return Groups(c, key_pos);
   if (key == "source_target_pairs") return Pairs(c);
   if (key == "channel_handle") return ChannelHandle(c, key_pos);
@@ -185,6 +199,34 @@ bool Reader::Attr(Collective* c, const std::string& key, TextPos key_pos) {
     return Fail(fmt::format("unterminated value of attribute {}", key));
   }
   return true;
+}
+
+bool Reader::CustomCallAttr(Collective* c, const std::string& key,
+                            TextPos key_pos) {
+  // The attributes of a custom call that make it a ragged all-to-all (jax's
+  // _ragged_all_to_all_lowering, XLA's export of the custom call): the
+  // target, and backend_config = {replica_groups = dense<...>, channel_id =
+  // N : i64}. True when `key` was one of them (read).
+  if (key == "call_target_name") {
+    if (cur_.Peek() != '"' || !cur_.ReadString(&call_target_, 256)) {
+      Fail("expected a string for call_target_name");
+    }
+    return true;
+  }
+  if (key == "backend_config" && cur_.Peek() == '{') {
+    AttrDict(c, false);
+    return true;
+  }
+  if (key == "channel_id") {
+    int64_t v = 0;
+    if (!IntAttr(&v)) return true;
+    // As a channel handle: XLA keeps a channel only when it is positive.
+    c->channel_id = v;
+    c->has_channel_id = v > 0;
+    c->channel_id_pos = key_pos;
+    return true;
+  }
+  return false;
 }
 
 bool Reader::Groups(Collective* c, TextPos /*key_pos*/) {
@@ -349,6 +391,7 @@ bool Reader::ReadLoc(SourceLoc* out, int /*depth*/) {
         if (it != locs_.end()) {
           out->file = loc_files_[static_cast<size_t>(it->second.file)];
           out->line = it->second.line;
+          out->column = it->second.column;
         }
       }
     } else {
@@ -357,96 +400,6 @@ bool Reader::ReadLoc(SourceLoc* out, int /*depth*/) {
       cur_.Advance();
     }
   }
-  return true;
-}
-
-// One attribute grammar (mesh ref, axes list, sub-axes) read in order.
-// NOLINTNEXTLINE(readability-function-cognitive-complexity)
-bool Reader::MeshAxesGroups(Collective* c) {
-  // #stablehlo.replica_group_mesh_axes<mesh = @m | #stablehlo.mesh<axes =
-  // [#stablehlo.mesh_axis<name = "x", size = 2>, ...]>, axes =
-  // [#stablehlo.axis_ref<name = "y"[, sub_axis_info = (1)2]>, ...]>:
-  // groups named by mesh axes, expanded as HLO's mesh[...] groups.
-  ReplicaGroups& rg = c->replica_groups;
-  rg.pos = cur_.Pos();
-  cur_.Advance();  // '#'
-  std::string word;
-  cur_.ReadId(&word);
-  if (word != "stablehlo.replica_group_mesh_axes" || cur_.Peek() != '<') {
-    skip_op_ = true;
-    return cur_.SkipValue(options_.max_instruction_bytes, kMaxNestingDepth);
-  }
-  MeshSpec& mesh = rg.mesh;
-  mesh.Clear();
-  enum { kNone, kMesh, kAxes } section = kNone;
-  std::string last_key, text;
-  int depth = 0;
-  const int64_t start = cur_.Offset();
-  do {
-    if (cur_.Offset() - start > options_.max_instruction_bytes) {
-      return Fail("unterminated replica_group_mesh_axes");
-    }
-    const int ch = cur_.Peek();
-    if (ch == kEnd) return Fail("unterminated replica_group_mesh_axes");
-    if (ch == '<' || ch == '[' || ch == '(') {
-      if (ch == '(' && section == kAxes && !mesh.grouped.empty()) {
-        // `(pre)size` of a sub-axis.
-        cur_.Advance();
-        int64_t pre = 0, size = 0;
-        if (cur_.ReadInt(&pre) && cur_.Eat(')') && cur_.ReadInt(&size)) {
-          mesh.grouped.back().pre_size = pre;
-          mesh.grouped.back().size = size;
-        }
-        continue;
-      }
-      ++depth;
-      cur_.Advance();
-    } else if (ch == '>' || ch == ']' || ch == ')') {
-      --depth;
-      cur_.Advance();
-    } else if (ch == '"') {
-      if (!cur_.ReadString(&text, 1024)) return Fail("unterminated axis name");
-      if (section == kMesh && last_key == "name") {
-        mesh.axes.push_back(MeshAxis{text, 0});
-      } else if (section == kAxes) {
-        mesh.grouped.push_back(MeshAxisRef{text, 0, 0});
-      }
-    } else if (ch == '@') {
-      cur_.Advance();
-      cur_.ReadId(&text);
-      auto it = meshes_.find("@" + text);
-      if (it == meshes_.end()) {
-        // A mesh defined after the op, or in a form not read: the op is
-        // not checked rather than checked with groups it does not have.
-        skip_op_ = true;
-      } else {
-        mesh.axes = it->second.axes;
-        mesh.device_ids = it->second.device_ids;
-      }
-    } else if (IsIdStart(ch)) {
-      cur_.ReadId(&last_key);
-      if (depth == 1 && (last_key == "mesh" || last_key == "mesh_name")) {
-        section = kMesh;
-      } else if (depth == 1 && last_key == "axes") {
-        section = kAxes;
-      }
-    } else if (IsDigit(ch) || ch == '-') {
-      int64_t v = 0;
-      if (!cur_.ReadInt(&v)) {
-        cur_.Advance();
-        continue;
-      }
-      if (section == kMesh && last_key == "size" && !mesh.axes.empty()) {
-        mesh.axes.back().size = v;
-      } else if (section == kMesh && last_key == "device_ids") {
-        mesh.device_ids.push_back(v);
-      }
-    } else {
-      cur_.Advance();
-    }
-  } while (depth > 0);
-  if (mesh.axes.empty() || mesh.grouped.empty()) skip_op_ = true;
-  rg.form = ReplicaGroups::Form::kMesh;
   return true;
 }
 

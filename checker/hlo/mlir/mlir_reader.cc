@@ -96,8 +96,25 @@ void Reader::Run() {
           const std::string name = scratch_;
           Op(kind, pos, name);
         }
+      } else if (IsCustomCallName(scratch_)) {
+        // Generic form: the target is a property, read with the others;
+        // the op counts only when it is ragged_all_to_all, so only an op
+        // whose line names that target is read (the printer writes an op
+        // on one line; other custom calls are skipped by bytes).
+        std::string_view line;
+        cur_.SkipSpace();
+        if (cur_.Peek() == '(' && cur_.LineView(size_t{64} << 10, &line) &&
+            line.find(kRaggedAllToAllTarget) != std::string_view::npos) {
+          const std::string name = scratch_;
+          custom_call_ = true;
+          call_target_.clear();
+          Op(CollectiveKind::kRaggedAllToAll, pos, name);
+          custom_call_ = false;
+        }
       } else if (scratch_ == "interpreter.run_parallel") {
         RunParallel();
+      } else if (scratch_ == "sdy.mesh") {
+        SdyMeshDef(pos, /*generic=*/true);
       }
       result_name_.clear();
     } else if (c == '%') {
@@ -114,7 +131,7 @@ void Reader::Run() {
       } else if (scratch_ == "func.func") {
         FuncHeader();
       } else if (scratch_ == "sdy.mesh") {
-        SdyMeshDef(pos);
+        SdyMeshDef(pos, /*generic=*/false);
       } else if (scratch_ == "mhlo.sharding") {
         ShardingAttr(pos);
       } else if (scratch_ == "loc" && cur_.Peek() == '(') {
@@ -126,6 +143,8 @@ void Reader::Run() {
           const std::string name = scratch_;
           Op(kind, pos, name);
         }
+      } else if (IsCustomCallName(scratch_)) {
+        PrettyCustomCall(pos);
       }
       result_name_.clear();
     } else if (IsDigit(c)) {
@@ -136,10 +155,34 @@ void Reader::Run() {
     }
   }
   FlushDeferred();
+  // The last part of a split file is named as the others were.
+  if (parts_done_ > 0 && options_.on_module_split) NamePart();
   // Directives with no code after them silence their own line's next one.
   for (Suppression& s : module_->suppressions) {
     if (s.target_line == 0) s.target_line = s.pos.line + 1;
   }
+}
+
+void Reader::PrettyCustomCall(TextPos pos) {
+  // `stablehlo.custom_call @ragged_all_to_all(%a, ...) {backend_config =
+  // {replica_groups = ..., channel_id = 1 : i64}} : (...) -> ...`, what
+  // jax.lax.ragged_all_to_all lowers to; any other target is no collective.
+  const std::string name = scratch_;
+  cur_.SkipSpace();
+  if (!cur_.Eat('@')) return;
+  std::string target;
+  if (cur_.Peek() == '"') {
+    if (!cur_.ReadString(&target, 256)) return;
+  } else if (!cur_.ReadId(&target)) {
+    return;
+  }
+  if (target != kRaggedAllToAllTarget) return;
+  cur_.SkipSpace();
+  if (cur_.Peek() != '(') return;
+  custom_call_ = true;
+  call_target_ = target;
+  Op(CollectiveKind::kRaggedAllToAll, pos, name);
+  custom_call_ = false;
 }
 
 void Reader::TopLevelComment() {
@@ -182,6 +225,7 @@ void Reader::StartPart() {
   }
   pending_next_line_ = 0;
   FlushDeferred();
+  NamePart();
   options_.on_module_split(*module_);
   *module_ = Module();
   module_->file = file;
@@ -189,6 +233,21 @@ void Reader::StartPart() {
   defer_off_ = false;
   partitions_from_mesh_ = false;
   meshes_.clear();
+}
+
+void Reader::NamePart() {
+  // A part is a module of its own: one without a name is `part N` (1-based,
+  // in file order), and one that repeats an earlier part's name is
+  // `name (part N)`, so that explain and the messages that name a module
+  // tell the parts of one file apart.
+  ++parts_done_;
+  if (module_->name.empty()) {
+    module_->name = fmt::format("part {}", parts_done_);
+  } else if (!part_names_.insert(module_->name).second) {
+    module_->name = fmt::format("{} (part {})", module_->name, parts_done_);
+  } else if (part_names_.size() > 4096) {
+    part_names_.clear();  // bounded
+  }
 }
 
 void Reader::Split() {
@@ -306,71 +365,6 @@ void Reader::ResultName() {
   } else if (cur_.Peek() != ',') {
     result_name_.clear();
   }
-}
-
-void Reader::SdyMeshDef(TextPos pos) {
-  // sdy.mesh @name = <["x"=2, "y"=4], device_ids=[...]>, or the older
-  // bracket-less <"x"=2, "y"=4>.
-  cur_.SkipSpace();
-  if (!cur_.Eat('@')) return;
-  std::string name;
-  if (!cur_.ReadId(&name)) return;
-  cur_.SkipSpace();
-  if (!cur_.Eat('=')) return;
-  cur_.SkipSpace();
-  if (!cur_.Eat('<')) return;
-  SdyMesh mesh;
-  mesh.pos = pos;
-  bool in_ids = false;
-  for (int guard = 0; guard < 1 << 20; ++guard) {
-    cur_.SkipSpace();
-    const int c = cur_.Peek();
-    if (c == kEnd) return;
-    if (c == '>') {
-      cur_.Advance();
-      break;
-    }
-    if (c == '"') {
-      MeshAxis axis;
-      if (!cur_.ReadString(&axis.name)) return;
-      cur_.SkipSpace();
-      if (!cur_.Eat('=')) return;
-      cur_.SkipSpace();
-      if (!cur_.ReadInt(&axis.size)) return;
-      mesh.axes.push_back(std::move(axis));
-    } else if (IsIdStart(c)) {
-      std::string word;
-      cur_.ReadId(&word);
-      in_ids = word == "device_ids";
-    } else if (in_ids && (IsDigit(c) || c == '-')) {
-      int64_t id = 0;
-      if (!cur_.ReadInt(&id)) return;
-      mesh.device_ids.push_back(id);
-    } else {
-      if (c == ']' && in_ids) in_ids = false;
-      cur_.Advance();
-    }
-  }
-  int64_t product = 1;
-  for (const MeshAxis& a : mesh.axes) {
-    if (a.size <= 0 || __builtin_mul_overflow(product, a.size, &product)) {
-      return;
-    }
-  }
-  const int64_t devices = mesh.device_ids.empty()
-                              ? product
-                              : static_cast<int64_t>(mesh.device_ids.size());
-  // The device count when the module states no num_partitions: the
-  // largest mesh's (docs/reference/inputs.md, "Device counts").
-  if (!module_->num_partitions.has_value() || partitions_from_mesh_) {
-    if (!module_->num_partitions.has_value() ||
-        *module_->num_partitions < devices) {
-      module_->num_partitions = devices;
-      module_->num_partitions_pos = pos;
-      partitions_from_mesh_ = true;
-    }
-  }
-  meshes_["@" + name] = std::move(mesh);
 }
 
 }  // namespace mlir

@@ -263,7 +263,6 @@ module @m attributes {mhlo.num_partitions = 2 : i32} {
   ASSERT_EQ(m.collectives.size(), 2u);
   EXPECT_EQ(m.collectives[0].source_file, "train.py");
   EXPECT_EQ(m.collectives[0].source_line, 42);
-  EXPECT_EQ(m.collectives[0].source_line, 42);
   EXPECT_EQ(m.collectives[1].source_file, "model.py");
   EXPECT_EQ(m.collectives[1].source_line, 9);
 }
@@ -371,6 +370,18 @@ TEST(MlirReaderTest, MalformedInputIsASyntaxErrorNotACrash) {
            "tensor<4xf32>",
            "module @m attributes {mhlo.num_partitions = "
            "99999999999999999999999 : i32} {}",
+           "func.func @f() { %0 = stablehlo.custom_call @ragged_all_to_all(%a",
+           "func.func @f() { %0 = stablehlo.custom_call @ragged_all_to_all(%a) "
+           "{backend_config = {replica_groups = dense<[[0",
+           "func.func @f() { %0 = \"stablehlo.custom_call\"(%a) "
+           "<{backend_config "
+           "= {channel_id = x}, call_target_name = \"ragged_all_to_all\"",
+           "func.func @f() { %0 = stablehlo.custom_call @\"ragged_all_to_all",
+           "module {\n  sdy.mesh @m = <[\"x\"=",
+           "module {\n  \"sdy.mesh\"() <{mesh = #sdy.mesh<[\"x\"=2",
+           "module {\n  \"sdy.mesh\"() <{sym_name = \"m\"}> : () -> ()\n}",
+           "module {\n  sdy.mesh @m = <[\"x\"=99999999999, \"y\"=99999999999, "
+           "\"z\"=99999999999]>\n}",
        }) {
     const std::vector<Module> parts = Read(text);
     ASSERT_FALSE(parts.empty()) << text;
@@ -380,6 +391,275 @@ TEST(MlirReaderTest, MalformedInputIsASyntaxErrorNotACrash) {
       "dense<[[0, 1]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<4xf32>");
   ASSERT_EQ(m.syntax_errors.size(), 1u);
   EXPECT_TRUE(m.collectives.empty());
+}
+
+// A file written to a temporary path, removed by the destructor.
+class TempMlir {
+ public:
+  explicit TempMlir(const std::string& text) {
+    const int fd = mkstemp(path_);
+    ok_ = fd >= 0 && write(fd, text.data(), text.size()) ==
+                         static_cast<ssize_t>(text.size());
+    if (fd >= 0) close(fd);
+  }
+  ~TempMlir() { std::remove(path_); }
+  bool ok() const { return ok_; }
+  const char* path() const { return path_; }
+
+ private:
+  char path_[40] = "/tmp/topolint_mlir_test_XXXXXX";
+  bool ok_ = false;
+};
+
+// Every module of the file at `path`, read through ParseStableHloFile (the
+// pre-pass reads the file a second time).
+std::vector<Module> ReadFile(const char* path) {
+  std::vector<Module> parts;
+  ParseOptions options;
+  options.on_module_split = [&parts](Module& m) {
+    parts.push_back(std::move(m));
+  };
+  Module last;
+  EXPECT_TRUE(ParseStableHloFile(path, "t.mlir", options, &last).ok());
+  parts.push_back(std::move(last));
+  return parts;
+}
+
+// MLIR lets a symbol be used before its definition: Shardy's export may
+// print `sdy.mesh` after the functions (the mesh is a symbol of the module,
+// like a function). Such an op was dropped without a word; the pre-pass
+// now finds the mesh, in its own part.
+TEST(MlirReaderTest, MeshDefinedAfterItsUse) {
+  const std::string text =
+      R"(module @m {
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "y">]>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+}
+// -----
+module @n {
+  func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "b">]>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+  "sdy.mesh"() <{mesh = #sdy.mesh<["a"=3, "b"=2]>, sym_name = "mesh"}> : () -> ()
+}
+)";
+  auto expect = [](const std::vector<Module>& parts) {
+    ASSERT_EQ(parts.size(), 2u);
+    for (const Module& m : parts) {
+      ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+      ASSERT_EQ(m.collectives.size(), 1u);
+    }
+    // Each part's own mesh (the same name in both), and the count it gives
+    // when the module states none (the ops waited for it).
+    const MeshSpec& first = parts[0].collectives[0].replica_groups.mesh;
+    ASSERT_EQ(first.axes.size(), 2u);
+    EXPECT_EQ(first.axes[1].name, "y");
+    EXPECT_EQ(first.axes[1].size, 4);
+    EXPECT_EQ(parts[0].num_partitions, 8);
+    EXPECT_EQ(parts[0].num_partitions_pos.line, 10);
+    const MeshSpec& second = parts[1].collectives[0].replica_groups.mesh;
+    ASSERT_EQ(second.axes.size(), 2u);
+    EXPECT_EQ(second.axes[0].name, "a");
+    EXPECT_EQ(second.axes[0].size, 3);
+    ASSERT_EQ(second.grouped.size(), 1u);
+    EXPECT_EQ(second.grouped[0].name, "b");
+    EXPECT_EQ(parts[1].num_partitions, 6);
+  };
+  for (size_t window : {1u, 7u, 64u, 1u << 16}) {
+    SCOPED_TRACE(window);
+    expect(Read(text, window));
+  }
+  TempMlir file(text);
+  ASSERT_TRUE(file.ok());
+  expect(ReadFile(file.path()));
+}
+
+// A mesh no part defines, or a groups attribute in a form not read: the op
+// is not checked, and says so where it is written (hlo-syntax), rather
+// than vanishing from the check.
+TEST(MlirReaderTest, AnOpThatCannotBeReadIsALocatedErrorNotASilentSkip) {
+  const Module m = One(
+      R"(module @m attributes {mhlo.num_partitions = 8 : i32} {
+  sdy.mesh @other = <["x"=8]>
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "x">]>, use_global_device_ids}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) : (tensor<2xf32>) -> tensor<2xf32>
+    %1 = "stablehlo.all_gather"(%0) <{all_gather_dim = 0 : i64, replica_groups = #stablehlo.future_groups<[0, 1]>}> : (tensor<2xf32>) -> tensor<4xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+)");
+  ASSERT_EQ(m.syntax_errors.size(), 2u);
+  EXPECT_TRUE(m.collectives.empty());
+  const SyntaxError& mesh = m.syntax_errors[0];
+  EXPECT_EQ(mesh.pos.line, 4);
+  EXPECT_EQ(mesh.pos.column, 164);  // the `@mesh`
+  EXPECT_EQ(mesh.message,
+            "%0 (all-reduce) is not checked: its mesh @mesh is not defined in "
+            "this module (no `sdy.mesh @mesh = <...>`)");
+  const SyntaxError& form = m.syntax_errors[1];
+  EXPECT_EQ(form.pos.line, 9);
+  EXPECT_EQ(form.message,
+            "%1 (all-gather) is not checked: replica_groups "
+            "#stablehlo.future_groups is a form topolint does not read");
+}
+
+// `axes = []` groups over no axis: each device alone (it was dropped
+// without a word, like an op whose mesh followed it).
+TEST(MlirReaderTest, MeshAxesOverNoAxisAreRead) {
+  const Module m = One(
+      R"(module @m {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.collective_broadcast"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = []>}> : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+)");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_EQ(m.collectives.size(), 1u);
+  const ReplicaGroups& rg = m.collectives[0].replica_groups;
+  EXPECT_EQ(rg.form, ReplicaGroups::Form::kMesh);
+  EXPECT_EQ(rg.mesh.axes.size(), 2u);
+  EXPECT_TRUE(rg.mesh.grouped.empty());
+}
+
+// What jax.lax.ragged_all_to_all lowers to (jax/_src/lax/parallel.py,
+// _ragged_all_to_all_lowering): a custom call with api_version 4 whose
+// backend_config holds the groups and, under SPMD, a channel_id; XLA's
+// export turns it into the HLO ragged-all-to-all (the mhlo spelling is
+// openxla/xla xla/hlo/translate/mhlo_to_hlo/tests/export.mlir's).
+TEST(MlirReaderTest, RaggedAllToAllCustomCall) {
+  const std::string text =
+      R"(module @jit_ragged attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<6xf32>, %arg1: tensor<6xf32>, %arg2: tensor<3xi32>, %arg3: tensor<3xi32>, %arg4: tensor<3xi32>, %arg5: tensor<3xi32>) -> tensor<6xf32> {
+    %0 = stablehlo.custom_call @ragged_all_to_all(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5) {api_version = 4 : i32, backend_config = {channel_id = 1 : i64, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>}} : (tensor<6xf32>, tensor<6xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<6xf32>
+    %1 = "stablehlo.custom_call"(%arg0, %0, %arg2, %arg3, %arg4, %arg5) <{api_version = 4 : i32, backend_config = {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}, call_target_name = "ragged_all_to_all"}> : (tensor<6xf32>, tensor<6xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<6xf32>
+    %2 = mhlo.custom_call @ragged_all_to_all(%arg0, %1, %arg2, %arg3, %arg4, %arg5) {api_version = 4 : i32, backend_config = {replica_groups = dense<[[0, 1, 2]]> : tensor<1x3xi64>}} : (tensor<6xf32>, tensor<6xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<6xf32>
+    %3 = stablehlo.custom_call @Sharding(%2) {backend_config = "", mhlo.sharding = "{replicated}"} : (tensor<6xf32>) -> tensor<6xf32>
+    %4 = "stablehlo.custom_call"(%3) <{backend_config = "", call_target_name = "SPMDFullToShardShape"}> {replica_groups = dense<[[0, 0]]> : tensor<1x2xi64>} : (tensor<6xf32>) -> tensor<6xf32>
+    %5 = stablehlo.custom_call @tpu_custom_call(%4) {backend_config = "ragged_all_to_all"} : (tensor<6xf32>) -> tensor<6xf32>
+    return %5 : tensor<6xf32>
+  }
+}
+)";
+  // The same whatever the read window (the generic form looks at its line
+  // for the target before reading the op).
+  std::string whole;
+  for (const Module& part : Read(text)) whole += ModuleDebugString(part);
+  for (size_t window : {1u, 7u, 64u}) {
+    std::string small;
+    for (const Module& part : Read(text, window)) {
+      small += ModuleDebugString(part);
+    }
+    EXPECT_EQ(small, whole) << "window " << window;
+  }
+  const Module m = One(text);
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_EQ(m.collectives.size(), 3u);
+  const Collective& pretty = m.collectives[0];
+  EXPECT_EQ(pretty.kind, CollectiveKind::kRaggedAllToAll);
+  EXPECT_EQ(pretty.opcode, "ragged-all-to-all");
+  EXPECT_EQ(pretty.name, "%0");
+  EXPECT_EQ(pretty.pos.line, 3);
+  EXPECT_TRUE(pretty.has_channel_id);
+  EXPECT_EQ(pretty.channel_id, 1);
+  EXPECT_EQ(pretty.replica_groups.GroupVectors(), (Groups{{0, 1}, {2, 3}}));
+  EXPECT_EQ(pretty.operand_count, 6);
+  ASSERT_EQ(pretty.operand_shapes.size(), 6u);
+  EXPECT_EQ(pretty.result_shape.dims, std::vector<int64_t>{6});
+  const Collective& generic = m.collectives[1];
+  EXPECT_EQ(generic.kind, CollectiveKind::kRaggedAllToAll);
+  EXPECT_FALSE(generic.has_channel_id);  // no channel: cross-replica
+  EXPECT_EQ(generic.replica_groups.GroupVectors(), (Groups{{0, 1, 2, 3}}));
+  EXPECT_EQ(m.collectives[2].name, "%2");
+  EXPECT_EQ(m.collectives[2].replica_groups.GroupVectors(),
+            (Groups{{0, 1, 2}}));
+}
+
+// Each `// -----` part is a module of its own; a part with no name is
+// named by its place, and a repeated name is told apart, so that explain
+// and messages that name a module are not ambiguous.
+TEST(MlirReaderTest, PartsAreNamedWhenTheirNamesWouldBeAmbiguous) {
+  const std::string op =
+      "  %0 = \"stablehlo.collective_broadcast\"(%x) {replica_groups = "
+      "dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> "
+      "tensor<2xf32>\n";
+  const std::string text =
+      "module @a attributes {mhlo.num_partitions = 2 : i32} {\nfunc.func "
+      "@f(%x: tensor<2xf32>) -> tensor<2xf32> {\n" +
+      op + "  return %0 : tensor<2xf32>\n}\n}\n// -----\nfunc.func @g(%x: " +
+      "tensor<2xf32>) -> tensor<2xf32> {\n" + op +
+      "  return %0 : tensor<2xf32>\n}\n// -----\nmodule @a {\nfunc.func "
+      "@h(%x: tensor<2xf32>) -> tensor<2xf32> {\n" +
+      op + "  return %0 : tensor<2xf32>\n}\n}\n";
+  const std::vector<Module> parts = Read(text);
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[0].name, "a");
+  EXPECT_EQ(parts[0].num_partitions, 2);
+  EXPECT_EQ(parts[1].name, "part 2");
+  EXPECT_FALSE(parts[1].num_partitions.has_value());
+  EXPECT_EQ(parts[2].name, "a (part 3)");
+  for (const Module& m : parts) EXPECT_EQ(m.collectives.size(), 1u);
+  // A file of one module keeps its name, or none.
+  EXPECT_EQ(
+      One("func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {\n" + op + "}\n")
+          .name,
+      "");
+}
+
+// Collectives inside a Shardy manual computation (shard_map's body) are read
+// and checked like any other; the shape is tt-mlir's
+// test/ttmlir/Conversion/StableHLOToTTIR/ccl/ccl_ops_shardy.mlir (a JAX
+// Shardy export), plus the mesh-axes groups JAX now writes in shard_map.
+TEST(MlirReaderTest, CollectivesInsideAManualComputation) {
+  const Module m = One(
+      R"(module @jit_matmul_shardy0 attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=1, "y"=2]>
+  func.func public @main(%arg0: tensor<8192x784xf32>, %arg1: tensor<784x16384xf32>) -> (tensor<8192x16384xf32> {jax.result_info = ""}) {
+    %0 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{"x"}, {"y"}]>, <@mesh, [{"y"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"y", "x"} (%arg2: tensor<8192x392xf32>, %arg3: tensor<392x16384xf32>) {
+      %1 = stablehlo.dot_general %arg2, %arg3, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8192x392xf32>, tensor<392x16384xf32>) -> tensor<8192x16384xf32>
+      %2 = "stablehlo.all_reduce"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+      ^bb0(%arg4: tensor<f32>, %arg5: tensor<f32>):
+        %3 = stablehlo.add %arg4, %arg5 : tensor<f32>
+        stablehlo.return %3 : tensor<f32>
+      }) : (tensor<8192x16384xf32>) -> tensor<8192x16384xf32>
+      %4 = "stablehlo.all_reduce"(%2) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "y">]>, use_global_device_ids}> ({
+      ^bb0(%arg4: tensor<f32>, %arg5: tensor<f32>):
+        %3 = stablehlo.add %arg4, %arg5 : tensor<f32>
+        stablehlo.return %3 : tensor<f32>
+      }) : (tensor<8192x16384xf32>) -> tensor<8192x16384xf32>
+      sdy.return %4 : tensor<8192x16384xf32>
+    } : (tensor<8192x784xf32>, tensor<784x16384xf32>) -> tensor<8192x16384xf32>
+    return %0 : tensor<8192x16384xf32>
+  }
+}
+)");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_EQ(m.collectives.size(), 2u);
+  EXPECT_EQ(m.collectives[0].name, "%2");
+  EXPECT_EQ(m.collectives[0].computation, "main");
+  EXPECT_EQ(m.collectives[0].replica_groups.GroupVectors(), (Groups{{0, 1}}));
+  const ReplicaGroups& rg = m.collectives[1].replica_groups;
+  EXPECT_EQ(rg.form, ReplicaGroups::Form::kMesh);
+  ASSERT_EQ(rg.mesh.axes.size(), 2u);
+  ASSERT_EQ(rg.mesh.grouped.size(), 1u);
+  EXPECT_EQ(rg.mesh.grouped[0].name, "y");
 }
 
 TEST(MlirSniffTest, TellsTextBytecodeAndOtherDialects) {
