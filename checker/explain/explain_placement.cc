@@ -20,6 +20,8 @@ std::string MeshSource(const hlo::DeviceMesh& mesh) {
   switch (mesh.origin) {
     case hlo::DeviceMesh::Origin::kSdyMesh:
       return "sdy.mesh " + At(mesh.pos);
+    case hlo::DeviceMesh::Origin::kSdyMeshesHeader:
+      return "xla.sdy.meshes " + At(mesh.pos);
     case hlo::DeviceMesh::Origin::kNamedSharding:
       return "named sharding " + At(mesh.pos);
     case hlo::DeviceMesh::Origin::kTileGrid:
@@ -73,7 +75,8 @@ MeshPlacer::MeshPlacer(const hlo::Module& module,
       descriptions_.push_back(fmt::format(
           "{} ({}): {}", name, source,
           layout.has_value()
-              ? fmt::format("{} devices, not the module's", layout->devices())
+              ? fmt::format("{} device{}, not the module's", layout->devices(),
+                            layout->devices() == 1 ? "" : "s")
               : std::string("not a layout of devices 0..N-1")));
       continue;
     }

@@ -280,7 +280,12 @@ struct ShardingSummary {
 // or the tile grid of a tiled sharding (`{devices=[2,4]<=[8]}`: axes `d0`,
 // `d1`). The devices are listed row-major over the axes.
 struct DeviceMesh {
-  enum class Origin { kSdyMesh, kNamedSharding, kTileGrid };
+  enum class Origin {
+    kSdyMesh,          // StableHLO `sdy.mesh @m = <...>`
+    kSdyMeshesHeader,  // HLO header `frontend_attributes={xla.sdy.meshes=...}`
+    kNamedSharding,
+    kTileGrid,
+  };
   // At most this many devices are kept; a larger mesh is not recorded.
   static constexpr int64_t kMaxDevices = 65536;
   Origin origin = Origin::kSdyMesh;

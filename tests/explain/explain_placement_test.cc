@@ -98,5 +98,20 @@ TEST(ExplainPlacementTest, NoMeshNoPlacement) {
   EXPECT_TRUE(m["collectives"][0]["placement"].is_null());
 }
 
+TEST(ExplainPlacementTest, XlaSdyMeshesOfAnHloHeader) {
+  CliResult r =
+      RunTopolint({"explain", "fixtures/explain/placement-sdy-meshes-hlo"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string mesh =
+      "mesh @mesh data=2, model=4 (xla.sdy.meshes at line 1)";
+  EXPECT_THAT(r.out, HasSubstr("groups run along axis `model` of " + mesh));
+  EXPECT_THAT(r.out, HasSubstr("groups run along axis `data` of " + mesh));
+  EXPECT_THAT(r.out, HasSubstr("@maximal_mesh_0 (no axes) (xla.sdy.meshes at "
+                               "line 1): 1 device, not the module's"));
+  CliResult check =
+      RunTopolint({"check", "fixtures/explain/placement-sdy-meshes-hlo"});
+  EXPECT_THAT(check.out, Not(HasSubstr("error:")));
+}
+
 }  // namespace
 }  // namespace topolint::testing
