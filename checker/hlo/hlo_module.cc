@@ -293,6 +293,11 @@ bool Module::AddMesh(DeviceMesh mesh) {
       static_cast<int64_t>(mesh.device_ids.size()) != devices) {
     return false;
   }
+  // The explicit device lists of all meshes together stay within
+  // kMaxDevices ids (512 KiB), so memory does not grow with the module.
+  size_t kept_ids = mesh.device_ids.size();
+  for (const DeviceMesh& m : meshes) kept_ids += m.device_ids.size();
+  if (kept_ids > static_cast<size_t>(DeviceMesh::kMaxDevices)) return false;
   for (const DeviceMesh& m : meshes) {
     if (m.device_ids != mesh.device_ids || m.axes.size() != mesh.axes.size()) {
       continue;

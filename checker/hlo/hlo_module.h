@@ -334,7 +334,9 @@ struct Module {
   std::vector<std::string> binary_computations;
 
   // Keeps `mesh` unless an equal one (same axes, same devices) is kept
-  // already or kMaxMeshes are. Returns whether it was kept.
+  // already, kMaxMeshes are, it is not a layout of at most
+  // DeviceMesh::kMaxDevices devices, or the explicit device ids of all
+  // meshes would exceed kMaxDevices. Returns whether it was kept.
   bool AddMesh(DeviceMesh mesh);
   // The mesh that gave num_partitions (a StableHLO module without
   // mhlo.num_partitions takes its largest sdy.mesh's size, and
