@@ -46,16 +46,18 @@ Location ConfigLoc(const ParallelConfig& cfg) {
 // The header attribute that fixed the module's device count, for the note.
 Note HeaderNote(const hlo::Module& m, const model::ModuleParams& p) {
   TextPos pos = m.header_pos;
-  if (m.num_partitions.has_value()) {
+  if (p.num_partitions_source == model::CountSource::kSharding ||
+      p.num_partitions_source == model::CountSource::kMesh) {
+    pos = p.num_partitions_pos;
+  } else if (m.num_partitions.has_value()) {
     pos = m.num_partitions_pos;
   } else if (m.replica_count.has_value()) {
     pos = m.replica_count_pos;
   }
   std::string where = m.has_header ? "" : " (no HloModule header)";
   return {At(m.file, pos),
-          fmt::format("HLO module '{}' runs on replica_count {} x "
-                      "num_partitions {} = {} devices{}",
-                      m.name, p.replica_count, p.num_partitions,
+          fmt::format("HLO module '{}' runs on {} = {} devices{}", m.name,
+                      model::DeviceCountOrigin(p),
                       p.replica_count * p.num_partitions, where)};
 }
 
@@ -72,10 +74,9 @@ bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
       world.has_value() ? fmt::format("{}", *world) : "too large to compute";
   emit.Report(kConfigWorldSize, ConfigLoc(cfg),
               fmt::format("the config's world size is {} ({}), but HLO module "
-                          "'{}' runs on {} devices (replica_count {} x "
-                          "num_partitions {})",
+                          "'{}' runs on {} devices ({})",
                           config_world, cfg.WorldSizeExplanation(), m.name,
-                          devices, p.replica_count, p.num_partitions),
+                          devices, model::DeviceCountOrigin(p)),
               {HeaderNote(m, p)}, fmt::format("world_size:{}", m.name));
   return false;
 }
@@ -348,7 +349,19 @@ class HeaderlessSession : public ModuleSession {
     int64_t devices = ids_listed_;
     Note where;
     std::string source;
-    if (devices > 0) {
+    // The tiled shardings give num_partitions when the header has none
+    // (model::EffectiveModuleParams); else the ids listed, else the NEFF.
+    const model::ModuleParams p =
+        model::EffectiveModuleParams(m_, std::nullopt, std::nullopt);
+    if (p.num_partitions_source == model::CountSource::kSharding) {
+      devices = p.num_partitions;
+      source = model::DeviceCountOrigin(p);
+      where = {At(m_.file, p.num_partitions_pos),
+               fmt::format("HLO module '{}' has {} devices: this sharding "
+                           "holds them, and its header records no "
+                           "replica_count or num_partitions",
+                           m_.name, devices)};
+    } else if (devices > 0) {
       source = fmt::format(
           "the device ids its collectives list, 0..{}; its header records "
           "no replica_count or num_partitions",

@@ -161,10 +161,13 @@ bool HasReplicaGroups(hlo::CollectiveKind kind) {
 }
 
 std::string PartitionsFromSharding(const model::ModuleParams& params) {
-  if (params.num_partitions_source != model::CountSource::kSharding) return "";
-  return fmt::format(
-      " (num_partitions={} from the sharding at line {}: the header has none)",
-      params.num_partitions, params.num_partitions_line);
+  if (params.num_partitions_source != model::CountSource::kSharding &&
+      params.num_partitions_source != model::CountSource::kMesh) {
+    return "";
+  }
+  return fmt::format(" (num_partitions={} from the {}: the header has none)",
+                     params.num_partitions,
+                     model::NumPartitionsSourceText(params));
 }
 
 }  // namespace topolint::hlo_rules

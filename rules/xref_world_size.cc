@@ -32,12 +32,13 @@ std::string DeviceSpace(const model::ModuleParams& p, int64_t devices) {
 // gave num_partitions when the header has none).
 Note DeviceCountNote(const hlo::Module& module,
                      const model::ModuleParams& params, int64_t devices) {
-  if (params.num_partitions_source == model::CountSource::kSharding) {
-    return {At(module.file, TextPos{params.num_partitions_line, 1}),
+  if (params.num_partitions_source == model::CountSource::kSharding ||
+      params.num_partitions_source == model::CountSource::kMesh) {
+    return {At(module.file, params.num_partitions_pos),
             fmt::format("the HLO module has {} devices (num_partitions={} "
-                        "from the sharding at line {}: the header has none)",
+                        "from the {}: the header has none)",
                         devices, params.num_partitions,
-                        params.num_partitions_line)};
+                        model::NumPartitionsSourceText(params))};
   }
   TextPos pos{1, 1};
   if (module.num_partitions.has_value()) {

@@ -48,6 +48,19 @@ struct Grid {
   std::vector<int64_t> group;
 };
 
+// Which axes of a mesh the module records a collective's device groups run
+// along (model::MeshLayout).
+struct PlacementExplanation {
+  std::string mesh;         // "@mesh x=2, y=4", "x=2, y=4", "d0=2, d1=4"
+  std::string mesh_source;  // "sdy.mesh at line 6", "named sharding at ..."
+  bool matched = false;     // false: no combination of the axes gives them
+  // The axes, outermost first when `ordered` (else in the mesh's order);
+  // empty when each group is one device.
+  std::vector<std::string> axes;
+  bool ordered = false;
+  std::string text;  // the sentence explain prints
+};
+
 struct CollectiveExplanation {
   std::string name;          // "%ar"
   std::string opcode;        // as written
@@ -70,6 +83,10 @@ struct CollectiveExplanation {
   std::string same_groups_as;  // an earlier op with the same device groups
   bool has_pairs = false;
   std::vector<std::pair<int64_t, int64_t>> pairs;
+  // Where the device groups sit on the module's meshes (the first that
+  // matches, else the first of the module's device count); none when the
+  // module records no mesh of that many devices.
+  std::optional<PlacementExplanation> placement;
 };
 
 struct ModuleExplanation {
@@ -87,6 +104,9 @@ struct ModuleExplanation {
   bool counts_recorded = true;
   int64_t ids_listed = 0;  // 1 + the largest id any collective lists
   std::vector<std::string> derived;
+  // The device meshes the module records: "@mesh x=2, y=4 (sdy.mesh at
+  // line 6)", in the order the placements try them.
+  std::vector<std::string> meshes;
   int64_t syntax_errors = 0;
   std::vector<CollectiveExplanation> collectives;
 };

@@ -44,7 +44,8 @@ std::string FormName(const hlo::Collective& op) {
 CollectiveExplanation ExplainCollective(const hlo::Collective& op,
                                         const model::ModuleParams& params,
                                         std::optional<int64_t> devices,
-                                        bool counts_recorded) {
+                                        bool counts_recorded,
+                                        const MeshPlacer* placer) {
   CollectiveExplanation c;
   c.name = op.name;
   c.opcode = op.opcode;
@@ -93,6 +94,7 @@ CollectiveExplanation ExplainCollective(const hlo::Collective& op,
   absl::StatusOr<model::GroupList> flat =
       model::FlattenedIdGroupsOf(op, params, kMaxListedIds);
   if (!flat.ok() || !devices.has_value()) return c;
+  if (placer != nullptr) c.placement = placer->Place(*flat);
   const bool ids_are_devices = *flat == *c.groups;
   if (!ids_are_devices) c.device_groups = *flat;
   c.grid = DeviceGrid(op, *flat, ids_are_devices, params, *devices);
@@ -112,9 +114,7 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
   m.num_partitions = params.num_partitions;
   m.replica_count_source =
       model::CountSourceText(params.replica_count_source, "--replica-count");
-  m.num_partitions_source =
-      model::CountSourceText(params.num_partitions_source, "--num-partitions",
-                             params.num_partitions_line);
+  m.num_partitions_source = model::NumPartitionsSourceText(params);
   int64_t devices = 0;
   if (!__builtin_mul_overflow(params.replica_count, params.num_partitions,
                               &devices)) {
@@ -127,7 +127,8 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
     // ids listed span (XLA's "ids listed must be exactly 0..n-1").
     // A list of every participant (`{}`) lists no id.
     for (const hlo::Collective& op : module.collectives) {
-      const CollectiveExplanation c = ExplainCollective(op, params, 1, false);
+      const CollectiveExplanation c =
+          ExplainCollective(op, params, 1, false, nullptr);
       if (!c.groups.has_value()) continue;
       for (int64_t id : c.groups->ids()) {
         if (id >= m.ids_listed) m.ids_listed = id + 1;
@@ -141,11 +142,13 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
     m.derived.push_back(std::move(conflict));
   }
   m.syntax_errors = static_cast<int64_t>(module.syntax_errors.size());
+  const MeshPlacer placer(module, m.devices);
+  m.meshes = placer.descriptions();
   // The first op drawing each distinct grid; later ones refer to it.
   absl::flat_hash_map<model::GroupList, std::string> drawn;
   for (const hlo::Collective& op : module.collectives) {
     CollectiveExplanation c =
-        ExplainCollective(op, params, m.devices, m.counts_recorded);
+        ExplainCollective(op, params, m.devices, m.counts_recorded, &placer);
     if (c.grid.has_value()) {
       const model::GroupList& key =
           c.device_groups.has_value() ? *c.device_groups : *c.groups;

@@ -183,11 +183,14 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
     for (const Picture& n : b.neff) figures += Figure(n);
     out += fmt::format(
         "<div class=\"block list\" id=\"{}\"><h4>{}</h4>"
-        "<p class=\"facts\">{} &#8212; {}</p>"
+        "<p class=\"facts\">{} &#8212; {}</p>{}"
         "<p class=\"ops\">used by {} collective{}: {}</p>"
         "<div class=\"pair\">{}</div><ul class=\"verdicts\">{}</ul>{}</div>",
-        b.id, E(b.groups_text), E(b.module_file), E(b.mode), b.ops.size(),
-        b.ops.size() == 1 ? "" : "s", ops, figures, verdicts,
+        b.id, E(b.groups_text), E(b.module_file), E(b.mode),
+        b.placement.empty() ? std::string()
+                            : fmt::format("<p class=\"facts placement\">{}</p>",
+                                          E(b.placement)),
+        b.ops.size(), b.ops.size() == 1 ? "" : "s", ops, figures, verdicts,
         FindingLinks(finding_ids, findings, about(b.id)));
   }
   if (!pics.undrawn.empty()) {

@@ -10,6 +10,7 @@
 #include "checker/config/parallel_config.h"
 #include "checker/explain/explain.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/model/mesh_placement.h"
 #include "checker/model/module_params.h"
 #include "rules/lnc_resolution.h"
 
@@ -33,6 +34,28 @@ std::optional<Grid> DeviceGrid(const hlo::Collective& op,
                                int64_t devices);
 // The DP x TP grid of ranks of a config (cell group = -1).
 std::optional<Grid> RankGrid(int64_t dp, int64_t tp);
+
+// explain_placement.cc: the module's meshes of `devices` devices, each
+// laid out once, and where a collective's device groups sit on them.
+class MeshPlacer {
+ public:
+  MeshPlacer(const hlo::Module& module, std::optional<int64_t> devices);
+  // Every mesh the module records, described, in the order tried.
+  const std::vector<std::string>& descriptions() const { return descriptions_; }
+  // The first mesh whose axes give `device_groups`, else a note against
+  // the first mesh; nothing when no mesh has the module's device count.
+  std::optional<PlacementExplanation> Place(
+      const model::GroupList& device_groups) const;
+
+ private:
+  struct Entry {
+    std::string mesh;
+    std::string source;
+    model::MeshLayout layout;
+  };
+  std::vector<Entry> entries_;
+  std::vector<std::string> descriptions_;
+};
 
 // explain_hlo.cc
 ModuleExplanation ExplainModule(const hlo::Module& module,

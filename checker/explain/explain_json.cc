@@ -81,6 +81,15 @@ Json CollectiveJson(const CollectiveExplanation& c) {
   j["same_groups_as"] =
       c.same_groups_as.empty() ? Json(nullptr) : Json(c.same_groups_as);
   j["device_grid"] = c.grid.has_value() ? GridJson(*c.grid) : Json(nullptr);
+  if (c.placement.has_value()) {
+    const PlacementExplanation& p = *c.placement;
+    j["placement"] =
+        Json{{"mesh", p.mesh},       {"mesh_source", p.mesh_source},
+             {"matched", p.matched}, {"axes", p.axes},
+             {"ordered", p.ordered}, {"text", p.text}};
+  } else {
+    j["placement"] = nullptr;
+  }
   return j;
 }
 
@@ -99,6 +108,7 @@ Json ModuleJson(const ModuleExplanation& m) {
               {"counts_recorded", m.counts_recorded},
               {"ids_listed", m.ids_listed},
               {"derived", m.derived},
+              {"meshes", m.meshes},
               {"syntax_errors", m.syntax_errors},
               {"collectives", std::move(ops)}};
 }

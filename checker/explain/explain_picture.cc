@@ -255,6 +255,7 @@ void DrawModules(const UnitExplanation& u, const std::string& prefix,
           fmt::format("{}: {}", dev.ToString(64), xref::DescribeShape(dev));
       b.mode = fmt::format("{} ({})", c.mode, c.mode_reason);
       if (!c.iota.empty()) b.mode += fmt::format("; iota {}", c.iota);
+      if (c.placement.has_value()) b.placement = c.placement->text;
       b.hlo.id = b.id + "-hlo";
       b.hlo.file = m.file;
       b.hlo.caption =

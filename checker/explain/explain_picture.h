@@ -55,6 +55,8 @@ struct ListBlock {
   std::vector<std::string> ops;  // in module order
   std::string groups_text;       // "{{0,4},...}: 4 groups of 2"
   std::string mode;              // "flattened_id (channel_id=1, ...)"
+  // "groups run along axis `y` of mesh @mesh x=2, y=4 (...)", or "".
+  std::string placement;
   Picture hlo;
   std::vector<Picture> neff;
   std::vector<std::string> neff_verdicts;  // per NEFF: "equal, bit for bit"

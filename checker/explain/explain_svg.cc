@@ -287,6 +287,7 @@ std::string RenderExplainSvg(const UnitExplanation& unit,
     std::vector<const Picture*> r{&b.hlo};
     for (const Picture& n : b.neff) r.push_back(&n);
     row(r);
+    if (!b.placement.empty()) text(b.placement, 12, false);
     for (const std::string& v : b.neff_verdicts) text(v, 12, false);
   }
   for (const Picture& n : pics.neff_alone) row({&n});

@@ -106,6 +106,11 @@ void RenderCollective(const CollectiveExplanation& c, const Mark& marked,
     *out += fmt::format("    devices  {} (global device ids, {})\n",
                         GroupsLine(*c.device_groups), c.mode);
   }
+  if (c.placement.has_value()) {
+    *out +=
+        fmt::format("    {}     {}\n", c.placement->matched ? "mesh" : "note",
+                    Safe(c.placement->text));
+  }
   if (!c.same_groups_as.empty()) {
     *out += fmt::format("    device grid: as {}\n", Safe(c.same_groups_as));
   } else if (c.grid.has_value()) {
@@ -163,6 +168,9 @@ void RenderModule(const ModuleExplanation& m, const Mark& marked,
     }
   } else {
     RenderCounts(m, out);
+  }
+  for (const std::string& mesh : m.meshes) {
+    *out += fmt::format("  mesh {}\n", Safe(mesh));
   }
   if (m.syntax_errors > 0) {
     *out += fmt::format(

@@ -280,4 +280,49 @@ std::string Module::LogicalLocation(int64_t offset) const {
   return name.empty() ? "" : "module " + name;
 }
 
+bool Module::AddMesh(DeviceMesh mesh) {
+  if (meshes.size() >= kMaxMeshes) return false;
+  int64_t devices = 1;
+  for (const MeshAxis& a : mesh.axes) {
+    if (a.size <= 0 || __builtin_mul_overflow(devices, a.size, &devices) ||
+        devices > DeviceMesh::kMaxDevices) {
+      return false;
+    }
+  }
+  if (!mesh.device_ids.empty() &&
+      static_cast<int64_t>(mesh.device_ids.size()) != devices) {
+    return false;
+  }
+  // The explicit device lists of all meshes together stay within
+  // kMaxDevices ids (512 KiB), so memory does not grow with the module.
+  size_t kept_ids = mesh.device_ids.size();
+  for (const DeviceMesh& m : meshes) kept_ids += m.device_ids.size();
+  if (kept_ids > static_cast<size_t>(DeviceMesh::kMaxDevices)) return false;
+  for (const DeviceMesh& m : meshes) {
+    if (m.device_ids != mesh.device_ids || m.axes.size() != mesh.axes.size()) {
+      continue;
+    }
+    bool same = true;
+    for (size_t i = 0; i < m.axes.size() && same; ++i) {
+      same = m.axes[i].name == mesh.axes[i].name &&
+             m.axes[i].size == mesh.axes[i].size;
+    }
+    if (same) return false;
+  }
+  meshes.push_back(std::move(mesh));
+  return true;
+}
+
+const DeviceMesh* Module::PartitionCountMesh() const {
+  if (!num_partitions.has_value()) return nullptr;
+  for (const DeviceMesh& m : meshes) {
+    if (m.origin == DeviceMesh::Origin::kSdyMesh &&
+        m.pos.line == num_partitions_pos.line &&
+        m.pos.column == num_partitions_pos.column) {
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace topolint::hlo

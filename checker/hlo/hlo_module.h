@@ -274,6 +274,28 @@ struct ShardingSummary {
   TextPos max_maximal_pos;
 };
 
+// A device mesh the module records, for explain's placement of each
+// collective's groups on named axes: Shardy's `sdy.mesh @m = <["x"=2,
+// "y"=4]>` (StableHLO), the mesh of a named sharding `{mesh[x=2,y=4], ...}`,
+// or the tile grid of a tiled sharding (`{devices=[2,4]<=[8]}`: axes `d0`,
+// `d1`). The devices are listed row-major over the axes.
+struct DeviceMesh {
+  enum class Origin {
+    kSdyMesh,          // StableHLO `sdy.mesh @m = <...>`
+    kSdyMeshesHeader,  // HLO header `frontend_attributes={xla.sdy.meshes=...}`
+    kNamedSharding,
+    kTileGrid,
+  };
+  // At most this many devices are kept; a larger mesh is not recorded.
+  static constexpr int64_t kMaxDevices = 65536;
+  Origin origin = Origin::kSdyMesh;
+  std::string name;  // "@mesh" for an sdy.mesh; "" otherwise
+  std::vector<MeshAxis> axes;
+  // Explicit device ids, row-major over the axes; empty: 0..N-1.
+  std::vector<int64_t> device_ids;
+  TextPos pos;  // the `sdy.mesh` keyword, or the sharding's first byte
+};
+
 struct Module {
   std::string file;  // display name
   std::string name;  // HloModule name ("" when the header is absent)
@@ -295,6 +317,10 @@ struct Module {
   std::vector<SyntaxError> syntax_errors;
   // The sharding annotations read (checker/hlo/sharding/sharding_record.h).
   ShardingSummary sharding;
+  // The distinct device meshes the module records, in the order first seen
+  // (AddMesh): at most kMaxMeshes.
+  static constexpr size_t kMaxMeshes = 16;
+  std::vector<DeviceMesh> meshes;
 
   // Binary (protobuf) modules: the message read ("HloModuleProto",
   // "HloProto", "HloSnapshot", "HloModuleProtoWithConfig"; "" for text),
@@ -306,6 +332,16 @@ struct Module {
   // The computations' names (without '%'), in file order, for
   // BinaryOpSpans::Span::computation.
   std::vector<std::string> binary_computations;
+
+  // Keeps `mesh` unless an equal one (same axes, same devices) is kept
+  // already, kMaxMeshes are, it is not a layout of at most
+  // DeviceMesh::kMaxDevices devices, or the explicit device ids of all
+  // meshes would exceed kMaxDevices. Returns whether it was kept.
+  bool AddMesh(DeviceMesh mesh);
+  // The mesh that gave num_partitions (a StableHLO module without
+  // mhlo.num_partitions takes its largest sdy.mesh's size, and
+  // num_partitions_pos is then that mesh's position), else null.
+  const DeviceMesh* PartitionCountMesh() const;
 
   bool is_binary() const { return !proto_format.empty(); }
   // "computation %c, op %ar" for the collective spanning `offset`, else

@@ -38,16 +38,24 @@ ModuleParams EffectiveModuleParams(const hlo::Module& module,
   if (auto n = Pick(module.num_partitions, num_partitions_flag)) {
     p.num_partitions = n->first;
     p.num_partitions_source = n->second;
+    const hlo::DeviceMesh* mesh = module.PartitionCountMesh();
+    if (n->second == CountSource::kHeader && mesh != nullptr) {
+      p.num_partitions_source = CountSource::kMesh;
+      p.num_partitions_line = mesh->pos.line;
+      p.num_partitions_pos = mesh->pos;
+      p.num_partitions_mesh = mesh->name;
+    }
   } else if (auto t = hlo::AgreedTileCount(module.sharding)) {
     p.num_partitions = t->devices;
     p.num_partitions_source = CountSource::kSharding;
     p.num_partitions_line = t->pos.line;
+    p.num_partitions_pos = t->pos;
   }
   return p;
 }
 
 std::string CountSourceText(CountSource source, const char* flag_name,
-                            int64_t line) {
+                            int64_t line, const std::string& mesh) {
   switch (source) {
     case CountSource::kHeader:
       return "header";
@@ -55,10 +63,32 @@ std::string CountSourceText(CountSource source, const char* flag_name,
       return flag_name;
     case CountSource::kSharding:
       return fmt::format("sharding at line {}", line);
+    case CountSource::kMesh:
+      return fmt::format("sdy.mesh {} at line {}", mesh, line);
     case CountSource::kDefault:
       break;
   }
   return "default";
+}
+
+std::string NumPartitionsSourceText(const ModuleParams& params) {
+  const bool binary = params.num_partitions_pos.is_byte() &&
+                      (params.num_partitions_source == CountSource::kSharding ||
+                       params.num_partitions_source == CountSource::kMesh);
+  if (binary) {
+    return fmt::format("sharding at byte {}",
+                       params.num_partitions_pos.byte_offset());
+  }
+  return CountSourceText(params.num_partitions_source, "--num-partitions",
+                         params.num_partitions_line,
+                         params.num_partitions_mesh);
+}
+
+std::string DeviceCountOrigin(const ModuleParams& params) {
+  return fmt::format(
+      "replica_count {} ({}) x num_partitions {} ({})", params.replica_count,
+      CountSourceText(params.replica_count_source, "--replica-count"),
+      params.num_partitions, NumPartitionsSourceText(params));
 }
 
 std::string ShardingCountConflict(const hlo::Module& module) {

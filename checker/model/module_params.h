@@ -16,6 +16,7 @@ enum class CountSource : uint8_t {
   kHeader,    // the HloModule header (or the binary module's config)
   kFlag,      // --replica-count / --num-partitions
   kSharding,  // num_partitions only: the module's tiled shardings
+  kMesh,      // num_partitions only: a StableHLO sdy.mesh (no header count)
 };
 
 struct ModuleParams {
@@ -26,6 +27,11 @@ struct ModuleParams {
   // kSharding: the line of the first sharding holding num_partitions
   // devices.
   int64_t num_partitions_line = 0;
+  // kMesh: the mesh's name ("@mesh"); num_partitions_line is its line.
+  std::string num_partitions_mesh{};
+  // kSharding / kMesh: where the sharding or mesh is (a line, or a byte
+  // offset in a binary module).
+  TextPos num_partitions_pos{};
 };
 
 // R and P for `module`: the HloModule header value, else the flag
@@ -40,9 +46,16 @@ ModuleParams EffectiveModuleParams(const hlo::Module& module,
                                    std::optional<int64_t> replica_count_flag,
                                    std::optional<int64_t> num_partitions_flag);
 
-// "header", `flag_name`, "sharding at line L" or "default".
+// "header", `flag_name`, "sharding at line L", "sdy.mesh @m at line L" or
+// "default" ("byte N" for a position in a binary module).
 std::string CountSourceText(CountSource source, const char* flag_name,
-                            int64_t line = 0);
+                            int64_t line = 0, const std::string& mesh = "");
+// CountSourceText of P in `params` ("sharding at byte N" in a binary
+// module).
+std::string NumPartitionsSourceText(const ModuleParams& params);
+// Where both counts came from, for messages: "replica_count 1 (header) x
+// num_partitions 8 (sdy.mesh @mesh at line 6)".
+std::string DeviceCountOrigin(const ModuleParams& params);
 
 // When the header has no num_partitions and the module's tiled shardings
 // hold different device counts, what explain says about it ("the shardings

@@ -34,7 +34,7 @@ hlo::ReplicaGroups Explicit(const std::vector<std::vector<int64_t>>& groups) {
   return rg;
 }
 
-constexpr ModuleParams kParams{2, 4};  // 8 devices
+const ModuleParams kParams{2, 4};  // 8 devices
 
 // Every result is FlattenedIdGroupsOf's, hit or miss.
 void ExpectSameAsUncached(FlattenedGroupsCache& cache,

@@ -119,6 +119,8 @@ void Reader::SdyMeshDef(TextPos pos, bool generic) {
       partitions_from_mesh_ = true;
     }
   }
+  module_->AddMesh({DeviceMesh::Origin::kSdyMesh, "@" + name, mesh.axes,
+                    mesh.device_ids, pos});
   meshes_["@" + name] = std::move(mesh);
 }
 

@@ -47,6 +47,57 @@ void CountLeaf(const Sharding& s, TextPos pos, std::string_view instruction,
   summary->tile_counts.push_back(std::move(c));
 }
 
+// The device mesh a sharding records (hlo_module.h, DeviceMesh): a named
+// sharding's mesh, or a tiled sharding's tile grid (its dimensions of more
+// than one device, named `d<i>` by their index). Bounded: nothing is
+// expanded once the module keeps kMaxMeshes meshes or for a grid above
+// DeviceMesh::kMaxDevices, and the plain iota `<=[N]` is not expanded.
+void RecordMesh(const Sharding& s, TextPos pos, Module* module) {
+  if (s.type == ShardingType::kTuple) {
+    for (const Sharding& leaf : s.tuple) RecordMesh(leaf, pos, module);
+    return;
+  }
+  if (module->meshes.size() >= Module::kMaxMeshes) return;
+  DeviceMesh mesh;
+  mesh.pos = pos;
+  if (s.named.has_value()) {
+    const NamedSharding& n = *s.named;
+    if (n.maximal || n.axis_names.empty() ||
+        n.axis_names.size() != n.axis_sizes.size()) {
+      return;
+    }
+    mesh.origin = DeviceMesh::Origin::kNamedSharding;
+    for (size_t i = 0; i < n.axis_names.size(); ++i) {
+      mesh.axes.push_back(MeshAxis{n.axis_names[i], n.axis_sizes[i]});
+    }
+  } else {
+    if (s.type != ShardingType::kTiled || CollapsedType(s).has_value()) return;
+    mesh.origin = DeviceMesh::Origin::kTileGrid;
+    for (size_t i = 0; i < s.tile_dims.size(); ++i) {
+      if (s.tile_dims[i] > 1) {
+        mesh.axes.push_back(MeshAxis{"d" + std::to_string(i), s.tile_dims[i]});
+      }
+    }
+    if (mesh.axes.empty()) return;
+  }
+  const int64_t count = TileDeviceCount(s);
+  if (count <= 1 || count > DeviceMesh::kMaxDevices) return;
+  const bool plain_iota = s.named.has_value()
+                              ? s.named->device_ids.empty() &&
+                                    s.named->device_ids_reshape.size() <= 1
+                              : s.is_iota() && s.iota_reshape_dims.size() == 1;
+  if (!plain_iota) {
+    mesh.device_ids = ExpandDevices(s, DeviceMesh::kMaxDevices);
+    if (static_cast<int64_t>(mesh.device_ids.size()) != count) return;
+    bool identity = true;
+    for (int64_t i = 0; i < count && identity; ++i) {
+      identity = mesh.device_ids[static_cast<size_t>(i)] == i;
+    }
+    if (identity) mesh.device_ids.clear();
+  }
+  module->AddMesh(std::move(mesh));
+}
+
 }  // namespace
 
 void RecordSharding(const Sharding& sharding, const Shape& shape, TextPos pos,
@@ -55,6 +106,7 @@ void RecordSharding(const Sharding& sharding, const Shape& shape, TextPos pos,
   ShardingSummary& summary = module->sharding;
   ++summary.annotations;
   CountLeaf(sharding, pos, instruction, &summary);
+  RecordMesh(sharding, pos, module);
   if (site != ShardingSite::kInstruction) return;
   std::optional<int64_t> num_devices;
   if (module->num_partitions.has_value() && *module->num_partitions > 1) {

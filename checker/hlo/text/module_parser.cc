@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/hlo/sdy_meshes.h"
 #include "checker/hlo/text/collective_parser.h"
 #include "checker/hlo/text/fast_paths.h"
 #include "checker/hlo/text/instruction_head.h"
@@ -212,6 +213,14 @@ bool ModuleParser::ParseHeader(TextPos pos) {
       slot = value;
       (replicas ? module_->replica_count_pos : module_->num_partitions_pos) =
           key_pos;
+    } else if (key == "frontend_attributes") {
+      // Shardy's xla.sdy.meshes, for explain (checker/hlo/sdy_meshes.h).
+      std::string value;
+      lx_.BeginCapture(&value, size_t{1} << 16);
+      const bool skipped = lx_.SkipValue();
+      const bool whole = lx_.EndCapture();
+      if (!skipped) return false;
+      if (whole) ReadSdyMeshes(value, key_pos, module_);
     } else if (!lx_.SkipValue()) {
       return false;
     }

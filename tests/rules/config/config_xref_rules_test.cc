@@ -65,7 +65,7 @@ TEST(ConfigWorldSizeTest, ReportsAtTheConfigWithHeaderNote) {
   EXPECT_EQ(f[0].message,
             "the config's world size is 32 (tensor_parallel_size 8 x "
             "data_parallel_size 4), but HLO module 'm' runs on 16 devices "
-            "(replica_count 1 x num_partitions 16)");
+            "(replica_count 1 (header) x num_partitions 16 (header))");
   ASSERT_THAT(f[0].notes, SizeIs(1));
   EXPECT_EQ(f[0].notes[0].loc.file, "m.hlo");
   EXPECT_EQ(f[0].notes[0].loc.line, 1);
