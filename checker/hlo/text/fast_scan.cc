@@ -48,11 +48,9 @@ struct BlankStop {
 // blanks not after `=` (nor, for kLine / kBody, after `,`); `starts` are
 // the run starts of its block after it.
 template <FastMode kMode>
-__attribute__((noinline)) BlankStop DecideBlanks(const char* p,
-                                                 const char* blank,
-                                                 uint64_t starts,
-                                                 const char* scan_start,
-                                                 const char* end) {
+__attribute__((noinline)) BlankStop DecideBlanks(
+    const char* p, const char* blank, uint64_t starts, const char* scan_start,
+    const char* end, bool* sharding_key) {
   for (;;) {
     const char* after = blank;
     while (*after == ' ') ++after;  // the NUL sentinel stops it
@@ -79,6 +77,9 @@ __attribute__((noinline)) BlankStop DecideBlanks(const char* p,
       starts &= starts - 1;
       const char prev = blank > scan_start ? blank[-1] : '\0';
       if (prev != '=' && (kMode == FastMode::kValue || prev != ',')) break;
+      if (kMode != FastMode::kValue && prev == ',') {
+        NoteKeyAfterComma(blank, sharding_key);
+      }
     }
   }
 }
@@ -92,7 +93,7 @@ __attribute__((noinline)) BlankStop DecideBlanks(const char* p,
 template <FastMode kMode>
 inline BlankStop EndingBlank(const char* p, uint64_t blanks,
                              uint64_t all_spaces, const char* scan_start,
-                             const char* end) {
+                             const char* end, bool* sharding_key) {
   uint64_t starts = blanks & ~(all_spaces << 1);
   if ((starts & 1) != 0 && p > scan_start && p[-1] == ' ') starts &= ~1ull;
   while (starts != 0) {
@@ -104,8 +105,12 @@ inline BlankStop EndingBlank(const char* p, uint64_t blanks,
     // the run. (Safe even when the run reaches the end of the window, which
     // the exact path must look past: only blanks come before that end, so
     // the scan declines there anyway.)
-    if (prev == '=' || (kMode != FastMode::kValue && prev == ',')) continue;
-    return DecideBlanks<kMode>(p, blank, starts, scan_start, end);
+    if (prev == '=') continue;
+    if (kMode != FastMode::kValue && prev == ',') {
+      NoteKeyAfterComma(blank, sharding_key);
+      continue;
+    }
+    return DecideBlanks<kMode>(p, blank, starts, scan_start, end, sharding_key);
   }
   return {};
 }
@@ -273,7 +278,7 @@ template <FastMode kMode, class Isa>
 // cases share the masks and the cursor in registers, as a lexer's do.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 __attribute__((always_inline)) inline const char* ScanBlocks(
-    const char* const start, const char* end) {
+    const char* const start, const char* end, bool* sharding_key) {
   constexpr bool kGroup = kMode == FastMode::kGroup;
   constexpr bool kValue = kMode == FastMode::kValue;
   constexpr bool kBody = kMode == FastMode::kBody;
@@ -283,6 +288,10 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
   uint64_t in_string_carry = 0;
   // kBody: still in `(operands)`, where blanks at depth 0 end nothing.
   bool in_operands = kBody;
+  // kLine starts at an attribute: it may be `sharding=`.
+  if (kMode == FastMode::kLine && sharding_key && ShardingKeyAt(start)) {
+    *sharding_key = true;
+  }
   for (const char* p = start; p < end; p += 64) {
     const BlockMasks m = Isa::template Masks<kValue>(p);
     const uint64_t in_string = Isa::PrefixXor(m.quote) ^ in_string_carry;
@@ -305,7 +314,8 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
           const uint64_t blanks = spaces & stretch & ((s & (0 - s)) - 1);
           if (blanks != 0) {
             const BlankStop b =
-                EndingBlank<kMode>(p, blanks, m.space, start, end);
+                EndingBlank<kMode>(p, blanks, m.space, start, end,
+                                   kValue ? nullptr : sharding_key);
             if (b.bail) return nullptr;
             if (b.stop != nullptr) return b.stop;
           }
@@ -313,6 +323,11 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
         const uint8_t kind = kBracketKinds[static_cast<unsigned char>(p[i])];
         // A closer of an enclosing construct, or kValue's comma.
         if (kind > 4) return p + i;
+        // `sharding={` at depth 0 (its own pass over every line cost 5%).
+        if (!kGroup && !kValue && kind == 3 && sharding_key != nullptr &&
+            ShardingKeyBefore(start, p + i)) {
+          *sharding_key = true;
+        }
         stack = kind;
         s &= s - 1;
       }
@@ -355,7 +370,8 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
     if (!kGroup && stack == 0 && !in_operands) {
       const uint64_t blanks = spaces & stretch;
       if (blanks != 0) {
-        const BlankStop b = EndingBlank<kMode>(p, blanks, m.space, start, end);
+        const BlankStop b = EndingBlank<kMode>(p, blanks, m.space, start, end,
+                                               kValue ? nullptr : sharding_key);
         if (b.bail) return nullptr;
         if (b.stop != nullptr) return b.stop;
       }
@@ -377,16 +393,16 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
 
 #if defined(__SSE2__)
 template <FastMode kMode>
-const char* ScanSse2(const char* start, const char* end) {
-  return ScanBlocks<kMode, Sse2>(start, end);
+const char* ScanSse2(const char* start, const char* end, bool* sharding_key) {
+  return ScanBlocks<kMode, Sse2>(start, end, sharding_key);
 }
 #endif
 
 #if TOPOLINT_FAST_SCAN_AVX2
 template <FastMode kMode>
 __attribute__((target("avx2,bmi,pclmul"))) const char* ScanAvx2(
-    const char* start, const char* end) {
-  return ScanBlocks<kMode, Avx2>(start, end);
+    const char* start, const char* end, bool* sharding_key) {
+  return ScanBlocks<kMode, Avx2>(start, end, sharding_key);
 }
 
 // Whether this CPU (and OS) runs ScanAvx2; decided once.
@@ -403,22 +419,23 @@ bool UseAvx2() {
 }  // namespace
 
 const char* FastScanSse2ForTest(FastMode mode, const char* start,
-                                const char* end) {
+                                const char* end, bool* sharding_key) {
 #if defined(__SSE2__)
   switch (mode) {
     case FastMode::kGroup:
-      return ScanSse2<FastMode::kGroup>(start, end);
+      return ScanSse2<FastMode::kGroup>(start, end, sharding_key);
     case FastMode::kValue:
-      return ScanSse2<FastMode::kValue>(start, end);
+      return ScanSse2<FastMode::kValue>(start, end, sharding_key);
     case FastMode::kLine:
-      return ScanSse2<FastMode::kLine>(start, end);
+      return ScanSse2<FastMode::kLine>(start, end, sharding_key);
     case FastMode::kBody:
-      return ScanSse2<FastMode::kBody>(start, end);
+      return ScanSse2<FastMode::kBody>(start, end, sharding_key);
   }
 #else
   (void)mode;
   (void)start;
   (void)end;
+  (void)sharding_key;
 #endif
   return nullptr;
 }
@@ -443,8 +460,9 @@ FastScanIsa FastScanIsaInUse() {
 namespace {
 
 template <FastMode kMode>
-const char* ScanFallback(const char* start, const char* end) {
-  return FastScanSse2ForTest(kMode, start, end);
+const char* ScanFallback(const char* start, const char* end,
+                         bool* sharding_key) {
+  return FastScanSse2ForTest(kMode, start, end, sharding_key);
 }
 
 // Puts the AVX2 scanners in place where the CPU runs them: before main,

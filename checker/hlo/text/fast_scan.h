@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 
 #include "checker/hlo/text/byte_classes.h"
@@ -45,25 +46,35 @@ namespace internal {
 // The scanner of each FastMode (indexed by it) for this CPU: the SSE2 ones
 // until the AVX2 ones replace them during static initialisation, when the
 // CPU has AVX2 (both give the same answers). Not to be written elsewhere.
-using FastScanFn = const char* (*)(const char* start, const char* end);
+using FastScanFn = const char* (*)(const char* start, const char* end,
+                                   bool* sharding_key);
 extern FastScanFn kFastScanners[4];
 }  // namespace internal
 
 // Where the exact scanner would stop, starting at `start` (inside a window
 // ending at `end`, whose NUL sentinel and 64 bytes of slack follow), or
-// nullptr when the text is not the simple case. Never reads before `start`
+// nullptr when the text is not the simple case. kLine and kBody set
+// *sharding_key (when not null) where they see a `sharding=` key at depth
+// 0: at the start (kLine), after ',' and blanks, or right before a '{':
+// the line then holds a sharding annotation to read
+// (checker/hlo/text/sharding_attr.h), found without a pass of its own.
+// (A top-level `,sharding=` with no blank after the comma and a value that
+// is not '{' right after the '=' is not seen; XLA prints neither.)
+// *sharding_key is left alone otherwise. Never reads before `start`
 // (only the byte before a blank or newline it has scanned) nor more than 63
 // bytes past `end`. Thread-safe. Inline: each caller's call goes straight to
 // the scanner this CPU uses (one indirect call per caller, which keeps to
 // the modes that caller uses).
 [[nodiscard]] inline const char* FastScan(FastMode mode, const char* start,
-                                          const char* end) {
+                                          const char* end,
+                                          bool* sharding_key = nullptr) {
   static_assert(static_cast<int>(FastMode::kGroup) == 0 &&
                     static_cast<int>(FastMode::kValue) == 1 &&
                     static_cast<int>(FastMode::kLine) == 2 &&
                     static_cast<int>(FastMode::kBody) == 3,
                 "kFastScanners is indexed by FastMode");
-  return internal::kFastScanners[static_cast<int>(mode)](start, end);
+  return internal::kFastScanners[static_cast<int>(mode)](start, end,
+                                                         sharding_key);
 }
 
 // For tests: the instruction set FastScan uses on this machine, and the SSE2
@@ -73,7 +84,39 @@ extern FastScanFn kFastScanners[4];
 enum class FastScanIsa { kNone, kSse2, kAvx2 };
 FastScanIsa FastScanIsaInUse();
 const char* FastScanSse2ForTest(FastMode mode, const char* start,
-                                const char* end);
+                                const char* end, bool* sharding_key = nullptr);
+
+// Whether `sharding=` starts at `q` (which has 9 readable bytes: the
+// window's NUL ends a comparison early).
+inline bool ShardingKeyAt(const char* q) {
+  uint64_t word;
+  uint64_t key;
+  std::memcpy(&word, q, sizeof(word));  // one load, one comparison
+  std::memcpy(&key, "sharding", sizeof(key));
+  return word == key && q[8] == '=';
+}
+
+// At a run of blanks after ',' at depth 0 (the `, key=` of the next
+// attribute): *sharding_key is set when the key is `sharding=`, whatever
+// its value (a value without '{' is then reported as XLA does).
+inline void NoteKeyAfterComma(const char* blank, bool* sharding_key) {
+  if (sharding_key == nullptr) return;
+  const char* key = blank + 1;
+  if (*key == ' ') {
+    while (*key == ' ') ++key;  // the NUL sentinel stops it
+  } else if (*key != 's') {
+    return;  // the common case: one byte looked at
+  }
+  if (ShardingKeyAt(key)) *sharding_key = true;
+}
+
+// Whether the '{' at `brace` (not before `start`) follows `sharding=`
+// right away: made at each '{' the block scanner meets at depth 0, for the
+// keys no blank follows a comma to (`,sharding={`; at the start of a piece
+// and after ', ' the other tests see them).
+inline bool ShardingKeyBefore(const char* start, const char* brace) {
+  return brace - start >= 9 && brace[-2] == 'g' && ShardingKeyAt(brace - 9);
+}
 
 // The bytes a value may continue with after a blank at nesting depth 0
 // (the scalar of `literal=f32[] 0.5`, `literal=c64[] (1, 2)`,
