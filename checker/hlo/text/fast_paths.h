@@ -241,7 +241,8 @@ template <class Fast, class ExactAgrees>
 // ends (',', '\n', '}' or ')' next) (iota_parser.cc).
 [[nodiscard]] bool TryParseSimpleIota(HloLexer& lx, IotaSpec* out);
 
-// `{key="plain string" ... source_line=N}` on one line (collective_attrs.cc).
+// `{key="plain string" ... source_line=N}` on one line, other keys with a
+// string or digits value (collective_attrs.cc).
 [[nodiscard]] bool TryParseSimpleMetadata(HloLexer& lx, Collective* c);
 
 // `, key=` of the next attribute of an instruction, as XLA prints it (one

@@ -66,9 +66,25 @@ const char* SkipPlainDims(const char* p) {
   ++p;
   if (*p != '{') return p;
   ++p;
-  if (!IsDigit(*p) && *p != '}') return nullptr;
+  if (!IsDigit(*p) && *p != '}' && *p != ':') return nullptr;
   p = SkipRun<DimMask, IsDimByte>(p);
+  if (*p == ':') return SkipPlainLayoutTail(p);
   return *p == '}' ? p + 1 : nullptr;
+}
+
+const char* SkipPlainLayoutTail(const char* p) {
+  bool open = false;  // inside one `(...)`
+  for (++p;; ++p) {
+    const char c = *p;  // the window's NUL declines
+    if (IsIdentChar(c) || c == ',' || c == '*') continue;
+    if (c == '(' && !open) {
+      open = true;
+    } else if (c == ')' && open) {
+      open = false;
+    } else {
+      return c == '}' && !open ? p + 1 : nullptr;
+    }
+  }
 }
 
 namespace {

@@ -87,6 +87,17 @@ const std::vector<std::string> kShapes = {
     "bf16[4,64,4096]{2,1,0}",
     "f32[8] {0}",
     "f32[8]{1,0:T(8,128)}",
+    // Layout tails (SkipPlainLayoutTail) and their near misses.
+    "bf16[4,64,4096]{2,1,0:T(8,128)(2,1)}",
+    "f32[4096]{0:T(1024)S(1)}",
+    "f32[8]{:T(8)}",
+    "f32[8]{0:T(8,128)*E(32)}",
+    "f32[8]{0:T((8))}",
+    "f32[8]{0:T(8)}}",
+    "f32[8]{0:T(8}",
+    "f32[8]{0:T(8) }",
+    "f32[8]{0:}",
+    "(bf16[4,64]{1,0:T(8,128)(2,1)}, /*index=1*/f32[]{:T(256)})",
     "f32[<=8]{0}",
     "f32[?]",
     "f32[-1]",
@@ -176,6 +187,14 @@ const std::vector<std::string> kAttrs = {
     "source_line=99999999999999999999}",
     ", metadata={op_name=x source_line=\"3\"}",
     ", metadata={op_name=\"a\"b}",
+    // JAX's integer keys (TryParseSimpleMetadata skips their digits).
+    ", metadata={op_name=\"jit(f)/dot\" source_file=\"m.py\" "
+    "source_line=12 source_end_line=12 source_column=10 "
+    "source_end_column=17}",
+    ", metadata={source_end_line=7, op_name=\"a\"}",
+    ", metadata={source_column=7x}",
+    ", metadata={op_name=12 source_end_line=123456789012345678901}",
+    ", metadata={source_column=-1}",
     ", metadata={source_line=12x}",
     ", metadata={op_name=\"a\"\tsource_line=1}",
     ", metadata={}",
@@ -372,13 +391,15 @@ TEST(FastPathEquivalenceTest, RandomSignaturesParseTheSameThroughAnyWindow) {
                                           "%",  "1p",  "p-0.x"};
   const std::vector<std::string> colons = {": ", ": ", ":", " : ", ":\n "};
   const std::vector<std::string> shapes = {
-      "f32[8]{0}",       "f32[8]",
-      "bf16[4,64,4096]", "f32[]",
-      "(f32[], u32[])",  "(f32[8]{0}, (s32[], pred[]))",
-      "f32[8] ",         "f32[8]{1,0:T(8,128)}",
-      "b(f32[8]{0})",    "f32[<=8]",
-      "token[]",         "(f32[8]{0}, /*index=1*/s32[])",
-      "f32[8]{0",        "f32[8,]"};
+      "f32[8]{0}", "f32[8]", "bf16[4,64,4096]", "f32[]", "(f32[], u32[])",
+      "(f32[8]{0}, (s32[], pred[]))", "f32[8] ", "f32[8]{1,0:T(8,128)}",
+      // Layout tails (SkipPlainLayoutTail) and their near misses.
+      "bf16[4,64,4096]{2,1,0:T(8,128)(2,1)}", "f32[4096]{0:T(1024)S(1)}",
+      "f32[8]{:T(8)}", "f32[8]{0:T(8,128)*E(32)}", "f32[8]{0:T((8))}",
+      "f32[8]{0:T(8)}}", "f32[8]{0:T(8}", "f32[8]{0:T(8) }", "f32[8]{0:}",
+      "(bf16[4,64]{1,0:T(8,128)(2,1)}, /*index=1*/f32[]{:T(256)})",
+      "b(f32[8]{0})", "f32[<=8]", "token[]", "(f32[8]{0}, /*index=1*/s32[])",
+      "f32[8]{0", "f32[8,]"};
   const std::vector<std::string> results = {"f32[8]{0}",      "f32[8]",
                                             "(f32[], u32[])", "f32[8]{0} ",
                                             "f32[8]{0,",      "token[]"};
@@ -444,8 +465,9 @@ TEST(FastPathEquivalenceTest, TheFastPathsDeclineWhatTheyDoNotKnow) {
   }
   Shape shape;
   for (const std::string text :
-       {"f32[8] {0}", "f32[-1]", "f32[8]{1,0:T(8,128)}", "f32[8] ",
-        "(f32[] ,u32[])", "b(f32[8])", "f32[1234567890123456789]"}) {
+       {"f32[8] {0}", "f32[-1]", "f32[8]{1,0:T(8,128) }",
+        "f32[8]{1,0:T(8,(128))}", "f32[8] ", "(f32[] ,u32[])", "b(f32[8])",
+        "f32[1234567890123456789]"}) {
     const char* end = text.data() + text.size();
     EXPECT_NE(ReadSimpleShape(text.data(), end, true, &shape), end) << text;
   }
