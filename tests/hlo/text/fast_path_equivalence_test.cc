@@ -424,6 +424,24 @@ TEST(FastPathEquivalenceTest, RandomSignaturesParseTheSameThroughAnyWindow) {
   }
 }
 
+// `-> f32[4] {` then `}`: the exact parser (as XLA's lexer) reads the '{'
+// as a layout where a digit, ':' or '}' comes next past blanks and line
+// breaks; ScanSimpleResultShape declines there (found by the debug
+// re-check under hlo_parser_fuzz).
+TEST(FastPathEquivalenceTest, ABodyThatLooksLikeALayoutIsReadAsTheExactOne) {
+  for (const char* text : {
+           "HloModule m\n\nENTRY %main (p: f32[4,6]) -> f32[4,6] {\n}\n",
+           "HloModule m\n\n%c (p: f32[4]) -> f32[4] {\n}\n\nENTRY %e () -> "
+           "f32[] {\n  ROOT %z = f32[] constant(0)\n}\n",
+           "HloModule m\n\nENTRY %e (p: f32[4]) -> f32[4] {  \n \t 0}\n",
+           "HloModule m\n\nENTRY %e (p: f32[4]) -> f32[4] {:T(2)}\n",
+           "HloModule m\n\nENTRY %e (p: f32[4]) -> f32[4]{0} {\n}\n",
+           "HloModule m\n\nENTRY %e (p: f32[4]) -> (f32[4]) {\n}\n",
+       }) {
+    ExpectSameBothWays(text);
+  }
+}
+
 TEST(FastPathEquivalenceTest, TheFastPathsDoEngageOnPlainText) {
   // Guards the test above: if the fast paths declined everything, it would
   // compare the exact parser with itself.
