@@ -181,6 +181,9 @@ class SimpleShapeReader {
       // `:T(8,128)(2,1)` (LayoutFollows() holds for it; the exact parser
       // skips it as one group, as SkipPlainLayoutTail says).
       ++p;
+      // LayoutFollows() needs a digit, ':' or '}' first: `{,0}` is no
+      // layout to the exact parser (found by the debug re-check).
+      if (!IsDigit(At(p)) && At(p) != ':' && At(p) != '}') return nullptr;
       while (IsDigit(At(p)) || At(p) == ',') ++p;
       if (At(p) == ':') return LayoutTail(p);
       if (At(p) != '}') return nullptr;

@@ -98,6 +98,8 @@ const std::vector<std::string> kShapes = {
     "f32[8]{0:T(8) }",
     "f32[8]{0:}",
     "(bf16[4,64]{1,0:T(8,128)(2,1)}, /*index=1*/f32[]{:T(256)})",
+    "f32[8]{,0}",
+    "((f32[32,128]{,01}), f32[16,128]{1,0})",
     "f32[<=8]{0}",
     "f32[?]",
     "f32[-1]",
@@ -484,8 +486,8 @@ TEST(FastPathEquivalenceTest, TheFastPathsDeclineWhatTheyDoNotKnow) {
   Shape shape;
   for (const std::string text :
        {"f32[8] {0}", "f32[-1]", "f32[8]{1,0:T(8,128) }",
-        "f32[8]{1,0:T(8,(128))}", "f32[8] ", "(f32[] ,u32[])", "b(f32[8])",
-        "f32[1234567890123456789]"}) {
+        "f32[8]{1,0:T(8,(128))}", "f32[8]{,0}", "f32[8] ", "(f32[] ,u32[])",
+        "b(f32[8])", "f32[1234567890123456789]"}) {
     const char* end = text.data() + text.size();
     EXPECT_NE(ReadSimpleShape(text.data(), end, true, &shape), end) << text;
   }
