@@ -406,7 +406,9 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
       }
       if (!lx.SkipTrivia()) return false;
     }
-    if (sharding != nullptr && key == "sharding") {
+    // (A value that does not start with '{' is no sharding annotation:
+    // sharding_attr.h.)
+    if (sharding != nullptr && key == "sharding" && lx.Peek() == '{') {
       if (!ReadShardingValue(lx, *sharding, /*domain=*/false)) return false;
     } else if (!ParseAttribute(lx, key, key_pos, memo, c)) {
       return false;

@@ -48,9 +48,11 @@ struct BlankStop {
 // blanks not after `=` (nor, for kLine / kBody, after `,`); `starts` are
 // the run starts of its block after it.
 template <FastMode kMode>
-__attribute__((noinline)) BlankStop DecideBlanks(
-    const char* p, const char* blank, uint64_t starts, const char* scan_start,
-    const char* end, bool* sharding_key) {
+__attribute__((noinline)) BlankStop DecideBlanks(const char* p,
+                                                 const char* blank,
+                                                 uint64_t starts,
+                                                 const char* scan_start,
+                                                 const char* end) {
   for (;;) {
     const char* after = blank;
     while (*after == ' ') ++after;  // the NUL sentinel stops it
@@ -77,9 +79,6 @@ __attribute__((noinline)) BlankStop DecideBlanks(
       starts &= starts - 1;
       const char prev = blank > scan_start ? blank[-1] : '\0';
       if (prev != '=' && (kMode == FastMode::kValue || prev != ',')) break;
-      if (kMode != FastMode::kValue && prev == ',') {
-        NoteKeyAfterComma(blank, sharding_key);
-      }
     }
   }
 }
@@ -93,7 +92,7 @@ __attribute__((noinline)) BlankStop DecideBlanks(
 template <FastMode kMode>
 inline BlankStop EndingBlank(const char* p, uint64_t blanks,
                              uint64_t all_spaces, const char* scan_start,
-                             const char* end, bool* sharding_key) {
+                             const char* end) {
   uint64_t starts = blanks & ~(all_spaces << 1);
   if ((starts & 1) != 0 && p > scan_start && p[-1] == ' ') starts &= ~1ull;
   while (starts != 0) {
@@ -105,12 +104,8 @@ inline BlankStop EndingBlank(const char* p, uint64_t blanks,
     // the run. (Safe even when the run reaches the end of the window, which
     // the exact path must look past: only blanks come before that end, so
     // the scan declines there anyway.)
-    if (prev == '=') continue;
-    if (kMode != FastMode::kValue && prev == ',') {
-      NoteKeyAfterComma(blank, sharding_key);
-      continue;
-    }
-    return DecideBlanks<kMode>(p, blank, starts, scan_start, end, sharding_key);
+    if (prev == '=' || (kMode != FastMode::kValue && prev == ',')) continue;
+    return DecideBlanks<kMode>(p, blank, starts, scan_start, end);
   }
   return {};
 }
@@ -288,10 +283,6 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
   uint64_t in_string_carry = 0;
   // kBody: still in `(operands)`, where blanks at depth 0 end nothing.
   bool in_operands = kBody;
-  // kLine starts at an attribute: it may be `sharding=`.
-  if (kMode == FastMode::kLine && sharding_key && ShardingKeyAt(start)) {
-    *sharding_key = true;
-  }
   for (const char* p = start; p < end; p += 64) {
     const BlockMasks m = Isa::template Masks<kValue>(p);
     const uint64_t in_string = Isa::PrefixXor(m.quote) ^ in_string_carry;
@@ -314,8 +305,7 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
           const uint64_t blanks = spaces & stretch & ((s & (0 - s)) - 1);
           if (blanks != 0) {
             const BlankStop b =
-                EndingBlank<kMode>(p, blanks, m.space, start, end,
-                                   kValue ? nullptr : sharding_key);
+                EndingBlank<kMode>(p, blanks, m.space, start, end);
             if (b.bail) return nullptr;
             if (b.stop != nullptr) return b.stop;
           }
@@ -370,8 +360,7 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
     if (!kGroup && stack == 0 && !in_operands) {
       const uint64_t blanks = spaces & stretch;
       if (blanks != 0) {
-        const BlankStop b = EndingBlank<kMode>(p, blanks, m.space, start, end,
-                                               kValue ? nullptr : sharding_key);
+        const BlankStop b = EndingBlank<kMode>(p, blanks, m.space, start, end);
         if (b.bail) return nullptr;
         if (b.stop != nullptr) return b.stop;
       }

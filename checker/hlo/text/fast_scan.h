@@ -54,12 +54,10 @@ extern FastScanFn kFastScanners[4];
 // Where the exact scanner would stop, starting at `start` (inside a window
 // ending at `end`, whose NUL sentinel and 64 bytes of slack follow), or
 // nullptr when the text is not the simple case. kLine and kBody set
-// *sharding_key (when not null) where they see a `sharding=` key at depth
-// 0: at the start (kLine), after ',' and blanks, or right before a '{':
-// the line then holds a sharding annotation to read
-// (checker/hlo/text/sharding_attr.h), found without a pass of its own.
-// (A top-level `,sharding=` with no blank after the comma and a value that
-// is not '{' right after the '=' is not seen; XLA prints neither.)
+// *sharding_key (when not null) where a '{' at depth 0 follows `sharding=`
+// and blanks (ShardingKeyBefore): the line then holds a sharding annotation
+// to read (checker/hlo/text/sharding_attr.h; a `sharding=` whose value is
+// not '{' is not one, on every path), found without a pass of its own.
 // *sharding_key is left alone otherwise. Never reads before `start`
 // (only the byte before a blank or newline it has scanned) nor more than 63
 // bytes past `end`. Thread-safe. Inline: each caller's call goes straight to
@@ -96,26 +94,15 @@ inline bool ShardingKeyAt(const char* q) {
   return word == key && q[8] == '=';
 }
 
-// At a run of blanks after ',' at depth 0 (the `, key=` of the next
-// attribute): *sharding_key is set when the key is `sharding=`, whatever
-// its value (a value without '{' is then reported as XLA does).
-inline void NoteKeyAfterComma(const char* blank, bool* sharding_key) {
-  if (sharding_key == nullptr) return;
-  const char* key = blank + 1;
-  if (*key == ' ') {
-    while (*key == ' ') ++key;  // the NUL sentinel stops it
-  } else if (*key != 's') {
-    return;  // the common case: one byte looked at
-  }
-  if (ShardingKeyAt(key)) *sharding_key = true;
-}
-
-// Whether the '{' at `brace` (not before `start`) follows `sharding=`
-// right away: made at each '{' the block scanner meets at depth 0, for the
-// keys no blank follows a comma to (`,sharding={`; at the start of a piece
-// and after ', ' the other tests see them).
+// Whether the '{' at `brace` (not before `start`) follows `sharding=` and
+// blanks within [start, brace): made at each '{' the block scanner meets
+// at depth 0 (a few instructions: most such braces follow `name=` whose
+// name does not end in 'g').
 inline bool ShardingKeyBefore(const char* start, const char* brace) {
-  return brace - start >= 9 && brace[-2] == 'g' && ShardingKeyAt(brace - 9);
+  constexpr long kKeyBytes = 9;  // `sharding=`
+  const char* q = brace;
+  while (q > start && q[-1] == ' ') --q;  // (rarely a step)
+  return q - start >= kKeyBytes && q[-2] == 'g' && ShardingKeyAt(q - kKeyBytes);
 }
 
 // The bytes a value may continue with after a blank at nesting depth 0

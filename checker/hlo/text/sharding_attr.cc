@@ -138,9 +138,12 @@ bool ScanSkippedLineForShardingsSlow(HloLexer& lx, const ShardingTarget& t,
       const char* k = static_cast<const char*>(hit);
       from = k + key.size();
       if (!top_level.At(k)) continue;
-      // Blanks skipped as the exact path's SkipTrivia skips them.
+      // Blanks skipped as the exact path's SkipTrivia skips them; a value
+      // that does not start with '{' is no sharding annotation (as on the
+      // exact path, ReadShardingAttrIfPresent).
       const char* value = from;
       while (value < end && *value == ' ') ++value;
+      if (!domain && (value == end || *value != '{')) continue;
       const std::string_view text(value, static_cast<size_t>(end - value));
       const TextPos at{pos.line, pos.column + (value - begin)};
       if (!Handle(lx, t, text, at, domain)) return false;
@@ -162,9 +165,9 @@ bool LineMissesShardingKey(const char* begin, const char* end,
     const char* k = static_cast<const char*>(hit);
     from = k + kShardingKey.size();
     if (!top_level.At(k)) continue;
-    // The one spelling FastScan does not see (fast_scan.h).
-    if (k > begin && k[-1] == ',' && (from == end || *from != '{')) continue;
-    return true;
+    const char* value = from;
+    while (value < end && *value == ' ') ++value;
+    if (value < end && *value == '{') return true;
   }
   return false;
 }
@@ -206,6 +209,20 @@ bool ReadShardingAttrIfPresent(HloLexer& lx, const ShardingTarget& t,
     domain = true;
   } else {
     return true;
+  }
+  if (!domain) {
+    // A sharding value starts with '{' (after blanks, or on a later line
+    // after `=` + line break, as SkipTrivia finds it); any other value is
+    // an ordinary attribute here as on the fast line path, which sees a
+    // key only before a '{' (FastScan's sharding_key): so the two agree
+    // whatever the window. (XLA's parser rejects such a value.)
+    size_t i = key.size();
+    while (i < 63 && lx.PeekAt(i) == ' ') ++i;
+    const int v = lx.PeekAt(i);
+    const bool trivia = v != kEof && v != ' ' &&
+                        HloLexer::IsTriviaStart(static_cast<char>(v)) &&
+                        !(v == '\n' && i > key.size());
+    if (v != '{' && !trivia) return true;
   }
   for (char k : key) {
     if (!lx.Eat(k)) return false;  // (seen just above)

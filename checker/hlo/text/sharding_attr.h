@@ -7,8 +7,11 @@
 // recorded into Module::sharding (RecordSharding). Nothing makes the body
 // of a non-collective instruction leave its fast path: the block scanner
 // that skips the line tests each '{' it meets at depth 0 for the key
-// (FastScan's sharding_key: a `sharding=` after ',' and blanks, or before a
-// '{'), so a line without one costs nothing more.
+// (FastScan's sharding_key: `sharding=` and blanks before a '{' at depth
+// 0), so a line without one costs nothing more. A `sharding=` whose value
+// does not start with '{' (after blanks, or on the next line after `=` +
+// line break) is not a sharding annotation, on every path (XLA's parser
+// rejects it; a key the line scan cannot see without a pass of its own).
 #ifndef TOPOLINT_CHECKER_HLO_TEXT_SHARDING_ATTR_H_
 #define TOPOLINT_CHECKER_HLO_TEXT_SHARDING_ATTR_H_
 
@@ -56,8 +59,8 @@ struct ShardingTarget {
 }
 
 // For the debug re-check of TrySkipLine (fast_path_checks.h): whether the
-// skipped line [begin, end) holds a top-level `sharding=` that FastScan's
-// sharding_key should have reported.
+// skipped line [begin, end) holds a top-level `sharding=` + '{' that
+// FastScan's sharding_key should have reported.
 bool LineMissesShardingKey(const char* begin, const char* end,
                            bool from_operands);
 

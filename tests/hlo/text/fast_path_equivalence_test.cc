@@ -226,12 +226,14 @@ const std::vector<std::string> kAttrs = {
     ", sharding={devices=[2]0,1 metadata={op_name=\"s}\"}}",
     ", sharding={mesh[x=2], [{x}]}",
     ", sharding=\n{devices=[2]0,0}",
-    // The block scanner's key test (FastScan's sharding_key): after ', ',
-    // before '{', at the start of a piece, and none of them.
+    // The block scanner's key test (FastScan's sharding_key: `sharding=`
+    // and blanks before a '{'), and values that are no sharding.
     ", sharding= {maximal device=9}",
     ",sharding={devices=[2]0,0}",
     ",  sharding={devices=[4]0,1,2}",
     ", sharding=replicated",
+    ",sharding=e=true",
+    ", sharding=\n  {replicated}",
     ", sharding=  {replicated} , x=1",
     ", foo_sharding={devices=[3]0,1,2}",
     ", x={sharding={devices=[3]0,1,2}}",
