@@ -8,7 +8,11 @@
 #   python3 bench/gen_hlo.py --out /tmp/d300 --dense --size-mb 300
 #   RUNS=9 bash bench/compare.sh /tmp/d300 /tmp/topolint.before build/topolint
 #
-# Needs /usr/bin/time (package `time`).
+# Each line also gives the spread (lowest-highest) of the runs. With
+# PERF=1, CPU time is perf's task-clock (sub-millisecond; `time` has 10 ms,
+# too coarse for a 5% budget) and peak RSS is left out.
+#
+# Needs /usr/bin/time (package `time`), and perf with PERF=1.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -27,12 +31,21 @@ run() {
   local name=$1 t0 t1
   shift
   t0=$EPOCHREALTIME
-  /usr/bin/time -f "%U %S %M" -o "$work/.time" "$@" >"$work/.out" || true
+  if [ "${PERF:-0}" = 1 ]; then
+    perf stat -x, -e task-clock -o "$work/.perf" "$@" >"$work/.out" || true
+    # task-clock in ms as "user sys maxrss": user holds it all.
+    echo "$(awk -F, '/task-clock/ {printf "%.4f 0 0", $1 / 1000}' "$work/.perf")" \
+      >"$work/.time"
+  else
+    /usr/bin/time -f "%U %S %M" -o "$work/.time" "$@" >"$work/.out" || true
+  fi
   t1=$EPOCHREALTIME
   echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", b-a}') $(tail -n 1 "$work/.time")" \
     >>"$work/$name"
 }
 median() { sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+# spread: "lowest-highest" of a column of numbers.
+spread() { sort -g | awk 'NR==1{lo=$1} {hi=$1} END{printf "%s-%s", lo, hi}'; }
 
 for ((i = 0; i < RUNS; ++i)); do
   run grep grep -c replica_groups "$dir/model.hlo"
@@ -48,8 +61,10 @@ for ((b = 1; b <= $#; ++b)); do
   w=$(awk '{print $1}' "$work/bin$b" | median)
   c=$(awk '{print $2 + $3}' "$work/bin$b" | median)
   m=$(awk '{print $4}' "$work/bin$b" | sort -n | tail -n 1)
-  printf '%s: wall %s s (%.2fx), cpu %s s (%.2fx), peak %.1f MiB\n' "${!b}" \
+  printf '%s: wall %s s (%.2fx; %s), cpu %s s (%.2fx; %s), peak %.1f MiB\n' "${!b}" \
     "$w" "$(awk -v a="$w" -v g="$gw" 'BEGIN{print a / g}')" \
+    "$(awk '{print $1}' "$work/bin$b" | spread)" \
     "$c" "$(awk -v a="$c" -v g="$gc" 'BEGIN{print (g > 0 ? a / g : 0)}')" \
+    "$(awk '{print $2 + $3}' "$work/bin$b" | spread)" \
     "$(awk -v k="$m" 'BEGIN{print k / 1024}')"
 done

@@ -24,6 +24,8 @@
 # the one the targets apply to), LARGE_OPS (default 2000), DENSE_MB (default
 # 300; 0 skips the dense case), MLIR_MB (default 300: the StableHLO text
 # module of bench/gen_mlir.py, one row beside the HLO text ones; 0 skips
+# it), JAX_MB (default 300: the JAX-shaped dense module of bench/gen_jax.py,
+# shardings, metadata and backend_config on every line, issue 46; 0 skips
 # it), EXPLICIT_IDS (default 1048576), KEEP=1 keeps
 # bench/out/, BUILD_DIR (default build-bench), JOBS (default 2), MANY_UNITS
 # (default 2000; 0 skips the many-units case), CACHE_ENTRIES (default 20000:
@@ -39,6 +41,7 @@ cd "$ROOT"
 RUNS=${RUNS:-11}
 DENSE_MB=${DENSE_MB:-300}
 MLIR_MB=${MLIR_MB:-300}
+JAX_MB=${JAX_MB:-300}
 EXPLICIT_IDS=${EXPLICIT_IDS:-1048576}
 SIZES=${SIZES:-150 300}
 LARGE_OPS=${LARGE_OPS:-2000}
@@ -83,6 +86,10 @@ if [ "$DENSE_MB" != 0 ]; then
 fi
 python3 bench/gen_hlo.py --out "$OUT/explicit" --explicit-ids "$EXPLICIT_IDS"
 # -- end dense and explicit-group cases --
+# -- JAX-shaped dense module (issue 46) --
+if [ "$JAX_MB" != 0 ]; then
+  python3 bench/gen_jax.py --out "$OUT/jax" --size-mb "$JAX_MB"
+fi
 # -- StableHLO text (issue 45) --
 if [ "$MLIR_MB" != 0 ]; then
   python3 bench/gen_mlir.py --out "$OUT/mlir" --size-mb "$MLIR_MB"
@@ -157,6 +164,28 @@ if [ "$DENSE_MB" != 0 ]; then
     "$(div "$(cpu "$OUT/tldense.times")" "$(cpu "$OUT/grepdense.times")")" \
     "$(awk -v k="$DENSE_PEAK" 'BEGIN{printf "%.1f", k/1024}')"
 fi
+# -- JAX-shaped dense module (issue 46): the same row --
+if [ "$JAX_MB" != 0 ]; then
+  echo "== JAX-shaped dense module (${JAX_MB} MiB, bench/gen_jax.py), $RUNS alternating runs"
+  hlo=$OUT/jax/model.hlo
+  require_clean_check "$BIN" "$OUT/jax"
+  rm -f "$OUT/tljax.times" "$OUT/grepjax.times" "$OUT/floorjax.times"
+  cat "$hlo" "$OUT/jax/def.json" >/dev/null
+  for ((i = 0; i < RUNS; ++i)); do
+    measure tljax "$BIN" check --quiet -j 1 "$OUT/jax"
+    measure grepjax grep -c replica_groups "$hlo"
+    measure floorjax "$FLOOR" text "$hlo"
+  done
+  JAX_GREP=$(median "$OUT/grepjax.times" 1)
+  JAX_FLOOR=$(median "$OUT/floorjax.times" 1)
+  JAX_WALL=$(median "$OUT/tljax.times" 1)
+  JAX_PEAK=$(max "$OUT/tljax.times" 4)
+  printf '%-8s %10s %9s %12s %12s %9s %9s %11s\n' jax \
+    "$(stat -c %s "$hlo")" "$(grep -c replica_groups "$hlo")" "$JAX_GREP" \
+    "$JAX_WALL" "$(div "$JAX_WALL" "$JAX_GREP")" \
+    "$(div "$(cpu "$OUT/tljax.times")" "$(cpu "$OUT/grepjax.times")")" \
+    "$(awk -v k="$JAX_PEAK" 'BEGIN{printf "%.1f", k/1024}')"
+fi
 # -- StableHLO text (issue 45): the same row for a .mlir module --
 if [ "$MLIR_MB" != 0 ]; then
   echo "== StableHLO text module (${MLIR_MB} MiB, bench/gen_mlir.py), $RUNS alternating runs"
@@ -190,6 +219,11 @@ if [ "$DENSE_MB" != 0 ]; then
   printf '  %-8s %12s %12s %12s %16s\n' dense "$DENSE_FLOOR" \
     "$(div "$DENSE_FLOOR" "$DENSE_GREP")" "$(div "$DENSE_WALL" "$DENSE_GREP")" \
     "$(div "$(awk -v a="$DENSE_WALL" -v b="$DENSE_FLOOR" 'BEGIN{print a-b}')" "$DENSE_GREP")"
+fi
+if [ "$JAX_MB" != 0 ]; then
+  printf '  %-8s %12s %12s %12s %16s\n' jax "$JAX_FLOOR" \
+    "$(div "$JAX_FLOOR" "$JAX_GREP")" "$(div "$JAX_WALL" "$JAX_GREP")" \
+    "$(div "$(awk -v a="$JAX_WALL" -v b="$JAX_FLOOR" 'BEGIN{print a-b}')" "$JAX_GREP")"
 fi
 # -- end the floors --
 echo "== one explicit replica group of $EXPLICIT_IDS ids"
@@ -329,6 +363,13 @@ if [ "$DENSE_MB" != 0 ]; then
     "time dense ${DENSE_MB}MiB: ${dratio}x grep -c (target <= 1.3, issue 28; the body scan alone $(div "$DENSE_FLOOR" "$DENSE_GREP")x)"
   verdict "$(awk -v k="$DENSE_PEAK" 'BEGIN{print (k <= 16384)}')" \
     "peak RSS dense ${DENSE_MB}MiB: $(awk -v k="$DENSE_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 16)"
+fi
+if [ "$JAX_MB" != 0 ]; then  # issue 46: the 3x bar of docs/reference/quality.md on a JAX-shaped module
+  jratio=$(div "$JAX_WALL" "$JAX_GREP")
+  verdict "$(awk -v r="$jratio" 'BEGIN{print (r <= 3.0)}')" \
+    "time JAX-shaped dense ${JAX_MB}MiB: ${jratio}x grep -c (target <= 3, issue 46; the body scan alone $(div "$JAX_FLOOR" "$JAX_GREP")x)"
+  verdict "$(awk -v k="$JAX_PEAK" 'BEGIN{print (k <= 16384)}')" \
+    "peak RSS JAX-shaped dense ${JAX_MB}MiB: $(awk -v k="$JAX_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 16)"
 fi
 verdict "$(awk -v k="$EXPLICIT_PEAK" 'BEGIN{print (k <= 32768)}')" \
   "peak RSS one explicit group of $EXPLICIT_IDS ids: $(awk -v k="$EXPLICIT_PEAK" 'BEGIN{printf "%.1f", k/1024}') MiB (target <= 32)"

@@ -128,6 +128,10 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
       p = ReadPlainDecimal(p, &source_line);
       if (p == nullptr) return false;
       has_source_line = true;
+    } else if (IsDigit(*p)) {
+      // `source_end_line=12 source_column=10 ...` (JAX): digits, skipped
+      // as the exact path's SkipAtom skips them.
+      while (IsDigit(*p)) ++p;
     } else {
       if (*p != '"') return false;
       const char* const end = SkipPlainString(p);

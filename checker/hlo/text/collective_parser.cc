@@ -9,6 +9,7 @@
 
 #include "checker/hlo/text/byte_classes.h"
 #include "checker/hlo/text/collective_attrs.h"
+#include "checker/hlo/text/fast_path_checks.h"
 #include "checker/hlo/text/fast_paths.h"
 #include "checker/hlo/text/group_list_parser.h"
 #include "checker/hlo/text/hlo_parser.h"
@@ -76,7 +77,15 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
     // The common `f32[8]{0} %x`, straight from the window, into the
     // storage `shape` has (TryReadShape clears it when it declines).
     has_shape =
-        lx.FastPathOn(FastPath::kTryReadShape) && TryReadShape(lx, memo, shape);
+        lx.FastPathOn(FastPath::kTryReadShape) &&
+        CheckedFastPath(
+            lx, "TryReadShape", [&] { return TryReadShape(lx, memo, shape); },
+            [&] {
+              const HloLexer::ExactOnly exact_only(lx);
+              Shape exact;
+              return ParseShape(lx, &exact) && SameShape(exact, *shape);
+            },
+            /*blanks_after=*/true);
   } else {
     shape->Clear();  // (keeps its storage)
   }
@@ -263,7 +272,14 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       c->has_channel_id = true;
       c->channel_id_pos = key_pos;
       return (lx.FastPathOn(FastPath::kTryReadPlainChannelId) &&
-              TryReadPlainChannelId(lx, &c->channel_id)) ||
+              CheckedFastPath(
+                  lx, "TryReadPlainChannelId",
+                  [&] { return TryReadPlainChannelId(lx, &c->channel_id); },
+                  [&] {
+                    int64_t exact = 0;
+                    return lx.ReadInt(&exact, "an integer channel_id") &&
+                           exact == c->channel_id;
+                  })) ||
              lx.ReadInt(&c->channel_id, "an integer channel_id");
     case AttrKey::kUseGlobalDeviceIds:
       if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
@@ -289,7 +305,14 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       // accepts and its canonical printer writes. It is skipped whole.
       if (lx.Peek() == '{') return lx.SkipGroup();
       return (lx.FastPathOn(FastPath::kTryReadPlainName) &&
-              TryReadPlainName(lx, &c->to_apply)) ||
+              CheckedFastPath(
+                  lx, "TryReadPlainName",
+                  [&] { return TryReadPlainName(lx, &c->to_apply); },
+                  [&] {
+                    std::string exact;
+                    return lx.ReadName(&exact, "a computation name") &&
+                           exact == c->to_apply;
+                  })) ||
              lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
     case AttrKey::kMetadata:
       return ParseMetadata(lx, c);
@@ -301,6 +324,31 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
   // backend_config, sharding, ...: skipped (FastScan, else the exact
   // scanner).
   return lx.SkipValue();
+}
+
+// TryReadSimpleKey, the key handed to `keep` (which copies it and points
+// *key at the copy); in debug builds re-read by the exact steps of
+// ParseCollectiveBody's other branch (CheckedFastPath).
+template <class Keep>
+bool KeyFromWindow(HloLexer& lx, TextPos* key_pos, Keep keep,
+                   const std::string_view* key) {
+  return CheckedFastPath(
+      lx, "TryReadSimpleKey",
+      [&] {
+        std::string_view view;
+        if (!TryReadSimpleKey(lx, key_pos, &view)) return false;
+        keep(view);
+        return true;
+      },
+      [&] {
+        if (!lx.SkipTrivia() || !lx.Eat(',') || !lx.SkipTrivia()) return false;
+        const TextPos exact_pos = lx.Pos();
+        std::string_view exact;
+        return IsIdentStart(lx.Peek()) && lx.ReadIdentView(&exact) &&
+               exact == *key && lx.SkipTrivia() && lx.Eat('=') &&
+               lx.SkipTrivia() && exact_pos.line == key_pos->line &&
+               exact_pos.column == key_pos->column;
+      });
 }
 
 }  // namespace
@@ -339,8 +387,8 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
     TextPos key_pos;
     std::string_view view;
     if (lx.FastPathOn(FastPath::kTryReadSimpleKey) &&
-        TryReadSimpleKey(lx, &key_pos, &view)) {
-      keep_key(view);
+        KeyFromWindow(lx, &key_pos, keep_key, &key)) {
+      // (`key` holds the key's copy.)
     } else {
       if (!lx.SkipTrivia()) return false;
       if (lx.Peek() != ',') return true;
@@ -358,7 +406,9 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
       }
       if (!lx.SkipTrivia()) return false;
     }
-    if (sharding != nullptr && key == "sharding") {
+    // (A value that does not start with '{' is no sharding annotation:
+    // sharding_attr.h.)
+    if (sharding != nullptr && key == "sharding" && lx.Peek() == '{') {
       if (!ReadShardingValue(lx, *sharding, /*domain=*/false)) return false;
     } else if (!ParseAttribute(lx, key, key_pos, memo, c)) {
       return false;

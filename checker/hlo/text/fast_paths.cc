@@ -6,26 +6,54 @@
 #include <string>
 
 #include "checker/hlo/text/collective_attrs.h"
+#include "checker/hlo/text/fast_path_checks.h"
 #include "checker/hlo/text/group_list_parser.h"
 #include "checker/hlo/text/shape_parser.h"
 
 namespace topolint::hlo {
 
+namespace {
+
+// HloLexer::TrySkipLine, re-checked in debug builds (CheckSkippedLine),
+// after which *line (the line's first byte) is found again: the exact
+// re-read may have refilled the window.
+bool CheckedSkipLine(HloLexer& lx, bool at_operands, bool* trailing_comma,
+                     bool* sharding_key, const char** line) {
+  if constexpr (!kCheckFastPaths) {
+    return lx.TrySkipLine(at_operands, trailing_comma, sharding_key);
+  } else {
+    const HloLexer::Mark mark = lx.SaveMark();
+    if (!lx.TrySkipLine(at_operands, trailing_comma, sharding_key)) {
+      lx.Release();
+      return false;
+    }
+    CheckSkippedLine(lx, mark, at_operands, sharding_key != nullptr,
+                     sharding_key != nullptr && *sharding_key);
+    *line = lx.cursor() - (lx.Offset() - mark.offset);
+    return true;
+  }
+}
+
+}  // namespace
+
 bool SkipInstructionBody(HloLexer& lx, const ShardingTarget* sharding) {
   // The cursor is at '(' first, then at the start of an attribute. Each
   // piece is skipped by the fast line scanner when it can, else exactly.
-  // With `sharding`, each skipped line is searched for `sharding=` (one
-  // SIMD pass; ScanSkippedLineForShardings), and each attribute the exact
-  // path meets is looked at (ReadShardingAttrIfPresent).
+  // With `sharding`, a skipped line in which the block scanner saw
+  // `sharding={` is searched for its keys (ScanSkippedLineForShardings),
+  // and each attribute the exact path meets is looked at
+  // (ReadShardingAttrIfPresent).
   bool at_operands = true;
   for (;;) {
     bool trailing_comma = false;
-    const char* const line = lx.cursor();
+    bool sharding_key = false;
+    const char* line = lx.cursor();
     if (lx.FastPathOn(FastPath::kTrySkipLine) &&
-        lx.TrySkipLine(at_operands, &trailing_comma)) {
+        CheckedSkipLine(lx, at_operands, &trailing_comma,
+                        sharding != nullptr ? &sharding_key : nullptr, &line)) {
       at_operands = false;
       if (sharding != nullptr &&
-          !ScanSkippedLineForShardings(lx, *sharding, line)) {
+          !ScanSkippedLineForShardings(lx, *sharding, line, sharding_key)) {
         return false;
       }
       if (!lx.SkipTrivia()) return false;
@@ -74,13 +102,21 @@ bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos, std::string_view* key) {
 
 bool SkipAnyGroup(HloLexer& lx) {
   return (lx.FastPathOn(FastPath::kTrySkipPlainGroup) &&
-          lx.TrySkipPlainGroup()) ||
+          CheckedFastPath(
+              lx, "TrySkipPlainGroup", [&] { return lx.TrySkipPlainGroup(); },
+              [&] {
+                const HloLexer::ExactOnly exact(lx);
+                return lx.SkipGroup();
+              })) ||
          lx.SkipGroup();
 }
 
 bool SkipArrayShapeRest(HloLexer& lx) {
   return (lx.FastPathOn(FastPath::kTrySkipSimpleDims) &&
-          lx.TrySkipSimpleDims()) ||
+          CheckedFastPath(
+              lx, "TrySkipSimpleDims", [&] { return lx.TrySkipSimpleDims(); },
+              [&] { return SkipArrayShapeRestExact(lx); },
+              /*blanks_after=*/true)) ||
          SkipArrayShapeRestExact(lx);
 }
 
@@ -90,6 +126,7 @@ bool ParseShapeText(std::string_view text, Shape* shape, bool read_simple) {
   const char* const end = text.data() + text.size();
   if (read_simple &&
       ReadSimpleShape(text.data(), end, /*end_is_final=*/true, shape) == end) {
+    if (kCheckFastPaths) CheckShapeText("ReadSimpleShape", text, *shape);
     return true;
   }
   return ParseShapeTextExact(text, shape);
@@ -103,6 +140,7 @@ bool ParseResultShape(std::string_view in_window, const char* window_limit,
   if (read_simple && !in_window.empty() &&
       ReadSimpleShape(in_window.data(), window_limit, /*end_is_final=*/false,
                       shape) == in_window.data() + in_window.size()) {
+    if (kCheckFastPaths) CheckShapeText("ReadSimpleShape", in_window, *shape);
     if (memo != nullptr) memo->RememberShape(in_window, *shape);
     return true;
   }
@@ -130,15 +168,6 @@ bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape) {
   }
   shape->Clear();  // (keeps its storage)
   return false;
-}
-
-// Whether two lists of positions are the same (for CheckedFastPath).
-static bool SamePositions(const std::vector<TextPos>& a,
-                          const std::vector<TextPos>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](const TextPos& x, const TextPos& y) {
-                      return x.line == y.line && x.column == y.column;
-                    });
 }
 
 bool ParseMetadata(HloLexer& lx, Collective* c) {
@@ -185,8 +214,17 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
   out->present = true;
   out->pos = lx.Pos();
   if (lx.AtByte('{')) {
+    // Both fast paths are checked against the exact parser alike.
+    const auto exact_agrees = [&] {
+      SourceTargetPairs exact;
+      return ParseSourceTargetPairsExact(lx, attr, &exact) &&
+             exact.pairs == out->pairs &&
+             SamePositions(exact.pair_pos, out->pair_pos);
+    };
     if (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallPairs) &&
-        memo->TryRecallPairs(lx, out)) {
+        CheckedFastPath(
+            lx, "TryRecallPairs", [&] { return memo->TryRecallPairs(lx, out); },
+            exact_agrees)) {
       return true;
     }
     if (lx.FastPathOn(FastPath::kTryParseSimplePairs) &&
@@ -195,13 +233,7 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
             [&] {
               return CheckedFastPath(
                   lx, "TryParseSimplePairs",
-                  [&] { return TryParseSimplePairs(lx, out); },
-                  [&] {
-                    SourceTargetPairs exact;
-                    return ParseSourceTargetPairsExact(lx, attr, &exact) &&
-                           exact.pairs == out->pairs &&
-                           SamePositions(exact.pair_pos, out->pair_pos);
-                  });
+                  [&] { return TryParseSimplePairs(lx, out); }, exact_agrees);
             },
             [&](ValueMemo* m, std::string_view text) {
               m->RememberPairs(text, *out);
@@ -210,6 +242,33 @@ bool ParseSourceTargetPairs(HloLexer& lx, std::string_view attr,
     }
   }
   return ParseSourceTargetPairsExact(lx, attr, out);
+}
+
+bool ParseExplicitReplicaGroups(HloLexer& lx, ReplicaGroups* out,
+                                ValueMemo* memo) {
+  // In debug builds the value, however its groups were read, is read again
+  // with the exact group parser alone and compared, every id's position
+  // included (SameExplicitGroups: linear).
+  return CheckedFastPath(
+      lx, "TryRecallGroups/TryParsePlainGroups/TryParsePlainGroup",
+      [&] {
+        return (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallGroups) &&
+                memo->TryRecallGroups(lx, out)) ||
+               (lx.FastPathOn(FastPath::kTryParsePlainGroups) &&
+                ParseRemembering(
+                    lx, memo, [&] { return TryParsePlainGroups(lx, out); },
+                    [&](ValueMemo* m, std::string_view text) {
+                      m->RememberGroups(text, *out);
+                    })) ||
+               ParseExplicitGroups(lx, out);
+      },
+      [&] {
+        const HloLexer::ExactOnly exact_only(lx);
+        ReplicaGroups exact;
+        exact.pos = out->pos;
+        return ParseExplicitGroups(lx, &exact) &&
+               SameExplicitGroups(exact, *out);
+      });
 }
 
 bool ParseIntList(HloLexer& lx, char open, char close,

@@ -59,6 +59,43 @@
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
 //   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
 //   collective attribute                                    ReadIdentView
+//
+// Debug re-checks (RE2's "inconsistency" check, fast_path_check.h): in
+// builds without NDEBUG (scripts/sanitize.sh, the fuzzers' debug builds)
+// every fast path of the map is re-read by its exact parser where it
+// accepted, with HloLexer::ExactOnly keeping the other fast paths out of
+// that second reading, and a difference aborts with the fast path's name.
+// Each check re-reads only what its fast path read (linear; ids located
+// with IdLayout::Cursor, never IdPos per id). Where:
+//   fast path               checked in (fast_path_checks.h)   compared
+//   ScanSimpleHead          ModuleParser::CheckSimpleHead     ROOT, %, name,
+//                                                             shape, opcode, (
+//   ScanSimpleParam         ModuleParser::ExactParamAgrees    name, shape, end
+//   ScanSimpleResultShape   ParseSignature (CheckedFastPath)  end
+//   TryCheckPlainText       HloLexer::FindControlByte         no control byte
+//   TrySkipLine             CheckSkippedLine                  end; no missed
+//                                                             `sharding=`
+//   FastScan                HloLexer::CheckFastScan           end
+//   TrySkipPlainGroup       SkipAnyGroup                      end
+//   TrySkipSimpleDims       SkipArrayShapeRest                end
+//   ReadSimpleShape         ParseShapeText, ParseResultShape  shape
+//                           (CheckShapeText)
+//   TryReadShape,           ParseOperand                      shape, end
+//   TryRecallShapeAt
+//   TryFindShape            ModuleParser::FinishInstruction   shape
+//   TryParseSimpleIntList   ParseIntList                      values, places
+//   TryRecallGroups,        ParseExplicitReplicaGroups        ids, groups,
+//   TryParsePlainGroups,    (SameExplicitGroups)              every place
+//   TryParsePlainGroup
+//   TryRecallPairs,         ParseSourceTargetPairs            pairs, places
+//   TryParseSimplePairs
+//   TryParseSimpleIota      ParseIotaGroups                   spec
+//   TryReadSimpleKey        ParseCollectiveBody               key, place, end
+//   TryReadPlainChannelId   ParseAttribute                    value, end
+//   TryReadPlainName        ParseAttribute                    name, end
+//   TryParseSimpleMetadata  ParseMetadata                     fields, end
+// (The binary reader's ScanInstruction, ReadPlainGroup and ReadPlainPair
+// are checked in checker/hlo/proto.)
 // Internal to checker/hlo/text.
 #ifndef TOPOLINT_CHECKER_HLO_TEXT_FAST_PATHS_H_
 #define TOPOLINT_CHECKER_HLO_TEXT_FAST_PATHS_H_
@@ -120,26 +157,40 @@ bool ParseResultShape(std::string_view in_window, const char* window_limit,
 // it accepts, the lexer goes back to where it started (a mark pins the
 // window: a fast path reads only within it) and `exact_agrees()` reads the
 // same bytes with the exact parser into a value of its own and says
-// whether the two are equal; both must stop at the same byte. Release
-// builds run `fast()` alone.
+// whether the two are equal; both must stop at the same byte (with
+// `blanks_after`, the exact one may also stop after blanks that follow
+// where the fast one stopped: a shape's trailing SkipTrivia). Views into the
+// window that `fast()` made may be stale after the check (the exact parser may
+// have read more input): callers copy what they keep inside `fast()`.
+// Release builds run `fast()` alone. Each check re-reads what the fast path
+// read once: linear.
 template <class Fast, class ExactAgrees>
 [[nodiscard]] bool CheckedFastPath(HloLexer& lx, std::string_view name,
-                                   Fast fast, ExactAgrees exact_agrees) {
+                                   Fast fast, ExactAgrees exact_agrees,
+                                   bool blanks_after = false) {
   if constexpr (!kCheckFastPaths) {
+    (void)name;
+    (void)exact_agrees;
+    (void)blanks_after;
     return fast();
   } else {
-    const HloLexer::Mark mark = lx.SaveMark();
+    const HloLexer::Mark mark = lx.SaveMark();  // pins what fast() reads
+    const HloLexer::State start = lx.Here();
     if (!fast()) {
       lx.Release();
       return false;
     }
-    const int64_t end = lx.Offset();
-    lx.Restore(mark);
-    if (!exact_agrees() || lx.Offset() != end) {
+    const HloLexer::State end = lx.Here();
+    int64_t stop = end.offset;
+    for (const char* q = lx.cursor(); blanks_after && *q == ' '; ++q) ++stop;
+    lx.MoveTo(start);
+    if (!exact_agrees() || (lx.Offset() != end.offset && lx.Offset() != stop)) {
       FastPathInconsistency(name, mark.offset,
                             "the exact parser reads another value or stops "
                             "elsewhere");
     }
+    lx.MoveTo(end);  // as fast() left it (the window may have moved)
+    lx.Release();
     return true;
   }
 }
@@ -147,6 +198,13 @@ template <class Fast, class ExactAgrees>
 // `[G,S]<=[dims]T(perm)`; the cursor is at '['.
 // TryParseSimpleIota, else the exact parser.
 [[nodiscard]] bool ParseIotaGroups(HloLexer& lx, IotaSpec* out);
+
+// An explicit `replica_groups` value `{{id,...},...}` into *out (its pos
+// set); the cursor is at '{'. TryRecallGroups from `memo` (may be null),
+// else TryParsePlainGroups (and remembered), else ParseExplicitGroups (per
+// group TryParsePlainGroup, else the exact group parser).
+[[nodiscard]] bool ParseExplicitReplicaGroups(HloLexer& lx, ReplicaGroups* out,
+                                              ValueMemo* memo);
 
 // `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
 // Recalled from `memo` (may be null) when it holds the value, else
@@ -183,7 +241,8 @@ template <class Fast, class ExactAgrees>
 // ends (',', '\n', '}' or ')' next) (iota_parser.cc).
 [[nodiscard]] bool TryParseSimpleIota(HloLexer& lx, IotaSpec* out);
 
-// `{key="plain string" ... source_line=N}` on one line (collective_attrs.cc).
+// `{key="plain string" ... source_line=N}` on one line, other keys with a
+// string or digits value (collective_attrs.cc).
 [[nodiscard]] bool TryParseSimpleMetadata(HloLexer& lx, Collective* c);
 
 // `, key=` of the next attribute of an instruction, as XLA prints it (one

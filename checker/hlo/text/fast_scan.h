@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 
 #include "checker/hlo/text/byte_classes.h"
@@ -45,25 +46,33 @@ namespace internal {
 // The scanner of each FastMode (indexed by it) for this CPU: the SSE2 ones
 // until the AVX2 ones replace them during static initialisation, when the
 // CPU has AVX2 (both give the same answers). Not to be written elsewhere.
-using FastScanFn = const char* (*)(const char* start, const char* end);
+using FastScanFn = const char* (*)(const char* start, const char* end,
+                                   bool* sharding_key);
 extern FastScanFn kFastScanners[4];
 }  // namespace internal
 
 // Where the exact scanner would stop, starting at `start` (inside a window
 // ending at `end`, whose NUL sentinel and 64 bytes of slack follow), or
-// nullptr when the text is not the simple case. Never reads before `start`
+// nullptr when the text is not the simple case. kLine and kBody set
+// *sharding_key (when not null) where a '{' at depth 0 follows `sharding=`
+// and blanks (ShardingKeyBefore): the line then holds a sharding annotation
+// to read (checker/hlo/text/sharding_attr.h; a `sharding=` whose value is
+// not '{' is not one, on every path), found without a pass of its own.
+// *sharding_key is left alone otherwise. Never reads before `start`
 // (only the byte before a blank or newline it has scanned) nor more than 63
 // bytes past `end`. Thread-safe. Inline: each caller's call goes straight to
 // the scanner this CPU uses (one indirect call per caller, which keeps to
 // the modes that caller uses).
 [[nodiscard]] inline const char* FastScan(FastMode mode, const char* start,
-                                          const char* end) {
+                                          const char* end,
+                                          bool* sharding_key = nullptr) {
   static_assert(static_cast<int>(FastMode::kGroup) == 0 &&
                     static_cast<int>(FastMode::kValue) == 1 &&
                     static_cast<int>(FastMode::kLine) == 2 &&
                     static_cast<int>(FastMode::kBody) == 3,
                 "kFastScanners is indexed by FastMode");
-  return internal::kFastScanners[static_cast<int>(mode)](start, end);
+  return internal::kFastScanners[static_cast<int>(mode)](start, end,
+                                                         sharding_key);
 }
 
 // For tests: the instruction set FastScan uses on this machine, and the SSE2
@@ -73,7 +82,28 @@ extern FastScanFn kFastScanners[4];
 enum class FastScanIsa { kNone, kSse2, kAvx2 };
 FastScanIsa FastScanIsaInUse();
 const char* FastScanSse2ForTest(FastMode mode, const char* start,
-                                const char* end);
+                                const char* end, bool* sharding_key = nullptr);
+
+// Whether `sharding=` starts at `q` (which has 9 readable bytes: the
+// window's NUL ends a comparison early).
+inline bool ShardingKeyAt(const char* q) {
+  uint64_t word;
+  uint64_t key;
+  std::memcpy(&word, q, sizeof(word));  // one load, one comparison
+  std::memcpy(&key, "sharding", sizeof(key));
+  return word == key && q[8] == '=';
+}
+
+// Whether the '{' at `brace` (not before `start`) follows `sharding=` and
+// blanks within [start, brace): made at each '{' the block scanner meets
+// at depth 0 (a few instructions: most such braces follow `name=` whose
+// name does not end in 'g').
+inline bool ShardingKeyBefore(const char* start, const char* brace) {
+  constexpr long kKeyBytes = 9;  // `sharding=`
+  const char* q = brace;
+  while (q > start && q[-1] == ' ') --q;  // (rarely a step)
+  return q - start >= kKeyBytes && q[-2] == 'g' && ShardingKeyAt(q - kKeyBytes);
+}
 
 // The bytes a value may continue with after a blank at nesting depth 0
 // (the scalar of `literal=f32[] 0.5`, `literal=c64[] (1, 2)`,

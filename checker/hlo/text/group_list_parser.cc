@@ -247,6 +247,8 @@ bool ParseExplicitGroup(HloLexer& lx, size_t g, std::vector<int64_t>* ids,
          ParseExplicitGroupExact(lx, g, kMaxExplicitIds, ids, layout);
 }
 
+}  // namespace
+
 bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
   out->form = ReplicaGroups::Form::kExplicit;
   lx.Bump();  // '{'
@@ -273,8 +275,6 @@ bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
     return lx.Expected(fmt::format("',' or '}}' after replica group {}", g));
   }
 }
-
-}  // namespace
 
 bool TryParsePlainGroups(HloLexer& lx, ReplicaGroups* out) {
   const char* const start = lx.cursor();  // '{'
@@ -355,15 +355,7 @@ bool ParseReplicaGroups(HloLexer& lx, ReplicaGroups* out, ValueMemo* memo) {
   bool ok = false;
   const int c = lx.Peek();
   if (c == '{') {
-    ok = (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallGroups) &&
-          memo->TryRecallGroups(lx, out)) ||
-         (lx.FastPathOn(FastPath::kTryParsePlainGroups) &&
-          ParseRemembering(
-              lx, memo, [&] { return TryParsePlainGroups(lx, out); },
-              [&](ValueMemo* m, std::string_view text) {
-                m->RememberGroups(text, *out);
-              })) ||
-         ParseExplicitGroups(lx, out);
+    ok = ParseExplicitReplicaGroups(lx, out, memo);
   } else if (c == '[') {
     out->form = ReplicaGroups::Form::kIota;
     ok = ParseIotaGroups(lx, &out->iota);

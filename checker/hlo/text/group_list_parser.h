@@ -53,6 +53,11 @@ namespace topolint::hlo {
                                            int64_t max_count,
                                            std::vector<int64_t>* ids,
                                            IdLayout* layout);
+// A whole explicit value `{{id,...},...}`, group by group (each through
+// TryParsePlainGroup, else ParseExplicitGroupExact); the cursor is at '{'.
+// (ParseExplicitReplicaGroups in fast_paths.h tries TryRecallGroups and
+// TryParsePlainGroups on the whole value first.)
+[[nodiscard]] bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out);
 [[nodiscard]] bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
                                       std::vector<int64_t>* ids,
                                       IdLayout* layout);

@@ -287,10 +287,11 @@ std::optional<HloLexer::ControlByte> HloLexer::FindControlByte(size_t n) {
   // Otherwise the byte-wise scan below finds where (line and column) the
   // first control byte is. (Byte by byte this was a tenth of checking a
   // 34 KB unit.)
-  if (Peek() != kEof && FastPathOn(FastPath::kTryCheckPlainText) &&
-      TryCheckPlainText(p_, end_, n)) {
-    return std::nullopt;
-  }
+  const bool plain = Peek() != kEof &&
+                     FastPathOn(FastPath::kTryCheckPlainText) &&
+                     TryCheckPlainText(p_, end_, n);
+  // (Debug builds scan byte by byte anyway and compare: fast_path_check.h.)
+  if (plain && !kCheckFastPaths) return std::nullopt;
   const Mark mark = SaveMark();
   std::optional<ControlByte> found;
   for (size_t i = 0; i < n; ++i) {
@@ -304,6 +305,10 @@ std::optional<HloLexer::ControlByte> HloLexer::FindControlByte(size_t n) {
     ++p_;
   }
   Restore(mark);
+  if (plain && found.has_value()) {
+    FastPathInconsistency("TryCheckPlainText", Offset(),
+                          "the byte-wise scan finds a control byte");
+  }
   return found;
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "checker/diag/location.h"
+#include "checker/hlo/fast_path_check.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/parse_options.h"
@@ -150,7 +151,11 @@ class HloLexer {
   // consumes it, sets *trailing_comma when its last non-blank byte is ','
   // and returns true. Otherwise consumes nothing and returns false, and the
   // caller uses the exact scanners; both paths accept the same texts.
-  [[nodiscard]] bool TrySkipLine(bool from_operands, bool* trailing_comma);
+  // Sets *sharding_key (when not null) when the line holds `sharding=`
+  // and blanks before a '{' at depth 0 (FastScan); leaves it alone
+  // otherwise.
+  [[nodiscard]] bool TrySkipLine(bool from_operands, bool* trailing_comma,
+                                 bool* sharding_key = nullptr);
   // Fast path for SkipGroup at '(' / '[' / '{' when the group holds only
   // brackets, plain bytes and `/*...*/` comments on one line (the tuple
   // shapes XLA prints with `/*index=N*/`): no string, quote, escape, line
@@ -175,10 +180,27 @@ class HloLexer {
   // True once parsing must stop (binary input or too many errors).
   bool stopped() const { return stopped_; }
   // Whether fast path `f` may engage (ParseOptions::disabled_fast_paths,
-  // set by tests).
+  // set by tests; none while an ExactOnly lives).
   bool FastPathOn(FastPath f) const {
+    if (kCheckFastPaths && exact_only_) return false;
     return (options_.disabled_fast_paths & FastPathBit(f)) == 0;
   }
+  // For the debug re-checks (checker/hlo/fast_path_check.h): while one
+  // lives, every fast path is off, so that a dispatcher called again reads
+  // with its exact parser alone. (Release builds never make one.)
+  class ExactOnly {
+   public:
+    explicit ExactOnly(HloLexer& lx) : lx_(lx), was_(lx.exact_only_) {
+      lx.exact_only_ = true;
+    }
+    ~ExactOnly() { lx_.exact_only_ = was_; }
+    ExactOnly(const ExactOnly&) = delete;
+    ExactOnly& operator=(const ExactOnly&) = delete;
+
+   private:
+    HloLexer& lx_;
+    bool was_;
+  };
   int error_count() const { return error_count_; }
   bool read_error() const { return window_->read_error(); }
   int64_t input_size() const { return window_->known_size(); }
@@ -193,6 +215,33 @@ class HloLexer {
   Mark SaveMark();
   void Restore(const Mark& mark);
   void Release();
+
+  // For the debug re-checks (fast_path_check.h): where the cursor is, with
+  // the line and trivia state, and a move back (or forward) to such a
+  // place. A mark saved at or before the place must pin the window.
+  struct State {
+    int64_t offset;
+    int64_t line;
+    int64_t line_start;
+    int64_t trivia_line_start;
+    int64_t trivia_begin;
+    int64_t trivia_end;
+  };
+  State Here() const {
+    return State{Offset(),           line_,         line_start_,
+                 trivia_line_start_, trivia_begin_, trivia_end_};
+  }
+  void MoveTo(const State& s) {
+    TOPOLINT_DCHECK(s.offset >= window_->base());
+    p_ = window_->begin() + (s.offset - window_->base());
+    end_ = window_->end();
+    TOPOLINT_DCHECK(p_ <= end_);
+    line_ = s.line;
+    line_start_ = s.line_start;
+    trivia_line_start_ = s.trivia_line_start;
+    trivia_begin_ = s.trivia_begin;
+    trivia_end_ = s.trivia_end;
+  }
 
   // ---- Captures -----------------------------------------------------------
   // Appends the bytes consumed between BeginCapture and EndCapture to `*out`
@@ -278,6 +327,11 @@ class HloLexer {
   }
   [[nodiscard]] bool Scan(const uint8_t* table, bool one_group,
                           bool stop_at_blank);
+  // Debug builds: FastScan's stop `q` (the cursor not yet moved) against
+  // Scan's byte loop (fast_path_check.h); returns `q` where the window now
+  // holds it.
+  const char* CheckFastScan(const char* q, const uint8_t* table,
+                            bool one_group);
   bool NextLineStartsInstruction();
   // At '{' (p_): true when only blanks or a `//` comment follow it on its
   // line.
@@ -316,6 +370,7 @@ class HloLexer {
   TextPos stmt_pos_{1, 1};
   int error_count_ = 0;
   bool stopped_ = false;
+  bool exact_only_ = false;  // (ExactOnly)
 };
 
 }  // namespace topolint::hlo

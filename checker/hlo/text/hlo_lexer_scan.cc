@@ -181,9 +181,10 @@ bool HloLexer::SkipAtom() {
   return Scan(kAtomTable.data(), /*one_group=*/false, /*stop_at_blank=*/true);
 }
 
-bool HloLexer::TrySkipLine(bool from_operands, bool* trailing_comma) {
-  const char* q =
-      FastScan(from_operands ? FastMode::kBody : FastMode::kLine, p_, end_);
+bool HloLexer::TrySkipLine(bool from_operands, bool* trailing_comma,
+                           bool* sharding_key) {
+  const char* q = FastScan(from_operands ? FastMode::kBody : FastMode::kLine,
+                           p_, end_, sharding_key);
   if (q == nullptr) return false;
   const char* last = q;
   while (last > p_ && IsBlank(last[-1])) --last;
@@ -268,6 +269,29 @@ bool HloLexer::TrySkipSimpleDims() {
   return true;
 }
 
+const char* HloLexer::CheckFastScan(const char* q, const uint8_t* table,
+                                    bool one_group) {
+  // FastScan(kValue) may stop at a blank that the byte loop skips before
+  // it decides the value ends there.
+  const char* stop = q;
+  while (*stop == ' ') ++stop;
+  const int64_t at = Offset() + (q - p_);
+  const int64_t after_blanks = Offset() + (stop - p_);
+  const Mark mark = SaveMark();
+  const State start = Here();
+  {
+    const ExactOnly exact(*this);
+    const bool ok = Scan(table, one_group, /*stop_at_blank=*/false);
+    if (!ok || (Offset() != at && Offset() != after_blanks)) {
+      FastPathInconsistency("FastScan", mark.offset,
+                            "the byte loop of HloLexer::Scan stops elsewhere");
+    }
+  }
+  MoveTo(start);  // (the byte loop may have refilled the window: q moved)
+  Release();
+  return p_ + (at - start.offset);
+}
+
 // The lexer's hot loop: one pass over the bytes with a switch on their
 // class. Split into calls it loses the registers it keeps the cursor in;
 // it stays one function, as lexers' scanners do.
@@ -279,7 +303,7 @@ bool HloLexer::Scan(const uint8_t* table, bool one_group, bool stop_at_blank) {
   if (!stop_at_blank && FastPathOn(FastPath::kFastScan)) {
     if (const char* q = FastScan(
             one_group ? FastMode::kGroup : FastMode::kValue, p_, end_)) {
-      p_ = q;
+      p_ = kCheckFastPaths ? CheckFastScan(q, table, one_group) : q;
       return true;
     }
   }

@@ -139,7 +139,8 @@ bool HloLexer::BlockComment() {
 
 void HloLexer::Directive(std::string_view directive, TextPos pos,
                          int64_t offset, std::string comment) {
-  if (module_ == nullptr) return;
+  // (A debug re-check reads comments a second time: recorded once.)
+  if (module_ == nullptr || (kCheckFastPaths && exact_only_)) return;
   SuppressionDirective d = ParseSuppressionDirective(directive);
   if (!d.error.empty()) {
     Error(pos, d.error);

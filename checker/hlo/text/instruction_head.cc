@@ -66,9 +66,25 @@ const char* SkipPlainDims(const char* p) {
   ++p;
   if (*p != '{') return p;
   ++p;
-  if (!IsDigit(*p) && *p != '}') return nullptr;
+  if (!IsDigit(*p) && *p != '}' && *p != ':') return nullptr;
   p = SkipRun<DimMask, IsDimByte>(p);
+  if (*p == ':') return SkipPlainLayoutTail(p);
   return *p == '}' ? p + 1 : nullptr;
+}
+
+const char* SkipPlainLayoutTail(const char* p) {
+  bool open = false;  // inside one `(...)`
+  for (++p;; ++p) {
+    const char c = *p;  // the window's NUL declines
+    if (IsIdentChar(c) || c == ',' || c == '*') continue;
+    if (c == '(' && !open) {
+      open = true;
+    } else if (c == ')' && open) {
+      open = false;
+    } else {
+      return c == '}' && !open ? p + 1 : nullptr;
+    }
+  }
 }
 
 namespace {
@@ -130,7 +146,21 @@ bool ScanSimpleParam(const char* const start, SimpleParam* out) {
 
 const char* ScanSimpleResultShape(const char* p) {
   p = SkipSimpleShape(p);
-  return p != nullptr && p[0] == ' ' && p[1] == '{' ? p : nullptr;
+  if (p == nullptr || p[0] != ' ' || p[1] != '{') return nullptr;
+  if (p[-1] == ']') {
+    // An array without a layout: the exact parser takes the '{' for a
+    // layout when LayoutFollows() says so (a digit, ':' or '}' next, past
+    // blanks and line breaks: `-> f32[4] {` + `}` on the next line, an
+    // empty body, is read as a layout, as XLA's lexer reads it). Declined
+    // then, and where the window ends first (the NUL stops the loop).
+    const char* q = p + 2;
+    while (q - (p + 2) < 58 && (IsBlank(*q) || *q == '\n')) ++q;
+    if (IsDigit(*q) || *q == '}' || *q == ':' || *q == '\0' ||
+        q - (p + 2) >= 58) {
+      return nullptr;
+    }
+  }
+  return p;
 }
 
 bool ScanSimpleHead(const char* const start, SimpleHead* out) {

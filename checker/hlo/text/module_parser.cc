@@ -290,13 +290,7 @@ bool ModuleParser::ParseSignature() {
   if (!lx_.Eat(')')) {
     for (;;) {
       if (!lx_.SkipTrivia()) return false;
-      SimpleParam param;
-      if (lx_.FastPathOn(FastPath::kScanSimpleParam) &&
-          ScanSimpleParam(lx_.cursor(), &param)) {
-        // `p0: f32[8]{0}` as XLA prints it, straight from the window.
-        table_.BeginWithShape(param.name, param.shape);
-        table_.Commit();
-        lx_.AdvanceTo(param.end);
+      if (lx_.FastPathOn(FastPath::kScanSimpleParam) && ParamFromWindow()) {
         if (lx_.Eat(',')) continue;
         lx_.Bump();  // ')'
         break;
@@ -337,13 +331,58 @@ bool ModuleParser::ParseSignature() {
   lx_.Bump();
   lx_.Bump();
   if (!lx_.SkipTrivia()) return false;
-  if (const char* end = lx_.FastPathOn(FastPath::kScanSimpleResultShape)
-                            ? ScanSimpleResultShape(lx_.cursor())
-                            : nullptr) {
-    lx_.AdvanceTo(end);
+  if (lx_.FastPathOn(FastPath::kScanSimpleResultShape) &&
+      CheckedFastPath(
+          lx_, "ScanSimpleResultShape",
+          [&] {
+            const char* end = ScanSimpleResultShape(lx_.cursor());
+            if (end != nullptr) lx_.AdvanceTo(end);
+            return end != nullptr;
+          },
+          [&] {
+            const HloLexer::ExactOnly exact(lx_);
+            return SkipSignatureShape();
+          },
+          /*blanks_after=*/true)) {
     return true;
   }
   return SkipSignatureShape();
+}
+
+bool ModuleParser::ParamFromWindow() {
+  SimpleParam param;
+  std::string fast_name;  // (copies for the debug check)
+  std::string fast_shape;
+  return CheckedFastPath(
+      lx_, "ScanSimpleParam",
+      [&] {
+        if (!ScanSimpleParam(lx_.cursor(), &param)) return false;
+        // `p0: f32[8]{0}` as XLA prints it, straight from the window.
+        table_.BeginWithShape(param.name, param.shape);
+        table_.Commit();
+        if (kCheckFastPaths) {
+          fast_name.assign(param.name);
+          fast_shape.assign(param.shape);
+        }
+        lx_.AdvanceTo(param.end);
+        return true;
+      },
+      [&] { return ExactParamAgrees(fast_name, fast_shape); });
+}
+
+bool ModuleParser::ExactParamAgrees(std::string_view name,
+                                    std::string_view shape) {
+  // The exact steps of ParseSignature, without the shape table.
+  const HloLexer::ExactOnly exact(lx_);
+  std::string exact_name;
+  std::string exact_shape;
+  if (!lx_.ReadName(&exact_name, "a parameter name") || !lx_.SkipTrivia() ||
+      !lx_.Eat(':') || !lx_.SkipTrivia()) {
+    return false;
+  }
+  lx_.BeginCapture(&exact_shape, kMaxShapeCapture);
+  const bool ok = SkipSignatureShape();
+  return lx_.EndCapture() && ok && exact_name == name && exact_shape == shape;
 }
 
 bool ModuleParser::SkipSignatureShape() {

@@ -69,6 +69,15 @@ class ModuleParser {
   [[nodiscard]] bool ParseHead(bool* keep_shape, TextPos* opcode_pos,
                                std::string_view* opcode);
   [[nodiscard]] bool ReportUnclosed(TextPos pos);
+  // Debug re-checks (fast_path_check.h): the exact reading of a signature
+  // parameter, or of an instruction head, at the cursor against what
+  // ScanSimpleParam / ScanSimpleHead read (*fast's views are moved where
+  // the window holds them after the exact reading).
+  bool ExactParamAgrees(std::string_view name, std::string_view shape);
+  void CheckSimpleHead(SimpleHead* fast);
+  // ScanSimpleParam at the cursor, the parameter entered into the table,
+  // re-checked in debug builds (ExactParamAgrees).
+  bool ParamFromWindow();
   // What the pending instruction's sharding is checked against: its parsed
   // result `shape` (collectives), else, with `shape_text`, its shape text
   // in the table, else nothing.
@@ -83,8 +92,6 @@ class ModuleParser {
   LineKind ClassifyLine();
 
   HloLexer lx_;
-  // Where the next `sharding=` is (ScanSkippedLineForShardings).
-  mutable ShardingKeyScan sharding_scan_;
   Module* module_;
   CollectiveSink on_collective_;
   ShapeTable table_;

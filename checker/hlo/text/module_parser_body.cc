@@ -1,12 +1,14 @@
 // ModuleParser, inside a computation: instruction heads (ScanSimpleHead,
 // else the exact ParseHead), the hand-off of a collective's body to
 // collective_parser.cc and the skip of every other instruction.
+#include <cstddef>
 #include <optional>
 #include <utility>
 
 #include "checker/hlo/collective_emit.h"
 #include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/text/collective_parser.h"
+#include "checker/hlo/text/fast_path_checks.h"
 #include "checker/hlo/text/fast_paths.h"
 #include "checker/hlo/text/instruction_head.h"
 #include "checker/hlo/text/module_parser.h"
@@ -74,8 +76,10 @@ bool ModuleParser::ParseInstruction() {
   const TextPos pos = lx_.Pos();
   SimpleHead head;
   if (lx_.FastPathOn(FastPath::kScanSimpleHead) &&
-      ScanSimpleHead(lx_.cursor(), &head))
+      ScanSimpleHead(lx_.cursor(), &head)) {
+    if (kCheckFastPaths) CheckSimpleHead(&head);
     return ParseSimpleInstruction(pos, head);
+  }
   bool is_root = false;
   std::string_view word;
   if (!ReadInstructionName(&word, &percent_)) return false;
@@ -203,6 +207,12 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
       c_op.result_shape = std::move(result_pool_[entry]);
       memo_.RecallShapeInto(entry, &c_op.result_shape);
       result_slot_ = entry;
+      if (kCheckFastPaths) {
+        CheckShapeText(
+            "TryFindShape",
+            shape_in_window.empty() ? table_.PendingShape() : shape_in_window,
+            c_op.result_shape);
+      }
     } else {
       c_op.result_shape = std::move(spare_result_);
       // (Nothing has read more input since the head: `shape_in_window` is
@@ -227,12 +237,69 @@ ShardingTarget ModuleParser::Target(std::string_view opcode, const Shape* shape,
   ShardingTarget t;
   t.module = module_;
   t.table = &table_;
-  t.scan = &sharding_scan_;
   t.percent = percent_;
   t.is_domain = opcode.size() == 6 && opcode == "domain";
   t.shape = shape;
   t.shape_text = shape == nullptr && shape_text;
   return t;
+}
+
+void ModuleParser::CheckSimpleHead(SimpleHead* fast) {
+  // The exact steps of ParseInstruction and ParseHead, without the table.
+  const SimpleHead& head = *fast;
+  const std::string name(head.name);
+  const std::string shape(head.shape);
+  const std::string opcode(head.opcode);
+  const char* const start = lx_.cursor();
+  const int64_t open = lx_.Offset() + (head.open - start);
+  const HloLexer::Mark mark = lx_.SaveMark();
+  const HloLexer::State here = lx_.Here();
+  bool same = false;
+  {
+    const HloLexer::ExactOnly exact(lx_);
+    std::string_view word;
+    bool percent = false;
+    bool root = false;
+    bool ok = ReadInstructionName(&word, &percent);
+    if (ok && !percent && word == kRoot) {
+      root = true;
+      ok = lx_.SkipTrivia() && ReadInstructionName(&word, &percent);
+    }
+    const std::string exact_name(ok ? word : std::string_view());
+    ok = ok && lx_.SkipTrivia() && lx_.Eat('=') && lx_.SkipTrivia();
+    std::string exact_shape;
+    lx_.BeginCapture(&exact_shape, kMaxShapeCapture);
+    if (ok && lx_.Peek() == '(') {
+      ok = lx_.SkipGroup();
+    } else if (ok) {
+      ok = IsIdentStart(lx_.Peek()) && lx_.ReadIdentView(&word) &&
+           lx_.Peek() == '[' && SkipArrayShapeRest(lx_);
+    }
+    ok = lx_.EndCapture() && ok;
+    while (!exact_shape.empty() && exact_shape.back() == ' ') {
+      exact_shape.pop_back();  // (SkipArrayShapeRest's trailing blanks)
+    }
+    ok = ok && lx_.SkipTrivia() && IsIdentStart(lx_.Peek()) &&
+         lx_.ReadIdentView(&word);
+    same = ok && word == opcode && root == head.is_root &&
+           percent == head.percent && exact_name == name &&
+           exact_shape == shape && lx_.Offset() == open;
+  }
+  if (!same) {
+    FastPathInconsistency("ScanSimpleHead", mark.offset,
+                          "the exact head parser reads another head");
+  }
+  lx_.MoveTo(here);
+  lx_.Release();
+  // The exact reading may have refilled the window: the views move with it.
+  const ptrdiff_t moved = lx_.cursor() - start;
+  const auto move = [moved](std::string_view v) {
+    return std::string_view(v.data() + moved, v.size());
+  };
+  fast->name = move(fast->name);
+  fast->shape = move(fast->shape);
+  fast->opcode = move(fast->opcode);
+  fast->open += moved;
 }
 
 bool ModuleParser::ReportUnclosed(TextPos pos) {

@@ -177,9 +177,15 @@ class SimpleShapeReader {
     }
     ++p;  // ']'
     if (At(p) == '{') {
-      // Only a layout of digits and commas (LayoutFollows() holds for it).
+      // A layout of digits and commas, then maybe a tail of tiles
+      // `:T(8,128)(2,1)` (LayoutFollows() holds for it; the exact parser
+      // skips it as one group, as SkipPlainLayoutTail says).
       ++p;
+      // LayoutFollows() needs a digit, ':' or '}' first: `{,0}` is no
+      // layout to the exact parser (found by the debug re-check).
+      if (!IsDigit(At(p)) && At(p) != ':' && At(p) != '}') return nullptr;
       while (IsDigit(At(p)) || At(p) == ',') ++p;
+      if (At(p) == ':') return LayoutTail(p);
       if (At(p) != '}') return nullptr;
       return p + 1;
     }
@@ -220,6 +226,22 @@ class SimpleShapeReader {
     }
     tuple.resize(n);
     return p + 1;
+  }
+
+  // SkipPlainLayoutTail through At().
+  const char* LayoutTail(const char* p) const {
+    bool open = false;
+    for (++p;; ++p) {
+      const int c = At(p);
+      if (IsIdentChar(c) || c == ',' || c == '*') continue;
+      if (c == '(' && !open) {
+        open = true;
+      } else if (c == ')' && open) {
+        open = false;
+      } else {
+        return c == '}' && !open ? p + 1 : nullptr;
+      }
+    }
   }
 
   // The byte at `p`, or 0 at the end (0 never continues a shape).

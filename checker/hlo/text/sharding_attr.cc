@@ -5,10 +5,6 @@
 #include <cstring>
 #include <optional>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "checker/hlo/sharding/sharding_record.h"
 #include "checker/hlo/sharding/sharding_text.h"
 #include "checker/hlo/text/fast_paths.h"
@@ -80,101 +76,100 @@ bool Handle(HloLexer& lx, const ShardingTarget& t, std::string_view text,
   return true;
 }
 
-// Whether byte `k` of [begin, end) (a line the fast scan accepted: plain
-// strings, brackets balanced within it) starts a top-level attribute key:
+// Which bytes of [begin, end) (a line the fast scan accepted: plain
+// strings, brackets balanced within it) start a top-level attribute key:
 // outside strings, at the depth the line started at or the operand list
-// closed to, right after ',' and blanks (or at the line's start).
-bool IsTopLevelKey(const char* begin, const char* k, bool from_operands) {
-  int depth = 0;
-  bool in_string = false;
-  const char* last = nullptr;  // last byte that is not a blank
-  for (const char* p = begin; p < k; ++p) {
-    const char c = *p;
-    if (in_string) {
-      if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-    }
-    if (c != ' ' && c != '\t') last = p;
-  }
-  if (in_string || depth != 0) return false;
-  if (last == nullptr) return !from_operands;
-  return *last == ',';
-}
+// closed to, right after ',' and blanks (or at the line's start). Asked
+// about bytes front to back, it walks the line once: linear however many
+// keys the line holds.
+class TopLevelKeys {
+ public:
+  TopLevelKeys(const char* begin, bool from_operands)
+      : p_(begin), from_operands_(from_operands) {}
 
-// The first key at or after `from` in the window (up to lx.limit()), as an
-// absolute offset into *scan. It looks for the key's 'h', the rarest of its
-// bytes in HLO text (0.2% of a dense module's bytes), with memchr, and
-// compares the key only there: a few instructions per kilobyte, where
-// glibc's memmem takes 1.5 per byte and a per-line search cost 7% of a
-// dense module's parse.
-void SearchKey(const HloLexer& lx, const char* from, int64_t from_offset,
-               ShardingKeyScan* scan) {
-  const char* const limit = lx.limit();
-  scan->searched_to = from_offset + (limit - from);
-  scan->next_key = -1;
-  const size_t key = kShardingKey.size();
-  for (const char* p = from + 1; p < limit;) {
-    const void* h = std::memchr(p, 'h', static_cast<size_t>(limit - p));
-    if (h == nullptr) return;
-    const char* k = static_cast<const char*>(h) - 1;
-    if (static_cast<size_t>(limit - k) >= key &&
-        std::memcmp(k, kShardingKey.data(), key) == 0) {
-      scan->next_key = from_offset + (k - from);
-      return;
+  // `k` is at or after the byte of the last call.
+  bool At(const char* k) {
+    for (; p_ < k; ++p_) {
+      const char c = *p_;
+      if (in_string_) {
+        if (c == '"') in_string_ = false;
+        continue;
+      }
+      if (c == '"') {
+        in_string_ = true;
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth_;
+      } else if (c == ')' || c == ']' || c == '}') {
+        --depth_;
+      }
+      if (c != ' ' && c != '\t') last_ = c;
     }
-    p = k + 2;
+    if (in_string_ || depth_ != 0) return false;
+    if (last_ == '\0') return !from_operands_;
+    return last_ == ',';
   }
-}
+
+ private:
+  const char* p_;
+  bool from_operands_;
+  int depth_ = 0;
+  bool in_string_ = false;
+  char last_ = '\0';  // the last byte that is not a blank, '\0': none
+};
 
 }  // namespace
 
 bool ScanSkippedLineForShardingsSlow(HloLexer& lx, const ShardingTarget& t,
                                      const char* begin) {
+  // A line FastScan saw `sharding=` in (or a domain's line): searched
+  // again, key by key, in O(line) each (lines with a sharding are few).
   const char* const end = lx.cursor();
-  const int64_t e = lx.Offset();
-  const int64_t b = e - (end - begin);
-  ShardingKeyScan& scan = *t.scan;
-  // The hot path: the last search covers this line and found no key in it.
-  if (scan.searched_to < e || (scan.next_key >= 0 && scan.next_key < b)) {
-    SearchKey(lx, begin, b, &scan);
-  }
-  const bool key_here = scan.next_key >= b && scan.next_key < e;
-  if (!key_here && !t.is_domain) return true;
   // The line's first byte: the cursor's column, less the bytes skipped (the
   // fast scan crossed no line break).
   TextPos pos = lx.Pos();
   pos.column -= end - begin;
   const bool from_operands = *begin == '(';
-  while (scan.next_key >= b && scan.next_key < e) {
-    const char* k = begin + (scan.next_key - b);
-    const char* value = k + kShardingKey.size();
-    SearchKey(lx, value,
-              scan.next_key + static_cast<int64_t>(kShardingKey.size()), &scan);
-    if (!IsTopLevelKey(begin, k, from_operands)) continue;
-    const std::string_view text(value, static_cast<size_t>(end - value));
-    const TextPos at{pos.line, pos.column + (value - begin)};
-    if (!Handle(lx, t, text, at, /*domain=*/false)) return false;
-  }
+  const auto each_key = [&](std::string_view key, bool domain) {
+    TopLevelKeys top_level(begin, from_operands);
+    for (const char* from = begin; from < end;) {
+      const void* hit =
+          memmem(from, static_cast<size_t>(end - from), key.data(), key.size());
+      if (hit == nullptr) return true;
+      const char* k = static_cast<const char*>(hit);
+      from = k + key.size();
+      if (!top_level.At(k)) continue;
+      // Blanks skipped as the exact path's SkipTrivia skips them; a value
+      // that does not start with '{' is no sharding annotation (as on the
+      // exact path, ReadShardingAttrIfPresent).
+      const char* value = from;
+      while (value < end && *value == ' ') ++value;
+      if (!domain && (value == end || *value != '{')) continue;
+      const std::string_view text(value, static_cast<size_t>(end - value));
+      const TextPos at{pos.line, pos.column + (value - begin)};
+      if (!Handle(lx, t, text, at, domain)) return false;
+    }
+    return true;
+  };
+  if (!each_key(kShardingKey, /*domain=*/false)) return false;
   // `domain=` only on the (rare) domain instructions.
-  for (const char* from = begin; t.is_domain && from < end;) {
+  return !t.is_domain || each_key(kDomainKey, /*domain=*/true);
+}
+
+bool LineMissesShardingKey(const char* begin, const char* end,
+                           bool from_operands) {
+  TopLevelKeys top_level(begin, from_operands);
+  for (const char* from = begin; from < end;) {
     const void* hit = memmem(from, static_cast<size_t>(end - from),
-                             kDomainKey.data(), kDomainKey.size());
-    if (hit == nullptr) break;
+                             kShardingKey.data(), kShardingKey.size());
+    if (hit == nullptr) return false;
     const char* k = static_cast<const char*>(hit);
-    from = k + kDomainKey.size();
-    if (!IsTopLevelKey(begin, k, from_operands)) continue;
-    const std::string_view text(from, static_cast<size_t>(end - from));
-    const TextPos at{pos.line, pos.column + (from - begin)};
-    if (!Handle(lx, t, text, at, /*domain=*/true)) return false;
+    from = k + kShardingKey.size();
+    if (!top_level.At(k)) continue;
+    const char* value = from;
+    while (value < end && *value == ' ') ++value;
+    if (value < end && *value == '{') return true;
   }
-  return true;
+  return false;
 }
 
 bool ReadShardingValue(HloLexer& lx, const ShardingTarget& t, bool domain) {
@@ -214,6 +209,20 @@ bool ReadShardingAttrIfPresent(HloLexer& lx, const ShardingTarget& t,
     domain = true;
   } else {
     return true;
+  }
+  if (!domain) {
+    // A sharding value starts with '{' (after blanks, or on a later line
+    // after `=` + line break, as SkipTrivia finds it); any other value is
+    // an ordinary attribute here as on the fast line path, which sees a
+    // key only before a '{' (FastScan's sharding_key): so the two agree
+    // whatever the window. (XLA's parser rejects such a value.)
+    size_t i = key.size();
+    while (i < 63 && lx.PeekAt(i) == ' ') ++i;
+    const int v = lx.PeekAt(i);
+    const bool trivia = v != kEof && v != ' ' &&
+                        HloLexer::IsTriviaStart(static_cast<char>(v)) &&
+                        !(v == '\n' && i > key.size());
+    if (v != '{' && !trivia) return true;
   }
   for (char k : key) {
     if (!lx.Eat(k)) return false;  // (seen just above)

@@ -5,8 +5,13 @@
 // (ParseShardingText, which knows nothing of this lexer), reported as
 // syntax errors at their exact line and column with XLA's messages, and
 // recorded into Module::sharding (RecordSharding). Nothing makes the body
-// of a non-collective instruction leave its fast path: a line holding no
-// `sharding=` costs one SIMD pass over bytes the scan just read.
+// of a non-collective instruction leave its fast path: the block scanner
+// that skips the line tests each '{' it meets at depth 0 for the key
+// (FastScan's sharding_key: `sharding=` and blanks before a '{' at depth
+// 0), so a line without one costs nothing more. A `sharding=` whose value
+// does not start with '{' (after blanks, or on the next line after `=` +
+// line break) is not a sharding annotation, on every path (XLA's parser
+// rejects it; a key the line scan cannot see without a pass of its own).
 #ifndef TOPOLINT_CHECKER_HLO_TEXT_SHARDING_ATTR_H_
 #define TOPOLINT_CHECKER_HLO_TEXT_SHARDING_ATTR_H_
 
@@ -20,15 +25,6 @@
 #include "checker/hlo/text/shape_table.h"
 
 namespace topolint::hlo {
-
-// Where the next `sharding=` of the input is, as far as it was searched
-// (absolute byte offsets): one memmem over the rest of the window serves
-// every line up to the key it finds, so that a line without a key costs two
-// comparisons. One per parse.
-struct ShardingKeyScan {
-  int64_t searched_to = -1;  // the window was searched up to here
-  int64_t next_key = -1;     // the first key found, -1: none before searched_to
-};
 
 // The instruction whose attributes are read: what its sharding is checked
 // against. Views valid while the instruction is parsed.
@@ -44,28 +40,29 @@ struct ShardingTarget {
   // when `shape_text` (parsed only when a sharding is found), else unknown.
   const Shape* shape = nullptr;
   bool shape_text = false;
-  ShardingKeyScan* scan = nullptr;  // the parse's (required by the line scan)
 };
 
 // Right after the fast line scan skipped [begin, cursor) (bytes of one
-// line, still in the window): every top-level `sharding=` (and, for a
-// domain instruction, `domain=`) in it. False only when the parser must
-// stop (the error cap).
+// line, still in the window), which set `key_seen` (FastScan's
+// *sharding_key): every top-level `sharding=` (and, for a domain
+// instruction, `domain=`) in it. False only when the parser must stop (the
+// error cap).
 [[nodiscard]] bool ScanSkippedLineForShardingsSlow(HloLexer& lx,
                                                    const ShardingTarget& target,
                                                    const char* begin);
-// The hot check, inline: the last search covers the line and found no key
-// in it (a key found before the line is stale: searched again).
+// The hot check, inline: a line without a key costs one test.
 [[nodiscard]] inline bool ScanSkippedLineForShardings(
-    HloLexer& lx, const ShardingTarget& target, const char* begin) {
-  const ShardingKeyScan& scan = *target.scan;
-  const int64_t e = lx.Offset();
-  if (!target.is_domain && scan.searched_to >= e &&
-      (scan.next_key < 0 || scan.next_key >= e)) {
-    return true;
-  }
+    HloLexer& lx, const ShardingTarget& target, const char* begin,
+    bool key_seen) {
+  if (!key_seen && !target.is_domain) return true;
   return ScanSkippedLineForShardingsSlow(lx, target, begin);
 }
+
+// For the debug re-check of TrySkipLine (fast_path_checks.h): whether the
+// skipped line [begin, end) holds a top-level `sharding=` + '{' that
+// FastScan's sharding_key should have reported.
+bool LineMissesShardingKey(const char* begin, const char* end,
+                           bool from_operands);
 
 // At the first byte of an attribute (the exact path): when it is
 // `sharding=` (or a domain's `domain=`), reads the key and its value,

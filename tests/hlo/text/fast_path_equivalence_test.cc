@@ -87,6 +87,19 @@ const std::vector<std::string> kShapes = {
     "bf16[4,64,4096]{2,1,0}",
     "f32[8] {0}",
     "f32[8]{1,0:T(8,128)}",
+    // Layout tails (SkipPlainLayoutTail) and their near misses.
+    "bf16[4,64,4096]{2,1,0:T(8,128)(2,1)}",
+    "f32[4096]{0:T(1024)S(1)}",
+    "f32[8]{:T(8)}",
+    "f32[8]{0:T(8,128)*E(32)}",
+    "f32[8]{0:T((8))}",
+    "f32[8]{0:T(8)}}",
+    "f32[8]{0:T(8}",
+    "f32[8]{0:T(8) }",
+    "f32[8]{0:}",
+    "(bf16[4,64]{1,0:T(8,128)(2,1)}, /*index=1*/f32[]{:T(256)})",
+    "f32[8]{,0}",
+    "((f32[32,128]{,01}), f32[16,128]{1,0})",
     "f32[<=8]{0}",
     "f32[?]",
     "f32[-1]",
@@ -176,6 +189,14 @@ const std::vector<std::string> kAttrs = {
     "source_line=99999999999999999999}",
     ", metadata={op_name=x source_line=\"3\"}",
     ", metadata={op_name=\"a\"b}",
+    // JAX's integer keys (TryParseSimpleMetadata skips their digits).
+    ", metadata={op_name=\"jit(f)/dot\" source_file=\"m.py\" "
+    "source_line=12 source_end_line=12 source_column=10 "
+    "source_end_column=17}",
+    ", metadata={source_end_line=7, op_name=\"a\"}",
+    ", metadata={source_column=7x}",
+    ", metadata={op_name=12 source_end_line=123456789012345678901}",
+    ", metadata={source_column=-1}",
     ", metadata={source_line=12x}",
     ", metadata={op_name=\"a\"\tsource_line=1}",
     ", metadata={}",
@@ -205,6 +226,18 @@ const std::vector<std::string> kAttrs = {
     ", sharding={devices=[2]0,1 metadata={op_name=\"s}\"}}",
     ", sharding={mesh[x=2], [{x}]}",
     ", sharding=\n{devices=[2]0,0}",
+    // The block scanner's key test (FastScan's sharding_key: `sharding=`
+    // and blanks before a '{'), and values that are no sharding.
+    ", sharding= {maximal device=9}",
+    ",sharding={devices=[2]0,0}",
+    ",  sharding={devices=[4]0,1,2}",
+    ", sharding=replicated",
+    ",sharding=e=true",
+    ", sharding=\n  {replicated}",
+    ", sharding=  {replicated} , x=1",
+    ", foo_sharding={devices=[3]0,1,2}",
+    ", x={sharding={devices=[3]0,1,2}}",
+    ", x=\"sharding={devices=[3]0,1,2}\"",
     ", frontend_attributes={xla.sdy.sharding=\"{devices=[3]0,1}\"}",
     ", frontend_attributes={_xla_send_recv_source_target_pairs=\"{{0,1}}\"}",
     ", metadata={op_name=\"a(b)\" source_file=\"f.py\" source_line=3}",
@@ -362,13 +395,15 @@ TEST(FastPathEquivalenceTest, RandomSignaturesParseTheSameThroughAnyWindow) {
                                           "%",  "1p",  "p-0.x"};
   const std::vector<std::string> colons = {": ", ": ", ":", " : ", ":\n "};
   const std::vector<std::string> shapes = {
-      "f32[8]{0}",       "f32[8]",
-      "bf16[4,64,4096]", "f32[]",
-      "(f32[], u32[])",  "(f32[8]{0}, (s32[], pred[]))",
-      "f32[8] ",         "f32[8]{1,0:T(8,128)}",
-      "b(f32[8]{0})",    "f32[<=8]",
-      "token[]",         "(f32[8]{0}, /*index=1*/s32[])",
-      "f32[8]{0",        "f32[8,]"};
+      "f32[8]{0}", "f32[8]", "bf16[4,64,4096]", "f32[]", "(f32[], u32[])",
+      "(f32[8]{0}, (s32[], pred[]))", "f32[8] ", "f32[8]{1,0:T(8,128)}",
+      // Layout tails (SkipPlainLayoutTail) and their near misses.
+      "bf16[4,64,4096]{2,1,0:T(8,128)(2,1)}", "f32[4096]{0:T(1024)S(1)}",
+      "f32[8]{:T(8)}", "f32[8]{0:T(8,128)*E(32)}", "f32[8]{0:T((8))}",
+      "f32[8]{0:T(8)}}", "f32[8]{0:T(8}", "f32[8]{0:T(8) }", "f32[8]{0:}",
+      "(bf16[4,64]{1,0:T(8,128)(2,1)}, /*index=1*/f32[]{:T(256)})",
+      "b(f32[8]{0})", "f32[<=8]", "token[]", "(f32[8]{0}, /*index=1*/s32[])",
+      "f32[8]{0", "f32[8,]"};
   const std::vector<std::string> results = {"f32[8]{0}",      "f32[8]",
                                             "(f32[], u32[])", "f32[8]{0} ",
                                             "f32[8]{0,",      "token[]"};
@@ -390,6 +425,24 @@ TEST(FastPathEquivalenceTest, RandomSignaturesParseTheSameThroughAnyWindow) {
     text += "ENTRY main {\n  ROOT %p = f32[8]{0} parameter(0)\n}\n";
     ExpectSameBothWays(text);
     if (HasFailure()) break;
+  }
+}
+
+// `-> f32[4] {` then `}`: the exact parser (as XLA's lexer) reads the '{'
+// as a layout where a digit, ':' or '}' comes next past blanks and line
+// breaks; ScanSimpleResultShape declines there (found by the debug
+// re-check under hlo_parser_fuzz).
+TEST(FastPathEquivalenceTest, ABodyThatLooksLikeALayoutIsReadAsTheExactOne) {
+  for (const char* text : {
+           "HloModule m\n\nENTRY %main (p: f32[4,6]) -> f32[4,6] {\n}\n",
+           "HloModule m\n\n%c (p: f32[4]) -> f32[4] {\n}\n\nENTRY %e () -> "
+           "f32[] {\n  ROOT %z = f32[] constant(0)\n}\n",
+           "HloModule m\n\nENTRY %e (p: f32[4]) -> f32[4] {  \n \t 0}\n",
+           "HloModule m\n\nENTRY %e (p: f32[4]) -> f32[4] {:T(2)}\n",
+           "HloModule m\n\nENTRY %e (p: f32[4]) -> f32[4]{0} {\n}\n",
+           "HloModule m\n\nENTRY %e (p: f32[4]) -> (f32[4]) {\n}\n",
+       }) {
+    ExpectSameBothWays(text);
   }
 }
 
@@ -434,8 +487,9 @@ TEST(FastPathEquivalenceTest, TheFastPathsDeclineWhatTheyDoNotKnow) {
   }
   Shape shape;
   for (const std::string text :
-       {"f32[8] {0}", "f32[-1]", "f32[8]{1,0:T(8,128)}", "f32[8] ",
-        "(f32[] ,u32[])", "b(f32[8])", "f32[1234567890123456789]"}) {
+       {"f32[8] {0}", "f32[-1]", "f32[8]{1,0:T(8,128) }",
+        "f32[8]{1,0:T(8,(128))}", "f32[8]{,0}", "f32[8] ", "(f32[] ,u32[])",
+        "b(f32[8])", "f32[1234567890123456789]"}) {
     const char* end = text.data() + text.size();
     EXPECT_NE(ReadSimpleShape(text.data(), end, true, &shape), end) << text;
   }
