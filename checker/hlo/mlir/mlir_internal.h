@@ -92,6 +92,7 @@ class Reader {
   // mesh by name, and the device count when none is stated.
   void SdyMeshDef(TextPos pos, bool generic);
   bool MeshBody(SdyMesh* mesh);
+  bool MeshDict(SdyMesh* mesh);
   bool ReadSdyMesh(std::string* name, SdyMesh* mesh);
   bool ReadGenericSdyMesh(std::string* name, SdyMesh* mesh);
   void PrepassMesh(bool generic);

@@ -47,6 +47,50 @@ bool Reader::MeshBody(SdyMesh* mesh) {
   return false;
 }
 
+bool Reader::MeshDict(SdyMesh* mesh) {
+  // At '{': the attribute-dict spelling of openxla/stablehlo's tests,
+  // `{axes = [{name = "x", size = 2 : i64}, ...], device_ids = dense<[...]>
+  // : tensor<4xi64>}`, through the closing '}'.
+  if (!cur_.Eat('{')) return false;
+  int depth = 1;
+  bool in_ids = false;
+  std::string axis_name;
+  for (int guard = 0; guard < 1 << 20; ++guard) {
+    cur_.SkipSpace();
+    const int c = cur_.Peek();
+    if (c == kEnd) return false;
+    if (IsIdStart(c)) {
+      std::string word;
+      cur_.ReadId(&word);
+      cur_.SkipSpace();
+      if (word == "name" && cur_.Eat('=')) {
+        cur_.SkipSpace();
+        if (!cur_.ReadString(&axis_name)) return false;
+      } else if (word == "size" && cur_.Eat('=')) {
+        cur_.SkipSpace();
+        MeshAxis axis{axis_name, 0};
+        if (!cur_.ReadInt(&axis.size)) return false;
+        mesh->axes.push_back(std::move(axis));
+      } else if (word == "device_ids") {
+        in_ids = true;
+      }
+    } else if (in_ids && (IsDigit(c) || c == '-')) {
+      int64_t id = 0;
+      if (!cur_.ReadInt(&id)) return false;
+      mesh->device_ids.push_back(id);
+    } else {
+      if (c == ':') in_ids = false;  // the dense value's type follows
+      if (c == '{') ++depth;
+      if (c == '}' && --depth == 0) {
+        cur_.Advance();
+        return true;
+      }
+      cur_.Advance();
+    }
+  }
+  return false;
+}
+
 bool Reader::ReadSdyMesh(std::string* name, SdyMesh* mesh) {
   // After `sdy.mesh`: `@name = <...>`.
   cur_.SkipSpace();
@@ -59,19 +103,25 @@ bool Reader::ReadSdyMesh(std::string* name, SdyMesh* mesh) {
 
 bool Reader::ReadGenericSdyMesh(std::string* name, SdyMesh* mesh) {
   // After `"sdy.mesh"`: `() <{mesh = #sdy.mesh<...>, sym_name = "name"}>`,
-  // the properties in either order.
+  // the properties in either order, or the attribute dict `() {sym_name =
+  // "name", stablehlo.mesh = {axes = [...], device_ids = ...}}`.
   cur_.SkipSpace();
   if (!cur_.Eat('(')) return false;
   cur_.SkipSpace();
   if (!cur_.Eat(')')) return false;
   cur_.SkipSpace();
-  if (!cur_.Eat('<') || !cur_.Eat('{')) return false;
+  cur_.Eat('<');
+  if (!cur_.Eat('{')) return false;
   bool have_mesh = false;
   for (int guard = 0; guard < 16; ++guard) {
     cur_.SkipSpace();
     if (cur_.Eat('}')) return have_mesh && !name->empty();
     std::string key;
     if (!cur_.ReadId(&key)) return false;
+    std::string rest;
+    if (key == "stablehlo" && cur_.Eat('.') && cur_.ReadId(&rest)) {
+      key += "." + rest;
+    }
     cur_.SkipSpace();
     if (!cur_.Eat('=')) return false;
     cur_.SkipSpace();
@@ -81,6 +131,9 @@ bool Reader::ReadGenericSdyMesh(std::string* name, SdyMesh* mesh) {
       std::string word;
       cur_.ReadId(&word);
       if (word != "sdy.mesh" || !MeshBody(mesh)) return false;
+      have_mesh = true;
+    } else if (key == "stablehlo.mesh" && cur_.Peek() == '{') {
+      if (!MeshDict(mesh)) return false;
       have_mesh = true;
     } else if (!cur_.SkipValue(options_.max_instruction_bytes,
                                kMaxNestingDepth)) {
