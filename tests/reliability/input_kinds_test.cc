@@ -155,6 +155,9 @@ TEST(InputKindsTest, DeepJsonIsRefusedByEveryReader) {
 }
 
 TEST(InputKindsTest, EmptyOptionValuesAreUsageErrors) {
+  // In a scratch directory: `-o=` is `-o` with the value "=", a report
+  // file named "=" (it was written into the source tree).
+  TempDir scratch;
   for (const char* flag :
        {"-o", "--output", "--config", "--baseline", "--write-baseline", "--hlo",
         "--neff", "--neuron-config", "--stdin-filename"}) {
@@ -162,7 +165,9 @@ TEST(InputKindsTest, EmptyOptionValuesAreUsageErrors) {
     EXPECT_EQ(r.exit_code, 2) << flag;
     EXPECT_THAT(r.err, HasSubstr("needs a file name")) << flag;
     const CliResult inline_form =
-        RunTopolint({std::string(flag) + "=", kFailingHlo});
+        RunTopolint({std::string(flag) + "=",
+                     std::string(TOPOLINT_SOURCE_DIR) + "/" + kFailingHlo},
+                    scratch.path());
     if (flag[1] == '-') {
       EXPECT_EQ(inline_form.exit_code, 2) << flag;
       EXPECT_THAT(inline_form.err, HasSubstr("needs a file name")) << flag;
