@@ -16,10 +16,14 @@ void ReportShardingIssues(const hlo::Module& module, Emitter& emit) {
   // when above 1, as XLA's verifier: hlo::RecordSharding).
   std::string count_source;
   if (module.num_partitions.has_value() && *module.num_partitions > 1) {
+    const TextPos at = module.num_partitions_pos;
     count_source = fmt::format(
-        " (the module's device count, num_partitions={}"
-        ", is from the header at line {})",
-        *module.num_partitions, module.num_partitions_pos.line);
+        " (the module's device count, num_partitions={}, is from {})",
+        *module.num_partitions,
+        at.is_byte()
+            ? fmt::format("the module config at byte {}", at.byte_offset())
+        : at.line > 0 ? fmt::format("the header at line {}", at.line)
+                      : std::string("the module"));
   }
   for (const hlo::ShardingIssue& issue : module.sharding.issues) {
     RuleId rule = kHloShardingRank;
