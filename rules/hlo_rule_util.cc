@@ -61,9 +61,9 @@ void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
     }
     const std::string& here = last_here;
     if (!here.empty()) {
-      notes.push_back(
-          Note{Location{here, op.source_line, 0},
-               fmt::format("{} comes from this source line", op.name)});
+      notes.push_back(Note{Location{here, op.source_line, 0},
+                           fmt::format("{} created at {}:{}", op.name,
+                                       op.source_file, op.source_line)});
     } else {
       // A path from the producer's machine: named in the text only.
       constexpr size_t kMaxShown = 160;
@@ -71,7 +71,7 @@ void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
           op.source_file.size() > kMaxShown
               ? "..." + op.source_file.substr(op.source_file.size() - kMaxShown)
               : op.source_file;
-      message += fmt::format(" (source: {}:{}, as the producer recorded it)",
+      message += fmt::format(" (created at {}:{}, as the producer recorded it)",
                              shown, op.source_line);
     }
   }

@@ -301,7 +301,7 @@ TEST(HloGroupRulesTest, SourceLineNoteOnlyForAFileThatExists) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_THAT(f[0].notes, IsEmpty());
   EXPECT_THAT(f[0].message,
-              HasSubstr("(source: /home/ubuntu/venv/lib/python3.10/"
+              HasSubstr("(created at /home/ubuntu/venv/lib/python3.10/"
                         "site-packages/torch_xla/no_such.py:42, as the "
                         "producer recorded it)"));
 }
