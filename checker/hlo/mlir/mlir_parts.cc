@@ -9,6 +9,7 @@
 #include "checker/hlo/collective_emit.h"
 #include "checker/hlo/mlir/mlir_internal.h"
 #include "checker/hlo/sharding/sharding.h"
+#include "checker/hlo/sharding/sharding_record.h"
 #include "checker/hlo/sharding/sharding_text.h"
 
 namespace topolint::hlo::mlir {
@@ -45,17 +46,14 @@ void Reader::ShardingAttr(TextPos pos) {
   cur_.SkipSpace();
   std::string text;
   if (cur_.Peek() != '"' || !cur_.ReadString(&text, 1 << 16)) return;
-  if (module_->num_partitions.has_value() && !partitions_from_sharding_) {
-    return;
-  }
-  const std::optional<int64_t> devices = DeviceCountOfSharding(text);
-  if (devices.has_value() && *devices > 1 &&
-      (!module_->num_partitions.has_value() ||
-       *module_->num_partitions < *devices)) {
-    module_->num_partitions = *devices;
-    module_->num_partitions_pos = pos;
-    partitions_from_sharding_ = true;
-  }
+  // Recorded as HLO text records a sharding (hlo::RecordSharding), counted
+  // and not validated (the value's shape is not read here): the model then
+  // takes the device count the tiled shardings agree on, and none when they
+  // disagree, naming "the sharding at line L", exactly as for HLO.
+  const ShardingParse parsed = ParseShardingText(text);
+  if (!parsed.ok()) return;
+  RecordSharding(*parsed.sharding, Shape(), pos, "", ShardingSite::kModule,
+                 module_);
 }
 
 void Reader::Emit() {

@@ -14,6 +14,7 @@
 
 #include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/hlo_debug.h"
+#include "checker/hlo/sharding/sharding_record.h"
 #include "gtest/gtest.h"
 
 namespace topolint::hlo {
@@ -225,9 +226,13 @@ TEST(MlirReaderTest, MhloShardingGivesTheCountWhenNoneIsStated) {
 }
 )");
   ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
-  ASSERT_TRUE(m.num_partitions.has_value());
-  EXPECT_EQ(*m.num_partitions, 4);
-  EXPECT_EQ(m.num_partitions_pos.line, 2);
+  // Recorded as HLO text's shardings are: the model takes the count the
+  // tiled shardings agree on ("the sharding at line 2"), none if they differ.
+  EXPECT_FALSE(m.num_partitions.has_value());
+  const auto count = AgreedTileCount(m.sharding);
+  ASSERT_TRUE(count.has_value());
+  EXPECT_EQ(count->devices, 4);
+  EXPECT_EQ(count->pos.line, 2);
 }
 
 TEST(MlirReaderTest, ShardingsThatNameNoCountGiveNone) {
