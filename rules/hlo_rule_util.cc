@@ -60,10 +60,16 @@ void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
       last_module = v.module->file;
     }
     const std::string& here = last_here;
+    // `train.py:42:7` when the producer recorded a column (StableHLO's
+    // loc(...)), `train.py:42` otherwise (HLO text metadata).
+    const std::string line =
+        op.source_column > 0
+            ? fmt::format("{}:{}", op.source_line, op.source_column)
+            : fmt::format("{}", op.source_line);
     if (!here.empty()) {
-      notes.push_back(Note{Location{here, op.source_line, 0},
-                           fmt::format("{} created at {}:{}", op.name,
-                                       op.source_file, op.source_line)});
+      notes.push_back(Note{
+          Location{here, op.source_line, op.source_column},
+          fmt::format("{} created at {}:{}", op.name, op.source_file, line)});
     } else {
       // A path from the producer's machine: named in the text only.
       constexpr size_t kMaxShown = 160;
@@ -72,7 +78,7 @@ void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
               ? "..." + op.source_file.substr(op.source_file.size() - kMaxShown)
               : op.source_file;
       message += fmt::format(" (created at {}:{}, as the producer recorded it)",
-                             shown, op.source_line);
+                             shown, line);
     }
   }
   emit.Report(rule, At(v.module->file, pos), std::move(message),

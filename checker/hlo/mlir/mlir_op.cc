@@ -5,6 +5,7 @@
 // make it (docs/reference/inputs.md, "StableHLO"): the groups, the channel
 // (a handle counts only when > 0), use_global_device_ids, the dimension and
 // the operand and result types.
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -357,6 +358,10 @@ void Reader::Location(Collective* c) {
   if (ReadLoc(&loc, 0) && !loc.file.empty()) {
     c->source_file = std::move(loc.file);
     c->source_line = loc.line;
+    // A column past int32 is no column a printer writes.
+    c->source_column = loc.column > 0 && loc.column <= INT32_MAX
+                           ? static_cast<int32_t>(loc.column)
+                           : 0;
   }
 }
 

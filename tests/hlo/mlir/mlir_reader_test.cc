@@ -268,8 +268,10 @@ module @m attributes {mhlo.num_partitions = 2 : i32} {
   ASSERT_EQ(m.collectives.size(), 2u);
   EXPECT_EQ(m.collectives[0].source_file, "train.py");
   EXPECT_EQ(m.collectives[0].source_line, 42);
+  EXPECT_EQ(m.collectives[0].source_column, 7);
   EXPECT_EQ(m.collectives[1].source_file, "model.py");
   EXPECT_EQ(m.collectives[1].source_line, 9);
+  EXPECT_EQ(m.collectives[1].source_column, 1);
 }
 
 TEST(MlirReaderTest, AliasesDefinedAfterTheirUseAndPerPart) {
