@@ -221,6 +221,10 @@ bool Reader::MeshAxesGroups(Collective* c) {
   MeshSpec& mesh = rg.mesh;
   mesh.Clear();
   enum { kNone, kMesh, kAxes } section = kNone;
+  // A mesh was named (found by symbol, or written inline): one of no axes
+  // (`<[]>`, `<[], device_ids=[0]>`) is one device, and `axes = []` over
+  // it one group of that device.
+  bool mesh_named = false;
   std::string last_key, text;
   int depth = 0;
   const int64_t start = cur_.Offset();
@@ -268,11 +272,15 @@ bool Reader::MeshAxesGroups(Collective* c) {
       } else {
         mesh.axes = found->axes;
         mesh.device_ids = found->device_ids;
+        mesh_named = true;
       }
     } else if (IsIdStart(ch)) {
       cur_.ReadId(&last_key);
       if (depth == 1 && (last_key == "mesh" || last_key == "mesh_name")) {
         section = kMesh;
+      } else if (section == kMesh && depth == 1 &&
+                 (last_key == "stablehlo.mesh" || last_key == "sdy.mesh")) {
+        mesh_named = true;  // an inline #stablehlo.mesh<...> or #sdy.mesh<...>
       } else if (depth == 1 && last_key == "axes") {
         section = kAxes;
       }
@@ -291,8 +299,8 @@ bool Reader::MeshAxesGroups(Collective* c) {
       cur_.Advance();
     }
   } while (depth > 0);
-  if (mesh.axes.empty() && !skip_op_) {
-    Unchecked(rg.pos, "replica_group_mesh_axes names no mesh axes");
+  if (!mesh_named && mesh.axes.empty() && !skip_op_) {
+    Unchecked(rg.pos, "replica_group_mesh_axes names no mesh");
   }
   rg.form = ReplicaGroups::Form::kMesh;
   return true;

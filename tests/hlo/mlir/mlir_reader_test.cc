@@ -15,6 +15,7 @@
 #include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/sharding/sharding_record.h"
+#include "checker/model/replica_groups.h"
 #include "gtest/gtest.h"
 
 namespace topolint::hlo {
@@ -544,6 +545,50 @@ TEST(MlirReaderTest, MeshAxesOverNoAxisAreRead) {
   EXPECT_EQ(rg.form, ReplicaGroups::Form::kMesh);
   EXPECT_EQ(rg.mesh.axes.size(), 2u);
   EXPECT_TRUE(rg.mesh.grouped.empty());
+}
+
+// A mesh of no axes is one device: `axes = []` over it is one group of
+// that device, as openxla/stablehlo's compatibility expander makes it
+// (stablehlo/tests/transforms/mesh_axes_replica_group_compatibility.mlir,
+// @all_reduce_sdy_mesh_max: `dense<0> : tensor<1x1xi64>`).
+TEST(MlirReaderTest, MeshAxesOverAMeshOfNoAxesIsOneDevice) {
+  const std::vector<Module> parts = Read(
+      R"(module @m {
+  sdy.mesh @maximal = <[], device_ids=[3]>
+  sdy.mesh @empty = <[]>
+  "sdy.mesh"() {sym_name = "max", stablehlo.mesh = {axes = [], device_ids = dense<0> : tensor<1xi64>}} : () -> ()
+  func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "stablehlo.collective_broadcast"(%x) <{replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @maximal, axes = []>}> : (tensor<2xf32>) -> tensor<2xf32>
+    %1 = "stablehlo.collective_broadcast"(%0) <{replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @empty, axes = []>}> : (tensor<2xf32>) -> tensor<2xf32>
+    %2 = "stablehlo.collective_broadcast"(%1) <{replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @max, axes = []>}> : (tensor<2xf32>) -> tensor<2xf32>
+    %3 = "stablehlo.collective_broadcast"(%2) <{replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = []>, axes = []>}> : (tensor<2xf32>) -> tensor<2xf32>
+    return %3 : tensor<2xf32>
+  }
+}
+// -----
+func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.collective_broadcast"(%x) <{replica_groups = #stablehlo.replica_group_mesh_axes<axes = []>}> : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)");
+  ASSERT_EQ(parts.size(), 2u);
+  const Module& m = parts[0];
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_EQ(m.collectives.size(), 4u);
+  const Groups expected[] = {{{3}}, {{0}}, {{0}}, {{0}}};
+  for (size_t i = 0; i < 4; ++i) {
+    const ReplicaGroups& rg = m.collectives[i].replica_groups;
+    EXPECT_EQ(rg.form, ReplicaGroups::Form::kMesh);
+    absl::StatusOr<model::GroupList> groups = model::ExpandMesh(rg.mesh, 64);
+    ASSERT_TRUE(groups.ok()) << i << ": " << groups.status();
+    EXPECT_EQ(groups->ToVectors(), expected[i]) << i;
+  }
+  // No mesh at all is still not read, and said so.
+  ASSERT_EQ(parts[1].syntax_errors.size(), 1u);
+  EXPECT_EQ(parts[1].syntax_errors[0].message,
+            "%0 (collective-broadcast) is not checked: "
+            "replica_group_mesh_axes names no mesh");
+  EXPECT_TRUE(parts[1].collectives.empty());
 }
 
 // What jax.lax.ragged_all_to_all lowers to (jax/_src/lax/parallel.py,
