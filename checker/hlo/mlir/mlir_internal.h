@@ -23,6 +23,20 @@ namespace topolint::hlo::mlir {
 // names; false for any other name.
 bool CollectiveOfOpName(std::string_view name, CollectiveKind* kind);
 
+// Shardy's collectives (mlir_sdy.cc). sdy.all_slice and the
+// *_to_unreduced ops move no data between devices (Shardy lowers them to
+// local slices) and are not collectives.
+enum class SdyOpKind {
+  kAllGather,
+  kAllReduce,
+  kReduceScatter,
+  kAllToAll,
+  kCollectivePermute,
+};
+// The Shardy collective an op name (`sdy.all_gather`, ...) names; false for
+// any other name.
+bool SdyCollectiveOfOpName(std::string_view name, SdyOpKind* kind);
+
 // `stablehlo.custom_call` or `mhlo.custom_call`.
 bool IsCustomCallName(std::string_view name);
 // The custom-call target jax.lax.ragged_all_to_all lowers to (XLA's
@@ -136,6 +150,16 @@ class Reader {
   void Location(Collective* c);
   bool ReadLoc(SourceLoc* out, int depth);
 
+  // mlir_sdy.cc: Shardy's collectives, `sdy.all_gather [{"y"}, {}] %0
+  // out_sharding=<@mesh, [...]> : T` and the others.
+  void SdyOp(SdyOpKind kind, TextPos name_pos, const std::string& op_name);
+  void SdyGeneric(SdyOpKind kind, TextPos name_pos, const std::string& op_name);
+  void SdyStart(SdyOpKind kind, TextPos name_pos);
+  bool SdyAxes(SdyOpKind kind, std::vector<MeshAxisRef>* refs, int64_t* dim);
+  bool SdyAxisRefs(std::vector<MeshAxisRef>* out);
+  bool SdyOutSharding(SdyMesh* inline_mesh, std::string* mesh_name,
+                      TextPos* mesh_pos);
+
   // mlir_values.cc
   bool Dense(DenseRows* out);
   bool DenseList(DenseRows* out);
@@ -191,6 +215,9 @@ class Reader {
   std::vector<Collective> deferred_;
   int64_t deferred_bytes_ = 0;
   bool defer_off_ = false;  // the bound was reached in this part
+  // The channels given to Shardy's collectives so far (one each, as
+  // Shardy's lowering gives them).
+  int64_t sdy_channels_ = 0;
 };
 
 }  // namespace topolint::hlo::mlir

@@ -46,7 +46,10 @@ bool Reader::SkipDullLine() {
           (EndsWith(before, "hlo") && StartsWith(after, "custom_call") &&
            s.find("ragged_all_to_all") != std::string_view::npos) ||
           (EndsWith(before, "func") && StartsWith(after, "func")) ||
-          (EndsWith(before, "sdy") && StartsWith(after, "mesh")) ||
+          (EndsWith(before, "sdy") &&
+           (StartsWith(after, "mesh") || StartsWith(after, "all_") ||
+            StartsWith(after, "reduce_scatter") ||
+            StartsWith(after, "collective_permute"))) ||
           (EndsWith(before, "mhlo") && StartsWith(after, "sharding")) ||
           (EndsWith(before, "interpreter") &&
            StartsWith(after, "run_parallel"))) {

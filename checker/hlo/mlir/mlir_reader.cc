@@ -115,6 +115,10 @@ void Reader::Run() {
         RunParallel();
       } else if (scratch_ == "sdy.mesh") {
         SdyMeshDef(pos, /*generic=*/true);
+      } else if (SdyOpKind sdy; SdyCollectiveOfOpName(scratch_, &sdy)) {
+        const std::string name = scratch_;
+        cur_.SkipSpace();
+        if (cur_.Peek() == '(') SdyGeneric(sdy, pos, name);
       }
       result_name_.clear();
     } else if (c == '%') {
@@ -145,6 +149,9 @@ void Reader::Run() {
         }
       } else if (IsCustomCallName(scratch_)) {
         PrettyCustomCall(pos);
+      } else if (SdyOpKind sdy; SdyCollectiveOfOpName(scratch_, &sdy)) {
+        const std::string name = scratch_;
+        SdyOp(sdy, pos, name);
       }
       result_name_.clear();
     } else if (IsDigit(c)) {

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -589,6 +591,204 @@ func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> {
             "%0 (collective-broadcast) is not checked: "
             "replica_group_mesh_axes names no mesh");
   EXPECT_TRUE(parts[1].collectives.empty());
+}
+
+// Shardy's own collectives, in the custom form of openxla/shardy's
+// shardy/dialect/sdy/ir/test/collective_parse_print.mlir: each becomes the
+// HLO collective Shardy's lowering (sdy-convert-global-to-local) makes, its
+// groups the mesh-axes expansion of its axes.
+TEST(MlirReaderTest, ShardyCollectivesAreRead) {
+  const Module m = One(
+      R"(sdy.mesh @mesh1 = <["x"=2, "y"=2]>
+sdy.mesh @mesh1_non_iota = <["x"=2, "y"=2], device_ids=[3, 2, 1, 0]>
+sdy.mesh @mesh2 = <["x"=2, "y"=2, "z"=2]>
+sdy.mesh @mesh3 = <["x"=4, "y"=2]>
+
+func.func @f(%arg0 : tensor<16x8xf32> {sdy.sharding=#sdy.sharding<@mesh1, [{"y"}, {"x"}]>}) -> tensor<16x8xf32> {
+  // CHECK-NEXT: sdy.all_gather [{}, {"y"}] %arg0 out_sharding=<@mesh1, [{"y"}, {}]>
+  %0 = sdy.all_gather [{}, {"x"}] %arg0 out_sharding=<@mesh1, [{"y"}, {}]> : tensor<16x8xf32>
+  %1 = sdy.all_gather [{"x"}, {"z"}] %0 out_sharding=<@mesh2, [{"y"}, {}]> : tensor<16x8xf32>
+  %2 = sdy.all_reduce max {"y"} %1 out_sharding=<@mesh1, [{}, {"x"}]> :  tensor<16x8xf32>
+  %3 = sdy.reduce_scatter [{}, {"x":(2)2}] %2 out_sharding=<@mesh3, [{"y"}, {"x":(2)2}]> : tensor<16x8xf32> loc("train.py":42:7)
+  %4 = sdy.all_to_all [{"x"}: 0->2, {"y"}: 1->1] %3 out_sharding=<@mesh1, [{}, {"y"}, {"x"}]> : tensor<16x8xf32>
+  %5 = sdy.all_reduce {"x"} %4 out_sharding=<@mesh1_non_iota, [{}, {}]> : tensor<16x8xf32>
+  %6 = sdy.all_reduce {"x"} %5 out_sharding=<mesh<["x"=2]>, [{}, {}]> : tensor<16x8xf32>
+  %7 = sdy.all_gather [{}, {}] %6 out_sharding=<@mesh1, [{}, {}]> : tensor<16x8xf32>
+  %8 = sdy.all_slice [{}, {"x"}] %7 out_sharding=<@mesh1, [{"y"}, {"x"}]> : tensor<16x8xf32>
+  return %8 : tensor<16x8xf32>
+}
+)");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  EXPECT_EQ(m.num_partitions, 8);  // the largest mesh
+  // %7 moves nothing and %8 is a local slice: no collective.
+  ASSERT_EQ(m.collectives.size(), 7u);
+  struct Want {
+    CollectiveKind kind;
+    const char* name;
+    Groups groups;
+    bool global_ids;
+  };
+  const Want want[] = {
+      {CollectiveKind::kAllGather, "%0", {{0, 2}, {1, 3}}, true},
+      // Several dimensions: one all-gather over all their axes, in order
+      // (x major, z minor; device = 4x + 2y + z).
+      {CollectiveKind::kAllGather, "%1", {{0, 1, 4, 5}, {2, 3, 6, 7}}, true},
+      {CollectiveKind::kAllReduce, "%2", {{0, 1}, {2, 3}}, true},
+      // The minor half of x=4: devices 2 apart along x (stride 2 * 2).
+      {CollectiveKind::kReduceScatter,
+       "%3",
+       {{0, 2}, {1, 3}, {4, 6}, {5, 7}},
+       true},
+      // Parameters by target dimension: y (1->1) before x (0->2), so y is
+      // the major axis of the group (device = 2x + y).
+      {CollectiveKind::kAllToAll, "%4", {{0, 2, 1, 3}}, false},
+      {CollectiveKind::kAllReduce, "%5", {{3, 1}, {2, 0}}, true},
+      {CollectiveKind::kAllReduce, "%6", {{0, 1}}, true},
+  };
+  for (size_t i = 0; i < 7; ++i) {
+    const Collective& c = m.collectives[i];
+    EXPECT_EQ(c.kind, want[i].kind) << i;
+    EXPECT_EQ(c.name, want[i].name);
+    EXPECT_EQ(c.opcode, CollectiveKindName(want[i].kind));
+    EXPECT_EQ(c.computation, "f");
+    EXPECT_TRUE(c.has_channel_id) << i;
+    EXPECT_EQ(c.channel_id, static_cast<int64_t>(i) + 1);
+    EXPECT_EQ(c.use_global_device_ids, want[i].global_ids) << i;
+    EXPECT_EQ(c.replica_groups.form, ReplicaGroups::Form::kMesh);
+    absl::StatusOr<model::GroupList> groups =
+        model::ExpandMesh(c.replica_groups.mesh, 64);
+    ASSERT_TRUE(groups.ok()) << i << ": " << groups.status();
+    EXPECT_EQ(groups->ToVectors(), want[i].groups) << i;
+    // The type is the global one: no shapes for the shape rules.
+    EXPECT_TRUE(c.operand_shapes.empty());
+    EXPECT_FALSE(c.result_shape.known);
+  }
+  EXPECT_EQ(m.collectives[0].pos.line, 8);
+  EXPECT_EQ(m.collectives[0].opcode_pos.column, 8);
+  EXPECT_EQ(m.collectives[0].replica_groups.pos.column, 23);
+  EXPECT_EQ(m.collectives[0].dimensions, std::vector<int64_t>{1});
+  EXPECT_EQ(m.collectives[1].dimensions, std::vector<int64_t>{0});
+  EXPECT_FALSE(m.collectives[2].has_dimensions);
+  EXPECT_EQ(m.collectives[3].source_file, "train.py");
+  EXPECT_EQ(m.collectives[3].source_line, 42);
+  EXPECT_EQ(m.collectives[3].source_column, 7);
+}
+
+// The groups Shardy's own lowering gives each of its collectives, read from
+// its lit tests (openxla/shardy shardy/dialect/sdy/transforms/export/test/
+// convert_global_to_local/sdy_*.mlir, copied to tests/data/shardy): in
+// each function, the dense replica_groups
+// the default pipeline's CHECK lines (prefixes V1, COMBINED-V1 and AR-DS-V1)
+// expect are the groups of the one collective read there.
+Groups DenseOfCheckLine(const std::string& line) {
+  Groups out;
+  const size_t start = line.find("dense<[[");
+  if (start == std::string::npos) return out;
+  std::vector<int64_t>* group = nullptr;
+  int64_t value = 0;
+  bool in_number = false;
+  for (size_t i = start + 6; i < line.size() && line[i] != '>'; ++i) {
+    const char c = line[i];
+    if (c == '[' && line[i - 1] != '<') {
+      out.emplace_back();
+      group = &out.back();
+    } else if (c >= '0' && c <= '9') {
+      value = value * 10 + (c - '0');
+      in_number = true;
+    } else if (in_number) {
+      if (group != nullptr) group->push_back(value);
+      value = 0;
+      in_number = false;
+    }
+  }
+  return out;
+}
+
+TEST(MlirReaderTest, ShardyCollectivesGiveTheGroupsOfShardysLowering) {
+  int compared = 0;
+  for (const char* name : {"sdy_all_gather", "sdy_all_reduce",
+                           "sdy_reduce_scatter", "sdy_all_to_all"}) {
+    const std::string path = std::string(TOPOLINT_SOURCE_DIR) +
+                             "/tests/data/shardy/" + name + ".mlir";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::stringstream text;
+    text << in.rdbuf();
+    // Expected groups by the line of the function they are in.
+    std::vector<std::pair<int64_t, Groups>> expected;
+    std::vector<int64_t> funcs;
+    std::string line;
+    int64_t n = 0;
+    for (std::istringstream lines(text.str()); std::getline(lines, line);) {
+      ++n;
+      if (line.rfind("func.func", 0) == 0) funcs.push_back(n);
+      const bool default_pipeline =
+          line.find("// V1-SAME{LITERAL}") != std::string::npos ||
+          line.find("// COMBINED-V1-SAME{LITERAL}") != std::string::npos ||
+          line.find("// AR-DS-V1-SAME{LITERAL}") != std::string::npos;
+      if (default_pipeline &&
+          line.find("replica_groups = dense<[[") != std::string::npos) {
+        expected.emplace_back(funcs.empty() ? 0 : funcs.back(),
+                              DenseOfCheckLine(line));
+      }
+    }
+    const Module m = One(text.str());
+    ASSERT_TRUE(m.syntax_errors.empty())
+        << name << ": " << m.syntax_errors[0].message;
+    for (const auto& [func_line, groups] : expected) {
+      // The collective of that function: the first after its line.
+      const Collective* found = nullptr;
+      for (const Collective& c : m.collectives) {
+        if (c.pos.line > func_line) {
+          found = &c;
+          break;
+        }
+      }
+      ASSERT_NE(found, nullptr) << name << ": function at line " << func_line;
+      absl::StatusOr<model::GroupList> got =
+          model::ExpandMesh(found->replica_groups.mesh, 1 << 12);
+      ASSERT_TRUE(got.ok()) << got.status();
+      EXPECT_EQ(got->ToVectors(), groups)
+          << name << ": " << found->name << " at line " << found->pos.line;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 8);
+}
+
+// What Shardy's collectives cannot give is said, at the op, never dropped
+// without a word: a collective_permute's pairs (they follow from its
+// operand's sharding), a mesh the module does not define, the generic form.
+TEST(MlirReaderTest, ShardyCollectivesThatCannotBeReadAreSaid) {
+  const Module m = One(
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0 : tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = sdy.collective_permute %arg0 out_sharding=<@mesh, [{"y", "x"}, {}]> : tensor<16x8xf32>
+  %1 = sdy.all_reduce {"x"} %0 out_sharding=<@other, [{}, {}]> : tensor<16x8xf32>
+  %2 = "sdy.all_gather"(%1) <{gathering_axes = #sdy<list_of_axis_ref_lists[{"x"}, {}]>}> : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  %3 = sdy.all_gather [{"x"}, {} %2 out_sharding=<@mesh, [{}, {}]> : tensor<16x8xf32>
+  return %3 : tensor<16x8xf32>
+}
+)");
+  EXPECT_TRUE(m.collectives.empty());
+  ASSERT_EQ(m.syntax_errors.size(), 4u);
+  EXPECT_EQ(m.syntax_errors[0].pos.line, 3);
+  EXPECT_EQ(m.syntax_errors[0].message,
+            "%0 (collective-permute) is not checked: its source-target pairs "
+            "follow from its operand's sharding, which topolint does not read "
+            "(only out_sharding is written on the op)");
+  EXPECT_EQ(m.syntax_errors[1].pos.line, 4);
+  EXPECT_EQ(m.syntax_errors[1].pos.column, 46);  // the `@other`
+  EXPECT_EQ(m.syntax_errors[1].message,
+            "%1 (all-reduce) is not checked: its mesh @other is not defined in "
+            "this module (no `sdy.mesh @other = <...>`)");
+  EXPECT_EQ(m.syntax_errors[2].pos.line, 5);
+  EXPECT_EQ(m.syntax_errors[2].message,
+            "%2 (all-gather) is not checked: the generic form of "
+            "sdy.all_gather is not read; print the module in Shardy's custom "
+            "form (without --mlir-print-op-generic)");
+  EXPECT_EQ(m.syntax_errors[3].pos.line, 6);
+  EXPECT_EQ(m.syntax_errors[3].message, "expected '{' with a list of axes");
 }
 
 // What jax.lax.ragged_all_to_all lowers to (jax/_src/lax/parallel.py,
