@@ -92,10 +92,16 @@ struct CollectiveExplanation {
 struct ModuleExplanation {
   std::string file;
   std::string name;
+  std::string format = "HLO";  // "StableHLO" for a .mlir module
   int64_t replica_count = 1;
   std::string replica_count_source;  // "header", "--replica-count", "default"
   int64_t num_partitions = 1;
   std::string num_partitions_source;
+  // How text and HTML name a source (the JSON keeps the *_source above, the
+  // same for every front end): a StableHLO module's counts are
+  // "mhlo.num_partitions at line 1", not "header". Empty: the *_source.
+  std::string replica_count_label;
+  std::string num_partitions_label;
   std::optional<int64_t> devices;  // R * P (nullopt on overflow)
   // False when neither the header nor an option gives R or P (torch_xla
   // dumps never print them): then `devices` is the number of ids the

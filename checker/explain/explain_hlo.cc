@@ -101,6 +101,37 @@ CollectiveExplanation ExplainCollective(const hlo::Collective& op,
   return c;
 }
 
+// A StableHLO module states its counts as module attributes, or (the
+// interpreter's tests) as an interpreter.run_parallel grid, which gives
+// both at one place: text and HTML name them so rather than "header".
+void StableHloCountSources(const hlo::Module& module,
+                           const model::ModuleParams& params,
+                           ModuleExplanation* m) {
+  m->format = "StableHLO";
+  const bool replicas =
+      params.replica_count_source == model::CountSource::kHeader;
+  const bool partitions =
+      params.num_partitions_source == model::CountSource::kHeader;
+  const bool grid =
+      replicas && partitions &&
+      module.replica_count_pos.line == module.num_partitions_pos.line &&
+      module.replica_count_pos.column == module.num_partitions_pos.column;
+  if (replicas) {
+    m->replica_count_label =
+        grid ? fmt::format("interpreter.run_parallel at line {}",
+                           module.replica_count_pos.line)
+             : fmt::format("mhlo.num_replicas at line {}",
+                           module.replica_count_pos.line);
+  }
+  if (partitions) {
+    m->num_partitions_label =
+        grid ? fmt::format("interpreter.run_parallel at line {}",
+                           module.num_partitions_pos.line)
+             : fmt::format("mhlo.num_partitions at line {}",
+                           module.num_partitions_pos.line);
+  }
+}
+
 }  // namespace
 
 ModuleExplanation ExplainModule(const hlo::Module& module,
@@ -115,6 +146,7 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
   m.replica_count_source =
       model::CountSourceText(params.replica_count_source, "--replica-count");
   m.num_partitions_source = model::NumPartitionsSourceText(params);
+  if (module.stablehlo) StableHloCountSources(module, params, &m);
   int64_t devices = 0;
   if (!__builtin_mul_overflow(params.replica_count, params.num_partitions,
                               &devices)) {

@@ -152,10 +152,15 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
     out += fmt::format("<h3 id=\"{}-modules\">HLO modules</h3>", prefix);
     for (const ModuleExplanation& m : u.modules) {
       out += fmt::format(
-          "<p class=\"facts\"><code>{}</code> ({}): R = {} ({}), P = {} ({}), "
-          "devices = {}{}</p>",
-          E(m.file), E(m.name), m.replica_count, E(m.replica_count_source),
-          m.num_partitions, E(m.num_partitions_source),
+          "<p class=\"facts\"><code>{}</code> ({}{}): R = {} ({}), P = {} "
+          "({}), devices = {}{}</p>",
+          E(m.file), m.format == "HLO" ? "" : E(m.format + " module "),
+          E(m.name), m.replica_count,
+          E(m.replica_count_label.empty() ? m.replica_count_source
+                                          : m.replica_count_label),
+          m.num_partitions,
+          E(m.num_partitions_label.empty() ? m.num_partitions_source
+                                           : m.num_partitions_label),
           m.devices.has_value() ? std::to_string(*m.devices) : "overflow",
           m.counts_recorded ? ""
                             : " (not recorded: taken from the ids listed)");

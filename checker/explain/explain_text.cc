@@ -131,9 +131,11 @@ void RenderCollective(const CollectiveExplanation& c, const Mark& marked,
 
 void RenderCounts(const ModuleExplanation& m, std::string* out) {
   *out += fmt::format("  R = replica_count  = {} ({})\n", m.replica_count,
-                      m.replica_count_source);
+                      m.replica_count_label.empty() ? m.replica_count_source
+                                                    : m.replica_count_label);
   *out += fmt::format("  P = num_partitions = {} ({})\n", m.num_partitions,
-                      m.num_partitions_source);
+                      m.num_partitions_label.empty() ? m.num_partitions_source
+                                                     : m.num_partitions_label);
   if (m.devices.has_value()) {
     *out += fmt::format(
         "  devices = R x P    = {} (device id = replica * {} + partition)\n",
@@ -145,14 +147,22 @@ void RenderCounts(const ModuleExplanation& m, std::string* out) {
 
 void RenderModule(const ModuleExplanation& m, const Mark& marked,
                   std::string* out) {
+  const bool stablehlo = m.format == "StableHLO";
   *out +=
-      fmt::format("\nHLO module {} ({})\n",
-                  m.name.empty() ? "(no header)" : Safe(m.name), Safe(m.file));
+      fmt::format("\n{} module {} ({})\n", m.format,
+                  !m.name.empty() ? Safe(m.name)
+                                  : (stablehlo ? "(no name)" : "(no header)"),
+                  Safe(m.file));
   if (!m.counts_recorded) {
     *out +=
-        "  R = replica_count, P = num_partitions: not recorded (the header "
-        "omits them, as torch_xla dumps do); give them with --replica-count "
-        "N / --num-partitions N\n";
+        stablehlo
+            ? "  R = replica_count, P = num_partitions: not recorded (the "
+              "module states no mhlo.num_replicas / mhlo.num_partitions and "
+              "has no sdy.mesh or tiled mhlo.sharding to take them from); "
+              "give them with --replica-count N / --num-partitions N\n"
+            : "  R = replica_count, P = num_partitions: not recorded (the "
+              "header omits them, as torch_xla dumps do); give them with "
+              "--replica-count N / --num-partitions N\n";
     if (m.ids_listed > 0) {
       *out += fmt::format(
           "  devices: not recorded; the collectives list ids 0..{} ({} "

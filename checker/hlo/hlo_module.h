@@ -331,6 +331,8 @@ struct Module {
   // order. Positions in a binary module are byte offsets (TextPos::AtByte).
   std::string proto_format;
   bool gzip = false;
+  // Read by the StableHLO front end (checker/hlo/mlir): explain names it so.
+  bool stablehlo = false;
   BinaryOpSpans binary_ops;
   // The computations' names (without '%'), in file order, for
   // BinaryOpSpans::Span::computation.

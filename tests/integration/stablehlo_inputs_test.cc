@@ -171,10 +171,16 @@ TEST(StableHloInputsTest, EachPartIsAModuleOfItsOwn) {
   EXPECT_THAT(check.out, Not(HasSubstr("s/model.mlir:3:")));
   EXPECT_THAT(check.out, Not(HasSubstr("s/model.mlir:17:")));
   const testing::CliResult explain = RunTopolint({"explain", "s"}, d.path());
-  EXPECT_THAT(explain.out, HasSubstr("HLO module part 1 (s/model.mlir)"));
-  EXPECT_THAT(explain.out, HasSubstr("HLO module part 2 (s/model.mlir)"));
-  EXPECT_THAT(explain.out, HasSubstr("HLO module named (s/model.mlir)"));
-  EXPECT_THAT(explain.out, HasSubstr("P = num_partitions = 8 (header)"));
+  // Named as what they are: StableHLO modules, whose counts are module
+  // attributes, not an HLO header.
+  EXPECT_THAT(explain.out, HasSubstr("StableHLO module part 1 (s/model.mlir)"));
+  EXPECT_THAT(explain.out, HasSubstr("StableHLO module part 2 (s/model.mlir)"));
+  EXPECT_THAT(explain.out, HasSubstr("StableHLO module named (s/model.mlir)"));
+  EXPECT_THAT(explain.out,
+              HasSubstr("P = num_partitions = 8 (mhlo.num_partitions at line "
+                        "8)"));
+  EXPECT_THAT(explain.out, Not(HasSubstr("\nHLO module")));
+  EXPECT_THAT(explain.out, Not(HasSubstr("(header)")));
 }
 
 }  // namespace

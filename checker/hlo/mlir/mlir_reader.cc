@@ -236,6 +236,7 @@ void Reader::StartPart() {
   options_.on_module_split(*module_);
   *module_ = Module();
   module_->file = file;
+  module_->stablehlo = true;
   part_has_content_ = false;
   defer_off_ = false;
   partitions_from_mesh_ = false;
@@ -380,6 +381,7 @@ void ParseStableHlo(std::string_view text, const std::string& display_name,
                     const ParseOptions& options, Module* module) {
   *module = Module();
   module->file = display_name;
+  module->stablehlo = true;
   Module unused;
   InputWindow aliases(text, options.window_bytes);
   mlir::Reader pre(&aliases, &unused, options);
@@ -398,6 +400,7 @@ absl::Status ParseStableHloFile(const std::string& path,
   std::FILE* file = *opened;
   *module = Module();
   module->file = display_name;
+  module->stablehlo = true;
   bool read_error = false, too_large = false, shrank = false;
   {
     InputWindow window(file, options.window_bytes);
