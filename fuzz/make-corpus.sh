@@ -21,6 +21,7 @@
 #                      config joined by the separator line "@@@@", then its
 #                      --lnc/--num-cores/--replica-count/--num-partitions
 #   stdin_fuzz         the fixture HLO texts (as model.hlo, and with no
+#                      name), StableHLO texts (as model.mlir, and with no
 #                      name), def.json and configs, each behind the two
 #                      bytes that pick the --stdin-filename and where the
 #                      1 MiB read-ahead ends (fuzz/stdin_target.h)
@@ -130,7 +131,8 @@ while IFS= read -r -d '' dir; do
 done < <(find fixtures -mindepth 2 -maxdepth 2 -type d -print0)
 
 # stdin_fuzz: byte 0 picks the name (0 model.hlo, 1 def.json,
-# 2 neuron_config.json, 4 none), byte 1 where the read-ahead ends.
+# 2 neuron_config.json, 4 model.mlir, 5 none), byte 1 where the read-ahead
+# ends.
 stdin_seed() {
   local name
   name="seed-$1-$(printf '%s' "$3" | tr '/ ' '__')"
@@ -138,8 +140,12 @@ stdin_seed() {
 }
 while IFS= read -r -d '' f; do
   stdin_seed 00 10 "$f"
-  stdin_seed 04 00 "$f"
+  stdin_seed 05 00 "$f"
 done < <(find fixtures -type f -name '*.hlo' -size -8k -print0 | head -z -n 60)
+while IFS= read -r -d '' f; do
+  stdin_seed 04 10 "$f"
+  stdin_seed 05 00 "$f"
+done < <(find fixtures -type f -name '*.mlir' -size -8k -print0 | head -z -n 30)
 while IFS= read -r -d '' f; do stdin_seed 01 40 "$f"; done \
   < <(find fixtures -type f -name def.json -size -8k -print0 | head -z -n 30)
 while IFS= read -r -d '' f; do stdin_seed 02 00 "$f"; done \

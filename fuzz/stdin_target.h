@@ -34,8 +34,9 @@ namespace topolint::fuzz {
 // (whitespace to HLO and JSON alike) so that the fuzzed bytes straddle the
 // head and the part streamed from the pipe. The rest is standard input.
 inline constexpr const char* kStdinNames[] = {
-    "model.hlo", "def.json", "neuron_config.json", "model.hlo.txt",
-    "stdin",  // no kind by name: told by content, so never padded
+    "model.hlo",  "def.json", "neuron_config.json", "model.hlo.txt",
+    "model.mlir",  // StableHLO by name: read whole, two passes
+    "stdin",       // no kind by name: told by content, so never padded
 };
 inline constexpr size_t kStdinHeadBytes = size_t{1} << 20;  // unit_jobs.cc
 
