@@ -142,7 +142,7 @@ void Collective::Clear() {
   // this check until it is added below; tests/hlo/collective_clear_test.cc
   // checks the values.
   static_assert(sizeof(void*) != 8 || sizeof(std::string) != 32 ||
-                    sizeof(Collective) == 920,
+                    sizeof(Collective) == 928,
                 "Collective changed: update Collective::Clear()");
   name.clear();
   computation.clear();
@@ -170,12 +170,13 @@ void Collective::Clear() {
   to_apply.clear();
   source_file.clear();
   source_line = 0;
+  source_column = 0;
   op_name.clear();
 }
 
 void Collective::CopyForReport(const Collective& from) {
   static_assert(sizeof(void*) != 8 || sizeof(std::string) != 32 ||
-                    sizeof(Collective) == 920,
+                    sizeof(Collective) == 928,
                 "Collective changed: update Collective::CopyForReport()");
   name = from.name;
   computation = from.computation;
@@ -213,6 +214,7 @@ void Collective::CopyForReport(const Collective& from) {
   to_apply = from.to_apply;
   source_file = from.source_file;
   source_line = from.source_line;
+  source_column = from.source_column;
   op_name = from.op_name;
 }
 

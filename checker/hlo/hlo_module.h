@@ -194,6 +194,9 @@ struct Collective {
   // metadata={... source_file="..." source_line=N}
   std::string source_file;
   int64_t source_line = 0;
+  // The column of the source line, 1-based; 0 when not known (HLO text
+  // metadata has none; StableHLO's `loc("train.py":42:7)` has).
+  int32_t source_column = 0;
   std::string op_name;  // metadata op_name (truncated to 256 bytes)
 
   // Back to the default value, keeping the storage of the strings and

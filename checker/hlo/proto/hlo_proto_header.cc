@@ -133,6 +133,8 @@ bool ReadModuleField(WireReader& r, uint32_t field, int wt, Header* h) {
                          &h->entry_id.emplace());
     case 15:
       return ReadDeviceAssignment(r, wt, h);
+    case 17:
+      return ReadStackFrameIndex(r, wt, &h->stack_frames);
     case 12:  // spmd_output_sharding
     case 14:  // spmd_parameters_shardings
       return ReadModuleSharding(r, field, wt, h);

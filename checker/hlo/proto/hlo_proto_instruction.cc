@@ -13,11 +13,16 @@ namespace {
 // HloInstructionProto field numbers (hlo_proto_internal.h).
 using namespace instruction_fields;  // NOLINT(google-build-using-namespace)
 
-// OpMetadata: op_name=2, source_file=3, source_line=4.
-bool ReadMetadata(WireReader& r, int wire_type, Collective* c) {
+// OpMetadata: op_name=2, source_file=3, source_line=4, stack_frame_id=15.
+bool ReadMetadata(WireReader& r, int wire_type, InstructionScratch* s) {
+  Collective* c = &s->c;
   auto on_field = [&](uint32_t field, int wt) {
     int64_t line = 0;
     switch (field) {
+      case 15:  // an int32, as source_line
+        if (!r.ReadInt64("OpMetadata.stack_frame_id", wt, &line)) return false;
+        s->stack_frame_id = static_cast<int32_t>(line);
+        return true;
       case 2:
         return r.ReadString("OpMetadata.op_name", wt, 256, &c->op_name);
       case 3:
@@ -112,6 +117,7 @@ void InstructionScratch::Clear() {
   operand_ids.clear();
   called_ids.clear();
   dynamic_slice_sizes = 0;
+  stack_frame_id = 0;
   groups_rank = 0;
   sharding.clear();
   sharding_at = -1;
@@ -191,7 +197,7 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         return ok;
       }
       case kMetadata:
-        return ReadMetadata(r, wt, &c);
+        return ReadMetadata(r, wt, s);
       case kDimensions:
         if (!c.has_dimensions) c.dimensions_pos = at;
         c.has_dimensions = true;

@@ -137,6 +137,37 @@ struct ComputationInfo {
   std::optional<int64_t> id, root_id;
 };
 
+// HloModuleProto.stack_frame_index (17), a StackFrameIndexProto, as far as
+// resolving an OpMetadata.stack_frame_id (15) needs it: modern JAX records
+// source locations there, not in OpMetadata.source_file / source_line.
+// Ids are 1-based positions in these arrays (0: none). The module's table
+// is held within kMaxHeldStackFrameBytes; past it nothing is held (`cut`)
+// and no id resolves (hlo_proto_stack_frames.cc).
+struct StackFrames {
+  struct FileLocation {
+    int64_t file_name_id = 0;
+    int64_t line = 0;
+    int64_t column = 0;
+  };
+  std::vector<std::string> file_names;       // file_names (1)
+  std::vector<FileLocation> file_locations;  // file_locations (3)
+  // stack_frames (4): each frame's file_location_id (its parent_frame_id
+  // is not needed: a collective's location is its innermost frame's).
+  std::vector<int64_t> frame_locations;
+  size_t held = 0;  // bytes counted against kMaxHeldStackFrameBytes
+  bool cut = false;
+
+  // Sets c's source_file, source_line and source_column from the frame
+  // `id` names. False, leaving `c` as it is, when an id on the way is out
+  // of range.
+  bool Resolve(int64_t id, Collective* c) const;
+};
+inline constexpr size_t kMaxHeldStackFrameBytes = size_t{16} << 20;
+
+// Reads stack_frame_index (17) into `f` (its tag read); a repeated one
+// appends, as protobuf merges it.
+bool ReadStackFrameIndex(WireReader& r, int wire_type, StackFrames* f);
+
 // What the first pass learns.
 struct Header {
   int depth = 0;  // wrappers around the HloModuleProto
@@ -166,6 +197,9 @@ struct Header {
   std::vector<RawSharding> shardings;
   size_t sharding_bytes = 0;  // held in `shardings`
   bool shardings_cut = false;
+  // stack_frame_index (17): read by the first pass, as it may follow the
+  // computations, so that the second resolves each collective's frame.
+  StackFrames stack_frames;
 };
 // The module shardings (Header::shardings) held at most.
 inline constexpr size_t kMaxHeldShardingBytes = size_t{16} << 20;
@@ -193,6 +227,8 @@ struct InstructionScratch {
   // dynamic_slice_sizes (20): an in-place collective-permute's slice_sizes
   // lists, flattened (one value per dimension of each list).
   int64_t dynamic_slice_sizes = 0;
+  // metadata.stack_frame_id (OpMetadata 15): 0 when absent.
+  int64_t stack_frame_id = 0;
   // Which replica-group field filled c.replica_groups (XLA's reader order:
   // replica_groups 49 if non-empty, then 92, 93, 87); 0 = none.
   int groups_rank = 0;

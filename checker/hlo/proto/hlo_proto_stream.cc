@@ -319,6 +319,11 @@ class InstructionWalk {
         c.to_apply.append(h_.computations[it->second].name);
       }
     }
+    // A location given only as a stack frame (modern JAX): the innermost
+    // frame's, from the module's stack_frame_index.
+    if (c.source_file.empty() && s_.stack_frame_id > 0) {
+      h_.stack_frames.Resolve(s_.stack_frame_id, &c);
+    }
     AddSpan(instruction_begin_, end, c.name);
     EmitCollective(opts_.on_collective, m_, c);
     return true;
