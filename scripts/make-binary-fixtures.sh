@@ -28,6 +28,9 @@ make iota-ok.hlo $F/hlo-group-coverage/pass-binary-old-nested-iota/model.hlo_mod
 make sharding-device.hlo $F/hlo-sharding-device/fail-binary-with-config/model.hlo_module.pb
 make sharding-count.hlo $F/hlo-sharding-count/fail-binary-iota-and-domain/model.hlo_module.pb
 make sharding-rank.hlo $F/hlo-sharding-rank/fail-binary-gzip-tuple/model.pb.gz --gzip
+# Source locations as modern JAX records them: OpMetadata.stack_frame_id
+# naming a frame of the module's stack_frame_index.
+make duplicate-id.hlo $F/hlo-duplicate-device-id/fail-binary-stack-frames/model.hlo_module.pb --stack-frames
 # A module cut short: hlo-syntax with the byte offset.
 make iota-ok.hlo build/iota-ok.hlo_module.pb
 mkdir -p $F/hlo-syntax/fail-binary-truncated

@@ -2,7 +2,7 @@
 // says (kind, async start), whether it is a collective at all (a send or
 // recv only with its pairs attribute), and the sink or the module's list.
 // The text parser (text/module_parser_body.cc, FinishInstruction) and the
-// binary reader (proto/hlo_proto_reader.cc, InstructionStream::Instruction)
+// binary reader (proto/hlo_proto_stream.cc, InstructionWalk::Finish)
 // fill the rest of the record and call these.
 #ifndef TOPOLINT_CHECKER_HLO_COLLECTIVE_EMIT_H_
 #define TOPOLINT_CHECKER_HLO_COLLECTIVE_EMIT_H_

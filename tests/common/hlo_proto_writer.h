@@ -43,6 +43,12 @@ struct ProtoWriteOptions {
   int explicit_groups_field = 49;
   bool old_nested_iota = false;
   bool gzip = false;
+  // Source locations (metadata source_file, source_line and the column)
+  // written as modern JAX writes them: OpMetadata.stack_frame_id (15)
+  // naming a frame of the module's stack_frame_index (17, after the
+  // computations), whose parent is one outer frame, instead of fields 3
+  // and 4.
+  bool stack_frames = false;
   // The module's text, when its shardings are to be written (see above);
   // it must outlive the call.
   std::string_view text;
@@ -278,6 +284,53 @@ inline std::string WriteHloProto(const hlo::Module& m,
   }
   std::vector<std::string> stubs;  // to_apply computations not seen
   int64_t next_id = 1;
+  // o.stack_frames: StackFrameIndexProto's arrays, built as collectives
+  // are written (file name 1, function names 1-2, location 1 and frame 1
+  // the outer frame).
+  std::map<std::string, int64_t> frame_files = {{"run.py", 1}};
+  std::string frame_table;
+  Bytes(&frame_table, 1, "run.py");
+  Bytes(&frame_table, 2, "<module>");
+  Bytes(&frame_table, 2, "step");
+  std::string frame_locations;  // FileLocation messages, in order
+  {
+    std::string loc;
+    Varint(&loc, 1, 1);
+    Varint(&loc, 2, 1);
+    Varint(&loc, 3, 1);
+    Bytes(&frame_locations, 3, loc);
+  }
+  std::string frames;  // StackFrame messages, in order
+  {
+    std::string frame;
+    Varint(&frame, 1, 1);
+    Bytes(&frames, 4, frame);
+  }
+  int64_t frame_count = 1;
+  // The frame of `c`'s location (a new one), after its file's name.
+  auto frame_of = [&](const hlo::Collective& c) {
+    auto it = frame_files.find(c.source_file);
+    if (it == frame_files.end()) {
+      it = frame_files
+               .emplace(c.source_file,
+                        static_cast<int64_t>(frame_files.size()) + 1)
+               .first;
+      Bytes(&frame_table, 1, c.source_file);
+    }
+    std::string loc;
+    Varint(&loc, 1, static_cast<uint64_t>(it->second));
+    Varint(&loc, 2, 2);
+    Varint(&loc, 3, static_cast<uint64_t>(c.source_line));
+    if (c.source_column > 0) {
+      Varint(&loc, 4, static_cast<uint64_t>(c.source_column));
+    }
+    Bytes(&frame_locations, 3, loc);
+    std::string frame;
+    Varint(&frame, 1, static_cast<uint64_t>(++frame_count));
+    Varint(&frame, 2, 1);
+    Bytes(&frames, 4, frame);
+    return frame_count;
+  };
   std::string module;
   if (!m.name.empty()) Bytes(&module, 1, m.name);
   Bytes(&module, 2, entry);
@@ -312,9 +365,13 @@ inline std::string WriteHloProto(const hlo::Module& m,
           c->source_line != 0) {
         std::string md;
         if (!c->op_name.empty()) Bytes(&md, 2, c->op_name);
-        if (!c->source_file.empty()) Bytes(&md, 3, c->source_file);
-        if (c->source_line != 0) {
-          Varint(&md, 4, static_cast<uint64_t>(c->source_line));
+        if (o.stack_frames && !c->source_file.empty()) {
+          Varint(&md, 15, static_cast<uint64_t>(frame_of(*c)));
+        } else {
+          if (!c->source_file.empty()) Bytes(&md, 3, c->source_file);
+          if (c->source_line != 0) {
+            Varint(&md, 4, static_cast<uint64_t>(c->source_line));
+          }
         }
         Bytes(&ins, 7, md);
       }
@@ -392,6 +449,9 @@ inline std::string WriteHloProto(const hlo::Module& m,
     Bytes(&module, 3, computation);
   }
   Varint(&module, 6, static_cast<uint64_t>(comp_id(entry)));
+  if (o.stack_frames) {
+    Bytes(&module, 17, frame_table + frame_locations + frames);
+  }
 
   const bool counts =
       m.replica_count.has_value() || m.num_partitions.has_value();

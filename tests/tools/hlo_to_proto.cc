@@ -3,6 +3,7 @@
 //
 //   topolint_hlo_to_proto IN.hlo OUT.pb [--wrapper module|hloproto|snapshot|
 //                         config] [--groups 49|87] [--old-iota] [--gzip]
+//                         [--stack-frames]
 //
 // The module's collectives, their operand shapes and called computations,
 // and every instruction that carries a sharding, are written
@@ -21,7 +22,8 @@ int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr,
                  "usage: %s IN.hlo OUT.pb [--wrapper module|hloproto|"
-                 "snapshot|config] [--groups 49|87] [--old-iota] [--gzip]\n",
+                 "snapshot|config] [--groups 49|87] [--old-iota] [--gzip] "
+                 "[--stack-frames]\n",
                  argv[0]);
     return 2;
   }
@@ -31,6 +33,8 @@ int main(int argc, char** argv) {
     const std::string next = i + 1 < argc ? argv[i + 1] : "";
     if (a == "--gzip") {
       o.gzip = true;
+    } else if (a == "--stack-frames") {  // source locations as JAX's
+      o.stack_frames = true;
     } else if (a == "--old-iota") {
       o.old_nested_iota = true;
     } else if (a == "--groups" && (next == "49" || next == "87")) {

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <string>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "checker/hlo/fast_path_check.h"
 #include "checker/hlo/group_checks.h"
 #include "checker/hlo/pairs_text.h"
@@ -19,6 +17,32 @@
 namespace topolint::hlo::proto {
 
 namespace {
+
+// RE2's inconsistency check (checker/hlo/fast_path_check.h) of
+// ReadPlainGroup below, which read the `size` bytes at `held` (from byte
+// `at`) into the last group of `fast`: ReadReplicaGroup reads the same ids
+// at the same bytes.
+void CheckPlainGroup(const WireReader& r, const uint8_t* held, size_t size,
+                     int64_t at, const ReplicaGroups& fast) {
+  WireReader sub(held, size, at, r.depth());
+  ReplicaGroups exact;
+  std::vector<TextPos> id_pos;
+  const int64_t g = fast.num_groups() - 1;
+  bool same = ReadReplicaGroup(sub, kLen, &exact, &id_pos, false) &&
+              exact.num_groups() == 1 &&
+              std::equal(exact.group(0).begin(), exact.group(0).end(),
+                         fast.group(g).begin(), fast.group(g).end());
+  // Cursors, not IdPos per id: a list of n ids is checked in O(n).
+  IdLayout::Cursor exact_at(exact.id_layout, exact.ids());
+  IdLayout::Cursor fast_at(fast.id_layout, fast.ids());
+  const int64_t begin =
+      g == 0 ? 0 : fast.group_ends[static_cast<size_t>(g) - 1];
+  for (size_t k = 0; same && k < exact.group(0).size(); ++k) {
+    const int64_t i = static_cast<int64_t>(k);
+    same = exact_at.At(i).byte_offset() == fast_at.At(begin + i).byte_offset();
+  }
+  if (!same) FastPathInconsistency("ReadPlainGroup", at, "other ids");
+}
 
 // The fast path of ReadReplicaGroup (ParseOptions::binary_fast_path): a
 // ReplicaGroup held whole in the buffer whose only field is its ids,
@@ -65,6 +89,7 @@ bool ReadPlainGroup(WireReader& r, TextPos group_pos, ReplicaGroups* out) {
                            base + static_cast<int64_t>(end));
   out->explicit_id_count = static_cast<int64_t>(ids->size());
   out->EndGroup(group_pos);
+  if (kCheckFastPaths) CheckPlainGroup(r, p, end, base, *out);
   return r.SkipBytes("a ReplicaGroup", static_cast<int64_t>(end));
 }
 
@@ -93,33 +118,15 @@ bool ReadPlainPair(WireReader& r, TextPos pair_pos, SourceTargetPairs* out) {
   }
   out->pairs.emplace_back(values[0], values[1]);
   out->pair_pos.push_back(pair_pos);
-  return r.SkipBytes("a SourceTarget", static_cast<int64_t>(end));
-}
-
-// RE2's inconsistency check (checker/hlo/fast_path_check.h) of
-// ReadPlainGroup, which read the `size` bytes at `held` (from byte `at`)
-// into the last group of `fast`: ReadReplicaGroup reads the same ids at
-// the same bytes.
-void CheckPlainGroup(const WireReader& r, const uint8_t* held, size_t size,
-                     int64_t at, const ReplicaGroups& fast) {
-  WireReader sub(held, size, at, r.depth());
-  ReplicaGroups exact;
-  std::vector<TextPos> id_pos;
-  const int64_t g = fast.num_groups() - 1;
-  bool same = ReadReplicaGroup(sub, kLen, &exact, &id_pos, false) &&
-              exact.num_groups() == 1 &&
-              std::equal(exact.group(0).begin(), exact.group(0).end(),
-                         fast.group(g).begin(), fast.group(g).end());
-  // Cursors, not IdPos per id: a list of n ids is checked in O(n).
-  IdLayout::Cursor exact_at(exact.id_layout, exact.ids());
-  IdLayout::Cursor fast_at(fast.id_layout, fast.ids());
-  const int64_t begin =
-      g == 0 ? 0 : fast.group_ends[static_cast<size_t>(g) - 1];
-  for (size_t k = 0; same && k < exact.group(0).size(); ++k) {
-    const int64_t i = static_cast<int64_t>(k);
-    same = exact_at.At(i).byte_offset() == fast_at.At(begin + i).byte_offset();
+  if (kCheckFastPaths) {  // RE2's inconsistency check (fast_path_check.h)
+    WireReader sub(p, end, r.offset(), r.depth());
+    SourceTargetPairs exact;
+    if (!ReadSourceTarget(sub, kLen, &exact, false) ||
+        exact.pairs.back() != out->pairs.back()) {
+      FastPathInconsistency("ReadPlainPair", r.offset(), "another pair");
+    }
   }
-  if (!same) FastPathInconsistency("ReadPlainGroup", at, "other ids");
+  return r.SkipBytes("a SourceTarget", static_cast<int64_t>(end));
 }
 
 }  // namespace
@@ -131,32 +138,15 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
     return r.Fail(
         fmt::format("expected at most {} replica groups", kMaxReplicaGroups));
   }
-  if (fast && wire_type == kLen) {
-    const uint8_t* held = nullptr;
-    size_t n = 0;
-    const int64_t at = r.offset();
-    if (kCheckFastPaths && !r.PeekBuffer(&held, &n)) held = nullptr;
-    if (ReadPlainGroup(r, group_pos, out)) {
-      if (kCheckFastPaths && held != nullptr) {
-        CheckPlainGroup(r, held, static_cast<size_t>(r.offset() - at), at,
-                        *out);
-      }
-      return true;
-    }
+  if (fast && wire_type == kLen && ReadPlainGroup(r, group_pos, out)) {
+    return true;
   }
-  int saved = 0;
-  if (!r.Enter("a ReplicaGroup", wire_type, &saved)) return false;
   if (out->form == ReplicaGroups::Form::kAbsent) out->pos = group_pos;
   out->form = ReplicaGroups::Form::kExplicit;
   std::vector<int64_t>* ids = out->MutableIds();
   std::vector<TextPos>& pos = *id_pos;  // this field's ids, kept as a layout
-  uint32_t field = 0;
-  int wt = 0;
-  while (r.NextField("ReplicaGroup", &field, &wt)) {
-    if (field != 1) {
-      if (!r.Skip("a ReplicaGroup field", wt)) return false;
-      continue;
-    }
+  auto on_field = [&](uint32_t field, int wt) {
+    if (field != 1) return r.Skip("a ReplicaGroup field", wt);
     const size_t before = ids->size();
     const int64_t room = kMaxExplicitIds - out->explicit_id_count;
     const bool packed = wt == kLen;
@@ -177,70 +167,62 @@ bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
       }
     }
     out->explicit_id_count = static_cast<int64_t>(ids->size());
+    return true;
+  };
+  if (!ReadMessage(r, "a ReplicaGroup", wire_type, "ReplicaGroup", on_field)) {
+    return false;
   }
   out->EndGroup(group_pos);
-  return r.Leave(saved);
+  return true;
 }
 
 bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
                     std::vector<TextPos>* id_pos, bool fast) {
-  const TextPos at = r.pos();
-  int saved = 0;
-  if (!r.Enter("collective_device_list (87)", wire_type, &saved)) {
+  out->pos = r.pos();
+  auto on_field = [&](uint32_t field, int wt) {
+    if (field == 1) return ReadReplicaGroup(r, wt, out, id_pos, fast);
+    if (field == 2) {  // iota_replica_group_list, before 2026-02
+      return ReadIotaList(r, wt, r.pos(), out);
+    }
+    return r.Skip("a CollectiveDeviceListProto field", wt);
+  };
+  if (!ReadMessage(r, "collective_device_list (87)", wire_type,
+                   "CollectiveDeviceListProto", on_field)) {
     return false;
   }
-  out->pos = at;
-  uint32_t field = 0;
-  int wt = 0;
-  while (r.NextField("CollectiveDeviceListProto", &field, &wt)) {
-    bool ok;
-    if (field == 1) {
-      ok = ReadReplicaGroup(r, wt, out, id_pos, fast);
-    } else if (field == 2) {  // iota_replica_group_list, before 2026-02
-      ok = ReadIotaList(r, wt, r.pos(), out);
-    } else {
-      ok = r.Skip("a CollectiveDeviceListProto field", wt);
-    }
-    if (!ok) return false;
-  }
-  if (r.failed()) return false;
   if (out->form == ReplicaGroups::Form::kAbsent) {
     out->form = ReplicaGroups::Form::kExplicit;  // an empty list: {}
   }
-  return r.Leave(saved);
+  return true;
 }
 
 bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out) {
-  int saved = 0;
-  if (!r.Enter("an IotaReplicaGroupListProto", wire_type, &saved)) {
-    return false;
-  }
   IotaSpec& iota = out->iota;
   iota = IotaSpec();
   out->form = ReplicaGroups::Form::kIota;
   out->pos = field_pos;
   TextPos perm_pos = field_pos;
-  uint32_t field = 0;
-  int wt = 0;
-  while (r.NextField("IotaReplicaGroupListProto", &field, &wt)) {
-    bool ok;
-    if (field == 1) {
-      ok = r.ReadInt64("num_replica_groups", wt, &iota.num_groups);
-    } else if (field == 2) {
-      ok = r.ReadInt64("num_devices_per_group", wt, &iota.group_size);
-    } else if (field == 3) {
-      ok = r.ReadInt64s("iota_reshape_dims", wt, 64, &iota.reshape_dims,
-                        nullptr);
-    } else if (field == 4) {
-      perm_pos = r.pos();
-      ok = r.ReadInt64s("iota_transpose_perm", wt, 64, &iota.perm, nullptr);
-    } else {
-      ok = r.Skip("an IotaReplicaGroupListProto field", wt);
+  auto on_field = [&](uint32_t field, int wt) {
+    switch (field) {
+      case 1:
+        return r.ReadInt64("num_replica_groups", wt, &iota.num_groups);
+      case 2:
+        return r.ReadInt64("num_devices_per_group", wt, &iota.group_size);
+      case 3:
+        return r.ReadInt64s("iota_reshape_dims", wt, 64, &iota.reshape_dims,
+                            nullptr);
+      case 4:
+        perm_pos = r.pos();
+        return r.ReadInt64s("iota_transpose_perm", wt, 64, &iota.perm, nullptr);
+      default:
+        return r.Skip("an IotaReplicaGroupListProto field", wt);
     }
-    if (!ok) return false;
+  };
+  if (!ReadMessage(r, "an IotaReplicaGroupListProto", wire_type,
+                   "IotaReplicaGroupListProto", on_field)) {
+    return false;
   }
-  if (r.failed()) return false;
   const int64_t at = field_pos.byte_offset();
   // XLA's defaults: an absent reshape is the plain iota [G*S] (1 where G*S
   // is not a valid count, which CheckIota reports); an absent transpose the
@@ -274,7 +256,7 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
                       p->where == SpecProblem::Where::kPermEntry;
     return r.FailAt(perm ? perm_pos.byte_offset() : at, p->message);
   }
-  return r.Leave(saved);
+  return true;
 }
 
 bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out,
@@ -284,45 +266,22 @@ bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out,
     return r.Fail(fmt::format("expected at most {} source_target_pairs ids",
                               kMaxExplicitIds));
   }
-  if (fast && wire_type == kLen) {
-    const uint8_t* held = nullptr;
-    size_t n = 0;
-    const int64_t at = r.offset();
-    if (kCheckFastPaths && !r.PeekBuffer(&held, &n)) held = nullptr;
-    if (ReadPlainPair(r, pair_pos, out)) {
-      if (kCheckFastPaths && held != nullptr) {
-        WireReader sub(held, static_cast<size_t>(r.offset() - at), at,
-                       r.depth());
-        SourceTargetPairs exact;
-        if (!ReadSourceTarget(sub, kLen, &exact, false) ||
-            exact.pairs.back() != out->pairs.back()) {
-          FastPathInconsistency("ReadPlainPair", at, "another pair");
-        }
-      }
-      return true;
-    }
+  if (fast && wire_type == kLen && ReadPlainPair(r, pair_pos, out)) {
+    return true;
   }
-  int saved = 0;
-  if (!r.Enter("a SourceTarget", wire_type, &saved)) return false;
   int64_t source = 0;
   int64_t target = 0;
-  uint32_t field = 0;
-  int wt = 0;
-  while (r.NextField("SourceTarget", &field, &wt)) {
-    bool ok;
-    if (field == 1) {
-      ok = r.ReadInt64("SourceTarget.source", wt, &source);
-    } else if (field == 2) {
-      ok = r.ReadInt64("SourceTarget.target", wt, &target);
-    } else {
-      ok = r.Skip("a SourceTarget field", wt);
-    }
-    if (!ok) return false;
+  auto on_field = [&](uint32_t field, int wt) {
+    if (field == 1) return r.ReadInt64("SourceTarget.source", wt, &source);
+    if (field == 2) return r.ReadInt64("SourceTarget.target", wt, &target);
+    return r.Skip("a SourceTarget field", wt);
+  };
+  if (!ReadMessage(r, "a SourceTarget", wire_type, "SourceTarget", on_field)) {
+    return false;
   }
-  if (r.failed()) return false;
   out->pairs.emplace_back(source, target);
   out->pair_pos.push_back(pair_pos);
-  return r.Leave(saved);
+  return true;
 }
 
 bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,

@@ -5,6 +5,7 @@
 // the second pass needs it before the first collective.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "checker/hlo/proto/hlo_proto_internal.h"
 #include "checker/hlo/proto/hlo_proto_wire.h"
@@ -12,28 +13,6 @@
 
 namespace topolint::hlo::proto {
 namespace {
-
-// Skips the instructions (field 2, length-delimited: tag byte 0x12) that
-// follow in the input buffer and are held in it whole, in one step: the
-// first pass reads only their tags and lengths. What is not such an
-// instruction, or is cut by the buffer's end, is left to NextField and
-// Skip, which say what is wrong with it.
-bool SkipHeldInstructions(WireReader& r) {
-  const uint8_t* p = nullptr;
-  size_t n = 0;
-  if (!r.PeekBuffer(&p, &n)) return !r.failed();
-  size_t i = 0;
-  while (i < n && p[i] == 0x12) {
-    uint64_t len = 0;
-    size_t k = 0;
-    if (!DecodeVarint(p + i + 1, n - i - 1, &len, &k) || len > n - i - 1 - k) {
-      break;
-    }
-    i += 1 + k + static_cast<size_t>(len);
-  }
-  return i == 0 ||
-         r.SkipBytes("an HloInstructionProto", static_cast<int64_t>(i));
-}
 
 bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
   if (static_cast<int64_t>(h->computations.size()) >= kMaxComputations) {
@@ -43,89 +22,79 @@ bool ReadComputationHeader(WireReader& r, int wt, Header* h) {
   int saved = 0;
   if (!r.Enter("HloModuleProto.computations (3)", wt, &saved)) return false;
   ComputationInfo& c = h->computations.emplace_back();
-  uint32_t field = 0;
-  int w = 0;
-  while (r.NextField("HloComputationProto", &field, &w)) {
-    bool ok;
-    if (field == 1) {
-      ok = r.ReadString("HloComputationProto.name", w, kMaxNameBytes, &c.name);
-    } else if (field == 5) {
-      c.has_id = true;
-      ok = r.ReadInt64("HloComputationProto.id", w, &c.id);
-    } else if (field == 6) {
-      c.has_root = true;
-      ok = r.ReadInt64("HloComputationProto.root_id", w, &c.root_id);
-    } else if (field == 2) {
-      ok = r.Skip("an HloInstructionProto", w) && SkipHeldInstructions(r);
-    } else {
-      ok = r.Skip("an HloComputationProto field", w);
+  auto on_field = [&](uint32_t field, int w) {
+    switch (field) {
+      case 1:
+        return r.ReadString("HloComputationProto.name", w, kMaxNameBytes,
+                            &c.name);
+      case 2:  // the first pass reads only their tags and lengths
+        return r.Skip("an HloInstructionProto", w) &&
+               TakeHeldInstructions(r, [](auto&&...) { return true; });
+      case 5:
+        return r.ReadInt64("HloComputationProto.id", w, &c.id.emplace());
+      case 6:
+        return r.ReadInt64("HloComputationProto.root_id", w,
+                           &c.root_id.emplace());
+      default:
+        return r.Skip("an HloComputationProto field", w);
     }
-    if (!ok) return false;
-  }
+  };
+  if (!ReadFields(r, "HloComputationProto", on_field)) return false;
   h->names.Keep(&c.name);
-  return !r.failed() && r.Leave(saved);
+  return r.Leave(saved);
 }
 
 // A replica or partition count, as the text header's: at least 1 (an int32
-// in the proto, so -1 arrives as 2^64-1 read as int64 -1).
-bool PositiveCount(WireReader& r, TextPos at, const char* what, int64_t v) {
-  if (v >= 1) return true;
-  return r.FailAt(
-      at.byte_offset(),
-      fmt::format("{} must be a positive integer, found {}", what, v));
+// in the proto, so -1 arrives as 2^64-1 read as int64 -1). Set (with its
+// place) even when it is not.
+bool ReadCount(WireReader& r, int wt, const char* what,
+               std::optional<int64_t>* count, TextPos* pos) {
+  const TextPos at = r.pos();
+  int64_t v = 0;
+  const bool ok =
+      r.ReadInt64(what, wt, &v) &&
+      (v >= 1 || r.FailAt(at.byte_offset(),
+                          fmt::format("{} must be a positive integer, found {}",
+                                      what, v)));
+  *count = v;
+  *pos = at;
+  return ok;
 }
 
 bool ReadDeviceAssignment(WireReader& r, int wt, Header* h) {
-  int saved = 0;
-  if (!r.Enter("device_assignment (15)", wt, &saved)) return false;
-  uint32_t field = 0;
-  int w = 0;
-  while (r.NextField("DeviceAssignmentProto", &field, &w)) {
-    const TextPos at = r.pos();
-    int64_t v = 0;
-    bool ok;
-    if (field == 1 || field == 2) {
-      const char* what = field == 1 ? "DeviceAssignmentProto.replica_count"
-                                    : "DeviceAssignmentProto.computation_count";
-      ok = r.ReadInt64(what, w, &v) && PositiveCount(r, at, what, v);
-      (field == 1 ? h->da_replicas : h->da_computations) = v;
-      (field == 1 ? h->da_replicas_pos : h->da_computations_pos) = at;
-    } else {
-      ok = r.Skip("a DeviceAssignmentProto field", w);
+  auto on_field = [&](uint32_t field, int w) {
+    if (field == 1) {
+      return ReadCount(r, w, "DeviceAssignmentProto.replica_count",
+                       &h->da_replicas, &h->da_replicas_pos);
     }
-    if (!ok) return false;
-  }
-  return !r.failed() && r.Leave(saved);
+    if (field == 2) {
+      return ReadCount(r, w, "DeviceAssignmentProto.computation_count",
+                       &h->da_computations, &h->da_computations_pos);
+    }
+    return r.Skip("a DeviceAssignmentProto field", w);
+  };
+  return ReadMessage(r, "device_assignment (15)", wt, "DeviceAssignmentProto",
+                     on_field);
 }
 
 bool ReadConfig(WireReader& r, int wt, Header* h) {
+  auto on_field = [&](uint32_t field, int w) {
+    if (field == 4) {
+      return ReadCount(r, w, "HloModuleConfigProto.replica_count",
+                       &h->replica_count, &h->replica_count_pos);
+    }
+    if (field == 5) {
+      return ReadCount(r, w, "HloModuleConfigProto.num_partitions",
+                       &h->num_partitions, &h->num_partitions_pos);
+    }
+    return r.Skip("an HloModuleConfigProto field", w);
+  };
   int saved = 0;
   if (!r.Enter("HloModuleProtoWithConfig.config (2)", wt, &saved)) {
     return false;
   }
   h->saw_config = true;
-  uint32_t field = 0;
-  int w = 0;
-  while (r.NextField("HloModuleConfigProto", &field, &w)) {
-    const TextPos at = r.pos();
-    int64_t v = 0;
-    bool ok;
-    if (field == 4) {
-      ok = r.ReadInt64("HloModuleConfigProto.replica_count", w, &v) &&
-           PositiveCount(r, at, "HloModuleConfigProto.replica_count", v);
-      h->replica_count = v;
-      h->replica_count_pos = at;
-    } else if (field == 5) {
-      ok = r.ReadInt64("HloModuleConfigProto.num_partitions", w, &v) &&
-           PositiveCount(r, at, "HloModuleConfigProto.num_partitions", v);
-      h->num_partitions = v;
-      h->num_partitions_pos = at;
-    } else {
-      ok = r.Skip("an HloModuleConfigProto field", w);
-    }
-    if (!ok) return false;
-  }
-  return !r.failed() && r.Leave(saved);
+  return ReadFields(r, "HloModuleConfigProto", on_field) && r.Leave(saved);
 }
 
 // Keeps a module sharding's bytes (Header::shardings); one of another wire
@@ -160,11 +129,12 @@ bool ReadModuleField(WireReader& r, uint32_t field, int wt, Header* h) {
     case 3:
       return ReadComputationHeader(r, wt, h);
     case 6:
-      h->has_entry_id = true;
       return r.ReadInt64("HloModuleProto.entry_computation_id", wt,
-                         &h->entry_id);
+                         &h->entry_id.emplace());
     case 15:
       return ReadDeviceAssignment(r, wt, h);
+    case 17:
+      return ReadStackFrameIndex(r, wt, &h->stack_frames);
     case 12:  // spmd_output_sharding
     case 14:  // spmd_parameters_shardings
       return ReadModuleSharding(r, field, wt, h);
@@ -185,6 +155,11 @@ bool WalkLevel(WireReader& r, int level, int64_t begin, int64_t size,
   const char* what = kWhat[std::min(level, 3)];
   bool first = true;
   bool module_here = false;
+  auto found = [&] {
+    h->found_module = true;
+    h->module_begin = begin;
+    h->module_size = size;
+  };
   uint32_t field = 0;
   int wt = 0;
   while (r.NextField(what, &field, &wt)) {
@@ -207,24 +182,20 @@ bool WalkLevel(WireReader& r, int level, int64_t begin, int64_t size,
           }
           module_here = false;
           h->depth = level + 1;
-          if (!WalkLevel(r, level + 1, inner, r.bytes_left(), h)) {
+          if (!WalkLevel(r, level + 1, inner, r.bytes_left(), h) ||
+              !r.Leave(saved)) {
             return false;
           }
-          if (!r.Leave(saved)) return false;
           continue;
         }
         if (!r.ReadRemaining("HloModuleProto.name", kMaxNameBytes, &h->name) ||
             !r.Leave(saved)) {
           return false;
         }
-        h->found_module = true;
-        h->module_begin = begin;
-        h->module_size = size;
+        found();
         continue;
       }
-      h->found_module = true;
-      h->module_begin = begin;
-      h->module_size = size;
+      found();
     }
     bool ok;
     if (module_here) {
@@ -240,11 +211,7 @@ bool WalkLevel(WireReader& r, int level, int64_t begin, int64_t size,
   if (first && level == 0) {
     return r.FailAt(0, "expected an HLO module proto, found an empty file");
   }
-  if (first) {  // an empty field 1: an empty module
-    h->found_module = true;
-    h->module_begin = begin;
-    h->module_size = size;
-  }
+  if (first) found();  // an empty field 1: an empty module
   return true;
 }
 

@@ -13,70 +13,64 @@ namespace {
 // HloInstructionProto field numbers (hlo_proto_internal.h).
 using namespace instruction_fields;  // NOLINT(google-build-using-namespace)
 
-// OpMetadata: op_name=2, source_file=3, source_line=4.
-bool ReadMetadata(WireReader& r, int wire_type, Collective* c) {
-  int saved = 0;
-  if (!r.Enter("metadata (7)", wire_type, &saved)) return false;
-  uint32_t field = 0;
-  int wt = 0;
-  while (r.NextField("OpMetadata", &field, &wt)) {
-    bool ok;
-    if (field == 2) {
-      ok = r.ReadString("OpMetadata.op_name", wt, 256, &c->op_name);
-    } else if (field == 3) {
-      ok = r.ReadString("OpMetadata.source_file", wt, 4096, &c->source_file);
-    } else if (field == 4) {
-      int64_t line = 0;
-      ok = r.ReadInt64("OpMetadata.source_line", wt, &line);
-      c->source_line = static_cast<int32_t>(line);
-    } else {
-      ok = r.Skip("an OpMetadata field", wt);
+// OpMetadata: op_name=2, source_file=3, source_line=4, stack_frame_id=15.
+bool ReadMetadata(WireReader& r, int wire_type, InstructionScratch* s) {
+  Collective* c = &s->c;
+  auto on_field = [&](uint32_t field, int wt) {
+    int64_t line = 0;
+    switch (field) {
+      case 15:  // an int32, as source_line
+        if (!r.ReadInt64("OpMetadata.stack_frame_id", wt, &line)) return false;
+        s->stack_frame_id = static_cast<int32_t>(line);
+        return true;
+      case 2:
+        return r.ReadString("OpMetadata.op_name", wt, 256, &c->op_name);
+      case 3:
+        return r.ReadString("OpMetadata.source_file", wt, 4096,
+                            &c->source_file);
+      case 4:
+        if (!r.ReadInt64("OpMetadata.source_line", wt, &line)) return false;
+        c->source_line = static_cast<int32_t>(line);
+        return true;
+      default:
+        return r.Skip("an OpMetadata field", wt);
     }
-    if (!ok) return false;
-  }
-  return r.Leave(saved);
+  };
+  return ReadMessage(r, "metadata (7)", wire_type, "OpMetadata", on_field);
 }
 
-// FrontendAttributes: map<string, string> map = 1 (entries key=1, value=2).
+// One FrontendAttributes map entry (key=1, value=2); the send/recv pairs
+// attribute is read.
+bool ReadFrontendAttribute(WireReader& r, int wire_type,
+                           InstructionScratch* s) {
+  s->key.clear();
+  s->value.clear();
+  TextPos value_pos;
+  auto on_field = [&](uint32_t field, int wt) {
+    if (field == 1) {
+      return r.ReadString("a frontend attribute key", wt, 256, &s->key);
+    }
+    if (field != 2) return r.Skip("a frontend attribute field", wt);
+    value_pos = r.pos();
+    return r.ReadString("a frontend attribute value", wt,
+                        static_cast<size_t>(kMaxExplicitIds) * 8, &s->value);
+  };
+  return ReadMessage(r, "a frontend attribute", wire_type,
+                     "a frontend attribute", on_field) &&
+         (s->key != kSendRecvPairs ||
+          ReadPairsAttribute(r, s->value, value_pos,
+                             &s->c.source_target_pairs));
+}
+
+// FrontendAttributes: map<string, string> map = 1.
 bool ReadFrontendAttributes(WireReader& r, int wire_type,
                             InstructionScratch* s) {
-  int saved = 0;
-  if (!r.Enter("frontend_attributes (68)", wire_type, &saved)) return false;
-  uint32_t field = 0;
-  int wt = 0;
-  while (r.NextField("FrontendAttributes", &field, &wt)) {
-    if (field != 1) {
-      if (!r.Skip("a FrontendAttributes field", wt)) return false;
-      continue;
-    }
-    int entry = 0;
-    if (!r.Enter("a frontend attribute", wt, &entry)) return false;
-    s->key.clear();
-    s->value.clear();
-    TextPos value_pos;
-    uint32_t f = 0;
-    int w = 0;
-    while (r.NextField("a frontend attribute", &f, &w)) {
-      bool ok;
-      if (f == 1) {
-        ok = r.ReadString("a frontend attribute key", w, 256, &s->key);
-      } else if (f == 2) {
-        value_pos = r.pos();
-        ok = r.ReadString("a frontend attribute value", w,
-                          static_cast<size_t>(kMaxExplicitIds) * 8, &s->value);
-      } else {
-        ok = r.Skip("a frontend attribute field", w);
-      }
-      if (!ok) return false;
-    }
-    if (!r.Leave(entry)) return false;
-    if (s->key == kSendRecvPairs &&
-        !ReadPairsAttribute(r, s->value, value_pos,
-                            &s->c.source_target_pairs)) {
-      return false;
-    }
-  }
-  return r.Leave(saved);
+  auto on_field = [&](uint32_t field, int wt) {
+    return field == 1 ? ReadFrontendAttribute(r, wt, s)
+                      : r.Skip("a FrontendAttributes field", wt);
+  };
+  return ReadMessage(r, "frontend_attributes (68)", wire_type,
+                     "FrontendAttributes", on_field);
 }
 
 // Keeps the group field of the highest rank (see InstructionScratch).
@@ -98,21 +92,20 @@ ReplicaGroups* GroupTarget(InstructionScratch* s, int rank) {
 bool ReadShardingField(WireReader& r, uint32_t field, int wt,
                        InstructionScratch* s) {
   if (wt != kLen) return r.Skip("an HloInstructionProto field", wt);
-  std::string* bytes = &s->sharding;
-  int64_t* at = &s->sharding_at;
-  const char* name = "sharding (40)";
+  auto keep = [&](const char* name, std::string* bytes, int64_t* at) {
+    if (!r.ReadString(name, wt, kMaxInstructionBytes, bytes)) return false;
+    *at = r.offset() - static_cast<int64_t>(bytes->size());
+    return true;
+  };
   if (field == kDomainEntrySharding) {
-    bytes = &s->domain_entry;
-    at = &s->domain_entry_at;
-    name = "domain_entry_sharding (54)";
-  } else if (field == kDomainExitSharding) {
-    bytes = &s->domain_exit;
-    at = &s->domain_exit_at;
-    name = "domain_exit_sharding (55)";
+    return keep("domain_entry_sharding (54)", &s->domain_entry,
+                &s->domain_entry_at);
   }
-  if (!r.ReadString(name, wt, kMaxInstructionBytes, bytes)) return false;
-  *at = r.offset() - static_cast<int64_t>(bytes->size());
-  return true;
+  if (field == kDomainExitSharding) {
+    return keep("domain_exit_sharding (55)", &s->domain_exit,
+                &s->domain_exit_at);
+  }
+  return keep("sharding (40)", &s->sharding, &s->sharding_at);
 }
 
 }  // namespace
@@ -124,6 +117,7 @@ void InstructionScratch::Clear() {
   operand_ids.clear();
   called_ids.clear();
   dynamic_slice_sizes = 0;
+  stack_frame_id = 0;
   groups_rank = 0;
   sharding.clear();
   sharding_at = -1;
@@ -157,27 +151,25 @@ bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
                               kMaxShapeNodes));
   }
   out->known = true;
-  uint32_t field = 0;
-  int wt = 0;
   int64_t type = 0;
-  while (r.NextField("ShapeProto", &field, &wt)) {
-    bool ok;
-    if (field == 2) {
-      ok = r.ReadInt64("ShapeProto.element_type", wt, &type);
-    } else if (field == 3) {
-      ok = r.ReadInt64s("ShapeProto.dimensions", wt, kMaxShapeDims, &out->dims,
-                        nullptr);
-    } else if (field == 4) {
-      int saved = 0;
-      out->tuple.emplace_back();
-      ok = r.Enter("ShapeProto.tuple_shapes", wt, &saved) &&
-           ReadShape(r, depth + 1, nodes, &out->tuple.back()) && r.Leave(saved);
-    } else {
-      ok = r.Skip("a ShapeProto field", wt);
+  auto on_field = [&](uint32_t field, int wt) {
+    int saved = 0;
+    switch (field) {
+      case 2:
+        return r.ReadInt64("ShapeProto.element_type", wt, &type);
+      case 3:
+        return r.ReadInt64s("ShapeProto.dimensions", wt, kMaxShapeDims,
+                            &out->dims, nullptr);
+      case 4:
+        out->tuple.emplace_back();
+        return r.Enter("ShapeProto.tuple_shapes", wt, &saved) &&
+               ReadShape(r, depth + 1, nodes, &out->tuple.back()) &&
+               r.Leave(saved);
+      default:
+        return r.Skip("a ShapeProto field", wt);
     }
-    if (!ok) return false;
-  }
-  if (r.failed()) return false;
+  };
+  if (!ReadFields(r, "ShapeProto", on_field)) return false;
   out->is_tuple = type == 13 || !out->tuple.empty();
   if (!out->is_tuple) out->element_type = ElementTypeName(type);
   return true;
@@ -185,106 +177,84 @@ bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
 
 bool ReadInstruction(WireReader& r, InstructionScratch* s) {
   Collective& c = s->c;
-  uint32_t field = 0;
-  int wt = 0;
-  while (r.NextField("HloInstructionProto", &field, &wt)) {
+  auto on_field = [&](uint32_t field, int wt) {
     const TextPos at = r.pos();  // the value, just after the tag
-    bool ok = true;
     switch (field) {
       case kName:
-        ok = r.ReadString("HloInstructionProto.name", wt, kMaxNameBytes,
-                          &c.name);
-        break;
+        return r.ReadString("HloInstructionProto.name", wt, kMaxNameBytes,
+                            &c.name);
       case kOpcode:
         c.opcode_pos = at;
-        ok = r.ReadString("HloInstructionProto.opcode", wt, 64, &c.opcode);
-        break;
+        return r.ReadString("HloInstructionProto.opcode", wt, 64, &c.opcode);
       case kShape: {
         c.result_shape.Clear();
         int saved = 0;
         int64_t nodes = 0;
-        ok = r.Enter("HloInstructionProto.shape (3)", wt, &saved);
+        bool ok = r.Enter("HloInstructionProto.shape (3)", wt, &saved);
         s->shape_begin = r.offset();
         ok = ok && ReadShape(r, 0, &nodes, &c.result_shape) && r.Leave(saved);
         s->shape_end = r.offset();
-        break;
+        return ok;
       }
       case kMetadata:
-        ok = ReadMetadata(r, wt, &c);
-        break;
+        return ReadMetadata(r, wt, s);
       case kDimensions:
         if (!c.has_dimensions) c.dimensions_pos = at;
         c.has_dimensions = true;
-        ok = r.ReadInt64s("dimensions (14)", wt, kMaxShapeDims, &c.dimensions,
-                          nullptr);
-        break;
+        return r.ReadInt64s("dimensions (14)", wt, kMaxShapeDims, &c.dimensions,
+                            nullptr);
       case kDynamicSliceSizes: {
         std::vector<int64_t> sizes;
-        ok = r.ReadInt64s("dynamic_slice_sizes (20)", wt, kMaxIdsPerField,
-                          &sizes, nullptr);
+        const bool ok = r.ReadInt64s("dynamic_slice_sizes (20)", wt,
+                                     kMaxIdsPerField, &sizes, nullptr);
         s->dynamic_slice_sizes += static_cast<int64_t>(sizes.size());
-        break;
+        return ok;
       }
       case kChannelId:
         c.has_channel_id = true;
         c.channel_id_pos = at;
-        ok = r.ReadInt64("channel_id (26)", wt, &c.channel_id);
-        break;
+        return r.ReadInt64("channel_id (26)", wt, &c.channel_id);
       case kId:
         s->has_id = true;
-        ok = r.ReadInt64("HloInstructionProto.id (35)", wt, &s->id);
-        break;
+        return r.ReadInt64("HloInstructionProto.id (35)", wt, &s->id);
       case kOperandIds:
-        ok = r.ReadInt64s("operand_ids (36)", wt, kMaxIdsPerField,
-                          &s->operand_ids, nullptr);
-        break;
+        return r.ReadInt64s("operand_ids (36)", wt, kMaxIdsPerField,
+                            &s->operand_ids, nullptr);
       case kCalledComputationIds:
-        ok = r.ReadInt64s("called_computation_ids (38)", wt, kMaxIdsPerField,
-                          &s->called_ids, nullptr);
-        break;
-      case kReplicaGroups: {
+        return r.ReadInt64s("called_computation_ids (38)", wt, kMaxIdsPerField,
+                            &s->called_ids, nullptr);
+      case kReplicaGroups:
         // Repeated: the first one resets the list; later ones append.
         if (s->groups_rank != 4) GroupTarget(s, 4)->pos = at;
-        ok = ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos,
-                              s->fast_paths);
-        break;
-      }
+        return ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos,
+                                s->fast_paths);
       case kSourceTargetPairs:
         if (!c.source_target_pairs.present) c.source_target_pairs.pos = at;
         c.source_target_pairs.present = true;
-        ok = ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths);
-        break;
+        return ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths);
       case kSharding:
       case kDomainEntrySharding:
       case kDomainExitSharding:
-        ok = ReadShardingField(r, field, wt, s);
-        break;
+        return ReadShardingField(r, field, wt, s);
       case kFrontendAttributes:
-        ok = ReadFrontendAttributes(r, wt, s);
-        break;
+        return ReadFrontendAttributes(r, wt, s);
       case kUseGlobalDeviceIds:
         c.has_use_global_device_ids = true;
         c.use_global_device_ids_pos = at;
-        ok = r.ReadBool("use_global_device_ids (71)", wt,
-                        &c.use_global_device_ids);
-        break;
+        return r.ReadBool("use_global_device_ids (71)", wt,
+                          &c.use_global_device_ids);
       case kCollectiveDeviceList:
-        ok =
-            ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos, s->fast_paths);
-        break;
+        return ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos,
+                              s->fast_paths);
       case kIotaCollectiveDeviceList:
-        ok = ReadIotaList(r, wt, at, GroupTarget(s, 3));
-        break;
+        return ReadIotaList(r, wt, at, GroupTarget(s, 3));
       case kMeshAxesReplicaGroupList:
-        ok = ReadMeshList(r, wt, at, GroupTarget(s, 2));
-        break;
+        return ReadMeshList(r, wt, at, GroupTarget(s, 2));
       default:
-        ok = r.Skip("an HloInstructionProto field", wt);
-        break;
+        return r.Skip("an HloInstructionProto field", wt);
     }
-    if (!ok) return false;
-  }
-  if (r.failed()) return false;
+  };
+  if (!ReadFields(r, "HloInstructionProto", on_field)) return false;
   // replica_groups (49) wins only when non-empty (XLA's reader order).
   if (s->groups_rank == 4 && c.replica_groups.num_groups() == 0) {
     c.replica_groups = ReplicaGroups();

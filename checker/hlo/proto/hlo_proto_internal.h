@@ -98,16 +98,75 @@ inline constexpr int64_t kMaxIdsPerField = int64_t{1} << 20;
 inline constexpr int64_t kMaxShapeDims = 4096;
 inline constexpr int64_t kMaxShapeNodes = int64_t{1} << 16;
 
+// The instructions (field 2, length-delimited: tag byte 0x12) that follow
+// held whole in the input buffer, each one's bytes to `take(data, size,
+// begin, at)` (`size` bytes at `data`, which start at byte `at` of the
+// input, its length prefix at `begin`), then all skipped in one step: both
+// passes' hot loop. What is not such an instruction, or is cut by the
+// buffer's end, is left to the caller's NextField and Skip, which say what
+// is wrong with it. False on error (`take` fails `r` when it returns false).
+template <typename Take>
+bool TakeHeldInstructions(WireReader& r, Take&& take) {
+  const uint8_t* p = nullptr;
+  size_t n = 0;
+  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n)) {
+    return !r.failed();
+  }
+  const int64_t at = r.offset();
+  size_t i = 0;
+  size_t prefix = 0;
+  size_t len = 0;
+  while (n - i > 1 && p[i] == 0x12 &&
+         DecodeHeldLength(p + i + 1, n - i - 1, &prefix, &len)) {
+    const int64_t begin = at + static_cast<int64_t>(i) + 1;
+    if (!take(p + i + 1 + prefix, len, begin,
+              begin + static_cast<int64_t>(prefix))) {
+      return false;
+    }
+    i += 1 + prefix + len;
+  }
+  return i == 0 ||
+         r.SkipBytes("an HloInstructionProto", static_cast<int64_t>(i));
+}
+
 // ---- The first pass (hlo_proto_header.cc) --------------------------------
 
 // A computation as the first pass sees it (its instructions skipped).
 struct ComputationInfo {
   std::string name;
-  bool has_id = false;
-  int64_t id = 0;
-  bool has_root = false;
-  int64_t root_id = 0;
+  std::optional<int64_t> id, root_id;
 };
+
+// HloModuleProto.stack_frame_index (17), a StackFrameIndexProto, as far as
+// resolving an OpMetadata.stack_frame_id (15) needs it: modern JAX records
+// source locations there, not in OpMetadata.source_file / source_line.
+// Ids are 1-based positions in these arrays (0: none). The module's table
+// is held within kMaxHeldStackFrameBytes; past it nothing is held (`cut`)
+// and no id resolves (hlo_proto_stack_frames.cc).
+struct StackFrames {
+  struct FileLocation {
+    int64_t file_name_id = 0;
+    int64_t line = 0;
+    int64_t column = 0;
+  };
+  std::vector<std::string> file_names;       // file_names (1)
+  std::vector<FileLocation> file_locations;  // file_locations (3)
+  // stack_frames (4): each frame's file_location_id (its parent_frame_id
+  // is not needed: a collective's location is its innermost frame's).
+  std::vector<int64_t> frame_locations;
+  size_t held = 0;  // bytes counted against kMaxHeldStackFrameBytes
+  bool cut = false;
+
+  // Sets c's source_file, source_line and source_column from the frame
+  // `id` names. False, leaving `c` as it is, when an id on the way is out
+  // of range.
+  bool Resolve(int64_t id, Collective* c) const;
+};
+inline constexpr size_t kMaxHeldStackFrameBytes = size_t{16} << 20;
+
+// Reads stack_frame_index (17) into `f` (its tag read); a repeated one
+// appends, as protobuf merges it.
+bool ReadStackFrameIndex(WireReader& r, int wire_type, StackFrames* f);
 
 // What the first pass learns.
 struct Header {
@@ -118,8 +177,7 @@ struct Header {
   int64_t module_size = -1;  // -1: up to the end of the input
   std::string name;
   std::string entry_name;
-  bool has_entry_id = false;
-  int64_t entry_id = 0;
+  std::optional<int64_t> entry_id;
   std::vector<ComputationInfo> computations;
   std::optional<int64_t> replica_count, num_partitions;
   TextPos replica_count_pos, num_partitions_pos;
@@ -139,6 +197,9 @@ struct Header {
   std::vector<RawSharding> shardings;
   size_t sharding_bytes = 0;  // held in `shardings`
   bool shardings_cut = false;
+  // stack_frame_index (17): read by the first pass, as it may follow the
+  // computations, so that the second resolves each collective's frame.
+  StackFrames stack_frames;
 };
 // The module shardings (Header::shardings) held at most.
 inline constexpr size_t kMaxHeldShardingBytes = size_t{16} << 20;
@@ -166,6 +227,8 @@ struct InstructionScratch {
   // dynamic_slice_sizes (20): an in-place collective-permute's slice_sizes
   // lists, flattened (one value per dimension of each list).
   int64_t dynamic_slice_sizes = 0;
+  // metadata.stack_frame_id (OpMetadata 15): 0 when absent.
+  int64_t stack_frame_id = 0;
   // Which replica-group field filled c.replica_groups (XLA's reader order:
   // replica_groups 49 if non-empty, then 92, 93, 87); 0 = none.
   int groups_rank = 0;
@@ -249,22 +312,19 @@ bool ReadPairsAttribute(WireReader& r, const std::string& text, TextPos pos,
 
 // What the first stage reads of an HloInstructionProto in memory:
 // the fields that decide whether it is a collective and what a later
-// collective may need of it (its id and shape), as views into the bytes.
+// collective may need of it (its id and shape), as views into the bytes
+// (so a field's offset in the message is where its view starts).
 struct InstructionView {
   std::string_view opcode;  // the first 64 bytes, as ReadInstruction keeps
   std::string_view name;    // for a sharding's messages
   bool has_id = false;
   int64_t id = 0;
   bool has_shape = false;
-  std::string_view shape;   // the ShapeProto's bytes (the last one)
-  size_t shape_offset = 0;  // of `shape` from the start of the message
-  // sharding (40, length-delimited; the last one), as InstructionScratch
-  // keeps it: the bytes and their offset from the start of the message.
-  std::string_view sharding;
-  size_t sharding_offset = 0;
-  // domain_entry_sharding (54) / domain_exit_sharding (55), likewise.
-  std::string_view domain_entry, domain_exit;
-  size_t domain_entry_offset = 0, domain_exit_offset = 0;
+  std::string_view shape;  // the ShapeProto's bytes (the last one)
+  // sharding (40, length-delimited), domain_entry_sharding (54) and
+  // domain_exit_sharding (55), the last of each, as InstructionScratch
+  // keeps them.
+  std::string_view sharding, domain_entry, domain_exit;
 };
 
 // Walks the fields of one HloInstructionProto (`size` bytes at `data`)

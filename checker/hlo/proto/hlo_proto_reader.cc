@@ -4,9 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
-#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -38,34 +36,24 @@ constexpr int kReadBlockBytes = 256 << 10;
 // pass.
 class Source {
  public:
-  Source(int fd, bool gzip, bool check_crc)
-      : file_(std::make_unique<pio::FileInputStream>(fd, kReadBlockBytes)) {
-    Wrap(file_.get(), gzip, check_crc);
-  }
-  Source(std::string_view bytes, bool gzip, bool check_crc)
-      : array_(std::make_unique<pio::ArrayInputStream>(
-            bytes.data(), static_cast<int>(bytes.size()))) {
-    Wrap(array_.get(), gzip, check_crc);
+  Source(std::unique_ptr<pio::ZeroCopyInputStream> raw, bool gzip,
+         bool check_crc)
+      : raw_(std::move(raw)), top_(raw_.get()) {
+    if (!gzip) return;
+    gz_ = std::make_unique<GzipSource>(raw_.get(), check_crc);
+    gz_stream_ = std::make_unique<pio::CopyingInputStreamAdaptor>(
+        gz_.get(), kReadBlockBytes);
+    top_ = gz_stream_.get();
   }
   pio::ZeroCopyInputStream* stream() { return top_; }
   std::string gzip_error() const { return gz_ ? gz_->error() : ""; }
   int gzip_members() const { return gz_ ? gz_->members() : 0; }
 
  private:
-  void Wrap(pio::ZeroCopyInputStream* raw, bool gzip, bool check_crc) {
-    top_ = raw;
-    if (!gzip) return;
-    gz_ = std::make_unique<GzipSource>(raw, check_crc);
-    gz_stream_ = std::make_unique<pio::CopyingInputStreamAdaptor>(
-        gz_.get(), kReadBlockBytes);
-    top_ = gz_stream_.get();
-  }
-
-  std::unique_ptr<pio::FileInputStream> file_;
-  std::unique_ptr<pio::ArrayInputStream> array_;
+  std::unique_ptr<pio::ZeroCopyInputStream> raw_;  // a file or memory
   std::unique_ptr<GzipSource> gz_;
   std::unique_ptr<pio::CopyingInputStreamAdaptor> gz_stream_;
-  pio::ZeroCopyInputStream* top_ = nullptr;
+  pio::ZeroCopyInputStream* top_;
 };
 
 void AddError(Module* m, int64_t offset, const std::string& message,
@@ -92,60 +80,90 @@ void RecordModuleShardings(const proto::Header& h, Module* m,
   }
 }
 
+// What a first pass learnt, and where and how it failed.
+struct FirstPass {
+  Header h;
+  std::string error;  // empty: none
+  int64_t error_at = -1;
+  std::string gzip_error;
+  int64_t end = 0;  // where a pass that found no error ended
+  int gzip_members = 0;
+};
+
+// The first pass over a source made by `open`, with `hint` as the input's
+// size (-1: unknown). Returns the inflated size of a .pb.gz that failed,
+// when the rest of it could be inflated (and dropped) within the proto
+// limit; else -1.
+template <typename OpenFn>
+int64_t ReadFirstPass(OpenFn& open, bool gzip, int64_t hint, bool check_crc,
+                      int64_t max_bytes, FirstPass* p) {
+  *p = FirstPass();
+  std::unique_ptr<Source> src = open(check_crc);
+  {
+    WireReader r(src->stream(), hint, max_bytes);
+    const bool read = proto::ReadHeader(r, &p->h) && !r.failed();
+    p->end = r.offset();
+    p->gzip_members = src->gzip_members();
+    if (!read) {
+      p->error = r.error();
+      p->error_at = r.error_offset();
+      p->gzip_error = src->gzip_error();
+    } else if (!src->gzip_error().empty()) {
+      // The message parsed, but the gzip data around it is not sound (a
+      // bad CRC or length in the trailer, a missing trailer, garbage after
+      // it).
+      p->gzip_error = src->gzip_error();
+      p->error = p->gzip_error;
+      p->error_at = r.offset();
+    }
+  }  // the reader gives back what it read ahead
+  if (!gzip || p->error.empty() || hint >= 0) return -1;
+  pio::ZeroCopyInputStream* rest = src->stream();
+  const void* more = nullptr;
+  int more_size = 0;
+  while (rest->ByteCount() <= max_bytes) {
+    if (!rest->Next(&more, &more_size)) return rest->ByteCount();
+  }
+  return -1;
+}
+
+// The module's own fields, as the first pass read them.
+void SetModuleFields(const Header& h, Module* m) {
+  m->proto_format = proto::FormatName(h);
+  m->name = h.name;
+  m->has_header = true;
+  m->header_pos = TextPos::AtByte(h.module_begin);
+  // The config's counts, else the device assignment's.
+  const bool config_replicas = h.replica_count.has_value();
+  m->replica_count = config_replicas ? h.replica_count : h.da_replicas;
+  m->replica_count_pos =
+      config_replicas ? h.replica_count_pos : h.da_replicas_pos;
+  const bool config_partitions = h.num_partitions.has_value();
+  m->num_partitions = config_partitions ? h.num_partitions : h.da_computations;
+  m->num_partitions_pos =
+      config_partitions ? h.num_partitions_pos : h.da_computations_pos;
+  m->computation_count = static_cast<int64_t>(h.computations.size());
+  for (const ComputationInfo& c : h.computations) {
+    if ((h.entry_id && c.id == h.entry_id) ||
+        (!h.entry_id && !h.entry_name.empty() && c.name == h.entry_name)) {
+      m->entry_computation = "%" + c.name;
+    }
+  }
+  if (m->entry_computation.empty() && !h.computations.empty()) {
+    m->entry_computation = "%" + h.computations.back().name;
+  }
+}
+
 // Both passes over sources made by `open` (a fresh one per pass).
 template <typename OpenFn>
-// Issue 46 §1 turns this reader into a framer over one decoder and
-// reshapes this function with it.
-// NOLINTNEXTLINE(readability-function-size)
 void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
                 const std::string& display_name, const ParseOptions& options,
                 Module* m) {
   *m = Module();
   m->file = display_name;
   m->gzip = gzip;
-  m->proto_format = "HloModuleProto";
-  Header h;
-  std::string first_error;
-  int64_t first_error_at = -1;
-  std::string gzip_error;
-  int64_t first_end = 0;  // where a first pass that found no error ended
-  int gzip_members = 0;
-  // The first pass over the module, with `hint` as the input's size (-1:
-  // unknown). Returns the inflated size of a .pb.gz that failed, when the
-  // rest of it could be inflated (and dropped) within the proto limit.
-  auto first_pass = [&](int64_t hint, bool check_crc) -> int64_t {
-    h = Header();
-    first_error.clear();
-    first_error_at = -1;
-    gzip_error.clear();
-    std::unique_ptr<Source> src = open(check_crc);
-    {
-      WireReader r(src->stream(), hint, options.max_proto_bytes);
-      const bool read = proto::ReadHeader(r, &h) && !r.failed();
-      first_end = r.offset();
-      gzip_members = src->gzip_members();
-      if (!read) {
-        first_error = r.error();
-        first_error_at = r.error_offset();
-        gzip_error = src->gzip_error();
-      } else if (!src->gzip_error().empty()) {
-        // The message parsed, but the gzip data around it is not sound (a
-        // bad CRC or length in the trailer, a missing trailer, garbage after
-        // it).
-        gzip_error = src->gzip_error();
-        first_error = gzip_error;
-        first_error_at = r.offset();
-      }
-    }  // the reader gives back what it read ahead
-    if (!gzip || first_error.empty() || hint >= 0) return -1;
-    pio::ZeroCopyInputStream* rest = src->stream();
-    const void* more = nullptr;
-    int more_size = 0;
-    while (rest->ByteCount() <= options.max_proto_bytes) {
-      if (!rest->Next(&more, &more_size)) return rest->ByteCount();
-    }
-    return -1;
-  };
+  FirstPass first;
+  const int64_t max_bytes = options.max_proto_bytes;
   // A .pb.gz has no known size, so a length past its end shows only where
   // the data runs out. When its first pass fails, it is read again with the
   // size the failed pass learnt, as the same module uncompressed is read:
@@ -162,49 +180,28 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   // the first pass would have. In every other case (an error, no module or
   // no computation, concatenated members) the first pass is run again
   // with the CRC checked.
-  int64_t inflated_end = first_pass(gzip ? -1 : end_hint, !gzip);
-  const bool crc_left = gzip && first_error.empty() && h.found_module &&
-                        !h.computations.empty() && gzip_members == 1;
-  if (gzip && !crc_left) inflated_end = first_pass(-1, true);
-  if (inflated_end >= 0) first_pass(inflated_end, true);
-  m->proto_format = proto::FormatName(h);
-  m->name = h.name;
-  m->has_header = true;
-  m->header_pos = TextPos::AtByte(h.module_begin);
-  if (h.replica_count.has_value()) {
-    m->replica_count = h.replica_count;
-    m->replica_count_pos = h.replica_count_pos;
-  } else if (h.da_replicas.has_value()) {
-    m->replica_count = h.da_replicas;
-    m->replica_count_pos = h.da_replicas_pos;
+  int64_t inflated_end =
+      ReadFirstPass(open, gzip, gzip ? -1 : end_hint, !gzip, max_bytes, &first);
+  Header& h = first.h;
+  const bool crc_left = gzip && first.error.empty() && h.found_module &&
+                        !h.computations.empty() && first.gzip_members == 1;
+  if (gzip && !crc_left) {
+    inflated_end = ReadFirstPass(open, gzip, -1, true, max_bytes, &first);
   }
-  if (h.num_partitions.has_value()) {
-    m->num_partitions = h.num_partitions;
-    m->num_partitions_pos = h.num_partitions_pos;
-  } else if (h.da_computations.has_value()) {
-    m->num_partitions = h.da_computations;
-    m->num_partitions_pos = h.da_computations_pos;
+  if (inflated_end >= 0) {
+    ReadFirstPass(open, gzip, inflated_end, true, max_bytes, &first);
   }
+  SetModuleFields(h, m);
   // spmd_output_sharding / spmd_parameters_shardings: counted toward the
   // device count, not validated (XLA does not validate them either).
   // A malformed one is the module's wire error when the first pass found
   // none: the second pass then stops there, as at any first-pass error.
-  RecordModuleShardings(h, m, &first_error, &first_error_at);
-  m->computation_count = static_cast<int64_t>(h.computations.size());
-  for (const ComputationInfo& c : h.computations) {
-    if ((h.has_entry_id && c.has_id && c.id == h.entry_id) ||
-        (!h.has_entry_id && !h.entry_name.empty() && c.name == h.entry_name)) {
-      m->entry_computation = "%" + c.name;
-    }
-  }
-  if (m->entry_computation.empty() && !h.computations.empty()) {
-    m->entry_computation = "%" + h.computations.back().name;
-  }
+  RecordModuleShardings(h, m, &first.error, &first.error_at);
   if (!h.found_module) {
-    AddError(m, first_error_at, first_error, gzip_error);
+    AddError(m, first.error_at, first.error, first.gzip_error);
     return;
   }
-  if (first_error.empty() && h.computations.empty()) {
+  if (first.error.empty() && h.computations.empty()) {
     AddError(m, h.module_begin,
              fmt::format("expected an HloModuleProto with at least one "
                          "computation (field 3), found none in the {}",
@@ -215,32 +212,24 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
   std::unique_ptr<Source> src = open(true);
   pio::ZeroCopyInputStream* in = src->stream();
   std::optional<pio::LimitingInputStream> cut;
-  if (!first_error.empty() && first_error_at >= 0) {
+  if (!first.error.empty() && first.error_at >= 0) {
     // The first pass failed there: the second one reads every instruction
     // before that place and stops at it (a bomb is inflated once, not
     // twice).
-    cut.emplace(in, first_error_at);
+    cut.emplace(in, first.error_at);
     in = &*cut;
   }
-  bool reported = !first_error.empty();
+  bool reported = !first.error.empty();
   {
-    WireReader r(in, gzip ? inflated_end : end_hint, options.max_proto_bytes);
-    proto::InstructionStream stream(r, h, options, m);
-    if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
-      r.LimitTo(h.module_size);
-      stream.Run();
-    }
-    if (r.failed() && !first_error.empty() &&
-        stream.offset() >= first_error_at) {
-      // Stopped where the first pass failed: its error is the one to report.
-      stream.NoteFailure();
-      AddError(m, first_error_at, first_error, gzip_error);
-    } else if (r.failed()) {
-      stream.NoteFailure();
+    WireReader r(in, gzip ? inflated_end : end_hint, max_bytes);
+    const int64_t stopped = proto::ReadInstructions(r, h, options, m);
+    if (r.failed() && (first.error.empty() || stopped < first.error_at)) {
       AddError(m, r.error_offset(), r.error(), src->gzip_error());
       reported = true;
-    } else if (!first_error.empty()) {
-      AddError(m, first_error_at, first_error, gzip_error);
+    } else if (!first.error.empty()) {
+      // Read up to where the first pass failed: its error is the one to
+      // report.
+      AddError(m, first.error_at, first.error, first.gzip_error);
     }
   }  // the reader gives back what it read ahead
   if (crc_left && !reported) {
@@ -252,7 +241,7 @@ void ReadModule(OpenFn open, bool gzip, int64_t end_hint,
     while (in->Next(&more, &more_size)) {
     }
     if (!src->gzip_error().empty()) {
-      AddError(m, first_end, src->gzip_error(), "");
+      AddError(m, first.end, src->gzip_error(), "");
     }
   }
   // The spans' computation names, moved (not copied) once pass 2 is done.
@@ -278,7 +267,10 @@ void ParseHloProto(std::string_view bytes, const std::string& display_name,
   }
   ReadModule(
       [&](bool check_crc) {
-        return std::make_unique<Source>(bytes, gzip, check_crc);
+        return std::make_unique<Source>(
+            std::make_unique<pio::ArrayInputStream>(
+                bytes.data(), static_cast<int>(bytes.size())),
+            gzip, check_crc);
       },
       gzip, static_cast<int64_t>(bytes.size()), display_name, options, module);
 }
@@ -300,7 +292,9 @@ absl::Status ParseHloProtoFd(int fd, const std::string& display_name,
   // the second opens), so each rewinds the one descriptor.
   auto open_pass = [&](bool check_crc) {
     ::lseek(fd, 0, SEEK_SET);
-    return std::make_unique<Source>(fd, gzip, check_crc);
+    return std::make_unique<Source>(
+        std::make_unique<pio::FileInputStream>(fd, kReadBlockBytes), gzip,
+        check_crc);
   };
   ReadModule(open_pass, gzip, size, display_name, options, module);
   ::close(fd);

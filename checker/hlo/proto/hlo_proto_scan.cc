@@ -63,11 +63,12 @@ constexpr std::array<uint8_t, kTabledFields> kAccepted = MakeAcceptedTable();
 static_assert(kMeshAxesReplicaGroupList < kTabledFields,
               "every field ReadInstruction reads is in the table");
 
-// The tag at data[*i] of a message held whole in memory, *i moved past it:
-// false on a varint cut short or too long, a tag over 32 bits, or field 0
-// (the full decoder reports those).
-bool DecodeTag(const uint8_t* data, size_t size, size_t* i, uint32_t* field,
-               int* wt) {
+// The tag at data[*i] of a message held whole in memory, *i moved past it
+// (DecodeVarint: one to three bytes inline): false on a varint cut short or
+// too long, a tag over 32 bits, or field 0 (the full decoder reports
+// those).
+inline bool DecodeTag(const uint8_t* data, size_t size, size_t* i,
+                      uint32_t* field, int* wt) {
   uint64_t tag = 0;
   size_t n = 0;
   if (!DecodeVarint(data + *i, size - *i, &tag, &n) || tag > UINT32_MAX) {
@@ -79,16 +80,6 @@ bool DecodeTag(const uint8_t* data, size_t size, size_t* i, uint32_t* field,
   return *field != 0;
 }
 
-// The length at data[*i] of a length-delimited field held whole in
-// memory, *i moved past it: false when it, or the bytes it counts, do not
-// fit.
-bool DecodeLength(const uint8_t* data, size_t size, size_t* i, size_t* len) {
-  size_t n = 0;
-  if (!DecodeHeldLength(data + *i, size - *i, &n, len)) return false;
-  *i += n;
-  return true;
-}
-
 }  // namespace
 
 // The first stage's hot loop: one case per wire type (issue 46 §1).
@@ -97,59 +88,32 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
   *v = InstructionView();
   size_t i = 0;
   while (i < size) {
-    // The tag: one byte (fields 1-15) or two (16-2047, among them the id
-    // and the operand ids) inline, longer ones through DecodeTag.
     uint32_t field = 0;
     int wt = 0;
-    const uint32_t b0 = data[i];
-    if (b0 < 0x80) {
-      field = b0 >> 3;
-      wt = static_cast<int>(b0 & 7);
-      i += 1;
-      if (field == 0) return false;
-    } else if (size - i > 1 && data[i + 1] < 0x80 && data[i + 1] != 0) {
-      const uint32_t tag = (b0 & 0x7f) | (uint32_t{data[i + 1]} << 7);
-      field = tag >> 3;  // >= 16: the second byte is not 0
-      wt = static_cast<int>(tag & 7);
-      i += 2;
-    } else if (!DecodeTag(data, size, &i, &field, &wt)) {
-      return false;
-    }
+    if (!DecodeTag(data, size, &i, &field, &wt)) return false;
     const uint8_t accepted =
         field < kTabledFields ? kAccepted[field] : kAnyWireType;
     if (((accepted >> wt) & 1) == 0) return false;
     if (wt == kLen) {
+      size_t n = 0;
       size_t len = 0;
-      if (i < size && data[i] < 0x80) {
-        len = data[i];
-        i += 1;
-        if (len > size - i) return false;
-      } else if (!DecodeLength(data, size, &i, &len)) {
-        return false;
-      }
-      if (field <= kShape) {
-        const char* at = reinterpret_cast<const char*>(data + i);
-        if (field == kOpcode) {
-          v->opcode = std::string_view(at, len < 64 ? len : 64);
-        } else if (field == kName) {
-          v->name = std::string_view(at, len);
-        } else if (field == kShape) {
-          v->has_shape = true;
-          v->shape = std::string_view(at, len);
-          v->shape_offset = i;
-        }
+      if (!DecodeHeldLength(data + i, size - i, &n, &len)) return false;
+      i += n;
+      const std::string_view bytes(reinterpret_cast<const char*>(data + i),
+                                   len);
+      if (field == kOpcode) {
+        v->opcode = bytes.substr(0, 64);
+      } else if (field == kName) {
+        v->name = bytes;
+      } else if (field == kShape) {
+        v->has_shape = true;
+        v->shape = bytes;
       } else if (field == kSharding) {
-        v->sharding =
-            std::string_view(reinterpret_cast<const char*>(data + i), len);
-        v->sharding_offset = i;
+        v->sharding = bytes;
       } else if (field == kDomainEntrySharding) {
-        v->domain_entry =
-            std::string_view(reinterpret_cast<const char*>(data + i), len);
-        v->domain_entry_offset = i;
+        v->domain_entry = bytes;
       } else if (field == kDomainExitSharding) {
-        v->domain_exit =
-            std::string_view(reinterpret_cast<const char*>(data + i), len);
-        v->domain_exit_offset = i;
+        v->domain_exit = bytes;
       }
       i += len;
       continue;
@@ -239,14 +203,9 @@ void ShapeTable::KeepRawSlow(int64_t id, bool has_shape, std::string_view bytes,
       g.raw_index[g.raw[i].id] = static_cast<uint32_t>(i);
     }
   }
-  Raw r;
-  r.id = id;
-  r.at = at;
-  r.offset = static_cast<uint32_t>(g.bytes.size());
-  r.size = static_cast<uint32_t>(bytes.size());
-  r.has_shape = has_shape;
   if (!g.ordered) g.raw_index[id] = static_cast<uint32_t>(g.raw.size());
-  g.raw.push_back(r);
+  g.raw.push_back(Raw{id, at, static_cast<uint32_t>(g.bytes.size()),
+                      static_cast<uint32_t>(bytes.size()), has_shape});
   g.bytes.append(bytes);
 }
 
@@ -275,9 +234,9 @@ bool ShapeTable::FindIn(const Generation& g, WireReader& r, int64_t id,
   const Raw* found = g.FindRaw(id);
   if (found == nullptr) return false;
   if (!found->has_shape) return true;
-  const Raw& raw = *found;
-  WireReader sub(reinterpret_cast<const uint8_t*>(g.bytes.data()) + raw.offset,
-                 raw.size, raw.at, 0);
+  WireReader sub(
+      reinterpret_cast<const uint8_t*>(g.bytes.data()) + found->offset,
+      found->size, found->at, 0);
   int64_t nodes = 0;
   if (ReadShape(sub, 0, &nodes, out)) return true;
   *out = Shape();

@@ -12,12 +12,13 @@
 #include "checker/hlo/fast_path_check.h"
 
 namespace topolint::hlo::proto {
+namespace {
 
 using instruction_fields::kDomainEntrySharding;
 using instruction_fields::kDomainExitSharding;
 using instruction_fields::kSharding;
 
-// What InstructionStream does: frames the module's computations and their
+// What ReadInstructions does: frames the module's computations and their
 // instructions, and gives each instruction's bytes, held in the input
 // buffer or copied into scratch_, to the decoder (Take).
 class InstructionWalk {
@@ -29,7 +30,7 @@ class InstructionWalk {
     // id -> computation index, sorted (16 bytes per computation).
     for (size_t i = 0; i < h.computations.size(); ++i) {
       const ComputationInfo& c = h.computations[i];
-      if (c.has_id) names_.emplace_back(c.id, static_cast<uint32_t>(i));
+      if (c.id) names_.emplace_back(*c.id, static_cast<uint32_t>(i));
     }
     std::stable_sort(
         names_.begin(), names_.end(),
@@ -37,19 +38,11 @@ class InstructionWalk {
   }
 
   bool Run() {
-    uint32_t field = 0;
-    int wt = 0;
     size_t index = 0;
-    while (r_.NextField("HloModuleProto", &field, &wt)) {
-      bool ok;
-      if (field == 3) {
-        ok = Computation(wt, index++);
-      } else {
-        ok = r_.Skip("an HloModuleProto field", wt);
-      }
-      if (!ok) return false;
-    }
-    return !r_.failed();
+    return ReadFields(r_, "HloModuleProto", [&](uint32_t field, int wt) {
+      return field == 3 ? Computation(wt, index++)
+                        : r_.Skip("an HloModuleProto field", wt);
+    });
   }
 
   // The instruction being read when an error struck (for its location).
@@ -73,65 +66,27 @@ class InstructionWalk {
     if (info != nullptr) comp_name_.append(info->name);
     comp_index_ = info != nullptr ? static_cast<int32_t>(index) : -1;
     shapes_.Clear();
+    auto take = [&](const uint8_t* data, size_t size, int64_t begin,
+                    int64_t at) { return Take(data, size, begin, at, info); };
     uint32_t field = 0;
     int w = 0;
     for (;;) {
-      if (opts_.binary_fast_path && !TakeHeldInstructions(info)) return false;
+      if (!TakeHeldInstructions(r_, take)) return false;
       if (!r_.NextField("HloComputationProto", &field, &w)) break;
-      bool ok;
-      if (field == 2) {
-        ok = Instruction(w, info);
-      } else {
-        ok = r_.Skip("an HloComputationProto field", w);
+      if (!(field == 2 ? Instruction(w, info)
+                       : r_.Skip("an HloComputationProto field", w))) {
+        return false;
       }
-      if (!ok) return false;
     }
     return !r_.failed() && r_.Leave(saved);
   }
 
-  // The instructions (field 2, length-delimited: tag byte 0x12) that follow
-  // held whole in the input buffer, each decoded (Take), then all skipped
-  // in one step. The first one not held whole, or another field, is left
-  // to the caller's loop. False on error.
-  bool TakeHeldInstructions(const ComputationInfo* info) {
-    const uint8_t* p = nullptr;
-    size_t n = 0;
-    if (r_.depth() >= kMaxMessageDepth || !r_.PeekBuffer(&p, &n)) {
-      return !r_.failed();
-    }
-    const int64_t at = r_.offset();
-    size_t i = 0;
-    size_t prefix = 0;
-    size_t len = 0;
-    while (n - i > 1 && p[i] == 0x12 &&
-           DecodeHeldLength(p + i + 1, n - i - 1, &prefix, &len)) {
-      const int64_t begin = at + static_cast<int64_t>(i) + 1;
-      if (!Take(p + i + 1 + prefix, len, begin,
-                begin + static_cast<int64_t>(prefix), info)) {
-        return false;
-      }
-      i += 1 + prefix + len;
-    }
-    return i == 0 ||
-           r_.SkipBytes("an HloInstructionProto", static_cast<int64_t>(i));
-  }
-
-  // The instruction at the reader (its tag read): its bytes, held whole in
-  // the input buffer or copied into `scratch_`, decoded (Take); one longer
-  // than ParseOptions::max_instruction_bytes is decoded as it streams by.
+  // The instruction at the reader (its tag read) that TakeHeldInstructions
+  // left, cut by the input buffer's end: its bytes copied into `scratch_`
+  // and decoded (Take); one longer than ParseOptions::max_instruction_bytes
+  // is decoded as it streams by.
   bool Instruction(int wt, const ComputationInfo* info) {
     const int64_t begin = r_.offset();
-    const uint8_t* p = nullptr;
-    size_t n = 0;
-    size_t prefix = 0;
-    size_t len = 0;
-    if (wt == kLen && r_.depth() < kMaxMessageDepth && r_.PeekBuffer(&p, &n) &&
-        DecodeHeldLength(p, n, &prefix, &len)) {
-      return Take(p + prefix, len, begin, begin + static_cast<int64_t>(prefix),
-                  info) &&
-             r_.SkipBytes("an HloInstructionProto",
-                          static_cast<int64_t>(prefix + len));
-    }
     Prepare(begin);
     in_instruction_ = true;
     int saved = 0;
@@ -159,13 +114,38 @@ class InstructionWalk {
         !ClassifyOpcode(view_.opcode).has_value() &&
         view_.shape.size() <= kMaxKeptShapeBytes) {
       if (kCheckFastPaths) CheckScanned(data, size, at);
+      // Where a field the first stage kept (a view into `data`) starts in
+      // the input (an empty one's bytes are never read).
+      auto at_of = [&](std::string_view kept) {
+        return kept.empty()
+                   ? at
+                   : at + (kept.data() - reinterpret_cast<const char*>(data));
+      };
       if (view_.has_id) {
         shapes_.KeepRaw(view_.id, view_.has_shape, view_.shape,
-                        at + static_cast<int64_t>(view_.shape_offset));
+                        at_of(view_.shape));
       }
-      return (view_.sharding.empty() && view_.domain_entry.empty() &&
-              view_.domain_exit.empty()) ||
-             ScannedShardings(begin, at, size);
+      // (Parameters and constants carry most shardings.)
+      if (view_.sharding.empty() && view_.domain_entry.empty() &&
+          view_.domain_exit.empty()) {
+        return true;
+      }
+      auto shape = [&] {
+        return view_.has_shape
+                   ? DecodeShape(
+                         reinterpret_cast<const uint8_t*>(view_.shape.data()),
+                         view_.shape.size(), at_of(view_.shape))
+                   : Shape();
+      };
+      bool issue = false;
+      if (!RecordShardings(view_.name, view_.opcode, shape, view_.sharding,
+                           at_of(view_.sharding), view_.domain_entry,
+                           at_of(view_.domain_entry), view_.domain_exit,
+                           at_of(view_.domain_exit), &issue)) {
+        return false;
+      }
+      if (issue) AddSpan(begin, at + static_cast<int64_t>(size), name_);
+      return true;
     }
     Prepare(begin);
     in_instruction_ = true;
@@ -197,104 +177,54 @@ class InstructionWalk {
     }
   }
 
-  // The shardings of an instruction the first stage kept (its bytes at
-  // `at`, its length prefix at `begin`). A sharding finding names the
-  // instruction, as a collective's does: it gets a span then.
-  bool ScannedShardings(int64_t begin, int64_t at, size_t size) {
+  // An instruction's shardings, as either stage of the decoder keeps them
+  // (bytes, and the offsets of their first bytes): its sharding (40),
+  // checked against its result shape (`shape()`, asked only then), and a
+  // kDomain's entry and exit shardings (54, 55; XLA reads them for no other
+  // opcode), recorded as the text front end records `sharding={...}` and
+  // `domain={...}`. `*issue`: they gave a finding, which names the
+  // instruction (`name_`, with its '%') as a collective's does.
+  template <typename ShapeFn>
+  bool RecordShardings(std::string_view name, std::string_view opcode,
+                       ShapeFn shape, std::string_view sharding,
+                       int64_t sharding_at, std::string_view entry,
+                       int64_t entry_at, std::string_view exit, int64_t exit_at,
+                       bool* issue) {
+    *issue = false;
+    if (sharding.empty() && entry.empty() && exit.empty()) return true;
     const size_t issues = m_->sharding.issues.size();
-    if (!(view_.sharding.empty() || ScannedSharding(at)) ||
-        !ScannedDomain(at)) {
-      return false;
-    }
-    if (m_->sharding.issues.size() > issues) {
-      AddSpan(begin, at + static_cast<int64_t>(size), name_);
-    }
-    return true;
-  }
-
-  // The sharding of an instruction the first stage kept (parameters and
-  // constants carry most): its shape decoded from the bytes kept, then
-  // recorded as the text front end records `sharding={...}`.
-  bool ScannedSharding(int64_t at) {
-    Shape shape;
-    if (view_.has_shape) {
-      WireReader sub(reinterpret_cast<const uint8_t*>(view_.shape.data()),
-                     view_.shape.size(),
-                     at + static_cast<int64_t>(view_.shape_offset), 0);
-      int64_t nodes = 0;
-      if (!ReadShape(sub, 0, &nodes, &shape)) shape = Shape();
-    }
     name_.assign("%");
-    name_.append(view_.name.substr(0, 256));
-    return Recorded(RecordProtoSharding(
-        view_.sharding, at + static_cast<int64_t>(view_.sharding_offset), name_,
-        shape, kSharding, m_, &sharding_error_, &sharding_error_at_));
+    name_.append(name.substr(0, 256));
+    const Shape unknown;
+    const bool ok = (sharding.empty() ||
+                     Record(sharding, sharding_at, shape(), kSharding)) &&
+                    (opcode != "domain" ||
+                     (Record(entry, entry_at, unknown, kDomainEntrySharding) &&
+                      Record(exit, exit_at, unknown, kDomainExitSharding)));
+    *issue = m_->sharding.issues.size() > issues;
+    return ok;
   }
 
-  // A domain's entry and exit shardings (54, 55), kept by the first stage:
-  // recorded as the text front end records `domain={...}`, on a kDomain
-  // only (XLA reads them for no other opcode).
-  bool ScannedDomain(int64_t at) {
-    if ((view_.domain_entry.empty() && view_.domain_exit.empty()) ||
-        view_.opcode != "domain") {
+  // One OpSharding of the instruction `name_`, recorded; a malformed one
+  // stops the reader there, as any malformed sub-message does.
+  bool Record(std::string_view bytes, int64_t at, const Shape& shape,
+              uint32_t field) {
+    if (RecordProtoSharding(bytes, at, name_, shape, field, m_,
+                            &sharding_error_, &sharding_error_at_)) {
       return true;
     }
-    name_.assign("%");
-    name_.append(view_.name.substr(0, 256));
-    return Domain(view_.domain_entry,
-                  at + static_cast<int64_t>(view_.domain_entry_offset),
-                  view_.domain_exit,
-                  at + static_cast<int64_t>(view_.domain_exit_offset));
-  }
-
-  // `name_` holds the domain's name.
-  bool Domain(std::string_view entry, int64_t entry_at, std::string_view exit,
-              int64_t exit_at) {
-    const Shape unknown;
-    return Recorded(RecordProtoSharding(
-               entry, entry_at, name_, unknown, kDomainEntrySharding, m_,
-               &sharding_error_, &sharding_error_at_)) &&
-           Recorded(RecordProtoSharding(exit, exit_at, name_, unknown,
-                                        kDomainExitSharding, m_,
-                                        &sharding_error_, &sharding_error_at_));
-  }
-
-  // A malformed OpSharding stops the reader there, as any malformed
-  // sub-message does.
-  bool Recorded(bool ok) {
-    if (ok) return true;
     stop_at_ = sharding_error_at_;
     return r_.FailAt(sharding_error_at_, sharding_error_);
   }
 
-  // The sharding of an instruction ReadInstruction read (`data`: its bytes
-  // from byte `at` on, when in memory).
-  bool ReadSharding(const uint8_t* data, int64_t at) {
+  // The ShapeProto `bytes` (from byte `at`) decoded; unknown when they do
+  // not decode.
+  static Shape DecodeShape(const uint8_t* bytes, size_t size, int64_t at) {
     Shape shape;
-    const Collective& c = s_.c;
-    if (c.result_shape.known) {
-      shape = c.result_shape;
-    } else if (data != nullptr && s_.shape_end >= 0) {
-      WireReader sub(data + (s_.shape_begin - at),
-                     static_cast<size_t>(s_.shape_end - s_.shape_begin),
-                     s_.shape_begin, 0);
-      int64_t nodes = 0;
-      if (!ReadShape(sub, 0, &nodes, &shape)) shape = Shape();
-    }
-    name_.assign("%");
-    name_.append(std::string_view(c.name).substr(0, 256));
-    return Recorded(RecordProtoSharding(s_.sharding, s_.sharding_at, name_,
-                                        shape, kSharding, m_, &sharding_error_,
-                                        &sharding_error_at_));
-  }
-
-  // The domain shardings of an instruction ReadInstruction read.
-  bool ReadDomain() {
-    if (s_.c.opcode != "domain") return true;
-    name_.assign("%");
-    name_.append(std::string_view(s_.c.name).substr(0, 256));
-    return Domain(s_.domain_entry, s_.domain_entry_at, s_.domain_exit,
-                  s_.domain_exit_at);
+    WireReader sub(bytes, size, at, 0);
+    int64_t nodes = 0;
+    if (!ReadShape(sub, 0, &nodes, &shape)) shape = Shape();
+    return shape;
   }
 
   // The scratch made ready for the instruction whose length prefix is at
@@ -317,20 +247,26 @@ class InstructionWalk {
   bool Finish(const ComputationInfo* info, int64_t end, const uint8_t* data,
               int64_t at) {
     in_instruction_ = false;
-    const size_t issues = m_->sharding.issues.size();
-    if (!s_.sharding.empty() && !ReadSharding(data, at)) return false;
-    if ((!s_.domain_entry.empty() || !s_.domain_exit.empty()) &&
-        !ReadDomain()) {
+    Collective& c = s_.c;
+    auto shape = [&] {
+      if (c.result_shape.known) return c.result_shape;
+      if (data == nullptr || s_.shape_end < 0) return Shape();
+      return DecodeShape(data + (s_.shape_begin - at),
+                         static_cast<size_t>(s_.shape_end - s_.shape_begin),
+                         s_.shape_begin);
+    };
+    bool sharding_issue = false;
+    if (!RecordShardings(c.name, c.opcode, shape, s_.sharding, s_.sharding_at,
+                         s_.domain_entry, s_.domain_entry_at, s_.domain_exit,
+                         s_.domain_exit_at, &sharding_issue)) {
       return false;
     }
     // An instruction that is no collective gets a span only for naming its
     // sharding's finding (a collective gets one below anyway).
-    const bool sharding_issue = m_->sharding.issues.size() > issues;
     auto not_emitted = [&] {
       if (sharding_issue) AddSpan(instruction_begin_, end, name_);
       return true;
     };
-    Collective& c = s_.c;
     const int64_t shape_size = s_.shape_end - s_.shape_begin;
     if (s_.has_id && data != nullptr && s_.shape_end >= 0 &&
         shape_size <= static_cast<int64_t>(kMaxKeptShapeBytes)) {
@@ -350,8 +286,7 @@ class InstructionWalk {
     c.name.insert(0, "%");
     c.computation.assign(comp_name_);
     c.pos = TextPos::AtByte(instruction_begin_);
-    c.is_root = info != nullptr && info->has_root && s_.has_id &&
-                info->root_id == s_.id;
+    c.is_root = info != nullptr && s_.has_id && info->root_id == s_.id;
     c.operand_count = static_cast<int64_t>(s_.operand_ids.size());
     for (int64_t id : s_.operand_ids) {
       if (spare_shapes_.empty()) {
@@ -383,6 +318,11 @@ class InstructionWalk {
         c.to_apply.assign("%");
         c.to_apply.append(h_.computations[it->second].name);
       }
+    }
+    // A location given only as a stack frame (modern JAX): the innermost
+    // frame's, from the module's stack_frame_index.
+    if (c.source_file.empty() && s_.stack_frame_id > 0) {
+      h_.stack_frames.Resolve(s_.stack_frame_id, &c);
     }
     AddSpan(instruction_begin_, end, c.name);
     EmitCollective(opts_.on_collective, m_, c);
@@ -420,12 +360,17 @@ class InstructionWalk {
   bool in_instruction_ = false;
 };
 
-InstructionStream::InstructionStream(WireReader& r, const Header& h,
-                                     const ParseOptions& opts, Module* m)
-    : walk_(std::make_unique<InstructionWalk>(r, h, opts, m)) {}
-InstructionStream::~InstructionStream() = default;
-bool InstructionStream::Run() { return walk_->Run(); }
-void InstructionStream::NoteFailure() { walk_->NoteFailure(); }
-int64_t InstructionStream::offset() const { return walk_->offset(); }
+}  // namespace
+
+int64_t ReadInstructions(WireReader& r, const Header& h,
+                         const ParseOptions& opts, Module* m) {
+  InstructionWalk walk(r, h, opts, m);
+  if (r.SkipBytes("the HloModuleProto", h.module_begin)) {
+    r.LimitTo(h.module_size);
+    walk.Run();
+  }
+  if (r.failed()) walk.NoteFailure();
+  return walk.offset();
+}
 
 }  // namespace topolint::hlo::proto

@@ -6,7 +6,6 @@
 #define TOPOLINT_CHECKER_HLO_PROTO_HLO_PROTO_STREAM_H_
 
 #include <cstdint>
-#include <memory>
 
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/parse_options.h"
@@ -15,29 +14,15 @@
 
 namespace topolint::hlo::proto {
 
-class InstructionWalk;
-
-class InstructionStream {
- public:
-  // `h` is what the first pass learnt; `r` reads the module's fields.
-  InstructionStream(WireReader& r, const Header& h, const ParseOptions& opts,
-                    Module* m);
-  ~InstructionStream();
-  InstructionStream(const InstructionStream&) = delete;
-  InstructionStream& operator=(const InstructionStream&) = delete;
-
-  // Reads the module's fields to its end; false on error (r.failed()).
-  bool Run();
-  // After an error: names the instruction being read when it struck (a
-  // span of Module::binary_ops, for the finding's place).
-  void NoteFailure();
-  // Where reading stopped: the reader's offset, or, when an instruction
-  // decoded from memory failed, where a reader entered into it stopped.
-  int64_t offset() const;
-
- private:
-  std::unique_ptr<InstructionWalk> walk_;
-};
+// Reads the module (its first byte at h.module_begin, h.module_size bytes,
+// -1: to the end of the input) from the start of `r`'s input; `h` is what
+// the first pass learnt. On error (r.failed()) the instruction being read
+// when it struck gets a span of Module::binary_ops, naming the finding's
+// place. Returns where reading stopped: the reader's offset, or, when an
+// instruction decoded from memory failed, where a reader entered into it
+// stopped.
+int64_t ReadInstructions(WireReader& r, const Header& h,
+                         const ParseOptions& opts, Module* m);
 
 }  // namespace topolint::hlo::proto
 

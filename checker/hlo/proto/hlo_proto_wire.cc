@@ -10,21 +10,11 @@ namespace topolint::hlo::proto {
 namespace {
 
 const char* WireTypeName(int wire_type) {
-  switch (wire_type) {
-    case kVarint:
-      return "varint";
-    case kFixed64:
-      return "64-bit";
-    case kLen:
-      return "length-delimited";
-    case kStartGroup:
-      return "start-group";
-    case kEndGroup:
-      return "end-group";
-    case kFixed32:
-      return "32-bit";
-  }
-  return "invalid";
+  static constexpr const char* kNames[] = {"varint",           "64-bit",
+                                           "length-delimited", "start-group",
+                                           "end-group",        "32-bit"};
+  return wire_type >= 0 && wire_type <= kFixed32 ? kNames[wire_type]
+                                                 : "invalid";
 }
 
 // The limit as a message says it: protobuf's own (2 GiB, the default), or
@@ -155,35 +145,22 @@ bool WireReader::VarintFailed(const char* what) {
       fmt::format("expected a varint for {}, found a malformed one", what));
 }
 
-bool WireReader::ReadBool(const char* what, int wire_type, bool* v) {
+bool WireReader::ReadLength(const char* what, int* len) {
+  const int64_t at = offset();
   uint64_t u = 0;
-  if (!ExpectWireType(what, wire_type, kVarint) || !ReadVarint(what, &u)) {
-    return false;
-  }
-  *v = u != 0;
-  return true;
-}
-
-// Reads a length prefix and checks it against the enclosing message.
-static bool ReadLengthImpl(WireReader* r,
-                           google::protobuf::io::CodedInputStream* in,
-                           const char* what, int* len) {
-  const int64_t at = r->offset();
-  uint64_t u = 0;
-  if (!r->ReadVarint(what, &u)) return false;
-  const int until = in->BytesUntilLimit();
+  if (!ReadVarint(what, &u)) return false;
+  const int until = in_.BytesUntilLimit();
   if (u > static_cast<uint64_t>(INT_MAX) ||
       (until >= 0 && u > static_cast<uint64_t>(until))) {
-    return r->FailAt(
+    return FailAt(
         at,
         until >= 0
-            ? fmt::format("expected {} to fit in the {} bytes left of the {}, "
-                          "found a length of {} (truncated or corrupt input)",
-                          what, until,
-                          r->offset() + until == r->end_hint()
-                              ? "file"
-                              : "enclosing message",
-                          u)
+            ? fmt::format(
+                  "expected {} to fit in the {} bytes left of the {}, "
+                  "found a length of {} (truncated or corrupt input)",
+                  what, until,
+                  offset() + until == end_hint_ ? "file" : "enclosing message",
+                  u)
             : fmt::format("expected the length of {} to be at most 2 GiB, "
                           "found {}",
                           what, u));
@@ -192,13 +169,8 @@ static bool ReadLengthImpl(WireReader* r,
   return true;
 }
 
-bool WireReader::ReadString(const char* what, int wire_type, size_t max_keep,
-                            std::string* out) {
-  int len = 0;
-  if (!ExpectWireType(what, wire_type, kLen) ||
-      !ReadLengthImpl(this, &in_, what, &len)) {
-    return false;
-  }
+bool WireReader::ReadKept(const char* what, int len, size_t max_keep,
+                          std::string* out) {
   const size_t keep = std::min(static_cast<size_t>(len), max_keep);
   out->resize(keep);
   if (keep > 0 && !in_.ReadRaw(out->data(), static_cast<int>(keep))) {
@@ -211,14 +183,24 @@ bool WireReader::ReadString(const char* what, int wire_type, size_t max_keep,
   return true;
 }
 
+bool WireReader::ReadString(const char* what, int wire_type, size_t max_keep,
+                            std::string* out) {
+  int len = 0;
+  return ExpectWireType(what, wire_type, kLen) && ReadLength(what, &len) &&
+         ReadKept(what, len, max_keep, out);
+}
+
 bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
                             std::vector<int64_t>* out,
                             std::vector<TextPos>* pos) {
   if (failed_) return false;
+  auto too_many = [&](int64_t at) {
+    return FailAt(
+        at, fmt::format("expected at most {} values in {}", max_count, what));
+  };
   auto one = [&]() {
     if (static_cast<int64_t>(out->size()) >= max_count) {
-      return Fail(
-          fmt::format("expected at most {} values in {}", max_count, what));
+      return too_many(offset());
     }
     if (pos != nullptr) pos->push_back(this->pos());
     uint64_t u = 0;
@@ -229,7 +211,7 @@ bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
   if (wire_type == kVarint) return one();
   if (wire_type != kLen) return ExpectWireType(what, wire_type, kLen);
   int len = 0;
-  if (!ReadLengthImpl(this, &in_, what, &len)) return false;
+  if (!ReadLength(what, &len)) return false;
   const auto limit = in_.PushLimit(len);
   // The values held in the input buffer are decoded in place; one that is
   // cut by the buffer's end, or malformed, goes to one() (which reads it
@@ -246,9 +228,7 @@ bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
     size_t i = 0;
     while (i < n) {
       if (static_cast<int64_t>(out->size()) >= max_count) {
-        return FailAt(
-            base + static_cast<int64_t>(i),
-            fmt::format("expected at most {} values in {}", max_count, what));
+        return too_many(base + static_cast<int64_t>(i));
       }
       uint64_t u = 0;
       size_t k = 0;
@@ -273,26 +253,7 @@ bool WireReader::ReadRemaining(const char* what, size_t max_keep,
   if (failed_) return false;
   const int until = in_.BytesUntilLimit();
   if (until < 0) return Fail(fmt::format("expected {} inside a message", what));
-  const size_t keep = std::min(static_cast<size_t>(until), max_keep);
-  out->resize(keep);
-  if (keep > 0 && !in_.ReadRaw(out->data(), static_cast<int>(keep))) {
-    return Truncated(what);
-  }
-  if (static_cast<size_t>(until) > keep &&
-      !in_.Skip(until - static_cast<int>(keep))) {
-    return Truncated(what);
-  }
-  return true;
-}
-
-bool WireReader::RefillAndPeek(const uint8_t** data, size_t* size) {
-  if (failed_) return false;
-  const void* p = nullptr;
-  int n = 0;
-  if (!in_.GetDirectBufferPointer(&p, &n) || n <= 0) return false;
-  *data = static_cast<const uint8_t*>(p);
-  *size = static_cast<size_t>(n);
-  return true;
+  return ReadKept(what, until, max_keep, out);
 }
 
 bool WireReader::SkipFailed(const char* what, int64_t n) {
@@ -307,8 +268,7 @@ void WireReader::LimitTo(int64_t size) {
 
 bool WireReader::Enter(const char* what, int wire_type, int* saved) {
   int len = 0;
-  if (!ExpectWireType(what, wire_type, kLen) ||
-      !ReadLengthImpl(this, &in_, what, &len)) {
+  if (!ExpectWireType(what, wire_type, kLen) || !ReadLength(what, &len)) {
     return false;
   }
   if (depth_ >= kMaxMessageDepth) {
@@ -345,7 +305,7 @@ bool WireReader::Skip(const char* what, int wire_type) {
       return in_.Skip(4) || Truncated(what);
     case kLen: {
       int len = 0;
-      if (!ReadLengthImpl(this, &in_, what, &len)) return false;
+      if (!ReadLength(what, &len)) return false;
       return in_.Skip(len) || Truncated(what);
     }
     default:

@@ -142,7 +142,12 @@ class WireReader {
     *v = static_cast<int64_t>(u);
     return true;
   }
-  bool ReadBool(const char* what, int wire_type, bool* v);
+  bool ReadBool(const char* what, int wire_type, bool* v) {
+    int64_t u = 0;
+    if (!ReadInt64(what, wire_type, &u)) return false;
+    *v = u != 0;
+    return true;
+  }
   // A length-delimited string: keeps at most `max_keep` bytes in `*out` (the
   // rest is skipped).
   bool ReadString(const char* what, int wire_type, size_t max_keep,
@@ -157,24 +162,28 @@ class WireReader {
   // `max_keep` of them.
   bool ReadRemaining(const char* what, size_t max_keep, std::string* out);
   // The bytes of the current buffer from the next one on, within the
-  // current message (zero-copy); false when none are buffered.
+  // current message (zero-copy; an empty buffer is refilled); false when
+  // none are left.
   bool PeekBuffer(const uint8_t** data, size_t* size) {
     const void* p = nullptr;
     int n = 0;
-    if (!failed_) in_.GetDirectBufferPointerInline(&p, &n);
-    if (n <= 0) return RefillAndPeek(data, size);
+    if (failed_) return false;
+    in_.GetDirectBufferPointerInline(&p, &n);
+    if (n <= 0 && (!in_.GetDirectBufferPointer(&p, &n) || n <= 0)) {
+      return false;
+    }
     *data = static_cast<const uint8_t*>(p);
     *size = static_cast<size_t>(n);
     return true;
   }
-  // Skips `n` bytes (to reach a known offset) and, when `size` >= 0,
-  // limits reading to the next `size` bytes.
+  // Skips `n` bytes (to reach a known offset).
   bool SkipBytes(const char* what, int64_t n) {
     if (!failed_ && n >= 0 && n <= INT_MAX && in_.Skip(static_cast<int>(n))) {
       return true;
     }
     return SkipFailed(what, n);
   }
+  // Limits reading to the next `size` bytes (none when `size` < 0).
   void LimitTo(int64_t size);
 
   // Enters a length-delimited submessage; `*saved` restores the enclosing
@@ -200,8 +209,12 @@ class WireReader {
 
  private:
   bool NextFieldSlow(const char* what, uint32_t* field, int* wire_type);
-  // PeekBuffer when the buffer is empty; SkipBytes's errors.
-  bool RefillAndPeek(const uint8_t** data, size_t* size);
+  // A length prefix, checked against the enclosing message.
+  bool ReadLength(const char* what, int* len);
+  // The `len` bytes at the reader: the first `max_keep` of them to `*out`,
+  // the rest skipped.
+  bool ReadKept(const char* what, int len, size_t max_keep, std::string* out);
+  // SkipBytes's errors.
   bool SkipFailed(const char* what, int64_t n);
   // ReadVarint's error: the varint at the reader is cut or malformed.
   bool VarintFailed(const char* what);
@@ -222,6 +235,30 @@ class WireReader {
   std::string error_;
   int64_t error_offset_ = -1;
 };
+
+// Hands each field of the current message to `on_field(field, wire_type)`,
+// which reads or skips its value, up to the message's end. False on error
+// (r.failed()): NextField's, or `on_field` returning false, which it does
+// only having failed `r`.
+template <typename OnField>
+bool ReadFields(WireReader& r, const char* what, OnField&& on_field) {
+  uint32_t field = 0;
+  int wire_type = 0;
+  while (r.NextField(what, &field, &wire_type)) {
+    if (!on_field(field, wire_type)) return false;
+  }
+  return !r.failed();
+}
+
+// Enters the submessage `what` (its tag read), reads its fields (ReadFields,
+// `name` naming the message) and leaves it.
+template <typename OnField>
+bool ReadMessage(WireReader& r, const char* what, int wire_type,
+                 const char* name, OnField&& on_field) {
+  int saved = 0;
+  return r.Enter(what, wire_type, &saved) && ReadFields(r, name, on_field) &&
+         r.Leave(saved);
+}
 
 }  // namespace topolint::hlo::proto
 

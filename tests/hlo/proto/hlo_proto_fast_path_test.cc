@@ -377,7 +377,10 @@ TEST(HloProtoFastPathTest, ShardingBytesAreKeptForTheirDecoder) {
   ASSERT_TRUE(hlo::proto::ScanInstruction(
       reinterpret_cast<const uint8_t*>(param.data()), param.size(), &view));
   EXPECT_EQ(view.sharding, sharding);
-  EXPECT_EQ(param.substr(view.sharding_offset, sharding.size()), sharding);
+  EXPECT_EQ(
+      param.substr(static_cast<size_t>(view.sharding.data() - param.data()),
+                   sharding.size()),
+      sharding);
   hlo::proto::WireReader r(reinterpret_cast<const uint8_t*>(ar.data()),
                            ar.size(), 100, 2);
   hlo::proto::InstructionScratch s;
