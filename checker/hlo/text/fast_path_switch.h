@@ -20,7 +20,6 @@ namespace topolint::hlo {
 #define TOPOLINT_FAST_PATHS(X) \
   X(ScanSimpleHead)            \
   X(ScanSimpleParam)           \
-  X(ScanSimpleResultShape)     \
   X(TryCheckPlainText)         \
   X(TrySkipLine)               \
   X(TrySkipPlainGroup)         \

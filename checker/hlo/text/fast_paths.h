@@ -23,8 +23,7 @@
 // Every choice between a fast path and the exact parser is one of the
 // functions below, except four that live with the state they need:
 //   ModuleParser::ParseInstruction  ScanSimpleHead, else the exact head
-//   ModuleParser::ParseSignature    ScanSimpleParam and
-//                                   ScanSimpleResultShape, else exact
+//   ModuleParser::ParseSignature    ScanSimpleParam, else exact
 //   HloLexer::Scan                  FastScan(kGroup / kValue), else the
 //                                   byte loop
 //   HloLexer::SkipTrivia (inline)   newline + indentation, else
@@ -34,7 +33,7 @@
 //   instruction head       ScanSimpleHead (instruction_     ModuleParser::
 //                          head.cc)                         ParseHead
 //   signature parameter    ScanSimpleParam (instruction_    ModuleParser::
-//   and result shape       head.cc), ScanSimpleResultShape  ParseSignature
+//                          head.cc)                         ParseSignature
 //   instruction body       HloLexer::TrySkipLine (hlo_      HloLexer::SkipGroup
 //                          lexer_scan.cc, uses FastScan     + SkipValue
 //                          kLine / kBody)
@@ -71,7 +70,6 @@
 //   ScanSimpleHead          ModuleParser::CheckSimpleHead     ROOT, %, name,
 //                                                             shape, opcode, (
 //   ScanSimpleParam         ModuleParser::ExactParamAgrees    name, shape, end
-//   ScanSimpleResultShape   ParseSignature (CheckedFastPath)  end
 //   TryCheckPlainText       HloLexer::FindControlByte         no control byte
 //   TrySkipLine             CheckSkippedLine                  end; no missed
 //                                                             `sharding=`

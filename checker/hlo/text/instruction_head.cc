@@ -144,25 +144,6 @@ bool ScanSimpleParam(const char* const start, SimpleParam* out) {
   return true;
 }
 
-const char* ScanSimpleResultShape(const char* p) {
-  p = SkipSimpleShape(p);
-  if (p == nullptr || p[0] != ' ' || p[1] != '{') return nullptr;
-  if (p[-1] == ']') {
-    // An array without a layout: the exact parser takes the '{' for a
-    // layout when LayoutFollows() says so (a digit, ':' or '}' next, past
-    // blanks and line breaks: `-> f32[4] {` + `}` on the next line, an
-    // empty body, is read as a layout, as XLA's lexer reads it). Declined
-    // then, and where the window ends first (the NUL stops the loop).
-    const char* q = p + 2;
-    while (q - (p + 2) < 58 && (IsBlank(*q) || *q == '\n')) ++q;
-    if (IsDigit(*q) || *q == '}' || *q == ':' || *q == '\0' ||
-        q - (p + 2) >= 58) {
-      return nullptr;
-    }
-  }
-  return p;
-}
-
 bool ScanSimpleHead(const char* const start, SimpleHead* out) {
   const char* p = start;
   out->is_root = false;

@@ -41,10 +41,6 @@ struct SimpleParam {
 };
 [[nodiscard]] bool ScanSimpleParam(const char* start, SimpleParam* out);
 
-// A computation's result shape after `-> `: a plain shape as
-// ScanSimpleHead's followed by ` {` (the body); past the shape, or nullptr.
-[[nodiscard]] const char* ScanSimpleResultShape(const char* p);
-
 // The plain dims of an array shape, `[d,d,...]`, and an optional
 // `{d,d,...}` layout right after it (digits and commas, then optionally a
 // tail SkipPlainLayoutTail takes), at `p` ('['); past them, or nullptr when
