@@ -24,7 +24,6 @@ namespace topolint::hlo {
   X(TrySkipLine)               \
   X(TrySkipPlainGroup)         \
   X(FastScan)                  \
-  X(TrySkipSimpleDims)         \
   X(ReadSimpleShape)           \
   X(TryReadShape)              \
   X(TryParseSimpleIntList)     \

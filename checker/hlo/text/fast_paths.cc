@@ -111,15 +111,6 @@ bool SkipAnyGroup(HloLexer& lx) {
          lx.SkipGroup();
 }
 
-bool SkipArrayShapeRest(HloLexer& lx) {
-  return (lx.FastPathOn(FastPath::kTrySkipSimpleDims) &&
-          CheckedFastPath(
-              lx, "TrySkipSimpleDims", [&] { return lx.TrySkipSimpleDims(); },
-              [&] { return SkipArrayShapeRestExact(lx); },
-              /*blanks_after=*/true)) ||
-         SkipArrayShapeRestExact(lx);
-}
-
 bool ParseShapeText(std::string_view text, Shape* shape, bool read_simple) {
   // The fast path writes into *shape (reusing its storage); when it
   // declines, the exact parser clears *shape and decides.

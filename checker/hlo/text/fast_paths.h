@@ -39,7 +39,6 @@
 //                          kLine / kBody)
 //   bracket group          HloLexer::TrySkipPlainGroup      HloLexer::SkipGroup
 //   group / value          FastScan (fast_scan.cc)          HloLexer::Scan
-//   array dims + layout    HloLexer::TrySkipSimpleDims SkipArrayShapeRestExact
 //   shape                  ReadSimpleShape (shape_parser)   ShapeReader
 //                          via TryReadShape                 (ParseShape)
 //   captured shape text    ReadSimpleShape                  ParseShapeTextExact
@@ -75,7 +74,6 @@
 //                                                             `sharding=`
 //   FastScan                HloLexer::CheckFastScan           end
 //   TrySkipPlainGroup       SkipAnyGroup                      end
-//   TrySkipSimpleDims       SkipArrayShapeRest                end
 //   ReadSimpleShape         ParseShapeText, ParseResultShape  shape
 //                           (CheckShapeText)
 //   TryReadShape,           ParseOperand                      shape, end
@@ -124,10 +122,6 @@ namespace topolint::hlo {
 // At '(' / '[' / '{': through the matching closer (TrySkipPlainGroup, else
 // HloLexer::SkipGroup).
 [[nodiscard]] bool SkipAnyGroup(HloLexer& lx);
-
-// The rest of an array shape, at '[' (TrySkipSimpleDims, else
-// SkipArrayShapeRestExact).
-[[nodiscard]] bool SkipArrayShapeRest(HloLexer& lx);
 
 // Captured shape text into *shape, reusing its storage (ReadSimpleShape,
 // else ParseShapeTextExact); false, with *shape unknown, when the text is
@@ -215,7 +209,7 @@ template <class Fast, class ExactAgrees>
 // fast_paths.cc.)
 
 // ---- Fast paths (each declines with nothing consumed) -------------------
-// HloLexer::TrySkipLine, TrySkipPlainGroup and TrySkipSimpleDims are
+// HloLexer::TrySkipLine and TrySkipPlainGroup are
 // members (hlo_lexer.h); ScanSimpleHead is in instruction_head.h,
 // ReadSimpleShape in shape_parser.h, FastScan in fast_scan.h.
 

@@ -73,7 +73,7 @@
 //                  ParseShapeText]
 //   array-shape = ident '[' [ dim { ',' dim } ] ']' [ layout ] ;
 //                 ShapeReader::ArrayRest (ParseArrayShapeRest);
-//                 skipped: SkipArrayShapeRest [TrySkipSimpleDims]
+//                 skipped: SkipArrayShapeRest
 //   dim         = integer | '?' | '<=' integer ;
 //   layout      = '{' group-contents '}' ;  (taken as a layout when a digit,
 //                 '}' or ':' follows the '{': LayoutFollows; skipped whole)

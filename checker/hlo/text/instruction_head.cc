@@ -58,20 +58,12 @@ const char* SkipIdent(const char* p) {
   return end - p > kMaxTokenBytes ? nullptr : end;
 }
 
-}  // namespace
-
-const char* SkipPlainDims(const char* p) {
-  p = SkipRun<DimMask, IsDimByte>(p + 1);
-  if (*p != ']') return nullptr;
-  ++p;
-  if (*p != '{') return p;
-  ++p;
-  if (!IsDigit(*p) && *p != '}' && *p != ':') return nullptr;
-  p = SkipRun<DimMask, IsDimByte>(p);
-  if (*p == ':') return SkipPlainLayoutTail(p);
-  return *p == '}' ? p + 1 : nullptr;
-}
-
+// The tail of a layout after its minor-to-major list, at ':' — TPU tiles
+// and the like, `:T(8,128)(2,1)`, `:T(1024)S(1)`, `:E(32)`: identifier
+// bytes, ',', '*' and unnested `(...)`, then the closing '}'; past the
+// '}', or nullptr (blanks, quotes, other brackets, a line break, the
+// window's NUL). The exact parser skips a layout as one bracket group
+// (SkipGroup), which stops at that same '}'.
 const char* SkipPlainLayoutTail(const char* p) {
   bool open = false;  // inside one `(...)`
   for (++p;; ++p) {
@@ -87,7 +79,21 @@ const char* SkipPlainLayoutTail(const char* p) {
   }
 }
 
-namespace {
+// The plain dims of an array shape, `[d,d,...]`, and an optional
+// `{d,d,...}` layout right after it (digits and commas, then optionally a
+// tail SkipPlainLayoutTail takes), at `p` ('['); past them, or nullptr when
+// they are not that plain. The same slack requirement as ScanSimpleHead.
+const char* SkipPlainDims(const char* p) {
+  p = SkipRun<DimMask, IsDimByte>(p + 1);
+  if (*p != ']') return nullptr;
+  ++p;
+  if (*p != '{') return p;
+  ++p;
+  if (!IsDigit(*p) && *p != '}' && *p != ':') return nullptr;
+  p = SkipRun<DimMask, IsDimByte>(p);
+  if (*p == ':') return SkipPlainLayoutTail(p);
+  return *p == '}' ? p + 1 : nullptr;
+}
 
 // An array shape `type[dims]{layout}` at `p` (an identifier start).
 const char* SkipArray(const char* p) {
