@@ -262,37 +262,4 @@ bool ParseExplicitReplicaGroups(HloLexer& lx, ReplicaGroups* out,
       });
 }
 
-bool ParseIntList(HloLexer& lx, char open, char close,
-                  absl::FunctionRef<std::string()> what,
-                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
-                  int64_t max_count) {
-  const size_t before = values->size();
-  return (lx.FastPathOn(FastPath::kTryParseSimpleIntList) &&
-          CheckedFastPath(
-              lx, "TryParseSimpleIntList",
-              [&] {
-                return TryParseSimpleIntList(lx, open, close, values, positions,
-                                             max_count);
-              },
-              [&] {
-                // Into lists holding what the fast path was given.
-                std::vector<int64_t> exact(values->begin(),
-                                           values->begin() + before);
-                std::vector<TextPos> exact_pos;
-                if (positions != nullptr) {
-                  exact_pos.assign(
-                      positions->begin(),
-                      positions->end() - (values->size() - before));
-                }
-                return ParseIntListExact(
-                           lx, open, close, what, &exact,
-                           positions != nullptr ? &exact_pos : nullptr,
-                           max_count) &&
-                       exact == *values &&
-                       (positions == nullptr ||
-                        SamePositions(exact_pos, *positions));
-              })) ||
-         ParseIntListExact(lx, open, close, what, values, positions, max_count);
-}
-
 }  // namespace topolint::hlo

@@ -44,7 +44,6 @@
 //   captured shape text    ReadSimpleShape                  ParseShapeTextExact
 //   collective result      ReadSimpleShape on the head's    ParseShapeText
 //   shape                  window bytes (ParseResultShape)  (then as above)
-//   integer list           TryParseSimpleIntList            ParseIntListExact
 //   source_target_pairs    TryRecallPairs (value_memo.cc),  ParseSourceTarget-
 //                          then TryParseSimplePairs         PairsExact
 //   explicit               TryRecallGroups (value_memo.cc), ParseExplicitGroup-
@@ -79,7 +78,6 @@
 //   TryReadShape,           ParseOperand                      shape, end
 //   TryRecallShapeAt
 //   TryFindShape            ModuleParser::FinishInstruction   shape
-//   TryParseSimpleIntList   ParseIntList                      values, places
 //   TryRecallGroups,        ParseExplicitReplicaGroups        ids, groups,
 //   TryParsePlainGroups,    (SameExplicitGroups)              every place
 //   TryParsePlainGroup
@@ -205,9 +203,6 @@ template <class Fast, class ExactAgrees>
                                           SourceTargetPairs* out,
                                           ValueMemo* memo);
 
-// (ParseIntList is declared in group_list_parser.h and defined in
-// fast_paths.cc.)
-
 // ---- Fast paths (each declines with nothing consumed) -------------------
 // HloLexer::TrySkipLine and TrySkipPlainGroup are
 // members (hlo_lexer.h); ScanSimpleHead is in instruction_head.h,
@@ -217,13 +212,6 @@ template <class Fast, class ExactAgrees>
 // null, else ReadSimpleShape over the window, then remembered); true with
 // the cursor past it, else false with *shape reset and nothing consumed.
 [[nodiscard]] bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape);
-
-// `open d,d,...,d close`: no blanks, signs or line breaks, each value at
-// most 18 digits, at most max_count values (group_list_parser.cc).
-[[nodiscard]] bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
-                                         std::vector<int64_t>* values,
-                                         std::vector<TextPos>* positions,
-                                         int64_t max_count);
 
 // `{{s,t},{s,t},...}` with no blanks, signs or line breaks
 // (group_list_parser.cc). Declines leave `out`'s lists empty.

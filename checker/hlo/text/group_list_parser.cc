@@ -32,58 +32,6 @@ const char* ReadPlainDecimal(const char* p, int64_t* value) {
   return p;
 }
 
-// The common case of ParseIntList, read straight from the window:
-// `open d,d,...,d close` with no blanks, signs or line breaks, each value at
-// most 18 digits (so that it cannot overflow), within max_count. Returns
-// false with nothing consumed and nothing appended otherwise, and the exact
-// path decides.
-bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
-                           std::vector<int64_t>* values,
-                           std::vector<TextPos>* positions, int64_t max_count) {
-  const char* const start = lx.cursor();
-  if (*start != open) return false;
-  const char* p = start + 1;
-  if (*p == close) {
-    lx.AdvanceTo(p + 1);
-    return true;
-  }
-  // One pass to find the closer and count the values, so that the vectors
-  // grow once.
-  size_t count = 1;
-  const char* q = p;
-  for (; IsDigit(*q) || *q == ','; ++q) count += *q == ',' ? 1 : 0;
-  if (*q != close) return false;
-  const size_t old_values = values->size();
-  const size_t old_positions = positions != nullptr ? positions->size() : 0;
-  if (static_cast<int64_t>(count) <= max_count) {
-    values->reserve(old_values + count);
-    if (positions != nullptr) positions->reserve(old_positions + count);
-  }
-  const TextPos base = lx.Pos();
-  for (;;) {
-    const char* const digits = p;
-    int64_t v = 0;
-    p = ReadPlainDecimal(p, &v);
-    if (p == nullptr || static_cast<int64_t>(values->size()) >= max_count) {
-      break;
-    }
-    values->push_back(v);
-    if (positions != nullptr) {
-      positions->push_back(TextPos{base.line, base.column + (digits - start)});
-    }
-    if (*p == ',') {
-      ++p;
-      continue;
-    }
-    if (*p != close) break;
-    lx.AdvanceTo(p + 1);
-    return true;
-  }
-  values->resize(old_values);
-  if (positions != nullptr) positions->resize(old_positions);
-  return false;
-}
-
 namespace {
 
 // The one exact loop of an integer list `open v, v, ... close`: each value
@@ -122,10 +70,10 @@ bool ReadIntListExact(HloLexer& lx, char open, char close,
 
 }  // namespace
 
-bool ParseIntListExact(HloLexer& lx, char open, char close,
-                       absl::FunctionRef<std::string()> what,
-                       std::vector<int64_t>* values,
-                       std::vector<TextPos>* positions, int64_t max_count) {
+bool ParseIntList(HloLexer& lx, char open, char close,
+                  absl::FunctionRef<std::string()> what,
+                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
+                  int64_t max_count) {
   return ReadIntListExact(lx, open, close, what,
                           static_cast<int64_t>(values->size()), max_count,
                           [&](int64_t v, TextPos pos) {

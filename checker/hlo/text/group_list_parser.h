@@ -78,19 +78,12 @@ namespace topolint::hlo {
                                 std::vector<TextPos>* positions,
                                 int64_t max_count = kMaxExplicitIds);
 // The same, with the name built only when a message needs it (lists parsed
-// once per replica group must not format a name for every group). The
-// dispatcher, in fast_paths.cc: TryParseSimpleIntList, else
-// ParseIntListExact.
+// once per replica group must not format a name for every group).
 [[nodiscard]] bool ParseIntList(HloLexer& lx, char open, char close,
                                 absl::FunctionRef<std::string()> what,
                                 std::vector<int64_t>* values,
                                 std::vector<TextPos>* positions,
                                 int64_t max_count = kMaxExplicitIds);
-[[nodiscard]] bool ParseIntListExact(HloLexer& lx, char open, char close,
-                                     absl::FunctionRef<std::string()> what,
-                                     std::vector<int64_t>* values,
-                                     std::vector<TextPos>* positions,
-                                     int64_t max_count);
 
 // For the fast paths that read straight from a window (whose NUL sentinel
 // ends every run): the plain decimal of at most 18 digits at `p` (so that it

@@ -88,7 +88,7 @@
 //   id-group    = int-list ;  (the ids go to one flat buffer)
 //                 ParseExplicitGroupExact [TryParsePlainGroup]
 //   int-list    = '{' [ integer { ',' integer } ] '}' ;
-//                 ParseIntListExact [TryParseSimpleIntList]
+//                 ParseIntList
 //   iota-groups = '[' integer ',' integer ']' '<=' '[' integer { ','
 //                 integer } ']' [ 'T' '(' integer { ',' integer } ')' ] ;
 //                 ParseIotaGroupsExact [TryParseSimpleIota]
