@@ -26,7 +26,6 @@ namespace topolint::hlo {
   X(FastScan)                  \
   X(ReadSimpleShape)           \
   X(TryReadShape)              \
-  X(TryParsePlainGroup)        \
   X(TryParsePlainGroups)       \
   X(TryRecallGroups)           \
   X(TryParseSimplePairs)       \

@@ -241,7 +241,7 @@ bool ParseExplicitReplicaGroups(HloLexer& lx, ReplicaGroups* out,
   // with the exact group parser alone and compared, every id's position
   // included (SameExplicitGroups: linear).
   return CheckedFastPath(
-      lx, "TryRecallGroups/TryParsePlainGroups/TryParsePlainGroup",
+      lx, "TryRecallGroups/TryParsePlainGroups",
       [&] {
         return (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallGroups) &&
                 memo->TryRecallGroups(lx, out)) ||

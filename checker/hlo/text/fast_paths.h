@@ -47,8 +47,7 @@
 //   source_target_pairs    TryRecallPairs (value_memo.cc),  ParseSourceTarget-
 //                          then TryParseSimplePairs         PairsExact
 //   explicit               TryRecallGroups (value_memo.cc), ParseExplicitGroup-
-//   replica_groups         then TryParsePlainGroups, then   Exact (per group)
-//                          TryParsePlainGroup per group
+//   replica_groups         then TryParsePlainGroups         Exact (per group)
 //   repeated shapes        TryFindShape, TryRecallShapeAt   as ReadSimpleShape
 //                          (value_memo.cc)
 //   iota replica_groups    TryParseSimpleIota               ParseIotaGroups-
@@ -79,8 +78,7 @@
 //   TryRecallShapeAt
 //   TryFindShape            ModuleParser::FinishInstruction   shape
 //   TryRecallGroups,        ParseExplicitReplicaGroups        ids, groups,
-//   TryParsePlainGroups,    (SameExplicitGroups)              every place
-//   TryParsePlainGroup
+//   TryParsePlainGroups     (SameExplicitGroups)              every place
 //   TryRecallPairs,         ParseSourceTargetPairs            pairs, places
 //   TryParseSimplePairs
 //   TryParseSimpleIota      ParseIotaGroups                   spec
@@ -191,8 +189,8 @@ template <class Fast, class ExactAgrees>
 
 // An explicit `replica_groups` value `{{id,...},...}` into *out (its pos
 // set); the cursor is at '{'. TryRecallGroups from `memo` (may be null),
-// else TryParsePlainGroups (and remembered), else ParseExplicitGroups (per
-// group TryParsePlainGroup, else the exact group parser).
+// else TryParsePlainGroups (and remembered), else ParseExplicitGroups (the
+// exact group parser, per group).
 [[nodiscard]] bool ParseExplicitReplicaGroups(HloLexer& lx, ReplicaGroups* out,
                                               ValueMemo* memo);
 

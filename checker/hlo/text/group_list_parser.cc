@@ -160,19 +160,6 @@ const char* ReadPlainGroup(const char* const start, TextPos at,
 
 }  // namespace
 
-// The common case of ParseExplicitGroupExact, read straight from the window:
-// `{d,d,...,d}` with no blanks, signs or line breaks, each value at most 18
-// digits, at most `max_count` values. Returns false with nothing consumed and
-// nothing appended otherwise, and the exact path decides.
-bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
-                        std::vector<int64_t>* ids, IdLayout* layout) {
-  const char* const end =
-      ReadPlainGroup(lx.cursor(), lx.Pos(), max_count, ids, layout);
-  if (end == nullptr) return false;
-  lx.AdvanceTo(end);
-  return true;
-}
-
 bool ParseExplicitGroupExact(HloLexer& lx, size_t g, int64_t max_count,
                              std::vector<int64_t>* ids, IdLayout* layout) {
   return ReadIntListExact(
@@ -183,19 +170,6 @@ bool ParseExplicitGroupExact(HloLexer& lx, size_t g, int64_t max_count,
         ids->push_back(v);
       });
 }
-
-namespace {
-
-// One group `{id,...}` at the cursor ('{'): its ids are appended to `ids`
-// (one flat list for the whole value) and their layout to `layout`.
-bool ParseExplicitGroup(HloLexer& lx, size_t g, std::vector<int64_t>* ids,
-                        IdLayout* layout) {
-  return (lx.FastPathOn(FastPath::kTryParsePlainGroup) &&
-          TryParsePlainGroup(lx, kMaxExplicitIds, ids, layout)) ||
-         ParseExplicitGroupExact(lx, g, kMaxExplicitIds, ids, layout);
-}
-
-}  // namespace
 
 bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
   out->form = ReplicaGroups::Form::kExplicit;
@@ -209,7 +183,10 @@ bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
       return lx.Expected(fmt::format("'{{' to start replica group {}", g));
     }
     const TextPos group_pos = lx.Pos();
-    if (!ParseExplicitGroup(lx, g, ids, &out->id_layout)) return false;
+    if (!ParseExplicitGroupExact(lx, g, kMaxExplicitIds, ids,
+                                 &out->id_layout)) {
+      return false;
+    }
     out->explicit_id_count = static_cast<int64_t>(ids->size());
     if (out->explicit_id_count > kMaxExplicitIds) {
       return lx.Error(out->pos, fmt::format("replica_groups lists more than "

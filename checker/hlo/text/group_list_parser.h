@@ -47,20 +47,16 @@ namespace topolint::hlo {
 
 // One explicit replica group `{id,...}` (group `g` of the value, named in
 // messages); the cursor is at '{'. Appends its ids (at most `max_count`) to
-// the value's flat `ids` and where each was written to `layout`. The
-// dispatcher (in group_list_parser.cc) tries TryParsePlainGroup first.
+// the value's flat `ids` and where each was written to `layout`.
 [[nodiscard]] bool ParseExplicitGroupExact(HloLexer& lx, size_t g,
                                            int64_t max_count,
                                            std::vector<int64_t>* ids,
                                            IdLayout* layout);
 // A whole explicit value `{{id,...},...}`, group by group (each through
-// TryParsePlainGroup, else ParseExplicitGroupExact); the cursor is at '{'.
+// ParseExplicitGroupExact); the cursor is at '{'.
 // (ParseExplicitReplicaGroups in fast_paths.h tries TryRecallGroups and
 // TryParsePlainGroups on the whole value first.)
 [[nodiscard]] bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out);
-[[nodiscard]] bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
-                                      std::vector<int64_t>* ids,
-                                      IdLayout* layout);
 
 // `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
 // *out is already reset, present, with its pos. ParseSourceTargetPairs (in

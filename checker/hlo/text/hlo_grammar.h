@@ -86,7 +86,7 @@
 //   explicit-groups = '{' [ id-group { ',' id-group } ] '}' ;
 //                 ParseExplicitGroups (group_list_parser.cc)
 //   id-group    = int-list ;  (the ids go to one flat buffer)
-//                 ParseExplicitGroupExact [TryParsePlainGroup]
+//                 ParseExplicitGroupExact
 //   int-list    = '{' [ integer { ',' integer } ] '}' ;
 //                 ParseIntList
 //   iota-groups = '[' integer ',' integer ']' '<=' '[' integer { ','
