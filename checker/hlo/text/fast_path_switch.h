@@ -33,9 +33,6 @@ namespace topolint::hlo {
   X(TryFindShape)              \
   X(TryRecallShapeAt)          \
   X(TryParseSimpleIota)        \
-  X(TryReadSimpleKey)          \
-  X(TryReadPlainChannelId)     \
-  X(TryReadPlainName)          \
   X(TryParseSimpleMetadata)
 
 enum class FastPath : uint8_t {

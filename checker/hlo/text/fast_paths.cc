@@ -83,23 +83,6 @@ bool SkipInstructionBody(HloLexer& lx, const ShardingTarget* sharding) {
   }
 }
 
-bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos, std::string_view* key) {
-  const char* const p = lx.cursor();
-  if (p[0] != ',' || p[1] != ' ' || !IsIdentStart(p[2])) return false;
-  const char* const end = SkipIdentBytes(p + 2);  // the window's NUL stops
-  // '=' (so not the window's end) and a value right after it: the exact
-  // steps would skip nothing there either.
-  if (*end != '=' || end - (p + 2) > kMaxTokenBytes || end[1] == ' ' ||
-      HloLexer::IsTriviaStart(end[1])) {
-    return false;
-  }
-  const TextPos at = lx.Pos();
-  *key_pos = TextPos{at.line, at.column + 2};
-  *key = std::string_view(p + 2, static_cast<size_t>(end - (p + 2)));
-  lx.AdvanceTo(end + 1);
-  return true;
-}
-
 bool SkipAnyGroup(HloLexer& lx) {
   return (lx.FastPathOn(FastPath::kTrySkipPlainGroup) &&
           CheckedFastPath(

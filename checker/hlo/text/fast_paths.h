@@ -53,8 +53,6 @@
 //   iota replica_groups    TryParseSimpleIota               ParseIotaGroups-
 //                                                           Exact
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
-//   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
-//   collective attribute                                    ReadIdentView
 //
 // Debug re-checks (RE2's "inconsistency" check, fast_path_check.h): in
 // builds without NDEBUG (scripts/sanitize.sh, the fuzzers' debug builds)
@@ -82,9 +80,6 @@
 //   TryRecallPairs,         ParseSourceTargetPairs            pairs, places
 //   TryParseSimplePairs
 //   TryParseSimpleIota      ParseIotaGroups                   spec
-//   TryReadSimpleKey        ParseCollectiveBody               key, place, end
-//   TryReadPlainChannelId   ParseAttribute                    value, end
-//   TryReadPlainName        ParseAttribute                    name, end
 //   TryParseSimpleMetadata  ParseMetadata                     fields, end
 // (The binary reader's ScanInstruction, ReadPlainGroup and ReadPlainPair
 // are checked in checker/hlo/proto.)
@@ -222,15 +217,6 @@ template <class Fast, class ExactAgrees>
 // `{key="plain string" ... source_line=N}` on one line, other keys with a
 // string or digits value (collective_attrs.cc).
 [[nodiscard]] bool TryParseSimpleMetadata(HloLexer& lx, Collective* c);
-
-// `, key=` of the next attribute of an instruction, as XLA prints it (one
-// blank after the comma, none around '=', the value right after it): true
-// with the cursor at the value, *key_pos at the key and *key viewing it in
-// the window (valid until the cursor next reads more input). Else false
-// with nothing consumed; the lexer's trivia, identifier and '=' steps then
-// decide (ParseCollectiveBody).
-[[nodiscard]] bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos,
-                                    std::string_view* key);
 
 }  // namespace topolint::hlo
 

@@ -357,10 +357,8 @@ TEST(FastPathEquivalenceTest, GroupTextBrokenOverALineIsTheSameForAnyLineEnd) {
   }
 }
 
-// Operand names, channel_id and to_apply read straight from the window
-// (TryReadPlainChannelId, TryReadPlainName in
-// collective_parser.cc): the same collectives whichever window size cuts
-// the value, wherever.
+// Operand names, channel_id and to_apply: the same collectives whichever
+// window size cuts the value, wherever.
 TEST(FastPathEquivalenceTest,
      OperandNamesChannelIdsAndToApplyThroughEveryWindow) {
   for (const std::string attrs :
