@@ -56,7 +56,8 @@ bool MaskOf(std::string_view names, uint64_t* mask) {
 int main(int argc, char** argv) {
   uint64_t mask = 0;
   if (argc != 3 || !MaskOf(argv[1], &mask)) {
-    std::fprintf(stderr, "usage: topolint_fast_path_off NAME[,NAME...]|none FILE\n");
+    std::fprintf(stderr,
+                 "usage: topolint_fast_path_off NAME[,NAME...]|none FILE\n");
     return 2;
   }
   hlo::EnableFileMapping();  // as the CLI does
