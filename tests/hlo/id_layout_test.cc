@@ -1,17 +1,13 @@
 // IdLayout (where each id of an explicit list was written, kept as runs) and
 // the explicit-group parsers that fill it: every id's position, recomputed
 // from the layout, must be the one a plain scan of the text finds, through
-// any window size and however the list is spaced, broken or commented; the
-// plain-group fast path must answer exactly as the exact parser does.
+// any window size and however the list is spaced, broken or commented.
 #include "checker/hlo/id_layout.h"
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "checker/hlo/input_window.h"
-#include "checker/hlo/text/group_list_parser.h"
-#include "checker/hlo/text/hlo_lexer.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
 
@@ -247,60 +243,6 @@ TEST(IdLayoutTest, APlainListIsOneRunWhateverItsSize) {
         rg.IdPos(0, 4999).column,
         rg.IdPos(0, 0).column + static_cast<int64_t>(value.find("4999")) - 2);
   }
-}
-
-// Parses the group at the start of `text` (a '{') with `parse`, through a
-// window of `window` bytes.
-struct GroupResult {
-  bool ok = false;
-  std::vector<int64_t> ids;
-  IdLayout layout;
-  int64_t offset = 0;  // where the lexer stopped
-};
-
-template <typename Parse>
-GroupResult ParseGroup(const std::string& text, size_t window, Parse parse) {
-  InputWindow w(text, window);
-  ParseOptions options;
-  HloLexer lexer(&w, nullptr, options);
-  GroupResult r;
-  static_cast<void>(lexer.Peek());  // fills the window
-  r.ok = parse(lexer, &r.ids, &r.layout);
-  r.offset = lexer.Offset();
-  return r;
-}
-
-TEST(IdLayoutTest, ThePlainGroupFastPathAnswersAsTheExactParser) {
-  auto fast = [](HloLexer& lx, std::vector<int64_t>* ids, IdLayout* layout) {
-    return TryParsePlainGroup(lx, kMaxExplicitIds, ids, layout);
-  };
-  auto exact = [](HloLexer& lx, std::vector<int64_t>* ids, IdLayout* layout) {
-    return ParseExplicitGroupExact(lx, 0, kMaxExplicitIds, ids, layout);
-  };
-  for (const std::string text :
-       {"{0,1,2,3},", "{}", "{17}", "{007,1}", "{123456789012345678,1}"}) {
-    const GroupResult f = ParseGroup(text, 1 << 20, fast);
-    const GroupResult e = ParseGroup(text, 1, exact);
-    ASSERT_TRUE(f.ok) << text;  // engages on plain text
-    ASSERT_TRUE(e.ok) << text;
-    EXPECT_EQ(f.ids, e.ids) << text;
-    EXPECT_TRUE(f.layout == e.layout) << text;
-    EXPECT_EQ(f.offset, e.offset) << text;
-  }
-  // It declines (consuming and appending nothing) what it does not know,
-  // and a group that runs past the window.
-  for (const std::string text :
-       {"{0, 1}", "{0,\n1}", "{-1,2}", "{0,/**/1}", "{1,}", "{,1}",
-        "{1234567890123456789}", "{0,1"}) {
-    const GroupResult f = ParseGroup(text, 1 << 20, fast);
-    EXPECT_FALSE(f.ok) << text;
-    EXPECT_TRUE(f.ids.empty()) << text;
-    EXPECT_TRUE(f.layout.empty()) << text;
-    EXPECT_EQ(f.offset, 0) << text;
-  }
-  const GroupResult cut = ParseGroup("{0,1,2,3}", 4, fast);
-  EXPECT_FALSE(cut.ok);
-  EXPECT_EQ(cut.offset, 0);
 }
 
 }  // namespace

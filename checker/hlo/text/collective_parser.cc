@@ -58,15 +58,6 @@ Shape Resolve(const HloLexer& lx, ShapeTable& table, std::string_view name) {
   return shape;
 }
 
-// The end of a name starting at `name` ([A-Za-z_] then [A-Za-z0-9_.-]) when
-// it ends within the window and the token limit, else null.
-const char* PlainNameEnd(const HloLexer& lx, const char* name) {
-  if (!IsIdentStart(*name)) return nullptr;
-  const char* const end = SkipIdentBytes(name);  // the window's NUL stops it
-  if (end >= lx.limit() || end - name > kMaxTokenBytes) return nullptr;
-  return end;
-}
-
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
 bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
                   Shape* shape) {
@@ -236,33 +227,6 @@ bool ParseUseGlobalDeviceIds(HloLexer& lx, TextPos key_pos, Collective* c) {
   return true;
 }
 
-// The common `channel_id=N`, read straight from the window: at most 18
-// digits (no sign, so no overflow) followed by ',' or a line break within
-// the window. False with nothing consumed otherwise (the exact path,
-// HloLexer::ReadInt, decides).
-bool TryReadPlainChannelId(HloLexer& lx, int64_t* value) {
-  int64_t v = 0;
-  const char* const q = ReadPlainDecimal(lx.cursor(), &v);
-  if (q == nullptr || q >= lx.limit() || (*q != ',' && *q != '\n')) {
-    return false;
-  }
-  *value = v;
-  lx.AdvanceTo(q);
-  return true;
-}
-
-// The common `to_apply=%name` (or `name`), read straight from the window
-// when the name ends within it, as HloLexer::ReadName reads it ('%'
-// included). False with nothing consumed otherwise.
-bool TryReadPlainName(HloLexer& lx, std::string* out) {
-  const char* const start = lx.cursor();
-  const char* const end = PlainNameEnd(lx, *start == '%' ? start + 1 : start);
-  if (end == nullptr) return false;
-  out->assign(start, static_cast<size_t>(end - start));
-  lx.AdvanceTo(end);
-  return true;
-}
-
 // One `name=value` of a collective; the cursor is after '=' and trivia.
 bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
                     ValueMemo* memo, Collective* c) {
@@ -271,16 +235,7 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       if (c->has_channel_id) return Duplicate(lx, key_pos, key);
       c->has_channel_id = true;
       c->channel_id_pos = key_pos;
-      return (lx.FastPathOn(FastPath::kTryReadPlainChannelId) &&
-              CheckedFastPath(
-                  lx, "TryReadPlainChannelId",
-                  [&] { return TryReadPlainChannelId(lx, &c->channel_id); },
-                  [&] {
-                    int64_t exact = 0;
-                    return lx.ReadInt(&exact, "an integer channel_id") &&
-                           exact == c->channel_id;
-                  })) ||
-             lx.ReadInt(&c->channel_id, "an integer channel_id");
+      return lx.ReadInt(&c->channel_id, "an integer channel_id");
     case AttrKey::kUseGlobalDeviceIds:
       if (c->has_use_global_device_ids) return Duplicate(lx, key_pos, key);
       return ParseUseGlobalDeviceIds(lx, key_pos, c);
@@ -304,16 +259,7 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
       // `to_apply={ ... }`: a nested (inline) computation, as XLA's parser
       // accepts and its canonical printer writes. It is skipped whole.
       if (lx.Peek() == '{') return lx.SkipGroup();
-      return (lx.FastPathOn(FastPath::kTryReadPlainName) &&
-              CheckedFastPath(
-                  lx, "TryReadPlainName",
-                  [&] { return TryReadPlainName(lx, &c->to_apply); },
-                  [&] {
-                    std::string exact;
-                    return lx.ReadName(&exact, "a computation name") &&
-                           exact == c->to_apply;
-                  })) ||
-             lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
+      return lx.ReadName(&c->to_apply, "a computation name after 'to_apply='");
     case AttrKey::kMetadata:
       return ParseMetadata(lx, c);
     case AttrKey::kFrontendAttributes:
@@ -324,31 +270,6 @@ bool ParseAttribute(HloLexer& lx, std::string_view key, TextPos key_pos,
   // backend_config, sharding, ...: skipped (FastScan, else the exact
   // scanner).
   return lx.SkipValue();
-}
-
-// TryReadSimpleKey, the key handed to `keep` (which copies it and points
-// *key at the copy); in debug builds re-read by the exact steps of
-// ParseCollectiveBody's other branch (CheckedFastPath).
-template <class Keep>
-bool KeyFromWindow(HloLexer& lx, TextPos* key_pos, Keep keep,
-                   const std::string_view* key) {
-  return CheckedFastPath(
-      lx, "TryReadSimpleKey",
-      [&] {
-        std::string_view view;
-        if (!TryReadSimpleKey(lx, key_pos, &view)) return false;
-        keep(view);
-        return true;
-      },
-      [&] {
-        if (!lx.SkipTrivia() || !lx.Eat(',') || !lx.SkipTrivia()) return false;
-        const TextPos exact_pos = lx.Pos();
-        std::string_view exact;
-        return IsIdentStart(lx.Peek()) && lx.ReadIdentView(&exact) &&
-               exact == *key && lx.SkipTrivia() && lx.Eat('=') &&
-               lx.SkipTrivia() && exact_pos.line == key_pos->line &&
-               exact_pos.column == key_pos->column;
-      });
 }
 
 }  // namespace
@@ -386,26 +307,21 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
   for (;;) {
     TextPos key_pos;
     std::string_view view;
-    if (lx.FastPathOn(FastPath::kTryReadSimpleKey) &&
-        KeyFromWindow(lx, &key_pos, keep_key, &key)) {
-      // (`key` holds the key's copy.)
-    } else {
-      if (!lx.SkipTrivia()) return false;
-      if (lx.Peek() != ',') return true;
-      lx.Bump();
-      if (!lx.SkipTrivia()) return false;
-      key_pos = lx.Pos();
-      if (!IsIdentStart(lx.Peek())) {
-        return lx.Expected("an attribute name after ','");
-      }
-      if (!lx.ReadIdentView(&view)) return false;
-      keep_key(view);
-      if (!lx.SkipTrivia()) return false;
-      if (!lx.Eat('=')) {
-        return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
-      }
-      if (!lx.SkipTrivia()) return false;
+    if (!lx.SkipTrivia()) return false;
+    if (lx.Peek() != ',') return true;
+    lx.Bump();
+    if (!lx.SkipTrivia()) return false;
+    key_pos = lx.Pos();
+    if (!IsIdentStart(lx.Peek())) {
+      return lx.Expected("an attribute name after ','");
     }
+    if (!lx.ReadIdentView(&view)) return false;
+    keep_key(view);
+    if (!lx.SkipTrivia()) return false;
+    if (!lx.Eat('=')) {
+      return lx.Expected(fmt::format("'=' after attribute name '{}'", key));
+    }
+    if (!lx.SkipTrivia()) return false;
     // (A value that does not start with '{' is no sharding annotation:
     // sharding_attr.h.)
     if (sharding != nullptr && key == "sharding" && lx.Peek() == '{') {

@@ -20,16 +20,12 @@ namespace topolint::hlo {
 #define TOPOLINT_FAST_PATHS(X) \
   X(ScanSimpleHead)            \
   X(ScanSimpleParam)           \
-  X(ScanSimpleResultShape)     \
   X(TryCheckPlainText)         \
   X(TrySkipLine)               \
   X(TrySkipPlainGroup)         \
   X(FastScan)                  \
-  X(TrySkipSimpleDims)         \
   X(ReadSimpleShape)           \
   X(TryReadShape)              \
-  X(TryParseSimpleIntList)     \
-  X(TryParsePlainGroup)        \
   X(TryParsePlainGroups)       \
   X(TryRecallGroups)           \
   X(TryParseSimplePairs)       \
@@ -37,9 +33,6 @@ namespace topolint::hlo {
   X(TryFindShape)              \
   X(TryRecallShapeAt)          \
   X(TryParseSimpleIota)        \
-  X(TryReadSimpleKey)          \
-  X(TryReadPlainChannelId)     \
-  X(TryReadPlainName)          \
   X(TryParseSimpleMetadata)
 
 enum class FastPath : uint8_t {

@@ -83,23 +83,6 @@ bool SkipInstructionBody(HloLexer& lx, const ShardingTarget* sharding) {
   }
 }
 
-bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos, std::string_view* key) {
-  const char* const p = lx.cursor();
-  if (p[0] != ',' || p[1] != ' ' || !IsIdentStart(p[2])) return false;
-  const char* const end = SkipIdentBytes(p + 2);  // the window's NUL stops
-  // '=' (so not the window's end) and a value right after it: the exact
-  // steps would skip nothing there either.
-  if (*end != '=' || end - (p + 2) > kMaxTokenBytes || end[1] == ' ' ||
-      HloLexer::IsTriviaStart(end[1])) {
-    return false;
-  }
-  const TextPos at = lx.Pos();
-  *key_pos = TextPos{at.line, at.column + 2};
-  *key = std::string_view(p + 2, static_cast<size_t>(end - (p + 2)));
-  lx.AdvanceTo(end + 1);
-  return true;
-}
-
 bool SkipAnyGroup(HloLexer& lx) {
   return (lx.FastPathOn(FastPath::kTrySkipPlainGroup) &&
           CheckedFastPath(
@@ -109,15 +92,6 @@ bool SkipAnyGroup(HloLexer& lx) {
                 return lx.SkipGroup();
               })) ||
          lx.SkipGroup();
-}
-
-bool SkipArrayShapeRest(HloLexer& lx) {
-  return (lx.FastPathOn(FastPath::kTrySkipSimpleDims) &&
-          CheckedFastPath(
-              lx, "TrySkipSimpleDims", [&] { return lx.TrySkipSimpleDims(); },
-              [&] { return SkipArrayShapeRestExact(lx); },
-              /*blanks_after=*/true)) ||
-         SkipArrayShapeRestExact(lx);
 }
 
 bool ParseShapeText(std::string_view text, Shape* shape, bool read_simple) {
@@ -250,7 +224,7 @@ bool ParseExplicitReplicaGroups(HloLexer& lx, ReplicaGroups* out,
   // with the exact group parser alone and compared, every id's position
   // included (SameExplicitGroups: linear).
   return CheckedFastPath(
-      lx, "TryRecallGroups/TryParsePlainGroups/TryParsePlainGroup",
+      lx, "TryRecallGroups/TryParsePlainGroups",
       [&] {
         return (memo != nullptr && lx.FastPathOn(FastPath::kTryRecallGroups) &&
                 memo->TryRecallGroups(lx, out)) ||
@@ -269,39 +243,6 @@ bool ParseExplicitReplicaGroups(HloLexer& lx, ReplicaGroups* out,
         return ParseExplicitGroups(lx, &exact) &&
                SameExplicitGroups(exact, *out);
       });
-}
-
-bool ParseIntList(HloLexer& lx, char open, char close,
-                  absl::FunctionRef<std::string()> what,
-                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
-                  int64_t max_count) {
-  const size_t before = values->size();
-  return (lx.FastPathOn(FastPath::kTryParseSimpleIntList) &&
-          CheckedFastPath(
-              lx, "TryParseSimpleIntList",
-              [&] {
-                return TryParseSimpleIntList(lx, open, close, values, positions,
-                                             max_count);
-              },
-              [&] {
-                // Into lists holding what the fast path was given.
-                std::vector<int64_t> exact(values->begin(),
-                                           values->begin() + before);
-                std::vector<TextPos> exact_pos;
-                if (positions != nullptr) {
-                  exact_pos.assign(
-                      positions->begin(),
-                      positions->end() - (values->size() - before));
-                }
-                return ParseIntListExact(
-                           lx, open, close, what, &exact,
-                           positions != nullptr ? &exact_pos : nullptr,
-                           max_count) &&
-                       exact == *values &&
-                       (positions == nullptr ||
-                        SamePositions(exact_pos, *positions));
-              })) ||
-         ParseIntListExact(lx, open, close, what, values, positions, max_count);
 }
 
 }  // namespace topolint::hlo

@@ -23,8 +23,7 @@
 // Every choice between a fast path and the exact parser is one of the
 // functions below, except four that live with the state they need:
 //   ModuleParser::ParseInstruction  ScanSimpleHead, else the exact head
-//   ModuleParser::ParseSignature    ScanSimpleParam and
-//                                   ScanSimpleResultShape, else exact
+//   ModuleParser::ParseSignature    ScanSimpleParam, else exact
 //   HloLexer::Scan                  FastScan(kGroup / kValue), else the
 //                                   byte loop
 //   HloLexer::SkipTrivia (inline)   newline + indentation, else
@@ -34,31 +33,26 @@
 //   instruction head       ScanSimpleHead (instruction_     ModuleParser::
 //                          head.cc)                         ParseHead
 //   signature parameter    ScanSimpleParam (instruction_    ModuleParser::
-//   and result shape       head.cc), ScanSimpleResultShape  ParseSignature
+//                          head.cc)                         ParseSignature
 //   instruction body       HloLexer::TrySkipLine (hlo_      HloLexer::SkipGroup
 //                          lexer_scan.cc, uses FastScan     + SkipValue
 //                          kLine / kBody)
 //   bracket group          HloLexer::TrySkipPlainGroup      HloLexer::SkipGroup
 //   group / value          FastScan (fast_scan.cc)          HloLexer::Scan
-//   array dims + layout    HloLexer::TrySkipSimpleDims SkipArrayShapeRestExact
 //   shape                  ReadSimpleShape (shape_parser)   ShapeReader
 //                          via TryReadShape                 (ParseShape)
 //   captured shape text    ReadSimpleShape                  ParseShapeTextExact
 //   collective result      ReadSimpleShape on the head's    ParseShapeText
 //   shape                  window bytes (ParseResultShape)  (then as above)
-//   integer list           TryParseSimpleIntList            ParseIntListExact
 //   source_target_pairs    TryRecallPairs (value_memo.cc),  ParseSourceTarget-
 //                          then TryParseSimplePairs         PairsExact
 //   explicit               TryRecallGroups (value_memo.cc), ParseExplicitGroup-
-//   replica_groups         then TryParsePlainGroups, then   Exact (per group)
-//                          TryParsePlainGroup per group
+//   replica_groups         then TryParsePlainGroups         Exact (per group)
 //   repeated shapes        TryFindShape, TryRecallShapeAt   as ReadSimpleShape
 //                          (value_memo.cc)
 //   iota replica_groups    TryParseSimpleIota               ParseIotaGroups-
 //                                                           Exact
 //   metadata={...}         TryParseSimpleMetadata           ParseMetadataExact
-//   `, key=` of a          TryReadSimpleKey                 SkipTrivia +
-//   collective attribute                                    ReadIdentView
 //
 // Debug re-checks (RE2's "inconsistency" check, fast_path_check.h): in
 // builds without NDEBUG (scripts/sanitize.sh, the fuzzers' debug builds)
@@ -71,28 +65,21 @@
 //   ScanSimpleHead          ModuleParser::CheckSimpleHead     ROOT, %, name,
 //                                                             shape, opcode, (
 //   ScanSimpleParam         ModuleParser::ExactParamAgrees    name, shape, end
-//   ScanSimpleResultShape   ParseSignature (CheckedFastPath)  end
 //   TryCheckPlainText       HloLexer::FindControlByte         no control byte
 //   TrySkipLine             CheckSkippedLine                  end; no missed
 //                                                             `sharding=`
 //   FastScan                HloLexer::CheckFastScan           end
 //   TrySkipPlainGroup       SkipAnyGroup                      end
-//   TrySkipSimpleDims       SkipArrayShapeRest                end
 //   ReadSimpleShape         ParseShapeText, ParseResultShape  shape
 //                           (CheckShapeText)
 //   TryReadShape,           ParseOperand                      shape, end
 //   TryRecallShapeAt
 //   TryFindShape            ModuleParser::FinishInstruction   shape
-//   TryParseSimpleIntList   ParseIntList                      values, places
 //   TryRecallGroups,        ParseExplicitReplicaGroups        ids, groups,
-//   TryParsePlainGroups,    (SameExplicitGroups)              every place
-//   TryParsePlainGroup
+//   TryParsePlainGroups     (SameExplicitGroups)              every place
 //   TryRecallPairs,         ParseSourceTargetPairs            pairs, places
 //   TryParseSimplePairs
 //   TryParseSimpleIota      ParseIotaGroups                   spec
-//   TryReadSimpleKey        ParseCollectiveBody               key, place, end
-//   TryReadPlainChannelId   ParseAttribute                    value, end
-//   TryReadPlainName        ParseAttribute                    name, end
 //   TryParseSimpleMetadata  ParseMetadata                     fields, end
 // (The binary reader's ScanInstruction, ReadPlainGroup and ReadPlainPair
 // are checked in checker/hlo/proto.)
@@ -126,10 +113,6 @@ namespace topolint::hlo {
 // At '(' / '[' / '{': through the matching closer (TrySkipPlainGroup, else
 // HloLexer::SkipGroup).
 [[nodiscard]] bool SkipAnyGroup(HloLexer& lx);
-
-// The rest of an array shape, at '[' (TrySkipSimpleDims, else
-// SkipArrayShapeRestExact).
-[[nodiscard]] bool SkipArrayShapeRest(HloLexer& lx);
 
 // Captured shape text into *shape, reusing its storage (ReadSimpleShape,
 // else ParseShapeTextExact); false, with *shape unknown, when the text is
@@ -201,8 +184,8 @@ template <class Fast, class ExactAgrees>
 
 // An explicit `replica_groups` value `{{id,...},...}` into *out (its pos
 // set); the cursor is at '{'. TryRecallGroups from `memo` (may be null),
-// else TryParsePlainGroups (and remembered), else ParseExplicitGroups (per
-// group TryParsePlainGroup, else the exact group parser).
+// else TryParsePlainGroups (and remembered), else ParseExplicitGroups (the
+// exact group parser, per group).
 [[nodiscard]] bool ParseExplicitReplicaGroups(HloLexer& lx, ReplicaGroups* out,
                                               ValueMemo* memo);
 
@@ -213,11 +196,8 @@ template <class Fast, class ExactAgrees>
                                           SourceTargetPairs* out,
                                           ValueMemo* memo);
 
-// (ParseIntList is declared in group_list_parser.h and defined in
-// fast_paths.cc.)
-
 // ---- Fast paths (each declines with nothing consumed) -------------------
-// HloLexer::TrySkipLine, TrySkipPlainGroup and TrySkipSimpleDims are
+// HloLexer::TrySkipLine and TrySkipPlainGroup are
 // members (hlo_lexer.h); ScanSimpleHead is in instruction_head.h,
 // ReadSimpleShape in shape_parser.h, FastScan in fast_scan.h.
 
@@ -225,13 +205,6 @@ template <class Fast, class ExactAgrees>
 // null, else ReadSimpleShape over the window, then remembered); true with
 // the cursor past it, else false with *shape reset and nothing consumed.
 [[nodiscard]] bool TryReadShape(HloLexer& lx, ValueMemo* memo, Shape* shape);
-
-// `open d,d,...,d close`: no blanks, signs or line breaks, each value at
-// most 18 digits, at most max_count values (group_list_parser.cc).
-[[nodiscard]] bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
-                                         std::vector<int64_t>* values,
-                                         std::vector<TextPos>* positions,
-                                         int64_t max_count);
 
 // `{{s,t},{s,t},...}` with no blanks, signs or line breaks
 // (group_list_parser.cc). Declines leave `out`'s lists empty.
@@ -244,15 +217,6 @@ template <class Fast, class ExactAgrees>
 // `{key="plain string" ... source_line=N}` on one line, other keys with a
 // string or digits value (collective_attrs.cc).
 [[nodiscard]] bool TryParseSimpleMetadata(HloLexer& lx, Collective* c);
-
-// `, key=` of the next attribute of an instruction, as XLA prints it (one
-// blank after the comma, none around '=', the value right after it): true
-// with the cursor at the value, *key_pos at the key and *key viewing it in
-// the window (valid until the cursor next reads more input). Else false
-// with nothing consumed; the lexer's trivia, identifier and '=' steps then
-// decide (ParseCollectiveBody).
-[[nodiscard]] bool TryReadSimpleKey(HloLexer& lx, TextPos* key_pos,
-                                    std::string_view* key);
 
 }  // namespace topolint::hlo
 

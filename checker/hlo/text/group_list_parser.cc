@@ -32,58 +32,6 @@ const char* ReadPlainDecimal(const char* p, int64_t* value) {
   return p;
 }
 
-// The common case of ParseIntList, read straight from the window:
-// `open d,d,...,d close` with no blanks, signs or line breaks, each value at
-// most 18 digits (so that it cannot overflow), within max_count. Returns
-// false with nothing consumed and nothing appended otherwise, and the exact
-// path decides.
-bool TryParseSimpleIntList(HloLexer& lx, char open, char close,
-                           std::vector<int64_t>* values,
-                           std::vector<TextPos>* positions, int64_t max_count) {
-  const char* const start = lx.cursor();
-  if (*start != open) return false;
-  const char* p = start + 1;
-  if (*p == close) {
-    lx.AdvanceTo(p + 1);
-    return true;
-  }
-  // One pass to find the closer and count the values, so that the vectors
-  // grow once.
-  size_t count = 1;
-  const char* q = p;
-  for (; IsDigit(*q) || *q == ','; ++q) count += *q == ',' ? 1 : 0;
-  if (*q != close) return false;
-  const size_t old_values = values->size();
-  const size_t old_positions = positions != nullptr ? positions->size() : 0;
-  if (static_cast<int64_t>(count) <= max_count) {
-    values->reserve(old_values + count);
-    if (positions != nullptr) positions->reserve(old_positions + count);
-  }
-  const TextPos base = lx.Pos();
-  for (;;) {
-    const char* const digits = p;
-    int64_t v = 0;
-    p = ReadPlainDecimal(p, &v);
-    if (p == nullptr || static_cast<int64_t>(values->size()) >= max_count) {
-      break;
-    }
-    values->push_back(v);
-    if (positions != nullptr) {
-      positions->push_back(TextPos{base.line, base.column + (digits - start)});
-    }
-    if (*p == ',') {
-      ++p;
-      continue;
-    }
-    if (*p != close) break;
-    lx.AdvanceTo(p + 1);
-    return true;
-  }
-  values->resize(old_values);
-  if (positions != nullptr) positions->resize(old_positions);
-  return false;
-}
-
 namespace {
 
 // The one exact loop of an integer list `open v, v, ... close`: each value
@@ -122,10 +70,10 @@ bool ReadIntListExact(HloLexer& lx, char open, char close,
 
 }  // namespace
 
-bool ParseIntListExact(HloLexer& lx, char open, char close,
-                       absl::FunctionRef<std::string()> what,
-                       std::vector<int64_t>* values,
-                       std::vector<TextPos>* positions, int64_t max_count) {
+bool ParseIntList(HloLexer& lx, char open, char close,
+                  absl::FunctionRef<std::string()> what,
+                  std::vector<int64_t>* values, std::vector<TextPos>* positions,
+                  int64_t max_count) {
   return ReadIntListExact(lx, open, close, what,
                           static_cast<int64_t>(values->size()), max_count,
                           [&](int64_t v, TextPos pos) {
@@ -212,19 +160,6 @@ const char* ReadPlainGroup(const char* const start, TextPos at,
 
 }  // namespace
 
-// The common case of ParseExplicitGroupExact, read straight from the window:
-// `{d,d,...,d}` with no blanks, signs or line breaks, each value at most 18
-// digits, at most `max_count` values. Returns false with nothing consumed and
-// nothing appended otherwise, and the exact path decides.
-bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
-                        std::vector<int64_t>* ids, IdLayout* layout) {
-  const char* const end =
-      ReadPlainGroup(lx.cursor(), lx.Pos(), max_count, ids, layout);
-  if (end == nullptr) return false;
-  lx.AdvanceTo(end);
-  return true;
-}
-
 bool ParseExplicitGroupExact(HloLexer& lx, size_t g, int64_t max_count,
                              std::vector<int64_t>* ids, IdLayout* layout) {
   return ReadIntListExact(
@@ -235,19 +170,6 @@ bool ParseExplicitGroupExact(HloLexer& lx, size_t g, int64_t max_count,
         ids->push_back(v);
       });
 }
-
-namespace {
-
-// One group `{id,...}` at the cursor ('{'): its ids are appended to `ids`
-// (one flat list for the whole value) and their layout to `layout`.
-bool ParseExplicitGroup(HloLexer& lx, size_t g, std::vector<int64_t>* ids,
-                        IdLayout* layout) {
-  return (lx.FastPathOn(FastPath::kTryParsePlainGroup) &&
-          TryParsePlainGroup(lx, kMaxExplicitIds, ids, layout)) ||
-         ParseExplicitGroupExact(lx, g, kMaxExplicitIds, ids, layout);
-}
-
-}  // namespace
 
 bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
   out->form = ReplicaGroups::Form::kExplicit;
@@ -261,7 +183,10 @@ bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out) {
       return lx.Expected(fmt::format("'{{' to start replica group {}", g));
     }
     const TextPos group_pos = lx.Pos();
-    if (!ParseExplicitGroup(lx, g, ids, &out->id_layout)) return false;
+    if (!ParseExplicitGroupExact(lx, g, kMaxExplicitIds, ids,
+                                 &out->id_layout)) {
+      return false;
+    }
     out->explicit_id_count = static_cast<int64_t>(ids->size());
     if (out->explicit_id_count > kMaxExplicitIds) {
       return lx.Error(out->pos, fmt::format("replica_groups lists more than "

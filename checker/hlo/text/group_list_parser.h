@@ -47,20 +47,16 @@ namespace topolint::hlo {
 
 // One explicit replica group `{id,...}` (group `g` of the value, named in
 // messages); the cursor is at '{'. Appends its ids (at most `max_count`) to
-// the value's flat `ids` and where each was written to `layout`. The
-// dispatcher (in group_list_parser.cc) tries TryParsePlainGroup first.
+// the value's flat `ids` and where each was written to `layout`.
 [[nodiscard]] bool ParseExplicitGroupExact(HloLexer& lx, size_t g,
                                            int64_t max_count,
                                            std::vector<int64_t>* ids,
                                            IdLayout* layout);
 // A whole explicit value `{{id,...},...}`, group by group (each through
-// TryParsePlainGroup, else ParseExplicitGroupExact); the cursor is at '{'.
+// ParseExplicitGroupExact); the cursor is at '{'.
 // (ParseExplicitReplicaGroups in fast_paths.h tries TryRecallGroups and
 // TryParsePlainGroups on the whole value first.)
 [[nodiscard]] bool ParseExplicitGroups(HloLexer& lx, ReplicaGroups* out);
-[[nodiscard]] bool TryParsePlainGroup(HloLexer& lx, int64_t max_count,
-                                      std::vector<int64_t>* ids,
-                                      IdLayout* layout);
 
 // `{{s,t},...}` for `attr` (named in messages); the cursor is at '{'.
 // *out is already reset, present, with its pos. ParseSourceTargetPairs (in
@@ -78,19 +74,12 @@ namespace topolint::hlo {
                                 std::vector<TextPos>* positions,
                                 int64_t max_count = kMaxExplicitIds);
 // The same, with the name built only when a message needs it (lists parsed
-// once per replica group must not format a name for every group). The
-// dispatcher, in fast_paths.cc: TryParseSimpleIntList, else
-// ParseIntListExact.
+// once per replica group must not format a name for every group).
 [[nodiscard]] bool ParseIntList(HloLexer& lx, char open, char close,
                                 absl::FunctionRef<std::string()> what,
                                 std::vector<int64_t>* values,
                                 std::vector<TextPos>* positions,
                                 int64_t max_count = kMaxExplicitIds);
-[[nodiscard]] bool ParseIntListExact(HloLexer& lx, char open, char close,
-                                     absl::FunctionRef<std::string()> what,
-                                     std::vector<int64_t>* values,
-                                     std::vector<TextPos>* positions,
-                                     int64_t max_count);
 
 // For the fast paths that read straight from a window (whose NUL sentinel
 // ends every run): the plain decimal of at most 18 digits at `p` (so that it

@@ -73,7 +73,7 @@
 //                  ParseShapeText]
 //   array-shape = ident '[' [ dim { ',' dim } ] ']' [ layout ] ;
 //                 ShapeReader::ArrayRest (ParseArrayShapeRest);
-//                 skipped: SkipArrayShapeRest [TrySkipSimpleDims]
+//                 skipped: SkipArrayShapeRest
 //   dim         = integer | '?' | '<=' integer ;
 //   layout      = '{' group-contents '}' ;  (taken as a layout when a digit,
 //                 '}' or ':' follows the '{': LayoutFollows; skipped whole)
@@ -86,9 +86,9 @@
 //   explicit-groups = '{' [ id-group { ',' id-group } ] '}' ;
 //                 ParseExplicitGroups (group_list_parser.cc)
 //   id-group    = int-list ;  (the ids go to one flat buffer)
-//                 ParseExplicitGroupExact [TryParsePlainGroup]
+//                 ParseExplicitGroupExact
 //   int-list    = '{' [ integer { ',' integer } ] '}' ;
-//                 ParseIntListExact [TryParseSimpleIntList]
+//                 ParseIntList
 //   iota-groups = '[' integer ',' integer ']' '<=' '[' integer { ','
 //                 integer } ']' [ 'T' '(' integer { ',' integer } ')' ] ;
 //                 ParseIotaGroupsExact [TryParseSimpleIota]

@@ -162,10 +162,6 @@ class HloLexer {
   // break or control byte, nesting within 32, within the window. False
   // (nothing consumed) otherwise; the exact path then decides.
   [[nodiscard]] bool TrySkipPlainGroup();
-  // Fast path for `[dims]` and an optional `{layout}` of digits and commas
-  // at the cursor ('['). False (nothing consumed) when they are not that
-  // simple.
-  [[nodiscard]] bool TrySkipSimpleDims();
 
   // ---- Errors -------------------------------------------------------------
   // Records `message` at `pos` and returns false. After

@@ -15,7 +15,6 @@
 #include "absl/strings/strip.h"
 #include "checker/hlo/text/fast_scan.h"
 #include "checker/hlo/text/hlo_lexer.h"
-#include "checker/hlo/text/instruction_head.h"
 #include "fmt/format.h"
 
 #if defined(__SSE2__)
@@ -249,24 +248,6 @@ bool HloLexer::TrySkipPlainGroup() {
     }
     p = q + 1;  // the loop's ++p steps past the '/'
   }
-}
-
-bool HloLexer::TrySkipSimpleDims() {
-  // LayoutFollows() takes `{` for a layout when a digit or '}' comes next,
-  // as SkipPlainDims does.
-  const char* p = SkipPlainDims(p_);
-  if (p == nullptr) return false;
-  if (p[-1] != '}') {
-    // A layout may still follow after blanks, a line break or a comment:
-    // leave those cases to the exact path.
-    const char* q = p;
-    while (*q == ' ') ++q;
-    if (*q == '{' || *q == '/' || *q == '\0' || IsSpace(*q)) {
-      return false;
-    }
-  }
-  p_ = p;
-  return true;
 }
 
 const char* HloLexer::CheckFastScan(const char* q, const uint8_t* table,

@@ -58,20 +58,12 @@ const char* SkipIdent(const char* p) {
   return end - p > kMaxTokenBytes ? nullptr : end;
 }
 
-}  // namespace
-
-const char* SkipPlainDims(const char* p) {
-  p = SkipRun<DimMask, IsDimByte>(p + 1);
-  if (*p != ']') return nullptr;
-  ++p;
-  if (*p != '{') return p;
-  ++p;
-  if (!IsDigit(*p) && *p != '}' && *p != ':') return nullptr;
-  p = SkipRun<DimMask, IsDimByte>(p);
-  if (*p == ':') return SkipPlainLayoutTail(p);
-  return *p == '}' ? p + 1 : nullptr;
-}
-
+// The tail of a layout after its minor-to-major list, at ':' — TPU tiles
+// and the like, `:T(8,128)(2,1)`, `:T(1024)S(1)`, `:E(32)`: identifier
+// bytes, ',', '*' and unnested `(...)`, then the closing '}'; past the
+// '}', or nullptr (blanks, quotes, other brackets, a line break, the
+// window's NUL). The exact parser skips a layout as one bracket group
+// (SkipGroup), which stops at that same '}'.
 const char* SkipPlainLayoutTail(const char* p) {
   bool open = false;  // inside one `(...)`
   for (++p;; ++p) {
@@ -87,7 +79,21 @@ const char* SkipPlainLayoutTail(const char* p) {
   }
 }
 
-namespace {
+// The plain dims of an array shape, `[d,d,...]`, and an optional
+// `{d,d,...}` layout right after it (digits and commas, then optionally a
+// tail SkipPlainLayoutTail takes), at `p` ('['); past them, or nullptr when
+// they are not that plain. The same slack requirement as ScanSimpleHead.
+const char* SkipPlainDims(const char* p) {
+  p = SkipRun<DimMask, IsDimByte>(p + 1);
+  if (*p != ']') return nullptr;
+  ++p;
+  if (*p != '{') return p;
+  ++p;
+  if (!IsDigit(*p) && *p != '}' && *p != ':') return nullptr;
+  p = SkipRun<DimMask, IsDimByte>(p);
+  if (*p == ':') return SkipPlainLayoutTail(p);
+  return *p == '}' ? p + 1 : nullptr;
+}
 
 // An array shape `type[dims]{layout}` at `p` (an identifier start).
 const char* SkipArray(const char* p) {
@@ -142,25 +148,6 @@ bool ScanSimpleParam(const char* const start, SimpleParam* out) {
   out->shape = std::string_view(shape, static_cast<size_t>(p - shape));
   out->end = p;
   return true;
-}
-
-const char* ScanSimpleResultShape(const char* p) {
-  p = SkipSimpleShape(p);
-  if (p == nullptr || p[0] != ' ' || p[1] != '{') return nullptr;
-  if (p[-1] == ']') {
-    // An array without a layout: the exact parser takes the '{' for a
-    // layout when LayoutFollows() says so (a digit, ':' or '}' next, past
-    // blanks and line breaks: `-> f32[4] {` + `}` on the next line, an
-    // empty body, is read as a layout, as XLA's lexer reads it). Declined
-    // then, and where the window ends first (the NUL stops the loop).
-    const char* q = p + 2;
-    while (q - (p + 2) < 58 && (IsBlank(*q) || *q == '\n')) ++q;
-    if (IsDigit(*q) || *q == '}' || *q == ':' || *q == '\0' ||
-        q - (p + 2) >= 58) {
-      return nullptr;
-    }
-  }
-  return p;
 }
 
 bool ScanSimpleHead(const char* const start, SimpleHead* out) {

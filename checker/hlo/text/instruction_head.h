@@ -41,25 +41,6 @@ struct SimpleParam {
 };
 [[nodiscard]] bool ScanSimpleParam(const char* start, SimpleParam* out);
 
-// A computation's result shape after `-> `: a plain shape as
-// ScanSimpleHead's followed by ` {` (the body); past the shape, or nullptr.
-[[nodiscard]] const char* ScanSimpleResultShape(const char* p);
-
-// The plain dims of an array shape, `[d,d,...]`, and an optional
-// `{d,d,...}` layout right after it (digits and commas, then optionally a
-// tail SkipPlainLayoutTail takes), at `p` ('['); past them, or nullptr when
-// they are not that plain. The same slack requirement as ScanSimpleHead.
-// Shared by ScanSimpleHead and HloLexer::TrySkipSimpleDims.
-[[nodiscard]] const char* SkipPlainDims(const char* p);
-
-// The tail of a layout after its minor-to-major list, at ':' — TPU tiles
-// and the like, `:T(8,128)(2,1)`, `:T(1024)S(1)`, `:E(32)`: identifier
-// bytes, ',', '*' and unnested `(...)`, then the closing '}'; past the
-// '}', or nullptr (blanks, quotes, other brackets, a line break, the
-// window's NUL). The exact parser skips a layout as one bracket group
-// (SkipGroup), which stops at that same '}'.
-[[nodiscard]] const char* SkipPlainLayoutTail(const char* p);
-
 }  // namespace topolint::hlo
 
 #endif  // TOPOLINT_CHECKER_HLO_TEXT_INSTRUCTION_HEAD_H_

@@ -331,21 +331,6 @@ bool ModuleParser::ParseSignature() {
   lx_.Bump();
   lx_.Bump();
   if (!lx_.SkipTrivia()) return false;
-  if (lx_.FastPathOn(FastPath::kScanSimpleResultShape) &&
-      CheckedFastPath(
-          lx_, "ScanSimpleResultShape",
-          [&] {
-            const char* end = ScanSimpleResultShape(lx_.cursor());
-            if (end != nullptr) lx_.AdvanceTo(end);
-            return end != nullptr;
-          },
-          [&] {
-            const HloLexer::ExactOnly exact(lx_);
-            return SkipSignatureShape();
-          },
-          /*blanks_after=*/true)) {
-    return true;
-  }
   return SkipSignatureShape();
 }
 

@@ -277,7 +277,7 @@ bool ParseBufferShapeRest(HloLexer& lx, Shape* shape) {
   return ShapeReader(lx).Buffer(shape, 0);
 }
 
-bool SkipArrayShapeRestExact(HloLexer& lx) {
+bool SkipArrayShapeRest(HloLexer& lx) {
   if (!lx.SkipGroup() || !lx.SkipTrivia()) return false;
   if (lx.Peek() == '{' && LayoutFollows(lx)) return lx.SkipGroup();
   return true;

@@ -26,9 +26,8 @@ namespace topolint::hlo {
 [[nodiscard]] bool ParseBufferShapeRest(HloLexer& lx, Shape* shape);
 
 // Skips the rest of an array shape (dims and optional layout) without
-// building it; the cursor is at '['. (Exact; SkipArrayShapeRest in
-// fast_paths.h tries TrySkipSimpleDims first.)
-[[nodiscard]] bool SkipArrayShapeRestExact(HloLexer& lx);
+// building it; the cursor is at '['.
+[[nodiscard]] bool SkipArrayShapeRest(HloLexer& lx);
 
 // True when the '{' at the cursor opens a layout (`{1,0}`, `{}`,
 // `{:T(2)}`) rather than, say, a computation body after `-> f32[] {`.

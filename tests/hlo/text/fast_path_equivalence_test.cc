@@ -357,10 +357,8 @@ TEST(FastPathEquivalenceTest, GroupTextBrokenOverALineIsTheSameForAnyLineEnd) {
   }
 }
 
-// Operand names, channel_id and to_apply read straight from the window
-// (TryReadPlainChannelId, TryReadPlainName in
-// collective_parser.cc): the same collectives whichever window size cuts
-// the value, wherever.
+// Operand names, channel_id and to_apply: the same collectives whichever
+// window size cuts the value, wherever.
 TEST(FastPathEquivalenceTest,
      OperandNamesChannelIdsAndToApplyThroughEveryWindow) {
   for (const std::string attrs :
@@ -387,7 +385,7 @@ TEST(FastPathEquivalenceTest,
   }
 }
 
-// Computation signatures (ScanSimpleParam, ScanSimpleResultShape): the
+// Computation signatures (ScanSimpleParam): the
 // parameters' shapes go to the shape table, where a collective operand
 // written without its shape finds them.
 TEST(FastPathEquivalenceTest, RandomSignaturesParseTheSameThroughAnyWindow) {
@@ -430,8 +428,8 @@ TEST(FastPathEquivalenceTest, RandomSignaturesParseTheSameThroughAnyWindow) {
 
 // `-> f32[4] {` then `}`: the exact parser (as XLA's lexer) reads the '{'
 // as a layout where a digit, ':' or '}' comes next past blanks and line
-// breaks; ScanSimpleResultShape declines there (found by the debug
-// re-check under hlo_parser_fuzz).
+// breaks (found by the debug re-check of a result-shape fast path, since
+// deleted, under hlo_parser_fuzz).
 TEST(FastPathEquivalenceTest, ABodyThatLooksLikeALayoutIsReadAsTheExactOne) {
   for (const char* text : {
            "HloModule m\n\nENTRY %main (p: f32[4,6]) -> f32[4,6] {\n}\n",
@@ -467,8 +465,6 @@ TEST(FastPathEquivalenceTest, TheFastPathsDoEngageOnPlainText) {
   EXPECT_EQ(param.name, "%p0");
   EXPECT_EQ(param.shape, "(f32[], u32[])");
   EXPECT_EQ(*param.end, ',');
-  const std::string result = Padded("bf16[4,64]{1,0} {\n");
-  EXPECT_EQ(ScanSimpleResultShape(result.c_str()), result.c_str() + 15);
 
   const std::string shape_text = "(bf16[4,64]{1,0}, (s32[], pred[7]))";
   Shape shape;

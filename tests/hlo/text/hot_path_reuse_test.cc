@@ -142,34 +142,6 @@ TEST(HotPathReuseTest, TheInlineOpcodeFilterPassesEveryCollective) {
   EXPECT_FALSE(ClassifyOpcode("all-gather")->async_start);
 }
 
-TEST(HotPathReuseTest, TheAttributeKeyFastPathTakesOnlyThePrintedForm) {
-  const std::string text = Padded("  %x = f32[] add(), channel_id=7\n");
-  InputWindow window(text, text.size());
-  Module module;
-  HloLexer lx(&window, &module, ParseOptions{});
-  ASSERT_TRUE(lx.SkipTrivia());
-  while (lx.Peek() != ',') lx.Bump();
-  const TextPos comma = lx.Pos();
-  TextPos key_pos;
-  std::string_view key;
-  ASSERT_TRUE(TryReadSimpleKey(lx, &key_pos, &key));
-  EXPECT_EQ(key, "channel_id");
-  EXPECT_EQ(key_pos.line, comma.line);
-  EXPECT_EQ(key_pos.column, comma.column + 2);
-  EXPECT_EQ(lx.Peek(), '7');
-  for (const std::string other :
-       {",channel_id=7", ",  channel_id=7", ", channel_id =7",
-        ", channel_id= 7", ", channel_id=\n7", ", channel_id=/*c*/7", ", 9=7",
-        ", channel_id"}) {
-    const std::string t = Padded(other);
-    InputWindow w(t, t.size());
-    HloLexer l(&w, &module, ParseOptions{});
-    ASSERT_EQ(l.Peek(), ',');
-    EXPECT_FALSE(TryReadSimpleKey(l, &key_pos, &key)) << other;
-    EXPECT_EQ(l.Pos().column, 1) << other;  // nothing consumed
-  }
-}
-
 TEST(HotPathReuseTest, CopySmallCopiesExactlyTheBytesAsked) {
   std::string src(48, '\0');
   for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>('A' + i);
