@@ -374,6 +374,17 @@ std::string RootRelative(const std::string& file, const SarifRoots* roots) {
   return path;
 }
 
+std::string PlaceLabel(const Location& loc, const SarifRoots* roots,
+                       bool binary) {
+  std::string out = RootRelative(loc.file, roots);
+  if (loc.line > 0) {
+    out += fmt::format(":{}", loc.line);
+    if (loc.column > 0) out += fmt::format(":{}", loc.column);
+  }
+  if (binary && loc.byte_offset >= 0) out += " (" + BinaryPlace(loc) + ")";
+  return out;
+}
+
 std::string RuleDocsUrl(std::string_view base, std::string_view id) {
   if (base.empty()) base = kDefaultDocsUrl;
   while (base.size() > 1 && base.back() == '/') base.remove_suffix(1);
