@@ -34,11 +34,6 @@
 namespace topolint::cli {
 namespace {
 
-// Messages echo file names, op names and settings: never raw escapes.
-void Err(const std::string& msg) {
-  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
-}
-
 // An environment variable that is set to something (no-color.org and
 // force-color.org: an empty value counts as unset).
 bool EnvSet(const char* name) {
@@ -85,11 +80,6 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
     out.push_back(std::move(d));
   }
   return out;
-}
-
-int Fail(const absl::Status& st) {
-  Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-  return kExitUsage;
 }
 
 // What the summary and --statistics count, kept as findings stream by:
@@ -302,6 +292,15 @@ class CheckReport {
 };
 
 }  // namespace
+
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
+
+int Fail(const absl::Status& st) {
+  Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+  return kExitUsage;
+}
 
 std::string RenderEmptyReport(const Options& options) {
   if (options.format == Format::kJson) return RenderJson({});
