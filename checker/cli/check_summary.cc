@@ -11,11 +11,11 @@
 #include "fmt/format.h"
 
 namespace topolint::cli {
-namespace {
-
 std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
+
+namespace {
 
 // The summary's line on fixes: how many findings `--fix` would fix
 // (`--diff` shows the edits), and how many more with `--fix-from hlo`.

@@ -24,6 +24,8 @@ inline constexpr int kExitUsage = 2;
 void Err(const std::string& msg);
 // "topolint: error: <st's message>" on standard error; returns kExitUsage.
 int Fail(const absl::Status& st);
+// "1 file", "2 files": `n` and `word`, plural unless n is 1.
+std::string Plural(size_t n, const char* word);
 
 int RunCheck(const Options& options);
 // The root every format and baseline names files from (--sarif-root, else

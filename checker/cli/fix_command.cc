@@ -165,10 +165,6 @@ absl::Status CheckBeforeWriting(const Options& options, const JobPlan& plan,
   return absl::OkStatus();
 }
 
-std::string Plural(size_t n, const char* word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
-
 // Writes the diff to -o (staged: written whole or not at all) or to
 // standard output.
 absl::Status WriteDiff(const Options& options, const std::string& diff) {

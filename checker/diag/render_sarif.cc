@@ -53,17 +53,11 @@ class Artifacts {
  public:
   explicit Artifacts(const SarifRoots* roots) : roots_(roots) {}
 
-  // A .neff member's location: the .neff path and the member path.
-  static bool SplitMember(std::string_view file, std::string_view* archive,
-                          std::string_view* member) {
-    return SplitNeffMember(file, archive, member);
-  }
-
   Json Physical(const Location& loc) {
     Json pl;
     std::string_view archive, member;
     const bool in_neff =
-        roots_ != nullptr && SplitMember(loc.file, &archive, &member);
+        roots_ != nullptr && SplitNeffMember(loc.file, &archive, &member);
     if (in_neff) {
       Json al = Uri(archive);
       al["index"] = ArchiveIndex(archive, member, al);
@@ -103,7 +97,7 @@ class Artifacts {
       std::string where = loc.logical.empty() ? "" : loc.logical + ", ";
       return fmt::format("{} (in {}byte {})", message, where, loc.byte_offset);
     }
-    if (roots_ == nullptr || !SplitMember(loc.file, &archive, &member)) {
+    if (roots_ == nullptr || !SplitNeffMember(loc.file, &archive, &member)) {
       return message;
     }
     std::string where(member);
