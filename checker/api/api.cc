@@ -269,6 +269,43 @@ absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
   return absl::OkStatus();
 }
 
+namespace {
+
+// Checks one unit with the settings `options` give in its directory. As the
+// CLI: each collective is checked as it is read and dropped, so a module's
+// collectives are never held (memory bounded: docs/reference/quality.md,
+// "Speed and memory").
+absl::Status CheckOneUnit(const UnitSpec& spec,
+                          const std::vector<InMemoryInput>& in_memory,
+                          const Options& options,
+                          std::vector<topolint::Finding>* findings) {
+  RuleSelection selection;
+  CheckOptions check;
+  if (absl::Status st =
+          BuildSettings(options, spec.directory, &selection, &check);
+      !st.ok()) {
+    return st;
+  }
+  topolint::Unit loaded;
+  return LoadAndCheckUnit(spec, in_memory, check, selection, &loaded, findings);
+}
+
+// Moves `all` less what options.baseline records to `*findings`, the
+// baseline's paths anchored as every report's from `first_input`.
+absl::Status Baselined(const Options& options, std::string_view first_input,
+                       std::vector<topolint::Finding>* all,
+                       std::vector<topolint::Finding>* findings) {
+  const SarifRoots roots = FindReportRoots("", first_input);
+  if (absl::Status st = ApplyBaselineFile(options.baseline, roots, all);
+      !st.ok()) {
+    return st;
+  }
+  *findings = std::move(*all);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
                                std::vector<topolint::Finding>* findings) {
   findings->clear();
@@ -277,31 +314,12 @@ absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
   if (absl::Status st = BuildSpec(unit, &spec, &in_memory); !st.ok()) {
     return st;
   }
-  RuleSelection selection;
-  CheckOptions check;
-  if (absl::Status st =
-          BuildSettings(options, spec.directory, &selection, &check);
-      !st.ok()) {
-    return st;
-  }
-  // As the CLI: each collective is checked as it is read and dropped, so
-  // a module's collectives are never held (memory bounded:
-  // docs/reference/quality.md, "Speed and memory").
-  topolint::Unit loaded;
   std::vector<topolint::Finding> all;
-  if (absl::Status st =
-          LoadAndCheckUnit(spec, in_memory, check, selection, &loaded, &all);
+  if (absl::Status st = CheckOneUnit(spec, in_memory, options, &all);
       !st.ok()) {
     return st;
   }
-  const SarifRoots roots = FindReportRoots(
-      "", unit.empty() ? std::string_view() : unit.inputs().front().name);
-  if (absl::Status st = ApplyBaselineFile(options.baseline, roots, &all);
-      !st.ok()) {
-    return st;
-  }
-  *findings = std::move(all);
-  return absl::OkStatus();
+  return Baselined(options, unit.inputs().front().name, &all, findings);
 }
 
 absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
@@ -332,32 +350,15 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
   }
   std::vector<topolint::Finding> all;
   for (const UnitSpec& spec : specs) {
-    RuleSelection selection;
-    CheckOptions check;
-    if (absl::Status st =
-            BuildSettings(options, spec.directory, &selection, &check);
-        !st.ok()) {
-      return st;
-    }
-    topolint::Unit loaded;
     std::vector<topolint::Finding> f;
-    if (absl::Status st =
-            LoadAndCheckUnit(spec, {}, check, selection, &loaded, &f);
-        !st.ok()) {
+    if (absl::Status st = CheckOneUnit(spec, {}, options, &f); !st.ok()) {
       return st;
     }
     all.insert(all.end(), std::make_move_iterator(f.begin()),
                std::make_move_iterator(f.end()));
   }
   std::sort(all.begin(), all.end(), FindingLess);
-  const SarifRoots roots =
-      FindReportRoots("", paths.empty() ? std::string_view() : paths[0]);
-  if (absl::Status st = ApplyBaselineFile(options.baseline, roots, &all);
-      !st.ok()) {
-    return st;
-  }
-  *findings = std::move(all);
-  return absl::OkStatus();
+  return Baselined(options, paths[0], &all, findings);
 }
 
 }  // namespace internal

@@ -108,24 +108,22 @@ absl::Status ReadOptions(const json& o, Options* options) {
 absl::Status ReadKind(const json& file, size_t i, InputKind* kind) {
   auto it = file.find("kind");
   if (it == file.end()) return absl::OkStatus();
-  std::string k = it->is_string() ? it->get<std::string>() : "";
-  if (k == "auto") {
-    *kind = InputKind::kAuto;
-  } else if (k == "hlo") {
-    *kind = InputKind::kHlo;
-  } else if (k == "def_json") {
-    *kind = InputKind::kDefJson;
-  } else if (k == "component_config") {
-    *kind = InputKind::kComponentConfig;
-  } else if (k == "neff") {
-    *kind = InputKind::kNeff;
-  } else {
-    return Bad(
-        fmt::format("files[{}].kind must be \"auto\", \"hlo\", "
-                    "\"def_json\", \"component_config\" or \"neff\"",
-                    i));
+  static constexpr std::pair<std::string_view, InputKind> kKinds[] = {
+      {"auto", InputKind::kAuto},
+      {"hlo", InputKind::kHlo},
+      {"def_json", InputKind::kDefJson},
+      {"component_config", InputKind::kComponentConfig},
+      {"neff", InputKind::kNeff}};
+  for (const auto& [name, k] : kKinds) {
+    if (it->is_string() && it->get_ref<const std::string&>() == name) {
+      *kind = k;
+      return absl::OkStatus();
+    }
   }
-  return absl::OkStatus();
+  return Bad(
+      fmt::format("files[{}].kind must be \"auto\", \"hlo\", "
+                  "\"def_json\", \"component_config\" or \"neff\"",
+                  i));
 }
 
 // The content of files[i]: its "text", or the bytes its "base64" encodes
@@ -233,15 +231,13 @@ std::string ErrorResponse(const std::string& code, const std::string& message) {
          "\n";
 }
 
-std::string CodeName(const absl::Status& st) {
-  switch (st.code()) {
-    case absl::StatusCode::kInvalidArgument:
-      return "invalid_argument";
-    case absl::StatusCode::kNotFound:
-      return "not_found";
-    default:
-      return "unreadable";
-  }
+// The error response of a failed check or explain (or an option or path
+// the request names), coded by its status.
+std::string StatusResponse(const absl::Status& st) {
+  std::string code = "unreadable";
+  if (absl::IsInvalidArgument(st)) code = "invalid_argument";
+  if (absl::IsNotFound(st)) code = "not_found";
+  return ErrorResponse(code, std::string(st.message()));
 }
 
 enum class Verb { kCheck, kExplain };
@@ -326,12 +322,11 @@ std::string Respond(const char* request_json, Verb verb,
     } else if (key == "paths") {
       st = ReadPaths(v, &unit);
       if (absl::IsNotFound(st)) {
-        return ErrorResponse(CodeName(st), std::string(st.message()));
+        return StatusResponse(st);
       }
     } else if (key == "options") {
       st = ReadOptions(v, &options);
-      if (!st.ok())
-        return ErrorResponse(CodeName(st), std::string(st.message()));
+      if (!st.ok()) return StatusResponse(st);
     } else {
       st = Bad(fmt::format(
           "unknown request key \"{}\"; expected files, paths, search or "
@@ -357,7 +352,7 @@ std::string Respond(const char* request_json, Verb verb,
     if (absl::Status st =
             internal::CheckPathsFindings(search, options, &findings);
         !st.ok()) {
-      return ErrorResponse(CodeName(st), std::string(st.message()));
+      return StatusResponse(st);
     }
     const SarifRoots roots =
         FindReportRoots("", search.empty() ? std::string_view() : search[0]);
@@ -367,14 +362,14 @@ std::string Respond(const char* request_json, Verb verb,
     std::string out;
     if (absl::Status st = internal::ExplainUnitJson(unit, options, &out);
         !st.ok()) {
-      return ErrorResponse(CodeName(st), std::string(st.message()));
+      return StatusResponse(st);
     }
     return out;
   }
   std::vector<topolint::Finding> findings;
   if (absl::Status st = internal::CheckUnitFindings(unit, options, &findings);
       !st.ok()) {
-    return ErrorResponse(CodeName(st), std::string(st.message()));
+    return StatusResponse(st);
   }
   const SarifRoots roots = FindReportRoots(
       "", unit.empty() ? std::string_view() : unit.inputs().front().name);

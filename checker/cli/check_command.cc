@@ -34,11 +34,6 @@
 namespace topolint::cli {
 namespace {
 
-// Messages echo file names, op names and settings: never raw escapes.
-void Err(const std::string& msg) {
-  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
-}
-
 // An environment variable that is set to something (no-color.org and
 // force-color.org: an empty value counts as unset).
 bool EnvSet(const char* name) {
@@ -46,27 +41,27 @@ bool EnvSet(const char* name) {
   return v != nullptr && v[0] != '\0';
 }
 
-// --color, then NO_COLOR, then FORCE_COLOR, then whether standard output
-// is a terminal other than TERM=dumb. -o FILE is coloured only by --color
-// always.
-bool UseColor(const Options& o) {
-  if (o.color == ColorMode::kAlways) return true;
-  if (o.color == ColorMode::kNever || !o.output.empty()) return false;
-  if (EnvSet("NO_COLOR")) return false;
-  if (EnvSet("FORCE_COLOR")) return true;
+// Standard output is a terminal other than TERM=dumb.
+bool StdoutIsTerminal() {
   const char* term = std::getenv("TERM");
   if (term != nullptr && std::string(term) == "dumb") return false;
   return isatty(fileno(stdout)) != 0;
 }
 
-// OSC 8 hyperlinks on rule ids: only on the terminal itself (standard
-// output a terminal other than TERM=dumb), never into -o FILE or a pipe,
-// whatever --color says.
+// --color, then NO_COLOR, then FORCE_COLOR, then StdoutIsTerminal. -o FILE
+// is coloured only by --color always.
+bool UseColor(const Options& o) {
+  if (o.color == ColorMode::kAlways) return true;
+  if (o.color == ColorMode::kNever || !o.output.empty()) return false;
+  if (EnvSet("NO_COLOR")) return false;
+  if (EnvSet("FORCE_COLOR")) return true;
+  return StdoutIsTerminal();
+}
+
+// OSC 8 hyperlinks on rule ids: only on the terminal itself, never into
+// -o FILE or a pipe, whatever --color says.
 bool UseHyperlinks(const Options& o) {
-  if (!o.output.empty() || o.color == ColorMode::kNever) return false;
-  const char* term = std::getenv("TERM");
-  if (term != nullptr && std::string(term) == "dumb") return false;
-  return isatty(fileno(stdout)) != 0;
+  return o.output.empty() && o.color != ColorMode::kNever && StdoutIsTerminal();
 }
 
 // Every registered rule, its page and helpUri (`docs_url`, else
@@ -85,11 +80,6 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
     out.push_back(std::move(d));
   }
   return out;
-}
-
-int Fail(const absl::Status& st) {
-  Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-  return kExitUsage;
 }
 
 // What the summary and --statistics count, kept as findings stream by:
@@ -302,6 +292,15 @@ class CheckReport {
 };
 
 }  // namespace
+
+void Err(const std::string& msg) {
+  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
+}
+
+int Fail(const absl::Status& st) {
+  Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+  return kExitUsage;
+}
 
 std::string RenderEmptyReport(const Options& options) {
   if (options.format == Format::kJson) return RenderJson({});

@@ -5,21 +5,17 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "checker/cli/commands.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
-namespace {
-
-// Messages echo rule ids and counts; sanitized as every other message.
-void Err(const std::string& msg) {
-  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
-}
-
 std::string Plural(size_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
+
+namespace {
 
 // The summary's line on fixes: how many findings `--fix` would fix
 // (`--diff` shows the edits), and how many more with `--fix-from hlo`.

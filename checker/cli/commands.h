@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+
 #include "checker/cli/check_summary.h"
 #include "checker/cli/options.h"
 #include "checker/core/runner.h"
@@ -16,6 +18,14 @@ namespace topolint::cli {
 inline constexpr int kExitClean = 0;
 inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
+
+// Writes `msg` to standard error. Messages echo file names, op names and
+// settings: never raw escapes (SanitizeLinesForTerminal).
+void Err(const std::string& msg);
+// "topolint: error: <st's message>" on standard error; returns kExitUsage.
+int Fail(const absl::Status& st);
+// "1 file", "2 files": `n` and `word`, plural unless n is 1.
+std::string Plural(size_t n, const char* word);
 
 int RunCheck(const Options& options);
 // The root every format and baseline names files from (--sarif-root, else

@@ -25,11 +25,6 @@ namespace fs = std::filesystem;
 
 enum class OnError { kBlock, kWarn };
 
-// Messages echo file names and compiler arguments: never raw escapes.
-void Err(const std::string& msg) {
-  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
-}
-
 struct ExecSettings {
   OnError on_error = OnError::kBlock;
   Options check;       // the check flags (verb check, no paths)
@@ -266,8 +261,7 @@ ExecOutcome RunPhases(const ExecSettings& s, const CompileLine& line,
 int RunExec(const Options& options) {
   ExecSettings s;
   if (absl::Status st = ParseExec(options, &s); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+    return Fail(st);
   }
   // A compiler that cannot be started is known before anything else runs.
   if (absl::StatusOr<std::string> program = ResolveProgram(s.compiler[0]);
@@ -291,13 +285,11 @@ int RunExec(const Options& options) {
     checked = false;
   }
   if (absl::Status st = GuardReportFile(s, line, checked); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+    return Fail(st);
   }
   ExecReport report(s.check);
   if (absl::Status st = report.Open(s.output); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+    return Fail(st);
   }
   const ExecOutcome out = RunPhases(s, line, checked, report);
   // The report (a json or sarif document, a staged file) is finished

@@ -21,10 +21,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-void Err(const std::string& msg) {
-  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
-}
-
 // Runs `topolint check` with `options`, its report written to `fd`.
 int RunCheckInto(const Options& options, int fd) {
   std::fflush(stdout);

@@ -13,11 +13,6 @@
 namespace topolint::cli {
 namespace {
 
-// Messages echo file names, op names and settings: never raw escapes.
-void Err(const std::string& msg) {
-  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
-}
-
 // Writes `report` to standard output or, staged, to -o (the writer of
 // check's report: a temporary renamed into place once all was written; a
 // device written in place). Every write is checked: exit 2 on failure.
@@ -28,8 +23,7 @@ int WriteExplanation(const Options& options, std::string report) {
   if (st.ok()) st = sink.Finish();
   if (st.ok()) st = sink.Commit();
   if (!st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+    return Fail(st);
   }
   return kExitClean;
 }
@@ -69,16 +63,14 @@ int RunExplainCommand(const Options& options) {
   }
   JobPlan plan;
   if (absl::Status st = PlanJobs(options, &plan); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+    return Fail(st);
   }
   const bool picture =
       options.format == Format::kHtml || options.format == Format::kSvg;
   // Before anything is loaded: -o must not be an input, whatever the
   // format.
   if (absl::Status st = CheckOutputsAreNotInputs(options, plan); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+    return Fail(st);
   }
   if (!options.quiet) {
     for (const std::string& w : plan.warnings) {
@@ -87,8 +79,7 @@ int RunExplainCommand(const Options& options) {
   }
   std::vector<Unit> units;
   if (absl::Status st = LoadUnits(plan, options.jobs, &units); !st.ok()) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
+    return Fail(st);
   }
   if (units.empty()) {
     Err("topolint: error: no HLO, def.json, .neff or component config files "

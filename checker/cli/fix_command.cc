@@ -34,12 +34,6 @@
 namespace topolint::cli {
 namespace {
 
-// Messages echo file names and titles (which quote keys): never raw
-// control bytes on a terminal, escaped as the text format escapes them.
-void Err(const std::string& msg) {
-  std::fputs(SanitizeLinesForTerminal(msg).c_str(), stderr);
-}
-
 // The fixes of a run, by file, each finding once (a config several units
 // share reports its findings in each).
 struct Gathered {
@@ -171,10 +165,6 @@ absl::Status CheckBeforeWriting(const Options& options, const JobPlan& plan,
   return absl::OkStatus();
 }
 
-std::string Plural(size_t n, const char* word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
-
 // Writes the diff to -o (staged: written whole or not at all) or to
 // standard output.
 absl::Status WriteDiff(const Options& options, const std::string& diff) {
@@ -195,24 +185,20 @@ absl::Status WriteDiff(const Options& options, const std::string& diff) {
 }  // namespace
 
 int RunFix(const Options& options) {
-  auto fail = [](const absl::Status& st) {
-    Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
-    return kExitUsage;
-  };
   // The units are streamed (StreamedUnits refuses an output that is one of
   // their inputs as it hands them out); nothing is written before every
   // unit was checked.
   StreamedUnits source(options, [](SkippedPath) {});
-  if (absl::Status st = source.Init(); !st.ok()) return fail(st);
+  if (absl::Status st = source.Init(); !st.ok()) return Fail(st);
   std::optional<Baseline> baseline;
   if (absl::Status st = CheckBeforeWriting(options, JobPlan{}, &baseline);
       !st.ok()) {
-    return fail(st);
+    return Fail(st);
   }
   Gathered gathered;
   if (absl::Status st = Gather(options, &source, baseline, &gathered);
       !st.ok()) {
-    return fail(st);
+    return Fail(st);
   }
   const std::vector<InMemoryInput>& in_memory = source.in_memory();
   std::set<std::string> piped;
@@ -233,7 +219,7 @@ int RunFix(const Options& options) {
     }
     absl::StatusOr<FileFixPlan> fp =
         PlanFileFixes(group.file, group.fixes, group.aliases);
-    if (!fp.ok()) return fail(fp.status());
+    if (!fp.ok()) return Fail(fp.status());
     for (const std::string& r : fp->refused) {
       Err(fmt::format("topolint: {}\n", r));
     }
@@ -266,7 +252,7 @@ int RunFix(const Options& options) {
       diff += UnifiedDiff(p.file, p.before, p.edits);
       fixed += count_fixed(p);
     }
-    if (absl::Status st = WriteDiff(options, diff); !st.ok()) return fail(st);
+    if (absl::Status st = WriteDiff(options, diff); !st.ok()) return Fail(st);
     if (!options.quiet) {
       Err(fmt::format(
           "topolint: --fix would fix {} in {} (nothing written){}\n",

@@ -19,16 +19,13 @@ std::string_view SeverityName(Severity s) {
 }
 
 bool ParseSeverity(std::string_view name, Severity* out) {
-  if (name == "note") {
-    *out = Severity::kNote;
-  } else if (name == "warning") {
-    *out = Severity::kWarning;
-  } else if (name == "error") {
-    *out = Severity::kError;
-  } else {
-    return false;
+  for (Severity s : {Severity::kNote, Severity::kWarning, Severity::kError}) {
+    if (name == SeverityName(s)) {
+      *out = s;
+      return true;
+    }
   }
-  return true;
+  return false;
 }
 
 bool FindingLess(const Finding& a, const Finding& b) {

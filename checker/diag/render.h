@@ -84,6 +84,11 @@ struct SarifRoots {
 // working directory); as given when `roots` is null. The one path SARIF,
 // GitHub, GitLab and JUnit name a finding's file by.
 std::string RootRelative(const std::string& file, const SarifRoots* roots);
+// `file`, `file:line` or `file:line:col` (docs/reference/output-formats.md:
+// line 0 = whole file, column 0 = whole line), the file as RootRelative
+// names it; with `binary`, " (BinaryPlace)" follows for a binary input.
+std::string PlaceLabel(const Location& loc, const SarifRoots* roots,
+                       bool binary);
 // The root every format names files from: `root_flag` (--sarif-root) when
 // given, else the git work tree holding the current directory, else the one
 // holding (or being) `first_input` (empty or "-": none), else the current
@@ -136,6 +141,13 @@ class ReportWriter {
     return out;
   }
 };
+
+// A report of one piece of text per finding, appended by `append` (given
+// the writer's `roots`), and nothing before or after: GitHub and concise.
+using AppendFinding = void (*)(const Finding& f, const SarifRoots* roots,
+                               std::string* out);
+std::unique_ptr<ReportWriter> MakePerFindingReport(AppendFinding append,
+                                                   const SarifRoots* roots);
 
 // Text: each Add reads the source lines its findings show (one scan per
 // file per batch) and then forgets them (SourceCache::ForgetLines), so the

@@ -12,41 +12,42 @@ namespace topolint {
 namespace {
 
 void AppendLine(const Finding& f, const SarifRoots* roots, std::string* out) {
-  std::string where = RootRelative(f.loc.file, roots);
-  if (f.loc.line > 0) {
-    where += fmt::format(":{}", f.loc.line);
-    if (f.loc.column > 0) where += fmt::format(":{}", f.loc.column);
-  }
   std::string message = f.message;
   if (f.loc.byte_offset >= 0) message += " (" + BinaryPlace(f.loc) + ")";
-  *out += SanitizeForTerminal(fmt::format(
-      "{}: {}: {} [{}]", where, SeverityName(f.severity), message, f.rule));
+  *out += SanitizeForTerminal(
+      fmt::format("{}: {}: {} [{}]", PlaceLabel(f.loc, roots, false),
+                  SeverityName(f.severity), message, f.rule));
   *out += '\n';
 }
 
-class ConciseReport : public ReportWriter {
+class PerFindingReport : public ReportWriter {
  public:
-  explicit ConciseReport(const SarifRoots* roots) : roots_(roots) {}
+  PerFindingReport(AppendFinding append, const SarifRoots* roots)
+      : append_(append), roots_(roots) {}
   void Begin(std::string* /*out*/) override {}
   void Add(const std::vector<Finding>& findings, std::string* out) override {
-    for (const Finding& f : findings) AppendLine(f, roots_, out);
+    for (const Finding& f : findings) append_(f, roots_, out);
   }
   void End(std::string* /*out*/) override {}
 
  private:
+  AppendFinding append_;
   const SarifRoots* roots_;
 };
 
 }  // namespace
 
+std::unique_ptr<ReportWriter> MakePerFindingReport(AppendFinding append,
+                                                   const SarifRoots* roots) {
+  return std::make_unique<PerFindingReport>(append, roots);
+}
+
 std::unique_ptr<ReportWriter> MakeConciseReport(const SarifRoots* roots) {
-  return std::make_unique<ConciseReport>(roots);
+  return MakePerFindingReport(AppendLine, roots);
 }
 
 std::string RenderConcise(const std::vector<Finding>& findings) {
-  std::string out;
-  for (const Finding& f : findings) AppendLine(f, nullptr, &out);
-  return out;
+  return MakeConciseReport(nullptr)->RenderAll(findings);
 }
 
 }  // namespace topolint

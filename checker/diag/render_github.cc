@@ -66,17 +66,6 @@ std::string_view Command(Severity s) {
   return "error";
 }
 
-// A note's place, its file named as the annotation's own (RootRelative).
-std::string LocationLabel(const Location& loc, const SarifRoots* roots) {
-  std::string out = RootRelative(loc.file, roots);
-  if (loc.line > 0) {
-    out += ":" + std::to_string(loc.line);
-    if (loc.column > 0) out += ":" + std::to_string(loc.column);
-  }
-  if (loc.byte_offset >= 0) out += " (" + BinaryPlace(loc) + ")";
-  return out;
-}
-
 void AppendCommand(const Finding& f, const SarifRoots* roots,
                    std::string* out) {
   *out += "::";
@@ -91,42 +80,25 @@ void AppendCommand(const Finding& f, const SarifRoots* roots,
   std::string message = f.message;
   if (f.loc.byte_offset >= 0) message += " (" + BinaryPlace(f.loc) + ")";
   for (const Note& n : f.notes) {
-    message += "\n" + LocationLabel(n.loc, roots) + ": note: " + n.message;
+    message += "\n" + PlaceLabel(n.loc, roots, true) + ": note: " + n.message;
   }
   *out +=
       ",title=" + EscapeProperty(f.rule) + "::" + EscapeData(message) + "\n";
 }
 
-class GithubReport : public ReportWriter {
- public:
-  explicit GithubReport(const SarifRoots* roots) : roots_(roots) {}
-  void Begin(std::string* /*out*/) override {}
-  void Add(const std::vector<Finding>& findings, std::string* out) override {
-    for (const Finding& f : findings) AppendCommand(f, roots_, out);
-  }
-  void End(std::string* /*out*/) override {}
-
- private:
-  const SarifRoots* roots_;
-};
-
 }  // namespace
 
 std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots) {
-  return std::make_unique<GithubReport>(roots);
+  return MakePerFindingReport(AppendCommand, roots);
 }
 
 std::string RenderGithub(const std::vector<Finding>& findings) {
-  std::string out;
-  for (const Finding& f : findings) AppendCommand(f, nullptr, &out);
-  return out;
+  return MakeGithubReport(nullptr)->RenderAll(findings);
 }
 
 std::string RenderGithub(const std::vector<Finding>& findings,
                          const SarifRoots& roots) {
-  std::string out;
-  for (const Finding& f : findings) AppendCommand(f, &roots, &out);
-  return out;
+  return MakeGithubReport(&roots)->RenderAll(findings);
 }
 
 }  // namespace topolint

@@ -31,20 +31,9 @@ const char* GitlabSeverity(Severity s) {
   return "major";
 }
 
-class GitlabReport : public ReportWriter {
+class GitlabReport : public JsonArrayReport {
  public:
   explicit GitlabReport(const SarifRoots* roots) : roots_(roots) {}
-
-  void Begin(std::string* out) override { *out += "["; }
-
-  void Add(const std::vector<Finding>& findings, std::string* out) override {
-    for (const Finding& f : findings) {
-      *out += count_++ == 0 ? "\n  " : ",\n  ";
-      AppendNested(DumpJson(Issue(f)), 2, out);
-    }
-  }
-
-  void End(std::string* out) override { *out += count_ == 0 ? "]\n" : "\n]\n"; }
 
  private:
   // The path GitLab shows the issue at: repository-relative, and a .neff
@@ -57,7 +46,7 @@ class GitlabReport : public ReportWriter {
     return RootRelative(path, roots_);
   }
 
-  Json Issue(const Finding& f) {
+  Json Element(const Finding& f) override {
     std::string description = f.message;
     if (f.loc.byte_offset >= 0) {
       description += " (" + BinaryPlace(f.loc) + ")";
@@ -82,7 +71,6 @@ class GitlabReport : public ReportWriter {
   }
 
   const SarifRoots* roots_;
-  size_t count_ = 0;
   absl::flat_hash_map<std::string, size_t> occurrences_;
 };
 

@@ -116,30 +116,21 @@ nlohmann::ordered_json FindingObject(const Finding& f, const SarifRoots* roots,
 
 // The array a 2-space indented dump of all findings would give, one element
 // at a time.
-class JsonReport : public ReportWriter {
+class JsonReport : public JsonArrayReport {
  public:
   // Files are named with `roots`, fingerprints hashed with
   // `fingerprint_roots` (the library keeps its caller's paths but gives the
   // CLI's fingerprints).
   JsonReport(const SarifRoots* roots, const SarifRoots* fingerprint_roots)
       : roots_(roots), fingerprint_roots_(fingerprint_roots) {}
-  void Begin(std::string* out) override { *out += "["; }
-
-  void Add(const std::vector<Finding>& findings, std::string* out) override {
-    for (const Finding& f : findings) {
-      *out += count_++ == 0 ? "\n" : ",\n";
-      *out += "  ";
-      AppendNested(DumpJson(FindingObject(f, roots_, fingerprint_roots_)), 2,
-                   out);
-    }
-  }
-
-  void End(std::string* out) override { *out += count_ == 0 ? "]\n" : "\n]\n"; }
 
  private:
+  nlohmann::ordered_json Element(const Finding& f) override {
+    return FindingObject(f, roots_, fingerprint_roots_);
+  }
+
   const SarifRoots* roots_;
   const SarifRoots* fingerprint_roots_;
-  size_t count_ = 0;
 };
 
 }  // namespace

@@ -18,22 +18,13 @@
 namespace topolint {
 namespace {
 
-std::string Place(const Location& loc, const SarifRoots* roots) {
-  std::string out = RootRelative(loc.file, roots);
-  if (loc.line > 0) {
-    out += fmt::format(":{}", loc.line);
-    if (loc.column > 0) out += fmt::format(":{}", loc.column);
-  }
-  if (loc.byte_offset >= 0) out += " (" + BinaryPlace(loc) + ")";
-  return out;
-}
-
 void AppendCase(const Finding& f, const SarifRoots* roots, std::string* out) {
-  const std::string place = Place(f.loc, roots);
+  const std::string place = PlaceLabel(f.loc, roots, true);
   std::string body = fmt::format("{}: {}: {} [{}]", place,
                                  SeverityName(f.severity), f.message, f.rule);
   for (const Note& n : f.notes) {
-    body += fmt::format("\n{}: note: {}", Place(n.loc, roots), n.message);
+    body += fmt::format("\n{}: note: {}", PlaceLabel(n.loc, roots, true),
+                        n.message);
   }
   *out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
                       EscapeXml(f.rule), EscapeXml(place),

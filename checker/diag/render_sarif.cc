@@ -53,17 +53,11 @@ class Artifacts {
  public:
   explicit Artifacts(const SarifRoots* roots) : roots_(roots) {}
 
-  // A .neff member's location: the .neff path and the member path.
-  static bool SplitMember(std::string_view file, std::string_view* archive,
-                          std::string_view* member) {
-    return SplitNeffMember(file, archive, member);
-  }
-
   Json Physical(const Location& loc) {
     Json pl;
     std::string_view archive, member;
     const bool in_neff =
-        roots_ != nullptr && SplitMember(loc.file, &archive, &member);
+        roots_ != nullptr && SplitNeffMember(loc.file, &archive, &member);
     if (in_neff) {
       Json al = Uri(archive);
       al["index"] = ArchiveIndex(archive, member, al);
@@ -103,7 +97,7 @@ class Artifacts {
       std::string where = loc.logical.empty() ? "" : loc.logical + ", ";
       return fmt::format("{} (in {}byte {})", message, where, loc.byte_offset);
     }
-    if (roots_ == nullptr || !SplitMember(loc.file, &archive, &member)) {
+    if (roots_ == nullptr || !SplitNeffMember(loc.file, &archive, &member)) {
       return message;
     }
     std::string where(member);
@@ -372,6 +366,17 @@ std::string RootRelative(const std::string& file, const SarifRoots* roots) {
   std::string path;
   PathUnderRoot(file, roots->root, roots->cwd, &path);
   return path;
+}
+
+std::string PlaceLabel(const Location& loc, const SarifRoots* roots,
+                       bool binary) {
+  std::string out = RootRelative(loc.file, roots);
+  if (loc.line > 0) {
+    out += fmt::format(":{}", loc.line);
+    if (loc.column > 0) out += fmt::format(":{}", loc.column);
+  }
+  if (binary && loc.byte_offset >= 0) out += " (" + BinaryPlace(loc) + ")";
+  return out;
 }
 
 std::string RuleDocsUrl(std::string_view base, std::string_view id) {

@@ -30,17 +30,6 @@ std::string_view SeverityColor(const Palette& p, Severity s) {
   return p.error;
 }
 
-// `file`, `file:line` or `file:line:col` (docs/reference/output-formats.md:
-// line 0 = whole file, column 0 = whole line).
-std::string LocationLabel(const Location& loc, const SarifRoots* roots) {
-  std::string out = SanitizeForTerminal(RootRelative(loc.file, roots));
-  if (loc.line > 0) {
-    out += ":" + std::to_string(loc.line);
-    if (loc.column > 0) out += ":" + std::to_string(loc.column);
-  }
-  return out;
-}
-
 // `[rule]`, as an OSC 8 hyperlink to `url` when it is not empty (terminals
 // that do not know OSC 8 show the text alone).
 std::string RuleTag(std::string_view rule, const std::string& url) {
@@ -59,11 +48,12 @@ void AppendHeadline(const Palette& p, const Location& loc, Severity severity,
       severity == Severity::kNote ? std::string_view() : p.bold;
   const std::string_view msg_reset =
       severity == Severity::kNote ? std::string_view() : p.reset;
-  *out += fmt::format("{}{}:{} {}{}:{} {}{}{}{}{}\n", p.bold,
-                      LocationLabel(loc, roots), p.reset,
-                      SeverityColor(p, severity), SeverityName(severity),
-                      p.reset, msg_style, SanitizeForTerminal(message),
-                      rule_tag.empty() ? "" : " ", rule_tag, msg_reset);
+  *out +=
+      fmt::format("{}{}:{} {}{}:{} {}{}{}{}{}\n", p.bold,
+                  SanitizeForTerminal(PlaceLabel(loc, roots, false)), p.reset,
+                  SeverityColor(p, severity), SeverityName(severity), p.reset,
+                  msg_style, SanitizeForTerminal(message),
+                  rule_tag.empty() ? "" : " ", rule_tag, msg_reset);
 }
 
 // The source line of `loc` (two-space indent) and, when the column is
