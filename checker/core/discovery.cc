@@ -141,6 +141,8 @@ void ClassifyJson(ClassifiedFile* c) {
     c->role = FileRole::kDefJson;
   } else if (config::LooksLikeComponentConfig(parsed.root)) {
     c->role = FileRole::kConfig;
+    c->config =
+        std::make_shared<config::ComponentConfigData>(std::move(parsed.root));
   } else {
     c->role = FileRole::kNone;
     c->reason =

@@ -162,6 +162,10 @@ absl::Status LoadNonHlo(const InputFile& f,
     case InputKind::kHlo:
       break;
     case InputKind::kJson: {
+      if (f.config != nullptr) {  // parsed by discovery
+        unit->configs.push_back(config::ComponentConfig{f.path, f.config});
+        break;
+      }
       std::string text;
       if (mem.has_value()) {
         text = std::string(*mem);
