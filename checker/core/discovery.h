@@ -77,19 +77,6 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            std::vector<UnitSpec>* units,
                            std::vector<std::string>* skipped);
 
-// Like DiscoverUnits, but a FILE in `paths` stands for its whole unit
-// (docs/reference/inputs.md): the unit a search of the working tree (from the
-// current directory, or the file's own directory for a file outside it) puts
-// the file in, with every other file of that unit and the config it inherits.
-// Files found this way are loaded as if met while searching, so a JSON file of
-// none of topolint's kinds is ignored even when it does not parse, and a given
-// file in no unit yields nothing. What pre-commit passes (`--whole-units`): the
-// staged files. A directory in `paths` is searched as DiscoverUnits does.
-absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
-                                const DiscoveryLimits& limits,
-                                std::vector<UnitSpec>* units,
-                                DiscoveryReport* report);
-
 // Classifies a file by name and, for other text files, by its first token.
 // Returns false when it is not an input topolint reads.
 bool ClassifyFile(const std::string& path, InputKind* kind);
