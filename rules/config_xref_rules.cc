@@ -61,14 +61,13 @@ Note HeaderNote(const hlo::Module& m, const model::ModuleParams& p) {
                       p.replica_count * p.num_partitions, where)};
 }
 
-// Returns true when the sizes agree (so the groups can be compared).
+// config-world-size, unless the config's world is `devices` (`source`
+// says where the module's count comes from, `where` points at it). Returns
+// true when the sizes agree (so the groups can be compared).
 bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
-                    const model::ModuleParams& p, Emitter& emit) {
+                    int64_t devices, const std::string& source, Note where,
+                    Emitter& emit) {
   const std::optional<int64_t> world = cfg.WorldSize();
-  int64_t devices = 0;
-  if (__builtin_mul_overflow(p.replica_count, p.num_partitions, &devices)) {
-    return false;
-  }
   if (world.has_value() && *world == devices) return true;
   const std::string config_world =
       world.has_value() ? fmt::format("{}", *world) : "too large to compute";
@@ -76,9 +75,19 @@ bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
               fmt::format("the config's world size is {} ({}), but HLO module "
                           "'{}' runs on {} devices ({})",
                           config_world, cfg.WorldSizeExplanation(), m.name,
-                          devices, model::DeviceCountOrigin(p)),
-              {HeaderNote(m, p)}, fmt::format("world_size:{}", m.name));
+                          devices, source),
+              {std::move(where)}, fmt::format("world_size:{}", m.name));
   return false;
+}
+
+bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
+                    const model::ModuleParams& p, Emitter& emit) {
+  int64_t devices = 0;
+  if (__builtin_mul_overflow(p.replica_count, p.num_partitions, &devices)) {
+    return false;
+  }
+  return CheckWorldSize(cfg, m, devices, model::DeviceCountOrigin(p),
+                        HeaderNote(m, p), emit);
 }
 
 bool RankOrderMatters(hlo::CollectiveKind kind) {
@@ -382,23 +391,11 @@ class HeaderlessSession : public ModuleSession {
       return;  // the count is recorded nowhere: explain says so
     }
     for (Side& s : sides_) {
-      const std::optional<int64_t> world = s.cfg.WorldSize();
-      if (world.has_value() && *world == devices) {
-        for (Finding& f : s.buffer->findings()) {
-          emit_.Report(kXrefConfigGroups, std::move(f.loc),
-                       std::move(f.message), std::move(f.notes),
-                       std::move(f.anchor));
-        }
-        continue;
+      if (!CheckWorldSize(s.cfg, m_, devices, source, where, emit_)) continue;
+      for (Finding& f : s.buffer->findings()) {
+        emit_.Report(kXrefConfigGroups, std::move(f.loc), std::move(f.message),
+                     std::move(f.notes), std::move(f.anchor));
       }
-      emit_.Report(
-          kConfigWorldSize, ConfigLoc(s.cfg),
-          fmt::format("the config's world size is {} ({}), but HLO module "
-                      "'{}' runs on {} devices ({})",
-                      world.has_value() ? fmt::format("{}", *world)
-                                        : std::string("too large to compute"),
-                      s.cfg.WorldSizeExplanation(), m_.name, devices, source),
-          {where}, fmt::format("world_size:{}", m_.name));
     }
   }
 

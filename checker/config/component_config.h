@@ -36,6 +36,9 @@ struct ComponentConfig {
   ComponentConfig(std::string file_name, json::Value document)
       : file(std::move(file_name)),
         data(std::make_shared<ComponentConfigData>(std::move(document))) {}
+  ComponentConfig(std::string file_name,
+                  std::shared_ptr<ComponentConfigData> parsed)
+      : file(std::move(file_name)), data(std::move(parsed)) {}
 
   // A null document for a default-constructed config.
   const json::Value& root() const { return data->root; }

@@ -133,41 +133,33 @@ bool FindNeuronDict(Locator& loc, const json::Value* obj,
                     const std::string& path, ConfigSection* s,
                     const json::Member** additional,
                     std::string* additional_path) {
-  if (const json::Member* m =
-          loc.Container(obj, path, "neuron_config", "NxD Inference")) {
+  // The dict `key` of `in` (at `in_path`), of `kind`, when there is one.
+  auto take = [&](const json::Value* in, const std::string& in_path,
+                  const char* key, const char* owner, NeuronDictKind kind) {
+    const json::Member* m = loc.Container(in, in_path, key, owner);
+    if (m == nullptr) return false;
     s->fields = &m->value;
-    s->fields_path = Join(path, m->key);
-    s->kind = NeuronDictKind::kNxdi;
+    s->fields_path = Join(in_path, m->key);
+    s->kind = kind;
+    return true;
+  };
+  if (take(obj, path, "neuron_config", "NxD Inference",
+           NeuronDictKind::kNxdi)) {
     return true;
   }
   if (const json::Member* ac =
           loc.Container(obj, path, "additional_config", "vLLM")) {
     *additional = ac;
     *additional_path = Join(path, ac->key);
-    const std::string& ac_path = *additional_path;
-    if (const json::Member* m = loc.Container(&ac->value, ac_path,
-                                              "neuron_config", "vllm-neuron")) {
-      s->fields = &m->value;
-      s->fields_path = Join(ac_path, m->key);
-      s->kind = NeuronDictKind::kPlugin;
-      return true;
-    }
-    if (const json::Member* m = loc.Container(
-            &ac->value, ac_path, "override_neuron_config", "vllm-neuron")) {
-      s->fields = &m->value;
-      s->fields_path = Join(ac_path, m->key);
-      s->kind = NeuronDictKind::kOverride;
+    if (take(&ac->value, *additional_path, "neuron_config", "vllm-neuron",
+             NeuronDictKind::kPlugin) ||
+        take(&ac->value, *additional_path, "override_neuron_config",
+             "vllm-neuron", NeuronDictKind::kOverride)) {
       return true;
     }
   }
-  if (const json::Member* m =
-          loc.Container(obj, path, "override_neuron_config", "vLLM")) {
-    s->fields = &m->value;
-    s->fields_path = Join(path, m->key);
-    s->kind = NeuronDictKind::kOverride;
-    return true;
-  }
-  return false;
+  return take(obj, path, "override_neuron_config", "vLLM",
+              NeuronDictKind::kOverride);
 }
 
 }  // namespace

@@ -101,6 +101,21 @@ bool UnreadMlir(ClassifiedFile* c) {
   return true;
 }
 
+// The role of an input of `kind` other than kJson.
+FileRole RoleOf(InputKind kind) {
+  switch (kind) {
+    case InputKind::kHlo:
+      return FileRole::kHlo;
+    case InputKind::kNeff:
+      return FileRole::kNeff;
+    case InputKind::kCompileFlags:
+      return FileRole::kCompileFlags;
+    case InputKind::kJson:
+      break;
+  }
+  return FileRole::kJson;
+}
+
 // The .json files whose name says what they are.
 bool JsonRoleByName(std::string_view base, FileRole* role) {
   if (base == "def.json") {
@@ -117,7 +132,6 @@ bool JsonRoleByName(std::string_view base, FileRole* role) {
 // What a .json file is: by name, then by content.
 void ClassifyJson(ClassifiedFile* c) {
   const std::string& path = c->file.path;
-  if (JsonRoleByName(FileName(path), &c->role)) return;
   std::string text, why;
   if (!ReadSmallFile(path, &text, &why)) {
     // Named: loaded anyway, for the loader's error. Met while searching: it
@@ -141,6 +155,8 @@ void ClassifyJson(ClassifiedFile* c) {
     c->role = FileRole::kDefJson;
   } else if (config::LooksLikeComponentConfig(parsed.root)) {
     c->role = FileRole::kConfig;
+    c->config =
+        std::make_shared<config::ComponentConfigData>(std::move(parsed.root));
   } else {
     c->role = FileRole::kNone;
     c->reason =
@@ -190,19 +206,9 @@ bool ClassifyByName(ClassifiedFile* c) {
   if (absl::EndsWith(path, ".mlir") && UnreadMlir(c)) return true;
   InputKind kind;
   if (!ClassifyName(path, &kind) || IsGenericProtoName(path)) return false;
-  switch (kind) {
-    case InputKind::kHlo:
-      c->role = FileRole::kHlo;
-      return true;
-    case InputKind::kNeff:
-      c->role = FileRole::kNeff;
-      return true;
-    case InputKind::kJson:
-      return JsonRoleByName(base, &c->role);
-    case InputKind::kCompileFlags:
-      break;
-  }
-  return false;
+  if (kind == InputKind::kJson) return JsonRoleByName(base, &c->role);
+  c->role = RoleOf(kind);
+  return true;
 }
 
 // The role of a file ClassifyByName left, from its content.
@@ -216,19 +222,10 @@ void ClassifyByContent(ClassifiedFile* c) {
         "def.json or .neff, component config, compile_flags.json)";
     return;
   }
-  switch (kind) {
-    case InputKind::kHlo:
-      c->role = FileRole::kHlo;
-      break;
-    case InputKind::kNeff:
-      c->role = FileRole::kNeff;
-      break;
-    case InputKind::kCompileFlags:
-      c->role = FileRole::kCompileFlags;
-      break;
-    case InputKind::kJson:
-      ClassifyJson(c);
-      break;
+  if (kind == InputKind::kJson) {
+    ClassifyJson(c);
+  } else {
+    c->role = RoleOf(kind);
   }
 }
 
@@ -331,16 +328,15 @@ bool ClassifyFile(const std::string& path, InputKind* kind) {
   return false;
 }
 
-namespace {
-
-absl::Status Drain(const std::vector<std::string>& paths,
-                   const DiscoveryLimits& limits, bool whole_units,
-                   std::vector<UnitSpec>* units, DiscoveryReport* report) {
+absl::Status DiscoverUnits(const std::vector<std::string>& paths,
+                           const DiscoveryLimits& limits,
+                           std::vector<UnitSpec>* units,
+                           DiscoveryReport* report) {
   UnitSources sources(limits, [report](SkippedPath s) {
     report->skipped.push_back(std::move(s));
   });
   if (absl::Status st =
-          sources.AddPaths(paths, whole_units, &report->unrecognised);
+          sources.AddPaths(paths, /*whole_units=*/false, &report->unrecognised);
       !st.ok()) {
     return st;
   }
@@ -351,15 +347,6 @@ absl::Status Drain(const std::vector<std::string>& paths,
     if (!*more) return absl::OkStatus();
     units->push_back(std::move(u.spec));
   }
-}
-
-}  // namespace
-
-absl::Status DiscoverUnits(const std::vector<std::string>& paths,
-                           const DiscoveryLimits& limits,
-                           std::vector<UnitSpec>* units,
-                           DiscoveryReport* report) {
-  return Drain(paths, limits, /*whole_units=*/false, units, report);
 }
 
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
@@ -373,13 +360,6 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   }
   for (const SkippedPath& s : report.unrecognised) skipped->push_back(s.path);
   return absl::OkStatus();
-}
-
-absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
-                                const DiscoveryLimits& limits,
-                                std::vector<UnitSpec>* units,
-                                DiscoveryReport* report) {
-  return Drain(paths, limits, /*whole_units=*/true, units, report);
 }
 
 }  // namespace topolint

@@ -3,6 +3,7 @@
 #ifndef TOPOLINT_CHECKER_CORE_DISCOVERY_H_
 #define TOPOLINT_CHECKER_CORE_DISCOVERY_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,9 @@
 #include "checker/model/unit.h"
 
 namespace topolint {
+namespace config {
+struct ComponentConfigData;  // checker/config/component_config.h
+}
 
 // kCompileFlags: a compile-cache entry's compile_flags.json.
 enum class InputKind { kHlo, kJson, kNeff, kCompileFlags };
@@ -19,12 +23,16 @@ enum class InputKind { kHlo, kJson, kNeff, kCompileFlags };
 struct InputFile {
   std::string path;  // as given / as found (display name)
   InputKind kind = InputKind::kJson;
-  bool named = false;           // named on the command line (always loaded)
-  bool from_stdin = false;      // `-` with --stdin-filename
-  bool force_def_json = false;  // given as --neff: read as a def.json
+  bool named = false;       // named on the command line (always loaded)
+  bool from_stdin = false;  // `-` with --stdin-filename
+  // Read as a def.json: given as --neff, or found to be one by discovery.
+  bool force_def_json = false;
   // The directory walk saw a regular file here (readdir's type, or stat of
   // a symlink): it is opened without a stat() first (OpenCheck).
   bool seen_regular = false;
+  // A component config discovery knew by its content: the document it
+  // parsed then, loaded as it is (the file is not read or parsed again).
+  std::shared_ptr<config::ComponentConfigData> config = nullptr;
 };
 
 struct UnitSpec {
@@ -68,19 +76,6 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,
                            std::vector<std::string>* skipped);
-
-// Like DiscoverUnits, but a FILE in `paths` stands for its whole unit
-// (docs/reference/inputs.md): the unit a search of the working tree (from the
-// current directory, or the file's own directory for a file outside it) puts
-// the file in, with every other file of that unit and the config it inherits.
-// Files found this way are loaded as if met while searching, so a JSON file of
-// none of topolint's kinds is ignored even when it does not parse, and a given
-// file in no unit yields nothing. What pre-commit passes (`--whole-units`): the
-// staged files. A directory in `paths` is searched as DiscoverUnits does.
-absl::Status DiscoverWholeUnits(const std::vector<std::string>& paths,
-                                const DiscoveryLimits& limits,
-                                std::vector<UnitSpec>* units,
-                                DiscoveryReport* report);
 
 // Classifies a file by name and, for other text files, by its first token.
 // Returns false when it is not an input topolint reads.

@@ -524,8 +524,9 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
       break;
   }
   if (to != nullptr) {
-    to->push_back({std::move(c.file.path), KindOf(c.role), c.file.named, false,
-                   false, /*seen_regular=*/true});
+    to->push_back({std::move(c.file.path), KindOf(c.role), c.file.named,
+                   /*from_stdin=*/false, c.role == FileRole::kDefJson,
+                   /*seen_regular=*/true, std::move(c.config)});
   }
 }
 

@@ -8,6 +8,7 @@
 #ifndef TOPOLINT_CHECKER_CORE_LAYOUTS_H_
 #define TOPOLINT_CHECKER_CORE_LAYOUTS_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,8 @@ struct ClassifiedFile {
   FoundFile file;
   FileRole role = FileRole::kNone;
   std::string reason;  // kNone and kUnread only
+  // kConfig known by its content: the document read to know it.
+  std::shared_ptr<config::ComponentConfigData> config;
 };
 
 // Sets `c->role` (and `reason`) of one file a search found: by its name,

@@ -70,23 +70,29 @@ bool MatchOne(std::string_view pat, size_t* p, char c) {
   return true;
 }
 
-// Wildcard matching that remembers only the last `*` and resumes there on a
-// mismatch: O(|pattern| x |name|) at worst, never exponential, so a hostile
-// pattern (`*a*a*a...` on a long name) cannot hang a run.
-bool MatchFrom(std::string_view pat, std::string_view name) {
+// Wildcard matching that remembers only the last star and resumes there on
+// a mismatch: O(|pattern| x |name|) at worst, never exponential, so a hostile
+// pattern (`*a*a*a...` on a long name, `**/` repeated 50 times) cannot hang a
+// run. `is_star(p)`: pattern element p is a star; `one(&p, n)`: element p
+// matches name element n (p moved past it on a match). A star at the
+// pattern's end matches the rest; one left once the name is used up matches
+// nothing unless `star_matches_empty`.
+template <typename IsStar, typename One>
+bool Backtrack(size_t pat_size, size_t name_size, bool star_matches_empty,
+               IsStar is_star, One one) {
   size_t p = 0;
   size_t n = 0;
   size_t star_p = std::string_view::npos;
   size_t star_n = 0;
-  while (n < name.size()) {
-    if (p < pat.size() && pat[p] == '*') {
-      while (p < pat.size() && pat[p] == '*') ++p;
-      if (p == pat.size()) return true;
+  while (n < name_size) {
+    if (p < pat_size && is_star(p)) {
+      while (p < pat_size && is_star(p)) ++p;
+      if (p == pat_size) return true;
       star_p = p;
       star_n = n;
       continue;
     }
-    if (p < pat.size() && MatchOne(pat, &p, name[n])) {
+    if (p < pat_size && one(&p, n)) {
       ++n;
       continue;
     }
@@ -94,8 +100,15 @@ bool MatchFrom(std::string_view pat, std::string_view name) {
     p = star_p;
     n = ++star_n;
   }
-  while (p < pat.size() && pat[p] == '*') ++p;
-  return p == pat.size();
+  while (star_matches_empty && p < pat_size && is_star(p)) ++p;
+  return p == pat_size;
+}
+
+bool MatchFrom(std::string_view pat, std::string_view name) {
+  return Backtrack(
+      pat.size(), name.size(), /*star_matches_empty=*/true,
+      [&](size_t p) { return pat[p] == '*'; },
+      [&](size_t* p, size_t n) { return MatchOne(pat, p, name[n]); });
 }
 
 using Parts = std::vector<std::string_view>;
@@ -109,32 +122,16 @@ Parts Split(std::string_view s) {
   return out;
 }
 
-// `**` spans zero or more components (one or more at the pattern's end),
-// matched as MatchFrom matches `*`: resume after the last `**` on a
-// mismatch, so `**/` repeated 50 times stays linear in each side.
+// `**` spans zero or more components (one or more at the pattern's end).
 bool MatchParts(const Parts& pat, const Parts& path) {
-  size_t i = 0;
-  size_t j = 0;
-  size_t star_i = std::string_view::npos;
-  size_t star_j = 0;
-  while (j < path.size()) {
-    if (i < pat.size() && pat[i] == "**") {
-      while (i < pat.size() && pat[i] == "**") ++i;
-      if (i == pat.size()) return true;  // one or more: path[j] is left
-      star_i = i;
-      star_j = j;
-      continue;
-    }
-    if (i < pat.size() && GlobComponentMatch(pat[i], path[j])) {
-      ++i;
-      ++j;
-      continue;
-    }
-    if (star_i == std::string_view::npos) return false;
-    i = star_i;
-    j = ++star_j;
-  }
-  return i == pat.size();
+  return Backtrack(
+      pat.size(), path.size(), /*star_matches_empty=*/false,
+      [&](size_t i) { return pat[i] == "**"; },
+      [&](size_t* i, size_t j) {
+        if (!GlobComponentMatch(pat[*i], path[j])) return false;
+        ++*i;
+        return true;
+      });
 }
 
 // The next non-empty '/'-separated component of `s` from *pos on, *pos

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <optional>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -49,14 +48,6 @@ const InMemoryInput* FindInput(const std::vector<InMemoryInput>& in_memory,
   return nullptr;
 }
 
-// The bytes of the in-memory input `name`; nullopt when there is none.
-std::optional<std::string_view> FindInMemory(
-    const std::vector<InMemoryInput>& in_memory, const std::string& name) {
-  const InMemoryInput* in = FindInput(in_memory, name);
-  if (in == nullptr) return std::nullopt;
-  return in->bytes();
-}
-
 void LoadJson(const InputFile& f, std::string text, Unit* unit) {
   std::string base = BaseName(f.path);
   bool always = f.named || f.force_def_json || base == "def.json" ||
@@ -86,12 +77,11 @@ void LoadJson(const InputFile& f, std::string text, Unit* unit) {
 absl::Status ParseHlo(const InputFile& f,
                       const std::vector<InMemoryInput>& in_memory,
                       const hlo::ParseOptions& options, hlo::Module* m) {
-  const std::optional<std::string_view> mem =
-      f.from_stdin ? FindInMemory(in_memory, f.path) : std::nullopt;
+  const InMemoryInput* in =
+      f.from_stdin ? FindInput(in_memory, f.path) : nullptr;
   // Text or binary (HloModuleProto and its wrappers, plain or gzip) by
   // content, whatever the name says (NxD's model/graph.hlo is binary).
-  if (mem.has_value()) {
-    const InMemoryInput* in = FindInput(in_memory, f.path);
+  if (in != nullptr) {
     if (in->stream_fd >= 0) {
       std::FILE* rest = fdopen(dup(in->stream_fd), "rb");
       if (rest == nullptr) {
@@ -103,7 +93,7 @@ absl::Status ParseHlo(const InputFile& f,
       std::fclose(rest);
       return st;
     }
-    hlo::ParseHloAny(*mem, f.path, options, m);
+    hlo::ParseHloAny(in->bytes(), f.path, options, m);
     return absl::OkStatus();
   }
   // A regular file that fits one read window is read whole, once, and
@@ -111,14 +101,14 @@ absl::Status ParseHlo(const InputFile& f,
   // file reader takes larger files, pipes, and words every failure.
   const int64_t whole_limit = std::min(
       static_cast<int64_t>(options.window_bytes), options.max_file_bytes);
-  absl::StatusOr<OpenedInput> in = OpenInput(f.path, CheckFor(f));
-  if (in.ok() && in->kind == FileKind::kRegular && in->size >= 0 &&
-      in->size <= whole_limit) {
+  absl::StatusOr<OpenedInput> opened = OpenInput(f.path, CheckFor(f));
+  if (opened.ok() && opened->kind == FileKind::kRegular && opened->size >= 0 &&
+      opened->size <= whole_limit) {
     std::string bytes;
     const absl::Status read =
-        ReadOpenedBounded(*in, f.path, static_cast<size_t>(whole_limit),
+        ReadOpenedBounded(*opened, f.path, static_cast<size_t>(whole_limit),
                           "one read window", &bytes);
-    close(in->fd);
+    close(opened->fd);
     if (read.ok()) {
       // One window of the file's size: the result does not depend on the
       // window (hlo_parser.h), and a 34 KB module then touches 34 KB of
@@ -128,8 +118,8 @@ absl::Status ParseHlo(const InputFile& f,
       hlo::ParseHloAny(bytes, f.path, whole, m);
       return absl::OkStatus();
     }
-  } else if (in.ok()) {
-    close(in->fd);
+  } else if (opened.ok()) {
+    close(opened->fd);
   }
   return hlo::ParseHloAnyFile(f.path, f.path, options, m);
 }
@@ -156,27 +146,26 @@ void NameBinaryLocations(const Unit& unit, std::vector<Finding>* findings) {
 absl::Status LoadNonHlo(const InputFile& f,
                         const std::vector<InMemoryInput>& in_memory,
                         Unit* unit) {
-  const std::optional<std::string_view> mem =
-      f.from_stdin ? FindInMemory(in_memory, f.path) : std::nullopt;
+  const InMemoryInput* mem =
+      f.from_stdin ? FindInput(in_memory, f.path) : nullptr;
   switch (f.kind) {
     case InputKind::kHlo:
       break;
-    case InputKind::kJson: {
+    case InputKind::kJson:
+    case InputKind::kCompileFlags: {
+      if (f.config != nullptr) {  // parsed by discovery
+        unit->configs.push_back(config::ComponentConfig{f.path, f.config});
+        break;
+      }
       std::string text;
-      if (mem.has_value()) {
-        text = std::string(*mem);
+      if (mem != nullptr) {
+        text = std::string(mem->bytes());
       } else if (absl::Status st = ReadWhole(f, &text); !st.ok()) {
         return st;
       }
-      LoadJson(f, std::move(text), unit);
-      break;
-    }
-    case InputKind::kCompileFlags: {
-      std::string text;
-      if (mem.has_value()) {
-        text = std::string(*mem);
-      } else if (absl::Status st = ReadWhole(f, &text); !st.ok()) {
-        return st;
+      if (f.kind == InputKind::kJson) {
+        LoadJson(f, std::move(text), unit);
+        break;
       }
       config::CompileFlags flags = config::ParseCompileFlags(text, f.path);
       if (flags.json_syntax_error) {
@@ -186,9 +175,9 @@ absl::Status LoadNonHlo(const InputFile& f,
       break;
     }
     case InputKind::kNeff: {
-      if (mem.has_value()) {  // API buffers (the CLI refuses stdin)
+      if (mem != nullptr) {  // API buffers (the CLI refuses stdin)
         unit->neff_archives.push_back(
-            neff::ReadNeffArchiveFromMemory(*mem, f.path));
+            neff::ReadNeffArchiveFromMemory(mem->bytes(), f.path));
         break;
       }
       if (f.seen_regular) {

@@ -44,9 +44,13 @@ class UnitSources {
   // Adds the paths of a command line (directories and regular files; the
   // caller has read pipes and standard input). A path that does not exist
   // is an error; a named file of no kind topolint reads goes to
-  // `*unrecognised` (the CLI refuses it). With `whole_units`, a file stands
-  // for the unit a search of the working tree puts it in (discovery.h,
-  // DiscoverWholeUnits' contract).
+  // `*unrecognised` (the CLI refuses it). With `whole_units`
+  // (`--whole-units`: what pre-commit passes, the staged files), a FILE
+  // stands for its whole unit (docs/reference/inputs.md): the unit a search
+  // of the working tree (from the current directory, or the file's own
+  // directory for a file outside it) puts it in, with the other files of
+  // that unit and the config it inherits, loaded as if met while searching;
+  // a given file in no unit yields nothing.
   absl::Status AddPaths(const std::vector<std::string>& paths, bool whole_units,
                         std::vector<SkippedPath>* unrecognised);
 

@@ -4,10 +4,12 @@
 #include "checker/core/shared_inputs.h"
 
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "checker/core/discovery.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
 #include "gmock/gmock.h"
@@ -153,6 +155,25 @@ TEST(SharedInputsTest, OnlyFilesListedTwiceWithTheSameSettingsAreShared) {
     return LoadJsonInput(f, {}, u);
   });
   EXPECT_EQ(single.size(), 0u);
+}
+
+// A config discovery knew by its content is loaded from the document it
+// parsed then: the file is not parsed a second time (issue 46, item 6).
+TEST(SharedInputsTest, AConfigFoundByContentIsParsedOnceAtDiscovery) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.Path("r"));
+  dir.Write("r/vllm_config.json", kConfig);
+  dir.Write("r/model.hlo", kModule);
+  std::vector<UnitSpec> units;
+  DiscoveryReport report;
+  ASSERT_TRUE(
+      DiscoverUnits({dir.Path("r")}, DiscoveryLimits{}, &units, &report).ok());
+  ASSERT_EQ(units.size(), 1u);
+  const std::string found = Check(units[0], nullptr);
+  EXPECT_THAT(found, HasSubstr("config-dp-divides"));
+  // Not read again: what the file says now does not matter.
+  dir.Write("r/vllm_config.json", "{ not json");
+  EXPECT_EQ(Check(units[0], nullptr), found);
 }
 
 }  // namespace
