@@ -1,5 +1,6 @@
 // The HLO side of `explain`: R, P, devices, and each collective's groups.
 #include <algorithm>
+#include <string_view>
 
 #include <vector>
 
@@ -116,19 +117,18 @@ void StableHloCountSources(const hlo::Module& module,
       replicas && partitions &&
       module.replica_count_pos.line == module.num_partitions_pos.line &&
       module.replica_count_pos.column == module.num_partitions_pos.column;
+  // interpreter.run_parallel's grid gives both counts at one place.
+  auto label = [grid](std::string_view attr, int64_t line) {
+    return fmt::format("{} at line {}",
+                       grid ? "interpreter.run_parallel" : attr, line);
+  };
   if (replicas) {
     m->replica_count_label =
-        grid ? fmt::format("interpreter.run_parallel at line {}",
-                           module.replica_count_pos.line)
-             : fmt::format("mhlo.num_replicas at line {}",
-                           module.replica_count_pos.line);
+        label("mhlo.num_replicas", module.replica_count_pos.line);
   }
   if (partitions) {
     m->num_partitions_label =
-        grid ? fmt::format("interpreter.run_parallel at line {}",
-                           module.num_partitions_pos.line)
-             : fmt::format("mhlo.num_partitions at line {}",
-                           module.num_partitions_pos.line);
+        label("mhlo.num_partitions", module.num_partitions_pos.line);
   }
 }
 
