@@ -5,8 +5,8 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(TOPOLINT_LIBRARY_TARGETS
-    topolint_diag topolint_json topolint_hlo topolint_neff topolint_config
-    topolint_model topolint_rules topolint_core)
+    topolint_io topolint_diag topolint_json topolint_hlo topolint_neff
+    topolint_config topolint_model topolint_rules topolint_core)
 
 # Version() of the C++ API.
 set_property(SOURCE ${PROJECT_SOURCE_DIR}/checker/api/api.cc APPEND PROPERTY
@@ -38,7 +38,7 @@ set_target_properties(topolint_c PROPERTIES
 # program that links them, including those built against the installed
 # package.
 if(TOPOLINT_SANITIZE)
-  set_property(TARGET topolint_diag topolint_c APPEND PROPERTY INTERFACE_LINK_OPTIONS
+  set_property(TARGET topolint_io topolint_c APPEND PROPERTY INTERFACE_LINK_OPTIONS
                -fsanitize=address,undefined)
 endif()
 

@@ -9,9 +9,9 @@
 #include "checker/core/discovery.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/runner.h"
-#include "checker/diag/input_file.h"
 #include "checker/diag/render.h"
 #include "checker/hlo/text/hlo_parser.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 #include "topolint/topolint.h"
 

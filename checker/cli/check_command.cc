@@ -26,8 +26,8 @@
 #include "checker/diag/baseline.h"
 #include "checker/diag/fix.h"
 #include "checker/diag/render.h"
-#include "checker/diag/repo_paths.h"
 #include "checker/diag/source_snippet.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 

@@ -7,7 +7,7 @@
 // exec ends: an empty document when no phase ran.
 //
 // The report goes to standard error, or to -o FILE through the staged
-// writer every output of topolint uses (checker/diag/output_file.h): the
+// writer every output of topolint uses (checker/io/output_file.h): the
 // bytes go to a temporary that only Finish(commit = true) renames over
 // FILE, so an interrupted or failed exec leaves the old FILE as it was.
 #ifndef TOPOLINT_CHECKER_CLI_EXEC_REPORT_H_
@@ -18,7 +18,7 @@
 
 #include "absl/status/status.h"
 #include "checker/cli/options.h"
-#include "checker/diag/output_file.h"
+#include "checker/io/output_file.h"
 
 namespace topolint::cli {
 

@@ -25,10 +25,10 @@
 #include "checker/cli/unit_jobs.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/fix.h"
-#include "checker/diag/input_file.h"
-#include "checker/diag/output_file.h"
 #include "checker/diag/render.h"
 #include "checker/diag/source_snippet.h"
+#include "checker/io/input_file.h"
+#include "checker/io/output_file.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {

@@ -15,9 +15,9 @@
 #include "checker/cli/exec_command.h"
 #include "checker/cli/options.h"
 #include "checker/core/worker_thread.h"
-#include "checker/diag/output_file.h"
 #include "checker/diag/source_snippet.h"
 #include "checker/hlo/mapped_file.h"
+#include "checker/io/output_file.h"
 
 namespace {
 

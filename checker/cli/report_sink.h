@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "checker/diag/output_file.h"
+#include "checker/io/output_file.h"
 
 namespace topolint::cli {
 

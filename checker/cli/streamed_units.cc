@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "checker/cli/output_guard.h"
-#include "checker/diag/input_file.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {

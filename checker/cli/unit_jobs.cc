@@ -21,9 +21,9 @@
 #include "checker/core/path_filter.h"
 #include "checker/core/project_config.h"
 #include "checker/core/worker_thread.h"
-#include "checker/diag/input_file.h"
 #include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {

@@ -14,7 +14,7 @@
 #include "checker/core/dir_entries.h"
 #include "checker/core/gitignore.h"
 #include "checker/core/path_filter.h"
-#include "checker/diag/repo_paths.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint {

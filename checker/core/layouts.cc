@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
-#include "checker/diag/input_file.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint {

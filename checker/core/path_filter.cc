@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "checker/core/project_config.h"
-#include "checker/diag/repo_paths.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 #include "re2/re2.h"
 

@@ -7,8 +7,8 @@
 #include "absl/strings/ascii.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/rule_selection.h"
-#include "checker/diag/input_file.h"
 #include "checker/diag/spelling.h"
+#include "checker/io/input_file.h"
 #include "checker/json/json_loader.h"
 #include "fmt/format.h"
 

@@ -9,8 +9,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "checker/core/path_glob.h"
-#include "checker/diag/repo_paths.h"
 #include "checker/diag/spelling.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 

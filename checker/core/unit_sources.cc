@@ -12,7 +12,7 @@
 #include "checker/core/dir_entries.h"
 #include "checker/core/layout_groups.h"
 #include "checker/core/path_filter.h"
-#include "checker/diag/input_file.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint {

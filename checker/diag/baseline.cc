@@ -10,8 +10,8 @@
 #include <streambuf>
 #include <tuple>
 
-#include "checker/diag/input_file.h"
 #include "checker/diag/render.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 

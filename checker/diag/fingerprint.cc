@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "checker/diag/render.h"
-#include "checker/diag/repo_paths.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint {

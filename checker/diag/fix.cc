@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "absl/strings/match.h"
-#include "checker/diag/input_file.h"
-#include "checker/diag/repo_paths.h"
+#include "checker/io/input_file.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint {

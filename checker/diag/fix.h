@@ -137,7 +137,7 @@ absl::StatusOr<FileFixPlan> PlanFileFixes(
 
 // Writes plan.after over plan.file atomically (a temporary file renamed
 // over it, with its permissions, owner and group; through a symlink, the
-// target's content is replaced; checker/diag/output_file.h). Refuses
+// target's content is replaced; checker/io/output_file.h). Refuses
 // (FailedPrecondition, nothing written) when the file is no longer the one
 // read (plan.state), checked just before the rename.
 absl::Status WriteFixedFile(const FileFixPlan& plan);

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "checker/diag/fix.h"
-#include "checker/diag/input_file.h"
-#include "checker/diag/output_file.h"
+#include "checker/io/input_file.h"
+#include "checker/io/output_file.h"
 #include "fmt/format.h"
 
 namespace topolint {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "checker/diag/render.h"
-#include "checker/diag/repo_paths.h"
 #include "checker/diag/source_snippet.h"
+#include "checker/io/repo_paths.h"
 
 namespace topolint {
 namespace {

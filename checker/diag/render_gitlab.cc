@@ -9,7 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
-#include "checker/diag/repo_paths.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 

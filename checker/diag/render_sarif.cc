@@ -13,7 +13,7 @@
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
 #include "checker/diag/render_sarif.h"
-#include "checker/diag/repo_paths.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 

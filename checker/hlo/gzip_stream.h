@@ -1,6 +1,6 @@
 // gzip decompression as a protobuf input stream, so that the binary HLO
 // reader streams `.pb.gz` files without holding them whole (the inflating
-// itself is checker/diag/gzip_inflate.h's).
+// itself is checker/io/gzip_inflate.h's).
 #ifndef TOPOLINT_CHECKER_HLO_GZIP_STREAM_H_
 #define TOPOLINT_CHECKER_HLO_GZIP_STREAM_H_
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "checker/diag/gzip_inflate.h"
+#include "checker/io/gzip_inflate.h"
 #include "google/protobuf/io/zero_copy_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 

@@ -10,7 +10,7 @@
 
 namespace topolint::hlo {
 
-// The shared opener's "PATH: <reason>" (checker/diag/input_file.h) as
+// The shared opener's "PATH: <reason>" (checker/io/input_file.h) as
 // "DISPLAY: cannot open: <reason>", with the status code kept.
 absl::Status OpenError(const absl::Status& opened, const std::string& path,
                        const std::string& display_name);

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "checker/diag/input_file.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/io/input_file.h"
 
 namespace topolint::hlo {
 

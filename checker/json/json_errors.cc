@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "checker/diag/text_encoding.h"
+#include "checker/io/text_encoding.h"
 #include "fmt/format.h"
 
 namespace topolint::json::internal {

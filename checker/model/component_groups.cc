@@ -5,7 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_join.h"
-#include "checker/diag/status_macros.h"
+#include "checker/io/status_macros.h"
 #include "fmt/format.h"
 
 namespace topolint::model {

@@ -16,7 +16,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
-#include "checker/diag/input_file.h"
+#include "checker/io/input_file.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/neff_tar.h"
 #include "fmt/format.h"

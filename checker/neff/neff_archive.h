@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "checker/diag/input_file.h"
 #include "checker/diag/location.h"
+#include "checker/io/input_file.h"
 #include "checker/neff/def_json.h"
 
 namespace topolint::neff {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <utility>
 
-#include "checker/diag/gzip_inflate.h"
+#include "checker/io/gzip_inflate.h"
 #include "fmt/format.h"
 
 namespace topolint::neff {

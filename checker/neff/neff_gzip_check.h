@@ -3,7 +3,7 @@
 // trailer (nor checks its CRC), so a bad CRC, a bad length or a missing
 // trailer would pass unseen; this pass inflates the payload with zlib,
 // discarding the output, and says what is wrong (issue 31, item 5). Both
-// inflate with checker/diag/gzip_inflate.h.
+// inflate with checker/io/gzip_inflate.h.
 #ifndef TOPOLINT_CHECKER_NEFF_NEFF_GZIP_CHECK_H_
 #define TOPOLINT_CHECKER_NEFF_NEFF_GZIP_CHECK_H_
 

@@ -7,20 +7,20 @@
 #include <cstdint>
 #include <utility>
 
-#include "checker/diag/input_file.h"
-#include "checker/diag/text_encoding.h"
 #include "checker/hlo/gzip_stream.h"
 #include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/open_error.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "checker/hlo/text/byte_classes.h"
 #include "checker/hlo/text/hlo_parser.h"
+#include "checker/io/input_file.h"
+#include "checker/io/text_encoding.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {
 
 std::string_view WideTextEncoding(std::string_view head) {
-  // Shared with the JSON loader (checker/diag/text_encoding.h).
+  // Shared with the JSON loader (checker/io/text_encoding.h).
   return topolint::WideEncodingOf(head);
 }
 

@@ -8,11 +8,11 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
-#include "checker/diag/input_file.h"
 #include "checker/hlo/mlir/mlir_internal.h"
 #include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/open_error.h"
 #include "checker/hlo/suppression_directive.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {

@@ -8,12 +8,12 @@
 #include <memory>
 #include <optional>
 
-#include "checker/diag/input_file.h"
 #include "checker/hlo/gzip_stream.h"
 #include "checker/hlo/open_error.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
 #include "checker/hlo/proto/hlo_proto_stream.h"
 #include "checker/hlo/proto/hlo_proto_wire.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"

@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <cstring>
 
-#include "checker/diag/input_file.h"
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/open_error.h"
 #include "checker/hlo/text/hlo_lexer.h"
 #include "checker/hlo/text/module_parser.h"
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {

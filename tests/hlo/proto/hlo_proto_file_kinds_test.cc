@@ -1,5 +1,5 @@
 // The binary readers open files through the shared checked opener
-// (checker/diag/input_file.h): named FIFOs and devices are refused without
+// (checker/io/input_file.h): named FIFOs and devices are refused without
 // blocking, and a pipe holding a binary module is told apart by content.
 #include <sys/stat.h>
 #include <unistd.h>

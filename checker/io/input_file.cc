@@ -1,4 +1,4 @@
-#include "checker/diag/input_file.h"
+#include "checker/io/input_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -3,8 +3,8 @@
 // is an error, else moves its value into `lhs` (a declaration or an
 // lvalue), as absl's internal macro of the same purpose does. The one such
 // helper of the project.
-#ifndef TOPOLINT_CHECKER_DIAG_STATUS_MACROS_H_
-#define TOPOLINT_CHECKER_DIAG_STATUS_MACROS_H_
+#ifndef TOPOLINT_CHECKER_IO_STATUS_MACROS_H_
+#define TOPOLINT_CHECKER_IO_STATUS_MACROS_H_
 
 #include <utility>
 
@@ -18,4 +18,4 @@
   TOPOLINT_ASSIGN_OR_RETURN_IMPL_(           \
       TOPOLINT_STATUS_CONCAT_(topolint_status_or_, __LINE__), lhs, expr)
 
-#endif  // TOPOLINT_CHECKER_DIAG_STATUS_MACROS_H_
+#endif  // TOPOLINT_CHECKER_IO_STATUS_MACROS_H_

@@ -1,4 +1,4 @@
-#include "checker/diag/gzip_inflate.h"
+#include "checker/io/gzip_inflate.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "checker/diag/repo_paths.h"
+#include "checker/io/repo_paths.h"
 
 #include <filesystem>
 #include <system_error>

@@ -1,4 +1,4 @@
-#include "checker/diag/output_file.h"
+#include "checker/io/output_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

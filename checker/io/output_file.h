@@ -11,8 +11,8 @@
 // checked; so is an open descriptor named by /dev/stdout, /dev/stderr,
 // /dev/fd/N or /proc/self/fd/N, through that descriptor (whatever file it
 // holds), as a shell writes `> /dev/stderr`.
-#ifndef TOPOLINT_CHECKER_DIAG_OUTPUT_FILE_H_
-#define TOPOLINT_CHECKER_DIAG_OUTPUT_FILE_H_
+#ifndef TOPOLINT_CHECKER_IO_OUTPUT_FILE_H_
+#define TOPOLINT_CHECKER_IO_OUTPUT_FILE_H_
 
 #include <string>
 #include <string_view>
@@ -69,4 +69,4 @@ class StagedOutput {
 
 }  // namespace topolint
 
-#endif  // TOPOLINT_CHECKER_DIAG_OUTPUT_FILE_H_
+#endif  // TOPOLINT_CHECKER_IO_OUTPUT_FILE_H_

@@ -1,7 +1,7 @@
 // Paths relative to the repository root, for reports that a code host
 // places on its files (SARIF for code scanning, GitHub annotations).
-#ifndef TOPOLINT_CHECKER_DIAG_REPO_PATHS_H_
-#define TOPOLINT_CHECKER_DIAG_REPO_PATHS_H_
+#ifndef TOPOLINT_CHECKER_IO_REPO_PATHS_H_
+#define TOPOLINT_CHECKER_IO_REPO_PATHS_H_
 
 #include <string>
 #include <string_view>
@@ -39,4 +39,4 @@ std::string AbsoluteNormalPath(std::string_view path, std::string_view cwd);
 
 }  // namespace topolint
 
-#endif  // TOPOLINT_CHECKER_DIAG_REPO_PATHS_H_
+#endif  // TOPOLINT_CHECKER_IO_REPO_PATHS_H_

@@ -8,8 +8,8 @@
 // writer comes), character and block devices (/dev/zero never ends) and
 // sockets. A symlink is judged by its target. Reads are bounded while
 // reading (never by asking the size first: a pipe or device reports 0).
-#ifndef TOPOLINT_CHECKER_DIAG_INPUT_FILE_H_
-#define TOPOLINT_CHECKER_DIAG_INPUT_FILE_H_
+#ifndef TOPOLINT_CHECKER_IO_INPUT_FILE_H_
+#define TOPOLINT_CHECKER_IO_INPUT_FILE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -137,4 +137,4 @@ bool IdOfPath(const std::string& path, FileId* id);
 
 }  // namespace topolint
 
-#endif  // TOPOLINT_CHECKER_DIAG_INPUT_FILE_H_
+#endif  // TOPOLINT_CHECKER_IO_INPUT_FILE_H_

@@ -1,8 +1,8 @@
 // gzip data (RFC 1952) inflated with zlib: the one inflate loop of topolint,
 // under the `.pb.gz` reader (checker/hlo/gzip_stream.h) and the .neff
 // payload's check and single-inflate pass (checker/neff/neff_gzip_check.h).
-#ifndef TOPOLINT_CHECKER_DIAG_GZIP_INFLATE_H_
-#define TOPOLINT_CHECKER_DIAG_GZIP_INFLATE_H_
+#ifndef TOPOLINT_CHECKER_IO_GZIP_INFLATE_H_
+#define TOPOLINT_CHECKER_IO_GZIP_INFLATE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -87,4 +87,4 @@ class GzipInflate {
 
 }  // namespace topolint
 
-#endif  // TOPOLINT_CHECKER_DIAG_GZIP_INFLATE_H_
+#endif  // TOPOLINT_CHECKER_IO_GZIP_INFLATE_H_

@@ -1,6 +1,6 @@
-// The shared file-kind check and bounded reader (checker/diag/input_file.h)
-// and the staged writer (checker/diag/output_file.h).
-#include "checker/diag/input_file.h"
+// The shared file-kind check and bounded reader (checker/io/input_file.h)
+// and the staged writer (checker/io/output_file.h).
+#include "checker/io/input_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "checker/diag/output_file.h"
+#include "checker/io/output_file.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"

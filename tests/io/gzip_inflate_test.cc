@@ -2,7 +2,7 @@
 // members concatenated and cut at every chunk boundary (a member's magic
 // bytes split over two chunks included), what may follow a member in each
 // mode, and every error: cut, corrupt, unreadable, empty.
-#include "checker/diag/gzip_inflate.h"
+#include "checker/io/gzip_inflate.h"
 
 #include <zlib.h>
 

@@ -2,8 +2,8 @@
 // readers that expect UTF-8 (HLO text, JSON) can name the encoding in their
 // finding ("found UTF-16LE text; convert it (iconv -f UTF-16LE -t UTF-8)")
 // instead of reporting the first byte as garbage.
-#ifndef TOPOLINT_CHECKER_DIAG_TEXT_ENCODING_H_
-#define TOPOLINT_CHECKER_DIAG_TEXT_ENCODING_H_
+#ifndef TOPOLINT_CHECKER_IO_TEXT_ENCODING_H_
+#define TOPOLINT_CHECKER_IO_TEXT_ENCODING_H_
 
 #include <string_view>
 
@@ -18,4 +18,4 @@ std::string_view WideEncodingOf(std::string_view head);
 
 }  // namespace topolint
 
-#endif  // TOPOLINT_CHECKER_DIAG_TEXT_ENCODING_H_
+#endif  // TOPOLINT_CHECKER_IO_TEXT_ENCODING_H_
