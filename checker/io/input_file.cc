@@ -16,19 +16,8 @@ namespace {
 
 std::string Errno(int err) { return std::strerror(err); }
 
-// True when descriptor `fd` (a FIFO) is an anonymous pipe: its /proc link
-// reads "pipe:[inode]".
-bool FdIsAnonymousPipe(int fd) {
-  char target[64];
-  const std::string link = fmt::format("/proc/self/fd/{}", fd);
-  const ssize_t n = readlink(link.c_str(), target, sizeof(target) - 1);
-  if (n <= 0) return false;
-  return std::string_view(target, static_cast<size_t>(n)).substr(0, 5) ==
-         "pipe:";
-}
-
 // True when `path` names a descriptor (/dev/fd/N, /proc/self/fd/N,
-// /proc/PID/fd/N) whose link target is an anonymous pipe.
+// /proc/PID/fd/N) whose link target is an anonymous pipe: "pipe:[inode]".
 bool PathIsAnonymousPipe(const std::string& path) {
   char target[64];
   const ssize_t n = readlink(path.c_str(), target, sizeof(target) - 1);
@@ -191,7 +180,10 @@ absl::StatusOr<OpenedInput> OpenInput(const std::string& path,
   struct stat st;
   FileKind kind = FileKind::kOther;
   if (fstat(fd, &st) == 0) kind = KindOfMode(st.st_mode);
-  if (kind == FileKind::kFifo && FdIsAnonymousPipe(fd)) kind = FileKind::kPipe;
+  if (kind == FileKind::kFifo &&
+      PathIsAnonymousPipe(fmt::format("/proc/self/fd/{}", fd))) {
+    kind = FileKind::kPipe;
+  }
   if (absl::Status bad = KindError(path, kind); !bad.ok()) {
     close(fd);
     return bad;

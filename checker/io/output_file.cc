@@ -10,14 +10,33 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 #include "fmt/format.h"
 
 namespace topolint {
 namespace {
 
-std::string Errno(int err) { return std::strerror(err); }
+// A status of `code`: `what` (a format and its arguments) and the reason
+// errno gives. errno is read first, so the arguments must be values ready
+// before the call, not calls that could change it.
+template <typename... Args>
+absl::Status ErrnoStatus(absl::StatusCode code,
+                         fmt::format_string<const Args&...> what,
+                         const Args&... args) {
+  const int err = errno;
+  return absl::Status(code, fmt::format("{}: {}", fmt::format(what, args...),
+                                        std::strerror(err)));
+}
+
+// Closes `*fd` (set to -1) and checks the close: on some file systems (NFS,
+// quotas) it is where a write fails.
+absl::Status CloseWritten(int* fd, const std::string& target) {
+  const int closing = *fd;
+  *fd = -1;
+  if (close(closing) == 0 || errno == EINTR) return absl::OkStatus();
+  return ErrnoStatus(absl::StatusCode::kDataLoss, "{}: write failed on close",
+                     target);
+}
 
 std::string DirOf(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -137,9 +156,7 @@ absl::Status WriteAllFd(int fd, std::string_view data,
     const ssize_t n = write(fd, data.data(), data.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      const int err = errno;
-      return absl::DataLossError(
-          fmt::format("{}: write failed: {}", name, Errno(err)));
+      return ErrnoStatus(absl::StatusCode::kDataLoss, "{}: write failed", name);
     }
     if (n == 0) {
       return absl::DataLossError(
@@ -192,14 +209,12 @@ bool StagedOutput::LinkUnnamed() {
   const std::string dir = DirOf(target_);
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string name = TempName(dir, BaseOf(target_));
-    std::vector<char> buf(name.begin(), name.end());
-    buf.push_back('\0');
     // mkstemp's name choice, without keeping the file it makes.
-    const int probe = mkostemp(buf.data(), O_CLOEXEC);
+    const int probe = mkostemp(name.data(), O_CLOEXEC);
     if (probe < 0) return false;
     close(probe);
-    unlink(buf.data());
-    temp_ = buf.data();
+    unlink(name.c_str());
+    temp_ = std::move(name);
     slot_ = RegisterTemp(temp_);
     if (linkat(fd_, "", AT_FDCWD, temp_.c_str(), AT_EMPTY_PATH) == 0 ||
         linkat(AT_FDCWD, fmt::format("/proc/self/fd/{}", fd_).c_str(), AT_FDCWD,
@@ -224,9 +239,8 @@ absl::Status StagedOutput::Open(const std::string& path) {
     target_ = path;
     fd_ = fcntl(alias, F_DUPFD_CLOEXEC, 0);
     if (fd_ < 0) {
-      const int err = errno;
-      return absl::PermissionDeniedError(
-          fmt::format("{}: cannot open for writing: {}", path, Errno(err)));
+      return ErrnoStatus(absl::StatusCode::kPermissionDenied,
+                         "{}: cannot open for writing", path);
     }
     return absl::OkStatus();
   }
@@ -242,9 +256,8 @@ absl::Status StagedOutput::Open(const std::string& path) {
     // open so that a FIFO without a reader fails (ENXIO) instead of hanging.
     fd_ = open(target_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd_ < 0) {
-      const int err = errno;
-      return absl::PermissionDeniedError(
-          fmt::format("{}: cannot open for writing: {}", path, Errno(err)));
+      return ErrnoStatus(absl::StatusCode::kPermissionDenied,
+                         "{}: cannot open for writing", path);
     }
     const int flags = fcntl(fd_, F_GETFL);
     if (flags >= 0) fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
@@ -263,15 +276,12 @@ absl::Status StagedOutput::Open(const std::string& path) {
   }
   if (fd_ >= 0) close(fd_);
   std::string templ = TempName(dir, BaseOf(target_));
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back('\0');
-  fd_ = mkostemp(buf.data(), O_CLOEXEC);
+  fd_ = mkostemp(templ.data(), O_CLOEXEC);
   if (fd_ < 0) {
-    const int err = errno;
-    return absl::PermissionDeniedError(fmt::format(
-        "{}: cannot create a temporary file in {}: {}", path, dir, Errno(err)));
+    return ErrnoStatus(absl::StatusCode::kPermissionDenied,
+                       "{}: cannot create a temporary file in {}", path, dir);
   }
-  temp_ = buf.data();
+  temp_ = std::move(templ);
   slot_ = RegisterTemp(temp_);
   KeepOwnerAndMode(fd_, exists ? &st : nullptr, mode);
   return absl::OkStatus();
@@ -292,23 +302,14 @@ absl::Status StagedOutput::Finish() {
   if (!error_.ok()) return error_;
   if (fd_ < 0) return absl::FailedPreconditionError("output not open");
   if ((unnamed_ || !temp_.empty()) && fsync(fd_) != 0) {
-    const int err = errno;
-    error_ = absl::DataLossError(
-        fmt::format("{}: cannot flush to disk: {}", target_, Errno(err)));
+    error_ = ErrnoStatus(absl::StatusCode::kDataLoss,
+                         "{}: cannot flush to disk", target_);
     return error_;
   }
   finished_ = true;
   if (unnamed_) return absl::OkStatus();  // closed by Commit (or Discard)
-  const int fd = fd_;
-  fd_ = -1;
-  if (close(fd) != 0 && errno != EINTR) {
-    const int err = errno;
-    error_ = absl::DataLossError(
-        fmt::format("{}: write failed on close: {}", target_, Errno(err)));
-    return error_;
-  }
-  finished_ = true;
-  return absl::OkStatus();
+  error_ = CloseWritten(&fd_, target_);
+  return error_;
 }
 
 absl::Status StagedOutput::Commit() {
@@ -316,19 +317,15 @@ absl::Status StagedOutput::Commit() {
     return absl::FailedPreconditionError(
         fmt::format("{}: output not finished", target_));
   }
-  if (unnamed_ && !LinkUnnamed()) {
-    const int err = errno;
-    return absl::DataLossError(
-        fmt::format("{}: cannot name the finished file in {}: {}", target_,
-                    DirOf(target_), Errno(err)));
-  }
   if (unnamed_) {
-    const int fd = fd_;
-    fd_ = -1;
-    if (close(fd) != 0 && errno != EINTR) {
-      const int err = errno;
-      return absl::DataLossError(
-          fmt::format("{}: write failed on close: {}", target_, Errno(err)));
+    const std::string dir = DirOf(target_);
+    if (!LinkUnnamed()) {
+      return ErrnoStatus(absl::StatusCode::kDataLoss,
+                         "{}: cannot name the finished file in {}", target_,
+                         dir);
+    }
+    if (absl::Status closed = CloseWritten(&fd_, target_); !closed.ok()) {
+      return closed;
     }
   }
   if (temp_.empty()) {
@@ -336,9 +333,8 @@ absl::Status StagedOutput::Commit() {
     return absl::OkStatus();
   }
   if (rename(temp_.c_str(), target_.c_str()) != 0) {
-    const int err = errno;
-    return absl::DataLossError(fmt::format(
-        "{}: cannot rename {} into place: {}", target_, temp_, Errno(err)));
+    return ErrnoStatus(absl::StatusCode::kDataLoss,
+                       "{}: cannot rename {} into place", target_, temp_);
   }
   committed_ = true;
   temp_.clear();
