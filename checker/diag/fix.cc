@@ -214,43 +214,19 @@ std::string DiffHeaderName(const std::string& file) {
         return c > 0x20 && c < 0x7f && c != '"' && c != '\\';
       });
   if (plain) return file;
+  // The escapes of C with a letter, then octal for the other bytes.
+  static constexpr std::string_view kEscaped = "\a\b\t\n\v\f\r\"\\";
+  static constexpr std::string_view kLetter = "abtnvfr\"\\";
   std::string out = "\"";
   for (char ch : file) {
     const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      default:
-        if (c < 0x20 || c >= 0x7f) {
-          out += fmt::format("\\{:03o}", c);
-        } else {
-          out += ch;
-        }
+    if (const size_t k = kEscaped.find(ch); k != std::string_view::npos) {
+      out += '\\';
+      out += kLetter[k];
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += fmt::format("\\{:03o}", c);
+    } else {
+      out += ch;
     }
   }
   return out + "\"";

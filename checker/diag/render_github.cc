@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "checker/diag/render.h"
 #include "checker/diag/source_snippet.h"
 #include "checker/io/repo_paths.h"
@@ -19,33 +20,22 @@ namespace {
 // overrides, invalid UTF-8) as the text format does: `<U+001B>`, `<FF>`
 // (SanitizeForTerminal). Line breaks stay line breaks of the message.
 std::string Escape(std::string_view s, bool property) {
-  std::string out;
-  out.reserve(s.size());
-  auto append = [&](std::string_view piece) {
-    for (char c : SanitizeForTerminal(piece)) {
-      switch (c) {
-        case '%':
-          out += "%25";
-          break;
-        case ':':
-          out += property ? "%3A" : ":";
-          break;
-        case ',':
-          out += property ? "%2C" : ",";
-          break;
-        default:
-          out.push_back(c);
-      }
-    }
-  };
+  std::string sanitized;
+  sanitized.reserve(s.size());
   for (;;) {
     const size_t brk = s.find_first_of("\r\n");
-    append(s.substr(0, brk));
+    sanitized += SanitizeForTerminal(s.substr(0, brk));
     if (brk == std::string_view::npos) break;
-    out += s[brk] == '\r' ? "%0D" : "%0A";
+    sanitized += s[brk];
     s.remove_prefix(brk + 1);
   }
-  return out;
+  if (!property) {
+    return absl::StrReplaceAll(sanitized,
+                               {{"%", "%25"}, {"\r", "%0D"}, {"\n", "%0A"}});
+  }
+  return absl::StrReplaceAll(
+      sanitized,
+      {{"%", "%25"}, {"\r", "%0D"}, {"\n", "%0A"}, {":", "%3A"}, {",", "%2C"}});
 }
 
 // As @actions/core `escapeData`: the message part of a command.
