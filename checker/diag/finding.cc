@@ -7,15 +7,8 @@
 namespace topolint {
 
 std::string_view SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kNote:
-      return "note";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kError:
-      return "error";
-  }
-  return "error";
+  static constexpr std::string_view kNames[] = {"note", "warning", "error"};
+  return BySeverity(kNames, s);
 }
 
 bool ParseSeverity(std::string_view name, Severity* out) {

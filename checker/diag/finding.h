@@ -17,6 +17,13 @@ enum class Severity { kNote = 0, kWarning = 1, kError = 2 };
 
 // "note", "warning", "error".
 std::string_view SeverityName(Severity s);
+// The entry of `table` (one per severity: note, warning, error) for `s`;
+// the error entry for a value outside the enum.
+template <typename T>
+const T& BySeverity(const T (&table)[3], Severity s) {
+  const int i = static_cast<int>(s);
+  return table[i >= 0 && i < 3 ? i : 2];
+}
 // Parses "note" / "warning" / "error" (also "off" is NOT a severity: callers
 // handle it). Returns false when `name` is none of them.
 bool ParseSeverity(std::string_view name, Severity* out);

@@ -45,15 +45,9 @@ std::string EscapeData(std::string_view s) { return Escape(s, false); }
 std::string EscapeProperty(std::string_view s) { return Escape(s, true); }
 
 std::string_view Command(Severity s) {
-  switch (s) {
-    case Severity::kError:
-      return "error";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kNote:
-      return "notice";
-  }
-  return "error";
+  static constexpr std::string_view kCommands[] = {"notice", "warning",
+                                                   "error"};
+  return BySeverity(kCommands, s);
 }
 
 void AppendCommand(const Finding& f, const SarifRoots* roots,

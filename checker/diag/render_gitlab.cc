@@ -20,15 +20,8 @@ using Json = nlohmann::ordered_json;
 
 // GitLab's scale is info, minor, major, critical, blocker.
 const char* GitlabSeverity(Severity s) {
-  switch (s) {
-    case Severity::kError:
-      return "major";
-    case Severity::kWarning:
-      return "minor";
-    case Severity::kNote:
-      return "info";
-  }
-  return "major";
+  static constexpr const char* kLevels[] = {"info", "minor", "major"};
+  return BySeverity(kLevels, s);
 }
 
 class GitlabReport : public JsonArrayReport {

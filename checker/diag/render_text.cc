@@ -19,15 +19,8 @@ constexpr Palette kColor{"\x1b[1m",    "\x1b[0m",    "\x1b[1;31m",
 constexpr Palette kPlain{};
 
 std::string_view SeverityColor(const Palette& p, Severity s) {
-  switch (s) {
-    case Severity::kError:
-      return p.error;
-    case Severity::kWarning:
-      return p.warning;
-    case Severity::kNote:
-      return p.note;
-  }
-  return p.error;
+  const std::string_view colors[] = {p.note, p.warning, p.error};
+  return BySeverity(colors, s);
 }
 
 // `[rule]`, as an OSC 8 hyperlink to `url` when it is not empty (terminals
