@@ -282,8 +282,6 @@ void SourceCache::RemoveInMemory(const std::string& file) {
 void SourceCache::ForgetLines() {
   lines_.clear();
   missing_.clear();
-  line_lengths_.clear();
-  segments_.clear();
 }
 
 void SourceCache::ForgetLinesOf(const std::string& file) {
@@ -294,27 +292,20 @@ void SourceCache::ForgetLinesOf(const std::string& file) {
   };
   drop(lines_,
        [](const auto& e) -> const std::string& { return e.first.first; });
-  drop(line_lengths_,
-       [](const auto& e) -> const std::string& { return e.first.first; });
-  drop(segments_,
-       [](const auto& e) -> const std::string& { return e.first.first; });
   drop(missing_, [](const auto& e) -> const std::string& { return e.first; });
 }
 
 bool SourceCache::Cached(const Location& loc) const {
   const LineKey key{loc.file, loc.line};
   if (missing_.count(key)) return true;
-  if (!lines_.count(key)) return false;
-  if (!NeedsWindow(loc.column)) return true;
-  auto len = line_lengths_.find(key);
-  if (len != line_lengths_.end() && len->second <= kMaxLineBytes) return true;
-  if (len == line_lengths_.end()) return false;
-  if (loc.column - 1 > len->second) return true;
-  auto segs = segments_.find(key);
-  if (segs == segments_.end()) return false;
+  const auto it = lines_.find(key);
+  if (it == lines_.end()) return false;
+  const KeptLine& kept = it->second;
+  if (!NeedsWindow(loc.column) || kept.length <= kMaxLineBytes) return true;
+  if (loc.column - 1 > kept.length) return true;
   ByteRange want = WindowOf(loc.column);
-  want.end = std::min(want.end, len->second);
-  return SegmentCovering(segs->second, want) != nullptr;
+  want.end = std::min(want.end, kept.length);
+  return SegmentCovering(kept.segments, want) != nullptr;
 }
 
 void SourceCache::Prefetch(const std::vector<Location>& locs) {
@@ -346,13 +337,11 @@ void SourceCache::Prefetch(const std::vector<Location>& locs) {
         missing_.insert(key);
         continue;
       }
-      lines_[key] = std::move(it->second.prefix);
-      line_lengths_[key] = it->second.length;
-      if (!it->second.segments.empty()) {
-        Segments& segs = segments_[key];
-        for (auto& [start, text] : it->second.segments) {
-          AddSegment(start, std::move(text), &segs);
-        }
+      KeptLine& kept = lines_[key];
+      kept.prefix = std::move(it->second.prefix);
+      kept.length = it->second.length;
+      for (auto& [start, text] : it->second.segments) {
+        AddSegment(start, std::move(text), &kept.segments);
       }
     }
   }
@@ -365,7 +354,7 @@ std::optional<std::string> SourceCache::Line(const std::string& file,
   if (!Cached(loc)) Prefetch({loc});
   auto it = lines_.find(LineKey{file, line});
   if (it == lines_.end()) return std::nullopt;
-  return it->second;
+  return it->second.prefix;
 }
 
 std::optional<LineExcerpt> SourceCache::Excerpt(const std::string& file,
@@ -373,30 +362,22 @@ std::optional<LineExcerpt> SourceCache::Excerpt(const std::string& file,
   if (line <= 0) return std::nullopt;
   const Location loc{file, line, column};
   if (!Cached(loc)) Prefetch({loc});
-  const LineKey key{file, line};
-  auto it = lines_.find(key);
+  auto it = lines_.find(LineKey{file, line});
   if (it == lines_.end()) return std::nullopt;
-  const std::string& prefix = it->second;
-  auto len_it = line_lengths_.find(key);
-  const int64_t length = len_it != line_lengths_.end()
-                             ? len_it->second
-                             : static_cast<int64_t>(prefix.size());
+  const std::string& prefix = it->second.prefix;
+  const int64_t length = it->second.length;
   const bool usable_column =
       column > 0 && column <= kMaxColumn && column - 1 <= length;
   if (usable_column && NeedsWindow(column) && length > kMaxLineBytes) {
-    auto segs = segments_.find(key);
     ByteRange want = WindowOf(column);
     want.end = std::min(want.end, length);
-    if (segs != segments_.end()) {
-      if (const auto* seg = SegmentCovering(segs->second, want)) {
-        LineExcerpt ex;
-        ex.first_column = want.begin + 1;
-        ex.line_length = length;
-        ex.text =
-            seg->second.substr(static_cast<size_t>(want.begin - seg->first),
-                               static_cast<size_t>(want.end - want.begin));
-        return ex;
-      }
+    if (const auto* seg = SegmentCovering(it->second.segments, want)) {
+      LineExcerpt ex;
+      ex.first_column = want.begin + 1;
+      ex.line_length = length;
+      ex.text = seg->second.substr(static_cast<size_t>(want.begin - seg->first),
+                                   static_cast<size_t>(want.end - want.begin));
+      return ex;
     }
   }
   LineExcerpt ex;

@@ -71,6 +71,13 @@ class SourceCache {
   // line with many findings costs at most its own length, whatever the
   // number of findings.
   using Segments = std::map<int64_t, std::string>;
+  // What is kept of a line read: its first kMaxLineBytes bytes, its whole
+  // length, and bytes around columns beyond that prefix.
+  struct KeptLine {
+    std::string prefix;
+    int64_t length = 0;  // without terminator
+    Segments segments;
+  };
 
   // True when Excerpt(loc) can be answered without reading.
   bool Cached(const Location& loc) const;
@@ -78,12 +85,8 @@ class SourceCache {
   void ForgetLinesOf(const std::string& file);
 
   std::map<std::string, std::string> in_memory_;
-  std::map<std::pair<std::string, int64_t>, std::string> lines_;
-  std::set<std::pair<std::string, int64_t>> missing_;
-  // Whole-line byte counts of the lines in lines_.
-  std::map<LineKey, int64_t> line_lengths_;
-  // Bytes around columns beyond the kept prefix of long lines.
-  std::map<LineKey, Segments> segments_;
+  std::map<LineKey, KeptLine> lines_;
+  std::set<LineKey> missing_;
 };
 
 }  // namespace topolint
