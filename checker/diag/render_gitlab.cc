@@ -75,8 +75,7 @@ std::unique_ptr<ReportWriter> MakeGitlabReport(const SarifRoots* roots) {
 
 std::string RenderGitlab(const std::vector<Finding>& findings,
                          const SarifRoots* roots) {
-  GitlabReport report(roots);
-  return report.RenderAll(findings);
+  return GitlabReport(roots).RenderAll(findings);
 }
 
 }  // namespace topolint

@@ -141,8 +141,7 @@ std::unique_ptr<ReportWriter> MakeJsonReport(const SarifRoots* roots) {
 
 std::string RenderJson(const std::vector<Finding>& findings,
                        const SarifRoots* fingerprint_roots) {
-  JsonReport report(nullptr, fingerprint_roots);
-  return report.RenderAll(findings);
+  return JsonReport(nullptr, fingerprint_roots).RenderAll(findings);
 }
 
 }  // namespace topolint

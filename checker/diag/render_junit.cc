@@ -81,8 +81,7 @@ std::unique_ptr<ReportWriter> MakeJunitReport(const SarifRoots* roots) {
 
 std::string RenderJunit(const std::vector<Finding>& findings,
                         const SarifRoots* roots) {
-  JunitReport report(roots);
-  return report.RenderAll(findings);
+  return JunitReport(roots).RenderAll(findings);
 }
 
 }  // namespace topolint

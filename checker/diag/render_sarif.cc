@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_replace.h"
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
 #include "checker/diag/render_sarif.h"
@@ -72,18 +72,14 @@ class Artifacts {
       region["startLine"] = loc.line;
       if (loc.column > 0) region["startColumn"] = loc.column;
       pl["region"] = std::move(region);
-    } else if (loc.byte_offset >= 0) {  // a binary input (HLO proto)
+    } else if (roots_ != nullptr) {
       // GitHub places a result only with a region.startLine, and a region
       // holding both a line and a byte offset must name the same bytes: for
-      // code scanning the whole file, with the offset in the message.
-      if (roots_ != nullptr) {
-        pl["region"] = {{"startLine", 1}};
-      } else {
-        pl["region"] = {{"byteOffset", loc.byte_offset}};
-      }
-    } else if (roots_ != nullptr) {
-      // GitHub places a result only with a region.startLine.
+      // code scanning a binary input (HLO proto) is the whole file, with the
+      // offset in the message.
       pl["region"] = {{"startLine", 1}};
+    } else if (loc.byte_offset >= 0) {  // a binary input (HLO proto)
+      pl["region"] = {{"byteOffset", loc.byte_offset}};
     }
     return pl;
   }
@@ -223,12 +219,9 @@ Json RuleObject(const RuleDescriptor& r) {
 // `text` as the link text of a SARIF embedded link in a plain text message:
 // '\\', '[' and ']' escaped with a backslash (SARIF 2.1.0 §3.11.6).
 std::string LinkText(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\\' || c == '[' || c == ']') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
+  // (This Abseil's string_view is its own, not std::string_view.)
+  return absl::StrReplaceAll(absl::string_view(text.data(), text.size()),
+                             {{"\\", "\\\\"}, {"[", "\\["}, {"]", "\\]"}});
 }
 
 bool WordChar(char c) {
@@ -323,24 +316,19 @@ std::string LinkNotes(const std::string& message,
   return out;
 }
 
-// `rule_index` gives the result's index in tool.driver.rules (the rule
+// `rule_index` is the result's index in tool.driver.rules (the rule
 // listed there on its first result), or -1 for a rule not described.
-Json ResultObject(const Finding& f,
-                  const std::function<int64_t(const std::string&)>& rule_index,
-                  Artifacts& artifacts) {
+Json ResultObject(const Finding& f, int64_t rule_index, Artifacts& artifacts) {
   Json result;
   result["ruleId"] = f.rule;
-  if (const int64_t index = rule_index(f.rule); index >= 0) {
-    result["ruleIndex"] = index;
-  }
+  if (rule_index >= 0) result["ruleIndex"] = rule_index;
   result["level"] = std::string(SeverityName(f.severity));
   result["message"] = {
       {"text", artifacts.Message(f.loc, LinkNotes(f.message, f.notes))}};
   Json primary;
   primary["physicalLocation"] = artifacts.Physical(f.loc);
   AddLogicalLocation(f.loc, &primary);
-  result["locations"] = Json::array();
-  result["locations"].push_back(std::move(primary));
+  result["locations"] = Json::array({std::move(primary)});
   if (!f.notes.empty()) {
     Json related = Json::array();
     for (size_t i = 0; i < f.notes.size(); ++i) {
@@ -480,7 +468,7 @@ class SarifReport : public ReportWriter {
       if (omitted_ > 0) {
         ++omitted_;
       } else if (count_ + 1 < kSarifMaxResults) {
-        AppendResult(ResultObject(f, RuleIndexer(), artifacts_), out);
+        AppendResult(ResultObject(f, RuleIndex(f.rule), artifacts_), out);
       } else if (!held_) {
         held_ = f;
       } else {  // one more than fits: the held slot becomes the note
@@ -493,20 +481,20 @@ class SarifReport : public ReportWriter {
 
   void End(std::string* out) override {
     if (held_) {
-      AppendResult(ResultObject(*held_, RuleIndexer(), artifacts_), out);
+      AppendResult(ResultObject(*held_, RuleIndex(held_->rule), artifacts_),
+                   out);
     }
     if (omitted_ > 0) AppendResult(OmittedNote(), out);
     *out += count_ == 0 ? "[]" : "\n      ]";
-    if (!artifacts_.List().empty()) {
-      *out += ",\n      \"artifacts\": ";
-      AppendNested(DumpJson(artifacts_.List()), 6, out);
-    }
-    if (omitted_ > 0) {
-      *out += ",\n      \"invocations\": ";
-      AppendNested(DumpJson(OmittedResultsInvocations(omitted_)), 6, out);
-    }
-    *out += ",\n      \"tool\": ";
-    AppendNested(DumpJson(Tool()), 6, out);
+    // The run's members after its results, as the whole dump nests them.
+    const auto member = [out](std::string_view key, const Json& value) {
+      *out += fmt::format(",\n      \"{}\": ", key);
+      AppendNested(DumpJson(value), 6, out);
+    };
+    if (!artifacts_.List().empty()) member("artifacts", artifacts_.List());
+    if (omitted_ > 0)
+      member("invocations", OmittedResultsInvocations(omitted_));
+    member("tool", Tool());
     *out += "\n    }\n  ]\n}\n";
   }
 
@@ -528,9 +516,6 @@ class SarifReport : public ReportWriter {
     rule_index_.emplace(id, index);
     used_rules_.push_back(RuleObject(*d->second));
     return static_cast<int64_t>(index);
-  }
-  std::function<int64_t(const std::string&)> RuleIndexer() {
-    return [this](const std::string& id) { return RuleIndex(id); };
   }
 
   Json Tool() const {
@@ -565,13 +550,6 @@ class SarifReport : public ReportWriter {
   size_t omitted_ = 0;
   Location first_omitted_;
 };
-
-std::string Render(const std::vector<Finding>& findings,
-                   const std::vector<RuleDescriptor>& rules,
-                   std::string_view tool_version, const SarifRoots* roots) {
-  SarifReport report(&rules, tool_version, roots);
-  return report.RenderAll(findings);
-}
 
 // The physicalLocation of `result`'s first location, or null.
 Json FirstPhysicalLocation(const Json& result) {
@@ -644,14 +622,14 @@ std::unique_ptr<ReportWriter> MakeSarifReport(
 std::string RenderSarif(const std::vector<Finding>& findings,
                         const std::vector<RuleDescriptor>& rules,
                         std::string_view tool_version) {
-  return Render(findings, rules, tool_version, nullptr);
+  return SarifReport(&rules, tool_version, nullptr).RenderAll(findings);
 }
 
 std::string RenderSarif(const std::vector<Finding>& findings,
                         const std::vector<RuleDescriptor>& rules,
                         std::string_view tool_version,
                         const SarifRoots& roots) {
-  return Render(findings, rules, tool_version, &roots);
+  return SarifReport(&rules, tool_version, &roots).RenderAll(findings);
 }
 
 }  // namespace topolint
