@@ -72,12 +72,14 @@ class BaselineReader {
     return false;
   }
 
-  // The reason the parse stopped, or the first missing part; "" when fine.
-  std::string Finish() {
+  // The reason the parse stopped, or the first missing part, or "not
+  // valid JSON" when the parser stopped (`parsed` false) for no other
+  // reason; "" when fine.
+  std::string Finish(bool parsed) {
     if (!error_.empty()) return error_;
     if (!seen_version_) return "missing \"version\"";
     if (!seen_findings_) return "\"findings\": expected an array";
-    return "";
+    return parsed ? "" : "not valid JSON";
   }
 
  private:
@@ -91,7 +93,8 @@ class BaselineReader {
            key_ == "message";
   }
 
-  // A value that is not a string, or one at a place no string is expected.
+  // A value that is not a string, or one at a place no string is expected;
+  // also a container where none opens (`text` "an object", "an array").
   bool Scalar(const std::string& text, bool is_version_one = false) {
     if (skip_ > 0) return true;
     switch (level_) {
@@ -100,7 +103,11 @@ class BaselineReader {
       case 1:
         if (key_ == "version") {
           seen_version_ = true;
-          if (!is_version_one) return BadVersion(text);
+          if (!is_version_one) {
+            return Fail(
+                fmt::format("unsupported baseline version {} (expected {})",
+                            text, kBaselineVersion));
+          }
         } else if (key_ == "findings") {
           return Fail("\"findings\": expected an array");
         }
@@ -116,11 +123,6 @@ class BaselineReader {
     }
   }
 
-  bool BadVersion(const std::string& text) {
-    return Fail(fmt::format("unsupported baseline version {} (expected {})",
-                            text, kBaselineVersion));
-  }
-
   bool Open(bool object) {
     if (++depth_ > kMaxBaselineDepth) {
       return Fail(
@@ -130,45 +132,26 @@ class BaselineReader {
       ++skip_;
       return true;
     }
-    switch (level_) {
-      case 0:
-        if (!object) {
-          return Fail(
-              "expected a JSON object with \"version\" and \"findings\"");
-        }
-        level_ = 1;
-        return true;
-      case 1:
-        if (key_ == "version") {
-          seen_version_ = true;
-          return BadVersion(object ? "an object" : "an array");
-        }
-        if (key_ == "findings") {
-          if (object) return Fail("\"findings\": expected an array");
-          if (seen_findings_) return Fail("\"findings\" appears twice");
-          seen_findings_ = true;
-          level_ = 2;
-          return true;
-        }
-        skip_ = 1;
-        return true;
-      case 2:
-        if (!object) {
-          return Fail(fmt::format("findings[{}]: expected an object", index_));
-        }
-        level_ = 3;
-        has_fingerprint_ = false;
-        fingerprint_.clear();
-        key_.clear();
-        return true;
-      default:
-        if (IsEntryField()) {
-          return Fail(
-              fmt::format("findings[{}].{}: expected a string", index_, key_));
-        }
-        skip_ = 1;
-        return true;
+    // The document, an entry, and the "findings" array open a level; any
+    // other container is refused as a scalar in its place is, or skipped
+    // where nothing is read.
+    const bool opens =
+        object ? level_ == 0 || level_ == 2 : level_ == 1 && key_ == "findings";
+    if (!opens) {
+      if (!Scalar(object ? "an object" : "an array")) return false;
+      skip_ = 1;
+      return true;
     }
+    if (level_ == 1) {
+      if (seen_findings_) return Fail("\"findings\" appears twice");
+      seen_findings_ = true;
+    } else if (level_ == 2) {
+      has_fingerprint_ = false;
+      fingerprint_.clear();
+      key_.clear();
+    }
+    ++level_;
+    return true;
   }
 
   bool Close() {
@@ -277,8 +260,7 @@ std::optional<Baseline> LoadBaseline(std::string_view text,
   const bool ok = Json::sax_parse(text.begin(), text.end(), &reader,
                                   nlohmann::detail::input_format_t::json,
                                   /*strict=*/true);
-  std::string reason = reader.Finish();
-  if (!ok && reason.empty()) reason = "not valid JSON";
+  std::string reason = reader.Finish(ok);
   if (!reason.empty()) {
     *error = std::move(reason);
     return std::nullopt;
@@ -346,8 +328,7 @@ absl::StatusOr<Baseline> ReadBaselineFile(const std::string& path) {
   }
   close(*fd);
   if (!buffer->status().ok()) return buffer->status();
-  std::string reason = reader.Finish();
-  if (!ok && reason.empty()) reason = "not valid JSON";
+  const std::string reason = reader.Finish(ok);
   if (!reason.empty()) {
     return absl::InvalidArgumentError(fmt::format("{}: {}", path, reason));
   }
