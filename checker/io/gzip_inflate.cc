@@ -63,11 +63,9 @@ bool GzipInflate::HaveTwoBytes() {
   if (z.avail_in >= 2) return true;
   const char last = static_cast<char>(*z.next_in);
   z.avail_in = 0;
-  if (!Pull()) {
-    // Put the lone byte back.
-    z_->joined.assign(1, last);
-  } else {
-    z_->joined.assign(1, last);
+  // The lone byte, then the next chunk if there is one.
+  z_->joined.assign(1, last);
+  if (Pull()) {
     z_->joined.append(reinterpret_cast<const char*>(z.next_in), z.avail_in);
   }
   z.next_in = reinterpret_cast<Bytef*>(z_->joined.data());
