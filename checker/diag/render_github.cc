@@ -20,15 +20,7 @@ namespace {
 // overrides, invalid UTF-8) as the text format does: `<U+001B>`, `<FF>`
 // (SanitizeForTerminal). Line breaks stay line breaks of the message.
 std::string Escape(std::string_view s, bool property) {
-  std::string sanitized;
-  sanitized.reserve(s.size());
-  for (;;) {
-    const size_t brk = s.find_first_of("\r\n");
-    sanitized += SanitizeForTerminal(s.substr(0, brk));
-    if (brk == std::string_view::npos) break;
-    sanitized += s[brk];
-    s.remove_prefix(brk + 1);
-  }
+  const std::string sanitized = SanitizeLinesForTerminal(s, "\r\n");
   if (!property) {
     return absl::StrReplaceAll(sanitized,
                                {{"%", "%25"}, {"\r", "%0D"}, {"\n", "%0A"}});

@@ -158,15 +158,16 @@ SourceSnippet MakeSnippet(const LineExcerpt& excerpt, int64_t column) {
   return out;
 }
 
-std::string SanitizeLinesForTerminal(std::string_view text) {
+std::string SanitizeLinesForTerminal(std::string_view text,
+                                     std::string_view breaks) {
   std::string out;
   out.reserve(text.size());
   for (;;) {
-    const size_t nl = text.find('\n');
-    out += SanitizeForTerminal(text.substr(0, nl));
-    if (nl == std::string_view::npos) break;
-    out += '\n';
-    text.remove_prefix(nl + 1);
+    const size_t brk = text.find_first_of(breaks);
+    out += SanitizeForTerminal(text.substr(0, brk));
+    if (brk == std::string_view::npos) break;
+    out += text[brk];
+    text.remove_prefix(brk + 1);
   }
   return out;
 }

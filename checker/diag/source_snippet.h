@@ -32,8 +32,10 @@ SourceSnippet MakeSnippet(const LineExcerpt& excerpt, int64_t column);
 // `text` with the same escaping, for messages and file names printed on a
 // terminal (a message echoing input must not inject escape sequences).
 std::string SanitizeForTerminal(std::string_view text);
-// The same, line by line: line breaks are kept (for stderr messages).
-std::string SanitizeLinesForTerminal(std::string_view text);
+// The same, line by line: line breaks (the bytes of `breaks`) are kept
+// (for stderr messages; GitHub's commands keep "\r" too).
+std::string SanitizeLinesForTerminal(std::string_view text,
+                                     std::string_view breaks = "\n");
 
 }  // namespace topolint
 
