@@ -39,8 +39,14 @@ std::string JsonFileName(const std::string& name) {
   return out;
 }
 
-// Binary inputs have no lines: their byte offset and the computation / op.
-void AddBinaryPlace(const Location& loc, nlohmann::ordered_json* out) {
+// The place of a finding or a note: file, line and column, and for a
+// binary input (which has no lines) its byte offset and the computation /
+// op.
+void AddPlace(const Location& loc, const SarifRoots* roots,
+              nlohmann::ordered_json* out) {
+  (*out)["file"] = JsonFileName(RootRelative(loc.file, roots));
+  (*out)["line"] = loc.line;
+  (*out)["column"] = loc.column;
   if (loc.byte_offset < 0) return;
   (*out)["byte_offset"] = loc.byte_offset;
   (*out)["logical_location"] = loc.logical;
@@ -89,22 +95,15 @@ nlohmann::ordered_json FindingObject(const Finding& f, const SarifRoots* roots,
   // ordered_json keeps the documented field order.
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
   for (const Note& n : f.notes) {
-    nlohmann::ordered_json note = {
-        {"message", n.message},
-        {"file", JsonFileName(RootRelative(n.loc.file, roots))},
-        {"line", n.loc.line},
-        {"column", n.loc.column}};
-    AddBinaryPlace(n.loc, &note);
+    nlohmann::ordered_json note = {{"message", n.message}};
+    AddPlace(n.loc, roots, &note);
     notes.push_back(std::move(note));
   }
   nlohmann::ordered_json item = {
       {"rule", f.rule},
       {"severity", std::string(SeverityName(f.severity))},
-      {"message", f.message},
-      {"file", JsonFileName(RootRelative(f.loc.file, roots))},
-      {"line", f.loc.line},
-      {"column", f.loc.column}};
-  AddBinaryPlace(f.loc, &item);
+      {"message", f.message}};
+  AddPlace(f.loc, roots, &item);
   item["notes"] = std::move(notes);
   item["fingerprint"] = RootedFingerprint(f, fingerprint_roots);
   // Only a fix `check --fix` could write (not into a binary module, a
