@@ -37,9 +37,14 @@ bool Reader::SkipDullLine() {
                StartsWith(s, "\"builtin.module\"")) {
       return false;
     }
+    bool sharding = false;  // `sdy.sharding`, `sdy.sharding_constraint`, ...
     for (size_t d = s.find('.'); d != std::string_view::npos;
          d = s.find('.', d + 1)) {
       const std::string_view before = s.substr(0, d), after = s.substr(d + 1);
+      if (EndsWith(before, "sdy") &&
+          (StartsWith(after, "sharding") || StartsWith(after, "reshard"))) {
+        sharding = true;
+      }
       if ((EndsWith(before, "hlo") &&
            (StartsWith(after, "all_") || StartsWith(after, "reduce_scatter") ||
             StartsWith(after, "collective_"))) ||
@@ -56,6 +61,8 @@ bool Reader::SkipDullLine() {
         return false;
       }
     }
+    // A value's sharding, for an sdy.collective_permute of it.
+    if (sharding) NoteShardingLine(s);
     if (pending_next_line_ > 0) {
       for (Suppression& sup : module_->suppressions) {
         if (sup.target_line == 0) sup.target_line = cur_.line();
