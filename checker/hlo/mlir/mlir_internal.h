@@ -126,6 +126,7 @@ class Reader {
   // Takes the aliases (and meshes) another reader collected.
   void AdoptLocs(Reader& from) {
     later_meshes_.swap(from.later_meshes_);
+    permute_operands_.swap(from.permute_operands_);
     locs_.swap(from.locs_);
     loc_files_.swap(from.loc_files_);
     loc_file_index_.swap(from.loc_file_index_);
@@ -149,6 +150,10 @@ class Reader {
   bool ReadSdyMesh(std::string* name, SdyMesh* mesh);
   bool ReadGenericSdyMesh(std::string* name, SdyMesh* mesh);
   void PrepassMesh(bool generic);
+  // The pre-pass at a line starting `%`: the operand of an
+  // sdy.collective_permute (`%r = sdy.collective_permute %x ...` or
+  // `%r = "sdy.collective_permute"(%x) ...`), into permute_operands_.
+  void PrepassPermute();
   // A mesh by `@name`: defined before in this part, else later in it (the
   // pre-pass), else null.
   const SdyMesh* FindMesh(const std::string& name) const;
@@ -299,6 +304,10 @@ class Reader {
   std::vector<std::string> sharding_texts_;
   std::unordered_map<std::string, int32_t> sharding_text_index_;
   bool value_shardings_full_ = false;  // a bound was reached in this function
+  // The operands of the file's sdy.collective_permutes, by `%name/part`
+  // (LocKey), from the pre-pass: only their shardings are kept, so a
+  // module without a permute keeps none (bounded: 2^16).
+  std::unordered_set<std::string> permute_operands_;
   // The out_sharding of each Shardy collective of the function by result
   // name (at most 4096).
   std::unordered_map<std::string, SdySharding> collective_outs_;

@@ -51,6 +51,8 @@ void Reader::ClearValueShardings() {
 
 void Reader::KeepValueSharding(std::string_view name, std::string_view text,
                                bool list) {
+  // Only the operands of the file's permutes (the pre-pass named them).
+  if (permute_operands_.count(LocKey(name)) == 0) return;
   // Bounded per function: 2^18 values, 2^14 distinct shardings of at most
   // 64 KiB each.
   constexpr size_t kMaxValues = size_t{1} << 18;
