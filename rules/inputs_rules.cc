@@ -62,6 +62,15 @@ void CheckInputs(const Unit& unit, const CheckOptions& /*options*/,
     emit.ReportAtLevel(kUncheckedInput, LevelOf(u.kind), Location(u.path),
                        u.message, AnchorOf(u.kind));
   }
+  // Parts of a module the reader could not check (a Shardy op it does not
+  // follow, a stack-frame table past its bound): a dropped check, a
+  // warning, at the place in the module.
+  for (const hlo::Module& m : unit.hlo_modules) {
+    for (const hlo::UncheckedPart& u : m.unchecked) {
+      emit.ReportAtLevel(kUncheckedInput, Severity::kWarning, At(m.file, u.pos),
+                         u.message, u.anchor);
+    }
+  }
 }
 
 }  // namespace topolint

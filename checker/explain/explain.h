@@ -93,6 +93,11 @@ struct ModuleExplanation {
   std::string file;
   std::string name;
   std::string format = "HLO";  // "StableHLO" for a .mlir module
+  // The input format the module was read from, as the JSON's "format"
+  // names it: "hlo-text", "hlo-proto" (a binary HloModuleProto, HloProto,
+  // HloSnapshot or HloModuleProtoWithConfig, gzipped or not) or
+  // "stablehlo" (StableHLO / MHLO / Shardy text).
+  std::string input_format = "hlo-text";
   int64_t replica_count = 1;
   std::string replica_count_source;  // "header", "--replica-count", "default"
   int64_t num_partitions = 1;

@@ -139,6 +139,9 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
   ModuleExplanation m;
   m.file = module.file;
   m.name = module.name;
+  m.input_format = module.stablehlo     ? "stablehlo"
+                   : module.is_binary() ? "hlo-proto"
+                                        : "hlo-text";
   const model::ModuleParams params = model::EffectiveModuleParams(
       module, check.replica_count, check.num_partitions);
   m.replica_count = params.replica_count;

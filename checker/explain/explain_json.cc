@@ -99,6 +99,7 @@ Json ModuleJson(const ModuleExplanation& m) {
     ops.push_back(CollectiveJson(c));
   }
   return Json{{"file", m.file},
+              {"format", m.input_format},
               {"name", m.name},
               {"replica_count", m.replica_count},
               {"replica_count_source", m.replica_count_source},

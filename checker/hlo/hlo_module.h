@@ -194,8 +194,9 @@ struct Collective {
   // metadata={... source_file="..." source_line=N}
   std::string source_file;
   int64_t source_line = 0;
-  // The column of the source line, 1-based; 0 when not known (HLO text
-  // metadata has none; StableHLO's `loc("train.py":42:7)` has).
+  // The column of the source line, 1-based; 0 when not known (from
+  // OpMetadata.source_column, text `source_column=N`, a stack frame's
+  // column, or StableHLO's `loc("train.py":42:7)`).
   int32_t source_column = 0;
   std::string op_name;  // metadata op_name (truncated to 256 bytes)
 
@@ -227,6 +228,17 @@ struct Suppression {
 struct SyntaxError {
   TextPos pos;
   std::string message;  // says what was expected, e.g. "expected ']' ..."
+};
+
+// A part of a module that was read but not checked: an op in a form the
+// reader does not follow, or a table past a bound. Reported as an
+// `unchecked-input` warning at `pos` (rules/inputs_rules.cc,
+// docs/rules/unchecked-input.md), never as a syntax error: the input may be
+// valid, so it must not fail a run by itself.
+struct UncheckedPart {
+  TextPos pos;
+  std::string message;  // what was not checked, and why
+  std::string anchor;   // the finding's identity for baselines
 };
 
 // A sharding annotation that XLA's verifier would refuse
@@ -318,6 +330,8 @@ struct Module {
   // Syntax errors. After an error the parser resynchronises at the next
   // instruction line when it can, so one file may report several.
   std::vector<SyntaxError> syntax_errors;
+  // What was read but not checked (bounded by the reader that adds it).
+  std::vector<UncheckedPart> unchecked;
   // The sharding annotations read (checker/hlo/sharding/sharding_record.h).
   ShardingSummary sharding;
   // The distinct device meshes the module records, in the order first seen

@@ -372,6 +372,9 @@ inline std::string WriteHloProto(const hlo::Module& m,
           if (c->source_line != 0) {
             Varint(&md, 4, static_cast<uint64_t>(c->source_line));
           }
+          if (c->source_column > 0) {  // OpMetadata.source_column
+            Varint(&md, 18, static_cast<uint64_t>(c->source_column));
+          }
         }
         Bytes(&ins, 7, md);
       }

@@ -3,6 +3,7 @@
 // text and JSON, plus cores that do not participate or are out of range, a
 // config unit and unreadable input.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_split.h"
@@ -121,6 +122,31 @@ TEST(ExplainTest, WorkedExampleJson) {
   EXPECT_EQ(c["modules"][0]["in_device_space"], true);
   EXPECT_EQ(c["modules"][0]["collectives"][0]["group"], 0);
   EXPECT_EQ(c["modules"][0]["collectives"][0]["position"], 1);
+}
+
+// Every module says the format it was read from, the same key for each
+// front end: HLO text, binary HLO (plain and gzipped) and StableHLO.
+TEST(ExplainTest, JsonNamesEachModulesInputFormat) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"fixtures/explain/rank-model-example/model.hlo", "hlo-text"},
+      {"fixtures/layouts/compiler-workdir/"
+       "model.MODULE_1a2b3c4d5e6f7a8b9c0d+d41d8cd9.hlo_module.pb",
+       "hlo-proto"},
+      {"fixtures/hlo-sharding-rank/fail-binary-gzip-tuple/model.pb.gz",
+       "hlo-proto"},
+      {"fixtures/explain/placement-sdy-mesh/model.mlir", "stablehlo"},
+  };
+  for (const auto& [path, format] : cases) {
+    CliResult r = RunTopolint({"explain", "--format", "json", path});
+    ASSERT_EQ(r.exit_code, 0) << path << ": " << r.err;
+    const Json doc = ParseJson(r.out);
+    ASSERT_EQ(doc["units"].size(), 1u) << path;
+    const Json& modules = doc["units"][0]["hlo_modules"];
+    ASSERT_EQ(modules.size(), 1u) << path;
+    EXPECT_EQ(modules[0]["format"], format) << path;
+    // Placed after "file", in the fixed key order.
+    EXPECT_LT(r.out.find("\"file\""), r.out.find("\"format\"")) << path;
+  }
 }
 
 TEST(ExplainTest, CoreOutsideTheDeviceSpace) {

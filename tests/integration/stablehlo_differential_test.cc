@@ -232,13 +232,16 @@ TEST(StableHloDifferentialTest, ExplainReadsTheSameGroups) {
       RunTopolint({"explain", "--format", "json", "s"}, d.path());
   ASSERT_LT(text.exit_code, 2) << text.err;
   ASSERT_LT(mlir.exit_code, 2) << mlir.err;
-  // Everything but the directory, file names and lines.
+  // Everything but the directory, file names, lines and the input format
+  // each module names ("stablehlo", "hlo-text").
   static const RE2 noise(
-      R"re("(directory|file|line|column|path)": ("[^"]*"|\d+)|"[st]/model\.(mlir|hlo)")re");
+      R"re("(directory|file|format|line|column|path)": ("[^"]*"|\d+)|"[st]/model\.(mlir|hlo)")re");
   std::string a = mlir.out, b = text.out;
   RE2::GlobalReplace(&a, noise, "");
   RE2::GlobalReplace(&b, noise, "");
   EXPECT_EQ(a, b);
+  EXPECT_NE(mlir.out.find(R"("format": "stablehlo")"), std::string::npos);
+  EXPECT_NE(text.out.find(R"("format": "hlo-text")"), std::string::npos);
 }
 
 }  // namespace

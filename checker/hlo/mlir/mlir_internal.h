@@ -75,6 +75,45 @@ struct SdyMesh {
   TextPos pos;
 };
 
+// A Shardy tensor sharding, `<@mesh, [{"x"}, {"y", ?}p1], replicated={...}>`
+// as far as the checks need it: its mesh and the axes of each dimension
+// (open `?` marks, priorities and the replicated / unreduced axes are
+// skipped).
+struct SdySharding {
+  std::string mesh_name;  // without '@'; "" for an inline mesh
+  SdyMesh inline_mesh;
+  TextPos mesh_pos;
+  std::vector<std::vector<MeshAxisRef>> dims;
+};
+
+// What one Shardy collective says, in either printed form (mlir_sdy.cc).
+struct SdyOpRead {
+  std::vector<MeshAxisRef> refs;  // its axes, in the order of the groups
+  int64_t dim = 0;                // the dimension gathered, scattered, split
+  std::string operand;            // `%0`, `%arg1`, `%3#1`
+  SdySharding out;                // out_sharding
+  bool has_out = false;
+  bool axes_read = false;  // the generic form's axes attribute was read
+};
+
+// The source-target pairs of an `sdy.collective_permute` from `in`, its
+// operand's sharding, to `out`, as Shardy's lowering computes them
+// (mlir_sdy_permute.cc): every device of the mesh sends its shard to the
+// device that holds the same shard under `out`. False with `*why` when the
+// two cannot be compared (different axes, an axis the mesh lacks, ...).
+bool SdyPermutePairs(const SdyMesh& in_mesh, const SdySharding& in,
+                     const SdyMesh& out_mesh, const SdySharding& out,
+                     std::vector<std::pair<int64_t, int64_t>>* pairs,
+                     std::string* why);
+
+// Ends the reading of a Shardy op: failures are syntax errors again.
+struct SdyScope {
+  bool* in_sdy_op;
+  SdyScope(const SdyScope&) = delete;
+  SdyScope& operator=(const SdyScope&) = delete;
+  ~SdyScope() { *in_sdy_op = false; }
+};
+
 class Reader {
  public:
   Reader(InputWindow* window, Module* module, const ParseOptions& options);
@@ -87,6 +126,7 @@ class Reader {
   // Takes the aliases (and meshes) another reader collected.
   void AdoptLocs(Reader& from) {
     later_meshes_.swap(from.later_meshes_);
+    permute_operands_.swap(from.permute_operands_);
     locs_.swap(from.locs_);
     loc_files_.swap(from.loc_files_);
     loc_file_index_.swap(from.loc_file_index_);
@@ -110,6 +150,10 @@ class Reader {
   bool ReadSdyMesh(std::string* name, SdyMesh* mesh);
   bool ReadGenericSdyMesh(std::string* name, SdyMesh* mesh);
   void PrepassMesh(bool generic);
+  // The pre-pass at a line starting `%`: the operand of an
+  // sdy.collective_permute (`%r = sdy.collective_permute %x ...` or
+  // `%r = "sdy.collective_permute"(%x) ...`), into permute_operands_.
+  void PrepassPermute();
   // A mesh by `@name`: defined before in this part, else later in it (the
   // pre-pass), else null.
   const SdyMesh* FindMesh(const std::string& name) const;
@@ -151,14 +195,42 @@ class Reader {
   bool ReadLoc(SourceLoc* out, int depth);
 
   // mlir_sdy.cc: Shardy's collectives, `sdy.all_gather [{"y"}, {}] %0
-  // out_sharding=<@mesh, [...]> : T` and the others.
+  // out_sharding=<@mesh, [...]> : T` and the others, and their generic
+  // form `"sdy.all_gather"(%0) <{gathering_axes = ..., out_sharding =
+  // ...}>`. What cannot be read of one is an unchecked-input note at the
+  // op (SdyNotChecked), never a syntax error: the module may be valid.
   void SdyOp(SdyOpKind kind, TextPos name_pos, const std::string& op_name);
   void SdyGeneric(SdyOpKind kind, TextPos name_pos, const std::string& op_name);
+  bool SdyGenericDict(SdyOpKind kind, SdyOpRead* r);
+  bool SdyGenericAttr(SdyOpKind kind, const std::string& key, SdyOpRead* r);
   void SdyStart(SdyOpKind kind, TextPos name_pos);
+  void SdyFinish(SdyOpKind kind, TextPos name_pos, SdyOpRead* r);
+  void SdyNotChecked(TextPos pos, const std::string& why);
   bool SdyAxes(SdyOpKind kind, std::vector<MeshAxisRef>* refs, int64_t* dim);
   bool SdyAxisRefs(std::vector<MeshAxisRef>* out);
-  bool SdyOutSharding(SdyMesh* inline_mesh, std::string* mesh_name,
-                      TextPos* mesh_pos);
+  bool SdyOutSharding(SdySharding* out);
+  // At '<': `<@mesh, [{"x"}, {}], ...>` or `<mesh<[...]>, [...]>`.
+  bool SdyShardingBody(SdySharding* out);
+  // The mesh a sharding names (the part's, or its inline one), else null.
+  const SdyMesh* SdyMeshOf(const SdySharding& s) const;
+
+  // mlir_sdy_permute.cc: the shardings of values, for the operand of an
+  // sdy.collective_permute (Shardy's getSharding): a func.func argument's
+  // `sdy.sharding`, an op's `sdy.sharding = #sdy.sharding_per_value<...>`,
+  // an sdy.sharding_constraint / sdy.reshard's sharding and a Shardy
+  // collective's out_sharding, kept as text per function.
+  void SdyPermute(TextPos name_pos, SdyOpRead* r);
+  void FuncArgs();
+  void ArgSharding(const std::string& arg);
+  // From SkipDullLine: `%v = ... {sdy.sharding = #sdy.sharding_per_value<
+  // [...]>} ...` or `%v = sdy.sharding_constraint %x <@m, [...]> ...`.
+  void NoteShardingLine(std::string_view s);
+  void KeepValueSharding(std::string_view name, std::string_view text,
+                         bool list);
+  bool CaptureBalanced(std::string* out);
+  bool ValueSharding(const std::string& operand, SdySharding* out,
+                     std::string* why);
+  void ClearValueShardings();
 
   // mlir_values.cc
   bool Dense(DenseRows* out);
@@ -218,6 +290,27 @@ class Reader {
   // The channels given to Shardy's collectives so far (one each, as
   // Shardy's lowering gives them).
   int64_t sdy_channels_ = 0;
+  // A Shardy collective is being read: a failure is an unchecked-input
+  // note on it, not a syntax error.
+  bool in_sdy_op_ = false;
+  // The shardings of the values of the current function by name (`%3`,
+  // `%arg0`): an index into sharding_texts_, and whether the text is a
+  // per-value list `<[<...>, <...>]>` (else one `<...>`). Bounded.
+  struct ValueShardingRef {
+    int32_t text = -1;
+    bool list = false;
+  };
+  std::unordered_map<std::string, ValueShardingRef> value_shardings_;
+  std::vector<std::string> sharding_texts_;
+  std::unordered_map<std::string, int32_t> sharding_text_index_;
+  bool value_shardings_full_ = false;  // a bound was reached in this function
+  // The operands of the file's sdy.collective_permutes, by `%name/part`
+  // (LocKey), from the pre-pass: only their shardings are kept, so a
+  // module without a permute keeps none (bounded: 2^16).
+  std::unordered_set<std::string> permute_operands_;
+  // The out_sharding of each Shardy collective of the function by result
+  // name (at most 4096).
+  std::unordered_map<std::string, SdySharding> collective_outs_;
 };
 
 }  // namespace topolint::hlo::mlir

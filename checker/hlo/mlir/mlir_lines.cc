@@ -37,9 +37,14 @@ bool Reader::SkipDullLine() {
                StartsWith(s, "\"builtin.module\"")) {
       return false;
     }
+    bool sharding = false;  // `sdy.sharding`, `sdy.sharding_constraint`, ...
     for (size_t d = s.find('.'); d != std::string_view::npos;
          d = s.find('.', d + 1)) {
       const std::string_view before = s.substr(0, d), after = s.substr(d + 1);
+      if (EndsWith(before, "sdy") &&
+          (StartsWith(after, "sharding") || StartsWith(after, "reshard"))) {
+        sharding = true;
+      }
       if ((EndsWith(before, "hlo") &&
            (StartsWith(after, "all_") || StartsWith(after, "reduce_scatter") ||
             StartsWith(after, "collective_"))) ||
@@ -56,6 +61,8 @@ bool Reader::SkipDullLine() {
         return false;
       }
     }
+    // A value's sharding, for an sdy.collective_permute of it.
+    if (sharding && !permute_operands_.empty()) NoteShardingLine(s);
     if (pending_next_line_ > 0) {
       for (Suppression& sup : module_->suppressions) {
         if (sup.target_line == 0) sup.target_line = cur_.line();
@@ -95,12 +102,45 @@ void Reader::AddLoc(std::string_view name, const SourceLoc& loc) {
   locs_.try_emplace(LocKey(name), LocRef{it->second, loc.line, loc.column});
 }
 
+void Reader::PrepassPermute() {
+  // `%r = sdy.collective_permute %x` or `%r = "sdy.collective_permute"(%x`,
+  // looked at through the cursor without moving it (a few bytes for any
+  // other op line).
+  constexpr std::string_view kPretty = "sdy.collective_permute %";
+  constexpr std::string_view kGeneric = "\"sdy.collective_permute\"(%";
+  size_t k = 1;
+  while (k < 1024 && IsIdByte(cur_.PeekAt(k))) ++k;
+  if (cur_.PeekAt(k) == ':') {  // `%r:2 =`
+    ++k;
+    while (IsDigit(cur_.PeekAt(k))) ++k;
+  }
+  if (cur_.PeekAt(k) != ' ' || cur_.PeekAt(k + 1) != '=' ||
+      cur_.PeekAt(k + 2) != ' ') {
+    return;
+  }
+  k += 3;
+  const std::string_view form = cur_.PeekAt(k) == '"' ? kGeneric : kPretty;
+  for (size_t i = 0; i < form.size(); ++i) {
+    if (cur_.PeekAt(k + i) != static_cast<unsigned char>(form[i])) return;
+  }
+  k += form.size() - 1;  // at the operand's '%'
+  std::string name = "%";
+  for (++k; name.size() < 1024 && IsIdByte(cur_.PeekAt(k)); ++k) {
+    name.push_back(static_cast<char>(cur_.PeekAt(k)));
+  }
+  if (permute_operands_.size() < (size_t{1} << 16)) {
+    permute_operands_.insert(LocKey(name));
+  }
+}
+
 void Reader::CollectLocs() {
   while (!cur_.AtEnd()) {
     while (cur_.Peek() == ' ' || cur_.Peek() == '\t') cur_.Advance();
     const int c = cur_.Peek();
     if (c == '#') {
       LocAlias();
+    } else if (c == '%') {
+      PrepassPermute();
     } else if (c == 's' && cur_.PeekAt(1) == 'd' && cur_.PeekAt(2) == 'y' &&
                cur_.PeekAt(3) == '.') {
       std::string word;

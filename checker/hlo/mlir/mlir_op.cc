@@ -346,7 +346,11 @@ bool Reader::FunctionType(Collective* c) {
 }
 
 void Reader::Location(Collective* c) {
-  cur_.SkipSpace();
+  // `loc(...)` on the op's line (where MLIR prints it): blanks only, so that
+  // the next line is left to the top-level scan from its start (a
+  // `// topolint:` directive, a dull line skipped whole, a value's
+  // sdy.sharding).
+  while (cur_.Peek() == ' ' || cur_.Peek() == '\t') cur_.Advance();
   if (cur_.Peek() != 'l' || cur_.PeekAt(1) != 'o' || cur_.PeekAt(2) != 'c' ||
       cur_.PeekAt(3) != '(') {
     return;

@@ -23,6 +23,13 @@ Reader::Reader(InputWindow* window, Module* module, const ParseOptions& options)
 
 void Reader::Error(TextPos pos, std::string message) {
   if (stopped_) return;
+  if (in_sdy_op_) {
+    // A Shardy op in a form this reader does not follow: said at the op,
+    // and not a syntax error (the module may well be valid).
+    SdyNotChecked(pos,
+                  fmt::format("its text is not understood here: {}", message));
+    return;
+  }
   if (static_cast<int>(module_->syntax_errors.size()) >=
       options_.max_syntax_errors) {
     module_->syntax_errors.push_back(SyntaxError{
@@ -231,6 +238,7 @@ void Reader::StartPart() {
     if (s.target_line == 0) s.target_line = s.pos.line + 1;
   }
   pending_next_line_ = 0;
+  ClearValueShardings();
   FlushDeferred();
   NamePart();
   options_.on_module_split(*module_);
@@ -262,6 +270,7 @@ void Reader::Split() {
   ++part_index_;
   computation_.clear();
   result_name_.clear();
+  ClearValueShardings();
   if (options_.on_module_split) {
     StartPart();
   } else {
@@ -338,6 +347,7 @@ void Reader::ModuleAttributes() {
 }
 
 void Reader::FuncHeader() {
+  ClearValueShardings();  // SSA names are the function's own
   cur_.SkipSpace();
   std::string word;
   if (IsIdStart(cur_.Peek())) {
@@ -350,6 +360,8 @@ void Reader::FuncHeader() {
   } else {
     cur_.ReadId(&computation_, 1024);
   }
+  cur_.SkipSpace();
+  if (cur_.Peek() == '(') FuncArgs();
 }
 
 void Reader::ResultName() {

@@ -5,6 +5,7 @@
 //   %1 = sdy.reduce_scatter [max] [{}, {"y"}] %0 out_sharding=<...> : T
 //   %1 = sdy.all_to_all [{"x"}: 0->1, {"y"}: 2->3] %0 out_sharding=<...> : T
 //   %1 = sdy.collective_permute %0 out_sharding=<...> : T
+// and in the generic form (mlir_sdy_generic.cc).
 // Each becomes the HLO collective Shardy's own lowering makes of it
 // (sdy-convert-global-to-local, shardy/dialect/sdy/transforms/export/
 // convert_global_to_local.cc, default options): one collective over all the
@@ -12,7 +13,10 @@
 // target dimension), its groups the mesh-axes expansion of those axes over
 // the mesh (sdy::getReplicaGroups, the same expansion as
 // #stablehlo.replica_group_mesh_axes), with a channel, and
-// use_global_device_ids for all-gather, all-reduce and reduce-scatter.
+// use_global_device_ids for all-gather, all-reduce and reduce-scatter; a
+// collective_permute's pairs follow from its operand's sharding
+// (mlir_sdy_permute.cc). What cannot be read of an op is an unchecked-input
+// note at it (SdyNotChecked), not a syntax error.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -64,6 +68,7 @@ CollectiveKind HloKindOf(SdyOpKind kind) {
 void Reader::SdyStart(SdyOpKind kind, TextPos name_pos) {
   part_has_content_ = true;
   skip_op_ = false;
+  in_sdy_op_ = true;
   op_.Clear();
   op_start_ = cur_.Offset();
   op_.kind = HloKindOf(kind);
@@ -80,21 +85,28 @@ void Reader::SdyStart(SdyOpKind kind, TextPos name_pos) {
   result_name_.clear();
 }
 
-void Reader::SdyGeneric(SdyOpKind kind, TextPos name_pos,
-                        const std::string& op_name) {
-  // `"sdy.all_gather"(%0) <{...}>`: the generic form (mlir-opt
-  // --mlir-print-op-generic) is not read; said, never skipped silently.
-  SdyStart(kind, name_pos);
-  if (op_.name.empty()) op_.name = op_name;
-  Unchecked(name_pos,
-            fmt::format("the generic form of {} is not read; print the module "
-                        "in Shardy's custom form (without "
-                        "--mlir-print-op-generic)",
-                        op_name));
+void Reader::SdyNotChecked(TextPos pos, const std::string& why) {
+  if (skip_op_) return;
+  skip_op_ = true;
+  // Bounded: the first 1000 ops of a module are listed, then one note.
+  constexpr size_t kMaxListed = 1000;
+  if (module_->unchecked.size() > kMaxListed) return;
+  UncheckedPart u;
+  u.pos = pos;
+  u.anchor = "shardy-op-not-checked:" + op_.name;
+  u.message = module_->unchecked.size() == kMaxListed
+                  ? fmt::format(
+                        "more than {} Shardy collectives are not checked; the "
+                        "rest are not listed",
+                        kMaxListed)
+                  : fmt::format("{} ({}) is not checked: {}", op_.name,
+                                op_.opcode, why);
+  module_->unchecked.push_back(std::move(u));
 }
 
 bool Reader::SdyAxisRefs(std::vector<MeshAxisRef>* out) {
-  // At '{': `"x", "y":(2)4` through '}'.
+  // At '{': `"x", "y":(2)4` through '}' (a sharding's dimension may also
+  // hold `?`, open: skipped).
   cur_.Advance();
   for (int guard = 0; guard < 1 << 16; ++guard) {
     cur_.SkipSpace();
@@ -103,14 +115,15 @@ bool Reader::SdyAxisRefs(std::vector<MeshAxisRef>* out) {
       cur_.Advance();
       return true;
     }
-    if (c == ',') {
+    if (c == ',' || c == '?') {
       cur_.Advance();
       continue;
     }
     if (c != '"') return Fail("expected a mesh axis name or '}'");
     MeshAxisRef ref;
-    if (!cur_.ReadString(&ref.name, 1024))
+    if (!cur_.ReadString(&ref.name, 1024)) {
       return Fail("unterminated axis name");
+    }
     cur_.SkipSpace();
     if (cur_.Eat(':')) {
       // A sub-axis `"x":(pre)size`.
@@ -173,10 +186,8 @@ bool Reader::SdyAxes(SdyOpKind kind, std::vector<MeshAxisRef>* refs,
   return true;
 }
 
-bool Reader::SdyOutSharding(SdyMesh* inline_mesh, std::string* mesh_name,
-                            TextPos* mesh_pos) {
-  // `out_sharding=<@mesh, [...], replicated={...}>` or an inline
-  // `<mesh<["x"=2]>, [...]>`: the mesh; the rest is skipped.
+bool Reader::SdyOutSharding(SdySharding* out) {
+  // ` out_sharding=<...>`.
   cur_.SkipSpace();
   std::string word;
   if (!cur_.ReadId(&word) || word != "out_sharding") {
@@ -185,24 +196,55 @@ bool Reader::SdyOutSharding(SdyMesh* inline_mesh, std::string* mesh_name,
   cur_.SkipSpace();
   if (!cur_.Eat('=')) return Fail("expected '=' after out_sharding");
   cur_.SkipSpace();
-  if (!cur_.Eat('<')) return Fail("expected '<' after out_sharding=");
+  return SdyShardingBody(out);
+}
+
+bool Reader::SdyShardingBody(SdySharding* out) {
+  // At '<': `<@mesh, [{"x"}, {"y", ?}p1], replicated={"z"}>` or an inline
+  // `<mesh<["x"=2]>, [...]>`: the mesh and each dimension's axes; the rest
+  // is skipped.
+  if (!cur_.Eat('<')) return Fail("expected '<' with a sharding");
   cur_.SkipSpace();
-  *mesh_pos = cur_.Pos();
+  out->mesh_pos = cur_.Pos();
+  std::string word;
   if (cur_.Eat('@')) {
-    cur_.ReadId(mesh_name, 1024);
+    const bool named = cur_.Peek() == '"'
+                           ? cur_.ReadString(&out->mesh_name, 1024)
+                           : cur_.ReadId(&out->mesh_name, 1024);
+    if (!named || out->mesh_name.empty()) return Fail("expected a mesh name");
   } else if (cur_.ReadId(&word) && word == "mesh" && cur_.Peek() == '<') {
-    if (!MeshBody(inline_mesh)) return Fail("unterminated inline mesh");
-    *mesh_name = "";
+    if (!MeshBody(&out->inline_mesh)) return Fail("unterminated inline mesh");
+    out->mesh_name.clear();
   } else {
-    return Fail("expected a mesh (@name or mesh<...>) in out_sharding");
+    return Fail("expected a mesh (@name or mesh<...>) in the sharding");
   }
+  cur_.SkipSpace();
+  if (!cur_.Eat(',')) return Fail("expected ',' after the sharding's mesh");
+  cur_.SkipSpace();
+  if (!cur_.Eat('[')) return Fail("expected '[' with the sharding's axes");
+  for (int guard = 0;; ++guard) {
+    cur_.SkipSpace();
+    if (cur_.Eat(']')) break;
+    if (cur_.Eat(',')) continue;
+    if (cur_.Peek() != '{' || guard >= 1 << 16) {
+      return Fail("expected '{' with a dimension's axes");
+    }
+    std::vector<MeshAxisRef> dim;
+    if (!SdyAxisRefs(&dim)) return false;
+    if (cur_.Peek() == 'p' && IsDigit(cur_.PeekAt(1))) {  // a priority
+      cur_.Advance();
+      while (IsDigit(cur_.Peek())) cur_.Advance();
+    }
+    out->dims.push_back(std::move(dim));
+  }
+  // replicated={...}, unreduced={...}, through the closing '>'.
   int depth = 1;
   const int64_t start = cur_.Offset();
   std::string text;
   while (depth > 0) {
     const int c = cur_.Peek();
     if (c == kEnd || cur_.Offset() - start > options_.max_instruction_bytes) {
-      return Fail("unterminated out_sharding");
+      return Fail("unterminated sharding");
     }
     if (c == '"') {
       if (!cur_.ReadString(&text, 64)) return Fail("unterminated string");
@@ -215,11 +257,15 @@ bool Reader::SdyOutSharding(SdyMesh* inline_mesh, std::string* mesh_name,
   return true;
 }
 
+const SdyMesh* Reader::SdyMeshOf(const SdySharding& s) const {
+  return s.mesh_name.empty() ? &s.inline_mesh : FindMesh("@" + s.mesh_name);
+}
+
 // One op's grammar read in order; each step a line or two.
-// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 void Reader::SdyOp(SdyOpKind kind, TextPos name_pos,
                    const std::string& op_name) {
   SdyStart(kind, name_pos);
+  const SdyScope scope{&in_sdy_op_};
   if (op_.name.empty()) op_.name = op_name;
   cur_.SkipSpace();
   const bool reduces =
@@ -229,11 +275,10 @@ void Reader::SdyOp(SdyOpKind kind, TextPos name_pos,
     cur_.ReadId(&reduction);
     cur_.SkipSpace();
   }
-  ReplicaGroups& rg = op_.replica_groups;
-  rg.pos = cur_.Pos();
-  std::vector<MeshAxisRef> refs;
-  int64_t dim = 0;
-  if (kind != SdyOpKind::kCollectivePermute && !SdyAxes(kind, &refs, &dim)) {
+  op_.replica_groups.pos = cur_.Pos();
+  SdyOpRead r;
+  if (kind != SdyOpKind::kCollectivePermute &&
+      !SdyAxes(kind, &r.refs, &r.dim)) {
     return;
   }
   cur_.SkipSpace();
@@ -242,13 +287,14 @@ void Reader::SdyOp(SdyOpKind kind, TextPos name_pos,
     return;
   }
   while (IsIdByte(cur_.Peek()) || cur_.Peek() == '%' || cur_.Peek() == '#') {
+    if (r.operand.size() < 1024) {
+      r.operand.push_back(static_cast<char>(cur_.Peek()));
+    }
     cur_.Advance();
   }
   op_.operand_count = 1;
-  SdyMesh inline_mesh;
-  std::string mesh_name;
-  TextPos mesh_pos;
-  if (!SdyOutSharding(&inline_mesh, &mesh_name, &mesh_pos)) return;
+  if (!SdyOutSharding(&r.out)) return;
+  r.has_out = true;
   cur_.SkipSpace();
   if (cur_.Peek() == '{' &&
       !cur_.SkipBalanced(options_.max_instruction_bytes, kMaxNestingDepth)) {
@@ -264,44 +310,52 @@ void Reader::SdyOp(SdyOpKind kind, TextPos name_pos,
     if (!Type(&global, 0)) return;
   }
   Location(&op_);
-  if (stopped_) return;
-  if (kind == SdyOpKind::kCollectivePermute) {
-    Unchecked(name_pos,
-              "its source-target pairs follow from its operand's sharding, "
-              "which topolint does not read (only out_sharding is written on "
-              "the op)");
+  if (stopped_ || skip_op_) return;
+  SdyFinish(kind, name_pos, &r);
+}
+
+void Reader::SdyFinish(SdyOpKind kind, TextPos name_pos, SdyOpRead* r) {
+  // The result's sharding, for a collective_permute of it.
+  if (!op_.name.empty() && op_.name[0] == '%' &&
+      (collective_outs_.size() < 4096 || collective_outs_.count(op_.name))) {
+    collective_outs_[op_.name] = r->out;
+  }
+  if (cur_.Offset() - op_start_ > options_.max_instruction_bytes) {
+    SdyNotChecked(op_.opcode_pos, fmt::format("it spans more than {} bytes",
+                                              options_.max_instruction_bytes));
     return;
   }
-  const SdyMesh* mesh = &inline_mesh;
-  if (!mesh_name.empty()) {
-    mesh = FindMesh("@" + mesh_name);
-    if (mesh == nullptr) {
-      Unchecked(mesh_pos, fmt::format("its mesh @{} is not defined in this "
-                                      "module (no `sdy.mesh @{} = <...>`)",
-                                      mesh_name, mesh_name));
-      return;
-    }
+  if (SdyMeshOf(r->out) == nullptr) {
+    // No such module is valid (Shardy's verifier refuses the symbol): an
+    // error, as for #stablehlo.replica_group_mesh_axes.
+    in_sdy_op_ = false;
+    Unchecked(r->out.mesh_pos,
+              fmt::format("its mesh @{} is not defined in this module (no "
+                          "`sdy.mesh @{} = <...>`)",
+                          r->out.mesh_name, r->out.mesh_name));
+    return;
+  }
+  if (kind == SdyOpKind::kCollectivePermute) {
+    SdyPermute(name_pos, r);
+    return;
   }
   // No axes: the op moves nothing (Shardy's canonicalizer removes it, and
   // its lowering makes no collective of it).
-  if (refs.empty()) return;
-  if (cur_.Offset() - op_start_ > options_.max_instruction_bytes) {
-    Error(op_.opcode_pos, fmt::format("{} spans more than {} bytes", op_.name,
-                                      options_.max_instruction_bytes));
-    return;
-  }
+  if (r->refs.empty()) return;
+  const SdyMesh* mesh = SdyMeshOf(r->out);
+  ReplicaGroups& rg = op_.replica_groups;
   rg.form = ReplicaGroups::Form::kMesh;
   rg.mesh.Clear();
   rg.mesh.axes = mesh->axes;
   rg.mesh.device_ids = mesh->device_ids;
-  rg.mesh.grouped = std::move(refs);
+  rg.mesh.grouped = std::move(r->refs);
   // Shardy's lowering gives each collective a channel of its own, and
   // global device ids to those that take them: flattened-id mode for
   // all-gather, all-reduce and reduce-scatter, cross-partition for
   // all-to-all, the ids of the mesh's devices either way.
   if (kind != SdyOpKind::kAllReduce) {
     op_.has_dimensions = true;
-    op_.dimensions.assign(1, dim);
+    op_.dimensions.assign(1, r->dim);
     op_.dimensions_pos = rg.pos;
   }
   op_.has_channel_id = true;

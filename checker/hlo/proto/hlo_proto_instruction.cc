@@ -13,12 +13,19 @@ namespace {
 // HloInstructionProto field numbers (hlo_proto_internal.h).
 using namespace instruction_fields;  // NOLINT(google-build-using-namespace)
 
-// OpMetadata: op_name=2, source_file=3, source_line=4, stack_frame_id=15.
+// OpMetadata: op_name=2, source_file=3, source_line=4, stack_frame_id=15,
+// source_column=18 (xla/xla_data.proto).
 bool ReadMetadata(WireReader& r, int wire_type, InstructionScratch* s) {
   Collective* c = &s->c;
   auto on_field = [&](uint32_t field, int wt) {
     int64_t line = 0;
     switch (field) {
+      case 18: {  // an int32; 0 or less is no column
+        if (!r.ReadInt64("OpMetadata.source_column", wt, &line)) return false;
+        const int32_t column = static_cast<int32_t>(line);
+        c->source_column = column > 0 ? column : 0;
+        return true;
+      }
       case 15:  // an int32, as source_line
         if (!r.ReadInt64("OpMetadata.stack_frame_id", wt, &line)) return false;
         s->stack_frame_id = static_cast<int32_t>(line);

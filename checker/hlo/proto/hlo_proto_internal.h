@@ -156,6 +156,10 @@ struct StackFrames {
   std::vector<int64_t> frame_locations;
   size_t held = 0;  // bytes counted against kMaxHeldStackFrameBytes
   bool cut = false;
+  // Where the table that went past the bound begins (its field's tag, a
+  // byte offset) and its length in bytes, for NoteStackFramesCut.
+  int64_t cut_at = -1;
+  int64_t cut_bytes = 0;
 
   // Sets c's source_file, source_line and source_column from the frame
   // `id` names. False, leaving `c` as it is, when an id on the way is out
@@ -167,6 +171,9 @@ inline constexpr size_t kMaxHeldStackFrameBytes = size_t{16} << 20;
 // Reads stack_frame_index (17) into `f` (its tag read); a repeated one
 // appends, as protobuf merges it.
 bool ReadStackFrameIndex(WireReader& r, int wire_type, StackFrames* f);
+// A table that was not held (`cut`) is an unchecked-input note on `m` at
+// the table, saying its size and the bound: no frame resolved.
+void NoteStackFramesCut(const StackFrames& f, Module* m);
 
 // What the first pass learns.
 struct Header {

@@ -143,6 +143,7 @@ void SetModuleFields(const Header& h, Module* m) {
   m->num_partitions_pos =
       config_partitions ? h.num_partitions_pos : h.da_computations_pos;
   m->computation_count = static_cast<int64_t>(h.computations.size());
+  proto::NoteStackFramesCut(h.stack_frames, m);
   for (const ComputationInfo& c : h.computations) {
     if ((h.entry_id && c.id == h.entry_id) ||
         (!h.entry_id && !h.entry_name.empty() && c.name == h.entry_name)) {

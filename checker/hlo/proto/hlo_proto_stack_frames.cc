@@ -3,10 +3,13 @@
 // the resolution of an OpMetadata.stack_frame_id into "created at
 // FILE:LINE". Only the innermost frame is used, so the parent links (and
 // any cycle among them) are never followed.
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "checker/hlo/proto/hlo_proto_internal.h"
+#include "fmt/format.h"
 
 namespace topolint::hlo::proto {
 namespace {
@@ -66,6 +69,9 @@ int64_t Index(int64_t id, size_t size) {
 }  // namespace
 
 bool ReadStackFrameIndex(WireReader& r, int wire_type, StackFrames* f) {
+  // Just after the field's tag: where a table past the bound is reported.
+  const int64_t begin = r.offset();
+  const bool was_cut = f->cut;
   std::string name;
   auto on_field = [&](uint32_t field, int wt) {
     if (field == 1) {  // file_names; function_names (2) are not kept
@@ -92,8 +98,29 @@ bool ReadStackFrameIndex(WireReader& r, int wire_type, StackFrames* f) {
     }
     return r.Skip("a StackFrameIndexProto field", wt);
   };
-  return ReadMessage(r, "stack_frame_index (17)", wire_type,
-                     "StackFrameIndexProto", on_field);
+  if (!ReadMessage(r, "stack_frame_index (17)", wire_type,
+                   "StackFrameIndexProto", on_field)) {
+    return false;
+  }
+  if (f->cut && !was_cut) {
+    f->cut_at = begin;
+    f->cut_bytes = r.offset() - begin;
+  }
+  return true;
+}
+
+void NoteStackFramesCut(const StackFrames& f, Module* m) {
+  if (!f.cut) return;
+  UncheckedPart u;
+  u.pos = TextPos::AtByte(std::max<int64_t>(f.cut_at, 0));
+  u.message = fmt::format(
+      "the stack-frame table (HloModuleProto.stack_frame_index, {} bytes) "
+      "was not read: holding it would take more than {} MiB, topolint's "
+      "bound; collectives whose OpMetadata names a stack frame get no "
+      "\"created at\" location (the checks themselves are not affected)",
+      f.cut_bytes, kMaxHeldStackFrameBytes >> 20);
+  u.anchor = "stack-frames-not-read";
+  m->unchecked.push_back(std::move(u));
 }
 
 bool StackFrames::Resolve(int64_t id, Collective* c) const {

@@ -1,5 +1,6 @@
 #include "checker/hlo/text/collective_attrs.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -100,6 +101,12 @@ const char* SkipPlainString(const char* p) {
   return *p == '"' ? p + 1 : nullptr;  // NUL (the window's end) declines
 }
 
+// OpMetadata.source_column is an int32; a column outside 1..INT32_MAX is
+// none.
+int32_t ColumnOf(int64_t column) {
+  return column > 0 && column <= INT32_MAX ? static_cast<int32_t>(column) : 0;
+}
+
 }  // namespace
 
 // The common case of ParseMetadata, read straight from the window:
@@ -115,6 +122,8 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
   bool has_source_file = false;
   bool has_source_line = false;
   int64_t source_line = 0;
+  bool has_source_column = false;
+  int64_t source_column = 0;
   for (;;) {
     while (*p == ' ' || *p == ',') ++p;
     if (*p == '}') break;
@@ -128,9 +137,15 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
       p = ReadPlainDecimal(p, &source_line);
       if (p == nullptr) return false;
       has_source_line = true;
+    } else if (k.size() == 13 && k == "source_column") {
+      // `source_line=12 source_end_line=12 source_column=10
+      // source_end_column=10`: what XLA prints of OpMetadata for JAX.
+      p = ReadPlainDecimal(p, &source_column);
+      if (p == nullptr) return false;
+      has_source_column = true;
     } else if (IsDigit(*p)) {
-      // `source_end_line=12 source_column=10 ...` (JAX): digits, skipped
-      // as the exact path's SkipAtom skips them.
+      // `source_end_line=12 source_end_column=10 ...`: digits, skipped as
+      // the exact path's SkipAtom skips them.
       while (IsDigit(*p)) ++p;
     } else {
       if (*p != '"') return false;
@@ -151,6 +166,7 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
   if (has_op_name) c->op_name.assign(op_name.substr(0, 256));
   if (has_source_file) c->source_file.assign(source_file.substr(0, 4096));
   if (has_source_line) c->source_line = source_line;
+  if (has_source_column) c->source_column = ColumnOf(source_column);
   lx.AdvanceTo(p + 1);
   return true;
 }
@@ -179,6 +195,10 @@ bool ParseMetadataExact(HloLexer& lx, Collective* c) {
       ok = lx.ReadString(&c->op_name, 256);
     } else if (key == "source_line") {
       ok = lx.ReadInt(&c->source_line, "an integer source_line");
+    } else if (key == "source_column") {
+      int64_t column = 0;
+      ok = lx.ReadInt(&column, "an integer source_column");
+      c->source_column = ColumnOf(column);
     } else {
       ok = lx.SkipAtom();
     }

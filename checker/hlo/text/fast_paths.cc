@@ -155,10 +155,12 @@ bool ParseMetadata(HloLexer& lx, Collective* c) {
             exact.op_name = c->op_name;
             exact.source_file = c->source_file;
             exact.source_line = c->source_line;
+            exact.source_column = c->source_column;
             return ParseMetadataExact(lx, &exact) &&
                    exact.op_name == c->op_name &&
                    exact.source_file == c->source_file &&
-                   exact.source_line == c->source_line;
+                   exact.source_line == c->source_line &&
+                   exact.source_column == c->source_column;
           })) {
     return true;
   }

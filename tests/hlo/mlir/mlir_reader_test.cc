@@ -757,8 +757,10 @@ TEST(MlirReaderTest, ShardyCollectivesGiveTheGroupsOfShardysLowering) {
 }
 
 // What Shardy's collectives cannot give is said, at the op, never dropped
-// without a word: a collective_permute's pairs (they follow from its
-// operand's sharding), a mesh the module does not define, the generic form.
+// without a word: a collective_permute whose operand's sharding is not
+// found, a generic op without out_sharding and a form not understood are
+// unchecked-input notes (the module may be valid); a mesh the module does
+// not define is an error (no such module is valid).
 TEST(MlirReaderTest, ShardyCollectivesThatCannotBeReadAreSaid) {
   const Module m = One(
       R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
@@ -767,28 +769,205 @@ func.func @f(%arg0 : tensor<16x8xf32>) -> tensor<16x8xf32> {
   %1 = sdy.all_reduce {"x"} %0 out_sharding=<@other, [{}, {}]> : tensor<16x8xf32>
   %2 = "sdy.all_gather"(%1) <{gathering_axes = #sdy<list_of_axis_ref_lists[{"x"}, {}]>}> : (tensor<16x8xf32>) -> tensor<16x8xf32>
   %3 = sdy.all_gather [{"x"}, {} %2 out_sharding=<@mesh, [{}, {}]> : tensor<16x8xf32>
-  return %3 : tensor<16x8xf32>
+  %4 = "sdy.all_gather"(%3) <{gathering_axes = [{"x"}, {}], out_sharding = #sdy.sharding<@mesh, [{}, {}]>}> : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %4 : tensor<16x8xf32>
 }
 )");
   EXPECT_TRUE(m.collectives.empty());
-  ASSERT_EQ(m.syntax_errors.size(), 4u);
-  EXPECT_EQ(m.syntax_errors[0].pos.line, 3);
+  ASSERT_EQ(m.syntax_errors.size(), 1u) << m.syntax_errors[0].message;
+  EXPECT_EQ(m.syntax_errors[0].pos.line, 4);
+  EXPECT_EQ(m.syntax_errors[0].pos.column, 46);  // the `@other`
   EXPECT_EQ(m.syntax_errors[0].message,
-            "%0 (collective-permute) is not checked: its source-target pairs "
-            "follow from its operand's sharding, which topolint does not read "
-            "(only out_sharding is written on the op)");
-  EXPECT_EQ(m.syntax_errors[1].pos.line, 4);
-  EXPECT_EQ(m.syntax_errors[1].pos.column, 46);  // the `@other`
-  EXPECT_EQ(m.syntax_errors[1].message,
             "%1 (all-reduce) is not checked: its mesh @other is not defined in "
             "this module (no `sdy.mesh @other = <...>`)");
-  EXPECT_EQ(m.syntax_errors[2].pos.line, 5);
-  EXPECT_EQ(m.syntax_errors[2].message,
-            "%2 (all-gather) is not checked: the generic form of "
-            "sdy.all_gather is not read; print the module in Shardy's custom "
-            "form (without --mlir-print-op-generic)");
-  EXPECT_EQ(m.syntax_errors[3].pos.line, 6);
-  EXPECT_EQ(m.syntax_errors[3].message, "expected '{' with a list of axes");
+  ASSERT_EQ(m.unchecked.size(), 4u);
+  EXPECT_EQ(m.unchecked[0].pos.line, 3);
+  EXPECT_EQ(m.unchecked[0].pos.column, 8);
+  EXPECT_EQ(m.unchecked[0].anchor, "shardy-op-not-checked:%0");
+  EXPECT_EQ(m.unchecked[0].message,
+            "%0 (collective-permute) is not checked: its source-target pairs "
+            "follow from the sharding of its operand %arg0, which topolint "
+            "did not find (it reads the sdy.sharding of a func.func argument, "
+            "of an op printed on one line, of an sdy.sharding_constraint or "
+            "sdy.reshard, and a Shardy collective's out_sharding)");
+  EXPECT_EQ(m.unchecked[1].pos.line, 5);
+  EXPECT_EQ(m.unchecked[1].message,
+            "%2 (all-gather) is not checked: it has no out_sharding "
+            "attribute");
+  EXPECT_EQ(m.unchecked[2].pos.line, 6);
+  EXPECT_EQ(m.unchecked[2].message,
+            "%3 (all-gather) is not checked: its text is not understood "
+            "here: expected '{' with a list of axes");
+  EXPECT_EQ(m.unchecked[3].pos.line, 7);
+  EXPECT_EQ(m.unchecked[3].message,
+            "%4 (all-gather) is not checked: its text is not understood "
+            "here: expected #sdy<list_of_axis_ref_lists...> for "
+            "gathering_axes");
+}
+
+// The generic form (mlir-opt --mlir-print-op-generic) of each Shardy
+// collective, its attributes printed whole (openxla/shardy
+// shardy/dialect/sdy/ir/attrs.td: `#sdy<list_of_axis_ref_lists[...]>`,
+// `#sdy<axis_ref_list{...}>`, `#sdy<all_to_all_param_list[...]>`,
+// `#sdy.sharding<...>`; the I32EnumAttr reduction_op an integer), in
+// properties or in the older attribute dictionary, is read as the custom
+// form is.
+TEST(MlirReaderTest, ShardyGenericFormIsReadAsTheCustomForm) {
+  const std::string meshes =
+      R"(sdy.mesh @mesh1 = <["x"=2, "y"=2]>
+sdy.mesh @mesh2 = <["x"=2, "y"=2, "z"=2]>
+sdy.mesh @mesh3 = <["x"=4, "y"=2]>
+)";
+  const Module pretty = One(meshes + R"(
+func.func @f(%arg0 : tensor<16x8xf32> {sdy.sharding=#sdy.sharding<@mesh1, [{"y"}, {"x"}]>}) -> tensor<16x8xf32> {
+  %0 = sdy.all_gather [{}, {"x"}] %arg0 out_sharding=<@mesh1, [{"y"}, {}]> : tensor<16x8xf32>
+  %1 = sdy.all_gather [{"x"}, {"z"}] %0 out_sharding=<@mesh2, [{"y"}, {}]> : tensor<16x8xf32>
+  %2 = sdy.all_reduce max {"y"} %1 out_sharding=<@mesh1, [{}, {"x"}]> : tensor<16x8xf32>
+  %3 = sdy.reduce_scatter [{}, {"x":(2)2}] %2 out_sharding=<@mesh3, [{"y"}, {"x":(2)2}]> : tensor<16x8xf32>
+  %4 = sdy.all_to_all [{"x"}: 0->2, {"y"}: 1->1] %3 out_sharding=<@mesh1, [{}, {"y"}, {"x"}]> : tensor<16x8xf32>
+  %5 = sdy.all_reduce {"x"} %4 out_sharding=<mesh<["x"=2]>, [{}, {}]> : tensor<16x8xf32>
+  %6 = sdy.collective_permute %arg0 out_sharding=<@mesh1, [{"x"}, {"y"}]> : tensor<16x8xf32>
+  return %6 : tensor<16x8xf32>
+}
+)");
+  const Module generic = One(meshes + R"(
+func.func @f(%arg0 : tensor<16x8xf32> {sdy.sharding=#sdy.sharding<@mesh1, [{"y"}, {"x"}]>}) -> tensor<16x8xf32> {
+  %0 = "sdy.all_gather"(%arg0) <{gathering_axes = #sdy<list_of_axis_ref_lists[{}, {"x"}]>, out_sharding = #sdy.sharding<@mesh1, [{"y"}, {}]>}> : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  %1 = "sdy.all_gather"(%0) {gathering_axes = #sdy<list_of_axis_ref_lists[{"x"}, {"z"}]>, out_sharding = #sdy.sharding<@mesh2, [{"y"}, {}]>} : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  %2 = "sdy.all_reduce"(%1) <{out_sharding = #sdy.sharding<@mesh1, [{}, {"x"}]>, reduction_axes = #sdy<axis_ref_list{"y"}>, reduction_op = 1 : i32}> : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  %3 = "sdy.reduce_scatter"(%2) <{out_sharding = #sdy.sharding<@mesh3, [{"y"}, {"x":(2)2}]>, reduce_scatter_axes = #sdy<list_of_axis_ref_lists[{}, {"x":(2)2}]>, reduction_op = 0 : i32}> : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  %4 = "sdy.all_to_all"(%3) <{out_sharding = #sdy.sharding<@mesh1, [{}, {"y"}, {"x"}]>, params = #sdy<all_to_all_param_list[{"x"}: 0->2, {"y"}: 1->1]>}> : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  %5 = "sdy.all_reduce"(%4) <{out_sharding = #sdy.sharding<mesh<["x"=2]>, [{}, {}]>, reduction_axes = #sdy<axis_ref_list{"x"}>}> : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  %6 = "sdy.collective_permute"(%arg0) <{out_sharding = #sdy.sharding<@mesh1, [{"x"}, {"y"}]>}> : (tensor<16x8xf32>) -> tensor<16x8xf32> loc("train.py":9:3)
+  "func.return"(%6) : (tensor<16x8xf32>) -> ()
+}
+)");
+  for (const Module* m : {&pretty, &generic}) {
+    ASSERT_TRUE(m->syntax_errors.empty()) << m->syntax_errors[0].message;
+    ASSERT_TRUE(m->unchecked.empty()) << m->unchecked[0].message;
+  }
+  ASSERT_EQ(pretty.collectives.size(), 7u);
+  ASSERT_EQ(generic.collectives.size(), pretty.collectives.size());
+  for (size_t i = 0; i < pretty.collectives.size(); ++i) {
+    const Collective& a = pretty.collectives[i];
+    const Collective& b = generic.collectives[i];
+    EXPECT_EQ(a.kind, b.kind) << i;
+    EXPECT_EQ(a.name, b.name) << i;
+    EXPECT_EQ(a.channel_id, b.channel_id) << i;
+    EXPECT_EQ(a.has_dimensions, b.has_dimensions) << i;
+    EXPECT_EQ(a.dimensions, b.dimensions) << i;
+    EXPECT_EQ(a.use_global_device_ids, b.use_global_device_ids) << i;
+    EXPECT_TRUE(b.operand_shapes.empty()) << i;
+    EXPECT_FALSE(b.result_shape.known) << i;
+    if (a.kind == CollectiveKind::kCollectivePermute) {
+      // {y, x} -> {x, y} over x=2, y=2: devices 1 and 2 swap shards.
+      const std::vector<std::pair<int64_t, int64_t>> swap = {
+          {0, 0}, {1, 2}, {2, 1}, {3, 3}};
+      EXPECT_EQ(a.source_target_pairs.pairs, swap);
+      EXPECT_EQ(b.source_target_pairs.pairs, swap);
+      continue;
+    }
+    absl::StatusOr<model::GroupList> ga =
+        model::ExpandMesh(a.replica_groups.mesh, 64);
+    absl::StatusOr<model::GroupList> gb =
+        model::ExpandMesh(b.replica_groups.mesh, 64);
+    ASSERT_TRUE(ga.ok() && gb.ok()) << i;
+    EXPECT_EQ(ga->ToVectors(), gb->ToVectors()) << i;
+  }
+  EXPECT_EQ(generic.collectives[2].replica_groups.pos.line, 8);
+  EXPECT_EQ(generic.collectives[2].replica_groups.pos.column, 99);
+  EXPECT_EQ(generic.collectives[6].source_file, "train.py");
+  EXPECT_EQ(generic.collectives[6].source_line, 9);
+  EXPECT_EQ(generic.collectives[6].source_column, 3);
+}
+
+// The source-target pairs of each sdy.collective_permute of Shardy's own
+// lowering test (tests/data/shardy/sdy_collective_permute.mlir: axes
+// swapped between dimensions, reversed, regrouped into sub-axes, a
+// replicated axis replaced, and a mesh of other device ids), derived from
+// its operand's sharding (the func argument's) and its out_sharding, are
+// the pairs of the CHECK lines.
+TEST(MlirReaderTest, ShardyCollectivePermuteGivesThePairsOfShardysLowering) {
+  const std::string path = std::string(TOPOLINT_SOURCE_DIR) +
+                           "/tests/data/shardy/sdy_collective_permute.mlir";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<Groups> expected;
+  std::string line;
+  for (std::istringstream lines(text.str()); std::getline(lines, line);) {
+    if (line.find("source_target_pairs = dense<[[") != std::string::npos) {
+      expected.push_back(DenseOfCheckLine(line));
+    }
+  }
+  ASSERT_EQ(expected.size(), 6u);
+  const Module m = One(text.str());
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_TRUE(m.unchecked.empty()) << m.unchecked[0].message;
+  ASSERT_EQ(m.collectives.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const Collective& c = m.collectives[i];
+    EXPECT_EQ(c.kind, CollectiveKind::kCollectivePermute);
+    EXPECT_TRUE(c.has_channel_id);
+    EXPECT_EQ(c.channel_id, static_cast<int64_t>(i) + 1);  // handle = i + 1
+    EXPECT_FALSE(c.has_use_global_device_ids);
+    ASSERT_TRUE(c.source_target_pairs.present);
+    Groups got;
+    for (const auto& [src, tgt] : c.source_target_pairs.pairs) {
+      got.push_back({src, tgt});
+    }
+    EXPECT_EQ(got, expected[i]) << c.name << " in function " << i;
+    EXPECT_EQ(c.source_target_pairs.pair_pos.size(), got.size());
+  }
+}
+
+// The operand's sharding, wherever Shardy's getSharding finds it: an op's
+// sdy.sharding_per_value (result #1 of a two-result op too), an
+// sdy.sharding_constraint, an sdy.reshard, a Shardy collective's
+// out_sharding; names are a function's own.
+TEST(MlirReaderTest, ShardyCollectivePermuteFindsItsOperandsSharding) {
+  const Module m = One(
+      R"(sdy.mesh @m = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.tanh %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@m, [{"x"}, {"y"}]>]>} : tensor<8x8xf32>
+  %1 = sdy.collective_permute %0 out_sharding=<@m, [{"y"}, {"x"}]> : tensor<8x8xf32>
+  %2:2 = stablehlo.custom_call @two(%1) {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}, {}]>, <@m, [{"x", "y"}, {}]>]>} : (tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>)
+  %3 = sdy.collective_permute %2#1 out_sharding=<@m, [{"y", "x"}, {}]> : tensor<8x8xf32>
+  %4 = sdy.sharding_constraint %3 <@m, [{}, {"x", "y"}]> : tensor<8x8xf32>
+  %5 = sdy.collective_permute %4 out_sharding=<@m, [{}, {"y", "x"}]> : tensor<8x8xf32>
+  %6 = sdy.all_gather [{}, {"x"}] %5 out_sharding=<@m, [{}, {"y"}]> : tensor<8x8xf32>
+  %7 = sdy.collective_permute %6 out_sharding=<@m, [{}, {"x"}]> : tensor<8x8xf32>
+  %8 = sdy.reshard %7 <@m, [{"y"}, {}]> : tensor<8x8xf32>
+  %9 = sdy.collective_permute %8 out_sharding=<@m, [{"x"}, {}]> : tensor<8x8xf32>
+  return %9 : tensor<8x8xf32>
+}
+func.func @g(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %1 = sdy.collective_permute %0 out_sharding=<@m, [{"y"}, {"x"}]> : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
+)");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  // Device d = 2x + y. Swapping x and y between dimensions, or reversing
+  // them in one, moves the shard of (x, y) to the device (y, x): 1 <-> 2.
+  const std::vector<std::pair<int64_t, int64_t>> swap = {
+      {0, 0}, {1, 2}, {2, 1}, {3, 3}};
+  std::vector<std::string> names;
+  for (const Collective& c : m.collectives) {
+    names.push_back(c.name);
+    if (c.kind == CollectiveKind::kCollectivePermute) {
+      EXPECT_EQ(c.source_target_pairs.pairs, swap) << c.name;
+    }
+  }
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"%1", "%3", "%5", "%6", "%7", "%9"}));
+  // @g's %0 is no value of @g.
+  ASSERT_EQ(m.unchecked.size(), 1u);
+  EXPECT_EQ(m.unchecked[0].pos.line, 16);
+  EXPECT_NE(m.unchecked[0].message.find("of its operand %0, which topolint "
+                                        "did not find"),
+            std::string::npos)
+      << m.unchecked[0].message;
 }
 
 // What jax.lax.ragged_all_to_all lowers to (jax/_src/lax/parallel.py,

@@ -134,8 +134,9 @@ TEST(StackFramesTest, FramesGiveTheLocationsSourceFileGives) {
   EXPECT_EQ(framed.collectives[2].source_file, "");
 }
 
-// A module whose %ar names frame `id` of `table`.
-Module ReadFramed(int64_t id, const std::string& table, bool first = false) {
+// The bytes of a module whose %ar names frame `id` of `table`.
+std::string FramedBytes(int64_t id, const std::string& table,
+                        bool first = false) {
   Module m;
   m.name = "jit_f";
   Collective c;
@@ -158,7 +159,51 @@ Module ReadFramed(int64_t id, const std::string& table, bool first = false) {
   Varint(&id_field, 15, static_cast<uint64_t>(id));
   EXPECT_EQ(id_field.size(), 2u) << "ids below 128 keep the length";
   bytes.replace(at, 2, id_field);
-  return Read(WithTable(bytes, table, first));
+  return WithTable(bytes, table, first);
+}
+
+// OpMetadata.source_column (18, xla/xla_data.proto) and the text's
+// `source_column=N` (as XLA prints OpMetadata for JAX) give the column, so
+// a binary module and its text dump locate a collective alike.
+TEST(StackFramesTest, SourceColumnIsReadInTextAndBinary) {
+  std::string text = kText;
+  const std::string from = "source_file=\"model.py\" source_line=42}";
+  const size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, from.size(),
+               "source_file=\"model.py\" source_line=42 source_end_line=42 "
+               "source_column=9 source_end_column=30}");
+  const Module m = hlo::ParseHloText(text, "model.hlo");
+  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  ASSERT_EQ(m.collectives.size(), 3u);
+  EXPECT_EQ(m.collectives[0].source_line, 42);
+  EXPECT_EQ(m.collectives[0].source_column, 9);
+  EXPECT_EQ(m.collectives[1].source_column, 0);  // none written
+  const std::string bytes = WriteHloProto(m, ProtoWriteOptions());
+  // The writer puts the column in OpMetadata field 18: tag 0x90 0x01.
+  EXPECT_NE(bytes.find(std::string("\x90\x01\x09", 3)), std::string::npos);
+  const Module b = Read(bytes);
+  ASSERT_TRUE(b.syntax_errors.empty()) << b.syntax_errors[0].message;
+  ASSERT_EQ(b.collectives.size(), 3u);
+  EXPECT_EQ(b.collectives[0].source_file, "model.py");
+  EXPECT_EQ(b.collectives[0].source_line, 42);
+  EXPECT_EQ(b.collectives[0].source_column, 9);
+  EXPECT_EQ(b.collectives[1].source_column, 0);
+  // A column that is no column (negative, past int32) is none.
+  for (const char* bad : {"source_column=-3", "source_column=4294967296"}) {
+    std::string t = kText;
+    t.replace(
+        t.find(from), from.size(),
+        "source_file=\"model.py\" source_line=42 " + std::string(bad) + "}");
+    const Module n = hlo::ParseHloText(t, "model.hlo");
+    ASSERT_TRUE(n.syntax_errors.empty()) << bad;
+    EXPECT_EQ(n.collectives[0].source_column, 0) << bad;
+  }
+}
+
+// A module whose %ar names frame `id` of `table`.
+Module ReadFramed(int64_t id, const std::string& table, bool first = false) {
+  return Read(FramedBytes(id, table, first));
 }
 
 // file_names a.py, b.py; locations (a.py:10:3), (b.py:20), (file 9: out of
@@ -232,10 +277,37 @@ TEST(StackFramesTest, ATablePastTheCapIsNotHeld) {
   for (int i = 0; i < 4100; ++i) t += entry;
   Bytes(&t, 3, FileLocation(1, 10, 0));
   Bytes(&t, 4, Frame(1, 0));
-  const Module m = ReadFramed(1, t);
-  ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+  for (const bool first : {false, true}) {
+    const std::string bytes = FramedBytes(1, t, first);
+    const Module m = Read(bytes);
+    ASSERT_TRUE(m.syntax_errors.empty()) << m.syntax_errors[0].message;
+    ASSERT_EQ(m.collectives.size(), 1u);
+    EXPECT_EQ(m.collectives[0].source_file, "");
+    // Said, not silent: an unchecked-input note at the table (just after
+    // its tag, 2 bytes for field 17) with its size and the bound.
+    std::string field;
+    Bytes(&field, 17, t);
+    const int64_t table_at =
+        first ? 2 : static_cast<int64_t>(bytes.size() - field.size()) + 2;
+    ASSERT_EQ(m.unchecked.size(), 1u) << first;
+    EXPECT_TRUE(m.unchecked[0].pos.is_byte());
+    EXPECT_EQ(m.unchecked[0].pos.byte_offset(), table_at) << first;
+    EXPECT_EQ(m.unchecked[0].anchor, "stack-frames-not-read");
+    EXPECT_EQ(m.unchecked[0].message,
+              "the stack-frame table (HloModuleProto.stack_frame_index, " +
+                  std::to_string(field.size() - 2) +
+                  " bytes) was not read: holding it would take more than 16 "
+                  "MiB, topolint's bound; collectives whose OpMetadata names "
+                  "a stack frame get no \"created at\" location (the checks "
+                  "themselves are not affected)");
+  }
+}
+
+TEST(StackFramesTest, ATableWithinTheCapIsNoNote) {
+  const Module m = ReadFramed(1, Table());
   ASSERT_EQ(m.collectives.size(), 1u);
-  EXPECT_EQ(m.collectives[0].source_file, "");
+  EXPECT_EQ(m.collectives[0].source_file, "a.py");
+  EXPECT_TRUE(m.unchecked.empty());
 }
 
 }  // namespace
