@@ -46,7 +46,7 @@ struct Gathered {
 // Gathers the fixes; with a baseline, the findings it accepts keep theirs
 // unapplied. As `check --baseline` does, n entries of a fingerprint accept
 // the first n findings having it in report order (by file, line, column).
-absl::Status Gather(const Options& options, UnitSource* source,
+absl::Status Gather(const Options& options, StreamedUnits* source,
                     const std::optional<Baseline>& baseline, Gathered* g) {
   std::set<std::tuple<std::string, std::string, int64_t, int64_t, std::string>>
       seen;

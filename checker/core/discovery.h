@@ -77,6 +77,10 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            std::vector<UnitSpec>* units,
                            std::vector<std::string>* skipped);
 
+// The directory of a unit's file as units name it (`directory`): its
+// parent, "." for a bare name.
+std::string ParentDirectory(const std::string& path);
+
 // Classifies a file by name and, for other text files, by its first token.
 // Returns false when it is not an input topolint reads.
 bool ClassifyFile(const std::string& path, InputKind* kind);
