@@ -329,7 +329,7 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
     }
   }
   std::vector<UnitSpec> specs;
-  std::vector<std::string> skipped;
+  DiscoveryReport report;
   // The "include" / "exclude" of the settings file in use apply as in the
   // CLI (none when no settings file is used).
   PathSelector selector;
@@ -339,7 +339,7 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
   if (!options.project_config.empty() || options.search_project_config) {
     limits.selector = &selector;
   }
-  if (absl::Status st = DiscoverUnits(paths, limits, &specs, &skipped);
+  if (absl::Status st = DiscoverUnits(paths, limits, &specs, &report);
       !st.ok()) {
     return st;
   }

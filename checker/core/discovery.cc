@@ -333,17 +333,4 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   }
 }
 
-absl::Status DiscoverUnits(const std::vector<std::string>& paths,
-                           const DiscoveryLimits& limits,
-                           std::vector<UnitSpec>* units,
-                           std::vector<std::string>* skipped) {
-  DiscoveryReport report;
-  if (absl::Status st = DiscoverUnits(paths, limits, units, &report);
-      !st.ok()) {
-    return st;
-  }
-  for (const SkippedPath& s : report.unrecognised) skipped->push_back(s.path);
-  return absl::OkStatus();
-}
-
 }  // namespace topolint
