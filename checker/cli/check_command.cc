@@ -321,7 +321,7 @@ int CheckRun(const Options& options, const std::vector<InMemoryInput>* reuse,
       options,
       [&options, &streamed_skipped](SkippedPath s) {
         streamed_skipped += s.files;
-        if (options.verbose && !s.warned) {
+        if (options.verbose) {
           Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
         }
       },

@@ -206,8 +206,7 @@ int RunFix(const Options& options) {
   // Every file is read and planned before the first is written: a file
   // that does not read is exit 2 with nothing written.
   std::vector<FileFixPlan> plans;
-  std::vector<std::vector<const Fix*>> plan_fixes;
-  for (FileGroup& group : GroupByIdentity(gathered.by_file)) {
+  for (const FileGroup& group : GroupByIdentity(gathered.by_file)) {
     if (piped.count(group.file) > 0) {
       for (const Fix* f : group.fixes) {
         Err(
@@ -229,7 +228,6 @@ int RunFix(const Options& options) {
       fp->before.shrink_to_fit();
     }
     plans.push_back(*std::move(fp));
-    plan_fixes.push_back(std::move(group.fixes));
   }
   auto count_fixed = [](const FileFixPlan& p) {
     size_t n = 0;
