@@ -66,14 +66,6 @@ std::string_view ParentView(std::string_view path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-namespace {
-
-std::string ParentOf(const std::string& path) {
-  return std::string(ParentView(path));
-}
-
-}  // namespace
-
 // `_tp0_bk3`: an NxD compile bucket.
 bool IsBucketName(std::string_view name) {
   auto digits = [&](size_t* i) {
@@ -91,10 +83,10 @@ bool IsBucketName(std::string_view name) {
 // The directory a file is grouped under: its own, except an NxD bucket's
 // `model/graph.hlo`, which belongs with the bucket's `graph.neff`.
 std::string GroupDir(const std::string& path) {
-  std::string dir = ParentOf(path);
-  if (BaseName(dir) != "model") return dir;
-  std::string bucket = ParentOf(dir);
-  return IsBucketName(BaseName(bucket)) ? bucket : dir;
+  const std::string_view dir = ParentView(path);
+  if (BaseName(dir) != "model") return std::string(dir);
+  const std::string_view bucket = ParentView(dir);
+  return std::string(IsBucketName(BaseName(bucket)) ? bucket : dir);
 }
 
 namespace {
