@@ -43,6 +43,12 @@ struct UnitStream::Frame {
   std::string config_only_key;
 };
 
+std::string RealPath(const std::string& path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) != nullptr ? std::string(buf)
+                                                  : std::string();
+}
+
 std::string WithoutTrailingSlash(std::string p) {
   while (p.size() > 1 && p.back() == '/') p.pop_back();
   return p;
@@ -245,14 +251,11 @@ std::string UnitStream::SecondName(int dir_fd, const std::string& path,
 }
 
 std::string UnitStream::WalkedName(const std::string& link) {
-  char buf[PATH_MAX];
-  if (::realpath(link.c_str(), buf) == nullptr) return "";
-  const std::string_view target(buf);
+  const std::string target = RealPath(link);
+  if (target.empty()) return "";
   if (canonical_root_.empty()) {
-    char root[PATH_MAX];
-    canonical_root_ = ::realpath(root_->c_str(), root) != nullptr
-                          ? std::string(root)
-                          : std::string("\n");  // matches no path
+    canonical_root_ = RealPath(*root_);
+    if (canonical_root_.empty()) canonical_root_ = "\n";  // matches no path
   }
   // This search first (its filters apply), then the other directories of
   // the command line.

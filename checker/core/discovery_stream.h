@@ -65,6 +65,10 @@ struct FileNames {
 std::string WalkedPathBelow(const std::string& top, std::string_view target,
                             int max_depth);
 
+// The canonical absolute path of `path` (realpath), or "" when it cannot
+// be resolved.
+std::string RealPath(const std::string& path);
+
 // `p` without trailing slashes ("/" stays).
 std::string WithoutTrailingSlash(std::string p);
 

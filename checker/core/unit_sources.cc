@@ -1,7 +1,5 @@
 #include "checker/core/unit_sources.h"
 
-#include <limits.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -55,16 +53,6 @@ struct UnitSources::Root {
         });
   }
 };
-
-namespace {
-
-std::string RealPath(const std::string& path) {
-  char buf[PATH_MAX];
-  return ::realpath(path.c_str(), buf) != nullptr ? std::string(buf)
-                                                  : std::string();
-}
-
-}  // namespace
 
 UnitSources::UnitSources(const DiscoveryLimits& limits, SkippedFn on_skipped)
     : limits_(limits),
