@@ -28,11 +28,6 @@ Status Error(Status::Code code, std::string message) {
   return Status{code, std::move(message)};
 }
 
-std::string ParentDisplay(const std::string& path) {
-  std::string p = fs::path(path).parent_path().generic_string();
-  return p.empty() ? "." : p;
-}
-
 // The engine's kind for a resolved public kind (kAuto = JSON by content).
 topolint::InputKind EngineKind(InputKind kind) {
   switch (kind) {
@@ -249,7 +244,7 @@ absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
   if (unit.empty()) {
     return absl::InvalidArgumentError("the unit has no inputs");
   }
-  spec->directory = ParentDisplay(unit.inputs().front().name);
+  spec->directory = ParentDirectory(unit.inputs().front().name);
   for (const Unit::Input& in : unit.inputs()) {
     InputFile f;
     f.path = in.name;
@@ -334,7 +329,7 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
     }
   }
   std::vector<UnitSpec> specs;
-  std::vector<std::string> skipped;
+  DiscoveryReport report;
   // The "include" / "exclude" of the settings file in use apply as in the
   // CLI (none when no settings file is used).
   PathSelector selector;
@@ -344,7 +339,7 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
   if (!options.project_config.empty() || options.search_project_config) {
     limits.selector = &selector;
   }
-  if (absl::Status st = DiscoverUnits(paths, limits, &specs, &skipped);
+  if (absl::Status st = DiscoverUnits(paths, limits, &specs, &report);
       !st.ok()) {
     return st;
   }

@@ -82,33 +82,31 @@ std::vector<RuleDescriptor> Descriptors(const std::string& docs_url) {
   return out;
 }
 
-// What the summary and --statistics count, kept as findings stream by:
-// every finding found, those the per-rule cap left out included (a cap
-// note carries their number, and is itself no finding).
+// What the summary and --statistics count (into `counts`), kept as
+// findings stream by: every finding found, those the per-rule cap left out
+// included (a cap note carries their number, and is itself no finding).
 struct Tally {
-  size_t errors = 0, warnings = 0, notes = 0;
-  size_t hidden = 0;        // found but not shown (--max-findings)
-  size_t shown_errors = 0;  // error findings shown
-  // Shown findings whose fix `--fix` applies, and those it applies only
-  // with `--fix-from hlo` (none into a binary, compressed, archived or
-  // piped input, which --fix refuses).
-  size_t fixable = 0, fixable_from_hlo = 0;
+  CheckSummary* counts;
+  size_t shown_errors = 0;      // error findings shown
   std::set<std::string> piped;  // inputs read from a pipe
-  std::map<std::string, size_t> per_rule;
 
   void Count(const Finding& f) {
     if (f.hidden > 0) {
       const size_t n = static_cast<size_t>(f.hidden);
-      hidden += n;
-      per_rule[f.rule] += n;
+      counts->hidden += n;
+      counts->per_rule[f.rule] += n;
       Add(f.hidden_severity, n);
       return;
     }
-    ++per_rule[f.rule];
+    ++counts->per_rule[f.rule];
     Add(f.severity, 1);
     if (f.severity == Severity::kError) ++shown_errors;
+    // Shown findings whose fix `--fix` applies, and those it applies only
+    // with `--fix-from hlo` (none into a binary, compressed, archived or
+    // piped input, which --fix refuses).
     if (Fixable(f)) {
-      ++(f.fix->needs_fix_from.empty() ? fixable : fixable_from_hlo);
+      ++(f.fix->needs_fix_from.empty() ? counts->fixable
+                                       : counts->fixable_from_hlo);
     }
   }
   bool Fixable(const Finding& f) const {
@@ -121,17 +119,16 @@ struct Tally {
   void Add(Severity severity, size_t n) {
     switch (severity) {
       case Severity::kError:
-        errors += n;
+        counts->errors += n;
         break;
       case Severity::kWarning:
-        warnings += n;
+        counts->warnings += n;
         break;
       case Severity::kNote:
-        notes += n;
+        counts->notes += n;
         break;
     }
   }
-  size_t total() const { return errors + warnings + notes; }
 };
 
 // The streamed part of a check: each batch of findings in report order goes
@@ -140,8 +137,8 @@ struct Tally {
 class CheckReport {
  public:
   CheckReport(const Options& options, std::optional<Baseline> baseline,
-              const std::vector<InMemoryInput>& in_memory)
-      : options_(options) {
+              const std::vector<InMemoryInput>& in_memory, CheckSummary* counts)
+      : options_(options), tally_{counts, 0, {}} {
     if (baseline) {
       remaining_ = std::move(baseline->counts);
       use_baseline_ = true;
@@ -324,7 +321,7 @@ int CheckRun(const Options& options, const std::vector<InMemoryInput>* reuse,
       options,
       [&options, &streamed_skipped](SkippedPath s) {
         streamed_skipped += s.files;
-        if (options.verbose && !s.warned) {
+        if (options.verbose) {
           Err(fmt::format("topolint: skipped {}: {}\n", s.path, s.reason));
         }
       },
@@ -350,7 +347,8 @@ int CheckRun(const Options& options, const std::vector<InMemoryInput>* reuse,
   // standard output keeps what was already written (docs/integration.md,
   // "Report order and streaming").
   FindingOrder order;
-  CheckReport report(options, std::move(baseline), streamed->in_memory());
+  CheckReport report(options, std::move(baseline), streamed->in_memory(),
+                     summary);
   if (absl::Status st = report.Begin(); !st.ok()) return Fail(st);
   std::vector<Finding> ready;
   absl::Status streamed_status = StreamUnits(
@@ -368,30 +366,18 @@ int CheckRun(const Options& options, const std::vector<InMemoryInput>* reuse,
     return Fail(st);
   }
   if (absl::Status st = report.End(); !st.ok()) return Fail(st);
-  const size_t unit_count = streamed->units();
-  const UncheckedSummary& unchecked = streamed->unchecked();
-  const size_t skipped_count = streamed_skipped;
-
-  const Tally& tally = report.tally();
   summary->ended = true;
-  summary->errors = tally.errors;
-  summary->warnings = tally.warnings;
-  summary->notes = tally.notes;
-  summary->hidden = tally.hidden;
-  summary->fixable = tally.fixable;
-  summary->fixable_from_hlo = tally.fixable_from_hlo;
-  summary->per_rule = tally.per_rule;
-  summary->units = unit_count;
+  summary->units = streamed->units();
   summary->files = order.file_count();
-  summary->skipped = skipped_count;
-  summary->unchecked_line = unchecked.Line();
+  summary->skipped = streamed_skipped;
+  summary->unchecked_line = streamed->unchecked().Line();
   summary->baselined = report.baselined();
   summary->stale = report.stale();
   // The exit code follows the findings shown (and not baselined): findings
   // the cap left out cannot be baselined one by one, and the first ones of
   // each rule are always shown, so an error rule still fails the run.
-  return tally.shown_errors > 0 && !options.exit_zero ? kExitFindings
-                                                      : kExitClean;
+  return report.tally().shown_errors > 0 && !options.exit_zero ? kExitFindings
+                                                               : kExitClean;
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ struct Gathered {
 // Gathers the fixes; with a baseline, the findings it accepts keep theirs
 // unapplied. As `check --baseline` does, n entries of a fingerprint accept
 // the first n findings having it in report order (by file, line, column).
-absl::Status Gather(const Options& options, UnitSource* source,
+absl::Status Gather(const Options& options, StreamedUnits* source,
                     const std::optional<Baseline>& baseline, Gathered* g) {
   std::set<std::tuple<std::string, std::string, int64_t, int64_t, std::string>>
       seen;
@@ -206,8 +206,7 @@ int RunFix(const Options& options) {
   // Every file is read and planned before the first is written: a file
   // that does not read is exit 2 with nothing written.
   std::vector<FileFixPlan> plans;
-  std::vector<std::vector<const Fix*>> plan_fixes;
-  for (FileGroup& group : GroupByIdentity(gathered.by_file)) {
+  for (const FileGroup& group : GroupByIdentity(gathered.by_file)) {
     if (piped.count(group.file) > 0) {
       for (const Fix* f : group.fixes) {
         Err(
@@ -229,7 +228,6 @@ int RunFix(const Options& options) {
       fp->before.shrink_to_fit();
     }
     plans.push_back(*std::move(fp));
-    plan_fixes.push_back(std::move(group.fixes));
   }
   auto count_fixed = [](const FileFixPlan& p) {
     size_t n = 0;

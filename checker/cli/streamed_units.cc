@@ -61,8 +61,7 @@ absl::Status StreamedUnits::Init() {
   return sources_->Prime();
 }
 
-absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
-                                         std::unique_ptr<UnitJob>* owned,
+absl::StatusOr<bool> StreamedUnits::Take(std::unique_ptr<UnitJob>* job,
                                          std::optional<std::string>* frontier) {
   StreamedUnit unit;
   absl::StatusOr<bool> more = sources_->Next(&unit);
@@ -97,8 +96,7 @@ absl::StatusOr<bool> StreamedUnits::Take(const UnitJob** job,
   if (!IsSkipUnit(made->spec)) ++units_;
   unchecked_.Add(made->spec);
   *frontier = sources_->PeekKey();
-  *job = made.get();
-  *owned = std::move(made);
+  *job = std::move(made);
   return true;
 }
 

@@ -23,14 +23,14 @@
 
 namespace topolint::cli {
 
-// A UnitSource over every unit of a command line. Each unit gets its
-// settings (UnitSettings) and, with `check_outputs`, is refused when an -o
-// or --write-baseline path is one of its files or its settings file
+// Every unit of a command line, in report order (what StreamUnits takes). Each
+// unit gets its settings (UnitSettings) and, with `check_outputs`, is refused
+// when an -o or --write-baseline path is one of its files or its settings file
 // (CheckOutputsAreNotInputs). Skipped paths are handed to the callback as
 // the walks meet them, on the thread taking units (one at a time). `reuse`:
 // standard input and pipes as an earlier pass of the run read them (they cannot
 // be read twice), or null.
-class StreamedUnits : public UnitSource {
+class StreamedUnits {
  public:
   StreamedUnits(const Options& options,
                 std::function<void(SkippedPath)> on_skipped,
@@ -44,13 +44,15 @@ class StreamedUnits : public UnitSource {
   // that cannot be listed is an error (exit 2).
   absl::Status Init();
 
-  absl::StatusOr<bool> Take(const UnitJob** job,
-                            std::unique_ptr<UnitJob>* owned,
-                            std::optional<std::string>* frontier) override;
-  const std::vector<InMemoryInput>& in_memory() const override {
-    return in_memory_;
-  }
-  const SharedInputs* shared() const override { return &shared_; }
+  // Called by one thread at a time. The next unit into *job; *frontier is
+  // the report-order key of the unit after it (nullopt when there is none:
+  // FindingOrder). False at the end.
+  absl::StatusOr<bool> Take(std::unique_ptr<UnitJob>* job,
+                            std::optional<std::string>* frontier);
+  // Standard input and pipes, read into memory.
+  const std::vector<InMemoryInput>& in_memory() const { return in_memory_; }
+  // Inputs several units read, loaded once.
+  const SharedInputs* shared() const { return &shared_; }
 
   // Units handed out so far that check files (not skipped cache entries).
   size_t units() const { return units_; }

@@ -10,59 +10,47 @@ namespace topolint::cli {
 
 void UncheckedSummary::Add(const UnitSpec& spec) {
   for (const UncheckedInput& u : spec.unchecked) {
-    switch (u.kind) {
-      case UncheckedInput::Kind::kCacheInProgress:
-        ++in_progress_;
-        break;
-      case UncheckedInput::Kind::kCacheIncomplete:
-        ++incomplete_;
-        break;
-      case UncheckedInput::Kind::kCacheFailed:
-        ++failed_;
-        break;
-      case UncheckedInput::Kind::kUnpaired:
-        ++unpaired_;
-        break;
-      case UncheckedInput::Kind::kUnread:
-        ++unread_;
-        break;
-      case UncheckedInput::Kind::kNotSearched:
-        ++not_searched_;
-        break;
-    }
+    ++counts_[static_cast<size_t>(u.kind)];
   }
 }
 
 std::string UncheckedSummary::Line() const {
+  using Kind = UncheckedInput::Kind;
+  const size_t in_progress = Count(Kind::kCacheInProgress);
+  const size_t incomplete = Count(Kind::kCacheIncomplete);
+  const size_t failed = Count(Kind::kCacheFailed);
+  const size_t unpaired = Count(Kind::kUnpaired);
+  const size_t unread = Count(Kind::kUnread);
+  const size_t not_searched = Count(Kind::kNotSearched);
   std::vector<std::string> parts;
-  const size_t entries = in_progress_ + incomplete_ + failed_;
+  const size_t entries = in_progress + incomplete + failed;
   if (entries > 0) {
     std::vector<std::string> states;
-    if (in_progress_ > 0)
-      states.push_back(fmt::format("{} in progress", in_progress_));
-    if (incomplete_ > 0)
-      states.push_back(fmt::format("{} incomplete", incomplete_));
-    if (failed_ > 0) states.push_back(fmt::format("{} failed", failed_));
+    if (in_progress > 0)
+      states.push_back(fmt::format("{} in progress", in_progress));
+    if (incomplete > 0)
+      states.push_back(fmt::format("{} incomplete", incomplete));
+    if (failed > 0) states.push_back(fmt::format("{} failed", failed));
     parts.push_back(fmt::format("{} compile-cache entr{} skipped ({})", entries,
                                 entries == 1 ? "y" : "ies",
                                 absl::StrJoin(states, ", ")));
   }
-  if (unpaired_ > 0) {
+  if (unpaired > 0) {
     parts.push_back(fmt::format(
         "{} director{} whose modules and NEFFs could not be paired (cross-file "
         "rules not run)",
-        unpaired_, unpaired_ == 1 ? "y" : "ies"));
+        unpaired, unpaired == 1 ? "y" : "ies"));
   }
-  if (unread_ > 0) {
-    parts.push_back(fmt::format("{} file{} of a known kind not read", unread_,
-                                unread_ == 1 ? "" : "s"));
+  if (unread > 0) {
+    parts.push_back(fmt::format("{} file{} of a known kind not read", unread,
+                                unread == 1 ? "" : "s"));
   }
-  if (not_searched_ > 0) {
+  if (not_searched > 0) {
     parts.push_back(
         fmt::format("{} director{} not searched (what is below "
                     "{} not checked)",
-                    not_searched_, not_searched_ == 1 ? "y" : "ies",
-                    not_searched_ == 1 ? "it was" : "them was"));
+                    not_searched, not_searched == 1 ? "y" : "ies",
+                    not_searched == 1 ? "it was" : "them was"));
   }
   if (parts.empty()) return "";
   return fmt::format("topolint: {}; see the unchecked-input findings or -v\n",

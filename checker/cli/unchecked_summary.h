@@ -6,6 +6,7 @@
 #ifndef TOPOLINT_CHECKER_CLI_UNCHECKED_SUMMARY_H_
 #define TOPOLINT_CHECKER_CLI_UNCHECKED_SUMMARY_H_
 
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -25,8 +26,14 @@ class UncheckedSummary {
   std::string Line() const;
 
  private:
-  size_t in_progress_ = 0, incomplete_ = 0, failed_ = 0;
-  size_t unpaired_ = 0, unread_ = 0, not_searched_ = 0;
+  size_t Count(UncheckedInput::Kind kind) const {
+    return counts_[static_cast<size_t>(kind)];
+  }
+
+  // By UncheckedInput::Kind (kNotSearched is the last).
+  std::array<size_t,
+             static_cast<size_t>(UncheckedInput::Kind::kNotSearched) + 1>
+      counts_{};
 };
 
 }  // namespace topolint::cli

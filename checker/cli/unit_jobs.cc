@@ -29,11 +29,6 @@
 namespace topolint::cli {
 namespace {
 
-std::string ParentOf(const std::string& path) {
-  std::string p = std::filesystem::path(path).parent_path().generic_string();
-  return p.empty() ? "." : p;
-}
-
 absl::Status ApplyFlags(const Options& o, UnitJob* job) {
   for (const std::string& g : o.rule_globs) {
     if (auto st = job->selection.ApplyGlobs(g); !st.ok()) {
@@ -84,7 +79,7 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
   auto add = [&](const std::string& path, InputKind kind, bool def_json) {
     if (path.empty()) return absl::OkStatus();
     if (absl::Status st = CheckReadableKind(path); !st.ok()) return st;
-    if (spec.directory.empty()) spec.directory = ParentOf(path);
+    if (spec.directory.empty()) spec.directory = ParentDirectory(path);
     InputFile f{path, kind, true, false, def_json};
     spec.files.push_back(f);
     return absl::OkStatus();
@@ -143,7 +138,7 @@ absl::Status AddInMemoryUnit(const std::string& name, std::string text,
   }
   in_memory->push_back({name, std::move(text)});
   UnitSpec spec;
-  spec.directory = ParentOf(name);
+  spec.directory = ParentDirectory(name);
   spec.files.push_back(InputFile{name, kind, true, true, false});
   specs->push_back(std::move(spec));
   return absl::OkStatus();
@@ -291,13 +286,12 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
       o, [](SkippedPath) {}, /*reuse=*/nullptr, /*check_outputs=*/false);
   if (absl::Status st = source.Init(); !st.ok()) return st;
   for (;;) {
-    const UnitJob* job = nullptr;
-    std::unique_ptr<UnitJob> owned;
+    std::unique_ptr<UnitJob> job;
     std::optional<std::string> frontier;
-    absl::StatusOr<bool> more = source.Take(&job, &owned, &frontier);
+    absl::StatusOr<bool> more = source.Take(&job, &frontier);
     if (!more.ok()) return more.status();
     if (!*more) break;
-    UnitJob taken = owned != nullptr ? std::move(*owned) : *job;
+    UnitJob& taken = *job;
     if (o.verb != Verb::kCheck) {
       // `explain` draws units, not findings: what was left out is a
       // warning there, and a skipped compile-cache entry no unit.

@@ -92,23 +92,7 @@ struct UnitOutcome {
   size_t new_files = 0;
 };
 
-// Where StreamUnits takes its units from, in report order.
-class UnitSource {
- public:
-  virtual ~UnitSource() = default;
-
-  // Called by one thread at a time. The next unit into *job, valid until
-  // its outcome is consumed (*owned holds it when the source made it for
-  // this call); *frontier is the report-order key of the unit after it
-  // (nullopt when there is none: FindingOrder). False at the end.
-  virtual absl::StatusOr<bool> Take(const UnitJob** job,
-                                    std::unique_ptr<UnitJob>* owned,
-                                    std::optional<std::string>* frontier) = 0;
-
-  virtual const std::vector<InMemoryInput>& in_memory() const = 0;
-  // Inputs several units read, loaded once; null for none.
-  virtual const SharedInputs* shared() const = 0;
-};
+class StreamedUnits;  // streamed_units.h: where StreamUnits takes units
 
 using ConsumeOutcome = std::function<absl::Status(
     UnitOutcome, const std::optional<std::string>& frontier)>;
@@ -123,7 +107,7 @@ using ConsumeOutcome = std::function<absl::Status(
 // outcomes, not the run's. Stops at the first failure (the source's, a
 // load error, or an error `consume` returns) and returns it; the units
 // before it have been consumed, none after it.
-absl::Status StreamUnits(UnitSource* source, int jobs,
+absl::Status StreamUnits(StreamedUnits* source, int jobs,
                          const ConsumeOutcome& consume);
 
 }  // namespace topolint::cli

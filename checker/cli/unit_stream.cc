@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/cli/streamed_units.h"
 #include "checker/cli/unit_check.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/worker_thread.h"
@@ -61,7 +62,7 @@ size_t OutcomeBytes(const UnitOutcome& o) {
 
 class OrderedHandoff {
  public:
-  OrderedHandoff(UnitSource* source, size_t jobs)
+  OrderedHandoff(StreamedUnits* source, size_t jobs)
       : source_(source),
         jobs_(jobs),
         ahead_(kAheadPerJob * jobs),
@@ -102,9 +103,8 @@ class OrderedHandoff {
   struct Slot {
     bool taken = false;  // the source gave a unit (or an error) for it
     bool ready = false;
-    size_t bytes = 0;  // OutcomeBytes
-    const UnitJob* job = nullptr;
-    std::unique_ptr<UnitJob> owned;
+    size_t bytes = 0;              // OutcomeBytes
+    std::unique_ptr<UnitJob> job;  // freed once checked
     std::optional<std::string> frontier;
     absl::Status status;
     UnitOutcome outcome;
@@ -131,11 +131,10 @@ class OrderedHandoff {
     for (;;) {
       taking_ = true;
       const size_t index = next_;
-      const UnitJob* taken_job = nullptr;
-      std::unique_ptr<UnitJob> owned;
+      std::unique_ptr<UnitJob> taken_job;
       std::optional<std::string> frontier;
       lock.unlock();
-      absl::StatusOr<bool> more = source_->Take(&taken_job, &owned, &frontier);
+      absl::StatusOr<bool> more = source_->Take(&taken_job, &frontier);
       lock.lock();
       taking_ = false;
       bool unit = false;
@@ -144,8 +143,7 @@ class OrderedHandoff {
       } else {
         Slot& slot = slots_[index % window_];
         slot.taken = true;
-        slot.job = taken_job;
-        slot.owned = std::move(owned);
+        slot.job = std::move(taken_job);
         slot.frontier = std::move(frontier);
         next_ = index + 1;
         if (!more.ok()) {
@@ -158,7 +156,7 @@ class OrderedHandoff {
       }
       if (unit && !got) {
         *k = index;
-        *job = taken_job;
+        *job = slots_[index % window_].job.get();
         got = true;
       } else if (unit) {
         pending_.push_back(index);
@@ -179,7 +177,7 @@ class OrderedHandoff {
     if (pending_.empty()) return false;
     *k = pending_.front();
     pending_.pop_front();
-    *job = slots_[*k % window_].job;
+    *job = slots_[*k % window_].job.get();
     return true;
   }
 
@@ -214,7 +212,7 @@ class OrderedHandoff {
       held_bytes_ += bytes;
       slot.status = std::move(st);
       slot.outcome = std::move(out);
-      done = std::move(slot.owned);
+      done = std::move(slot.job);
       slot.ready = true;
       wake = writer_waiting_ && k == consumed_;
     }
@@ -259,7 +257,7 @@ class OrderedHandoff {
     }
   }
 
-  UnitSource* const source_;
+  StreamedUnits* const source_;
   const size_t jobs_;
   const size_t ahead_;   // units checking may always run ahead
   const size_t window_;  // ... and while the outcomes waiting are light
@@ -281,14 +279,13 @@ class OrderedHandoff {
 
 }  // namespace
 
-absl::Status StreamUnits(UnitSource* source, int jobs,
+absl::Status StreamUnits(StreamedUnits* source, int jobs,
                          const ConsumeOutcome& consume) {
   if (jobs <= 1) {
     for (;;) {
-      const UnitJob* job = nullptr;
-      std::unique_ptr<UnitJob> owned;
+      std::unique_ptr<UnitJob> job;
       std::optional<std::string> frontier;
-      absl::StatusOr<bool> more = source->Take(&job, &owned, &frontier);
+      absl::StatusOr<bool> more = source->Take(&job, &frontier);
       if (!more.ok()) return more.status();
       if (!*more) return absl::OkStatus();
       UnitOutcome out;
@@ -297,7 +294,7 @@ absl::Status StreamUnits(UnitSource* source, int jobs,
           !st.ok()) {
         return st;
       }
-      owned.reset();
+      job.reset();
       if (absl::Status st = consume(std::move(out), frontier); !st.ok()) {
         return st;
       }

@@ -34,7 +34,6 @@ struct SkippedPath {
   std::string path;
   std::string reason;
   size_t files = 1;
-  bool warned = false;  // already shown as a warning (not again in --verbose)
 };
 
 struct FoundFile {

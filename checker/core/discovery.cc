@@ -12,7 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "checker/config/component_config.h"
-#include "checker/core/layouts.h"
+#include "checker/core/layout_groups.h"
 #include "checker/core/unit_sources.h"
 #include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/mlir/mlir_reader.h"
@@ -25,13 +25,6 @@
 namespace topolint {
 namespace fs = std::filesystem;
 namespace {
-
-// The last component of a file's path (no fs::path: called for every file
-// a search finds).
-std::string_view FileName(std::string_view path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 // Reads a JSON file met while searching, up to the loader's limit; on
 // failure, says why.
@@ -53,19 +46,6 @@ bool ReadSmallFile(const std::string& path, std::string* out,
   }
   if (in.bad()) *why = "a read error";
   return !in.bad();
-}
-
-// Why a file of a kind topolint knows is not read, by its name, or "".
-std::string_view UnreadKindByName(std::string_view base) {
-  auto ends = [base](std::string_view suffix) {
-    return base.size() > suffix.size() &&
-           base.substr(base.size() - suffix.size()) == suffix;
-  };
-  if (ends(".mlirbc")) {
-    static const std::string advice = hlo::MlirBytecodeAdvice();
-    return advice;
-  }
-  return {};
 }
 
 // A `.mlir` file is StableHLO text unless its head says it is bytecode or
@@ -179,11 +159,10 @@ bool IsGenericProtoName(const std::string& path) {
 // untouched, when its content must be read (ClassifyByContent).
 bool ClassifyByName(ClassifiedFile* c) {
   const std::string& path = c->file.path;
-  const std::string_view base = FileName(path);
+  const std::string_view base = BaseName(path);
   const bool named = c->file.named;
-  if (!named &&
-      (base == "model.done" || base == "model.log" ||
-       (base.size() >= 5 && base.substr(base.size() - 5) == ".lock"))) {
+  if (!named && (base == "model.done" || base == "model.log" ||
+                 absl::EndsWith(path, ".lock"))) {
     c->role = FileRole::kCacheMarker;
     return true;
   }
@@ -191,9 +170,9 @@ bool ClassifyByName(ClassifiedFile* c) {
     c->role = FileRole::kCompileFlags;
     return true;
   }
-  if (std::string_view why = UnreadKindByName(base); !why.empty()) {
+  if (base.size() > 7 && absl::EndsWith(path, ".mlirbc")) {
     c->role = FileRole::kUnread;
-    c->reason = std::string(why);
+    c->reason = hlo::MlirBytecodeAdvice();
     return true;
   }
   if (!named && base == "wrapped_neff.hlo") {
@@ -233,6 +212,11 @@ void ClassifyByContent(ClassifiedFile* c) {
 
 void ClassifyFound(ClassifiedFile* c) {
   if (!ClassifyByName(c)) ClassifyByContent(c);
+}
+
+std::string ParentDirectory(const std::string& path) {
+  std::string p = fs::path(path).parent_path().generic_string();
+  return p.empty() ? "." : p;
 }
 
 bool ClassifyName(const std::string& name, InputKind* kind) {
@@ -347,19 +331,6 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
     if (!*more) return absl::OkStatus();
     units->push_back(std::move(u.spec));
   }
-}
-
-absl::Status DiscoverUnits(const std::vector<std::string>& paths,
-                           const DiscoveryLimits& limits,
-                           std::vector<UnitSpec>* units,
-                           std::vector<std::string>* skipped) {
-  DiscoveryReport report;
-  if (absl::Status st = DiscoverUnits(paths, limits, units, &report);
-      !st.ok()) {
-    return st;
-  }
-  for (const SkippedPath& s : report.unrecognised) skipped->push_back(s.path);
-  return absl::OkStatus();
 }
 
 }  // namespace topolint

@@ -71,11 +71,9 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            std::vector<UnitSpec>* units,
                            DiscoveryReport* report);
 
-// The same, for callers that only want the named files of no known kind.
-absl::Status DiscoverUnits(const std::vector<std::string>& paths,
-                           const DiscoveryLimits& limits,
-                           std::vector<UnitSpec>* units,
-                           std::vector<std::string>* skipped);
+// The directory of a unit's file as units name it (`directory`): its
+// parent, "." for a bare name.
+std::string ParentDirectory(const std::string& path);
 
 // Classifies a file by name and, for other text files, by its first token.
 // Returns false when it is not an input topolint reads.

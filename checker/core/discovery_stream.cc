@@ -43,12 +43,18 @@ struct UnitStream::Frame {
   std::string config_only_key;
 };
 
-namespace {
+std::string RealPath(const std::string& path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) != nullptr ? std::string(buf)
+                                                  : std::string();
+}
 
 std::string WithoutTrailingSlash(std::string p) {
   while (p.size() > 1 && p.back() == '/') p.pop_back();
   return p;
 }
+
+namespace {
 
 // Whether directory name `a` sorts before `b` in path order, where a
 // directory `d` sorts as "d/": (a + '/') < (b + '/'), without building
@@ -200,18 +206,15 @@ bool UnitStream::Ignored(const FoundFile& f) {
                              /*is_dir=*/false, search_root_);
 }
 
-namespace {
-
-// What the walk saw in the unit's directory, when it is `frame`'s.
-void SetDirectoryHints(const std::string& frame_path, bool has_settings,
-                       bool has_git, StreamedUnit* out) {
-  if (out->spec.directory != frame_path) return;
-  out->dir_listed = true;
-  out->dir_has_settings = has_settings;
-  out->dir_has_git = has_git;
+void UnitStream::Ready(const Frame* frame, StreamedUnit out) {
+  if (frame != nullptr && out.spec.directory == frame->path) {
+    out.dir_listed = true;
+    out.dir_has_settings = frame->has_settings;
+    out.dir_has_git = frame->has_git;
+  }
+  std::string key = out.key;
+  ready_.emplace(std::make_pair(std::move(key), sequence_++), std::move(out));
 }
-
-}  // namespace
 
 std::string UnitStream::SecondName(int dir_fd, const std::string& path,
                                    bool maybe_link) {
@@ -248,14 +251,11 @@ std::string UnitStream::SecondName(int dir_fd, const std::string& path,
 }
 
 std::string UnitStream::WalkedName(const std::string& link) {
-  char buf[PATH_MAX];
-  if (::realpath(link.c_str(), buf) == nullptr) return "";
-  const std::string_view target(buf);
+  const std::string target = RealPath(link);
+  if (target.empty()) return "";
   if (canonical_root_.empty()) {
-    char root[PATH_MAX];
-    canonical_root_ = ::realpath(root_->c_str(), root) != nullptr
-                          ? std::string(root)
-                          : std::string("\n");  // matches no path
+    canonical_root_ = RealPath(*root_);
+    if (canonical_root_.empty()) canonical_root_ = "\n";  // matches no path
   }
   // This search first (its filters apply), then the other directories of
   // the command line.
@@ -287,10 +287,7 @@ void UnitStream::NotSearched(const Frame* in, std::string path,
   out.spec =
       NotSearchedUnit(in != nullptr ? in->path : std::string(ParentView(path)),
                       std::move(path), std::move(message));
-  if (in != nullptr) {
-    SetDirectoryHints(in->path, in->has_settings, in->has_git, &out);
-  }
-  ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
+  Ready(in, std::move(out));
 }
 
 // One directory in walk order: open it, refuse loops, read its entries,
@@ -467,6 +464,41 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
   return absl::OkStatus();
 }
 
+std::vector<StreamedUnit> GroupUnits(
+    DirGroup* g, const std::function<void(SkippedPath)>& on_skipped,
+    bool count_shared) {
+  std::vector<SkippedPath> dropped;
+  DropSameFiles(g, &dropped);
+  for (SkippedPath& d : dropped) on_skipped(std::move(d));
+  std::vector<std::string> shared;  // listed by several units
+  for (const InputFile& f : g->configs) shared.push_back(f.path);
+  DirUnitList mine = DirUnits(*g);
+  if (mine.size() > 1) {
+    for (const InputFile& f : g->shared) shared.push_back(f.path);
+  }
+  std::vector<StreamedUnit> units;
+  for (UnitSpec& u : mine) {
+    StreamedUnit out;
+    out.key = UnitKeyOf(u);
+    out.shared = shared;
+    for (const InputFile& f : u.files) {
+      if (std::find(shared.begin(), shared.end(), f.path) == shared.end()) {
+        ++out.new_files;
+      }
+    }
+    if (count_shared && units.empty()) out.new_files += shared.size();
+    out.spec = std::move(u);
+    units.push_back(std::move(out));
+  }
+  return units;
+}
+
+void SortByPath(UnitSpec* spec) {
+  std::sort(
+      spec->files.begin(), spec->files.end(),
+      [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+}
+
 void UnitStream::FormUnits(Frame* frame) {
   DirGroup& g = frame->group;
   if (g.files == 0) return;
@@ -478,21 +510,12 @@ void UnitStream::FormUnits(Frame* frame) {
     StreamedUnit out;
     out.spec = SkippedEntryUnit(dir, kind, why);
     out.key = dir;
-    SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
-    ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
+    Ready(frame, std::move(out));
     return;
   }
-  std::vector<SkippedPath> dropped;
-  DropSameFiles(&g, &dropped);
-  for (SkippedPath& d : dropped) on_skipped_(std::move(d));
+  if (g.markers.size() == g.files) return;  // markers alone
   const bool modules = g.modules();
-  g.unit_of_its_own = modules || !g.shared.empty() || !g.unread.empty();
-  std::vector<std::string> shared;  // listed by several units
-  for (const InputFile& f : g.configs) shared.push_back(f.path);
-  DirUnitList mine = DirUnits(g);
-  if (mine.size() > 1) {
-    for (const InputFile& f : g.shared) shared.push_back(f.path);
-  }
+  const bool own_unit = modules || !g.shared.empty() || !g.unread.empty();
   // The nearest component config above, up to the path given.
   Frame* from = nullptr;
   if (g.configs.empty() && modules && dir != g.root && dir != ParentView(dir)) {
@@ -505,30 +528,20 @@ void UnitStream::FormUnits(Frame* frame) {
       }
     }
   }
-  if (g.markers.size() == g.files) return;  // markers alone
-  if (!g.unit_of_its_own) {
-    frame->config_only = std::move(mine.front());
-    frame->config_only_key = UnitKeyOf(*frame->config_only);
+  std::vector<StreamedUnit> units =
+      GroupUnits(&g, on_skipped_, own_unit && !frame->configs_counted);
+  if (!own_unit) {
+    frame->config_only = std::move(units.front().spec);
+    frame->config_only_key = std::move(units.front().key);
     return;
   }
-  for (UnitSpec& u : mine) {
-    StreamedUnit out;
-    out.key = UnitKeyOf(u);
-    out.shared = shared;
-    for (const InputFile& f : u.files) {
-      const bool config =
-          std::find(shared.begin(), shared.end(), f.path) != shared.end();
-      if (!config) ++out.new_files;
-    }
-    if (!frame->configs_counted) {
-      out.new_files += shared.size();
-      frame->configs_counted = true;
-    }
+  frame->configs_counted = true;
+  for (StreamedUnit& out : units) {
     if (from != nullptr) {
       for (InputFile f : from->group.configs) {
         f.named = false;
         out.shared.push_back(f.path);
-        u.files.push_back(std::move(f));
+        out.spec.files.push_back(std::move(f));
       }
       from->config_inherited = true;
       from->config_only.reset();
@@ -537,12 +550,8 @@ void UnitStream::FormUnits(Frame* frame) {
         from->configs_counted = true;
       }
     }
-    std::sort(
-        u.files.begin(), u.files.end(),
-        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
-    out.spec = std::move(u);
-    SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
-    ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
+    SortByPath(&out.spec);
+    Ready(frame, std::move(out));
   }
 }
 
@@ -557,13 +566,10 @@ void UnitStream::Finish(Frame* frame) {
     for (const InputFile& f : frame->group.configs)
       out.shared.push_back(f.path);
     out.new_files = frame->config_only->files.size();
-    std::sort(
-        frame->config_only->files.begin(), frame->config_only->files.end(),
-        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
     out.spec = *std::move(frame->config_only);
     frame->config_only.reset();
-    SetDirectoryHints(frame->path, frame->has_settings, frame->has_git, &out);
-    ready_.emplace(std::make_pair(out.key, sequence_++), std::move(out));
+    SortByPath(&out.spec);
+    Ready(frame, std::move(out));
   }
 }
 

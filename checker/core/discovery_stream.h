@@ -65,6 +65,13 @@ struct FileNames {
 std::string WalkedPathBelow(const std::string& top, std::string_view target,
                             int max_depth);
 
+// The canonical absolute path of `path` (realpath), or "" when it cannot
+// be resolved.
+std::string RealPath(const std::string& path);
+
+// `p` without trailing slashes ("/" stays).
+std::string WithoutTrailingSlash(std::string p);
+
 // One unit as the stream hands it out.
 struct StreamedUnit {
   UnitSpec spec;
@@ -85,6 +92,19 @@ struct StreamedUnit {
   bool dir_has_settings = false;
   bool dir_has_git = false;
 };
+
+// The units of directory group `g` (its same files dropped, each name
+// dropped handed to `on_skipped`; then DirUnits), each with its key, the
+// files other units list too (the group's configs; with several units, its
+// other JSON as well) and its count of new files (the shared ones counted
+// with the first unit when `count_shared`). The files are not sorted yet
+// (SortByPath).
+std::vector<StreamedUnit> GroupUnits(
+    DirGroup* g, const std::function<void(SkippedPath)>& on_skipped,
+    bool count_shared);
+
+// Sorts a unit's files by path (a unit's files are checked in path order).
+void SortByPath(UnitSpec* spec);
 
 // Not thread-safe: one caller at a time (the CLI takes it under a lock).
 // Not copyable or movable.
@@ -142,6 +162,9 @@ class UnitStream {
   // excluded, ignored).
   std::string WalkedName(const std::string& link);
   void FormUnits(Frame* frame);
+  // Queues `out` as ready, with what the walk saw in `frame` (null: none)
+  // when that is its directory.
+  void Ready(const Frame* frame, StreamedUnit out);
   void Finish(Frame* frame);
   std::optional<std::string> Bound() const;
   bool Ignored(const FoundFile& f);

@@ -30,9 +30,6 @@ struct DirGroup {
   std::vector<UncheckedInput> unread;           // FileRole::kUnread files
   size_t files = 0;  // every file, for a skipped entry
   bool any_named = false;
-  bool config_inherited = false;
-  // Modules, shared files or files not read (before DirUnits).
-  bool unit_of_its_own = false;
   bool modules() const {
     return !hlo.empty() || !neff.empty() || !def_json.empty();
   }

@@ -66,14 +66,6 @@ std::string_view ParentView(std::string_view path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-namespace {
-
-std::string ParentOf(const std::string& path) {
-  return std::string(ParentView(path));
-}
-
-}  // namespace
-
 // `_tp0_bk3`: an NxD compile bucket.
 bool IsBucketName(std::string_view name) {
   auto digits = [&](size_t* i) {
@@ -91,10 +83,10 @@ bool IsBucketName(std::string_view name) {
 // The directory a file is grouped under: its own, except an NxD bucket's
 // `model/graph.hlo`, which belongs with the bucket's `graph.neff`.
 std::string GroupDir(const std::string& path) {
-  std::string dir = ParentOf(path);
-  if (BaseName(dir) != "model") return dir;
-  std::string bucket = ParentOf(dir);
-  return IsBucketName(BaseName(bucket)) ? bucket : dir;
+  const std::string_view dir = ParentView(path);
+  if (BaseName(dir) != "model") return std::string(dir);
+  const std::string_view bucket = ParentView(dir);
+  return std::string(IsBucketName(BaseName(bucket)) ? bucket : dir);
 }
 
 namespace {
@@ -349,32 +341,6 @@ DirUnitList DirUnits(DirGroup& g) {
   return units;
 }
 
-namespace {
-
-// The pairing keys of one side of a group (DirUnits' keys): the modules', or
-// the NEFF sides' (.neff and X.def.json).
-std::set<std::string> SideKeys(const DirGroup& g, bool modules) {
-  std::set<std::string> keys;
-  if (modules) {
-    for (const InputFile& f : g.hlo) {
-      keys.insert(PairKey(BaseName(f.path), FileRole::kHlo));
-    }
-    return keys;
-  }
-  for (const InputFile& f : g.neff) {
-    keys.insert(PairKey(BaseName(f.path), FileRole::kNeff));
-  }
-  for (const InputFile& f : g.def_json) {
-    const std::string_view name = BaseName(f.path);
-    if (EndsWith(name, ".def.json")) {
-      keys.insert(std::string(name.substr(0, name.size() - 9)));
-    }
-  }
-  return keys;
-}
-
-}  // namespace
-
 UnitSpec NotSearchedUnit(std::string directory, std::string path,
                          std::string message) {
   UnitSpec u;
@@ -386,7 +352,8 @@ UnitSpec NotSearchedUnit(std::string directory, std::string path,
 
 namespace {
 
-// The pairing key of a file of `role` (for DropSameFiles' choice).
+// The pairing key of a file of `role` (DirUnits' keys; "" for a plain
+// def.json, which has no stem to pair by).
 std::string KeyOfRoleFile(const InputFile& f, FileRole role) {
   const std::string_view name = BaseName(f.path);
   if (role == FileRole::kDefJson) {
@@ -395,6 +362,22 @@ std::string KeyOfRoleFile(const InputFile& f, FileRole role) {
                : std::string();
   }
   return PairKey(name, role);
+}
+
+// The pairing keys of one side of a group: the modules', or the NEFF
+// sides' (.neff and def.json).
+std::set<std::string> SideKeys(const DirGroup& g, bool modules) {
+  std::set<std::string> keys;
+  auto add = [&keys](const RoleFiles& files, FileRole role) {
+    for (const InputFile& f : files) keys.insert(KeyOfRoleFile(f, role));
+  };
+  if (modules) {
+    add(g.hlo, FileRole::kHlo);
+  } else {
+    add(g.neff, FileRole::kNeff);
+    add(g.def_json, FileRole::kDefJson);
+  }
+  return keys;
 }
 
 // Keeps one name of each file of `files` (see DropSameFiles).

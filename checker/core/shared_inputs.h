@@ -26,15 +26,10 @@ class SharedInputs {
   // Loads one input into a unit (what LoadUnit does for a JSON file).
   using LoadFn = std::function<absl::Status(const InputFile&, Unit*)>;
 
-  // The disk JSON and compile-flags inputs (not named on the command line,
-  // not from standard input) that more than one of `specs` lists with the
-  // same settings, each of them loaded with `load` on first use.
-  SharedInputs(const std::vector<const UnitSpec*>& specs, LoadFn load);
-  SharedInputs(const SharedInputs&) = delete;
-  SharedInputs& operator=(const SharedInputs&) = delete;
-
   // No inputs yet: a streamed search adds them as it finds them (Share).
   explicit SharedInputs(LoadFn load);
+  SharedInputs(const SharedInputs&) = delete;
+  SharedInputs& operator=(const SharedInputs&) = delete;
 
   // Makes `f` (a disk JSON input not named on the command line) a shared
   // input from now on, for any number of units: its result is kept until
@@ -49,8 +44,7 @@ class SharedInputs {
   // Adds what loading `f` (which Holds) gives to `*unit`: the same JSON
   // syntax problems, def.json, config or compile flags as loading it for
   // this unit alone, or the same error. The first call loads the file;
-  // later calls copy the result. The result is dropped once every unit
-  // that lists `f` has taken it.
+  // later calls copy the result.
   absl::Status LoadInto(const InputFile& f, Unit* unit) const;
 
   // Files read so far (for tests: each shared input is read once).
@@ -62,10 +56,8 @@ class SharedInputs {
  private:
   struct Entry {
     InputFile file;
-    size_t users = 0;  // units listing the file
     mutable std::mutex mu;
     mutable bool loaded = false;
-    mutable size_t taken = 0;
     mutable absl::Status status;
     mutable std::unique_ptr<Unit> result;  // the inputs loading gave
   };

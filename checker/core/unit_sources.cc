@@ -1,7 +1,5 @@
 #include "checker/core/unit_sources.h"
 
-#include <limits.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -55,63 +53,6 @@ struct UnitSources::Root {
         });
   }
 };
-
-namespace {
-
-std::string WithoutTrailingSlash(std::string p) {
-  while (p.size() > 1 && p.back() == '/') p.pop_back();
-  return p;
-}
-
-std::string ParentDisplay(const std::string& path) {
-  std::string parent = fs::path(path).parent_path().generic_string();
-  return parent.empty() ? "." : parent;
-}
-
-std::string RealPath(const std::string& path) {
-  char buf[PATH_MAX];
-  return ::realpath(path.c_str(), buf) != nullptr ? std::string(buf)
-                                                  : std::string();
-}
-
-// Hands a directory's units (its files named on the command line) to
-// `out`, as a walk forms them (UnitStream::FormUnits, without what only a
-// walk has: configs inherited from above, cache entries).
-void FormNamedUnits(DirGroup* g, const UnitSources::SkippedFn& on_skipped,
-                    std::vector<StreamedUnit>* out) {
-  std::vector<SkippedPath> dropped;
-  DropSameFiles(g, &dropped);
-  for (SkippedPath& d : dropped) on_skipped(std::move(d));
-  g->unit_of_its_own = true;
-  std::vector<std::string> shared;
-  for (const InputFile& f : g->configs) shared.push_back(f.path);
-  DirUnitList mine = DirUnits(*g);
-  if (mine.size() > 1) {
-    for (const InputFile& f : g->shared) shared.push_back(f.path);
-  }
-  bool counted = false;
-  for (UnitSpec& u : mine) {
-    StreamedUnit s;
-    s.key = UnitKeyOf(u);
-    s.shared = shared;
-    for (const InputFile& f : u.files) {
-      if (std::find(shared.begin(), shared.end(), f.path) == shared.end()) {
-        ++s.new_files;
-      }
-    }
-    if (!counted) {
-      s.new_files += shared.size();
-      counted = true;
-    }
-    std::sort(
-        u.files.begin(), u.files.end(),
-        [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
-    s.spec = std::move(u);
-    out->push_back(std::move(s));
-  }
-}
-
-}  // namespace
 
 UnitSources::UnitSources(const DiscoveryLimits& limits, SkippedFn on_skipped)
     : limits_(limits),
@@ -212,7 +153,8 @@ absl::Status UnitSources::AddPaths(const std::vector<std::string>& paths,
       continue;
     }
     ClassifiedFile c;
-    given_dirs.push_back(std::make_shared<const std::string>(ParentDisplay(p)));
+    given_dirs.push_back(
+        std::make_shared<const std::string>(ParentDirectory(p)));
     c.file = {p, given_dirs.back(), true};
     if (limits_.selector != nullptr) {
       // Named files stay unless --force-exclude (path_filter.h).
@@ -244,11 +186,15 @@ absl::Status UnitSources::AddPaths(const std::vector<std::string>& paths,
     it->second.dir = it->first;
     AddFileToGroup(std::move(c), &it->second);
   }
-  std::vector<StreamedUnit> formed;
-  for (auto& [dir, g] : groups) FormNamedUnits(&g, on_skipped_, &formed);
-  for (StreamedUnit& u : formed) {
-    std::string key = u.key;
-    formed_.emplace(std::make_pair(std::move(key), sequence_++), std::move(u));
+  // Each directory's units as a walk forms them (without what only a walk
+  // has: configs inherited from above, cache entries).
+  for (auto& [dir, g] : groups) {
+    for (StreamedUnit& u : GroupUnits(&g, on_skipped_, true)) {
+      SortByPath(&u.spec);
+      std::string key = u.key;
+      formed_.emplace(std::make_pair(std::move(key), sequence_++),
+                      std::move(u));
+    }
   }
   return absl::OkStatus();
 }

@@ -178,6 +178,15 @@ class Budget {
   std::string OverBudget() const {
     return fmt::format("over the drawing budget of {}", out_->budget_name);
   }
+  // Takes a picture other than a list's (a NEFF alone, a config family,
+  // the LNC map) of `cells` cells; when it does not fit, counts it and
+  // names it (`what`) among the pictures not drawn.
+  bool TakeOther(int64_t cells, const std::string& what) {
+    if (Take(cells)) return true;
+    ++out_->other_pictures_over_budget;
+    Undrawn(fmt::format("{}: {}", what, OverBudget()));
+    return false;
+  }
 
  private:
   int64_t left_;
@@ -294,10 +303,9 @@ void DrawConfigs(const UnitExplanation& u, const std::string& prefix,
     }
     if (!c.error.empty()) b.facts.push_back(c.error);
     for (size_t f = 0; c.grid.has_value() && f < c.families.size(); ++f) {
-      if (!budget->Take(c.grid->rows * c.grid->columns)) {
-        ++out->other_pictures_over_budget;
-        budget->Undrawn(fmt::format("{}: {}: {}", c.file, c.families[f].name,
-                                    budget->OverBudget()));
+      if (!budget->TakeOther(
+              c.grid->rows * c.grid->columns,
+              fmt::format("{}: {}", c.file, c.families[f].name))) {
         continue;
       }
       Picture p = Layout(&*c.grid, 0);
@@ -338,10 +346,9 @@ void DrawLncMap(const UnitExplanation& u, const std::string& prefix,
     }
   }
   Picture p = Layout(layout, ranks);
-  if (!budget->Take(CellsOf(p))) {
-    ++out->other_pictures_over_budget;
-    budget->Undrawn(fmt::format("the physical core -> rank map (lnc {}): {}",
-                                u.lnc, budget->OverBudget()));
+  if (!budget->TakeOther(
+          CellsOf(p),
+          fmt::format("the physical core -> rank map (lnc {})", u.lnc))) {
     return;
   }
   p.id = prefix + "-lnc";
@@ -375,10 +382,8 @@ UnitPictures DrawUnit(const UnitExplanation& unit, const std::string& id_prefix,
     const NeffExplanation& n = unit.neffs[k];
     if (neff_drawn[k] || !SingleTopology(n)) continue;
     Picture p = Layout(nullptr, MaxIdPlusOne(n.topologies[0]));
-    if (!budget.Take(CellsOf(p))) {
-      ++out.other_pictures_over_budget;
-      budget.Undrawn(
-          fmt::format("topology[0] of {}: {}", n.file, budget.OverBudget()));
+    if (!budget.TakeOther(CellsOf(p),
+                          fmt::format("topology[0] of {}", n.file))) {
       continue;
     }
     p.id = fmt::format("{}-n{}", id_prefix, k);

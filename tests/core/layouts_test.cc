@@ -148,8 +148,6 @@ TEST(GroupUnitsTest, FailedLockedAndIncompleteCacheEntriesAreOneSkipUnitEach) {
   }
   ASSERT_EQ(skipped.size(), 3u);
   EXPECT_EQ(skipped[0].files, 2u);  // the module and its flags
-  // Listed by --verbose (no warning line stands for it any more).
-  EXPECT_FALSE(skipped[0].warned);
 }
 
 TEST(GroupUnitsTest, OnlyTheFinalDumpModuleMeetsTheNeff) {

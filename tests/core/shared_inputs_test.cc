@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -54,10 +55,17 @@ std::vector<UnitSpec> Entries(const TempDir& dir, int n,
   return specs;
 }
 
-std::vector<const UnitSpec*> Pointers(const std::vector<UnitSpec>& specs) {
-  std::vector<const UnitSpec*> out;
-  for (const UnitSpec& s : specs) out.push_back(&s);
-  return out;
+// The units' config (their second file) shared, as a streamed search
+// shares an inherited config.
+std::unique_ptr<SharedInputs> SharedConfig(const std::vector<UnitSpec>& specs,
+                                           SharedInputs::LoadFn load) {
+  auto shared = std::make_unique<SharedInputs>(std::move(load));
+  shared->Share(specs[0].files[1]);
+  return shared;
+}
+
+absl::Status LoadJson(const InputFile& f, Unit* u) {
+  return LoadJsonInput(f, {}, u);
 }
 
 std::string Check(const UnitSpec& spec, const SharedInputs* shared,
@@ -80,10 +88,11 @@ TEST(SharedInputsTest, AnInheritedConfigIsLoadedOnceForEveryUnit) {
   const std::string config = dir.Write("vllm_config.json", kConfig);
   const std::vector<UnitSpec> specs = Entries(dir, 5, config);
   std::atomic<int> reads{0};
-  SharedInputs shared(Pointers(specs), [&](const InputFile& f, Unit* u) {
+  auto shared_config = SharedConfig(specs, [&](const InputFile& f, Unit* u) {
     ++reads;
-    return LoadJsonInput(f, {}, u);
+    return LoadJson(f, u);
   });
+  const SharedInputs& shared = *shared_config;
   EXPECT_EQ(shared.size(), 1u);
   EXPECT_TRUE(shared.Holds(specs[0].files[1]));
   EXPECT_FALSE(shared.Holds(specs[0].files[0]));  // one unit's module
@@ -101,9 +110,8 @@ TEST(SharedInputsTest, UnitsCheckedInParallelShareOneLoad) {
   const std::string config = dir.Write("vllm_config.json", kConfig);
   const std::vector<UnitSpec> specs = Entries(dir, 16, config);
   const std::string expected = Check(specs[0], nullptr);
-  SharedInputs shared(Pointers(specs), [](const InputFile& f, Unit* u) {
-    return LoadJsonInput(f, {}, u);
-  });
+  auto shared_config = SharedConfig(specs, LoadJson);
+  const SharedInputs& shared = *shared_config;
   std::vector<std::string> got(specs.size());
   std::vector<std::thread> threads;
   for (size_t t = 0; t < 4; ++t) {
@@ -126,9 +134,8 @@ TEST(SharedInputsTest, AConfigThatCannotBeReadFailsEveryUnitThatListsIt) {
   TempDir dir;
   const std::vector<UnitSpec> specs =
       Entries(dir, 3, dir.Path("vllm_config.json"));  // never written
-  SharedInputs shared(Pointers(specs), [](const InputFile& f, Unit* u) {
-    return LoadJsonInput(f, {}, u);
-  });
+  auto shared_config = SharedConfig(specs, LoadJson);
+  const SharedInputs& shared = *shared_config;
   for (const UnitSpec& s : specs) {
     absl::Status alone, with_shared;
     Check(s, nullptr, &alone);
@@ -141,20 +148,20 @@ TEST(SharedInputsTest, AConfigThatCannotBeReadFailsEveryUnitThatListsIt) {
   EXPECT_EQ(shared.loads(), 1u);
 }
 
-TEST(SharedInputsTest, OnlyFilesListedTwiceWithTheSameSettingsAreShared) {
+TEST(SharedInputsTest, OnlyFilesNotNamedAreSharedAndHeldWithTheirSettings) {
   TempDir dir;
   const std::string config = dir.Write("vllm_config.json", kConfig);
   std::vector<UnitSpec> specs = Entries(dir, 2, config);
   specs[1].files[1].named = true;  // named on the command line there
-  SharedInputs mixed(Pointers(specs), [](const InputFile& f, Unit* u) {
-    return LoadJsonInput(f, {}, u);
-  });
-  EXPECT_EQ(mixed.size(), 0u);
-  specs.pop_back();
-  SharedInputs single(Pointers(specs), [](const InputFile& f, Unit* u) {
-    return LoadJsonInput(f, {}, u);
-  });
-  EXPECT_EQ(single.size(), 0u);
+  SharedInputs shared(LoadJson);
+  shared.Share(specs[1].files[1]);  // a named file is read by its unit
+  EXPECT_EQ(shared.size(), 0u);
+  shared.Share(specs[0].files[1]);
+  shared.Share(specs[0].files[1]);  // shared once
+  EXPECT_EQ(shared.size(), 1u);
+  EXPECT_TRUE(shared.Holds(specs[0].files[1]));
+  // Listed with other settings there: loaded by that unit itself.
+  EXPECT_FALSE(shared.Holds(specs[1].files[1]));
 }
 
 // A config discovery knew by its content is loaded from the document it

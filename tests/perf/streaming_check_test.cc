@@ -75,8 +75,8 @@ TEST(StreamingCheckTest, SameFindingsAsLoadThenCheckOnEveryFixture) {
   size_t compared = 0, with_findings = 0;
   for (const std::string& dir : dirs) {
     std::vector<UnitSpec> specs;
-    std::vector<std::string> skipped;
-    if (!DiscoverUnits({dir}, DiscoveryLimits{}, &specs, &skipped).ok()) {
+    DiscoveryReport report;
+    if (!DiscoverUnits({dir}, DiscoveryLimits{}, &specs, &report).ok()) {
       continue;
     }
     for (const UnitSpec& spec : specs) {

@@ -33,8 +33,8 @@ std::string Src(const std::string& rel) {
 // The one unit a search of `dir` finds.
 UnitSpec FoundUnit(const std::string& dir) {
   std::vector<UnitSpec> units;
-  std::vector<std::string> skipped;
-  EXPECT_TRUE(DiscoverUnits({dir}, DiscoveryLimits{}, &units, &skipped).ok());
+  DiscoveryReport report;
+  EXPECT_TRUE(DiscoverUnits({dir}, DiscoveryLimits{}, &units, &report).ok());
   EXPECT_EQ(units.size(), 1u) << dir;
   return units.empty() ? UnitSpec{} : units.front();
 }
