@@ -246,11 +246,7 @@ class ConfigXrefSession : public ModuleSession {
                    specs) {}
 
   void Op(const hlo::Collective& op) override {
-    if (op.kind == hlo::CollectiveKind::kCollectivePermute ||
-        op.kind == hlo::CollectiveKind::kSend ||
-        op.kind == hlo::CollectiveKind::kRecv) {
-      return;  // pairs, not groups
-    }
+    if (!xref::CarriesReplicaGroups(op)) return;  // pairs, not groups
     const model::FlattenedGroupsCache::Result& r = flattened_.Flatten(op);
     if (!r.status.ok() || r.groups->num_groups() == 0) return;  // hlo-* rules
     for (GroupsCheck& c : checks_) c.Op(op, *r.groups, r.id);
@@ -348,7 +344,6 @@ class HeaderlessSession : public ModuleSession {
         largest_at_ = op.replica_groups.pos;
       }
     }
-    if (op.kind == hlo::CollectiveKind::kCollectivePermute) return;
     for (Side& s : sides_) {
       if (s.groups.has_value()) s.groups->Op(op, *groups, 0);
     }

@@ -149,23 +149,6 @@ std::string KindWithArticle(hlo::CollectiveKind kind) {
   return fmt::format("{} {}", name[0] == 'a' ? "an" : "a", name);
 }
 
-bool HasReplicaGroups(hlo::CollectiveKind kind) {
-  switch (kind) {
-    case hlo::CollectiveKind::kAllReduce:
-    case hlo::CollectiveKind::kAllGather:
-    case hlo::CollectiveKind::kReduceScatter:
-    case hlo::CollectiveKind::kAllToAll:
-    case hlo::CollectiveKind::kRaggedAllToAll:
-    case hlo::CollectiveKind::kCollectiveBroadcast:
-      return true;
-    case hlo::CollectiveKind::kCollectivePermute:
-    case hlo::CollectiveKind::kSend:
-    case hlo::CollectiveKind::kRecv:
-      return false;
-  }
-  return false;
-}
-
 std::string PartitionsFromSharding(const model::ModuleParams& params) {
   if (params.num_partitions_source != model::CountSource::kSharding &&
       params.num_partitions_source != model::CountSource::kMesh) {

@@ -82,6 +82,15 @@ void GroupList::AppendGroup(absl::Span<const int64_t> group) {
   if (!offsets_.empty()) offsets_.push_back(static_cast<int64_t>(ids_.size()));
 }
 
+int64_t GroupList::largest_group_size() const {
+  if (empty()) return 0;
+  if (is_uniform()) return uniform_size_;
+  int64_t best = 0;
+  for (int64_t g = 0; g < num_groups_; ++g)
+    best = std::max(best, group_size(g));
+  return best;
+}
+
 int64_t GroupList::group_start(int64_t g) const {
   return offsets_.empty() ? g * uniform_size_ : offsets_[g];
 }

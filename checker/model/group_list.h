@@ -66,6 +66,8 @@ class GroupList {
 
   // Preconditions for the accessors below: 0 <= g < num_groups().
   int64_t group_size(int64_t g) const;
+  // The size of the largest group (0 for the empty list); O(1) when uniform.
+  int64_t largest_group_size() const;
   // Index in ids() of group g's first id.
   int64_t group_start(int64_t g) const;
   absl::Span<const int64_t> group(int64_t g) const;
