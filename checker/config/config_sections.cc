@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string_view>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "checker/config/known_keys.h"
 #include "checker/diag/spelling.h"
@@ -40,16 +39,9 @@ bool In(absl::Span<const std::string_view> list, std::string_view key) {
   return std::find(list.begin(), list.end(), key) != list.end();
 }
 
-std::string Fold(std::string_view s) {
-  std::string out(s);
-  absl::AsciiStrToLower(&out);
-  std::replace(out.begin(), out.end(), '-', '_');
-  return out;
-}
-
 bool IsMisspelling(std::string_view key, std::string_view name) {
   if (key == name || key.size() > kMaxComparedKey) return false;
-  const std::string folded = Fold(key);
+  const std::string folded = FoldKey(key);
   if (folded == name) return true;
   return name.size() >= kMinFuzzyName && EditDistance(folded, name, 2) <= 2;
 }
