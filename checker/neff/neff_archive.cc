@@ -394,11 +394,6 @@ NeffArchive ReadOpened(OpenedInput& opened, const std::string& path,
 }  // namespace
 
 NeffArchive ReadNeffArchive(const std::string& path,
-                            const std::string& display_name) {
-  return ReadNeffArchive(path, display_name, NeffArchiveLimits{});
-}
-
-NeffArchive ReadNeffArchive(const std::string& path,
                             const std::string& display_name,
                             const NeffArchiveLimits& limits) {
   NeffArchive a;
