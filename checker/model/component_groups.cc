@@ -55,35 +55,6 @@ absl::StatusOr<int64_t> ComponentWorld(int64_t tp, int64_t dp, int64_t c) {
   return world;
 }
 
-// `g` with the ranks of each group sorted, groups in their original order.
-GroupList SortEachGroup(const GroupList& g) {
-  GroupList out;
-  std::vector<int64_t> buf;
-  for (int64_t i = 0; i < g.num_groups(); ++i) {
-    absl::Span<const int64_t> members = g.group(i);
-    buf.assign(members.begin(), members.end());
-    std::sort(buf.begin(), buf.end());
-    out.AppendGroup(buf);
-  }
-  return out;
-}
-
-// Groups as a set of sets, for merging families: each group sorted, groups
-// ordered by their contents.
-GroupList Canonical(const GroupList& g) {
-  const GroupList sorted = SortEachGroup(g);
-  std::vector<int64_t> order(static_cast<size_t>(sorted.num_groups()));
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
-  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    absl::Span<const int64_t> x = sorted.group(a);
-    absl::Span<const int64_t> y = sorted.group(b);
-    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
-  });
-  GroupList out;
-  for (int64_t i : order) out.AppendGroup(sorted.group(i));
-  return out;
-}
-
 // Collects families, merging those with identical groups, and the first
 // error of the steps that build them (later steps are then skipped).
 class FamilyBuilder {
@@ -91,7 +62,7 @@ class FamilyBuilder {
   // Adds the family `name` of `groups`, or keeps their error.
   void Add(std::string name, absl::StatusOr<GroupList> groups) {
     if (!Check(groups.status())) return;
-    GroupList canon = Canonical(*groups);
+    GroupList canon = groups->Canonical();
     for (size_t i = 0; i < canon_.size(); ++i) {
       if (canon_[i] == canon) {
         families_[i].aliases.push_back(std::move(name));
@@ -374,7 +345,7 @@ FamilyMatcher::FamilyMatcher(std::vector<GroupFamily> families)
   index_.resize(families_.size());
   for (size_t f = 0; f < families_.size(); ++f) {
     Index& idx = index_[f];
-    idx.sorted = SortEachGroup(families_[f].groups);
+    idx.sorted = families_[f].groups.WithSortedGroups();
     for (int64_t g = 0; g < idx.sorted.num_groups(); ++g) {
       for (int64_t r : idx.sorted.group(g)) {
         // Family ids are ranks in [0, kMaxFamilyRanks); anything else (a
@@ -416,7 +387,7 @@ int64_t FamilyMatcher::GroupContaining(int f, int64_t rank) const {
 
 FamilyMatch FamilyMatcher::Match(const GroupList& groups) const {
   FamilyMatch m;
-  const GroupList sorted = SortEachGroup(groups);
+  const GroupList sorted = groups.WithSortedGroups();
   const int64_t first_size =
       groups.num_groups() > 0 ? groups.group_size(0) : -1;
   bool nearest_same_size = false;

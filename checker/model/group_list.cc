@@ -136,6 +136,32 @@ bool AppendBraced(absl::Span<const int64_t> ids, int64_t* budget,
 
 }  // namespace
 
+GroupList GroupList::WithSortedGroups() const {
+  GroupList out;
+  std::vector<int64_t> buf;
+  for (int64_t g = 0; g < num_groups_; ++g) {
+    absl::Span<const int64_t> members = group(g);
+    buf.assign(members.begin(), members.end());
+    std::sort(buf.begin(), buf.end());
+    out.AppendGroup(buf);
+  }
+  return out;
+}
+
+GroupList GroupList::Canonical() const {
+  const GroupList sorted = WithSortedGroups();
+  std::vector<int64_t> order(static_cast<size_t>(num_groups_));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    absl::Span<const int64_t> x = sorted.group(a);
+    absl::Span<const int64_t> y = sorted.group(b);
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
+  });
+  GroupList out;
+  for (int64_t i : order) out.AppendGroup(sorted.group(i));
+  return out;
+}
+
 std::string GroupList::ToString(int64_t max_ids) const {
   std::string out = "{";
   int64_t budget = std::max<int64_t>(max_ids, 1);

@@ -79,6 +79,13 @@ class GroupList {
 
   std::vector<std::vector<int64_t>> ToVectors() const;
 
+  // The same groups, each with its ids sorted (groups in list order).
+  GroupList WithSortedGroups() const;
+  // The groups as a set of sets: each sorted, the groups in lexicographic
+  // order. Two lists hold the same groups in any order when their
+  // Canonical() lists are equal.
+  GroupList Canonical() const;
+
   // `{{0,1},{2,3}}`, as HLO prints an explicit list. At most `max_ids` ids are
   // written; a longer list ends in `...` (so messages stay one short line).
   std::string ToString(int64_t max_ids = 32) const;
