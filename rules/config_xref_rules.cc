@@ -80,16 +80,6 @@ bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
   return false;
 }
 
-bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
-                    const model::ModuleParams& p, Emitter& emit) {
-  int64_t devices = 0;
-  if (__builtin_mul_overflow(p.replica_count, p.num_partitions, &devices)) {
-    return false;
-  }
-  return CheckWorldSize(cfg, m, devices, model::DeviceCountOrigin(p),
-                        HeaderNote(m, p), emit);
-}
-
 bool RankOrderMatters(hlo::CollectiveKind kind) {
   return kind != hlo::CollectiveKind::kAllReduce;
 }
@@ -508,7 +498,12 @@ class ConfigXrefFamily : public FamilyChecks {
     auto session =
         std::make_unique<ConfigXrefSession>(p, devices, shared_specs());
     for (const std::unique_ptr<ConfigSide>& c : configs_) {
-      if (!CheckWorldSize(c->cfg, m, p, emit_) || !want_groups_) continue;
+      if (devices < 0 ||
+          !CheckWorldSize(c->cfg, m, devices, model::DeviceCountOrigin(p),
+                          HeaderNote(m, p), emit_) ||
+          !want_groups_) {
+        continue;
+      }
       if (const model::FamilyMatcher* matcher = Matcher(*c)) {
         session->checks_.emplace_back(c->cfg, *matcher, m, emit_);
       }
