@@ -82,10 +82,8 @@ int64_t IdSpan(const hlo::Collective& op) {
 int64_t RankSpan(const neff::DefJson& d) {
   int64_t span = 0;
   for (const neff::Topology& t : d.topologies) {
-    for (int64_t g = 0; g < t.num_groups(); ++g) {
-      for (const int32_t r : t.group(g)) {
-        span = std::max(span, static_cast<int64_t>(r) + 1);
-      }
+    for (const int32_t r : t.ranks()) {
+      span = std::max(span, static_cast<int64_t>(r) + 1);
     }
   }
   return span;
