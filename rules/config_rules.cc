@@ -3,7 +3,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "checker/config/config_sections.h"
 #include "checker/config/known_keys.h"
 #include "checker/config/parallel_config.h"
@@ -37,13 +36,10 @@ Fix RenameKey(const std::string& file, TextPos pos, int64_t offset,
   return fix;
 }
 
-// The key with case folded and '-' read as '_'.
-std::string FoldKey(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    out += c == '-' ? '_' : absl::ascii_tolower(static_cast<unsigned char>(c));
-  }
-  return out;
+// The key as shown in a message: keys come from the input, so the message
+// stays one short line.
+std::string ShownKey(const std::string& key) {
+  return key.size() > kMaxKeyShown ? key.substr(0, kMaxKeyShown) + "..." : key;
 }
 
 // The unique known key `key` stands for, when renaming it is certain: one
@@ -96,10 +92,7 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
       continue;
     }
     const std::string suggestion = config::SuggestNeuronConfigKey(m.key);
-    // Keys come from the input: keep the message one short line.
-    const std::string key = m.key.size() > kMaxKeyShown
-                                ? m.key.substr(0, kMaxKeyShown) + "..."
-                                : m.key;
+    const std::string key = ShownKey(m.key);
     std::string message =
         suggestion.empty()
             ? fmt::format(
@@ -116,40 +109,32 @@ void CheckUnknownKeys(const config::ParallelConfig& cfg, Emitter& emit) {
         suggestion.empty() || m.key_escaped || m.key_pos.line <= 0
             ? std::string()
             : CertainRename(*cfg.neuron_config, m.key);
-    if (rename.empty()) {
-      emit.Report(kConfigUnknownKey, At(cfg.file, m.key_pos),
-                  std::move(message), {}, std::move(anchor));
-    } else {
-      emit.ReportWithFix(
-          kConfigUnknownKey, At(cfg.file, m.key_pos), std::move(message), {},
-          std::move(anchor),
-          RenameKey(cfg.file, m.key_pos, m.key_offset, m.key, rename));
+    std::optional<Fix> fix;
+    if (!rename.empty()) {
+      fix = RenameKey(cfg.file, m.key_pos, m.key_offset, m.key, rename);
     }
+    emit.Report(kConfigUnknownKey, At(cfg.file, m.key_pos), std::move(message),
+                {}, std::move(anchor), std::move(fix));
   }
 }
 
 void CheckMisspelledKeys(const config::ComponentConfig& c, Emitter& emit) {
   for (const config::MisspelledKey& k :
        config::LocateSections(c.root()).misspelled) {
-    const std::string key = k.key.size() > kMaxKeyShown
-                                ? k.key.substr(0, kMaxKeyShown) + "..."
-                                : k.key;
     std::string message = fmt::format(
         "'{}' is not read: {} looks for '{}', so the settings under this key "
         "are silently dropped; did you mean '{}'?",
-        key, k.reader, k.expected, k.expected);
+        ShownKey(k.key), k.reader, k.expected, k.expected);
     // Certain when only case and '-' / '_' differ (the reader found no key
     // spelled as it expects, or it would not be reported).
     // Not for a key written with escapes (see CheckUnknownKeys).
-    if (FoldKey(k.key) == k.expected && !k.pos.is_byte() && !k.escaped &&
-        k.offset >= 0) {
-      emit.ReportWithFix(kConfigUnknownKey, At(c.file, k.pos),
-                         std::move(message), {}, k.path,
-                         RenameKey(c.file, k.pos, k.offset, k.key, k.expected));
-    } else {
-      emit.Report(kConfigUnknownKey, At(c.file, k.pos), std::move(message), {},
-                  k.path);
+    std::optional<Fix> fix;
+    if (config::FoldKey(k.key) == k.expected && !k.pos.is_byte() &&
+        !k.escaped && k.offset >= 0) {
+      fix = RenameKey(c.file, k.pos, k.offset, k.key, k.expected);
     }
+    emit.Report(kConfigUnknownKey, At(c.file, k.pos), std::move(message), {},
+                k.path, std::move(fix));
   }
 }
 

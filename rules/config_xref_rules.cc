@@ -80,16 +80,6 @@ bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
   return false;
 }
 
-bool CheckWorldSize(const ParallelConfig& cfg, const hlo::Module& m,
-                    const model::ModuleParams& p, Emitter& emit) {
-  int64_t devices = 0;
-  if (__builtin_mul_overflow(p.replica_count, p.num_partitions, &devices)) {
-    return false;
-  }
-  return CheckWorldSize(cfg, m, devices, model::DeviceCountOrigin(p),
-                        HeaderNote(m, p), emit);
-}
-
 bool RankOrderMatters(hlo::CollectiveKind kind) {
   return kind != hlo::CollectiveKind::kAllReduce;
 }
@@ -246,11 +236,7 @@ class ConfigXrefSession : public ModuleSession {
                    specs) {}
 
   void Op(const hlo::Collective& op) override {
-    if (op.kind == hlo::CollectiveKind::kCollectivePermute ||
-        op.kind == hlo::CollectiveKind::kSend ||
-        op.kind == hlo::CollectiveKind::kRecv) {
-      return;  // pairs, not groups
-    }
+    if (!xref::CarriesReplicaGroups(op)) return;  // pairs, not groups
     const model::FlattenedGroupsCache::Result& r = flattened_.Flatten(op);
     if (!r.status.ok() || r.groups->num_groups() == 0) return;  // hlo-* rules
     for (GroupsCheck& c : checks_) c.Op(op, *r.groups, r.id);
@@ -348,7 +334,6 @@ class HeaderlessSession : public ModuleSession {
         largest_at_ = op.replica_groups.pos;
       }
     }
-    if (op.kind == hlo::CollectiveKind::kCollectivePermute) return;
     for (Side& s : sides_) {
       if (s.groups.has_value()) s.groups->Op(op, *groups, 0);
     }
@@ -513,7 +498,12 @@ class ConfigXrefFamily : public FamilyChecks {
     auto session =
         std::make_unique<ConfigXrefSession>(p, devices, shared_specs());
     for (const std::unique_ptr<ConfigSide>& c : configs_) {
-      if (!CheckWorldSize(c->cfg, m, p, emit_) || !want_groups_) continue;
+      if (devices < 0 ||
+          !CheckWorldSize(c->cfg, m, devices, model::DeviceCountOrigin(p),
+                          HeaderNote(m, p), emit_) ||
+          !want_groups_) {
+        continue;
+      }
       if (const model::FamilyMatcher* matcher = Matcher(*c)) {
         session->checks_.emplace_back(c->cfg, *matcher, m, emit_);
       }

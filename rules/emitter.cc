@@ -12,16 +12,11 @@ Emitter::Emitter(std::function<bool(std::string_view)> enabled,
     : enabled_(std::move(enabled)), severity_(std::move(severity)) {}
 
 void Emitter::Report(RuleId rule, Location loc, std::string message,
-                     std::vector<Note> notes, std::string anchor) {
+                     std::vector<Note> notes, std::string anchor,
+                     std::optional<Fix> fix) {
   Add(rule, std::move(loc), std::move(message), std::move(notes),
-      std::move(anchor), nullptr);
-}
-
-void Emitter::ReportWithFix(RuleId rule, Location loc, std::string message,
-                            std::vector<Note> notes, std::string anchor,
-                            Fix fix) {
-  Add(rule, std::move(loc), std::move(message), std::move(notes),
-      std::move(anchor), std::make_shared<const Fix>(std::move(fix)));
+      std::move(anchor),
+      fix.has_value() ? std::make_shared<const Fix>(*std::move(fix)) : nullptr);
 }
 
 void Emitter::ReportAtLevel(RuleId rule, Severity level, Location loc,

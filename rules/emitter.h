@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,13 +35,11 @@ class Emitter {
           std::function<Severity(std::string_view)> severity);
 
   // Reports `message` at `loc` for `rule`. `anchor` is the
-  // location-independent identity (op name, JSON path).
+  // location-independent identity (op name, JSON path); `fix`, the fix the
+  // rule is certain of (checker/diag/fix.h), if any.
   void Report(RuleId rule, Location loc, std::string message,
-              std::vector<Note> notes = {}, std::string anchor = {});
-
-  // Report, with the fix the rule is certain of (checker/diag/fix.h).
-  void ReportWithFix(RuleId rule, Location loc, std::string message,
-                     std::vector<Note> notes, std::string anchor, Fix fix);
+              std::vector<Note> notes = {}, std::string anchor = {},
+              std::optional<Fix> fix = std::nullopt);
 
   // Report at `level`, unless the user set the rule's severity (then at
   // theirs): for a rule whose findings differ in weight (unchecked-input:

@@ -13,6 +13,7 @@
 #include "checker/model/id_scan.h"
 #include "fmt/format.h"
 #include "rules/hlo_rule_util.h"
+#include "rules/xref_compare.h"
 
 namespace topolint::hlo_rules {
 namespace {
@@ -154,7 +155,7 @@ void ReportOverBudgetGroups(const OpView& v, const model::ExpansionCache& cache,
 }
 
 void CheckGroupIds(const OpView& v, Emitter& emit) {
-  if (v.groups == nullptr || !HasReplicaGroups(v.op->kind)) return;
+  if (v.groups == nullptr || !xref::CarriesReplicaGroups(*v.op)) return;
   if (v.groups->empty()) {
     if (v.mode != GroupMode::kFlattenedId) return;
     Report(emit, kHloEmptyGroup, v, GroupsPos(*v.op),

@@ -9,6 +9,7 @@
 #include "absl/hash/hash.h"
 #include "fmt/format.h"
 #include "rules/hlo_rule_util.h"
+#include "rules/xref_compare.h"
 
 namespace topolint::hlo_rules {
 
@@ -18,18 +19,6 @@ namespace {
 // a larger one is compared by its size and 64-bit hash only, so that the
 // tracker does not hold a list at the expansion cap beside the current op's.
 constexpr int64_t kMaxKeptIds = int64_t{1} << 18;
-
-// The NEFF reader's worker count of a topology: its largest group length.
-// O(1) for a uniform list.
-int64_t LargestGroup(const model::GroupList& g) {
-  if (g.empty()) return 0;
-  if (g.is_uniform()) return g.group_size(0);
-  int64_t best = 0;
-  for (int64_t i = 0; i < g.num_groups(); ++i) {
-    best = std::max(best, g.group_size(i));
-  }
-  return best;
-}
 
 // The SPMD flow of the rank model: ids name partitions (alone or flattened
 // with replicas) of a module with more than one partition.
@@ -77,11 +66,12 @@ void GeometryTracker::Add(
   // Only lists that are written and expand: an empty list names no topology,
   // and collective-permute / send / recv pairs are not replica groups.
   if (v.groups == nullptr || v.groups->empty() ||
-      !HasReplicaGroups(v.op->kind) || !InSpmdFlow(v)) {
+      !xref::CarriesReplicaGroups(*v.op) || !InSpmdFlow(v)) {
     return;
   }
   // Groups of one device move no data and need no NEFF topology entry.
-  const int64_t largest = LargestGroup(*v.groups);
+  // The NEFF reader's worker count of a topology: its largest group length.
+  const int64_t largest = v.groups->largest_group_size();
   if (largest < 2) return;
   if (first_.op == nullptr) {
     first_ = v;

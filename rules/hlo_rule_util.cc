@@ -11,8 +11,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Known(TextPos pos) { return pos.known(); }
-
 bool IsFile(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec);
@@ -91,12 +89,12 @@ std::string Anchor(const hlo::Collective& op) {
 }
 
 TextPos OpPos(const hlo::Collective& op) {
-  return Known(op.opcode_pos) ? op.opcode_pos : op.pos;
+  return op.opcode_pos.known() ? op.opcode_pos : op.pos;
 }
 
 TextPos GroupsPos(const hlo::Collective& op) {
   if (op.replica_groups.form != hlo::ReplicaGroups::Form::kAbsent &&
-      Known(op.replica_groups.pos)) {
+      op.replica_groups.pos.known()) {
     return op.replica_groups.pos;
   }
   return OpPos(op);
@@ -106,7 +104,7 @@ TextPos GroupPos(const hlo::Collective& op, int64_t g) {
   const hlo::ReplicaGroups& rg = op.replica_groups;
   if (rg.form == hlo::ReplicaGroups::Form::kExplicit && g >= 0 &&
       g < static_cast<int64_t>(rg.group_pos.size()) &&
-      Known(rg.group_pos[static_cast<size_t>(g)])) {
+      rg.group_pos[static_cast<size_t>(g)].known()) {
     return rg.group_pos[static_cast<size_t>(g)];
   }
   return GroupsPos(op);
@@ -117,7 +115,7 @@ TextPos IdPos(const hlo::Collective& op, int64_t g, int64_t k) {
   if (rg.form == hlo::ReplicaGroups::Form::kExplicit) {
     // Recomputed from the group's layout (hlo::IdLayout), not stored per id.
     const TextPos pos = rg.IdPos(g, k);
-    if (Known(pos)) return pos;
+    if (pos.known()) return pos;
   }
   return GroupPos(op, g);
 }
@@ -147,23 +145,6 @@ const char* CountNoun(model::GroupMode mode) {
 std::string KindWithArticle(hlo::CollectiveKind kind) {
   const char* name = hlo::CollectiveKindName(kind);
   return fmt::format("{} {}", name[0] == 'a' ? "an" : "a", name);
-}
-
-bool HasReplicaGroups(hlo::CollectiveKind kind) {
-  switch (kind) {
-    case hlo::CollectiveKind::kAllReduce:
-    case hlo::CollectiveKind::kAllGather:
-    case hlo::CollectiveKind::kReduceScatter:
-    case hlo::CollectiveKind::kAllToAll:
-    case hlo::CollectiveKind::kRaggedAllToAll:
-    case hlo::CollectiveKind::kCollectiveBroadcast:
-      return true;
-    case hlo::CollectiveKind::kCollectivePermute:
-    case hlo::CollectiveKind::kSend:
-    case hlo::CollectiveKind::kRecv:
-      return false;
-  }
-  return false;
 }
 
 std::string PartitionsFromSharding(const model::ModuleParams& params) {

@@ -172,9 +172,6 @@ const char* IdNoun(model::GroupMode mode);
 const char* CountNoun(model::GroupMode mode);
 // "an all-gather", "a reduce-scatter": the kind with its article.
 std::string KindWithArticle(hlo::CollectiveKind kind);
-// True for the kinds whose replica groups XLA's verifier checks (plus
-// collective-broadcast, whose groups the runtime resolves the same way).
-bool HasReplicaGroups(hlo::CollectiveKind kind);
 
 }  // namespace topolint::hlo_rules
 

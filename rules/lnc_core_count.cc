@@ -49,41 +49,31 @@ std::string BaseName(const std::string& path) {
 // or mesh, and its source-target pairs); 0 when it lists none.
 int64_t IdSpan(const hlo::Collective& op) {
   int64_t span = 0;
+  auto take = [&span](int64_t id) {
+    if (id >= 0 && id < INT64_MAX) span = std::max(span, id + 1);
+  };
   const hlo::ReplicaGroups& rg = op.replica_groups;
-  switch (rg.form) {
-    case hlo::ReplicaGroups::Form::kExplicit:
-      for (const int64_t id : rg.ids()) {
-        if (id >= 0 && id < INT64_MAX) span = std::max(span, id + 1);
-      }
-      break;
-    case hlo::ReplicaGroups::Form::kIota:
-      if (__builtin_mul_overflow(rg.iota.num_groups, rg.iota.group_size,
-                                 &span)) {
-        span = 0;  // refused by the hlo-* rules
-      }
-      break;
-    case hlo::ReplicaGroups::Form::kMesh:
-      if (!rg.mesh.device_ids.empty()) {
-        for (const int64_t id : rg.mesh.device_ids) {
-          if (id >= 0 && id < INT64_MAX) span = std::max(span, id + 1);
-        }
-      } else {
-        span = 1;
-        for (const hlo::MeshAxis& a : rg.mesh.axes) {
-          if (a.size < 1 || __builtin_mul_overflow(span, a.size, &span)) {
-            span = 0;
-            break;
-          }
+  if (rg.form == hlo::ReplicaGroups::Form::kExplicit) {
+    for (const int64_t id : rg.ids()) take(id);
+  } else if (rg.form == hlo::ReplicaGroups::Form::kIota) {
+    if (__builtin_mul_overflow(rg.iota.num_groups, rg.iota.group_size, &span)) {
+      span = 0;  // refused by the hlo-* rules
+    }
+  } else if (rg.form == hlo::ReplicaGroups::Form::kMesh) {
+    for (const int64_t id : rg.mesh.device_ids) take(id);
+    if (rg.mesh.device_ids.empty()) {
+      span = 1;
+      for (const hlo::MeshAxis& a : rg.mesh.axes) {
+        if (a.size < 1 || __builtin_mul_overflow(span, a.size, &span)) {
+          span = 0;
+          break;
         }
       }
-      break;
-    default:
-      break;
+    }
   }
   for (const auto& [src, dst] : op.source_target_pairs.pairs) {
-    for (const int64_t id : {src, dst}) {
-      if (id >= 0 && id < INT64_MAX) span = std::max(span, id + 1);
-    }
+    take(src);
+    take(dst);
   }
   return span;
 }
@@ -92,10 +82,8 @@ int64_t IdSpan(const hlo::Collective& op) {
 int64_t RankSpan(const neff::DefJson& d) {
   int64_t span = 0;
   for (const neff::Topology& t : d.topologies) {
-    for (int64_t g = 0; g < t.num_groups(); ++g) {
-      for (const int32_t r : t.group(g)) {
-        span = std::max(span, static_cast<int64_t>(r) + 1);
-      }
+    for (const int32_t r : t.ranks()) {
+      span = std::max(span, static_cast<int64_t>(r) + 1);
     }
   }
   return span;

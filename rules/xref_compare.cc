@@ -13,112 +13,20 @@ namespace {
 
 using model::GroupList;
 
-// Ids in [0, limit) for a flat map: at most a small multiple of the ids
-// compared (so the map costs what the lists cost), else the sort fallback.
-int64_t FlatLimit(absl::Span<const int64_t> a, absl::Span<const int64_t> b) {
-  int64_t top = -1;
-  for (absl::Span<const int64_t> s : {a, b}) {
-    for (int64_t id : s) {
-      if (id < 0) return -1;
-      top = std::max(top, id);
-    }
-  }
-  const int64_t bound = 4 * static_cast<int64_t>(a.size() + b.size()) + 1024;
-  return top < bound ? top + 1 : -1;
-}
-
-// The groups of `list`, each sorted, then sorted: the list as a set of sets.
-// Fallback for ids too sparse for a flat map.
-std::vector<std::vector<int64_t>> SortedGroups(const GroupList& list) {
-  std::vector<std::vector<int64_t>> out = list.ToVectors();
-  for (std::vector<int64_t>& g : out) std::sort(g.begin(), g.end());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Same multiset of ids. O(|a| + |b|) with a flat count map when the ids are
-// dense, else by sorting.
+// Same multiset of ids.
 bool SameRanksReordered(absl::Span<const int64_t> a,
                         absl::Span<const int64_t> b) {
   if (a.size() != b.size()) return false;
-  const int64_t limit = FlatLimit(a, b);
-  if (limit >= 0) {
-    std::vector<int32_t> count(static_cast<size_t>(limit), 0);
-    for (int64_t id : a) ++count[static_cast<size_t>(id)];
-    for (int64_t id : b) {
-      if (--count[static_cast<size_t>(id)] < 0) return false;
-    }
-    return true;  // equal sizes and no id of b in excess
-  }
   std::vector<int64_t> sa(a.begin(), a.end()), sb(b.begin(), b.end());
   std::sort(sa.begin(), sa.end());
   std::sort(sb.begin(), sb.end());
   return sa == sb;
 }
 
-// Fills `group_of` (ids below `limit`) with the group of `b` holding each
-// id; false when an id is repeated in `b` or in `a`.
-bool MapDistinctIds(const GroupList& a, const GroupList& b, int64_t limit,
-                    std::vector<int64_t>* group_of) {
-  group_of->assign(static_cast<size_t>(limit), -1);
-  for (int64_t g = 0; g < b.num_groups(); ++g) {
-    for (int64_t id : b.group(g)) {
-      int64_t& slot = (*group_of)[static_cast<size_t>(id)];
-      if (slot >= 0) return false;
-      slot = g;
-    }
-  }
-  std::vector<uint8_t> seen(static_cast<size_t>(limit), 0);
-  for (int64_t id : a.ids()) {
-    if (seen[static_cast<size_t>(id)] != 0) return false;
-    seen[static_cast<size_t>(id)] = 1;
-  }
-  return true;
-}
-
-// SameGroupsReordered for distinct ids: as many empty groups, each other
-// group of `a` within one group of `b` of its size, no group of `b` used
-// twice.
-bool SameDistinctGroupsReordered(const GroupList& a, const GroupList& b,
-                                 const std::vector<int64_t>& group_of) {
-  int64_t empty_a = 0, empty_b = 0;
-  for (int64_t g = 0; g < a.num_groups(); ++g) {
-    empty_a += a.group_size(g) == 0 ? 1 : 0;
-    empty_b += b.group_size(g) == 0 ? 1 : 0;
-  }
-  if (empty_a != empty_b) return false;
-  std::vector<uint8_t> used(static_cast<size_t>(b.num_groups()), 0);
-  for (int64_t g = 0; g < a.num_groups(); ++g) {
-    absl::Span<const int64_t> ids = a.group(g);
-    if (ids.empty()) continue;
-    const int64_t target = group_of[static_cast<size_t>(ids[0])];
-    if (target < 0 || used[static_cast<size_t>(target)] != 0 ||
-        b.group_size(target) != static_cast<int64_t>(ids.size())) {
-      return false;
-    }
-    for (int64_t id : ids) {
-      if (group_of[static_cast<size_t>(id)] != target) return false;
-    }
-    used[static_cast<size_t>(target)] = 1;
-  }
-  return true;
-}
-
-// Same groups as sets, in any order. Linear when every id of each list is
-// distinct and dense: as many empty groups, each other group of `a` within
-// one group of `b` of its size, and no group of `b` used twice (with equal
-// id counts, that covers `b`). Otherwise (repeated or sparse ids) by
-// sorting.
+// Same groups as sets, in any order.
 bool SameGroupsReordered(const GroupList& a, const GroupList& b) {
-  if (a.num_groups() != b.num_groups() || a.num_ids() != b.num_ids()) {
-    return false;
-  }
-  const int64_t limit = FlatLimit(a.ids(), b.ids());
-  std::vector<int64_t> group_of;
-  if (limit >= 0 && MapDistinctIds(a, b, limit, &group_of)) {
-    return SameDistinctGroupsReordered(a, b, group_of);
-  }
-  return SortedGroups(a) == SortedGroups(b);
+  return a.num_groups() == b.num_groups() && a.num_ids() == b.num_ids() &&
+         a.Canonical() == b.Canonical();
 }
 
 std::vector<std::pair<int64_t, int64_t>> SortedUnique(

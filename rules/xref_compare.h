@@ -22,7 +22,9 @@
 namespace topolint::xref {
 
 // True for the collectives that carry replica_groups (everything except
-// collective-permute and send / recv, which carry source-target pairs).
+// collective-permute and send / recv, which carry source-target pairs): the
+// kinds whose groups XLA's verifier checks, plus collective-broadcast, whose
+// groups the runtime resolves the same way.
 bool CarriesReplicaGroups(const hlo::Collective& op);
 
 // The op's groups as the NEFF must list them: the written list after iota /

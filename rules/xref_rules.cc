@@ -12,6 +12,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "checker/model/group_mode.h"
 #include "checker/model/module_params.h"
 #include "fmt/format.h"
@@ -54,6 +56,18 @@ class PairListsEqualToNeff {
   std::vector<std::vector<std::pair<int64_t, int64_t>>> lists_;
   size_t pairs_ = 0;
 };
+
+// `[[0, 1], [2, 3]]`: the groups of `groups` (a GroupList or a NEFF
+// Topology) as a JSON array, items separated by `sep`.
+template <typename Groups>
+std::string NestedArray(const Groups& groups, const char* sep) {
+  std::vector<std::string> parts;
+  for (int64_t g = 0; g < groups.num_groups(); ++g) {
+    parts.push_back(
+        absl::StrCat("[", absl::StrJoin(groups.group(g), sep), "]"));
+  }
+  return absl::StrCat("[", absl::StrJoin(parts, sep), "]");
+}
 
 // What one session knows about one def.json beyond the NeffSide.
 struct NeffMemo {
@@ -151,16 +165,7 @@ class XrefSession : public ModuleSession {
     TextEdit e;
     e.kind = TextEdit::Kind::kReplaceIntegerArray;
     e.file = def.file;
-    std::string list = "[";
-    for (int64_t g = 0; g < only_list_->num_groups(); ++g) {
-      list += g > 0 ? ", [" : "[";
-      absl::Span<const int64_t> ids = only_list_->group(g);
-      for (size_t i = 0; i < ids.size(); ++i) {
-        list += fmt::format("{}{}", i > 0 ? ", " : "", ids[i]);
-      }
-      list += "]";
-    }
-    list += "]";
+    std::string list = NestedArray(*only_list_, ", ");
     // The edit names the array's byte offset and the integers the rule
     // read there (without blanks), which the engine finds again or refuses
     // the fix. Offsets are known where the streaming reader read the list.
@@ -170,16 +175,7 @@ class XrefSession : public ModuleSession {
       pos = t.pos;
       e.offset = t.offset;
       e.replacement = std::move(list);
-      e.original = "[";
-      for (int64_t g = 0; g < t.num_groups(); ++g) {
-        e.original += g > 0 ? ",[" : "[";
-        absl::Span<const int32_t> ids = t.group(g);
-        for (size_t i = 0; i < ids.size(); ++i) {
-          e.original += fmt::format("{}{}", i > 0 ? "," : "", ids[i]);
-        }
-        e.original += "]";
-      }
-      e.original += "]";
+      e.original = NestedArray(t, ",");
     } else if (n.topology == xref::NeffSide::Topology::kNone &&
                def.has_replica_groups) {
       pos = def.replica_groups_pos;
@@ -354,13 +350,7 @@ void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,
     g.known_shape = true;
     g.num_groups = list.num_groups();
     g.uniform = list.is_uniform();
-    if (list.is_uniform()) {
-      g.largest_group = list.num_groups() > 0 ? list.group_size(0) : 0;
-    } else {
-      for (int64_t i = 0; i < list.num_groups(); ++i) {
-        g.largest_group = std::max(g.largest_group, list.group_size(i));
-      }
-    }
+    g.largest_group = list.largest_group_size();
     return;
   }
   if (!absl::IsResourceExhausted(status)) return;

@@ -65,6 +65,11 @@ struct Outside {
   std::string where;   // "topology[0] group 2"
   std::string anchor;  // JSON path of the first
   int64_t more = 0;
+  // True for the first rank outside (to be described); counts the others.
+  bool First() {
+    if (first.has_value()) ++more;
+    return !first.has_value();
+  }
 };
 
 void ReportOutside(const hlo::Module& module, const model::ModuleParams& params,
@@ -94,11 +99,7 @@ void CheckRankRange(const hlo::Module& module,
     for (int64_t g = 0; g < topo.num_groups(); ++g) {
       const absl::Span<const int32_t> ranks = topo.group(g);
       for (size_t r = 0; r < ranks.size(); ++r) {
-        if (ranks[r] < devices) continue;
-        if (o.first.has_value()) {
-          ++o.more;
-          continue;
-        }
+        if (ranks[r] < devices || !o.First()) continue;
         o.first =
             neff::Rank{ranks[r], topo.rank_pos(g, static_cast<int64_t>(r))};
         o.where = fmt::format("topology[{}] group {}", topo.index, g);
@@ -112,11 +113,7 @@ void CheckRankRange(const hlo::Module& module,
   Outside o;
   for (const neff::Pair& p : def.pairs) {
     for (const neff::Rank* r : {&p.src, &p.dst}) {
-      if (r->value < devices) continue;
-      if (o.first.has_value()) {
-        ++o.more;
-        continue;
-      }
+      if (r->value < devices || !o.First()) continue;
       o.first = *r;
       o.where = fmt::format("src_target_pairs[{}]", p.index);
       o.anchor = fmt::format("CCInfo.src_target_pairs[{}]", p.index);

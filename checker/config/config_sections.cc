@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <string_view>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "checker/config/known_keys.h"
 #include "checker/diag/spelling.h"
+#include "fmt/format.h"
 
 namespace topolint::config {
 namespace {
@@ -15,11 +15,6 @@ namespace {
 constexpr std::string_view kEngineKeys[] = {
     "tensor_parallel_size",  "data_parallel_size", "enable_expert_parallel",
     "kv_transfer_config",    "additional_config",  "override_neuron_config",
-    "pipeline_parallel_size"};
-// The parallel engine arguments: a top level with none of them may wrap
-// them in an object.
-constexpr std::string_view kParallelEngineKeys[] = {
-    "tensor_parallel_size", "data_parallel_size", "enable_expert_parallel",
     "pipeline_parallel_size"};
 
 // The top-level keys of vLLM's `--additional-config` JSON (vllm-neuron's
@@ -40,28 +35,13 @@ constexpr size_t kMaxComparedKey = 64;
 // with case and '-' / '_' folded.
 constexpr size_t kMinFuzzyName = 13;
 
-template <size_t N>
-bool In(const std::string_view (&list)[N], std::string_view key) {
-  return std::find(std::begin(list), std::end(list), key) != std::end(list);
-}
-
-std::string Fold(std::string_view s) {
-  std::string out(s);
-  absl::AsciiStrToLower(&out);
-  std::replace(out.begin(), out.end(), '-', '_');
-  return out;
-}
-
-std::string Join(std::string_view parent, std::string_view key) {
-  std::string out(parent);
-  if (!out.empty()) out += '.';
-  out += key;
-  return out;
+bool In(absl::Span<const std::string_view> list, std::string_view key) {
+  return std::find(list.begin(), list.end(), key) != list.end();
 }
 
 bool IsMisspelling(std::string_view key, std::string_view name) {
   if (key == name || key.size() > kMaxComparedKey) return false;
-  const std::string folded = Fold(key);
+  const std::string folded = FoldKey(key);
   if (folded == name) return true;
   return name.size() >= kMinFuzzyName && EditDistance(folded, name, 2) <= 2;
 }
@@ -74,15 +54,6 @@ bool HasParallelKey(const json::Value& obj) {
         absl::EndsWith(m.key, "_dp_degree")) {
       return true;
     }
-  }
-  return false;
-}
-
-template <size_t N>
-bool HasKeyOf(const json::Value& obj, const std::string_view (&keys)[N]) {
-  if (!obj.is_object()) return false;
-  for (const json::Member& m : obj.object) {
-    if (In(keys, m.key)) return true;
   }
   return false;
 }
@@ -116,8 +87,8 @@ class Locator {
     for (const json::Member& m : obj->object) {
       if (!m.value.is_object() || !IsMisspelling(m.key, name)) continue;
       out_->misspelled.push_back({m.key_pos, m.key_offset, m.key_escaped,
-                                  Join(path, m.key), m.key, std::string(name),
-                                  reader});
+                                  JoinPath(path, m.key), m.key,
+                                  std::string(name), reader});
       return &m;
     }
     return nullptr;
@@ -139,7 +110,7 @@ bool FindNeuronDict(Locator& loc, const json::Value* obj,
     const json::Member* m = loc.Container(in, in_path, key, owner);
     if (m == nullptr) return false;
     s->fields = &m->value;
-    s->fields_path = Join(in_path, m->key);
+    s->fields_path = JoinPath(in_path, m->key);
     s->kind = kind;
     return true;
   };
@@ -150,7 +121,7 @@ bool FindNeuronDict(Locator& loc, const json::Value* obj,
   if (const json::Member* ac =
           loc.Container(obj, path, "additional_config", "vLLM")) {
     *additional = ac;
-    *additional_path = Join(path, ac->key);
+    *additional_path = JoinPath(path, ac->key);
     if (take(&ac->value, *additional_path, "neuron_config", "vllm-neuron",
              NeuronDictKind::kPlugin) ||
         take(&ac->value, *additional_path, "override_neuron_config",
@@ -163,6 +134,18 @@ bool FindNeuronDict(Locator& loc, const json::Value* obj,
 }
 
 }  // namespace
+
+bool HasKeyOf(const json::Value& obj, absl::Span<const std::string_view> keys) {
+  if (!obj.is_object()) return false;
+  for (const json::Member& m : obj.object) {
+    if (In(keys, m.key)) return true;
+  }
+  return false;
+}
+
+std::string JoinPath(std::string_view parent, std::string_view key) {
+  return parent.empty() ? std::string(key) : fmt::format("{}.{}", parent, key);
+}
 
 ConfigSections LocateSections(const json::Value& root) {
   ConfigSections out;
@@ -206,7 +189,7 @@ ConfigSections LocateSections(const json::Value& root) {
           loc.Container(main.fields, main.fields_path, name, "vllm-neuron");
       if (m == nullptr) continue;
       out.sections.push_back({std::string(name), main.engine, main.engine_path,
-                              &m->value, Join(main.fields_path, m->key),
+                              &m->value, JoinPath(main.fields_path, m->key),
                               NeuronDictKind::kOverride});
     }
   }
@@ -217,7 +200,7 @@ ConfigSections LocateSections(const json::Value& root) {
                           "vllm-neuron")) {
       out.sections.push_back(
           {"vision_neuron_config", main.engine, main.engine_path, &m->value,
-           Join(ac_path, m->key), NeuronDictKind::kVisionPlugin});
+           JoinPath(ac_path, m->key), NeuronDictKind::kVisionPlugin});
     }
   }
   // NxDI sub-model sections, each flat or with its own neuron_config.
@@ -229,7 +212,7 @@ ConfigSections LocateSections(const json::Value& root) {
     if (const json::Member* nc = loc.Container(
             &m->value, m->key, "neuron_config", "NxD Inference")) {
       s.fields = &nc->value;
-      s.fields_path = Join(m->key, nc->key);
+      s.fields_path = JoinPath(m->key, nc->key);
       s.kind = NeuronDictKind::kNxdi;
     } else if (HasParallelKey(m->value)) {
       s.fields = &m->value;

@@ -27,7 +27,10 @@
 #define TOPOLINT_CHECKER_CONFIG_CONFIG_SECTIONS_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "absl/types/span.h"
 
 #include "checker/diag/location.h"
 #include "checker/json/json_value.h"
@@ -84,6 +87,17 @@ ConfigSections LocateSections(const json::Value& root);
 // (`neuron_config`, `override_neuron_config`, `additional_config` holding
 // one, a sub-model section with one), or a misspelling of one.
 bool IsComponentConfigDocument(const json::Value& root);
+
+// The parallel vLLM engine arguments (EngineArgs field names).
+inline constexpr std::string_view kParallelEngineKeys[] = {
+    "tensor_parallel_size", "data_parallel_size", "enable_expert_parallel",
+    "pipeline_parallel_size"};
+
+// True when `obj` is an object with a member named in `keys`.
+bool HasKeyOf(const json::Value& obj, absl::Span<const std::string_view> keys);
+
+// The JSON path of member `key` of the object at `parent` ("" at the top).
+std::string JoinPath(std::string_view parent, std::string_view key);
 
 }  // namespace topolint::config
 

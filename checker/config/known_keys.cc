@@ -224,18 +224,42 @@ bool Contains(absl::Span<const std::string_view> sorted, std::string_view key) {
   return std::binary_search(sorted.begin(), sorted.end(), key);
 }
 
-std::string Fold(std::string_view s) {
-  std::string out(s);
-  absl::AsciiStrToLower(&out);
-  std::replace(out.begin(), out.end(), '-', '_');
-  return out;
-}
-
 // Longest key worth comparing; longer input cannot be a typo of a known key
 // within the edit limit, and bounding it bounds the work per key.
 constexpr size_t kMaxComparedKeyLength = 128;
 
+// The known keys nearest to FoldKey(key), within 2 edits and a third of its
+// length, in table order without repeats.
+std::vector<std::string_view> NearestKeys(std::string_view key) {
+  if (key.empty() || key.size() > kMaxComparedKeyLength) return {};
+  const std::string folded = FoldKey(key);
+  const int limit = std::min(2, static_cast<int>(folded.size() / 3));
+  if (limit == 0) return {};
+  std::vector<std::string_view> out;
+  int best = limit;
+  for (absl::Span<const std::string_view> keys :
+       {absl::MakeConstSpan(kNxdiKeys), absl::MakeConstSpan(kVllmKeys)}) {
+    for (std::string_view k : keys) {
+      const int d = EditDistance(folded, k, limit);
+      if (d > best) continue;
+      if (d < best || out.empty()) {
+        best = d;
+        out.clear();
+      }
+      if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string FoldKey(std::string_view key) {
+  std::string out(key);
+  absl::AsciiStrToLower(&out);
+  std::replace(out.begin(), out.end(), '-', '_');
+  return out;
+}
 
 absl::Span<const std::string_view> NxdiNeuronConfigKeys() { return kNxdiKeys; }
 absl::Span<const std::string_view> VllmNeuronConfigKeys() { return kVllmKeys; }
@@ -249,44 +273,14 @@ bool IsNxdiOnlyNeuronConfigKey(std::string_view key) {
 }
 
 std::string SuggestNeuronConfigKey(std::string_view key) {
-  if (key.empty() || key.size() > kMaxComparedKeyLength) return {};
-  const std::string folded = Fold(key);
-  const int limit = std::min(2, static_cast<int>(folded.size() / 3));
-  if (limit == 0) return {};
-  std::string_view best;
-  int best_distance = limit + 1;
-  auto consider = [&](std::string_view candidate) {
-    const int d = EditDistance(folded, candidate, limit);
-    if (d > limit) return;
-    if (d < best_distance || (d == best_distance && candidate < best)) {
-      best_distance = d;
-      best = candidate;
-    }
-  };
-  for (std::string_view k : kNxdiKeys) consider(k);
-  for (std::string_view k : kVllmKeys) consider(k);
-  if (best_distance > limit) return {};
-  return std::string(best);
+  const std::vector<std::string_view> nearest = NearestKeys(key);
+  if (nearest.empty()) return {};
+  return std::string(*std::min_element(nearest.begin(), nearest.end()));
 }
 
-// Every known key at SuggestNeuronConfigKey's distance, deduplicated: one
-// element when the suggestion is the only candidate.
 std::vector<std::string> NeuronConfigKeyCandidates(std::string_view key) {
-  const std::string best = SuggestNeuronConfigKey(key);
-  if (best.empty()) return {};
-  const std::string folded = Fold(key);
-  const int limit = std::min(2, static_cast<int>(folded.size() / 3));
-  const int distance = EditDistance(folded, best, limit);
-  std::vector<std::string> out;
-  auto consider = [&](std::string_view candidate) {
-    if (EditDistance(folded, candidate, limit) != distance) return;
-    if (std::find(out.begin(), out.end(), candidate) == out.end()) {
-      out.emplace_back(candidate);
-    }
-  };
-  for (std::string_view k : kNxdiKeys) consider(k);
-  for (std::string_view k : kVllmKeys) consider(k);
-  return out;
+  const std::vector<std::string_view> nearest = NearestKeys(key);
+  return std::vector<std::string>(nearest.begin(), nearest.end());
 }
 
 }  // namespace topolint::config

@@ -28,6 +28,9 @@ absl::Span<const std::string_view> VllmNeuronConfigKeys();
 
 // True when either form knows `key` (exact, case-sensitive match).
 bool IsKnownNeuronConfigKey(std::string_view key);
+
+// `key` in lower case with '-' as '_': how keys are compared for typos.
+std::string FoldKey(std::string_view key);
 // True when only the NxD Inference NeuronConfig knows `key` (tp_degree,
 // world_size, ...): a dict holding one is NxDI's.
 bool IsNxdiOnlyNeuronConfigKey(std::string_view key);

@@ -13,13 +13,6 @@ namespace {
 
 constexpr size_t kMaxWrittenChars = 40;
 
-std::string JoinPath(std::string_view parent, std::string_view key) {
-  std::string out(parent);
-  if (!out.empty()) out += '.';
-  out += key;
-  return out;
-}
-
 // The value as written, short enough for a one-line message.
 std::string Written(const json::Value& v) {
   std::string s;
@@ -62,30 +55,10 @@ struct IntSpec {
   bool nullable = false;
   const char* expected = nullptr;  // overrides "an integer >= min"
 };
-IntSpec Default(int64_t def) {
-  IntSpec s;
-  s.def = def;
-  return s;
-}
 // Python None default: null counts as absent.
-IntSpec Nullable() {
-  IntSpec s;
-  s.def = 0;
-  s.nullable = true;
-  return s;
-}
-IntSpec NonNegative() {
-  IntSpec s;
-  s.def = 0;
-  s.min = 0;
-  return s;
-}
-IntSpec OneOrTwo() {
-  IntSpec s;
-  s.max = 2;
-  s.expected = "1 or 2";
-  return s;
-}
+constexpr IntSpec kNullable{/*def=*/0, /*min=*/1, /*max=*/0, /*nullable=*/true};
+constexpr IntSpec kNonNegative{/*def=*/0, /*min=*/0};
+constexpr IntSpec kOneOrTwo{/*def=*/1, /*min=*/1, /*max=*/2, false, "1 or 2"};
 
 class Reader {
  public:
@@ -175,13 +148,10 @@ class Reader {
 };
 
 bool HasAnyVllmKey(const json::Value* engine, const json::Value* nc) {
-  if (engine != nullptr) {
-    for (const char* k : {"tensor_parallel_size", "data_parallel_size",
-                          "enable_expert_parallel", "kv_transfer_config",
-                          "additional_config", "override_neuron_config"}) {
-      if (engine->FindMember(k) != nullptr) return true;
-    }
-  }
+  constexpr std::string_view kVllmEngineKeys[] = {
+      "tensor_parallel_size", "data_parallel_size", "enable_expert_parallel",
+      "kv_transfer_config",   "additional_config",  "override_neuron_config"};
+  if (engine != nullptr && HasKeyOf(*engine, kVllmEngineKeys)) return true;
   if (nc == nullptr) return false;
   for (const json::Member& m : nc->object) {
     if (absl::EndsWith(m.key, "_dp_size") || m.key == "all2all_backend") {
@@ -419,12 +389,8 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
                                                        : ConfigForm::kNxdi;
 
   // vLLM engine arguments.
-  if (engine != nullptr) {
-    for (const char* k : {"tensor_parallel_size", "data_parallel_size",
-                          "enable_expert_parallel", "pipeline_parallel_size"}) {
-      if (engine->FindMember(k) != nullptr) pc.records_engine_args = true;
-    }
-  }
+  pc.records_engine_args =
+      engine != nullptr && HasKeyOf(*engine, kParallelEngineKeys);
   r.Int(engine, ep, "tensor_parallel_size", &pc.tensor_parallel_size);
   r.Int(engine, ep, "data_parallel_size", &pc.data_parallel_size);
   r.Bool(engine, ep, "enable_expert_parallel", &pc.enable_expert_parallel);
@@ -454,16 +420,16 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
   r.Int(fields, fp, "mlp_cp_degree", &pc.mlp_cp_degree);
   r.Int(fields, fp, "attention_dp_degree", &pc.attention_dp_degree);
   r.Int(fields, fp, "pp_degree", &pc.pp_degree);
-  r.Int(fields, fp, "world_size", &pc.world_size, Nullable());
+  r.Int(fields, fp, "world_size", &pc.world_size, kNullable);
   r.Int(fields, fp, "batch_size", &pc.batch_size);
   const int64_t batch = pc.batch_size.value;
-  r.Int(fields, fp, "ctx_batch_size", &pc.ctx_batch_size, Default(batch));
-  r.Int(fields, fp, "tkg_batch_size", &pc.tkg_batch_size, Default(batch));
-  r.Int(fields, fp, "max_batch_size", &pc.max_batch_size, Default(batch));
+  r.Int(fields, fp, "ctx_batch_size", &pc.ctx_batch_size, IntSpec{batch});
+  r.Int(fields, fp, "tkg_batch_size", &pc.tkg_batch_size, IntSpec{batch});
+  r.Int(fields, fp, "max_batch_size", &pc.max_batch_size, IntSpec{batch});
   r.Int(fields, fp, "moe_tp_degree", &pc.moe_tp_degree);
   r.Int(fields, fp, "moe_ep_degree", &pc.moe_ep_degree);
-  r.Int(fields, fp, "local_ranks_size", &pc.local_ranks_size, Nullable());
-  r.Int(fields, fp, "start_rank_id", &pc.start_rank_id, NonNegative());
+  r.Int(fields, fp, "local_ranks_size", &pc.local_ranks_size, kNullable);
+  r.Int(fields, fp, "start_rank_id", &pc.start_rank_id, kNonNegative);
   r.Bool(fields, fp, "is_continuous_batching", &pc.is_continuous_batching);
   r.Bool(fields, fp, "sequence_parallel_enabled",
          &pc.sequence_parallel_enabled);
@@ -474,7 +440,7 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
   const bool alias_only = fields->FindMember("logical_nc_config") == nullptr &&
                           fields->FindMember("logical_neuron_cores") != nullptr;
   r.Int(fields, fp, alias_only ? "logical_neuron_cores" : "logical_nc_config",
-        &pc.logical_nc_config, OneOrTwo());
+        &pc.logical_nc_config, kOneOrTwo);
   r.String(fields, fp, "target", &pc.target, /*null_ok=*/true);
   return pc;
 }

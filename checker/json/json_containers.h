@@ -123,26 +123,12 @@ class String {
     return a.view() < b.view();
   }
 
-  friend std::string operator+(const String& a, std::string_view b) {
-    std::string out(a.view());
-    out.append(b.data(), b.size());
-    return out;
-  }
   friend std::string operator+(std::string_view a, const String& b) {
     std::string out(a);
     out.append(b.data(), b.size());
     return out;
   }
-  friend std::string operator+(const String& a, const char* b) {
-    return a + std::string_view(b);
-  }
   friend std::string operator+(const char* a, const String& b) {
-    return std::string_view(a) + b;
-  }
-  friend std::string operator+(const String& a, const std::string& b) {
-    return a + std::string_view(b);
-  }
-  friend std::string operator+(const std::string& a, const String& b) {
     return std::string_view(a) + b;
   }
   friend std::ostream& operator<<(std::ostream& os, const String& s) {
@@ -271,17 +257,6 @@ class Children {
   }
   void reserve(size_t n) {
     if (n > capacity()) Reallocate(n);
-  }
-  // Gives back the spare capacity. (The loader needs it no more: it reserves
-  // each list at its size when the list closes.)
-  void shrink_to_fit() {
-    if (h_ == nullptr || h_->size == h_->capacity) return;
-    if (h_->size == 0) {
-      std::free(h_);
-      h_ = nullptr;
-      return;
-    }
-    Reallocate(h_->size);
   }
   void clear() {
     if (h_ == nullptr) return;

@@ -186,12 +186,7 @@ class ValueBuilder {
   bool CaptureInteger(int64_t n) {
     const size_t start = BeginToken();
     if (SpecialAt(start) != nullptr) return Refuse();  // NaN / Infinity
-    size_t end = start;
-    while (end < text_.size() && std::strchr("0123456789+-.eE", text_[end]) &&
-           text_[end] != '\0') {
-      ++end;
-    }
-    cursor_ = end;
+    cursor_ = NumberEnd(start);
     if (!Count(start)) return false;
     return sink_->Integer(n, start, PosOf(start)) || Refuse();
   }
@@ -225,7 +220,7 @@ class ValueBuilder {
       v.float_value = d;
     }
     const size_t start = BeginToken();
-    size_t end = start;
+    size_t end = NumberEnd(start);
     if (const Substitution* s = SpecialAt(start)) {
       v.type = Type::kFloat;
       v.float_value = s->kind == Substitution::Kind::kNaN
@@ -234,15 +229,20 @@ class ValueBuilder {
                           ? std::numeric_limits<double>::infinity()
                           : -std::numeric_limits<double>::infinity();
       end = start + s->length;
-    } else {
-      while (end < text_.size() && std::strchr("0123456789+-.eE", text_[end]) &&
-             text_[end] != '\0') {
-        ++end;
-      }
     }
     v.number_text = text_.substr(start, end - start);
     cursor_ = end;
     return Place(std::move(v), start);
+  }
+
+  // The end of the number literal starting at `start`.
+  size_t NumberEnd(size_t start) const {
+    size_t end = start;
+    while (end < text_.size() && std::strchr("0123456789+-.eE", text_[end]) &&
+           text_[end] != '\0') {
+      ++end;
+    }
+    return end;
   }
 
   // The Infinity / NaN substitution starting at `offset`, if any. Tokens

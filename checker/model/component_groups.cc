@@ -28,6 +28,12 @@ absl::Status CheckDivides(int64_t d, int64_t n, const char* what) {
   return absl::OkStatus();
 }
 
+// CheckWorld(world), then CheckDivides(d, world, what).
+absl::Status CheckWorldDivides(int64_t world, int64_t d, const char* what) {
+  absl::Status st = CheckWorld(world);
+  return st.ok() ? CheckDivides(d, world, what) : st;
+}
+
 // Checked product for layout degrees (all >= 1); fails past kMaxFamilyRanks.
 absl::StatusOr<int64_t> Product(int64_t a, int64_t b) {
   int64_t out = 0;
@@ -40,40 +46,23 @@ absl::StatusOr<int64_t> Product(int64_t a, int64_t b) {
   return out;
 }
 
-// `g` with the ranks of each group sorted, groups in their original order.
-GroupList SortEachGroup(const GroupList& g) {
-  GroupList out;
-  std::vector<int64_t> buf;
-  for (int64_t i = 0; i < g.num_groups(); ++i) {
-    absl::Span<const int64_t> members = g.group(i);
-    buf.assign(members.begin(), members.end());
-    std::sort(buf.begin(), buf.end());
-    out.AppendGroup(buf);
+// The world of a TP x DP grid with component DP size c (c | dp).
+absl::StatusOr<int64_t> ComponentWorld(int64_t tp, int64_t dp, int64_t c) {
+  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
+  if (absl::Status st = CheckDivides(c, dp, "component DP size"); !st.ok()) {
+    return st;
   }
-  return out;
+  return world;
 }
 
-// Groups as a set of sets, for merging families: each group sorted, groups
-// ordered by their contents.
-GroupList Canonical(const GroupList& g) {
-  const GroupList sorted = SortEachGroup(g);
-  std::vector<int64_t> order(static_cast<size_t>(sorted.num_groups()));
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
-  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    absl::Span<const int64_t> x = sorted.group(a);
-    absl::Span<const int64_t> y = sorted.group(b);
-    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
-  });
-  GroupList out;
-  for (int64_t i : order) out.AppendGroup(sorted.group(i));
-  return out;
-}
-
-// Collects families, merging those with identical groups.
+// Collects families, merging those with identical groups, and the first
+// error of the steps that build them (later steps are then skipped).
 class FamilyBuilder {
  public:
-  void Add(std::string name, GroupList groups) {
-    GroupList canon = Canonical(groups);
+  // Adds the family `name` of `groups`, or keeps their error.
+  void Add(std::string name, absl::StatusOr<GroupList> groups) {
+    if (!Check(groups.status())) return;
+    GroupList canon = groups->Canonical();
     for (size_t i = 0; i < canon_.size(); ++i) {
       if (canon_[i] == canon) {
         families_[i].aliases.push_back(std::move(name));
@@ -81,61 +70,72 @@ class FamilyBuilder {
       }
     }
     GroupFamily f;
-    if (groups.num_groups() > 0 && groups.is_uniform() &&
-        groups.group_size(0) == 1) {
+    if (groups->num_groups() > 0 && groups->is_uniform() &&
+        groups->group_size(0) == 1) {
       f.name = "self groups (size 1)";
       f.aliases.push_back(std::move(name));
     } else {
       f.name = std::move(name);
     }
-    f.groups = std::move(groups);
+    f.groups = *std::move(groups);
     families_.push_back(std::move(f));
     canon_.push_back(std::move(canon));
   }
 
-  std::vector<GroupFamily> Take() { return std::move(families_); }
+  // True while no step has failed; else keeps the first error.
+  bool Check(absl::Status st) {
+    if (status_.ok()) status_ = std::move(st);
+    return status_.ok();
+  }
+
+  absl::StatusOr<std::vector<GroupFamily>> Take() {
+    if (!status_.ok()) return status_;
+    return std::move(families_);
+  }
 
  private:
   std::vector<GroupFamily> families_;
   std::vector<GroupList> canon_;
+  absl::Status status_;
 };
 
 // `inner` = tp/d consecutive ranks, `across` = the d ranks at one offset
 // (get_tp_cp_group_mesh(tp, d)).
-absl::Status AddInnerMesh(FamilyBuilder& b, int64_t world, int64_t tp,
-                          int64_t d, const std::string& inner_name,
-                          const std::string& across_name) {
-  if (absl::Status st = CheckDivides(d, tp, across_name.c_str()); !st.ok()) {
-    return st;
-  }
-  TOPOLINT_ASSIGN_OR_RETURN(GroupList inner, ContiguousGroups(world, tp / d));
-  TOPOLINT_ASSIGN_OR_RETURN(GroupList across, StridedGroups(world, tp, tp / d));
-  b.Add(inner_name, std::move(inner));
-  b.Add(across_name, std::move(across));
-  return absl::OkStatus();
+void AddInnerMesh(FamilyBuilder& b, int64_t world, int64_t tp, int64_t d,
+                  const std::string& inner_name,
+                  const std::string& across_name) {
+  if (!b.Check(CheckDivides(d, tp, across_name.c_str()))) return;
+  b.Add(inner_name, ContiguousGroups(world, tp / d));
+  b.Add(across_name, StridedGroups(world, tp, tp / d));
 }
 
 // Sampling DP (both forms): rows of `sampling_dp` consecutive ranks inside
 // each TP group, and their transpose, i.e. get_tp_cp_group_mesh(tp,
 // tp / sampling_dp). Nothing when sampling_dp is 1.
-absl::Status AddSampling(FamilyBuilder& b, int64_t world, int64_t tp,
-                         int64_t sampling_dp) {
-  if (sampling_dp <= 1) return absl::OkStatus();
-  if (absl::Status st = CheckDivides(sampling_dp, tp, "sampling_dp_degree");
-      !st.ok()) {
-    return st;
+void AddSampling(FamilyBuilder& b, int64_t world, int64_t tp,
+                 int64_t sampling_dp) {
+  if (sampling_dp <= 1 ||
+      !b.Check(CheckDivides(sampling_dp, tp, "sampling_dp_degree"))) {
+    return;
   }
-  return AddInnerMesh(
+  AddInnerMesh(
       b, world, tp, tp / sampling_dp,
       fmt::format("sampling DP rows (sampling_dp_degree={})", sampling_dp),
       fmt::format("sampling DP columns (sampling_dp_degree={})", sampling_dp));
 }
 
+// The TRN2 8x8 mesh rows and columns of `world` ranks as two families.
+void AddTrn2Mesh(FamilyBuilder& b, int64_t world, std::string rows_name,
+                 std::string columns_name) {
+  b.Add(std::move(rows_name), Trn2MeshRows(world));
+  b.Add(std::move(columns_name), Trn2MeshColumns(world));
+}
+
 }  // namespace
 
 absl::StatusOr<GroupList> ContiguousGroups(int64_t world, int64_t size) {
-  if (absl::Status st = CheckWorld(world); !st.ok()) return st;
-  if (absl::Status st = CheckDivides(size, world, "group size"); !st.ok()) {
+  if (absl::Status st = CheckWorldDivides(world, size, "group size");
+      !st.ok()) {
     return st;
   }
   std::vector<int64_t> ids(static_cast<size_t>(world));
@@ -145,13 +145,9 @@ absl::StatusOr<GroupList> ContiguousGroups(int64_t world, int64_t size) {
 
 absl::StatusOr<GroupList> StridedGroups(int64_t world, int64_t block,
                                         int64_t stride) {
-  if (absl::Status st = CheckWorld(world); !st.ok()) return st;
-  if (absl::Status st = CheckDivides(block, world, "block size"); !st.ok()) {
-    return st;
-  }
-  if (absl::Status st = CheckDivides(stride, block, "stride"); !st.ok()) {
-    return st;
-  }
+  absl::Status st = CheckWorldDivides(world, block, "block size");
+  if (st.ok()) st = CheckDivides(stride, block, "stride");
+  if (!st.ok()) return st;
   std::vector<int64_t> ids;
   ids.reserve(static_cast<size_t>(world));
   for (int64_t base = 0; base < world; base += block) {
@@ -165,8 +161,7 @@ absl::StatusOr<GroupList> StridedGroups(int64_t world, int64_t block,
 }
 
 absl::StatusOr<GroupList> Trn2MeshRows(int64_t world) {
-  if (absl::Status st = CheckWorld(world); !st.ok()) return st;
-  if (absl::Status st = CheckDivides(64, world, "TRN2 mesh"); !st.ok()) {
+  if (absl::Status st = CheckWorldDivides(world, 64, "TRN2 mesh"); !st.ok()) {
     return st;
   }
   std::vector<int64_t> ids;
@@ -199,18 +194,12 @@ absl::StatusOr<GroupList> TpGroups(int64_t tp, int64_t dp) {
 }
 
 absl::StatusOr<GroupList> ComponentTpGroups(int64_t tp, int64_t dp, int64_t c) {
-  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
-  if (absl::Status st = CheckDivides(c, dp, "component DP size"); !st.ok()) {
-    return st;
-  }
+  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, ComponentWorld(tp, dp, c));
   return ContiguousGroups(world, tp * c);
 }
 
 absl::StatusOr<GroupList> DpColumnGroups(int64_t tp, int64_t dp, int64_t c) {
-  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, Product(tp, dp));
-  if (absl::Status st = CheckDivides(c, dp, "component DP size"); !st.ok()) {
-    return st;
-  }
+  TOPOLINT_ASSIGN_OR_RETURN(int64_t world, ComponentWorld(tp, dp, c));
   return StridedGroups(world, tp * c, tp);
 }
 
@@ -224,55 +213,39 @@ absl::StatusOr<std::vector<GroupFamily>> VllmGroupFamilies(
     const VllmLayout& l) {
   TOPOLINT_ASSIGN_OR_RETURN(int64_t world, Product(l.tp, l.dp));
   FamilyBuilder b;
-  TOPOLINT_ASSIGN_OR_RETURN(GroupList tp_groups, TpGroups(l.tp, l.dp));
   b.Add(fmt::format("tp (tensor_parallel_size={})", l.tp),
-        std::move(tp_groups));
+        TpGroups(l.tp, l.dp));
   for (const ComponentSize& c : l.components) {
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList comp_tp,
-                              ComponentTpGroups(l.tp, l.dp, c.size));
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList column,
-                              DpColumnGroups(l.tp, l.dp, c.size));
     b.Add(fmt::format("{} component TP ({}={})", c.component, c.key, c.size),
-          std::move(comp_tp));
+          ComponentTpGroups(l.tp, l.dp, c.size));
     b.Add(fmt::format("{} DP column ({}={})", c.component, c.key, c.size),
-          std::move(column));
+          DpColumnGroups(l.tp, l.dp, c.size));
   }
-  TOPOLINT_ASSIGN_OR_RETURN(GroupList dp_groups,
-                            StridedGroups(world, world, l.tp));
-  b.Add(fmt::format("dp (data_parallel_size={})", l.dp), std::move(dp_groups));
-  if (l.ep > 1) {
-    if (absl::Status st = CheckDivides(l.ep, world, "ep degree"); !st.ok()) {
-      return st;
-    }
+  b.Add(fmt::format("dp (data_parallel_size={})", l.dp),
+        StridedGroups(world, world, l.tp));
+  if (l.ep > 1 && b.Check(CheckDivides(l.ep, world, "ep degree"))) {
     const int64_t row = world / l.ep;
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList rows, ContiguousGroups(world, row));
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList cols, StridedGroups(world, world, row));
     b.Add(fmt::format("ep-tp rows (expert parallel degree {})", l.ep),
-          std::move(rows));
-    b.Add(fmt::format("ep (expert parallel degree {})", l.ep), std::move(cols));
+          ContiguousGroups(world, row));
+    b.Add(fmt::format("ep (expert parallel degree {})", l.ep),
+          StridedGroups(world, world, row));
     if (world == 64 && row == 8) {
-      TOPOLINT_ASSIGN_OR_RETURN(GroupList mesh_rows, Trn2MeshRows(world));
-      TOPOLINT_ASSIGN_OR_RETURN(GroupList mesh_cols, Trn2MeshColumns(world));
-      b.Add("ep-tp rows (TRN2 8x8 mesh)", std::move(mesh_rows));
-      b.Add("ep (TRN2 8x8 mesh columns)", std::move(mesh_cols));
+      AddTrn2Mesh(b, world, "ep-tp rows (TRN2 8x8 mesh)",
+                  "ep (TRN2 8x8 mesh columns)");
     }
   }
-  if (absl::Status st = AddSampling(b, world, l.tp, l.sampling_dp); !st.ok()) {
-    return st;
-  }
+  AddSampling(b, world, l.tp, l.sampling_dp);
   return b.Take();
 }
 
 absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
     const NxdiLayout& l) {
-  if (absl::Status st = CheckWorld(l.world); !st.ok()) return st;
-  if (absl::Status st = CheckDivides(l.tp, l.world, "tp_degree"); !st.ok()) {
-    return st;
-  }
   FamilyBuilder b;
-  TOPOLINT_ASSIGN_OR_RETURN(GroupList tp_groups,
-                            ContiguousGroups(l.world, l.tp));
-  b.Add(fmt::format("tp (tp_degree={})", l.tp), std::move(tp_groups));
+  if (!b.Check(CheckWorldDivides(l.world, l.tp, "tp_degree"))) {
+    return b.Take();
+  }
+  b.Add(fmt::format("tp (tp_degree={})", l.tp),
+        ContiguousGroups(l.world, l.tp));
   struct Inner {
     int64_t degree;
     const char* key;
@@ -284,57 +257,42 @@ absl::StatusOr<std::vector<GroupFamily>> NxdiGroupFamilies(
       {l.mlp_cp, "mlp_cp_degree", "MLP CP"}};
   for (const Inner& in : inners) {
     if (in.degree <= 1) continue;
-    if (absl::Status st = AddInnerMesh(
-            b, l.world, l.tp, in.degree,
-            fmt::format("TP within {} ({}={})", in.what, in.key, in.degree),
-            fmt::format("{} ({}={})", in.what, in.key, in.degree));
-        !st.ok()) {
-      return st;
-    }
+    AddInnerMesh(
+        b, l.world, l.tp, in.degree,
+        fmt::format("TP within {} ({}={})", in.what, in.key, in.degree),
+        fmt::format("{} ({}={})", in.what, in.key, in.degree));
   }
-  if (absl::Status st = AddSampling(b, l.world, l.tp, l.sampling_dp);
-      !st.ok()) {
-    return st;
-  }
+  AddSampling(b, l.world, l.tp, l.sampling_dp);
   const int64_t pp = std::max<int64_t>(l.pp, 1);
   // world / tp / pp > 1 bounds tp * pp below world: no overflow.
   if (l.world / l.tp / pp > 1 && l.world % (l.tp * pp) == 0) {
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList dp,
-                              StridedGroups(l.world, l.world / pp, l.tp));
     b.Add(fmt::format("dp across TP groups (world_size={}, tp_degree={})",
                       l.world, l.tp),
-          std::move(dp));
+          StridedGroups(l.world, l.world / pp, l.tp));
   }
   if (l.ep > 1) {
-    TOPOLINT_ASSIGN_OR_RETURN(int64_t block, Product(l.tp, l.ep));
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList ep,
-                              StridedGroups(l.world, block, l.tp));
-    b.Add(fmt::format("ep (ep_degree={})", l.ep), std::move(ep));
-  }
-  if (l.pp > 1) {
-    if (absl::Status st = CheckDivides(l.pp, l.world, "pp_degree"); !st.ok()) {
-      return st;
+    const absl::StatusOr<int64_t> block = Product(l.tp, l.ep);
+    if (b.Check(block.status())) {
+      b.Add(fmt::format("ep (ep_degree={})", l.ep),
+            StridedGroups(l.world, *block, l.tp));
     }
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList pp,
-                              StridedGroups(l.world, l.world, l.world / l.pp));
-    b.Add(fmt::format("pp (pp_degree={})", l.pp), std::move(pp));
+  }
+  if (l.pp > 1 && b.Check(CheckDivides(l.pp, l.world, "pp_degree"))) {
+    b.Add(fmt::format("pp (pp_degree={})", l.pp),
+          StridedGroups(l.world, l.world, l.world / l.pp));
   }
   if (l.moe_tp > 1 || l.moe_ep > 1) {
-    TOPOLINT_ASSIGN_OR_RETURN(int64_t block, Product(l.moe_tp, l.moe_ep));
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList moe_tp,
-                              ContiguousGroups(l.world, l.moe_tp));
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList moe_ep,
-                              StridedGroups(l.world, block, l.moe_tp));
-    b.Add(fmt::format("MoE TP (moe_tp_degree={})", l.moe_tp),
-          std::move(moe_tp));
-    b.Add(fmt::format("MoE EP (moe_ep_degree={})", l.moe_ep),
-          std::move(moe_ep));
+    const absl::StatusOr<int64_t> block = Product(l.moe_tp, l.moe_ep);
+    if (b.Check(block.status())) {
+      b.Add(fmt::format("MoE TP (moe_tp_degree={})", l.moe_tp),
+            ContiguousGroups(l.world, l.moe_tp));
+      b.Add(fmt::format("MoE EP (moe_ep_degree={})", l.moe_ep),
+            StridedGroups(l.world, *block, l.moe_tp));
+    }
   }
   if (!l.switch_cc && l.tp == 64 && l.cp == 8) {
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList rows, Trn2MeshRows(l.world));
-    TOPOLINT_ASSIGN_OR_RETURN(GroupList cols, Trn2MeshColumns(l.world));
-    b.Add("TP within CP (TRN2 8x8 mesh rows)", std::move(rows));
-    b.Add("CP (TRN2 8x8 mesh columns)", std::move(cols));
+    AddTrn2Mesh(b, l.world, "TP within CP (TRN2 8x8 mesh rows)",
+                "CP (TRN2 8x8 mesh columns)");
   }
   return b.Take();
 }
@@ -387,7 +345,7 @@ FamilyMatcher::FamilyMatcher(std::vector<GroupFamily> families)
   index_.resize(families_.size());
   for (size_t f = 0; f < families_.size(); ++f) {
     Index& idx = index_[f];
-    idx.sorted = SortEachGroup(families_[f].groups);
+    idx.sorted = families_[f].groups.WithSortedGroups();
     for (int64_t g = 0; g < idx.sorted.num_groups(); ++g) {
       for (int64_t r : idx.sorted.group(g)) {
         // Family ids are ranks in [0, kMaxFamilyRanks); anything else (a
@@ -429,7 +387,7 @@ int64_t FamilyMatcher::GroupContaining(int f, int64_t rank) const {
 
 FamilyMatch FamilyMatcher::Match(const GroupList& groups) const {
   FamilyMatch m;
-  const GroupList sorted = SortEachGroup(groups);
+  const GroupList sorted = groups.WithSortedGroups();
   const int64_t first_size =
       groups.num_groups() > 0 ? groups.group_size(0) : -1;
   bool nearest_same_size = false;
@@ -470,8 +428,3 @@ FamilyMatch FamilyMatcher::Match(const GroupList& groups) const {
 }
 
 }  // namespace topolint::model
-
-#undef ASSIGN_OR_RETURN
-#undef TOPOLINT_CONCAT
-#undef TOPOLINT_CONCAT_INNER
-#undef TOPOLINT_ASSIGN_OR_RETURN_IMPL

@@ -82,6 +82,15 @@ void GroupList::AppendGroup(absl::Span<const int64_t> group) {
   if (!offsets_.empty()) offsets_.push_back(static_cast<int64_t>(ids_.size()));
 }
 
+int64_t GroupList::largest_group_size() const {
+  if (empty()) return 0;
+  if (is_uniform()) return uniform_size_;
+  int64_t best = 0;
+  for (int64_t g = 0; g < num_groups_; ++g)
+    best = std::max(best, group_size(g));
+  return best;
+}
+
 int64_t GroupList::group_start(int64_t g) const {
   return offsets_.empty() ? g * uniform_size_ : offsets_[g];
 }
@@ -126,6 +135,32 @@ bool AppendBraced(absl::Span<const int64_t> ids, int64_t* budget,
 }
 
 }  // namespace
+
+GroupList GroupList::WithSortedGroups() const {
+  GroupList out;
+  std::vector<int64_t> buf;
+  for (int64_t g = 0; g < num_groups_; ++g) {
+    absl::Span<const int64_t> members = group(g);
+    buf.assign(members.begin(), members.end());
+    std::sort(buf.begin(), buf.end());
+    out.AppendGroup(buf);
+  }
+  return out;
+}
+
+GroupList GroupList::Canonical() const {
+  const GroupList sorted = WithSortedGroups();
+  std::vector<int64_t> order(static_cast<size_t>(num_groups_));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    absl::Span<const int64_t> x = sorted.group(a);
+    absl::Span<const int64_t> y = sorted.group(b);
+    return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
+  });
+  GroupList out;
+  for (int64_t i : order) out.AppendGroup(sorted.group(i));
+  return out;
+}
 
 std::string GroupList::ToString(int64_t max_ids) const {
   std::string out = "{";

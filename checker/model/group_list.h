@@ -66,6 +66,8 @@ class GroupList {
 
   // Preconditions for the accessors below: 0 <= g < num_groups().
   int64_t group_size(int64_t g) const;
+  // The size of the largest group (0 for the empty list); O(1) when uniform.
+  int64_t largest_group_size() const;
   // Index in ids() of group g's first id.
   int64_t group_start(int64_t g) const;
   absl::Span<const int64_t> group(int64_t g) const;
@@ -76,6 +78,13 @@ class GroupList {
   }
 
   std::vector<std::vector<int64_t>> ToVectors() const;
+
+  // The same groups, each with its ids sorted (groups in list order).
+  GroupList WithSortedGroups() const;
+  // The groups as a set of sets: each sorted, the groups in lexicographic
+  // order. Two lists hold the same groups in any order when their
+  // Canonical() lists are equal.
+  GroupList Canonical() const;
 
   // `{{0,1},{2,3}}`, as HLO prints an explicit list. At most `max_ids` ids are
   // written; a longer list ends in `...` (so messages stay one short line).

@@ -22,23 +22,9 @@ std::string IotaToString(const hlo::IotaSpec& iota) {
   return s;
 }
 
-// The product of `dims` when each is >= 1 and the product is at most `cap`;
-// else -1. Builds no message: the common, valid case must not format.
-int64_t ProductWithin(absl::Span<const int64_t> dims, int64_t cap) {
-  int64_t product = 1;
-  for (int64_t d : dims) {
-    if (d < 1 || __builtin_mul_overflow(product, d, &product) ||
-        product > cap) {
-      return -1;
-    }
-  }
-  return product;
-}
+}  // namespace
 
-// ExpandIota with every check spelled out and its message built; the valid
-// case is served by the fast path in ExpandIota.
-absl::StatusOr<GroupList> ExpandIotaChecked(const hlo::IotaSpec& iota,
-                                            int64_t cap) {
+absl::StatusOr<GroupList> ExpandIota(const hlo::IotaSpec& iota, int64_t cap) {
   const std::string what = fmt::format("iota {}", IotaToString(iota));
   const int64_t lead[] = {iota.num_groups, iota.group_size};
   absl::StatusOr<int64_t> listed = CheckedProduct(lead, cap, what + " shape");
@@ -65,28 +51,6 @@ absl::StatusOr<GroupList> ExpandIotaChecked(const hlo::IotaSpec& iota,
   }
   return GroupList::Uniform(iota.num_groups, iota.group_size,
                             TransposedIndices(iota.reshape_dims, perm));
-}
-
-}  // namespace
-
-absl::StatusOr<GroupList> ExpandIota(const hlo::IotaSpec& iota, int64_t cap) {
-  const int64_t lead[] = {iota.num_groups, iota.group_size};
-  const int64_t listed = ProductWithin(lead, cap);
-  const size_t rank = iota.reshape_dims.size();
-  if (listed < 0 || listed != ProductWithin(iota.reshape_dims, cap) ||
-      (!iota.perm.empty() &&
-       !CheckPermutation(iota.perm, static_cast<int64_t>(rank)).ok())) {
-    return ExpandIotaChecked(iota, cap);  // says what is wrong
-  }
-  if (iota.perm.empty()) {
-    // No transpose: the ids are 0..listed-1 in order (TransposedIndices
-    // with the identity permutation).
-    std::vector<int64_t> ids(static_cast<size_t>(listed));
-    std::iota(ids.begin(), ids.end(), 0);
-    return GroupList::Uniform(iota.num_groups, iota.group_size, std::move(ids));
-  }
-  return GroupList::Uniform(iota.num_groups, iota.group_size,
-                            TransposedIndices(iota.reshape_dims, iota.perm));
 }
 
 absl::StatusOr<GroupList> ExpandReplicaGroups(const hlo::ReplicaGroups& groups,

@@ -237,16 +237,8 @@ void ReadExplicitWorldSize(const Value& v, Problems& problems, DefJson* d) {
                "CCInfo.#rank_world_size");
 }
 
-}  // namespace
-
-bool IsDefJson(const json::Value& root) {
-  return root.is_object() && root.Find("CCInfo") != nullptr;
-}
-
-namespace {
-
-void ReadDefJson(const json::Value& root, Problems& problems, DefJson& d,
-                 DefJsonDocument* doc) {
+void ReadCcInfo(const json::Value& root, Problems& problems, DefJson& d,
+                DefJsonDocument* doc) {
   if (!root.is_object()) {
     problems.Add(root.pos,
                  fmt::format("def.json is {}; expected an object with a "
@@ -288,26 +280,31 @@ void ReadDefJson(const json::Value& root, Problems& problems, DefJson& d,
   }
 }
 
-}  // namespace
-
-DefJson BuildDefJson(const json::Value& root, const std::string& file) {
+// The DefJson of `root` (a parsed def.json named `file`); `doc`, when not
+// null, holds what the streaming reader read of it.
+DefJson ReadDefJson(const json::Value& root, const std::string& file,
+                    DefJsonDocument* doc) {
   DefJson d;
   d.file = file;
   d.cc_info_pos = TextPos{1, 1};
   Problems problems(&d.schema_problems);
-  ReadDefJson(root, problems, d, nullptr);
+  ReadCcInfo(root, problems, d, doc);
   problems.Finish();
   return d;
 }
 
+}  // namespace
+
+bool IsDefJson(const json::Value& root) {
+  return root.is_object() && root.Find("CCInfo") != nullptr;
+}
+
+DefJson BuildDefJson(const json::Value& root, const std::string& file) {
+  return ReadDefJson(root, file, nullptr);
+}
+
 DefJson BuildDefJson(DefJsonDocument doc, const std::string& file) {
-  DefJson d;
-  d.file = file;
-  d.cc_info_pos = TextPos{1, 1};
-  Problems problems(&d.schema_problems);
-  ReadDefJson(doc.parsed.root, problems, d, &doc);
-  problems.Finish();
-  return d;
+  return ReadDefJson(doc.parsed.root, file, &doc);
 }
 
 }  // namespace topolint::neff

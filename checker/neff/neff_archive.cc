@@ -38,8 +38,44 @@ std::string MemberDisplay(const NeffArchive& a, const std::string& member) {
   return a.file + ":" + member;
 }
 
+// Checks the header (kNeffHeaderBytes at `h`) of a file of `file_size`
+// bytes. Returns the payload window as ReadHeader does.
 bool CheckHeader(const unsigned char* h, uint64_t file_size, NeffArchive& a,
-                 uint64_t* offset, uint64_t* length);
+                 uint64_t* offset, uint64_t* length) {
+  const uint64_t header_size = LoadLittleEndian(&h[kNeffHeaderSizeOffset], 8);
+  const uint64_t data_size = LoadLittleEndian(&h[kNeffDataSizeOffset], 8);
+  const uint64_t lnc = LoadLittleEndian(&h[kNeffLncSizeOffset], 4);
+  if (header_size < kNeffHeaderBytes || header_size > file_size) {
+    AddProblem(a, fmt::format("header_size is {}, expected at least {} and at "
+                              "most the file size {}",
+                              header_size, kNeffHeaderBytes, file_size));
+    return false;
+  }
+  a.header_ok = true;
+  a.lnc_size = static_cast<int64_t>(lnc);
+  if (lnc > 2) {
+    AddProblem(a, fmt::format("header lnc_size is {}, expected 1 or 2 (or 0 "
+                              "when not recorded)",
+                              lnc));
+  }
+  const uint64_t payload = file_size - header_size;
+  if (data_size > payload) {
+    AddProblem(a, fmt::format("the file is truncated: header data_size is {} "
+                              "but only {} bytes follow the {}-byte header",
+                              data_size, payload, header_size));
+  } else if (data_size < payload) {
+    AddProblem(a, fmt::format("header data_size is {} but {} bytes follow the "
+                              "{}-byte header",
+                              data_size, payload, header_size));
+  }
+  if (payload == 0) {
+    AddProblem(a, "no tar payload follows the header");
+    return false;
+  }
+  *offset = header_size;
+  *length = payload;
+  return true;
+}
 
 // A .neff of at most this many bytes is read whole, in one read, and its
 // payload scanned from memory (the compile-cache entries users check by the
@@ -118,72 +154,35 @@ bool ReadOpenedHeader(OpenedInput& opened, NeffArchive& a, uint64_t* offset,
                      file_size, a, offset, length);
 }
 
-// Checks the header (kNeffHeaderBytes at `h`) of a file of `file_size`
-// bytes. Returns the payload window as ReadHeader does.
-bool CheckHeader(const unsigned char* h, uint64_t file_size, NeffArchive& a,
-                 uint64_t* offset, uint64_t* length) {
-  const uint64_t header_size = LoadLittleEndian(&h[kNeffHeaderSizeOffset], 8);
-  const uint64_t data_size = LoadLittleEndian(&h[kNeffDataSizeOffset], 8);
-  const uint64_t lnc = LoadLittleEndian(&h[kNeffLncSizeOffset], 4);
-  if (header_size < kNeffHeaderBytes || header_size > file_size) {
-    AddProblem(a, fmt::format("header_size is {}, expected at least {} and at "
-                              "most the file size {}",
-                              header_size, kNeffHeaderBytes, file_size));
-    return false;
-  }
-  a.header_ok = true;
-  a.lnc_size = static_cast<int64_t>(lnc);
-  if (lnc > 2) {
-    AddProblem(a, fmt::format("header lnc_size is {}, expected 1 or 2 (or 0 "
-                              "when not recorded)",
-                              lnc));
-  }
-  const uint64_t payload = file_size - header_size;
-  if (data_size > payload) {
-    AddProblem(a, fmt::format("the file is truncated: header data_size is {} "
-                              "but only {} bytes follow the {}-byte header",
-                              data_size, payload, header_size));
-  } else if (data_size < payload) {
-    AddProblem(a, fmt::format("header data_size is {} but {} bytes follow the "
-                              "{}-byte header",
-                              data_size, payload, header_size));
-  }
-  if (payload == 0) {
-    AddProblem(a, "no tar payload follows the header");
-    return false;
-  }
-  *offset = header_size;
-  *length = payload;
-  return true;
-}
-
 bool IsKnownJsonMember(const std::string& name) {
   return name == kKelfMember || name == "def.json" ||
          absl::EndsWith(name, "/def.json");
 }
 
-// Parses a member's JSON, keeping its text for the caret display. A syntax
-// error goes to json_syntax; returns false then.
-// Whether a member's text of `size` bytes may be kept for the caret display
-// (kMaxKeptMemberTextBytes over the archive).
-bool TextFits(const NeffArchive& a, size_t size) {
+// Keeps member `member`'s text for the caret display while the archive's
+// kept texts stay within kMaxKeptMemberTextBytes, and records the syntax
+// error of `parsed`, its parse; returns whether it parsed.
+bool KeepMember(NeffArchive& a, const std::string& member,
+                const std::string& text, const json::ParseResult& parsed) {
+  const std::string display = MemberDisplay(a, member);
   size_t kept = 0;
   for (const auto& [name, t] : a.member_texts) kept += t.size();
-  return size <=
-         kMaxKeptMemberTextBytes - std::min(kept, kMaxKeptMemberTextBytes);
+  if (text.size() <=
+      kMaxKeptMemberTextBytes - std::min(kept, kMaxKeptMemberTextBytes)) {
+    a.member_texts.emplace_back(display, text);
+  }
+  if (!parsed.ok) {
+    a.json_syntax.push_back(
+        {At(display, parsed.error.pos), parsed.error.message});
+  }
+  return parsed.ok;
 }
 
-bool ParseMember(NeffArchive& a, const std::string& member, std::string text,
-                 json::Value* root) {
-  const std::string display = MemberDisplay(a, member);
+// Parses a member's JSON into *root (KeepMember).
+bool ParseMember(NeffArchive& a, const std::string& member,
+                 const std::string& text, json::Value* root) {
   json::ParseResult r = json::Parse(text);
-  if (TextFits(a, text.size())) {
-    a.member_texts.emplace_back(display, std::move(text));
-  }
-  if (!r.ok) {
-    a.json_syntax.push_back({At(display, r.error.pos), r.error.message});
-    return false;
-  }
+  if (!KeepMember(a, member, text, r)) return false;
   *root = std::move(r.root);
   return true;
 }
@@ -192,17 +191,9 @@ bool ParseMember(NeffArchive& a, const std::string& member, std::string text,
 // (its topologies share the text).
 bool ParseGraphMember(NeffArchive& a, const std::string& member,
                       std::string text, DefJsonDocument* doc) {
-  const std::string display = MemberDisplay(a, member);
   auto shared = std::make_shared<const std::string>(std::move(text));
   *doc = ParseDefJson(shared);
-  if (TextFits(a, shared->size()))
-    a.member_texts.emplace_back(display, *shared);
-  if (!doc->parsed.ok) {
-    a.json_syntax.push_back(
-        {At(display, doc->parsed.error.pos), doc->parsed.error.message});
-    return false;
-  }
-  return true;
+  return KeepMember(a, member, *shared, doc->parsed);
 }
 
 // A graph as listed by kelf-0.json.
@@ -286,101 +277,6 @@ using Scanner =
 
 // Reads kelf-0.json and the def.json members of the payload into `a`.
 void ReadPayload(const Scanner& scan_tar, const NeffArchiveLimits& limits,
-                 NeffArchive& a);
-
-}  // namespace
-
-NeffArchive ReadNeffArchive(const std::string& path,
-                            const std::string& display_name) {
-  return ReadNeffArchive(path, display_name, NeffArchiveLimits{});
-}
-
-namespace {
-
-// The payload of the archive whose header `a` holds, from `whole` (the
-// file read whole) or else from `path`.
-void ReadArchivePayload(const std::string& path,
-                        const NeffArchiveLimits& limits, uint64_t offset,
-                        uint64_t length, const std::string& whole,
-                        NeffArchive& a) {
-  if (!whole.empty()) {
-    const std::string_view payload =
-        std::string_view(whole).substr(offset, length);
-    ReadPayload(
-        [&](const std::function<bool(const std::string&)>& want) {
-          return ScanNeffTarMemory(payload, want, limits);
-        },
-        limits, a);
-    return;
-  }
-  ReadPayload(
-      [&](const std::function<bool(const std::string&)>& want) {
-        return ScanNeffTar(path, offset, length, want, limits);
-      },
-      limits, a);
-}
-
-// The archive `a` names, from the file `opened` (closed on the way).
-NeffArchive ReadOpened(OpenedInput& opened, const std::string& path,
-                       const NeffArchiveLimits& limits, NeffArchive a) {
-  uint64_t offset = 0;
-  uint64_t length = 0;
-  std::string whole;
-  if (ReadOpenedHeader(opened, a, &offset, &length, &whole)) {
-    ReadArchivePayload(path, limits, offset, length, whole, a);
-  }
-  return a;
-}
-
-}  // namespace
-
-NeffArchive ReadNeffArchive(const std::string& path,
-                            const std::string& display_name,
-                            const NeffArchiveLimits& limits) {
-  NeffArchive a;
-  a.file = display_name;
-  std::optional<OpenedInput> opened = OpenArchive(path, a);
-  if (!opened.has_value()) return a;
-  return ReadOpened(*opened, path, limits, std::move(a));
-}
-
-NeffArchive ReadOpenedNeffArchive(OpenedInput opened, const std::string& path,
-                                  const std::string& display_name,
-                                  const NeffArchiveLimits& limits) {
-  NeffArchive a;
-  a.file = display_name;
-  return ReadOpened(opened, path, limits, std::move(a));
-}
-
-NeffArchive ReadNeffArchiveFromMemory(std::string_view bytes,
-                                      const std::string& display_name,
-                                      const NeffArchiveLimits& limits) {
-  NeffArchive a;
-  a.file = display_name;
-  if (bytes.size() < kNeffHeaderBytes) {
-    AddProblem(a, fmt::format("the archive is {} bytes, shorter than the "
-                              "{}-byte NEFF header",
-                              bytes.size(), kNeffHeaderBytes));
-    return a;
-  }
-  uint64_t offset = 0;
-  uint64_t length = 0;
-  if (!CheckHeader(reinterpret_cast<const unsigned char*>(bytes.data()),
-                   bytes.size(), a, &offset, &length)) {
-    return a;
-  }
-  const std::string_view payload = bytes.substr(offset, length);
-  ReadPayload(
-      [&](const std::function<bool(const std::string&)>& want) {
-        return ScanNeffTarMemory(payload, want, limits);
-      },
-      limits, a);
-  return a;
-}
-
-namespace {
-
-void ReadPayload(const Scanner& scan_tar, const NeffArchiveLimits& limits,
                  NeffArchive& a) {
   TarScan scan = scan_tar(IsKnownJsonMember);
   for (std::string& p : scan.problems) AddProblem(a, std::move(p));
@@ -390,9 +286,9 @@ void ReadPayload(const Scanner& scan_tar, const NeffArchiveLimits& limits,
   auto kelf_text = scan.texts.find(kKelfMember);
   if (kelf_text != scan.texts.end()) {
     json::Value root;
-    std::string text = std::move(kelf_text->second);
+    const std::string text = std::move(kelf_text->second);
     scan.texts.erase(kelf_text);
-    if (ParseMember(a, kKelfMember, std::move(text), &root)) {
+    if (ParseMember(a, kKelfMember, text, &root)) {
       if (root.is_object()) {
         ReadKelf(a, root, limits.max_members, &kelf);
       } else {
@@ -455,6 +351,85 @@ void ReadPayload(const Scanner& scan_tar, const NeffArchiveLimits& limits,
   }
 }
 
+// The payload held in memory.
+Scanner MemoryScanner(std::string_view payload,
+                      const NeffArchiveLimits& limits) {
+  return
+      [payload, &limits](const std::function<bool(const std::string&)>& want) {
+        return ScanNeffTarMemory(payload, want, limits);
+      };
+}
+
+// The payload of the archive whose header `a` holds, from `whole` (the
+// file read whole) or else from `path`.
+void ReadArchivePayload(const std::string& path,
+                        const NeffArchiveLimits& limits, uint64_t offset,
+                        uint64_t length, const std::string& whole,
+                        NeffArchive& a) {
+  if (!whole.empty()) {
+    ReadPayload(
+        MemoryScanner(std::string_view(whole).substr(offset, length), limits),
+        limits, a);
+    return;
+  }
+  ReadPayload(
+      [&](const std::function<bool(const std::string&)>& want) {
+        return ScanNeffTar(path, offset, length, want, limits);
+      },
+      limits, a);
+}
+
+// The archive `a` names, from the file `opened` (closed on the way).
+NeffArchive ReadOpened(OpenedInput& opened, const std::string& path,
+                       const NeffArchiveLimits& limits, NeffArchive a) {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  std::string whole;
+  if (ReadOpenedHeader(opened, a, &offset, &length, &whole)) {
+    ReadArchivePayload(path, limits, offset, length, whole, a);
+  }
+  return a;
+}
+
 }  // namespace
+
+NeffArchive ReadNeffArchive(const std::string& path,
+                            const std::string& display_name,
+                            const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  std::optional<OpenedInput> opened = OpenArchive(path, a);
+  if (!opened.has_value()) return a;
+  return ReadOpened(*opened, path, limits, std::move(a));
+}
+
+NeffArchive ReadOpenedNeffArchive(OpenedInput opened, const std::string& path,
+                                  const std::string& display_name,
+                                  const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  return ReadOpened(opened, path, limits, std::move(a));
+}
+
+NeffArchive ReadNeffArchiveFromMemory(std::string_view bytes,
+                                      const std::string& display_name,
+                                      const NeffArchiveLimits& limits) {
+  NeffArchive a;
+  a.file = display_name;
+  if (bytes.size() < kNeffHeaderBytes) {
+    AddProblem(a, fmt::format("the archive is {} bytes, shorter than the "
+                              "{}-byte NEFF header",
+                              bytes.size(), kNeffHeaderBytes));
+    return a;
+  }
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  if (!CheckHeader(reinterpret_cast<const unsigned char*>(bytes.data()),
+                   bytes.size(), a, &offset, &length)) {
+    return a;
+  }
+  ReadPayload(MemoryScanner(bytes.substr(offset, length), limits), limits, a);
+  return a;
+}
 
 }  // namespace topolint::neff

@@ -86,10 +86,8 @@ struct NeffArchive {
 // Reads `path`, naming it `display_name` in locations. Never throws; a file
 // that cannot be opened at all returns header_ok=false with a problem.
 NeffArchive ReadNeffArchive(const std::string& path,
-                            const std::string& display_name);
-NeffArchive ReadNeffArchive(const std::string& path,
                             const std::string& display_name,
-                            const NeffArchiveLimits& limits);
+                            const NeffArchiveLimits& limits = {});
 
 // ReadNeffArchive of a file the caller opened (OpenInput: the directory
 // walk saw a regular file there, so it is not looked at again before it is

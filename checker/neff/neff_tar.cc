@@ -25,33 +25,45 @@ constexpr size_t kBlockBytes = size_t{64} << 10;
 const LibArchive& Lib() { return *LoadLibArchive(nullptr); }
 
 // The payload window [offset, offset + length) of the file, as the client
-// libarchive reads from. Never hands out a byte beyond the window.
-struct Window {
+// libarchive reads from, and as a PayloadReader. Never hands out a byte
+// beyond the window.
+struct FileWindow {
   std::FILE* file = nullptr;
+  uint64_t offset = 0;
+  uint64_t length = 0;
   uint64_t remaining = 0;
   std::vector<char> block;
+
+  // Back to the payload's start; false when the file cannot seek there.
+  bool Rewind() {
+    remaining = length;
+    return fseeko(file, static_cast<off_t>(offset), SEEK_SET) == 0;
+  }
+
+  // Up to `n` bytes into `buf`: their count (0 at the window's end, or when
+  // the file shrank under us), -1 on a read error.
+  int64_t Read(char* buf, size_t n) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(n, remaining));
+    const size_t got = want == 0 ? 0 : std::fread(buf, 1, want, file);
+    if (got < want && std::ferror(file)) return -1;
+    remaining = got < want ? 0 : remaining - got;
+    return static_cast<int64_t>(got);
+  }
 };
 
 la_ssize_t ReadBlock(struct archive* a, void* client, const void** buffer) {
-  auto* w = static_cast<Window*>(client);
-  const size_t want =
-      static_cast<size_t>(std::min<uint64_t>(w->block.size(), w->remaining));
-  size_t got = want == 0 ? 0 : std::fread(w->block.data(), 1, want, w->file);
-  if (got < want) {
-    if (std::ferror(w->file)) {
-      Lib().set_error(a, EIO, "read error in the .neff file");
-      return -1;
-    }
-    w->remaining = 0;  // the file shrank under us: treat as the end
-  } else {
-    w->remaining -= got;
+  auto* w = static_cast<FileWindow*>(client);
+  const int64_t got = w->Read(w->block.data(), w->block.size());
+  if (got < 0) {
+    Lib().set_error(a, EIO, "read error in the .neff file");
+    return -1;
   }
   *buffer = w->block.data();
   return static_cast<la_ssize_t>(got);
 }
 
 la_int64_t SkipBytes(struct archive* /*a*/, void* client, la_int64_t request) {
-  auto* w = static_cast<Window*>(client);
+  auto* w = static_cast<FileWindow*>(client);
   if (request <= 0) return 0;
   const uint64_t n =
       std::min<uint64_t>(static_cast<uint64_t>(request), w->remaining);
@@ -296,63 +308,26 @@ std::optional<TarScan> ScanInflated(
   return out;
 }
 
-}  // namespace
-
-TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
+// The payload read the fast way (ScanInflated) when `gzip` and the limits
+// allow, else with libarchive through `open_general` and its gzip data
+// checked to the end by a second pass. `read` reads the payload from where
+// `rewind` (false when it cannot) puts it back: its start.
+TarScan ScanPayload(bool gzip, const PayloadReader& read,
+                    const std::function<bool()>& rewind,
+                    const std::function<int(struct archive*)>& open_general,
                     const std::function<bool(const std::string&)>& want,
                     const NeffArchiveLimits& limits) {
-  if (TarScan out; !LibArchiveLoaded(&out)) return out;
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file || fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) != 0) {
-    TarScan out;
-    out.problems.push_back("the tar payload cannot be read from the file");
-    return out;
-  }
-  // The window as a PayloadReader (the fast path's, and the CRC check's).
-  uint64_t remaining = length;
-  const PayloadReader read_window = [&](char* buf, size_t n) -> int64_t {
-    const size_t want_bytes =
-        static_cast<size_t>(std::min<uint64_t>(n, remaining));
-    const size_t got =
-        want_bytes == 0 ? 0 : std::fread(buf, 1, want_bytes, file.get());
-    if (got < want_bytes && std::ferror(file.get())) return -1;
-    remaining -= got;
-    return static_cast<int64_t>(got);
-  };
-  // Back to the payload's start, to read it again from there.
-  auto rewind = [&] {
-    remaining = length;
-    return fseeko(file.get(), static_cast<off_t>(offset), SEEK_SET) == 0;
-  };
-  if (limits.single_inflate && length >= 2) {
-    char head[2];
-    const bool gzip = std::fread(head, 1, 2, file.get()) == 2 &&
-                      StartsGzip(std::string_view(head, 2));
-    bool ok = rewind();
-    if (ok && gzip) {
-      if (std::optional<TarScan> fast =
-              ScanInflated(read_window, want, limits)) {
-        return std::move(*fast);
-      }
-      ok = rewind();
+  if (gzip && limits.single_inflate) {
+    if (std::optional<TarScan> fast = ScanInflated(read, want, limits)) {
+      return std::move(*fast);
     }
-    if (!ok) {
+    if (!rewind()) {
       TarScan out;
       out.problems.push_back("the tar payload cannot be read from the file");
       return out;
     }
   }
-  // No larger than the payload (a few hundred bytes in most .neff files):
-  // the block is zero-filled when made.
-  Window window{file.get(), length,
-                std::vector<char>(static_cast<size_t>(std::max<uint64_t>(
-                    1, std::min<uint64_t>(kBlockBytes, length))))};
-  TarScan out = ScanOpened(
-      [&](struct archive* a) {
-        return Lib().read_open2(a, &window, nullptr, &ReadBlock, &SkipBytes,
-                                nullptr);
-      },
-      want, limits);
+  TarScan out = ScanOpened(open_general, want, limits);
   // The gzip trailer libarchive never reads: a second, discarding pass;
   // after a libarchive error it says what is wrong with the gzip data.
   if (!out.complete && !out.read_failed) return out;  // stopped at a limit
@@ -360,33 +335,59 @@ TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
     out.problems.push_back("the tar payload cannot be read again to verify it");
     return out;
   }
-  std::string bad = CheckGzipPayload(read_window, limits.max_total_bytes);
+  std::string bad = CheckGzipPayload(read, limits.max_total_bytes);
   if (!bad.empty()) out.problems.push_back(std::move(bad));
   return out;
+}
+
+}  // namespace
+
+TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
+                    const std::function<bool(const std::string&)>& want,
+                    const NeffArchiveLimits& limits) {
+  if (TarScan out; !LibArchiveLoaded(&out)) return out;
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  // The block is no larger than the payload (a few hundred bytes in most
+  // .neff files): it is zero-filled when made.
+  FileWindow window{file.get(), offset, length, length,
+                    std::vector<char>(static_cast<size_t>(std::max<uint64_t>(
+                        1, std::min<uint64_t>(kBlockBytes, length))))};
+  // The first two bytes say whether the payload is gzip (the fast path's).
+  char head[2];
+  bool readable = file && window.Rewind();
+  const bool gzip = readable && limits.single_inflate && length >= 2 &&
+                    window.Read(head, 2) == 2 &&
+                    StartsGzip(std::string_view(head, 2));
+  if (!readable || !window.Rewind()) {
+    TarScan out;
+    out.problems.push_back("the tar payload cannot be read from the file");
+    return out;
+  }
+  return ScanPayload(
+      gzip, [&](char* buf, size_t n) { return window.Read(buf, n); },
+      [&] { return window.Rewind(); },
+      [&](struct archive* a) {
+        return Lib().read_open2(a, &window, nullptr, &ReadBlock, &SkipBytes,
+                                nullptr);
+      },
+      want, limits);
 }
 
 TarScan ScanNeffTarMemory(std::string_view payload,
                           const std::function<bool(const std::string&)>& want,
                           const NeffArchiveLimits& limits) {
   if (TarScan out; !LibArchiveLoaded(&out)) return out;
-  if (limits.single_inflate && StartsGzip(payload)) {
-    std::string_view rest = payload;
-    if (std::optional<TarScan> fast =
-            ScanInflated(MemoryPayloadReader(&rest), want, limits)) {
-      return std::move(*fast);
-    }
-  }
-  TarScan out = ScanOpened(
+  std::string_view rest = payload;
+  return ScanPayload(
+      StartsGzip(payload), MemoryPayloadReader(&rest),
+      [&] {
+        rest = payload;
+        return true;
+      },
       [&](struct archive* a) {
         return Lib().read_open_memory(a, payload.data(), payload.size());
       },
       want, limits);
-  if (!out.complete && !out.read_failed) return out;  // stopped at a limit
-  std::string_view rest = payload;
-  std::string bad =
-      CheckGzipPayload(MemoryPayloadReader(&rest), limits.max_total_bytes);
-  if (!bad.empty()) out.problems.push_back(std::move(bad));
-  return out;
 }
 
 }  // namespace topolint::neff
