@@ -142,7 +142,8 @@ constexpr std::string_view kElementTypeNames[] = {
 // the usual types).
 void AssignElementTypeName(int64_t type, std::string* out) {
   if (type >= 0 && type < static_cast<int64_t>(std::size(kElementTypeNames))) {
-    out->assign(kElementTypeNames[type]);
+    out->clear();
+    out->append(kElementTypeNames[type]);
   } else {
     *out = fmt::format("type{}", type);
   }

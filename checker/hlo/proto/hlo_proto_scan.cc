@@ -101,19 +101,28 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
       i += n;
       const std::string_view bytes(reinterpret_cast<const char*>(data + i),
                                    len);
-      if (field == kOpcode) {
-        v->opcode = bytes.substr(0, 64);
-      } else if (field == kName) {
-        v->name = bytes;
-      } else if (field == kShape) {
-        v->has_shape = true;
-        v->shape = bytes;
-      } else if (field == kSharding) {
-        v->sharding = bytes;
-      } else if (field == kDomainEntrySharding) {
-        v->domain_entry = bytes;
-      } else if (field == kDomainExitSharding) {
-        v->domain_exit = bytes;
+      switch (field) {
+        case kName:
+          v->name = bytes;
+          break;
+        case kOpcode:
+          v->opcode = bytes.substr(0, 64);
+          break;
+        case kShape:
+          v->has_shape = true;
+          v->shape = bytes;
+          break;
+        case kSharding:
+          v->sharding = bytes;
+          break;
+        case kDomainEntrySharding:
+          v->domain_entry = bytes;
+          break;
+        case kDomainExitSharding:
+          v->domain_exit = bytes;
+          break;
+        default:
+          break;
       }
       i += len;
       continue;
