@@ -66,19 +66,24 @@ bool ReadPlainGroup(WireReader& r, TextPos group_pos, ReplicaGroups* out) {
   const size_t before = ids->size();
   const size_t room =
       static_cast<size_t>(kMaxExplicitIds - out->explicit_id_count);
-  for (size_t d = k + 1 + k2; d < end;) {
-    uint64_t v = 0;
-    size_t kv = 0;
+  const uint8_t* q = p + k + 1 + k2;
+  const uint8_t* const q_end = p + end;
+  // At most one id per byte: within the limit, else the exact reader.
+  const size_t most = static_cast<size_t>(q_end - q);
+  if (most > room) return false;
+  if (ids->capacity() < before + most) ids->reserve(before + most);
+  while (q < q_end) {
     // Ids of one or two bytes, minimally encoded (a device id below
     // 16,384, as XLA writes it); anything else goes to the exact reader.
-    if (ids->size() - before >= room ||
-        !DecodeVarint(p + d, end - d, &v, &kv) || kv > 2 ||
-        (kv == 2 && p[d + 1] == 0)) {
+    if (*q < 0x80) {
+      ids->push_back(*q++);
+    } else if (q_end - q >= 2 && q[1] < 0x80 && q[1] != 0) {
+      ids->push_back((q[0] & 0x7f) | (int64_t{q[1]} << 7));
+      q += 2;
+    } else {
       ids->resize(before);
       return false;
     }
-    ids->push_back(static_cast<int64_t>(v));
-    d += kv;
   }
   if (out->form == ReplicaGroups::Form::kAbsent) out->pos = group_pos;
   out->form = ReplicaGroups::Form::kExplicit;

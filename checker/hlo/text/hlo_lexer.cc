@@ -90,13 +90,7 @@ bool HloLexer::ReadIdent(std::string* out) {
   return true;
 }
 
-bool HloLexer::ReadIdentView(std::string_view* out) {
-  const char* p = SkipIdentBytes(p_);  // NUL stops
-  if (p < end_ && p - p_ <= kMaxTokenBytes) {
-    *out = std::string_view(p_, static_cast<size_t>(p - p_));
-    p_ = p;
-    return true;
-  }
+bool HloLexer::ReadIdentViewSlow(std::string_view* out) {
   // The identifier reaches the end of the window and may continue.
   if (!ReadIdent(&ident_scratch_)) return false;
   *out = ident_scratch_;
@@ -123,7 +117,7 @@ bool HloLexer::AtInt() {
   return IsDigit(c) || (c == '-' && IsDigit(PeekAt(1)));
 }
 
-bool HloLexer::ReadInt(int64_t* value, std::string_view what) {
+bool HloLexer::ReadIntSlow(int64_t* value, std::string_view what) {
   const TextPos start = Pos();
   if (!AtInt()) return Expected(what);
   const bool negative = Eat('-');
