@@ -100,15 +100,18 @@ bool HloLexer::ReadIdentViewSlow(std::string_view* out) {
 bool HloLexer::ReadName(std::string* out, std::string_view what) {
   const bool percent = Peek() == '%';
   if (percent) {
-    if (!IsIdentStart(PeekAt(1))) {
+    if (!IsIdentStart(p_ + 1 < end_ ? static_cast<unsigned char>(p_[1])
+                                    : PeekAt(1))) {
       return Expected(what);
     }
     Bump();
   } else if (!IsIdentStart(Peek())) {
     return Expected(what);
   }
-  if (!ReadIdent(out)) return false;
-  if (percent) out->insert(out->begin(), '%');
+  std::string_view name;
+  if (!ReadIdentView(&name)) return false;
+  out->assign(percent ? "%" : "");  // (no shift of the name for the '%')
+  out->append(name);
   return true;
 }
 
