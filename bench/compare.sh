@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compares topolint binaries on one unit against `grep -c replica_groups`,
+# Compares topolint binaries on one unit (model.hlo, else
+# model.hlo_module.pb) against `grep -c replica_groups`,
 # alternating grep and each binary RUNS times (page cache warm), and prints
 # the medians of wall and CPU (user + sys) time, their ratios to grep's, and
 # the largest peak RSS. For before/after measurements on a shared machine,
@@ -25,7 +26,10 @@ shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cat "$dir/model.hlo" >/dev/null  # warm the page cache
+# The unit's module: text, else binary (bench/gen_proto.py).
+model=$dir/model.hlo
+[ -f "$model" ] || model=$dir/model.hlo_module.pb
+cat "$model" >/dev/null  # warm the page cache
 # run NAME CMD...: appends "wall user sys maxrss_kb" to $work/NAME.
 run() {
   local name=$1 t0 t1
@@ -48,7 +52,7 @@ median() { sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 spread() { sort -g | awk 'NR==1{lo=$1} {hi=$1} END{printf "%s-%s", lo, hi}'; }
 
 for ((i = 0; i < RUNS; ++i)); do
-  run grep grep -c replica_groups "$dir/model.hlo"
+  run grep grep -c replica_groups "$model"
   for ((b = 1; b <= $#; ++b)); do
     run "bin$b" "${!b}" check --quiet -j 1 "$dir"
   done
@@ -56,7 +60,7 @@ done
 
 gw=$(awk '{print $1}' "$work/grep" | median)
 gc=$(awk '{print $2 + $3}' "$work/grep" | median)
-echo "grep -c: wall ${gw} s, cpu ${gc} s ($RUNS runs, $(stat -c %s "$dir/model.hlo") bytes)"
+echo "grep -c: wall ${gw} s, cpu ${gc} s ($RUNS runs, $(stat -c %s "$model") bytes)"
 for ((b = 1; b <= $#; ++b)); do
   w=$(awk '{print $1}' "$work/bin$b" | median)
   c=$(awk '{print $2 + $3}' "$work/bin$b" | median)

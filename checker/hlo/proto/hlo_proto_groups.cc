@@ -66,19 +66,24 @@ bool ReadPlainGroup(WireReader& r, TextPos group_pos, ReplicaGroups* out) {
   const size_t before = ids->size();
   const size_t room =
       static_cast<size_t>(kMaxExplicitIds - out->explicit_id_count);
-  for (size_t d = k + 1 + k2; d < end;) {
-    uint64_t v = 0;
-    size_t kv = 0;
+  const uint8_t* q = p + k + 1 + k2;
+  const uint8_t* const q_end = p + end;
+  // At most one id per byte: within the limit, else the exact reader.
+  const size_t most = static_cast<size_t>(q_end - q);
+  if (most > room) return false;
+  if (ids->capacity() < before + most) ids->reserve(before + most);
+  while (q < q_end) {
     // Ids of one or two bytes, minimally encoded (a device id below
     // 16,384, as XLA writes it); anything else goes to the exact reader.
-    if (ids->size() - before >= room ||
-        !DecodeVarint(p + d, end - d, &v, &kv) || kv > 2 ||
-        (kv == 2 && p[d + 1] == 0)) {
+    if (*q < 0x80) {
+      ids->push_back(*q++);
+    } else if (q_end - q >= 2 && q[1] < 0x80 && q[1] != 0) {
+      ids->push_back((q[0] & 0x7f) | (int64_t{q[1]} << 7));
+      q += 2;
+    } else {
       ids->resize(before);
       return false;
     }
-    ids->push_back(static_cast<int64_t>(v));
-    d += kv;
   }
   if (out->form == ReplicaGroups::Form::kAbsent) out->pos = group_pos;
   out->form = ReplicaGroups::Form::kExplicit;
@@ -93,40 +98,58 @@ bool ReadPlainGroup(WireReader& r, TextPos group_pos, ReplicaGroups* out) {
   return r.SkipBytes("a ReplicaGroup", static_cast<int64_t>(end));
 }
 
-// The same for a SourceTarget: fields 1 and 2 as varints, nothing else.
-bool ReadPlainPair(WireReader& r, TextPos pair_pos, SourceTargetPairs* out) {
+// The same for a SourceTarget (fields 1 and 2 as varints, nothing else),
+// and for each one that follows it back to back (its tag, 52
+// length-delimited, between them), as XLA writes a collective-permute's
+// pairs: all read in place and skipped in one step. A value that is not
+// plain, or one past the id limit, is left for the caller (its tag too,
+// if it follows one read), and so is the first, making this false.
+bool ReadPlainPair(WireReader& r, SourceTargetPairs* out) {
   const uint8_t* p = nullptr;
   size_t n = 0;
-  size_t i = 0;
-  size_t len = 0;
-  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n) ||
-      !DecodeHeldLength(p, n, &i, &len)) {
-    return false;
-  }
-  const size_t end = i + len;
-  int64_t values[2] = {0, 0};
-  while (i < end) {
-    const uint8_t tag = p[i++];
-    uint64_t v = 0;
+  if (r.depth() >= kMaxMessageDepth || !r.PeekBuffer(&p, &n)) return false;
+  const int64_t base = r.offset();
+  size_t i = 0;     // the next value's length prefix
+  size_t read = 0;  // the end of the last value read
+  for (;;) {
     size_t k = 0;
-    if ((tag != 0x08 && tag != 0x10) ||  // field 1 or 2, varint
-        !DecodeVarint(p + i, end - i, &v, &k)) {
-      return false;
+    size_t len = 0;
+    if (static_cast<int64_t>(out->pairs.size()) * 2 >= kMaxExplicitIds ||
+        !DecodeHeldLength(p + i, n - i, &k, &len)) {
+      break;
     }
-    values[tag >> 4] = static_cast<int64_t>(v);
-    i += k;
-  }
-  out->pairs.emplace_back(values[0], values[1]);
-  out->pair_pos.push_back(pair_pos);
-  if (kCheckFastPaths) {  // RE2's inconsistency check (fast_path_check.h)
-    WireReader sub(p, end, r.offset(), r.depth());
-    SourceTargetPairs exact;
-    if (!ReadSourceTarget(sub, kLen, &exact, false) ||
-        exact.pairs.back() != out->pairs.back()) {
-      FastPathInconsistency("ReadPlainPair", r.offset(), "another pair");
+    const size_t end = i + k + len;
+    int64_t values[2] = {0, 0};
+    size_t j = i + k;
+    while (j < end) {
+      const uint8_t tag = p[j];
+      uint64_t v = 0;
+      size_t kv = 0;
+      if ((tag != 0x08 && tag != 0x10) ||  // field 1 or 2, varint
+          !DecodeVarint(p + j + 1, end - j - 1, &v, &kv)) {
+        break;
+      }
+      values[tag >> 4] = static_cast<int64_t>(v);
+      j += 1 + kv;
     }
+    if (j != end) break;
+    out->pairs.emplace_back(values[0], values[1]);
+    out->pair_pos.push_back(TextPos::AtByte(base + static_cast<int64_t>(i)));
+    if (kCheckFastPaths) {  // RE2's inconsistency check (fast_path_check.h)
+      WireReader sub(p + i, end - i, base + static_cast<int64_t>(i), r.depth());
+      SourceTargetPairs exact;
+      if (!ReadSourceTarget(sub, kLen, &exact, false) ||
+          exact.pairs.back() != out->pairs.back()) {
+        FastPathInconsistency("ReadPlainPair", base + static_cast<int64_t>(i),
+                              "another pair");
+      }
+    }
+    read = end;
+    // The next value of source_target_pairs (52) right after it?
+    if (n - end < 2 || p[end] != 0xa2 || p[end + 1] != 0x03) break;
+    i = end + 2;
   }
-  return r.SkipBytes("a SourceTarget", static_cast<int64_t>(end));
+  return read > 0 && r.SkipBytes("a SourceTarget", static_cast<int64_t>(read));
 }
 
 }  // namespace
@@ -266,7 +289,7 @@ bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out,
     return r.Fail(fmt::format("expected at most {} source_target_pairs ids",
                               kMaxExplicitIds));
   }
-  if (fast && wire_type == kLen && ReadPlainPair(r, pair_pos, out)) {
+  if (fast && wire_type == kLen && ReadPlainPair(r, out)) {
     return true;
   }
   int64_t source = 0;

@@ -2,6 +2,7 @@
 // OpMetadata fields (xla/service/hlo.proto, xla/xla_data.proto), decoded
 // from the instruction's bytes in memory.
 #include <string>
+#include <string_view>
 
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
@@ -135,17 +136,32 @@ void InstructionScratch::Clear() {
   shape_end = -1;
 }
 
-std::string ElementTypeName(int64_t type) {
-  static constexpr const char* kNames[] = {
-      "invalid",    "pred",      "s8",       "s16", "s32",  "s64",
-      "u8",         "u16",       "u32",      "u64", "f16",  "f32",
-      "f64",        "tuple",     "opaque",   "c64", "bf16", "token",
-      "c128",       "f8e5m2",    "f8e4m3fn", "s4",  "u4",   "f8e4m3b11fnuz",
-      "f8e5m2fnuz", "f8e4m3fnuz"};
-  if (type >= 0 && type < static_cast<int64_t>(std::size(kNames))) {
-    return kNames[type];
+namespace {
+
+constexpr std::string_view kElementTypeNames[] = {
+    "invalid",    "pred",      "s8",       "s16", "s32",  "s64",
+    "u8",         "u16",       "u32",      "u64", "f16",  "f32",
+    "f64",        "tuple",     "opaque",   "c64", "bf16", "token",
+    "c128",       "f8e5m2",    "f8e4m3fn", "s4",  "u4",   "f8e4m3b11fnuz",
+    "f8e5m2fnuz", "f8e4m3fnuz"};
+
+// ElementTypeName into `*out` (its storage kept: no string is built for
+// the usual types).
+void AssignElementTypeName(int64_t type, std::string* out) {
+  if (type >= 0 && type < static_cast<int64_t>(std::size(kElementTypeNames))) {
+    out->clear();
+    out->append(kElementTypeNames[type]);
+  } else {
+    *out = fmt::format("type{}", type);
   }
-  return fmt::format("type{}", type);
+}
+
+}  // namespace
+
+std::string ElementTypeName(int64_t type) {
+  std::string name;
+  AssignElementTypeName(type, &name);
+  return name;
 }
 
 bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
@@ -178,7 +194,7 @@ bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
   };
   if (!ReadFields(r, "ShapeProto", on_field)) return false;
   out->is_tuple = type == 13 || !out->tuple.empty();
-  if (!out->is_tuple) out->element_type = ElementTypeName(type);
+  if (!out->is_tuple) AssignElementTypeName(type, &out->element_type);
   return true;
 }
 
@@ -238,7 +254,16 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
       case kSourceTargetPairs:
         if (!c.source_target_pairs.present) c.source_target_pairs.pos = at;
         c.source_target_pairs.present = true;
-        return ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths);
+        if (!ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths)) {
+          return false;
+        }
+        while (r.NextFieldIs(kSourceTargetPairs, kLen)) {  // the next pairs
+          if (!ReadSourceTarget(r, kLen, &c.source_target_pairs,
+                                s->fast_paths)) {
+            return false;
+          }
+        }
+        return true;
       case kSharding:
       case kDomainEntrySharding:
       case kDomainExitSharding:

@@ -303,7 +303,8 @@ bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
-// One source_target_pairs (52) value.
+// One source_target_pairs (52) value; with `fast`, when it is held whole
+// and plain, the plain values that follow it back to back too.
 bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out,
                       bool fast);
 // `{{0,1},{1,2}}` (the send/recv frontend attribute's value), read by the

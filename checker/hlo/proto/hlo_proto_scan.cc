@@ -88,32 +88,62 @@ bool ScanInstruction(const uint8_t* data, size_t size, InstructionView* v) {
   *v = InstructionView();
   size_t i = 0;
   while (i < size) {
+    // The tag: one byte (fields 1-15) or two (16-2047, among them the id
+    // and the operand ids) inline, longer ones through DecodeTag.
     uint32_t field = 0;
     int wt = 0;
-    if (!DecodeTag(data, size, &i, &field, &wt)) return false;
+    const uint32_t b0 = data[i];
+    if (b0 < 0x80) {
+      field = b0 >> 3;
+      wt = static_cast<int>(b0 & 7);
+      i += 1;
+      if (field == 0) return false;
+    } else if (size - i > 1 && data[i + 1] < 0x80 && data[i + 1] != 0) {
+      const uint32_t tag = (b0 & 0x7f) | (uint32_t{data[i + 1]} << 7);
+      field = tag >> 3;  // >= 16: the second byte is not 0
+      wt = static_cast<int>(tag & 7);
+      i += 2;
+    } else if (!DecodeTag(data, size, &i, &field, &wt)) {
+      return false;
+    }
     const uint8_t accepted =
         field < kTabledFields ? kAccepted[field] : kAnyWireType;
     if (((accepted >> wt) & 1) == 0) return false;
     if (wt == kLen) {
-      size_t n = 0;
       size_t len = 0;
-      if (!DecodeHeldLength(data + i, size - i, &n, &len)) return false;
-      i += n;
+      if (i < size && data[i] < 0x80) {
+        len = data[i];
+        i += 1;
+        if (len > size - i) return false;
+      } else {
+        size_t n = 0;
+        if (!DecodeHeldLength(data + i, size - i, &n, &len)) return false;
+        i += n;
+      }
       const std::string_view bytes(reinterpret_cast<const char*>(data + i),
                                    len);
-      if (field == kOpcode) {
-        v->opcode = bytes.substr(0, 64);
-      } else if (field == kName) {
-        v->name = bytes;
-      } else if (field == kShape) {
-        v->has_shape = true;
-        v->shape = bytes;
-      } else if (field == kSharding) {
-        v->sharding = bytes;
-      } else if (field == kDomainEntrySharding) {
-        v->domain_entry = bytes;
-      } else if (field == kDomainExitSharding) {
-        v->domain_exit = bytes;
+      switch (field) {
+        case kName:
+          v->name = bytes;
+          break;
+        case kOpcode:
+          v->opcode = bytes.substr(0, 64);
+          break;
+        case kShape:
+          v->has_shape = true;
+          v->shape = bytes;
+          break;
+        case kSharding:
+          v->sharding = bytes;
+          break;
+        case kDomainEntrySharding:
+          v->domain_entry = bytes;
+          break;
+        case kDomainExitSharding:
+          v->domain_exit = bytes;
+          break;
+        default:
+          break;
       }
       i += len;
       continue;

@@ -54,6 +54,7 @@ WireReader::WireReader(google::protobuf::io::ZeroCopyInputStream* in,
   if (end_hint >= 0 && end_hint <= INT_MAX) {
     in_.PushLimit(static_cast<int>(end_hint));
   }
+  SyncEnd();
 }
 
 WireReader::WireReader(const uint8_t* data, size_t size, int64_t at, int depth,
@@ -65,6 +66,7 @@ WireReader::WireReader(const uint8_t* data, size_t size, int64_t at, int depth,
       depth_(depth) {
   // Inside a message, as Enter leaves a reader of the whole input.
   in_.PushLimit(static_cast<int>(std::min<size_t>(size, INT_MAX)));
+  limit_at_ = at + static_cast<int64_t>(std::min<size_t>(size, INT_MAX));
 }
 
 bool WireReader::Fail(std::string message) {
@@ -145,7 +147,7 @@ bool WireReader::VarintFailed(const char* what) {
       fmt::format("expected a varint for {}, found a malformed one", what));
 }
 
-bool WireReader::ReadLength(const char* what, int* len) {
+bool WireReader::ReadLengthSlow(const char* what, int* len) {
   const int64_t at = offset();
   uint64_t u = 0;
   if (!ReadVarint(what, &u)) return false;
@@ -172,6 +174,15 @@ bool WireReader::ReadLength(const char* what, int* len) {
 bool WireReader::ReadKept(const char* what, int len, size_t max_keep,
                           std::string* out) {
   const size_t keep = std::min(static_cast<size_t>(len), max_keep);
+  const void* data = nullptr;
+  int size = 0;
+  in_.GetDirectBufferPointerInline(&data, &size);
+  if (data != nullptr && len <= size) {  // held in the buffer: copied
+    out->clear();  // (append: no overlap to allow for, unlike assign)
+    out->append(static_cast<const char*>(data), keep);
+    in_.Skip(len);
+    return true;
+  }
   out->resize(keep);
   if (keep > 0 && !in_.ReadRaw(out->data(), static_cast<int>(keep))) {
     return Truncated(what);
@@ -190,9 +201,9 @@ bool WireReader::ReadString(const char* what, int wire_type, size_t max_keep,
          ReadKept(what, len, max_keep, out);
 }
 
-bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
-                            std::vector<int64_t>* out,
-                            std::vector<TextPos>* pos) {
+bool WireReader::ReadInt64sSlow(const char* what, int wire_type,
+                                int64_t max_count, std::vector<int64_t>* out,
+                                std::vector<TextPos>* pos) {
   if (failed_) return false;
   auto too_many = [&](int64_t at) {
     return FailAt(
@@ -212,20 +223,20 @@ bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
   if (wire_type != kLen) return ExpectWireType(what, wire_type, kLen);
   int len = 0;
   if (!ReadLength(what, &len)) return false;
-  const auto limit = in_.PushLimit(len);
   // The values held in the input buffer are decoded in place; one that is
   // cut by the buffer's end, or malformed, goes to one() (which reads it
-  // through CodedInputStream).
+  // through CodedInputStream, within a limit at the field's end).
   const uint8_t* p = nullptr;
   size_t n = 0;
-  if (PeekBuffer(&p, &n)) {
+  size_t i = 0;
+  if (len > 0 && PeekBuffer(&p, &n)) {
     const int64_t base = offset();
-    // At most one value per byte, within max_count (n is one buffer).
+    n = std::min(n, static_cast<size_t>(len));
+    // At most one value per byte, within max_count.
     const size_t room = static_cast<size_t>(
         std::max<int64_t>(0, max_count - static_cast<int64_t>(out->size())));
     out->reserve(out->size() + std::min(n, room));
     if (pos != nullptr) pos->reserve(pos->size() + std::min(n, room));
-    size_t i = 0;
     while (i < n) {
       if (static_cast<int64_t>(out->size()) >= max_count) {
         return too_many(base + static_cast<int64_t>(i));
@@ -239,8 +250,10 @@ bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
       out->push_back(static_cast<int64_t>(u));
       i += k;
     }
-    if (i > 0) in_.Skip(static_cast<int>(i));
+    in_.Skip(static_cast<int>(i));
   }
+  if (i == static_cast<size_t>(len)) return true;
+  const auto limit = in_.PushLimit(len - static_cast<int>(i));
   while (in_.BytesUntilLimit() > 0) {
     if (!one()) return false;
   }
@@ -263,7 +276,10 @@ bool WireReader::SkipFailed(const char* what, int64_t n) {
 }
 
 void WireReader::LimitTo(int64_t size) {
-  if (size >= 0 && size <= INT_MAX) in_.PushLimit(static_cast<int>(size));
+  if (size >= 0 && size <= INT_MAX) {
+    in_.PushLimit(static_cast<int>(size));
+    SyncEnd();
+  }
 }
 
 bool WireReader::Enter(const char* what, int wire_type, int* saved) {
@@ -277,17 +293,21 @@ bool WireReader::Enter(const char* what, int wire_type, int* saved) {
                     "{} deeper",
                     kMaxMessageDepth, what));
   }
+  // (len is within the enclosing message: in_ now ends there. Without one,
+  // past 2 GiB, in_ keeps no limit; limit_at_ is then never reached, as
+  // none.)
+  const int64_t at = offset();
   *saved = in_.PushLimit(len);
+  limit_at_ = at + len;
   ++depth_;
   return true;
 }
 
 bool WireReader::Leave(int saved) {
   if (failed_) return false;
-  if (in_.BytesUntilLimit() != 0) {
-    return Fail("expected the end of a submessage");
-  }
+  if (offset() != limit_at_) return Fail("expected the end of a submessage");
   in_.PopLimit(saved);
+  SetEnd(saved);
   --depth_;
   return true;
 }

@@ -125,13 +125,36 @@ class WireReader {
         *wire_type = static_cast<int>(wt);
         return true;
       }
+    } else if (!failed_ && offset() == limit_at_) {
+      return false;  // the message ends here
     }
     return NextFieldSlow(what, field, wire_type);
   }
 
+  // Whether the next field of the current message is `field` of
+  // `wire_type`, its tag held in the buffer: then its tag is read. For a
+  // repeated field, whose values XLA writes back to back, read one after
+  // the other without going back to the message's field loop (as
+  // protobuf's generated parsers do).
+  bool NextFieldIs(uint32_t field, int wire_type) {
+    return !failed_ &&
+           in_.ExpectTag((field << 3) | static_cast<uint32_t>(wire_type));
+  }
+
   // Values. `what` names the field for errors ("channel_id (26)").
+  // Varints of up to three bytes held in the buffer inline (DecodeVarint);
+  // the rest through CodedInputStream.
   bool ReadVarint(const char* what, uint64_t* v) {
     if (failed_) return false;
+    const void* data = nullptr;
+    int size = 0;
+    in_.GetDirectBufferPointerInline(&data, &size);
+    size_t n = 0;
+    if (size > 0 && DecodeVarint(static_cast<const uint8_t*>(data),
+                                 static_cast<size_t>(size), v, &n)) {
+      in_.Skip(static_cast<int>(n));
+      return true;
+    }
     return in_.ReadVarint64(v) || VarintFailed(what);
   }
   bool ReadInt64(const char* what, int wire_type, int64_t* v) {
@@ -155,8 +178,39 @@ class WireReader {
   // A repeated integer field, packed or not: appends to `*out` (and the
   // offset of each value to `*pos` when given). Fails past `max_count`
   // values in total.
+  // Inline: a packed run without positions, its length one byte and its
+  // values held in the buffer within max_count (shape dims, operand ids);
+  // ReadInt64sSlow otherwise, and for a malformed value.
   bool ReadInt64s(const char* what, int wire_type, int64_t max_count,
-                  std::vector<int64_t>* out, std::vector<TextPos>* pos);
+                  std::vector<int64_t>* out, std::vector<TextPos>* pos) {
+    const void* data = nullptr;
+    int size = 0;
+    if (wire_type == kLen && pos == nullptr && !failed_) {
+      in_.GetDirectBufferPointerInline(&data, &size);
+    }
+    const uint8_t* p = static_cast<const uint8_t*>(data);
+    // (At most one value per byte: within max_count.)
+    if (size > 0 && p[0] < 0x80 && p[0] < size &&
+        static_cast<int64_t>(out->size()) + p[0] <= max_count) {
+      const size_t before = out->size();
+      const uint8_t* q = p + 1;
+      const uint8_t* const end = q + p[0];
+      if (out->capacity() < before + p[0]) out->reserve(before + p[0]);
+      while (q < end) {
+        uint64_t v = 0;
+        size_t k = 0;
+        if (!DecodeVarint(q, static_cast<size_t>(end - q), &v, &k)) break;
+        out->push_back(static_cast<int64_t>(v));
+        q += k;
+      }
+      if (q == end) {
+        in_.Skip(static_cast<int>(end - p));
+        return true;
+      }
+      out->resize(before);
+    }
+    return ReadInt64sSlow(what, wire_type, max_count, out, pos);
+  }
 
   // Reads the rest of the current message as raw bytes, keeping at most
   // `max_keep` of them.
@@ -209,8 +263,29 @@ class WireReader {
 
  private:
   bool NextFieldSlow(const char* what, uint32_t* field, int* wire_type);
-  // A length prefix, checked against the enclosing message.
-  bool ReadLength(const char* what, int* len);
+  bool ReadInt64sSlow(const char* what, int wire_type, int64_t max_count,
+                      std::vector<int64_t>* out, std::vector<TextPos>* pos);
+  // A length prefix, checked against the enclosing message. Inline when
+  // the value lies within the buffer, which ends at the enclosing
+  // message's end or before it (CodedInputStream clips the buffer to its
+  // limits); ReadLengthSlow otherwise.
+  bool ReadLength(const char* what, int* len) {
+    const void* data = nullptr;
+    int size = 0;
+    if (!failed_) in_.GetDirectBufferPointerInline(&data, &size);
+    uint64_t u = 0;
+    size_t n = 0;
+    if (size > 0 &&
+        DecodeVarint(static_cast<const uint8_t*>(data),
+                     static_cast<size_t>(size), &u, &n) &&
+        u <= static_cast<uint64_t>(size) - n) {
+      in_.Skip(static_cast<int>(n));
+      *len = static_cast<int>(u);
+      return true;
+    }
+    return ReadLengthSlow(what, len);
+  }
+  bool ReadLengthSlow(const char* what, int* len);
   // The `len` bytes at the reader: the first `max_keep` of them to `*out`,
   // the rest skipped.
   bool ReadKept(const char* what, int len, size_t max_keep, std::string* out);
@@ -226,8 +301,20 @@ class WireReader {
   // The input ended before the current message did.
   bool Truncated(const char* what);
 
+  // limit_at_ for in_'s limit `limit` (a position of in_; INT_MAX: none).
+  void SetEnd(int limit) { limit_at_ = limit == INT_MAX ? -1 : base_ + limit; }
+  // limit_at_ from in_ (its limit, however set).
+  void SyncEnd() {
+    const int until = in_.BytesUntilLimit();
+    limit_at_ = until < 0 ? -1 : offset() + until;
+  }
+
   google::protobuf::io::CodedInputStream in_;
   int64_t base_ = 0;  // the offset of in_'s first byte in the input
+  // The offset at which in_'s current limit lies (the end of the message
+  // being read; -1: none), so that the end of a message is known without
+  // asking in_.
+  int64_t limit_at_ = -1;
   int64_t end_hint_;
   int64_t max_bytes_;  // the total bytes limit, <= INT_MAX
   int depth_ = 0;

@@ -90,13 +90,7 @@ bool HloLexer::ReadIdent(std::string* out) {
   return true;
 }
 
-bool HloLexer::ReadIdentView(std::string_view* out) {
-  const char* p = SkipIdentBytes(p_);  // NUL stops
-  if (p < end_ && p - p_ <= kMaxTokenBytes) {
-    *out = std::string_view(p_, static_cast<size_t>(p - p_));
-    p_ = p;
-    return true;
-  }
+bool HloLexer::ReadIdentViewSlow(std::string_view* out) {
   // The identifier reaches the end of the window and may continue.
   if (!ReadIdent(&ident_scratch_)) return false;
   *out = ident_scratch_;
@@ -106,15 +100,18 @@ bool HloLexer::ReadIdentView(std::string_view* out) {
 bool HloLexer::ReadName(std::string* out, std::string_view what) {
   const bool percent = Peek() == '%';
   if (percent) {
-    if (!IsIdentStart(PeekAt(1))) {
+    if (!IsIdentStart(p_ + 1 < end_ ? static_cast<unsigned char>(p_[1])
+                                    : PeekAt(1))) {
       return Expected(what);
     }
     Bump();
   } else if (!IsIdentStart(Peek())) {
     return Expected(what);
   }
-  if (!ReadIdent(out)) return false;
-  if (percent) out->insert(out->begin(), '%');
+  std::string_view name;
+  if (!ReadIdentView(&name)) return false;
+  out->assign(percent ? "%" : "");  // (no shift of the name for the '%')
+  out->append(name);
   return true;
 }
 
@@ -123,7 +120,7 @@ bool HloLexer::AtInt() {
   return IsDigit(c) || (c == '-' && IsDigit(PeekAt(1)));
 }
 
-bool HloLexer::ReadInt(int64_t* value, std::string_view what) {
+bool HloLexer::ReadIntSlow(int64_t* value, std::string_view what) {
   const TextPos start = Pos();
   if (!AtInt()) return Expected(what);
   const bool negative = Eat('-');

@@ -117,7 +117,17 @@ class HloLexer {
   [[nodiscard]] bool ReadIdent(std::string* out);
   // Like ReadIdent, but returns a view that stays valid only until the next
   // call that may read more input (Peek, SkipTrivia, ...).
-  [[nodiscard]] bool ReadIdentView(std::string_view* out);
+  // Inline when the identifier ends inside the window (attribute keys,
+  // opcodes); ReadIdentViewSlow otherwise.
+  [[nodiscard]] bool ReadIdentView(std::string_view* out) {
+    const char* p = SkipIdentBytes(p_);  // NUL stops
+    if (p < end_ && p - p_ <= kMaxTokenBytes) {
+      *out = std::string_view(p_, static_cast<size_t>(p - p_));
+      p_ = p;
+      return true;
+    }
+    return ReadIdentViewSlow(out);
+  }
   // True when the byte at the cursor is `c` (never reads more input).
   bool AtByte(char c) const { return *p_ == c; }
   // An instruction or computation name: optional '%' then an identifier.
@@ -125,8 +135,20 @@ class HloLexer {
   // when there is none.
   [[nodiscard]] bool ReadName(std::string* out, std::string_view what);
   // -?[0-9]+ into *value; reports overflow of int64 and a missing integer
-  // ("expected <what>").
-  [[nodiscard]] bool ReadInt(int64_t* value, std::string_view what);
+  // ("expected <what>"). Inline for a non-negative one of at most 18
+  // digits that ends inside the window (so it cannot overflow or continue);
+  // ReadIntSlow otherwise.
+  [[nodiscard]] bool ReadInt(int64_t* value, std::string_view what) {
+    const char* q = p_;
+    int64_t acc = 0;
+    while (IsDigit(*q) && q - p_ < 18) acc = acc * 10 + (*q++ - '0');
+    if (q != p_ && q < end_ && !IsDigit(*q)) {
+      *value = acc;
+      p_ = q;
+      return true;
+    }
+    return ReadIntSlow(value, what);
+  }
   // True when an integer starts at the cursor.
   [[nodiscard]] bool AtInt();
   // A '"' or '\'' quoted string with C escapes, possibly spanning lines.
@@ -315,6 +337,8 @@ class HloLexer {
   int PeekSlow();
   // `skipped`: the blanks the inline part already skipped.
   [[nodiscard]] bool SkipTriviaSlow(int64_t skipped);
+  [[nodiscard]] bool ReadIdentViewSlow(std::string_view* out);
+  [[nodiscard]] bool ReadIntSlow(int64_t* value, std::string_view what);
   [[nodiscard]] bool SkipTriviaLines(bool* crossed_newline);
   [[nodiscard]] bool Refill();
   void NewlineAt(const char* nl) {

@@ -80,9 +80,18 @@ class ModuleParser {
   bool ParamFromWindow();
   // What the pending instruction's sharding is checked against: its parsed
   // result `shape` (collectives), else, with `shape_text`, its shape text
-  // in the table, else nothing.
+  // in the table, else nothing. (Inline: built for every instruction.)
   ShardingTarget Target(std::string_view opcode, const Shape* shape,
-                        bool shape_text) const;
+                        bool shape_text) const {
+    ShardingTarget t;
+    t.module = module_;
+    t.table = &table_;
+    t.percent = percent_;
+    t.is_domain = opcode == "domain";
+    t.shape = shape;
+    t.shape_text = shape == nullptr && shape_text;
+    return t;
+  }
   // The pending instruction's name as written (with '%' when it had one).
   std::string PendingName() const;
   void StartComputation(std::string name, bool is_entry, TextPos pos);

@@ -232,18 +232,6 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   return true;
 }
 
-ShardingTarget ModuleParser::Target(std::string_view opcode, const Shape* shape,
-                                    bool shape_text) const {
-  ShardingTarget t;
-  t.module = module_;
-  t.table = &table_;
-  t.percent = percent_;
-  t.is_domain = opcode.size() == 6 && opcode == "domain";
-  t.shape = shape;
-  t.shape_text = shape == nullptr && shape_text;
-  return t;
-}
-
 void ModuleParser::CheckSimpleHead(SimpleHead* fast) {
   // The exact steps of ParseInstruction and ParseHead, without the table.
   const SimpleHead& head = *fast;
