@@ -273,11 +273,12 @@ namespace {
 absl::Status CheckOneUnit(const UnitSpec& spec,
                           const std::vector<InMemoryInput>& in_memory,
                           const Options& options,
-                          std::vector<topolint::Finding>* findings) {
+                          std::vector<topolint::Finding>* findings,
+                          ProjectConfigFinder* finder = nullptr) {
   RuleSelection selection;
   CheckOptions check;
   if (absl::Status st =
-          BuildSettings(options, spec.directory, &selection, &check);
+          BuildSettings(options, spec.directory, &selection, &check, finder);
       !st.ok()) {
     return st;
   }
@@ -346,7 +347,10 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
   std::vector<topolint::Finding> all;
   for (const UnitSpec& spec : specs) {
     std::vector<topolint::Finding> f;
-    if (absl::Status st = CheckOneUnit(spec, {}, options, &f); !st.ok()) {
+    // Settings from the file the path filters took (one lookup).
+    if (absl::Status st =
+            CheckOneUnit(spec, {}, options, &f, selector.config_finder());
+        !st.ok()) {
       return st;
     }
     all.insert(all.end(), std::make_move_iterator(f.begin()),

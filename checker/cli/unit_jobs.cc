@@ -15,7 +15,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_split.h"
-#include "checker/cli/project_config_finder.h"
 #include "checker/cli/streamed_units.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/path_filter.h"
@@ -314,9 +313,8 @@ absl::Status UnitSettings::Apply(ProjectConfigFinder* finder, UnitJob* job,
                                  std::vector<std::string>* new_configs,
                                  const SeenDir* seen) {
   const Options& o = options_;
-  std::string cfg_path = o.config.empty()
-                             ? finder->FindForUnit(job->spec.directory, seen)
-                             : o.config;
+  std::string cfg_path =
+      o.config.empty() ? finder->Find(job->spec.directory, seen) : o.config;
   if (!cfg_path.empty()) {
     auto it = configs_.find(cfg_path);
     if (it == configs_.end()) {
