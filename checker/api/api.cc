@@ -175,24 +175,21 @@ Status Unit::ResolveTextKind(const std::string& name, std::string_view text,
                  fmt::format("{}: already in the unit", name));
   }
   if (kind == InputKind::kAuto) {
+    // As the CLI tells a pipe's kind (one function): the name, else the
+    // content (HLO text or a binary module, plain or gzip, StableHLO text;
+    // a JSON object is read by content).
     topolint::InputKind engine_kind;
-    // As the CLI tells a pipe's kind: the name, else the content (HLO text
-    // or a binary module, plain or gzip; a JSON object is read by content).
-    const std::string_view head = text.substr(0, 4096);
-    const size_t first = head.find_first_not_of(" \t\r\n");
-    if (ClassifyName(name, &engine_kind)) {
-      kind = FromEngineKind(engine_kind);
-    } else if (hlo::LooksLikeHlo(head) || LooksLikeHloBinaryHead(head)) {
-      kind = InputKind::kHlo;
-    } else if (first == std::string_view::npos || head[first] != '{') {
+    if (!ClassifyInMemory(name, text, &engine_kind)) {
       return Error(
           Status::Code::kInvalidArgument,
           fmt::format("cannot tell what kind of input '{}' is: it is neither "
-                      "HLO (text or a binary module) nor a JSON object; name "
-                      "it .hlo, .hlo.txt, .hlo_module.pb, .neff or .json, or "
-                      "give its kind",
+                      "HLO (text or a binary module) nor a JSON object, nor "
+                      "StableHLO text; name it .hlo, .hlo.txt, "
+                      ".hlo_module.pb, .mlir, .neff or .json, or give its "
+                      "kind",
                       name));
     }
+    kind = FromEngineKind(engine_kind);
   }
   return Status{};
 }
@@ -273,11 +270,12 @@ namespace {
 absl::Status CheckOneUnit(const UnitSpec& spec,
                           const std::vector<InMemoryInput>& in_memory,
                           const Options& options,
-                          std::vector<topolint::Finding>* findings) {
+                          std::vector<topolint::Finding>* findings,
+                          ProjectConfigFinder* finder = nullptr) {
   RuleSelection selection;
   CheckOptions check;
   if (absl::Status st =
-          BuildSettings(options, spec.directory, &selection, &check);
+          BuildSettings(options, spec.directory, &selection, &check, finder);
       !st.ok()) {
     return st;
   }
@@ -346,7 +344,10 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
   std::vector<topolint::Finding> all;
   for (const UnitSpec& spec : specs) {
     std::vector<topolint::Finding> f;
-    if (absl::Status st = CheckOneUnit(spec, {}, options, &f); !st.ok()) {
+    // Settings from the file the path filters took (one lookup).
+    if (absl::Status st =
+            CheckOneUnit(spec, {}, options, &f, selector.config_finder());
+        !st.ok()) {
       return st;
     }
     all.insert(all.end(), std::make_move_iterator(f.begin()),

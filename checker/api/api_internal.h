@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "checker/core/discovery.h"
+#include "checker/core/project_config_finder.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
 #include "checker/diag/finding.h"
@@ -21,9 +22,12 @@ namespace topolint::api::internal {
 // Rule selection and check settings for a unit in `unit_dir`, as the CLI
 // computes them: the project config (options.project_config, or the nearest
 // .topolint.json when options.search_project_config), then `options` on top.
-// Invalid options or config files are kInvalidArgument.
+// Invalid options or config files are kInvalidArgument. `finder`: the
+// lookup a walk's path filters use (the same file, each directory looked
+// at once), or null for a lookup of its own.
 absl::Status BuildSettings(const Options& options, const std::string& unit_dir,
-                           RuleSelection* selection, CheckOptions* check);
+                           RuleSelection* selection, CheckOptions* check,
+                           ProjectConfigFinder* finder = nullptr);
 
 // Check() and CheckPaths() with the engine's findings (sorted, FindingLess),
 // for callers that render them (the C API renders `--format json`).

@@ -7,6 +7,7 @@
 
 #include "checker/api/api_internal.h"
 #include "checker/core/project_config.h"
+#include "checker/core/project_config_finder.h"
 #include "fmt/format.h"
 
 namespace topolint::api::internal {
@@ -28,7 +29,8 @@ absl::Status Prefixed(const std::string& prefix, const absl::Status& st) {
 }  // namespace
 
 absl::Status BuildSettings(const Options& options, const std::string& unit_dir,
-                           RuleSelection* selection, CheckOptions* check) {
+                           RuleSelection* selection, CheckOptions* check,
+                           ProjectConfigFinder* finder) {
   for (absl::Status st :
        {CheckPositive("lnc", options.lnc),
         CheckPositive("num_cores", options.num_cores),
@@ -40,7 +42,8 @@ absl::Status BuildSettings(const Options& options, const std::string& unit_dir,
   *check = CheckOptions();
   std::string config_path = options.project_config;
   if (config_path.empty() && options.search_project_config) {
-    config_path = FindProjectConfig(unit_dir);
+    config_path = finder != nullptr ? finder->Find(unit_dir)
+                                    : FindProjectConfig(unit_dir);
   }
   if (!config_path.empty()) {
     absl::StatusOr<ProjectConfig> cfg = LoadProjectConfig(config_path);

@@ -72,8 +72,9 @@ absl::StatusOr<bool> StreamedUnits::Take(std::unique_ptr<UnitJob>* job,
   made->new_files = unit.new_files;
   JobPlan one;  // this unit and a settings file met for the first time
   const SeenDir seen{unit.dir_has_settings, unit.dir_has_git};
-  if (auto st = settings_.Apply(&finder_, made.get(), &one.config_paths,
-                                unit.dir_listed ? &seen : nullptr);
+  if (auto st =
+          settings_.Apply(selector_.config_finder(), made.get(),
+                          &one.config_paths, unit.dir_listed ? &seen : nullptr);
       !st.ok()) {
     return st;
   }

@@ -15,7 +15,6 @@
 
 #include "absl/status/status.h"
 #include "checker/cli/options.h"
-#include "checker/cli/project_config_finder.h"
 #include "checker/cli/unchecked_summary.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/path_filter.h"
@@ -68,7 +67,6 @@ class StreamedUnits {
   std::unique_ptr<UnitSources> sources_;
   std::function<void(SkippedPath)> on_skipped_;
   UnitSettings settings_;
-  ProjectConfigFinder finder_;
   const std::vector<InMemoryInput>* reuse_;
   bool check_outputs_;
   std::vector<InMemoryInput> in_memory_;  // standard input and pipes

@@ -15,13 +15,11 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_split.h"
-#include "checker/cli/project_config_finder.h"
 #include "checker/cli/streamed_units.h"
 #include "checker/cli/unit_check.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/project_config.h"
 #include "checker/core/worker_thread.h"
-#include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/io/input_file.h"
 #include "fmt/format.h"
@@ -100,36 +98,18 @@ absl::Status AddExplicitUnit(const Options& o, std::vector<UnitSpec>* specs) {
   return absl::OkStatus();
 }
 
-// MLIR by content: StableHLO text (`module @jit_f ...`, a test file's
-// `func.func`) or MLIR bytecode, which the dispatcher refuses with advice.
-bool IsStableHloHead(std::string_view head) {
-  return !hlo::LooksLikeHlo(head) &&
-         (hlo::IsMlirBytecode(head) || hlo::LooksLikeMlirText(head));
-}
-
 // One unit of an input already read into memory (standard input or a
 // pipe), named `name`. Its kind comes from the name, else from the content.
 absl::Status AddInMemoryUnit(const std::string& name, std::string text,
                              std::vector<InMemoryInput>* in_memory,
                              std::vector<UnitSpec>* specs) {
   InputKind kind;
-  if (!ClassifyName(name, &kind)) {
-    const std::string_view head = std::string_view(text).substr(0, 4096);
-    const size_t first = head.find_first_not_of(" \t\r\n");
-    if (hlo::LooksLikeHlo(head) || LooksLikeHloBinaryHead(head) ||
-        IsStableHloHead(head)) {
-      // StableHLO goes the HLO way too: the dispatcher (ParseHloAny) tells
-      // it by content.
-      kind = InputKind::kHlo;
-    } else if (first != std::string_view::npos && head[first] == '{') {
-      kind = InputKind::kJson;
-    } else {
-      return absl::InvalidArgumentError(fmt::format(
-          "cannot tell what kind of input '{}' is: it is neither HLO (text or "
-          "a binary module) nor a JSON object, nor StableHLO text; name it "
-          ".hlo, .hlo.txt, .hlo_module.pb, .mlir or .json",
-          name));
-    }
+  if (!ClassifyInMemory(name, text, &kind)) {
+    return absl::InvalidArgumentError(fmt::format(
+        "cannot tell what kind of input '{}' is: it is neither HLO (text or "
+        "a binary module) nor a JSON object, nor StableHLO text; name it "
+        ".hlo, .hlo.txt, .hlo_module.pb, .mlir or .json",
+        name));
   }
   if (kind == InputKind::kNeff) {
     return absl::InvalidArgumentError(fmt::format(
@@ -196,7 +176,7 @@ absl::Status AddStdinUnit(const Options& o,
     // follow the ops that use them). By content or by a `.mlir` name, as
     // the dispatcher tells it (checker/hlo/dispatch/parse_any.cc).
     const bool mlir =
-        IsStableHloHead(head) ||
+        LooksLikeMlirHead(head) ||
         (!hlo::LooksLikeHlo(head) && named &&
          std::filesystem::path(o.stdin_filename).extension() == ".mlir");
     const bool hlo_text = !binary && !mlir &&
@@ -314,9 +294,8 @@ absl::Status UnitSettings::Apply(ProjectConfigFinder* finder, UnitJob* job,
                                  std::vector<std::string>* new_configs,
                                  const SeenDir* seen) {
   const Options& o = options_;
-  std::string cfg_path = o.config.empty()
-                             ? finder->FindForUnit(job->spec.directory, seen)
-                             : o.config;
+  std::string cfg_path =
+      o.config.empty() ? finder->Find(job->spec.directory, seen) : o.config;
   if (!cfg_path.empty()) {
     auto it = configs_.find(cfg_path);
     if (it == configs_.end()) {

@@ -15,6 +15,7 @@
 #include "checker/cli/options.h"
 #include "checker/core/discovery.h"
 #include "checker/core/project_config.h"
+#include "checker/core/project_config_finder.h"
 #include "checker/core/rule_selection.h"
 #include "checker/core/runner.h"
 #include "checker/core/shared_inputs.h"
@@ -57,9 +58,6 @@ absl::Status CommandLineUnits(const Options& options,
                               std::vector<InMemoryInput>* in_memory,
                               std::vector<UnitSpec>* specs,
                               std::vector<std::string>* disk_paths);
-
-class ProjectConfigFinder;
-struct SeenDir;
 
 // A unit's settings: its `.topolint.json` (--config, else the nearest one
 // found upward from its directory; each file loaded once), then the

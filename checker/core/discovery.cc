@@ -312,6 +312,28 @@ bool ClassifyFile(const std::string& path, InputKind* kind) {
   return false;
 }
 
+bool LooksLikeMlirHead(std::string_view head) {
+  return !hlo::LooksLikeHlo(head) &&
+         (hlo::IsMlirBytecode(head) || hlo::LooksLikeMlirText(head));
+}
+
+bool ClassifyInMemory(const std::string& name, std::string_view text,
+                      InputKind* kind) {
+  if (ClassifyName(name, kind)) return true;
+  const std::string_view head = text.substr(0, 4096);
+  if (hlo::LooksLikeHlo(head) || LooksLikeHloBinaryHead(head) ||
+      LooksLikeMlirHead(head)) {
+    *kind = InputKind::kHlo;
+    return true;
+  }
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && head[first] == '{') {
+    *kind = InputKind::kJson;
+    return true;
+  }
+  return false;
+}
+
 absl::Status DiscoverUnits(const std::vector<std::string>& paths,
                            const DiscoveryLimits& limits,
                            std::vector<UnitSpec>* units,

@@ -88,6 +88,20 @@ bool ClassifyName(const std::string& name, InputKind* kind);
 // inputs that have no telling name (pipes, standard input).
 bool LooksLikeHloBinaryHead(std::string_view head);
 
+// MLIR by content: StableHLO text (`module @jit_f ...`, a test file's
+// `func.func`) or MLIR bytecode, and not HLO text (HLO's own head wins).
+bool LooksLikeMlirHead(std::string_view head);
+
+// The kind of an input already read into memory (standard input, a pipe,
+// the C++ API's AddText), for the CLI and the API alike: by name
+// (ClassifyName), else by the first bytes of `text`: HLO text, a binary
+// module (LooksLikeHloBinaryHead) and StableHLO text or MLIR bytecode
+// (LooksLikeMlirHead) are kHlo (the dispatcher, ParseHloAny, tells them apart
+// by content and refuses bytecode with advice); a JSON object is kJson. False
+// otherwise.
+bool ClassifyInMemory(const std::string& name, std::string_view text,
+                      InputKind* kind);
+
 }  // namespace topolint
 
 #endif  // TOPOLINT_CHECKER_CORE_DISCOVERY_H_

@@ -392,7 +392,8 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
                          std::string("model"), SlashedLess);
   Frame* owner = bucket_model ? parent : frame.get();
   if (limits_.selector != nullptr) {
-    limits_.selector->HintDirectory(path, frame->has_settings);
+    limits_.selector->HintDirectory(
+        path, SeenDir{frame->has_settings, frame->has_git});
   }
   // The directory relative to the work tree, once: each file's is that
   // and its name ("" when not below the work tree's top: judged by path).

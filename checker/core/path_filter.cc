@@ -183,43 +183,11 @@ absl::Status PathSelector::SetCommandLine(
   return absl::OkStatus();
 }
 
-std::string PathSelector::ConfigPathFor(const std::string& abs_dir,
-                                        const bool* known_has, bool remember) {
-  if (auto it = dir_to_config_.find(abs_dir); it != dir_to_config_.end()) {
-    return it->second;
-  }
-  bool has = false;
-  if (known_has != nullptr) {
-    has = *known_has;
-  } else {
-    std::error_code ec;
-    has = fs::is_regular_file(fs::path(abs_dir) / ".topolint.json", ec);
-  }
-  // `abs_dir` is absolute and normal: its parent is what comes before its
-  // last '/' ("/" for a directory of the root; none for the root).
-  std::string result;
-  if (has) {
-    result = abs_dir;
-    if (result.back() != '/') result.push_back('/');
-    result.append(".topolint.json");
-  } else if (abs_dir.size() > 1) {
-    const size_t slash = abs_dir.rfind('/');
-    if (slash != std::string::npos) {
-      result = ConfigPathFor(abs_dir.substr(0, slash == 0 ? 1 : slash), nullptr,
-                             /*remember=*/true);
-    }
-  }
-  if (remember) dir_to_config_.emplace(abs_dir, result);
-  return result;
-}
-
 absl::StatusOr<const PathFilterLevel*> PathSelector::ConfigLevel(
     const std::string& dir) {
   const std::string path =
       fixed_config_.empty()
-          ? ConfigPathFor(AbsoluteNormalString(dir),
-                          dir == hint_dir_ ? &hint_has_ : nullptr,
-                          /*remember=*/hint_dir_.empty())
+          ? finder_.Find(dir, dir == hint_dir_ ? &hint_seen_ : nullptr)
           : fixed_config_;
   if (path.empty()) return nullptr;
   auto it = levels_.find(path);

@@ -29,6 +29,7 @@
 
 #include "absl/status/statusor.h"
 #include "checker/core/dir_entries.h"
+#include "checker/core/project_config_finder.h"
 
 namespace re2 {
 class RE2;
@@ -79,10 +80,11 @@ class PathFilterLevel {
 
 // Decides, for discovery, which files found by a search are kept: the
 // command line's level, then that of the `.topolint.json` applying to the
-// file (the `--config` file, else the nearest one upward from the file's
-// directory). Files named on the command line are kept whatever the
-// filters say unless `force_exclude` is set (ruff's `--force-exclude`).
-// Not thread-safe (it caches configs per directory).
+// file (the `--config` file, else the one ProjectConfigFinder finds for the
+// file's directory: the file its unit takes its settings from). Files named on
+// the command line are kept whatever the filters say unless `force_exclude` is
+// set (ruff's `--force-exclude`). Not thread-safe (it caches configs per
+// directory).
 class PathSelector {
  public:
   PathSelector() = default;
@@ -94,13 +96,18 @@ class PathSelector {
   // A fixed settings file for every file (--config); "" = search upward.
   void set_config(std::string path) { fixed_config_ = std::move(path); }
 
-  // The directory (display path) whose files come next holds a
-  // `.topolint.json` or not: no stat() for it (a streamed walk, which
-  // learns it while listing, tells each directory before its files).
-  void HintDirectory(const std::string& dir, bool has_settings) {
+  // What the directory (display path) whose files come next holds: no
+  // stat() for it (a streamed walk, which learns it while listing, tells
+  // each directory before its files).
+  void HintDirectory(const std::string& dir, const SeenDir& seen) {
     hint_dir_ = dir;
-    hint_has_ = has_settings;
+    hint_seen_ = seen;
   }
+
+  // The lookup of settings files, shared with whoever takes the units'
+  // settings from them, so that both are the same file and each directory
+  // is looked at once.
+  ProjectConfigFinder* config_finder() { return &finder_; }
 
   // "" when `file` is kept, else the reason it is left out. Fails when a
   // settings file cannot be read or holds an invalid pattern.
@@ -108,19 +115,14 @@ class PathSelector {
 
  private:
   absl::StatusOr<const PathFilterLevel*> ConfigLevel(const std::string& dir);
-  // `known_has`: whether `dir` holds a settings file, when known. Only the
-  // directories above `dir` are remembered (a search meets each once).
-  std::string ConfigPathFor(const std::string& dir,
-                            const bool* known_has = nullptr,
-                            bool remember = false);
 
   PathFilterLevel command_line_;
   bool force_exclude_ = false;
   std::string fixed_config_;
-  std::map<std::string, std::string> dir_to_config_;  // display dir -> path
+  ProjectConfigFinder finder_;
   std::map<std::string, std::unique_ptr<PathFilterLevel>> levels_;  // by path
   std::string hint_dir_;  // HintDirectory
-  bool hint_has_ = false;
+  SeenDir hint_seen_;
   bool last_dir_valid_ = false;  // Reject's last directory and its level
   std::string last_dir_;
   const PathFilterLevel* last_level_ = nullptr;

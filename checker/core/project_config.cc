@@ -1,11 +1,11 @@
 #include "checker/core/project_config.h"
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "checker/core/path_filter.h"
+#include "checker/core/project_config_finder.h"
 #include "checker/core/rule_selection.h"
 #include "checker/diag/spelling.h"
 #include "checker/io/input_file.h"
@@ -256,20 +256,7 @@ absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
 }
 
 std::string FindProjectConfig(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::path p =
-      std::filesystem::absolute(dir.empty() ? "." : dir, ec);
-  if (ec) return "";
-  while (true) {
-    std::filesystem::path candidate = p / ".topolint.json";
-    if (std::filesystem::is_regular_file(candidate, ec)) {
-      return candidate.string();
-    }
-    // Not above the root of a git work tree.
-    if (std::filesystem::exists(p / ".git", ec)) return "";
-    if (!p.has_parent_path() || p.parent_path() == p) return "";
-    p = p.parent_path();
-  }
+  return ProjectConfigFinder().Find(dir);
 }
 
 }  // namespace topolint

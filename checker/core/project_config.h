@@ -60,7 +60,9 @@ absl::Status ApplyProjectConfig(const ProjectConfig& cfg,
                                 RuleSelection* selection, CheckOptions* check);
 
 // The nearest `.topolint.json` in `dir` or its ancestors, up to the root of
-// the git work tree holding `dir` (a directory holding `.git`), or "".
+// the git work tree holding `dir` (a directory holding `.git`), or "": an
+// absolute, lexically normal path (ProjectConfigFinder, which callers
+// looking up many directories keep).
 std::string FindProjectConfig(const std::string& dir);
 
 }  // namespace topolint

@@ -98,13 +98,14 @@ std::string FormatFinding(const Finding& finding);
 bool HasErrors(const std::vector<Finding>& findings);
 
 // What an input is. kAuto decides as the CLI does: by name (`.hlo`,
-// `.hlo.txt`, `.json`, `.neff`) and, failing that, by whether the text
-// starts with `HloModule`; a `.json` is then classified by its content
+// `.hlo.txt`, `.mlir`, `.json`, `.neff`) and, failing that, by content: HLO
+// text (`HloModule`), a binary module, StableHLO text (`module @m ...`,
+// `func.func`) or a JSON object; a `.json` is then classified by its content
 // (a top-level `CCInfo` makes it a def.json, parallelism keys a component
 // config; a file named def.json is always a def.json).
 enum class InputKind {
   kAuto,
-  kHlo,      // XLA HLO text
+  kHlo,      // XLA HLO text or a binary module; StableHLO text
   kDefJson,  // NEFF def.json (read as one whatever its name)
   // neuron_config.json / model-parallel config. Read as JSON and, like
   // kAuto, recognised by content: it needs one of tp_degree,

@@ -20,8 +20,9 @@
  *
  * "files" are in-memory inputs (the name is the display name used in
  * findings and, with kind "auto", decides the input's kind, else the
- * content does: HLO text or a binary module is HLO, a JSON object is read by
- * content, anything else is "invalid_request"); "kind" is one
+ * content does, as for the CLI's standard input: HLO text, a binary module
+ * or StableHLO text is HLO, a JSON object is read by content, anything else
+ * is "invalid_request"); "kind" is one
  * of "auto", "hlo", "def_json", "component_config", "neff". Each file has
  * either "text" (a string) or "base64" (its bytes, standard base64 with
  * optional '=' padding) for binary content: a whole .neff archive (named

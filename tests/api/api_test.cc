@@ -7,6 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/api/api_test_util.h"
 #include "tests/common/run_cli.h"
 #include "tests/common/sample_inputs.h"
 #include "topolint/topolint.h"
@@ -112,6 +113,37 @@ TEST(ApiTest, AutoKindRecognisesHloTextWithoutExtension) {
   ASSERT_TRUE(unit.AddText("module", kModuleHlo).ok());
   ASSERT_EQ(unit.inputs().size(), 1u);
   EXPECT_EQ(unit.inputs()[0].kind, api::InputKind::kHlo);
+}
+
+// StableHLO text in memory is told by content as the CLI tells it on
+// standard input (one function, ClassifyInMemory), and checked the same.
+TEST(ApiTest, InMemoryStableHloFindingsEqualTheCli) {
+  const std::string text = ReadSource(
+      "fixtures/hlo-empty-group/fail-stablehlo-interpret-nx0/model.mlir");
+  api::Unit unit;
+  api::Status st = unit.AddText("m/jit_step", text);
+  ASSERT_TRUE(st.ok()) << st.message;
+  ASSERT_EQ(unit.inputs().size(), 1u);
+  EXPECT_EQ(unit.inputs()[0].kind, api::InputKind::kHlo);
+  const std::vector<api::Finding> f = MustCheck(unit);
+  EXPECT_THAT(Rules(f), ElementsAre("hlo-empty-group", "hlo-group-coverage"));
+
+  CliResult cli = RunTopolint(
+      {"check", "--format", "json", "--stdin-filename", "m/jit_step", "-"},
+      TOPOLINT_SOURCE_DIR, text);
+  ASSERT_EQ(cli.exit_code, 1) << cli.err;
+  nlohmann::json expected = nlohmann::json::parse(cli.out);
+  ASSERT_EQ(f.size(), expected.size());
+  for (size_t i = 0; i < f.size(); ++i) {
+    const nlohmann::json& e = expected[i];
+    EXPECT_EQ(f[i].rule, e["rule"]);
+    EXPECT_EQ(api::SeverityName(f[i].severity), e["severity"]);
+    EXPECT_EQ(f[i].message, e["message"]);
+    EXPECT_EQ(f[i].file, e["file"]);
+    EXPECT_EQ(f[i].line, e["line"]);
+    EXPECT_EQ(f[i].column, e["column"]);
+    EXPECT_EQ(f[i].notes.size(), e["notes"].size());
+  }
 }
 
 TEST(ApiTest, NeffBytesFromMemoryAreChecked) {

@@ -38,6 +38,34 @@ TEST(ProjectScopeCliTest, SettingsAboveTheRepositoryDoNotApply) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
 }
 
+// The "include" / "exclude" of a settings file above the repository do not
+// apply either: a unit's filters and settings are one file (docs/filters.md).
+TEST(ProjectScopeCliTest, FiltersAboveTheRepositoryDoNotApply) {
+  TempDir d;
+  d.Write(".topolint.json", R"({"exclude": "models/", "rules": "-*"})");
+  d.Write("repo/.git/HEAD", "ref: refs/heads/main\n");
+  d.Write("repo/models/m/def.json", kBad);
+  const std::string repo = d.path() + "/repo";
+  CliResult r = RunTopolint({"check", "."}, repo);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("[neff-empty-topology]"));
+  EXPECT_THAT(r.err, HasSubstr("1 file checked, 0 skipped")) << r.err;
+  // The repository's own file filters its files.
+  d.Write("repo/.topolint.json", R"({"exclude": "^models/"})");
+  r = RunTopolint({"check", "."}, repo);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.err, HasSubstr("0 files checked, 1 skipped")) << r.err;
+  // A nearer one gives both the settings and the filters of the files
+  // below it: the repository's "exclude" no longer applies there.
+  d.Write("repo/models/.topolint.json", R"({"rules": "-*"})");
+  r = RunTopolint({"check", "."}, repo);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.err, HasSubstr("1 file checked, 0 skipped")) << r.err;
+  d.Write("repo/models/.topolint.json", R"({"exclude": "^x/"})");
+  r = RunTopolint({"check", "."}, repo);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+}
+
 TEST(ProjectScopeCliTest, PerFileIgnoresTakeDoubleStar) {
   TempDir d;
   d.Write(".topolint.json",

@@ -188,6 +188,31 @@ TEST(PathFilterTest, ConfigLevelIsRelativeToTheConfig) {
   EXPECT_NE(*in_git.Reject(repo_gen), "");
 }
 
+// The filters of a `.topolint.json` above a git work tree do not apply to
+// the tree's files, as its settings do not: one lookup for both
+// (docs/filters.md).
+TEST(PathFilterTest, ConfigAboveTheWorkTreeDoesNotApply) {
+  TempDir dir;
+  dir.Write(".topolint.json", R"({"exclude": "gen/", "include": "\\.pb$"})");
+  dir.Write("repo/.git/HEAD", "ref: refs/heads/main\n");
+  PathSelector selector;
+  ASSERT_TRUE(selector.SetCommandLine({}, {}).ok());
+  FoundFile gen{dir.path() + "/repo/gen/m.hlo", nullptr, false};
+  EXPECT_EQ(*selector.Reject(gen), "");
+  // Outside the work tree the file above applies.
+  FoundFile plain{dir.path() + "/plain/gen/m.hlo", nullptr, false};
+  EXPECT_THAT(*selector.Reject(plain), HasSubstr("excluded by \"exclude\""));
+  // The work tree's own file applies, the same one its units' settings
+  // come from.
+  const std::string own =
+      dir.Write("repo/.topolint.json", R"({"exclude": "^gen/"})");
+  PathSelector in_repo;
+  ASSERT_TRUE(in_repo.SetCommandLine({}, {}).ok());
+  EXPECT_THAT(*in_repo.Reject(gen),
+              HasSubstr("excluded by \"exclude\" of " + own + " '^gen/'"));
+  EXPECT_EQ(FindProjectConfig(dir.path() + "/repo/gen"), own);
+}
+
 TEST(PathFilterTest, BrokenConfigIsAnError) {
   TempDir dir;
   dir.Write("p/.topolint.json", R"({"exclude": 3})");
