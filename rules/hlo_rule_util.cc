@@ -4,6 +4,7 @@
 #include <system_error>
 #include <utility>
 
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo_rules {
@@ -29,17 +30,14 @@ std::string LocateSourceFile(const std::string& source,
   const fs::path beside = fs::path(module_file).parent_path() / src;
   if (IsFile(beside)) return beside.lexically_normal().string();
   std::error_code ec;
-  fs::path dir = fs::absolute(fs::path(module_file), ec).parent_path();
-  for (int depth = 0; !ec && depth < 64 && !dir.empty(); ++depth) {
-    if (fs::exists(dir / ".git", ec)) {
-      if (!IsFile(dir / src)) return {};
-      const fs::path rel = fs::proximate(dir / src, ec);
-      return ec ? (dir / src).string() : rel.string();
-    }
-    if (dir == dir.parent_path()) break;
-    dir = dir.parent_path();
-  }
-  return {};
+  const fs::path dir = fs::absolute(fs::path(module_file), ec).parent_path();
+  if (ec) return {};
+  const std::string root = FindGitRoot(dir.string());
+  if (root.empty()) return {};
+  const fs::path in_repo = fs::path(root) / src;
+  if (!IsFile(in_repo)) return {};
+  const fs::path rel = fs::proximate(in_repo, ec);
+  return ec ? in_repo.string() : rel.string();
 }
 
 }  // namespace

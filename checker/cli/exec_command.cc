@@ -14,8 +14,8 @@
 #include "checker/cli/options.h"
 #include "checker/cli/output_guard.h"
 #include "checker/cli/unit_jobs.h"
-#include "checker/core/path_filter.h"
 #include "checker/diag/source_snippet.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -85,7 +85,7 @@ absl::Status ParseExec(const Options& given, ExecSettings* s) {
 std::string FindDeploymentConfig(const std::string& module) {
   std::error_code ec;
   fs::path dir = fs::absolute(module, ec).lexically_normal().parent_path();
-  const std::string top = FindGitWorkTree(dir.string());
+  const std::string top = FindGitRoot(dir.string());
   for (;; dir = dir.parent_path()) {
     const fs::path candidate = dir / "neuron_config.json";
     if (fs::is_regular_file(candidate, ec)) return candidate.string();

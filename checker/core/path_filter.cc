@@ -123,14 +123,6 @@ std::string RelativeToRoot(const std::string& path, const std::string& root) {
   return out.empty() ? p : out;
 }
 
-std::string FindGitWorkTree(const std::string& dir) {
-  std::error_code ec;
-  for (fs::path p = AbsoluteNormalString(dir);; p = p.parent_path()) {
-    if (fs::exists(p / ".git", ec)) return p.generic_string();
-    if (!p.has_parent_path() || p.parent_path() == p) return "";
-  }
-}
-
 absl::StatusOr<PathFilterLevel> PathFilterLevel::Make(
     std::string root, const std::vector<std::string>& include,
     const std::vector<std::string>& exclude, const std::string& origin) {
@@ -175,7 +167,7 @@ std::string PathFilterLevel::Reject(std::string_view relative) const {
 absl::Status PathSelector::SetCommandLine(
     const std::vector<std::string>& include,
     const std::vector<std::string>& exclude) {
-  std::string root = FindGitWorkTree(CurrentDir());
+  std::string root = FindGitRoot(CurrentDir());
   if (root.empty()) root = CurrentDir();
   auto level = PathFilterLevel::Make(root, include, exclude, "");
   if (!level.ok()) return level.status();
@@ -198,7 +190,7 @@ absl::StatusOr<const PathFilterLevel*> PathSelector::ConfigLevel(
     if (!cfg->include.empty() || !cfg->exclude.empty()) {
       const std::string cfg_dir =
           fs::path(AbsoluteNormalString(path)).parent_path().string();
-      std::string root = FindGitWorkTree(cfg_dir);
+      std::string root = FindGitRoot(cfg_dir);
       if (root.empty()) root = cfg_dir;
       auto made = PathFilterLevel::Make(root, cfg->include, cfg->exclude, path);
       if (!made.ok()) return made.status();

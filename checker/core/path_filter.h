@@ -48,10 +48,6 @@ absl::StatusOr<std::shared_ptr<const re2::RE2>> CompilePathPattern(
 // no "./"; "../x" for a path outside the root.
 std::string RelativeToRoot(const std::string& path, const std::string& root);
 
-// The nearest directory at or above `dir` (absolute) holding `.git` (a
-// directory, or a linked worktree's file); "" when there is none.
-std::string FindGitWorkTree(const std::string& dir);
-
 // One level of filters. Immutable once made; may be shared by threads.
 class PathFilterLevel {
  public:

@@ -7,14 +7,17 @@ namespace topolint {
 namespace fs = std::filesystem;
 
 std::string FindGitRoot(const std::string& dir) {
+  if (dir.empty()) return "";
   std::error_code ec;
-  for (fs::path p = fs::path(dir).lexically_normal(); !p.empty();
-       p = p.parent_path()) {
-    if (fs::exists(p / ".git", ec)) {
-      std::string s = p.string();
-      while (s.size() > 1 && s.back() == '/') s.pop_back();
-      return s;
-    }
+  std::string cwd;
+  if (dir[0] != '/') {
+    cwd = fs::current_path(ec).generic_string();
+    if (ec || cwd.empty()) return "";
+  }
+  std::string start = AbsoluteNormalPath(dir, cwd);
+  while (start.size() > 1 && start.back() == '/') start.pop_back();
+  for (fs::path p(start); !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / ".git", ec)) return p.generic_string();
     if (p == p.parent_path()) break;
   }
   return "";

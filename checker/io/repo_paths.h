@@ -8,8 +8,12 @@
 
 namespace topolint {
 
-// The nearest directory at or above `dir` (absolute) holding `.git` (a
-// directory, or the file of a worktree or submodule); empty when none.
+// The git work tree holding `dir`: the nearest directory at or above it
+// holding `.git` (a directory, or the file of a linked worktree or a
+// submodule), the file system's root included; absolute, normalised, no
+// trailing '/'. A relative `dir` is taken against the current directory.
+// Empty when there is none, when `dir` is empty, or when a relative `dir`
+// has no current directory to resolve against.
 std::string FindGitRoot(const std::string& dir);
 
 // `file` as given (relative paths are relative to `cwd`, absolute), made

@@ -142,16 +142,6 @@ TEST(PathFilterTest, RelativeToRoot) {
   }
 }
 
-TEST(PathFilterTest, GitWorkTreeIsTheRoot) {
-  TempDir dir;
-  dir.Write("repo/.git/HEAD", "ref: refs/heads/main\n");
-  dir.Write("repo/sub/x.hlo", "");
-  EXPECT_EQ(FindGitWorkTree(dir.path() + "/repo/sub"), dir.path() + "/repo");
-  // A linked worktree has a .git file.
-  dir.Write("wt/.git", "gitdir: /elsewhere\n");
-  EXPECT_EQ(FindGitWorkTree(dir.path() + "/wt"), dir.path() + "/wt");
-}
-
 TEST(PathFilterTest, NamedFilesAreKeptUnlessForceExclude) {
   TempDir dir;
   PathSelector selector;

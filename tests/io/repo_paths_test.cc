@@ -71,6 +71,60 @@ TEST(AbsoluteNormalPathTest, PlainPathsAreJoinedAsGiven) {
   EXPECT_EQ(AbsoluteNormalPath("a/../b", "/w"), "/w/b");
 }
 
+TEST(FindGitRootTest, TheNearestDirectoryHoldingDotGit) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.Path("repo/.git"));
+  std::filesystem::create_directories(dir.Path("repo/sub/deeper"));
+  const std::string repo = dir.Path("repo");
+  EXPECT_EQ(FindGitRoot(repo), repo);
+  EXPECT_EQ(FindGitRoot(dir.Path("repo/sub/deeper")), repo);
+  // Written with a trailing '/', "." or "..": the same root, normalised.
+  EXPECT_EQ(FindGitRoot(dir.Path("repo/sub/")), repo);
+  EXPECT_EQ(FindGitRoot(dir.Path("repo/sub/./deeper/..")), repo);
+  // A directory that does not exist (yet) is searched from all the same.
+  EXPECT_EQ(FindGitRoot(dir.Path("repo/sub/missing")), repo);
+  // A linked worktree (or a submodule) has a .git file, not a directory.
+  std::filesystem::create_directories(dir.Path("wt/sub"));
+  dir.Write("wt/.git", "gitdir: /elsewhere\n");
+  EXPECT_EQ(FindGitRoot(dir.Path("wt/sub")), dir.Path("wt"));
+  // Outside both: whatever holds the scratch directory itself.
+  std::filesystem::create_directories(dir.Path("plain"));
+  EXPECT_EQ(FindGitRoot(dir.Path("plain")),
+            FindGitRoot(std::filesystem::path(dir.Path("plain"))
+                            .parent_path()
+                            .parent_path()
+                            .string()));
+  EXPECT_EQ(FindGitRoot(""), "");
+}
+
+TEST(FindGitRootTest, ARelativePathIsTakenFromTheCurrentDirectory) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.Path("repo/.git"));
+  std::filesystem::create_directories(dir.Path("repo/a/b"));
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  // Through "..": the search goes above the relative path's first part.
+  const std::string relative =
+      std::filesystem::path(dir.Path("repo/a/b")).lexically_relative(cwd);
+  ASSERT_FALSE(relative.empty());
+  ASSERT_NE(relative[0], '/');
+  EXPECT_EQ(FindGitRoot(relative), dir.Path("repo"));
+  // From inside the work tree, the root is above the path as written.
+  std::filesystem::current_path(dir.Path("repo/a"));
+  const std::string from_b = FindGitRoot("b");
+  const std::string from_dot = FindGitRoot(".");
+  std::filesystem::current_path(cwd);
+  EXPECT_EQ(from_b, dir.Path("repo"));
+  EXPECT_EQ(from_dot, dir.Path("repo"));
+}
+
+TEST(FindGitRootTest, TheFileSystemRootEndsTheSearch) {
+  // "/" has no parent; the search stops there, with "/" itself when it
+  // holds .git and "" when not.
+  const std::string at_root = FindGitRoot("/");
+  EXPECT_TRUE(at_root.empty() || at_root == "/") << at_root;
+  EXPECT_EQ(at_root, std::filesystem::exists("/.git") ? "/" : "");
+}
+
 TEST(SplitNeffMemberTest, AMemberIsSplitAtItsArchive) {
   std::string_view archive, member;
   ASSERT_TRUE(SplitNeffMember("out/m.neff:sg00/def.json", &archive, &member));

@@ -1,10 +1,12 @@
 // hlo-empty-group, hlo-device-id-range, hlo-duplicate-device-id,
 // hlo-group-coverage, hlo-nonuniform-groups; cases after XLA's
 // hlo_verifier_test.cc (2026-02 wording).
+#include <filesystem>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/diag/temp_dir.h"
 #include "tests/rules/hlo/hlo_test_util.h"
 
 namespace topolint::testing_hlo {
@@ -304,6 +306,31 @@ TEST(HloGroupRulesTest, SourceLineNoteOnlyForAFileThatExists) {
               HasSubstr("(created at /home/ubuntu/venv/lib/python3.10/"
                         "site-packages/torch_xla/no_such.py:42, as the "
                         "producer recorded it)"));
+}
+
+TEST(HloGroupRulesTest, SourceLineNoteFromTheRepositoryRoot) {
+  // A relative source path that is neither in the working directory nor
+  // beside the module is looked up from the git work tree holding the
+  // module, however deep the module is.
+  TempDir dir;
+  std::filesystem::create_directories(dir.Path("repo/.git"));
+  std::filesystem::create_directories(dir.Path("repo/out/deep"));
+  std::filesystem::create_directories(dir.Path("repo/src"));
+  const std::string source = dir.Write("repo/src/train_gc.py", "");
+  hlo::Module m = AllReduce({{0}, {}});
+  m.file = dir.Path("repo/out/deep/model.hlo");
+  m.collectives[0].source_file = "src/train_gc.py";
+  m.collectives[0].source_line = 7;
+  std::vector<Finding> f = RunHlo(m);
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_EQ(f[0].notes.size(), 1u);
+  EXPECT_EQ(f[0].notes[0].loc.file,
+            std::filesystem::proximate(source).string());
+  // Outside any work tree holding that file: no note.
+  m.file = dir.Path("elsewhere/model.hlo");
+  f = RunHlo(m);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_THAT(f[0].notes, IsEmpty());
 }
 
 }  // namespace
