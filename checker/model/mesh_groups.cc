@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_join.h"
+#include "checker/hlo/transpose.h"
 #include "checker/model/replica_groups.h"
 #include "checker/model/transpose.h"
 #include "fmt/format.h"
@@ -58,7 +59,7 @@ absl::StatusOr<std::vector<int64_t>> DeviceArray(const hlo::MeshSpec& mesh,
     return absl::InvalidArgumentError(
         fmt::format("mesh device_ids: {}", std::string(s.message())));
   }
-  return TransposedIndices(mesh.device_ids_dims, perm);
+  return hlo::TransposedIndices(mesh.device_ids_dims, perm);
 }
 
 // Splits axis `size` around the sub-axis refs `subs` (indices into
@@ -159,7 +160,7 @@ absl::StatusOr<GroupList> ExpandMesh(const hlo::MeshSpec& mesh, int64_t cap) {
 
   absl::StatusOr<std::vector<int64_t>> devices = DeviceArray(mesh, *total, cap);
   if (!devices.ok()) return devices.status();
-  std::vector<int64_t> ids = TransposedIndices(dims, perm);
+  std::vector<int64_t> ids = hlo::TransposedIndices(dims, perm);
   if (!devices->empty()) {
     for (int64_t& id : ids) id = (*devices)[static_cast<size_t>(id)];
   }

@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_join.h"
+#include "checker/hlo/transpose.h"
 #include "checker/model/transpose.h"
 #include "fmt/format.h"
 
@@ -50,7 +51,7 @@ absl::StatusOr<GroupList> ExpandIota(const hlo::IotaSpec& iota, int64_t cap) {
         fmt::format("{}: {}", what, std::string(s.message())));
   }
   return GroupList::Uniform(iota.num_groups, iota.group_size,
-                            TransposedIndices(iota.reshape_dims, perm));
+                            hlo::TransposedIndices(iota.reshape_dims, perm));
 }
 
 absl::StatusOr<GroupList> ExpandReplicaGroups(const hlo::ReplicaGroups& groups,

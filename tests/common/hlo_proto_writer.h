@@ -26,7 +26,7 @@
 #include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
-#include "checker/model/transpose.h"
+#include "checker/hlo/transpose.h"
 #include "tests/common/hlo_text_shardings.h"
 #include "tests/common/op_sharding_writer.h"
 #include "tests/common/proto_wire_writer.h"
@@ -113,7 +113,7 @@ inline std::string MeshProto(const hlo::MeshSpec& mesh) {
     for (size_t i = perm.size(); i < mesh.device_ids_dims.size(); ++i) {
       perm.push_back(static_cast<int64_t>(i));
     }
-    Packed(&m, 2, model::TransposedIndices(mesh.device_ids_dims, perm));
+    Packed(&m, 2, hlo::TransposedIndices(mesh.device_ids_dims, perm));
   }
   std::string out;
   Bytes(&out, 1, m);

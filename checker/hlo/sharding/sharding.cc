@@ -1,8 +1,11 @@
 #include "checker/hlo/sharding/sharding.h"
 
 #include <cstddef>
+#include <numeric>
 
 #include "absl/strings/str_join.h"
+#include "checker/hlo/group_checks.h"
+#include "checker/hlo/transpose.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {
@@ -22,39 +25,16 @@ int64_t BoundedProduct(const std::vector<int64_t>& dims, int64_t cap) {
 
 // The iota 0..N-1 reshaped to `reshape`, transposed by `perm`, flattened.
 // `perm` empty or not a permutation of reshape's axes: the identity.
+// `reshape`'s dims are at least 1 and hold `total` ids.
 std::vector<int64_t> ExpandIota(const std::vector<int64_t>& reshape,
                                 const std::vector<int64_t>& perm,
                                 int64_t total) {
-  const size_t rank = reshape.size();
-  bool valid = perm.size() == rank;
-  std::vector<bool> seen(rank, false);
-  for (size_t i = 0; valid && i < rank; ++i) {
-    valid = perm[i] >= 0 && static_cast<size_t>(perm[i]) < rank &&
-            !seen[static_cast<size_t>(perm[i])];
-    if (valid) seen[static_cast<size_t>(perm[i])] = true;
-  }
-  std::vector<int64_t> out(static_cast<size_t>(total));
-  if (!valid) {
-    for (int64_t i = 0; i < total; ++i) out[static_cast<size_t>(i)] = i;
+  if (CheckPermutation("transpose", perm, reshape.size())) {
+    std::vector<int64_t> out(static_cast<size_t>(total));
+    std::iota(out.begin(), out.end(), int64_t{0});
     return out;
   }
-  // Row-major strides of the source (reshaped) array.
-  std::vector<int64_t> stride(rank, 1);
-  for (size_t i = rank; i-- > 1;) stride[i - 1] = stride[i] * reshape[i];
-  // Walk the transposed array row-major; its axis j is source axis perm[j].
-  std::vector<int64_t> index(rank, 0);
-  for (int64_t k = 0; k < total; ++k) {
-    int64_t src = 0;
-    for (size_t j = 0; j < rank; ++j) {
-      src += index[j] * stride[static_cast<size_t>(perm[j])];
-    }
-    out[static_cast<size_t>(k)] = src;
-    for (size_t j = rank; j-- > 0;) {
-      if (++index[j] < reshape[static_cast<size_t>(perm[j])]) break;
-      index[j] = 0;
-    }
-  }
-  return out;
+  return TransposedIndices(reshape, perm);
 }
 
 std::string AxisRefText(const NamedAxisRef& r) {

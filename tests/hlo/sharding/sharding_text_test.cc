@@ -82,6 +82,26 @@ TEST(ShardingTextTest, IotaExpandsWithTranspose) {
               ElementsAre(0, 4, 8, 12, 16, 20, 1));
 }
 
+TEST(ShardingTextTest, IotaWithABadTransposeExpandsInOrder) {
+  // The validator reports a bad transpose; the expansion stays total and
+  // lists the devices in iota order.
+  Sharding s;
+  s.type = ShardingType::kTiled;
+  s.tile_dims = {4};
+  s.iota_reshape_dims = {2, 2};
+  for (const std::vector<int64_t>& perm :
+       std::vector<std::vector<int64_t>>{{}, {1, 1}, {0, 2}, {-1, 0}, {0}}) {
+    s.iota_perm = perm;
+    EXPECT_THAT(ExpandDevices(s), ElementsAre(0, 1, 2, 3));
+  }
+  s.iota_perm = {1, 0};
+  EXPECT_THAT(ExpandDevices(s), ElementsAre(0, 2, 1, 3));
+  // One reshape dim of 1: one device.
+  s.iota_reshape_dims = {1};
+  s.iota_perm = {0};
+  EXPECT_THAT(ExpandDevices(s), ElementsAre(0));
+}
+
 TEST(ShardingTextTest, TupleMetadataAndShardGroups) {
   const Sharding t =
       Ok("{{replicated}, {maximal device=0 metadata={op_name=\"a{b}\" "
