@@ -35,6 +35,25 @@ std::vector<api::Finding> MustCheck(const api::Unit& unit,
   return findings;
 }
 
+// The API's findings equal the CLI's `--format json` report `cli_json`
+// field by field; the API names files `file_prefix` + the CLI's name.
+void ExpectSameAsCliJson(const std::vector<api::Finding>& f,
+                         const std::string& cli_json,
+                         const std::string& file_prefix = "") {
+  const nlohmann::json expected = nlohmann::json::parse(cli_json);
+  ASSERT_EQ(f.size(), expected.size());
+  for (size_t i = 0; i < f.size(); ++i) {
+    const nlohmann::json& e = expected[i];
+    EXPECT_EQ(f[i].rule, e["rule"]);
+    EXPECT_EQ(api::SeverityName(f[i].severity), e["severity"]);
+    EXPECT_EQ(f[i].message, e["message"]);
+    EXPECT_EQ(file_prefix + e["file"].get<std::string>(), f[i].file);
+    EXPECT_EQ(f[i].line, e["line"]);
+    EXPECT_EQ(f[i].column, e["column"]);
+    EXPECT_EQ(f[i].notes.size(), e["notes"].size());
+  }
+}
+
 TEST(ApiTest, InMemoryDefJsonFindingIsLocatedInTheDisplayName) {
   api::Unit unit;
   ASSERT_TRUE(unit.AddText("out/def.json", kEmptyTopologyDef).ok());
@@ -132,18 +151,7 @@ TEST(ApiTest, InMemoryStableHloFindingsEqualTheCli) {
       {"check", "--format", "json", "--stdin-filename", "m/jit_step", "-"},
       TOPOLINT_SOURCE_DIR, text);
   ASSERT_EQ(cli.exit_code, 1) << cli.err;
-  nlohmann::json expected = nlohmann::json::parse(cli.out);
-  ASSERT_EQ(f.size(), expected.size());
-  for (size_t i = 0; i < f.size(); ++i) {
-    const nlohmann::json& e = expected[i];
-    EXPECT_EQ(f[i].rule, e["rule"]);
-    EXPECT_EQ(api::SeverityName(f[i].severity), e["severity"]);
-    EXPECT_EQ(f[i].message, e["message"]);
-    EXPECT_EQ(f[i].file, e["file"]);
-    EXPECT_EQ(f[i].line, e["line"]);
-    EXPECT_EQ(f[i].column, e["column"]);
-    EXPECT_EQ(f[i].notes.size(), e["notes"].size());
-  }
+  ExpectSameAsCliJson(f, cli.out);
 }
 
 TEST(ApiTest, NeffBytesFromMemoryAreChecked) {
@@ -360,21 +368,10 @@ TEST(ApiTest, FindingsEqualTheCliJsonOutput) {
   CliResult cli =
       RunTopolint({"check", "--format", "json", "m", "n"}, d.path());
   ASSERT_EQ(cli.exit_code, 1) << cli.err;
-  nlohmann::json expected = nlohmann::json::parse(cli.out);
 
   std::vector<api::Finding> f;
   ASSERT_TRUE(api::CheckPaths({d.path() + "/m", d.path() + "/n"}, {}, &f).ok());
-  ASSERT_EQ(f.size(), expected.size());
-  for (size_t i = 0; i < f.size(); ++i) {
-    const nlohmann::json& e = expected[i];
-    EXPECT_EQ(f[i].rule, e["rule"]);
-    EXPECT_EQ(api::SeverityName(f[i].severity), e["severity"]);
-    EXPECT_EQ(f[i].message, e["message"]);
-    EXPECT_EQ(d.path() + "/" + e["file"].get<std::string>(), f[i].file);
-    EXPECT_EQ(f[i].line, e["line"]);
-    EXPECT_EQ(f[i].column, e["column"]);
-    EXPECT_EQ(f[i].notes.size(), e["notes"].size());
-  }
+  ExpectSameAsCliJson(f, cli.out, d.path() + "/");
 }
 
 TEST(ApiTest, ConcurrentChecksAgree) {
