@@ -16,7 +16,7 @@ bool Cursor::Fill() {
   return more && p_ < end_;
 }
 
-int Cursor::PeekAt(size_t k) {
+int Cursor::PeekAtRefill(size_t k) {
   while (static_cast<size_t>(end_ - p_) <= k) {
     const int64_t offset = Offset();
     const bool more = window_->Refill(offset);

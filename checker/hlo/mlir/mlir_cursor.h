@@ -45,8 +45,15 @@ class Cursor {
     if (p_ == end_ && !Fill()) return kEnd;
     return static_cast<unsigned char>(*p_);
   }
-  // The byte `k` ahead of the current one (k small), or kEnd.
-  int PeekAt(size_t k);
+  // The byte `k` ahead of the current one (k small), or kEnd. Inline
+  // while the byte is in the window (most calls: a few bytes ahead of an
+  // op's start); PeekAtRefill moves the window otherwise.
+  int PeekAt(size_t k) {
+    if (static_cast<size_t>(end_ - p_) > k) {
+      return static_cast<unsigned char>(p_[k]);
+    }
+    return PeekAtRefill(k);
+  }
   void Advance() {
     if (p_ == end_ && !Fill()) return;
     if (*p_ == '\n') {
@@ -103,6 +110,7 @@ class Cursor {
   bool SkipValue(int64_t max_bytes, int max_depth);
 
  private:
+  int PeekAtRefill(size_t k);
   bool Fill();
 
   InputWindow* window_;
