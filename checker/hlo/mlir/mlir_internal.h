@@ -45,12 +45,28 @@ inline constexpr std::string_view kRaggedAllToAllTarget = "ragged_all_to_all";
 
 // A dense integer tensor as read: its rows (a rank-2 tensor's; a rank-1 or
 // scalar one is one row), with where each row and each value was written.
+// Flat: row r holds values [row_begin(r), row_end[r]). The reader keeps
+// one and clears it per value, so that reading an op's groups allocates
+// nothing once the vectors have grown.
 struct DenseRows {
   std::vector<int64_t> dims;  // from the type
-  std::vector<std::vector<int64_t>> rows;
+  std::vector<int64_t> values;
+  std::vector<size_t> row_end;
   std::vector<TextPos> row_pos;
-  std::vector<std::vector<TextPos>> value_pos;  // empty when not written
-  TextPos pos;                                  // `dense`
+  std::vector<TextPos> value_pos;  // one per value; empty when not written
+  TextPos pos;                     // `dense`
+
+  size_t row_count() const { return row_end.size(); }
+  size_t row_begin(size_t r) const { return r == 0 ? 0 : row_end[r - 1]; }
+  size_t row_size(size_t r) const { return row_end[r] - row_begin(r); }
+  void Clear() {
+    dims.clear();
+    values.clear();
+    row_end.clear();
+    row_pos.clear();
+    value_pos.clear();
+    pos = TextPos();
+  }
 };
 
 // One `#locN = loc(...)` alias or inline location, reduced to the first
@@ -284,6 +300,7 @@ class Reader {
   std::unordered_map<std::string, SdyMesh> later_meshes_;
   bool stopped_ = false;  // the syntax error limit was reached
   std::string scratch_;
+  DenseRows dense_;  // Groups' and Pairs' value, reused
   std::vector<Collective> deferred_;
   int64_t deferred_bytes_ = 0;
   bool defer_off_ = false;  // the bound was reached in this part

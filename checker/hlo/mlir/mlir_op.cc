@@ -233,20 +233,20 @@ bool Reader::CustomCallAttr(Collective* c, const std::string& key,
 bool Reader::Groups(Collective* c, TextPos /*key_pos*/) {
   ReplicaGroups& rg = c->replica_groups;
   if (cur_.Peek() == '#') return MeshAxesGroups(c);
-  DenseRows rows;
+  DenseRows& rows = dense_;
   if (!Dense(&rows)) return false;
   rg.form = ReplicaGroups::Form::kExplicit;
   rg.pos = rows.pos;
   std::vector<int64_t>* ids = rg.MutableIds();
   int64_t index = 0;
-  for (size_t r = 0; r < rows.rows.size(); ++r) {
-    const std::vector<int64_t>& row = rows.rows[r];
-    for (size_t k = 0; k < row.size(); ++k) {
+  for (size_t r = 0; r < rows.row_count(); ++r) {
+    for (size_t k = rows.row_begin(r); k < rows.row_end[r]; ++k) {
       // XLA's exporter drops -1, JAX's padding of uneven groups.
-      if (row[k] == -1) continue;
-      ids->push_back(row[k]);
+      const int64_t id = rows.values[k];
+      if (id == -1) continue;
+      ids->push_back(id);
       if (!rows.value_pos.empty()) {
-        rg.id_layout.Add(index, row[k], rows.value_pos[r][k]);
+        rg.id_layout.Add(index, id, rows.value_pos[k]);
       }
       ++index;
     }
@@ -258,20 +258,21 @@ bool Reader::Groups(Collective* c, TextPos /*key_pos*/) {
 
 bool Reader::Pairs(Collective* c) {
   SourceTargetPairs& p = c->source_target_pairs;
-  DenseRows rows;
+  DenseRows& rows = dense_;
   if (!Dense(&rows)) return false;
   p.present = true;
   p.pos = rows.pos;
-  for (size_t r = 0; r < rows.rows.size(); ++r) {
-    if (rows.rows[r].size() != 2) {
+  for (size_t r = 0; r < rows.row_count(); ++r) {
+    if (rows.row_size(r) != 2) {
       Error(rows.row_pos[r],
             fmt::format("source_target_pairs of {} must be a Nx2 tensor; "
                         "row {} holds {} values",
-                        c->name, r, rows.rows[r].size()));
+                        c->name, r, rows.row_size(r)));
       skip_op_ = true;
       return true;
     }
-    p.pairs.emplace_back(rows.rows[r][0], rows.rows[r][1]);
+    const size_t b = rows.row_begin(r);
+    p.pairs.emplace_back(rows.values[b], rows.values[b + 1]);
     p.pair_pos.push_back(rows.row_pos[r]);
   }
   return true;

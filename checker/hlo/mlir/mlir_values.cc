@@ -50,6 +50,7 @@ int64_t ElementBytes(const std::string& hlo_type) {
 // The dense<...> grammar: nested lists, splat, hex, empty, one case each.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 bool Reader::Dense(DenseRows* out) {
+  out->Clear();
   out->pos = cur_.Pos();
   std::string word;
   if (!cur_.ReadId(&word) || word != "dense") {
@@ -151,12 +152,12 @@ bool Reader::Dense(DenseRows* out) {
                             flat.size(), total));
   }
   for (int64_t r = 0; r < rows; ++r) {
-    out->rows.emplace_back();
     out->row_pos.push_back(out->pos);
     for (int64_t k = 0; k < cols; ++k) {
-      out->rows.back().push_back(
-          splat ? flat[0] : flat[static_cast<size_t>(r * cols + k)]);
+      out->values.push_back(splat ? flat[0]
+                                  : flat[static_cast<size_t>(r * cols + k)]);
     }
+    out->row_end.push_back(out->values.size());
   }
   return true;
 }
@@ -167,11 +168,12 @@ bool Reader::DenseList(DenseRows* out) {
   cur_.SkipSpace();
   int64_t count = 0;
   auto values = [&](bool nested) -> bool {
-    out->rows.emplace_back();
-    out->value_pos.emplace_back();
     for (;;) {
       cur_.SkipSpace();
-      if (cur_.Eat(']')) return true;
+      if (cur_.Eat(']')) {
+        out->row_end.push_back(out->values.size());
+        return true;
+      }
       const TextPos pos = cur_.Pos();
       int64_t v = 0;
       if (!cur_.ReadInt(&v)) return Fail("expected an integer id");
@@ -179,8 +181,8 @@ bool Reader::DenseList(DenseRows* out) {
         return Fail(fmt::format("more than {} ids in one dense value",
                                 kMaxExplicitIds));
       }
-      out->rows.back().push_back(v);
-      out->value_pos.back().push_back(pos);
+      out->values.push_back(v);
+      out->value_pos.push_back(pos);
       cur_.SkipSpace();
       if (cur_.Eat(',')) continue;
       if (cur_.Peek() == ']') continue;
