@@ -4,6 +4,7 @@
 #ifndef TOPOLINT_CHECKER_HLO_MLIR_MLIR_INTERNAL_H_
 #define TOPOLINT_CHECKER_HLO_MLIR_MLIR_INTERNAL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,20 @@
 #include "checker/hlo/parse_options.h"
 
 namespace topolint::hlo::mlir {
+
+// The value `name` has in `table` (rows of name and value) into *value;
+// false when no row has it.
+template <typename T, size_t N>
+bool LookUpName(const std::pair<std::string_view, T> (&table)[N],
+                std::string_view name, T* value) {
+  for (const auto& [text, v] : table) {
+    if (name == text) {
+      *value = v;
+      return true;
+    }
+  }
+  return false;
+}
 
 // The collective an op name (`stablehlo.all_gather`, `mhlo.all_to_all`)
 // names; false for any other name.

@@ -32,13 +32,7 @@ bool CollectiveOfOpName(std::string_view name, CollectiveKind* kind) {
       {"collective_permute", CollectiveKind::kCollectivePermute},
       {"collective_broadcast", CollectiveKind::kCollectiveBroadcast},
   };
-  for (const auto& [text, k] : kOps) {
-    if (op == text) {
-      *kind = k;
-      return true;
-    }
-  }
-  return false;
+  return LookUpName(kOps, op, kind);
 }
 
 bool IsCustomCallName(std::string_view name) {

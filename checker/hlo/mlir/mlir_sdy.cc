@@ -36,13 +36,7 @@ bool SdyCollectiveOfOpName(std::string_view name, SdyOpKind* kind) {
       {"sdy.all_to_all", SdyOpKind::kAllToAll},
       {"sdy.collective_permute", SdyOpKind::kCollectivePermute},
   };
-  for (const auto& [text, k] : kOps) {
-    if (name == text) {
-      *kind = k;
-      return true;
-    }
-  }
-  return false;
+  return LookUpName(kOps, name, kind);
 }
 
 namespace {
