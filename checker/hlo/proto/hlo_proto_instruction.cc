@@ -249,19 +249,13 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
       case kReplicaGroups:
         // Repeated: the first one resets the list; later ones append.
         if (s->groups_rank != 4) GroupTarget(s, 4)->pos = at;
-        return ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos,
-                                s->fast_paths);
+        return ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos);
       case kSourceTargetPairs:
         if (!c.source_target_pairs.present) c.source_target_pairs.pos = at;
         c.source_target_pairs.present = true;
-        if (!ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths)) {
-          return false;
-        }
+        if (!ReadSourceTarget(r, wt, &c.source_target_pairs)) return false;
         while (r.NextFieldIs(kSourceTargetPairs, kLen)) {  // the next pairs
-          if (!ReadSourceTarget(r, kLen, &c.source_target_pairs,
-                                s->fast_paths)) {
-            return false;
-          }
+          if (!ReadSourceTarget(r, kLen, &c.source_target_pairs)) return false;
         }
         return true;
       case kSharding:
@@ -276,8 +270,7 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         return r.ReadBool("use_global_device_ids (71)", wt,
                           &c.use_global_device_ids);
       case kCollectiveDeviceList:
-        return ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos,
-                              s->fast_paths);
+        return ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos);
       case kIotaCollectiveDeviceList:
         return ReadIotaList(r, wt, at, GroupTarget(s, 3));
       case kMeshAxesReplicaGroupList:
