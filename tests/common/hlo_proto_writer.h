@@ -65,8 +65,10 @@ inline std::string StripPercent(const std::string& s) {
 }
 
 inline int64_t ElementTypeNumber(const std::string& name) {
+  std::string type;
   for (int64_t t = 0; t < 64; ++t) {
-    if (hlo::proto::ElementTypeName(t) == name) return t;
+    hlo::proto::ElementTypeName(t, &type);
+    if (type == name) return t;
   }
   return 11;  // f32
 }

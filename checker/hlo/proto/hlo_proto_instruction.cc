@@ -145,23 +145,15 @@ constexpr std::string_view kElementTypeNames[] = {
     "c128",       "f8e5m2",    "f8e4m3fn", "s4",  "u4",   "f8e4m3b11fnuz",
     "f8e5m2fnuz", "f8e4m3fnuz"};
 
-// ElementTypeName into `*out` (its storage kept: no string is built for
-// the usual types).
-void AssignElementTypeName(int64_t type, std::string* out) {
+}  // namespace
+
+void ElementTypeName(int64_t type, std::string* out) {
   if (type >= 0 && type < static_cast<int64_t>(std::size(kElementTypeNames))) {
     out->clear();
     out->append(kElementTypeNames[type]);
   } else {
     *out = fmt::format("type{}", type);
   }
-}
-
-}  // namespace
-
-std::string ElementTypeName(int64_t type) {
-  std::string name;
-  AssignElementTypeName(type, &name);
-  return name;
 }
 
 bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
@@ -194,7 +186,7 @@ bool ReadShape(WireReader& r, int depth, int64_t* nodes, Shape* out) {
   };
   if (!ReadFields(r, "ShapeProto", on_field)) return false;
   out->is_tuple = type == 13 || !out->tuple.empty();
-  if (!out->is_tuple) AssignElementTypeName(type, &out->element_type);
+  if (!out->is_tuple) ElementTypeName(type, &out->element_type);
   return true;
 }
 
@@ -264,11 +256,14 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         return ReadShardingField(r, field, wt, s);
       case kFrontendAttributes:
         return ReadFrontendAttributes(r, wt, s);
-      case kUseGlobalDeviceIds:
+      case kUseGlobalDeviceIds: {
         c.has_use_global_device_ids = true;
         c.use_global_device_ids_pos = at;
-        return r.ReadBool("use_global_device_ids (71)", wt,
-                          &c.use_global_device_ids);
+        int64_t value = 0;
+        const bool ok = r.ReadInt64("use_global_device_ids (71)", wt, &value);
+        c.use_global_device_ids = value != 0;
+        return ok;
+      }
       case kCollectiveDeviceList:
         return ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos);
       case kIotaCollectiveDeviceList:

@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 
 #include "checker/hlo/hlo_module.h"
+#include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_wire.h"
 
 namespace topolint::hlo::proto {
@@ -219,6 +220,21 @@ bool ReadHeader(WireReader& r, Header* h);
 // "HloModuleProto", "HloProto", ... for the wrapping the first pass found.
 const char* FormatName(const Header& h);
 
+// ---- The second pass (hlo_proto_stream.cc) -------------------------------
+
+// The instructions of the module, computation by computation, each
+// collective decoded and handed to ParseOptions::on_collective; the other
+// instructions skipped, their ids and shapes kept for the operands of later
+// collectives (see README.md). Reads the module (its first byte at
+// h.module_begin, h.module_size bytes, -1: to the end of the input) from
+// the start of `r`'s input; `h` is what the first pass learnt. On error
+// (r.failed()) the instruction being read when it struck gets a span of
+// Module::binary_ops, naming the finding's place. Returns where reading
+// stopped: the reader's offset, or, when an instruction decoded from
+// memory failed, where a reader entered into it stopped.
+int64_t ReadInstructions(WireReader& r, const Header& h,
+                         const ParseOptions& opts, Module* m);
+
 // ---- The second pass's instruction decoder (hlo_proto_instruction.cc,
 // hlo_proto_groups.cc, hlo_proto_mesh.cc) ---------------------------------
 
@@ -368,22 +384,8 @@ class ShapeTable {
  public:
   void Clear();
   // The ShapeProto bytes of instruction `id`, which start at byte `at` of
-  // the input (absent: `has_shape` false). Inline for the usual case (ids
-  // growing, room in the current generation); KeepRawSlow otherwise.
-  void KeepRaw(int64_t id, bool has_shape, std::string_view bytes, int64_t at) {
-    Generation& g = generations_[current_];
-    const size_t need = kEntryBytes + bytes.size();
-    if (g.ordered && (g.decoded.empty() || id > g.max_decoded) &&
-        !g.raw.empty() && g.held + need <= kGenerationBytes &&
-        id > g.raw.back().id) {
-      g.held += need;
-      g.raw.push_back(Raw{id, at, static_cast<uint32_t>(g.bytes.size()),
-                          static_cast<uint32_t>(bytes.size()), has_shape});
-      g.bytes.append(bytes);
-      return;
-    }
-    KeepRawSlow(id, has_shape, bytes, at);
-  }
+  // the input (absent: `has_shape` false).
+  void KeepRaw(int64_t id, bool has_shape, std::string_view bytes, int64_t at);
   void KeepDecoded(int64_t id, const Shape& shape);
   // The shape of `id` (unknown when not held). A kept ShapeProto that does
   // not decode fails `r` (at its byte) as ReadInstruction would have.
@@ -401,8 +403,6 @@ class ShapeTable {
     uint32_t size = 0;
     bool has_shape = false;
   };
-  void KeepRawSlow(int64_t id, bool has_shape, std::string_view bytes,
-                   int64_t at);
   struct Generation {
     std::vector<Raw> raw;
     bool ordered = true;  // ids in raw strictly increase
@@ -427,8 +427,9 @@ class ShapeTable {
   int current_ = 0;
 };
 
-// "f32", "bf16", ... for a PrimitiveType number ("type<N>" if unknown).
-std::string ElementTypeName(int64_t type);
+// "f32", "bf16", ... for a PrimitiveType number ("type<N>" if unknown),
+// into `*out` (its storage kept: no string is built for the usual types).
+void ElementTypeName(int64_t type, std::string* out);
 
 }  // namespace topolint::hlo::proto
 

@@ -11,7 +11,6 @@
 #include "checker/hlo/gzip_stream.h"
 #include "checker/hlo/open_error.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
-#include "checker/hlo/proto/hlo_proto_stream.h"
 #include "checker/hlo/proto/hlo_proto_wire.h"
 #include "checker/io/input_file.h"
 #include "fmt/format.h"

@@ -219,8 +219,8 @@ const ShapeTable::Raw* ShapeTable::Generation::FindRaw(int64_t id) const {
   return it != raw.end() && it->id == id ? &*it : nullptr;
 }
 
-void ShapeTable::KeepRawSlow(int64_t id, bool has_shape, std::string_view bytes,
-                             int64_t at) {
+void ShapeTable::KeepRaw(int64_t id, bool has_shape, std::string_view bytes,
+                         int64_t at) {
   MakeRoom(kEntryBytes + bytes.size());
   Generation& g = generations_[current_];
   if (!g.decoded.empty()) g.decoded.erase(id);

@@ -1,6 +1,5 @@
-// The binary reader's second pass (hlo_proto_stream.h).
-#include "checker/hlo/proto/hlo_proto_stream.h"
-
+// The binary reader's second pass (ReadInstructions in
+// hlo_proto_internal.h).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -10,13 +9,13 @@
 #include "checker/hlo/collective_emit.h"
 #include "checker/hlo/collective_opcode.h"
 #include "checker/hlo/fast_path_check.h"
+#include "checker/hlo/proto/hlo_proto_internal.h"
 
 namespace topolint::hlo::proto {
 namespace {
 
-using instruction_fields::kDomainEntrySharding;
-using instruction_fields::kDomainExitSharding;
-using instruction_fields::kSharding;
+// HloInstructionProto field numbers (hlo_proto_internal.h).
+using namespace instruction_fields;  // NOLINT(google-build-using-namespace)
 
 // What ReadInstructions does: frames the module's computations and their
 // instructions, and gives each instruction's bytes, held in the input
@@ -230,12 +229,6 @@ class InstructionWalk {
   // `begin`.
   void Prepare(int64_t begin) {
     instruction_begin_ = begin;
-    // The last collective's operand shapes keep their storage for the
-    // next one's (Find decodes into it).
-    for (Shape& shape : s_.c.operand_shapes) {
-      if (spare_shapes_.size() >= kMaxSpareShapes) break;
-      spare_shapes_.push_back(std::move(shape));
-    }
     s_.Clear();
   }
 
@@ -288,13 +281,9 @@ class InstructionWalk {
     c.is_root = info != nullptr && s_.has_id && info->root_id == s_.id;
     c.operand_count = static_cast<int64_t>(s_.operand_ids.size());
     for (int64_t id : s_.operand_ids) {
-      if (spare_shapes_.empty()) {
-        c.operand_shapes.emplace_back();
-      } else {
-        c.operand_shapes.push_back(std::move(spare_shapes_.back()));
-        spare_shapes_.pop_back();
+      if (!shapes_.Find(r_, id, &c.operand_shapes.emplace_back())) {
+        return false;
       }
-      if (!shapes_.Find(r_, id, &c.operand_shapes.back())) return false;
     }
     // In-place collective-permute: XLA flattens its slice_sizes lists into
     // dynamic_slice_sizes, one value per dimension of the sliced operand.
@@ -348,9 +337,6 @@ class InstructionWalk {
   std::string name_;            // a sharding's instruction, with its '%'
   std::string sharding_error_;  // a malformed OpSharding's message
   int64_t sharding_error_at_ = 0;
-  // Shapes whose storage the next collective's operands reuse.
-  static constexpr size_t kMaxSpareShapes = 64;
-  std::vector<Shape> spare_shapes_;
   InstructionScratch s_;
   int64_t instruction_begin_ = 0;
   // Where reading stopped when an instruction read from memory failed (-1:

@@ -165,12 +165,6 @@ class WireReader {
     *v = static_cast<int64_t>(u);
     return true;
   }
-  bool ReadBool(const char* what, int wire_type, bool* v) {
-    int64_t u = 0;
-    if (!ReadInt64(what, wire_type, &u)) return false;
-    *v = u != 0;
-    return true;
-  }
   // A length-delimited string: keeps at most `max_keep` bytes in `*out` (the
   // rest is skipped).
   bool ReadString(const char* what, int wire_type, size_t max_keep,
