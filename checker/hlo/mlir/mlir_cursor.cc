@@ -148,6 +148,27 @@ bool Cursor::LineView(size_t max, std::string_view* out) {
   }
 }
 
+bool Cursor::SkipOne(int c, std::string* scratch) {
+  switch (c) {
+    case '-':
+      Advance();
+      if (Peek() == '>') Advance();  // `->` closes nothing
+      return true;
+    case '"':
+      return ReadString(scratch, 0);
+    case '/':
+      if (PeekAt(1) == '/') {
+        SkipLine();
+      } else {
+        Advance();
+      }
+      return true;
+    default:
+      Advance();
+      return true;
+  }
+}
+
 bool Cursor::SkipBalanced(int64_t max_bytes, int max_depth) {
   const int64_t start = Offset();
   std::vector<char> closers;
@@ -175,24 +196,9 @@ bool Cursor::SkipBalanced(int64_t max_bytes, int max_depth) {
       case '>':
         Advance();
         if (!closers.empty() && closers.back() == c) closers.pop_back();
-        if (closers.empty()) return true;
-        break;
-      case '-':
-        Advance();
-        if (Peek() == '>') Advance();  // `->` closes nothing
-        break;
-      case '"':
-        if (!ReadString(&scratch, 0)) return false;
-        break;
-      case '/':
-        if (PeekAt(1) == '/') {
-          SkipLine();
-        } else {
-          Advance();
-        }
         break;
       default:
-        Advance();
+        if (!SkipOne(c, &scratch)) return false;
         break;
     }
     if (closers.empty()) return true;
@@ -205,31 +211,12 @@ bool Cursor::SkipValue(int64_t max_bytes, int max_depth) {
   for (;;) {
     if (Offset() - start > max_bytes) return false;
     const int c = Peek();
-    switch (c) {
-      case kEnd:
-        return false;
-      case ',':
-      case ')':
-      case ']':
-      case '}':
-      case '>':
-        return true;
-      case '(':
-      case '[':
-      case '{':
-      case '<':
-        if (!SkipBalanced(max_bytes, max_depth)) return false;
-        break;
-      case '-':
-        Advance();
-        if (Peek() == '>') Advance();
-        break;
-      case '"':
-        if (!ReadString(&scratch, 0)) return false;
-        break;
-      default:
-        Advance();
-        break;
+    if (c == kEnd) return false;
+    if (c == ',' || c == ')' || c == ']' || c == '}' || c == '>') return true;
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (!SkipBalanced(max_bytes, max_depth)) return false;
+    } else if (!SkipOne(c, &scratch)) {
+      return false;
     }
   }
 }

@@ -106,10 +106,13 @@ class Cursor {
   // the input, past `max_bytes`, or nested deeper than `max_depth`.
   bool SkipBalanced(int64_t max_bytes, int max_depth);
   // Skips one attribute value up to (not including) the ',' or closer that
-  // ends it at depth 0.
+  // ends it at depth 0, skipping strings and comments.
   bool SkipValue(int64_t max_bytes, int max_depth);
 
  private:
+  // Skips what starts with `c`, no bracket: a string, a `//` comment, an
+  // arrow `->`, or the byte. False on a string cut by the end.
+  bool SkipOne(int c, std::string* scratch);
   int PeekAtRefill(size_t k);
   bool Fill();
 
