@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "checker/io/input_file.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {
@@ -18,9 +19,25 @@ absl::Status OpenError(const absl::Status& opened, const std::string& path,
                       fmt::format("{}: cannot open: {}", display_name, reason));
 }
 
-absl::Status ReadEndStatus(bool shrank, bool read_error, bool too_large,
-                           const std::string& display_name,
-                           int64_t max_file_bytes) {
+absl::Status ReadModuleFile(const std::string& path,
+                            const std::string& display_name,
+                            const ParseOptions& options, Module* module,
+                            absl::FunctionRef<void(InputWindow&)> read) {
+  absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
+  if (!opened.ok()) return OpenError(opened.status(), path, display_name);
+  *module = Module();
+  module->file = display_name;
+  bool read_error = false, too_large = false, shrank = false;
+  {
+    InputWindow window(*opened, options.window_bytes);
+    window.set_limit(options.max_file_bytes);
+    window.set_map_min_bytes(options.map_min_bytes);
+    read(window);
+    read_error = window.read_error();
+    too_large = window.too_large();
+    shrank = window.shrank();
+  }
+  std::fclose(*opened);
   if (shrank) {
     return absl::DataLossError(fmt::format(
         "{}: the file shrank while it was read (truncated by another "
@@ -34,7 +51,7 @@ absl::Status ReadEndStatus(bool shrank, bool read_error, bool too_large,
   if (too_large) {
     return absl::ResourceExhaustedError(fmt::format(
         "{}: more than {} bytes; the limit for HLO inputs is {} bytes",
-        display_name, max_file_bytes, max_file_bytes));
+        display_name, options.max_file_bytes, options.max_file_bytes));
   }
   return absl::OkStatus();
 }

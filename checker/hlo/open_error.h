@@ -1,12 +1,17 @@
 // The message of an input that cannot be opened or read through, worded
-// alike by the front ends and the dispatcher.
+// alike by the front ends and the dispatcher, and the text front ends'
+// one way of reading a file through an InputWindow.
 #ifndef TOPOLINT_CHECKER_HLO_OPEN_ERROR_H_
 #define TOPOLINT_CHECKER_HLO_OPEN_ERROR_H_
 
 #include <cstdint>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "checker/hlo/hlo_module.h"
+#include "checker/hlo/input_window.h"
+#include "checker/hlo/parse_options.h"
 
 namespace topolint::hlo {
 
@@ -15,11 +20,15 @@ namespace topolint::hlo {
 absl::Status OpenError(const absl::Status& opened, const std::string& path,
                        const std::string& display_name);
 
-// How reading a file through an InputWindow ended: OK, or the file shrank
-// while read, could not be read, or passed `max_file_bytes`.
-absl::Status ReadEndStatus(bool shrank, bool read_error, bool too_large,
-                           const std::string& display_name,
-                           int64_t max_file_bytes);
+// Opens `path` (OpenError when it cannot be), makes `*module` an empty
+// module of `display_name`, and has `read` read it through an InputWindow
+// with `options`' window size, byte limit and mapping threshold. Then how
+// reading ended: OK, or the file shrank while read, could not be read, or
+// passed ParseOptions::max_file_bytes.
+absl::Status ReadModuleFile(const std::string& path,
+                            const std::string& display_name,
+                            const ParseOptions& options, Module* module,
+                            absl::FunctionRef<void(InputWindow&)> read);
 
 }  // namespace topolint::hlo
 

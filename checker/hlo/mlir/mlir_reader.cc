@@ -407,41 +407,27 @@ void ParseStableHlo(std::string_view text, const std::string& display_name,
 absl::Status ParseStableHloFile(const std::string& path,
                                 const std::string& display_name,
                                 const ParseOptions& options, Module* module) {
-  absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
-  if (!opened.ok()) return OpenError(opened.status(), path, display_name);
-  std::FILE* file = *opened;
-  *module = Module();
-  module->file = display_name;
-  module->stablehlo = true;
-  bool read_error = false, too_large = false, shrank = false;
-  {
-    InputWindow window(file, options.window_bytes);
-    window.set_limit(options.max_file_bytes);
-    window.set_map_min_bytes(options.map_min_bytes);
-    mlir::Reader reader(&window, module, options);
-    // The location aliases first, from a second reading of the file (a
-    // regular file: the dispatcher reads a pipe into memory).
-    absl::StatusOr<std::FILE*> again = OpenInputFile(path);
-    if (again.ok()) {
-      {
-        InputWindow aliases(*again, options.window_bytes);
-        aliases.set_limit(options.max_file_bytes);
-        aliases.set_map_min_bytes(options.map_min_bytes);
-        Module unused;
-        mlir::Reader collect(&aliases, &unused, options);
-        collect.CollectLocs();
-        reader.AdoptLocs(collect);
-      }
-      std::fclose(*again);
-    }
-    reader.Run();
-    read_error = window.read_error();
-    too_large = window.too_large();
-    shrank = window.shrank();
-  }
-  std::fclose(file);
-  return ReadEndStatus(shrank, read_error, too_large, display_name,
-                       options.max_file_bytes);
+  return ReadModuleFile(
+      path, display_name, options, module, [&](InputWindow& window) {
+        module->stablehlo = true;
+        mlir::Reader reader(&window, module, options);
+        // The location aliases first, from a second reading of the file (a
+        // regular file: the dispatcher reads a pipe into memory).
+        absl::StatusOr<std::FILE*> again = OpenInputFile(path);
+        if (again.ok()) {
+          {
+            InputWindow aliases(*again, options.window_bytes);
+            aliases.set_limit(options.max_file_bytes);
+            aliases.set_map_min_bytes(options.map_min_bytes);
+            Module unused;
+            mlir::Reader collect(&aliases, &unused, options);
+            collect.CollectLocs();
+            reader.AdoptLocs(collect);
+          }
+          std::fclose(*again);
+        }
+        reader.Run();
+      });
 }
 
 std::vector<Module> ParseStableHloModules(std::string_view text,

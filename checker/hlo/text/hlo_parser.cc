@@ -40,24 +40,10 @@ absl::Status ParseHloFile(const std::string& path,
 absl::Status ParseHloFile(const std::string& path,
                           const std::string& display_name,
                           const ParseOptions& options, Module* module) {
-  absl::StatusOr<std::FILE*> opened = OpenInputFile(path);
-  if (!opened.ok()) return OpenError(opened.status(), path, display_name);
-  std::FILE* file = *opened;
-  *module = Module();
-  module->file = display_name;
-  bool read_error = false, too_large = false, shrank = false;
-  {
-    InputWindow window(file, options.window_bytes);
-    window.set_limit(options.max_file_bytes);
-    window.set_map_min_bytes(options.map_min_bytes);
-    ModuleParser(&window, module, options).Run();
-    read_error = window.read_error();
-    too_large = window.too_large();
-    shrank = window.shrank();
-  }
-  std::fclose(file);
-  return ReadEndStatus(shrank, read_error, too_large, display_name,
-                       options.max_file_bytes);
+  return ReadModuleFile(path, display_name, options, module,
+                        [&](InputWindow& window) {
+                          ModuleParser(&window, module, options).Run();
+                        });
 }
 
 absl::Status ParseHloTextStream(std::string_view head, std::FILE* rest,
