@@ -1,5 +1,5 @@
 // topolint_fast_path_off: parses one HLO text file as `topolint check` does
-// (mapped, collectives handed to a sink and dropped) with some of the text
+// (in windows, collectives handed to a sink and dropped) with some of the text
 // front end's fast paths turned off, for measuring what each one wins
 // against the budget of CONTRIBUTING.md, "Fast paths"
 // (bench/fast-path-budget.md has the commands and the figures).
@@ -16,7 +16,6 @@
 #include <string_view>
 
 #include "checker/hlo/hlo_module.h"
-#include "checker/hlo/mapped_file.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/text/fast_path_switch.h"
 #include "checker/hlo/text/hlo_parser.h"
@@ -60,7 +59,6 @@ int main(int argc, char** argv) {
                  "usage: topolint_fast_path_off NAME[,NAME...]|none FILE\n");
     return 2;
   }
-  hlo::EnableFileMapping();  // as the CLI does
   hlo::ParseOptions options;
   options.disabled_fast_paths = mask;
   int64_t collectives = 0;

@@ -16,7 +16,6 @@
 #include "checker/cli/options.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/source_snippet.h"
-#include "checker/hlo/mapped_file.h"
 #include "checker/io/output_file.h"
 
 namespace {
@@ -47,9 +46,6 @@ void GuardProcess() {
       close(held);
     }
   }
-  // Large HLO files are mapped, not copied; a file truncated meanwhile is
-  // reported as changed (checker/hlo/mapped_file.h), not a SIGBUS.
-  topolint::hlo::EnableFileMapping();
   // The process is ours: -j workers take descriptor tables of their own
   // (checker/core/worker_thread.h).
   topolint::EnableOwnFileTables();

@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 namespace topolint::hlo {
 
 const char InputWindow::kEmpty[kSlackBytes + 1] = {};
@@ -54,65 +51,6 @@ InputWindow::InputWindow(std::string_view head, std::FILE* file,
     skipped_prefix_ = static_cast<int64_t>(kUtf8Bom.size());
   }
   bom_checked_ = !head.empty();
-  map_tried_ = true;  // a pipe: nothing to map
-}
-
-void InputWindow::MaybeMap() {
-  map_tried_ = true;
-  if (file_ == nullptr || map_min_bytes_ == INT64_MAX ||
-      !FileMappingEnabled()) {
-    return;
-  }
-  struct stat st;
-  const int fd = fileno(file_);
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-      st.st_size < map_min_bytes_ || st.st_size > limit_ ||
-      std::ftell(file_) != 0) {
-    return;
-  }
-  // A file that starts with a byte order mark is read, not mapped: the
-  // copying path leaves the mark out.
-  char head[3];
-  if (pread(fd, head, sizeof(head), 0) == 3 &&
-      std::string_view(head, 3) == kUtf8Bom) {
-    return;
-  }
-  in_map_ = map_.Map(fd, static_cast<size_t>(st.st_size));
-}
-
-bool InputWindow::RefillMapped(int64_t keep_from, bool* more) {
-  char* const data = map_.data();
-  const size_t from = static_cast<size_t>(keep_from);
-  if (map_.truncated()) {
-    // The file shrank: what it lost reads as NULs. Nothing more is served;
-    // the window keeps the bytes from `keep_from`, its sentinel in place.
-    base_ = keep_from;
-    begin_ = data + from;
-    eof_ = true;
-    *more = false;
-    return true;
-  }
-  if (map_end_ > 0) data[map_end_] = covered_;
-  const size_t next_end = map_end_ + chunk_bytes_;
-  if (next_end + kSlackBytes + 1 > map_.size()) {
-    // The tail: copied from the mapping, as from memory, by the ordinary
-    // path, which gives the window its own sentinel and slack.
-    in_map_ = false;
-    file_ = nullptr;
-    text_ = std::string_view(data + map_end_, map_.size() - map_end_);
-    return false;
-  }
-  map_.DropBefore(from);
-  covered_ = data[next_end];
-  LoneCrToNewline(data + map_end_, next_end - map_end_,
-                  static_cast<unsigned char>(covered_));
-  data[next_end] = '\0';
-  base_ = keep_from;
-  begin_ = data + from;
-  end_ = data + next_end;
-  map_end_ = next_end;
-  *more = true;
-  return true;
 }
 
 int InputWindow::PeekFile() {
@@ -207,11 +145,6 @@ size_t InputWindow::Read(char* dst, size_t n) {
 
 bool InputWindow::Refill(int64_t keep_from) {
   if (eof_) return false;
-  if (!map_tried_) MaybeMap();
-  if (in_map_) {
-    bool more = false;
-    if (RefillMapped(keep_from, &more)) return more;
-  }
   if (file_ == nullptr ? text_.empty()
                        : drained_ && pending_size_ == 0 && head_.empty()) {
     // Known to be at the end (all of a memory source served, or the last

@@ -13,8 +13,6 @@
 #include <new>
 #include <string_view>
 
-#include "checker/hlo/mapped_file.h"
-
 namespace topolint::hlo {
 
 // Line ends are those of the user's editor: a '\r' not followed by '\n'
@@ -57,11 +55,9 @@ class InputWindow {
   // was left out, else 0. An offset plus this is the input's byte offset.
   int64_t skipped_prefix() const { return skipped_prefix_; }
 
-  // The whole input's length when it is known (text in memory, a mapped
-  // file), else -1 (a file read in chunks: a pipe, or a file short enough
-  // not to be mapped).
+  // The whole input's length when it is known (text in memory), else -1 (a
+  // file, read in chunks).
   int64_t known_size() const {
-    if (in_map_) return static_cast<int64_t>(map_.size());
     if (file_ != nullptr) return -1;
     return base_ + (end_ - begin_) + static_cast<int64_t>(text_.size());
   }
@@ -71,28 +67,12 @@ class InputWindow {
   void set_limit(int64_t bytes) { limit_ = bytes; }
   bool too_large() const { return too_large_; }
 
-  // A file source that is a regular file of at least `bytes` bytes (and
-  // within the limit) is mapped (MappedFile, when the process enabled
-  // mapping) and its windows are served from the mapping instead of being
-  // copied; the last window is copied, so the slack stays readable. Such a
-  // file is read as long as it was when first refilled. Set before the
-  // first Refill.
-  void set_map_min_bytes(int64_t bytes) { map_min_bytes_ = bytes; }
-  // The mapped file shrank while it was read: the bytes it lost read as
-  // NULs, and nothing after them is served.
-  bool shrank() const { return map_.truncated(); }
-
  private:
   size_t Read(char* dst, size_t n);
   // Read, then lone '\r' to '\n' in what it read (looking one byte ahead).
   size_t ReadNormalised(char* dst, size_t n);
   // The next byte a file source holds (read into pending_), or -1.
   int PeekFile();
-  // Maps the file source when set_map_min_bytes allows it.
-  void MaybeMap();
-  // Refill for a mapped file: the next window in place, or false when the
-  // copying path is to take over (the tail).
-  bool RefillMapped(int64_t keep_from, bool* more);
 
   // Alignment of the address each chunk is read to.
   static constexpr size_t kReadAlign = 64;
@@ -106,8 +86,7 @@ class InputWindow {
   const char* end_;
   int64_t base_ = 0;
   std::string_view text_;  // memory source: the bytes not yet read
-  // File source; null once a mapped file's tail is read from the mapping.
-  std::FILE* file_ = nullptr;
+  std::FILE* file_ = nullptr;  // file source
   size_t chunk_bytes_;
   std::unique_ptr<char[], AlignedDelete> storage_;
   size_t capacity_ = 0;
@@ -124,12 +103,6 @@ class InputWindow {
   bool bom_checked_ = false;
   int64_t skipped_prefix_ = 0;
   bool too_large_ = false;
-  int64_t map_min_bytes_ = INT64_MAX;
-  bool map_tried_ = false;
-  MappedFile map_;
-  bool in_map_ = false;  // windows are served from map_
-  size_t map_end_ = 0;   // offset of end() in map_
-  char covered_ = '\0';  // the byte the sentinel at map_end_ replaced
   static const char kEmpty[kSlackBytes + 1];
 };
 

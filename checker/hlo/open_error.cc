@@ -27,23 +27,15 @@ absl::Status ReadModuleFile(const std::string& path,
   if (!opened.ok()) return OpenError(opened.status(), path, display_name);
   *module = Module();
   module->file = display_name;
-  bool read_error = false, too_large = false, shrank = false;
+  bool read_error = false, too_large = false;
   {
     InputWindow window(*opened, options.window_bytes);
     window.set_limit(options.max_file_bytes);
-    window.set_map_min_bytes(options.map_min_bytes);
     read(window);
     read_error = window.read_error();
     too_large = window.too_large();
-    shrank = window.shrank();
   }
   std::fclose(*opened);
-  if (shrank) {
-    return absl::DataLossError(fmt::format(
-        "{}: the file shrank while it was read (truncated by another "
-        "process?); check it again",
-        display_name));
-  }
   if (read_error) {
     return absl::DataLossError(
         fmt::format("{}: cannot read the file", display_name));

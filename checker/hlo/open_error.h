@@ -22,9 +22,8 @@ absl::Status OpenError(const absl::Status& opened, const std::string& path,
 
 // Opens `path` (OpenError when it cannot be), makes `*module` an empty
 // module of `display_name`, and has `read` read it through an InputWindow
-// with `options`' window size, byte limit and mapping threshold. Then how
-// reading ended: OK, or the file shrank while read, could not be read, or
-// passed ParseOptions::max_file_bytes.
+// with `options`' window size and byte limit. Then how reading ended: OK,
+// or the file could not be read, or passed ParseOptions::max_file_bytes.
 absl::Status ReadModuleFile(const std::string& path,
                             const std::string& display_name,
                             const ParseOptions& options, Module* module,

@@ -49,9 +49,6 @@ inline constexpr size_t kDefaultWindowBytes = size_t{256} << 10;
 // emptied and refilled with later instructions (recent names stay
 // resolvable; older ones resolve to an unknown shape).
 inline constexpr size_t kMaxShapeTableBytes = size_t{8} << 20;
-// Files at least this long are mapped rather than read, where the process
-// allows it (ParseOptions::map_min_bytes): below it the copy costs little.
-inline constexpr int64_t kMinMappedBytes = int64_t{8} << 20;
 
 // Receives each collective as soon as it is parsed, in source order. The
 // module's header (file, name, replica_count, num_partitions) is final by
@@ -81,10 +78,6 @@ struct ParseOptions {
   // goes on with a fresh one in the same `Module*`. Unset, the parts are
   // read into one module.
   std::function<void(Module& finished)> on_module_split;
-  // ParseHloFile maps a regular file at least this long instead of reading
-  // it (InputWindow::set_map_min_bytes), when the process has enabled
-  // mapping (EnableFileMapping in checker/hlo/mapped_file.h: the CLI does).
-  int64_t map_min_bytes = kMinMappedBytes;
   // The binary reader skips instructions that are not collectives by their
   // length (checker/hlo/proto/hlo_proto_scan.cc); false decodes every one
   // in full (the differential tests compare both).

@@ -418,8 +418,7 @@ absl::Status ParseStableHloFile(const std::string& path,
           {
             InputWindow aliases(*again, options.window_bytes);
             aliases.set_limit(options.max_file_bytes);
-            aliases.set_map_min_bytes(options.map_min_bytes);
-            Module unused;
+                Module unused;
             mlir::Reader collect(&aliases, &unused, options);
             collect.CollectLocs();
             reader.AdoptLocs(collect);

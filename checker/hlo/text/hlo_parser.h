@@ -33,9 +33,8 @@ void ParseHloText(std::string_view text, const std::string& display_name,
                   const ParseOptions& options, Module* module);
 
 // Parses the file at `path` in bounded windows (the file is never held whole;
-// pipes and other unseekable files work; a large regular file may be mapped,
-// see ParseOptions::map_min_bytes, and one that shrinks meanwhile is a
-// kDataLoss error). Returns a non-OK status only when
+// pipes and other unseekable files work; a file that shrinks meanwhile is
+// read as it now is). Returns a non-OK status only when
 // the file cannot be opened or read; the module is filled in `*module`
 // otherwise. The result equals ParseHloText on the same bytes, whatever the
 // window size.
