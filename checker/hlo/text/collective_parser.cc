@@ -50,12 +50,15 @@ bool SkipNestedAttributes(HloLexer& lx) {
   }
 }
 
-Shape Resolve(const HloLexer& lx, ShapeTable& table, std::string_view name) {
-  Shape shape;
+// The shape of operand `name`, from its text in the table, into `shape`'s
+// storage (unknown when the table has no such name).
+void Resolve(const HloLexer& lx, ShapeTable& table, std::string_view name,
+             Shape* shape) {
   if (std::optional<std::string_view> text = table.Find(name)) {
-    ParseShapeText(*text, &shape, lx.FastPathOn(FastPath::kReadSimpleShape));
+    ParseShapeText(*text, shape, lx.FastPathOn(FastPath::kReadSimpleShape));
+  } else {
+    shape->Clear();
   }
-  return shape;
 }
 
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
@@ -97,7 +100,7 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
     } else if (lx.Peek() == '(') {
       return lx.SkipGroup() && SkipNestedAttributes(lx);  // shape unknown
     } else {
-      *shape = Resolve(lx, table, word);
+      Resolve(lx, table, word, shape);
       return true;
     }
   } else if (c != '%') {
@@ -122,7 +125,7 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
     // `f32[8] add(...)`: a nested instruction; its shape is the one written.
     return lx.SkipGroup() && SkipNestedAttributes(lx);
   }
-  if (!has_shape) *shape = Resolve(lx, table, word);
+  if (!has_shape) Resolve(lx, table, word, shape);
   return true;
 }
 

@@ -32,18 +32,23 @@ TextPos PosAt(std::string_view text, TextPos pos, size_t offset) {
   return TextPos{pos.line + lines, static_cast<int64_t>(offset - last_newline)};
 }
 
-std::string InstructionName(const ShardingTarget& t) {
-  std::string name = t.percent ? "%" : "";
+// The instruction's name as written, in the scratch storage.
+std::string_view InstructionName(const ShardingTarget& t) {
+  std::string& name = t.scratch->name;
+  name.assign(t.percent ? "%" : "");
   if (t.table != nullptr) name.append(t.table->PendingName());
   return name;
 }
 
-// The target's shape, parsed from its text when it has no parsed one.
-Shape TargetShape(const ShardingTarget& t) {
+// The target's shape: the parsed one, else parsed from its text into the
+// scratch storage (keeping that storage), else unknown.
+const Shape& TargetShape(const ShardingTarget& t) {
   if (t.shape != nullptr) return *t.shape;
-  Shape shape;
+  Shape& shape = t.scratch->shape;
   if (t.shape_text && t.table != nullptr && !t.table->PendingShape().empty()) {
     (void)ParseShapeText(t.table->PendingShape(), &shape);
+  } else {
+    shape.Clear();
   }
   return shape;
 }
@@ -69,10 +74,11 @@ bool Handle(HloLexer& lx, const ShardingTarget& t, std::string_view text,
     return !lx.stopped();
   }
   const Shape unknown;
-  RecordSharding(*d.entry, unknown, PosAt(text, pos, d.entry_offset),
-                 InstructionName(t), ShardingSite::kDomain, t.module);
-  RecordSharding(*d.exit, unknown, PosAt(text, pos, d.exit_offset),
-                 InstructionName(t), ShardingSite::kDomain, t.module);
+  const std::string_view name = InstructionName(t);
+  RecordSharding(*d.entry, unknown, PosAt(text, pos, d.entry_offset), name,
+                 ShardingSite::kDomain, t.module);
+  RecordSharding(*d.exit, unknown, PosAt(text, pos, d.exit_offset), name,
+                 ShardingSite::kDomain, t.module);
   return true;
 }
 

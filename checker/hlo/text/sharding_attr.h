@@ -29,6 +29,14 @@
 
 namespace topolint::hlo {
 
+// Storage a sharding's handling writes into, kept by the module parser
+// across instructions so that it allocates only until it has grown (the
+// instruction's name with its '%', its shape parsed from the table's text).
+struct ShardingScratch {
+  std::string name;
+  Shape shape;
+};
+
 // The instruction whose attributes are read: what its sharding is checked
 // against. Views valid while the instruction is parsed.
 // Built for every instruction, so it holds pointers only; the name and the
@@ -43,6 +51,7 @@ struct ShardingTarget {
   // when `shape_text` (parsed only when a sharding is found), else unknown.
   const Shape* shape = nullptr;
   bool shape_text = false;
+  ShardingScratch* scratch = nullptr;  // not null when `module` is not
 };
 
 // Right after the fast line scan skipped [begin, cursor) (bytes of one
