@@ -91,6 +91,9 @@ struct Sharding {
   std::optional<NamedSharding> named;
 
   bool is_iota() const { return !iota_reshape_dims.empty(); }
+  // Back to the default value, keeping the storage of the lists (a reader
+  // of many shardings reuses one object).
+  void Clear();
 };
 
 // The tile dimensions without the subgroup dimensions: the tiled data rank

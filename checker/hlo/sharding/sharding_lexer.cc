@@ -10,6 +10,10 @@ bool IsIdentByte(char c) {
   return IsIdentStartByte(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// The bytes SkipTrivia may skip from: blanks, line breaks, a comment's '/'.
+bool IsTriviaStart(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/';
+}
 
 }  // namespace
 
@@ -37,7 +41,10 @@ bool ShardingLexer::SkipTrivia() {
 
 Tok ShardingLexer::Lex() {
   last_end_ = pos_;
-  if (!SkipTrivia()) return kind_;
+  // (Most tokens follow the last one right away: no call.)
+  if (pos_ < text_.size() && IsTriviaStart(text_[pos_]) && !SkipTrivia()) {
+    return kind_;
+  }
   start_ = pos_;
   tok_text_ = {};
   if (pos_ >= text_.size()) return kind_ = Tok::kEof;

@@ -59,7 +59,8 @@ bool Handle(HloLexer& lx, const ShardingTarget& t, std::string_view text,
             TextPos pos, bool domain) {
   if (t.module == nullptr) return true;
   if (!domain) {
-    const ShardingParse p = ParseShardingText(text);
+    ShardingParse& p = t.scratch->parse;
+    ParseShardingTextInto(text, &p);
     if (!p.ok()) {
       (void)lx.Error(PosAt(text, pos, p.error_offset), p.error);
       return !lx.stopped();

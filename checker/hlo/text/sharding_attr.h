@@ -23,6 +23,7 @@
 
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/hlo/sharding/sharding_text.h"
 #include "checker/hlo/text/fast_scan.h"
 #include "checker/hlo/text/hlo_lexer.h"
 #include "checker/hlo/text/shape_table.h"
@@ -31,8 +32,10 @@ namespace topolint::hlo {
 
 // Storage a sharding's handling writes into, kept by the module parser
 // across instructions so that it allocates only until it has grown (the
-// instruction's name with its '%', its shape parsed from the table's text).
+// sharding read, the instruction's name with its '%', its shape parsed from
+// the table's text).
 struct ShardingScratch {
+  ShardingParse parse;
   std::string name;
   Shape shape;
 };
