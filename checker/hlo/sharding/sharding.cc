@@ -152,12 +152,16 @@ std::vector<int64_t> DataTileDims(const Sharding& s) {
     }
     return out;
   }
-  if (s.type != ShardingType::kTiled) return {};
-  const size_t subgroups = s.subgroup_types.size();
-  if (subgroups >= s.tile_dims.size()) return {};
   return std::vector<int64_t>(
       s.tile_dims.begin(),
-      s.tile_dims.end() - static_cast<ptrdiff_t>(subgroups));
+      s.tile_dims.begin() + static_cast<ptrdiff_t>(DataTileRank(s)));
+}
+
+size_t DataTileRank(const Sharding& s) {
+  if (s.type != ShardingType::kTiled) return 0;
+  if (s.named.has_value()) return s.named->dims.size();
+  const size_t subgroups = s.subgroup_types.size();
+  return subgroups >= s.tile_dims.size() ? 0 : s.tile_dims.size() - subgroups;
 }
 
 int64_t TileDeviceCount(const Sharding& s) {

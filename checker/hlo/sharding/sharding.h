@@ -100,6 +100,8 @@ struct Sharding {
 // XLA compares with the shape's rank (TiledDataRank). For a named sharding,
 // the sharded size of each dimension. Empty for non-tiled shardings.
 std::vector<int64_t> DataTileDims(const Sharding& s);
+// DataTileDims(s).size(), without building the list.
+size_t DataTileRank(const Sharding& s);
 
 // The number of devices the tile assignment holds: the product of the tile
 // dimensions (explicit, iota), the named mesh's size, 1 for maximal, 0 for

@@ -1,14 +1,24 @@
 #include "checker/hlo/sharding/sharding_lexer.h"
 
+#include <array>
+
 namespace topolint::hlo::sharding_internal {
 namespace {
 
 bool IsIdentStartByte(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool IsIdentByte(char c) {
-  return IsIdentStartByte(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
+// The bytes an identifier goes on with, one load each.
+constexpr std::array<bool, 256> MakeIdentBytes() {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    t[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           (c >= '0' && c <= '9') || c == '.' || c == '-';
+  }
+  return t;
 }
+constexpr std::array<bool, 256> kIdentBytes = MakeIdentBytes();
+bool IsIdentByte(char c) { return kIdentBytes[static_cast<unsigned char>(c)]; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 // The bytes SkipTrivia may skip from: blanks, line breaks, a comment's '/'.
 bool IsTriviaStart(char c) {
