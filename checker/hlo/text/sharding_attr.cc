@@ -35,7 +35,8 @@ TextPos PosAt(std::string_view text, TextPos pos, size_t offset) {
 // The instruction's name as written, in the scratch storage.
 std::string_view InstructionName(const ShardingTarget& t) {
   std::string& name = t.scratch->name;
-  name.assign(t.percent ? "%" : "");
+  name.clear();
+  if (t.percent) name.push_back('%');
   if (t.table != nullptr) name.append(t.table->PendingName());
   return name;
 }
