@@ -115,6 +115,26 @@ const char* ShardingTypeName(ShardingType type) {
   return "unknown";
 }
 
+void Sharding::Clear() {
+  // Every field of Sharding must be reset here. On the platforms topolint
+  // builds for (LP64 with libstdc++) a new field changes the size and fails
+  // this check until it is added below.
+#if defined(__LP64__) && defined(__GLIBCXX__)
+  static_assert(sizeof(Sharding) == 440,
+                "a field was added to Sharding: reset it in Sharding::Clear");
+#endif
+  type = ShardingType::kReplicated;
+  tile_dims.clear();
+  devices.clear();
+  iota_reshape_dims.clear();
+  iota_perm.clear();
+  subgroup_types.clear();
+  last_tile_dim_replicate = false;
+  tuple.clear();
+  shard_group.reset();
+  named.reset();
+}
+
 int64_t NamedSharding::DeviceCount() const {
   if (maximal) return 1;
   const int64_t n = BoundedProduct(axis_sizes, int64_t{1} << 40);
@@ -132,12 +152,16 @@ std::vector<int64_t> DataTileDims(const Sharding& s) {
     }
     return out;
   }
-  if (s.type != ShardingType::kTiled) return {};
-  const size_t subgroups = s.subgroup_types.size();
-  if (subgroups >= s.tile_dims.size()) return {};
   return std::vector<int64_t>(
       s.tile_dims.begin(),
-      s.tile_dims.end() - static_cast<ptrdiff_t>(subgroups));
+      s.tile_dims.begin() + static_cast<ptrdiff_t>(DataTileRank(s)));
+}
+
+size_t DataTileRank(const Sharding& s) {
+  if (s.type != ShardingType::kTiled) return 0;
+  if (s.named.has_value()) return s.named->dims.size();
+  const size_t subgroups = s.subgroup_types.size();
+  return subgroups >= s.tile_dims.size() ? 0 : s.tile_dims.size() - subgroups;
 }
 
 int64_t TileDeviceCount(const Sharding& s) {

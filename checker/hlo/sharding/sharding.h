@@ -91,12 +91,17 @@ struct Sharding {
   std::optional<NamedSharding> named;
 
   bool is_iota() const { return !iota_reshape_dims.empty(); }
+  // Back to the default value, keeping the storage of the lists (a reader
+  // of many shardings reuses one object).
+  void Clear();
 };
 
 // The tile dimensions without the subgroup dimensions: the tiled data rank
 // XLA compares with the shape's rank (TiledDataRank). For a named sharding,
 // the sharded size of each dimension. Empty for non-tiled shardings.
 std::vector<int64_t> DataTileDims(const Sharding& s);
+// DataTileDims(s).size(), without building the list.
+size_t DataTileRank(const Sharding& s);
 
 // The number of devices the tile assignment holds: the product of the tile
 // dimensions (explicit, iota), the named mesh's size, 1 for maximal, 0 for

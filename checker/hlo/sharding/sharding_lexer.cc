@@ -1,15 +1,29 @@
 #include "checker/hlo/sharding/sharding_lexer.h"
 
+#include <array>
+
 namespace topolint::hlo::sharding_internal {
 namespace {
 
 bool IsIdentStartByte(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool IsIdentByte(char c) {
-  return IsIdentStartByte(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
+// The bytes an identifier goes on with, one load each.
+constexpr std::array<bool, 256> MakeIdentBytes() {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    t[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           (c >= '0' && c <= '9') || c == '.' || c == '-';
+  }
+  return t;
 }
+constexpr std::array<bool, 256> kIdentBytes = MakeIdentBytes();
+bool IsIdentByte(char c) { return kIdentBytes[static_cast<unsigned char>(c)]; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// The bytes SkipTrivia may skip from: blanks, line breaks, a comment's '/'.
+bool IsTriviaStart(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/';
+}
 
 }  // namespace
 
@@ -37,7 +51,10 @@ bool ShardingLexer::SkipTrivia() {
 
 Tok ShardingLexer::Lex() {
   last_end_ = pos_;
-  if (!SkipTrivia()) return kind_;
+  // (Most tokens follow the last one right away: no call.)
+  if (pos_ < text_.size() && IsTriviaStart(text_[pos_]) && !SkipTrivia()) {
+    return kind_;
+  }
   start_ = pos_;
   tok_text_ = {};
   if (pos_ >= text_.size()) return kind_ = Tok::kEof;

@@ -1,5 +1,6 @@
 #include "checker/hlo/sharding/sharding_record.h"
 
+#include <charconv>
 #include <optional>
 #include <string>
 
@@ -47,6 +48,34 @@ void CountLeaf(const Sharding& s, TextPos pos, std::string_view instruction,
   summary->tile_counts.push_back(std::move(c));
 }
 
+// Whether `name` is the name RecordMesh gives tile dimension `i`: `d<i>`.
+bool IsTileAxisName(std::string_view name, size_t i) {
+  char buf[24] = {'d'};
+  const std::to_chars_result r = std::to_chars(buf + 1, buf + sizeof(buf), i);
+  return name == std::string_view(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+// Whether `module` keeps the mesh of the tile grid `tile_dims` (its
+// dimensions of more than one device, named `d<i>`) with no explicit
+// devices already: AddMesh would keep no other, so the mesh need not be
+// built (most of a module's shardings repeat a few grids).
+bool KeepsTileGrid(const Module& module,
+                   const std::vector<int64_t>& tile_dims) {
+  for (const DeviceMesh& m : module.meshes) {
+    if (!m.device_ids.empty()) continue;
+    size_t axis = 0;
+    bool same = true;
+    for (size_t i = 0; i < tile_dims.size() && same; ++i) {
+      if (tile_dims[i] <= 1) continue;
+      same = axis < m.axes.size() && m.axes[axis].size == tile_dims[i] &&
+             IsTileAxisName(m.axes[axis].name, i);
+      ++axis;
+    }
+    if (same && axis == m.axes.size()) return true;
+  }
+  return false;
+}
+
 // The device mesh a sharding records (hlo_module.h, DeviceMesh): a named
 // sharding's mesh, or a tiled sharding's tile grid (its dimensions of more
 // than one device, named `d<i>` by their index). Bounded: nothing is
@@ -72,6 +101,11 @@ void RecordMesh(const Sharding& s, TextPos pos, Module* module) {
     }
   } else {
     if (s.type != ShardingType::kTiled || CollapsedType(s).has_value()) return;
+    // The plain iota `<=[N]` keeps no explicit devices (below).
+    if (s.is_iota() && s.iota_reshape_dims.size() == 1 &&
+        KeepsTileGrid(*module, s.tile_dims)) {
+      return;
+    }
     mesh.origin = DeviceMesh::Origin::kTileGrid;
     for (size_t i = 0; i < s.tile_dims.size(); ++i) {
       if (s.tile_dims[i] > 1) {

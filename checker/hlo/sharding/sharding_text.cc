@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "checker/hlo/sharding/sharding_lexer.h"
 #include "checker/hlo/sharding/sharding_text_internal.h"
 #include "fmt/format.h"
@@ -48,6 +49,8 @@ bool TextParser::ReadIntList(std::vector<int64_t>* out) {
     }
     int64_t v = 0;
     if (!ReadInt(&v)) return false;
+    // Room for a short list (tile dimensions) at once, not 1, 2, 4, ...
+    if (out->capacity() == 0) out->reserve(8);
     out->push_back(v);
   } while (EatComma());
   return true;
@@ -177,7 +180,10 @@ bool TextParser::ParseSingle(Sharding* out, bool lbrace_pre_lexed) {
   const size_t loc = lx_.offset();
   bool maximal = false, replicated = false, manual = false, unknown = false,
        unreduced = false, has_device = false;
-  Sharding s;
+  // Read in place, into the lists' storage *out has (the callers drop *out
+  // on failure).
+  Sharding& s = *out;
+  s.Clear();
   while (!lx_.Is('}')) {
     if (lx_.kind() == Tok::kIdent) {
       const std::string_view w = lx_.text();
@@ -301,7 +307,6 @@ bool TextParser::ParseSingle(Sharding* out, bool lbrace_pre_lexed) {
     if (!CheckTileProduct(s, loc)) return false;
     s.type = ShardingType::kTiled;
   }
-  *out = std::move(s);
   lx_.Lex();  // '}'
   return true;
 }
@@ -331,7 +336,7 @@ bool TextParser::CheckTileProduct(const Sharding& s, size_t loc) {
       }
       iota *= d;
     }
-    std::vector<bool> seen(s.iota_perm.size(), false);
+    absl::InlinedVector<bool, 16> seen(s.iota_perm.size(), false);
     for (int64_t p : s.iota_perm) {
       if (p < 0 || seen[static_cast<size_t>(p)]) {
         return Fail(loc, "iota_transpose_perm is not a permutation");
@@ -380,17 +385,26 @@ bool TextParser::ParseSharding(Sharding* out) {
 }  // namespace sharding_internal
 
 ShardingParse ParseShardingText(std::string_view text) {
-  sharding_internal::TextParser p(text);
   ShardingParse out;
-  Sharding s;
-  if (p.ParseSharding(&s)) {
-    out.sharding = std::move(s);
-    out.end = p.consumed();
-  } else {
-    out.error = p.error();
-    out.error_offset = p.error_offset();
-  }
+  ParseShardingTextInto(text, &out);
   return out;
+}
+
+void ParseShardingTextInto(std::string_view text, ShardingParse* out) {
+  sharding_internal::TextParser p(text);
+  // (The sharding is kept, not reset: its lists keep their storage.)
+  Sharding& s =
+      out->sharding.has_value() ? *out->sharding : out->sharding.emplace();
+  if (p.ParseSharding(&s)) {
+    out->end = p.consumed();
+    out->error.clear();
+    out->error_offset = 0;
+  } else {
+    out->sharding.reset();
+    out->end = 0;
+    out->error = p.error();
+    out->error_offset = p.error_offset();
+  }
 }
 
 }  // namespace topolint::hlo

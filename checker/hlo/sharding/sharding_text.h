@@ -58,6 +58,9 @@ struct ShardingParse {
 // blanks). Bytes after the value are not looked at. Never throws; text of
 // any size and content is fine (nesting is bounded).
 ShardingParse ParseShardingText(std::string_view text);
+// The same into `out`, whose sharding's lists keep their storage: for a
+// reader of many shardings (no allocation once they have grown).
+void ParseShardingTextInto(std::string_view text, ShardingParse* out);
 
 // `domain={kind="sharding", entry={...}, exit={...}}`: the value after
 // `domain=`. The shardings' offsets (entry_offset, exit_offset) are those of

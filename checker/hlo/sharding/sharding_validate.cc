@@ -1,6 +1,7 @@
 #include "checker/hlo/sharding/sharding_validate.h"
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -69,8 +70,7 @@ std::optional<ShardingProblem> ValidateLeaf(const Sharding& s,
                    "HloSharding::Replicated(). If a device placement was "
                    "intended, use HloSharding::AssignDevice()");
   }
-  const std::vector<int64_t> data_dims = DataTileDims(s);
-  if (shape.known && data_dims.size() != shape.dims.size()) {
+  if (shape.known && DataTileRank(s) != shape.dims.size()) {
     return Problem(Kind::kRank,
                    fmt::format("Number of tile assignment dimensions "
                                "(excluding subgroups) is different than the "
@@ -121,7 +121,8 @@ std::string ShapeText(const Shape& shape) {
 std::optional<ShardingProblem> ValidateSharding(const Sharding& s,
                                                 const Shape& shape,
                                                 std::optional<int64_t> n) {
-  if (shape.known && !shape.is_tuple && shape.element_type == "token") {
+  if (shape.known && !shape.is_tuple &&
+      std::string_view(shape.element_type) == "token") {
     return std::nullopt;
   }
   std::optional<ShardingProblem> p;

@@ -163,8 +163,15 @@ bool TryParseSimpleMetadata(HloLexer& lx, Collective* c) {
     }
     if (*p != ' ' && *p != ',' && *p != '}') return false;
   }
-  if (has_op_name) c->op_name.assign(op_name.substr(0, 256));
-  if (has_source_file) c->source_file.assign(source_file.substr(0, 4096));
+  // (clear + append: the copy without assign's overlap checks.)
+  if (has_op_name) {
+    c->op_name.clear();
+    c->op_name.append(op_name.substr(0, 256));
+  }
+  if (has_source_file) {
+    c->source_file.clear();
+    c->source_file.append(source_file.substr(0, 4096));
+  }
   if (has_source_line) c->source_line = source_line;
   if (has_source_column) c->source_column = ColumnOf(source_column);
   lx.AdvanceTo(p + 1);

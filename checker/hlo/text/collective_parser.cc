@@ -50,12 +50,56 @@ bool SkipNestedAttributes(HloLexer& lx) {
   }
 }
 
-Shape Resolve(const HloLexer& lx, ShapeTable& table, std::string_view name) {
-  Shape shape;
-  if (std::optional<std::string_view> text = table.Find(name)) {
-    ParseShapeText(*text, &shape, lx.FastPathOn(FastPath::kReadSimpleShape));
+// A text read as a view of the window, kept past reads that may refill
+// it: a short one in a local buffer (no allocation), a long one in a
+// string. Not copyable.
+class KeptText {
+ public:
+  KeptText() = default;
+  KeptText(const KeptText&) = delete;
+  KeptText& operator=(const KeptText&) = delete;
+
+  void Keep(std::string_view view) {
+    if (view.size() <= sizeof(buf_)) {
+      CopySmall(buf_, view.data(), view.size());
+      text_ = std::string_view(buf_, view.size());
+    } else {
+      long_.assign(view);
+      text_ = long_;
+    }
   }
-  return shape;
+  std::string_view text() const { return text_; }
+
+ private:
+  char buf_[64];
+  std::string long_;
+  std::string_view text_;
+};
+
+// The shape of operand `name`, from its text in the table, into `shape`'s
+// storage (unknown when the table has no such name).
+void Resolve(const HloLexer& lx, ShapeTable& table, std::string_view name,
+             Shape* shape) {
+  if (std::optional<std::string_view> text = table.Find(name)) {
+    ParseShapeText(*text, shape, lx.FastPathOn(FastPath::kReadSimpleShape));
+  } else {
+    shape->Clear();
+  }
+}
+
+// An operand's name, `%name` or `name`, as a view (without the '%').
+bool ReadOperandName(HloLexer& lx, std::string_view* name) {
+  const int n = lx.Peek();
+  const bool percent = n == '%' && IsIdentStart(lx.PeekAt(1));
+  if (!percent && !IsIdentStart(n)) return lx.Expected("an operand name");
+  if (percent) lx.Bump();
+  return lx.ReadIdentView(name);
+}
+
+// `f32[8] add(...)`: a nested instruction (its shape is the one written),
+// at its '('.
+bool SkipNestedInstruction(HloLexer& lx) {
+  return lx.SkipGroup() && SkipNestedAttributes(lx);
 }
 
 // One operand: `[shape] name`, or a nested instruction `[shape] opcode(...)`.
@@ -95,9 +139,9 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
       if (!ParseBufferShapeRest(lx, shape)) return false;
       has_shape = true;
     } else if (lx.Peek() == '(') {
-      return lx.SkipGroup() && SkipNestedAttributes(lx);  // shape unknown
+      return SkipNestedInstruction(lx);  // shape unknown
     } else {
-      *shape = Resolve(lx, table, word);
+      Resolve(lx, table, word, shape);
       return true;
     }
   } else if (c != '%') {
@@ -105,24 +149,22 @@ bool ParseOperand(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
         "an operand (a name such as '%p', optionally after "
         "its shape)");
   }
+  std::string_view view;
   if (has_shape) {
-    // The name is not needed: read it as a view (no copy).
+    // The name is not needed: read as a view (no copy).
+    if (!lx.SkipTrivia() || !ReadOperandName(lx, &view)) return false;
     if (!lx.SkipTrivia()) return false;
-    const int n = lx.Peek();
-    const bool percent = n == '%' && IsIdentStart(lx.PeekAt(1));
-    if (!percent && !IsIdentStart(n)) return lx.Expected("an operand name");
-    if (percent) lx.Bump();
-    std::string_view name;
-    if (!lx.ReadIdentView(&name)) return false;
-  } else if (!lx.ReadName(&word, "an operand name")) {
-    return false;
+    if (lx.Peek() == '(') return SkipNestedInstruction(lx);
+    return true;
   }
+  // The shape is found by the name (kept without its '%', which the table
+  // ignores).
+  if (!ReadOperandName(lx, &view)) return false;
+  KeptText name;
+  name.Keep(view);
   if (!lx.SkipTrivia()) return false;
-  if (lx.Peek() == '(') {
-    // `f32[8] add(...)`: a nested instruction; its shape is the one written.
-    return lx.SkipGroup() && SkipNestedAttributes(lx);
-  }
-  if (!has_shape) *shape = Resolve(lx, table, word);
+  if (lx.Peek() == '(') return SkipNestedInstruction(lx);
+  Resolve(lx, table, name.text(), shape);
   return true;
 }
 
@@ -290,20 +332,8 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
   // Elements past the operands (left by the caller for reuse) go.
   c->operand_shapes.resize(static_cast<size_t>(c->operand_count));
   if (!operands_ok) return false;
-  // The key must outlive reads of its value (which may refill the window):
-  // short keys are copied into a local buffer, long ones into a string.
-  char key_buf[64];
-  std::string long_key;
-  std::string_view key;
-  const auto keep_key = [&](std::string_view view) {
-    if (view.size() <= sizeof(key_buf)) {
-      CopySmall(key_buf, view.data(), view.size());
-      key = std::string_view(key_buf, view.size());
-    } else {
-      long_key.assign(view);
-      key = long_key;
-    }
-  };
+  // The key must outlive reads of its value (which may refill the window).
+  KeptText kept_key;
   for (;;) {
     TextPos key_pos;
     std::string_view view;
@@ -316,7 +346,8 @@ bool ParseCollectiveBody(HloLexer& lx, ShapeTable& table, ValueMemo* memo,
       return lx.Expected("an attribute name after ','");
     }
     if (!lx.ReadIdentView(&view)) return false;
-    keep_key(view);
+    kept_key.Keep(view);
+    const std::string_view key = kept_key.text();
     if (!lx.SkipTrivia()) return false;
     if (!lx.Eat('=')) {
       return lx.Expected(fmt::format("'=' after attribute name '{}'", key));

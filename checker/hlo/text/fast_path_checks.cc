@@ -61,16 +61,26 @@ void CheckShapeText(std::string_view fast_path, std::string_view text,
 
 void CheckSkippedLine(HloLexer& lx, const HloLexer::Mark& mark,
                       bool from_operands, bool with_sharding,
-                      bool sharding_key) {
+                      const ShardingBraces& sharding_keys) {
   const HloLexer::State fast_end = lx.Here();
+  const char* const fast_begin = lx.cursor() - (fast_end.offset - mark.offset);
   lx.Restore(mark);
   const HloLexer::Mark again = lx.SaveMark();  // pins the line's bytes
   const char* const begin = lx.cursor();
   const char* const end = begin + (fast_end.offset - again.offset);
-  if (with_sharding && !sharding_key &&
-      LineMissesShardingKey(begin, end, from_operands)) {
-    FastPathInconsistency("TrySkipLine", again.offset,
-                          "the block scanner missed a sharding= key");
+  if (with_sharding) {
+    // The reported braces, at their place in the line as it is now.
+    const auto at = [&](const char* brace) {
+      return brace == nullptr ? nullptr : begin + (brace - fast_begin);
+    };
+    const char* const first = at(sharding_keys.first);
+    const char* const last = at(sharding_keys.last);
+    const ShardingBraces exact = LineShardingKeys(begin, end, from_operands);
+    if (exact.any() &&
+        (first == nullptr || first > exact.first || last < exact.last)) {
+      FastPathInconsistency("TrySkipLine", again.offset,
+                            "the block scanner missed a sharding= key");
+    }
   }
   // The fast scan may stop at a blank where the exact one stops after the
   // run (SkipInstructionBody skips it next either way).

@@ -15,6 +15,7 @@
 
 #include "checker/diag/location.h"
 #include "checker/hlo/hlo_module.h"
+#include "checker/hlo/text/fast_scan.h"
 #include "checker/hlo/text/hlo_lexer.h"
 
 namespace topolint::hlo {
@@ -34,13 +35,13 @@ void CheckShapeText(std::string_view fast_path, std::string_view text,
 // After HloLexer::TrySkipLine skipped from `mark` (its piece starting with
 // `(operands)` when `from_operands`) to the cursor: the exact scanners
 // (SkipGroup / SkipValue and the attribute loop's ',') stop at the same
-// byte, blanks aside; and when `with_sharding` and the block scanner set no
-// `sharding_key`, the line holds no top-level `sharding=` that it should
-// have seen. The cursor is left where the fast path put it; `mark` is
-// released.
+// byte, blanks aside; and when `with_sharding`, the '{' the block scanner
+// reported after `sharding=` (`sharding_keys`, pointers into the line at
+// `mark`) span every top-level `sharding=` + '{' of the line. The cursor is
+// left where the fast path put it; `mark` is released.
 void CheckSkippedLine(HloLexer& lx, const HloLexer::Mark& mark,
                       bool from_operands, bool with_sharding,
-                      bool sharding_key);
+                      const ShardingBraces& sharding_keys);
 
 }  // namespace topolint::hlo
 

@@ -15,21 +15,27 @@ namespace topolint::hlo {
 namespace {
 
 // HloLexer::TrySkipLine, re-checked in debug builds (CheckSkippedLine),
-// after which *line (the line's first byte) is found again: the exact
-// re-read may have refilled the window.
+// after which *line (the line's first byte) and the keys' braces are found
+// again: the exact re-read may have refilled the window.
 bool CheckedSkipLine(HloLexer& lx, bool at_operands, bool* trailing_comma,
-                     bool* sharding_key, const char** line) {
+                     ShardingBraces* sharding_keys, const char** line) {
   if constexpr (!kCheckFastPaths) {
-    return lx.TrySkipLine(at_operands, trailing_comma, sharding_key);
+    return lx.TrySkipLine(at_operands, trailing_comma, sharding_keys);
   } else {
     const HloLexer::Mark mark = lx.SaveMark();
-    if (!lx.TrySkipLine(at_operands, trailing_comma, sharding_key)) {
+    if (!lx.TrySkipLine(at_operands, trailing_comma, sharding_keys)) {
       lx.Release();
       return false;
     }
-    CheckSkippedLine(lx, mark, at_operands, sharding_key != nullptr,
-                     sharding_key != nullptr && *sharding_key);
+    ShardingBraces keys;  // in the line at *line, before the re-read
+    if (sharding_keys != nullptr) keys = *sharding_keys;
+    const char* const old_line = *line;
+    CheckSkippedLine(lx, mark, at_operands, sharding_keys != nullptr, keys);
     *line = lx.cursor() - (lx.Offset() - mark.offset);
+    if (sharding_keys != nullptr && keys.any()) {
+      sharding_keys->first = *line + (keys.first - old_line);
+      sharding_keys->last = *line + (keys.last - old_line);
+    }
     return true;
   }
 }
@@ -40,20 +46,21 @@ bool SkipInstructionBody(HloLexer& lx, const ShardingTarget* sharding) {
   // The cursor is at '(' first, then at the start of an attribute. Each
   // piece is skipped by the fast line scanner when it can, else exactly.
   // With `sharding`, a skipped line in which the block scanner saw
-  // `sharding={` is searched for its keys (ScanSkippedLineForShardings),
+  // `sharding={` has those keys read (ScanSkippedLineForShardings),
   // and each attribute the exact path meets is looked at
   // (ReadShardingAttrIfPresent).
   bool at_operands = true;
   for (;;) {
     bool trailing_comma = false;
-    bool sharding_key = false;
+    ShardingBraces sharding_keys;
     const char* line = lx.cursor();
     if (lx.FastPathOn(FastPath::kTrySkipLine) &&
         CheckedSkipLine(lx, at_operands, &trailing_comma,
-                        sharding != nullptr ? &sharding_key : nullptr, &line)) {
+                        sharding != nullptr ? &sharding_keys : nullptr,
+                        &line)) {
       at_operands = false;
       if (sharding != nullptr &&
-          !ScanSkippedLineForShardings(lx, *sharding, line, sharding_key)) {
+          !ScanSkippedLineForShardings(lx, *sharding, line, sharding_keys)) {
         return false;
       }
       if (!lx.SkipTrivia()) return false;

@@ -273,7 +273,7 @@ template <FastMode kMode, class Isa>
 // cases share the masks and the cursor in registers, as a lexer's do.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 __attribute__((always_inline)) inline const char* ScanBlocks(
-    const char* const start, const char* end, bool* sharding_key) {
+    const char* const start, const char* end, ShardingBraces* sharding_keys) {
   constexpr bool kGroup = kMode == FastMode::kGroup;
   constexpr bool kValue = kMode == FastMode::kValue;
   constexpr bool kBody = kMode == FastMode::kBody;
@@ -314,9 +314,9 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
         // A closer of an enclosing construct, or kValue's comma.
         if (kind > 4) return p + i;
         // `sharding={` at depth 0 (its own pass over every line cost 5%).
-        if (!kGroup && !kValue && kind == 3 && sharding_key != nullptr &&
+        if (!kGroup && !kValue && kind == 3 && sharding_keys != nullptr &&
             ShardingKeyBefore(start, p + i)) {
-          *sharding_key = true;
+          sharding_keys->Add(p + i);
         }
         stack = kind;
         s &= s - 1;
@@ -382,16 +382,17 @@ __attribute__((always_inline)) inline const char* ScanBlocks(
 
 #if defined(__SSE2__)
 template <FastMode kMode>
-const char* ScanSse2(const char* start, const char* end, bool* sharding_key) {
-  return ScanBlocks<kMode, Sse2>(start, end, sharding_key);
+const char* ScanSse2(const char* start, const char* end,
+                     ShardingBraces* sharding_keys) {
+  return ScanBlocks<kMode, Sse2>(start, end, sharding_keys);
 }
 #endif
 
 #if TOPOLINT_FAST_SCAN_AVX2
 template <FastMode kMode>
 __attribute__((target("avx2,bmi,pclmul"))) const char* ScanAvx2(
-    const char* start, const char* end, bool* sharding_key) {
-  return ScanBlocks<kMode, Avx2>(start, end, sharding_key);
+    const char* start, const char* end, ShardingBraces* sharding_keys) {
+  return ScanBlocks<kMode, Avx2>(start, end, sharding_keys);
 }
 
 // Whether this CPU (and OS) runs ScanAvx2; decided once.
@@ -408,23 +409,24 @@ bool UseAvx2() {
 }  // namespace
 
 const char* FastScanSse2ForTest(FastMode mode, const char* start,
-                                const char* end, bool* sharding_key) {
+                                const char* end,
+                                ShardingBraces* sharding_keys) {
 #if defined(__SSE2__)
   switch (mode) {
     case FastMode::kGroup:
-      return ScanSse2<FastMode::kGroup>(start, end, sharding_key);
+      return ScanSse2<FastMode::kGroup>(start, end, sharding_keys);
     case FastMode::kValue:
-      return ScanSse2<FastMode::kValue>(start, end, sharding_key);
+      return ScanSse2<FastMode::kValue>(start, end, sharding_keys);
     case FastMode::kLine:
-      return ScanSse2<FastMode::kLine>(start, end, sharding_key);
+      return ScanSse2<FastMode::kLine>(start, end, sharding_keys);
     case FastMode::kBody:
-      return ScanSse2<FastMode::kBody>(start, end, sharding_key);
+      return ScanSse2<FastMode::kBody>(start, end, sharding_keys);
   }
 #else
   (void)mode;
   (void)start;
   (void)end;
-  (void)sharding_key;
+  (void)sharding_keys;
 #endif
   return nullptr;
 }
@@ -450,8 +452,8 @@ namespace {
 
 template <FastMode kMode>
 const char* ScanFallback(const char* start, const char* end,
-                         bool* sharding_key) {
-  return FastScanSse2ForTest(kMode, start, end, sharding_key);
+                         ShardingBraces* sharding_keys) {
+  return FastScanSse2ForTest(kMode, start, end, sharding_keys);
 }
 
 // Puts the AVX2 scanners in place where the CPU runs them: before main,

@@ -42,37 +42,53 @@ enum class FastMode {
   kBody,   // kLine from `(operands)`: only blanks between ')' and a ','
 };
 
+// The `sharding=` keys a kLine / kBody scan saw: the '{' at depth 0 (outside
+// strings) of each `sharding=` + blanks + '{' (ShardingKeyBefore), first and
+// last; both null when none. A key of another name that ends in
+// `sharding=` (`foo_sharding={`) is one too: the reader of the keys
+// (ScanSkippedLineForShardingsSlow) tells them apart.
+struct ShardingBraces {
+  const char* first = nullptr;
+  const char* last = nullptr;
+
+  bool any() const { return first != nullptr; }
+  void Add(const char* brace) {
+    if (first == nullptr) first = brace;
+    last = brace;
+  }
+};
+
 namespace internal {
 // The scanner of each FastMode (indexed by it) for this CPU: the SSE2 ones
 // until the AVX2 ones replace them during static initialisation, when the
 // CPU has AVX2 (both give the same answers). Not to be written elsewhere.
 using FastScanFn = const char* (*)(const char* start, const char* end,
-                                   bool* sharding_key);
+                                   ShardingBraces* sharding_keys);
 extern FastScanFn kFastScanners[4];
 }  // namespace internal
 
 // Where the exact scanner would stop, starting at `start` (inside a window
 // ending at `end`, whose NUL sentinel and 64 bytes of slack follow), or
-// nullptr when the text is not the simple case. kLine and kBody set
-// *sharding_key (when not null) where a '{' at depth 0 follows `sharding=`
-// and blanks (ShardingKeyBefore): the line then holds a sharding annotation
-// to read (checker/hlo/text/sharding_attr.h; a `sharding=` whose value is
-// not '{' is not one, on every path), found without a pass of its own.
-// *sharding_key is left alone otherwise. Never reads before `start`
-// (only the byte before a blank or newline it has scanned) nor more than 63
-// bytes past `end`. Thread-safe. Inline: each caller's call goes straight to
-// the scanner this CPU uses (one indirect call per caller, which keeps to
-// the modes that caller uses).
-[[nodiscard]] inline const char* FastScan(FastMode mode, const char* start,
-                                          const char* end,
-                                          bool* sharding_key = nullptr) {
+// nullptr when the text is not the simple case. kLine and kBody add to
+// *sharding_keys (when not null) each '{' at depth 0 that follows
+// `sharding=` and blanks (ShardingKeyBefore): the line then holds a
+// sharding annotation to read (checker/hlo/text/sharding_attr.h; a
+// `sharding=` whose value is not '{' is not one, on every path), found
+// without a pass of its own. (Also when the scan then declines.) Never reads
+// before `start` (only the byte before a blank or newline it has scanned) nor
+// more than 63 bytes past `end`. Thread-safe. Inline: each caller's call goes
+// straight to the scanner this CPU uses (one indirect call per caller, which
+// keeps to the modes that caller uses).
+[[nodiscard]] inline const char* FastScan(
+    FastMode mode, const char* start, const char* end,
+    ShardingBraces* sharding_keys = nullptr) {
   static_assert(static_cast<int>(FastMode::kGroup) == 0 &&
                     static_cast<int>(FastMode::kValue) == 1 &&
                     static_cast<int>(FastMode::kLine) == 2 &&
                     static_cast<int>(FastMode::kBody) == 3,
                 "kFastScanners is indexed by FastMode");
   return internal::kFastScanners[static_cast<int>(mode)](start, end,
-                                                         sharding_key);
+                                                         sharding_keys);
 }
 
 // For tests: the instruction set FastScan uses on this machine, and the SSE2
@@ -82,7 +98,8 @@ extern FastScanFn kFastScanners[4];
 enum class FastScanIsa { kNone, kSse2, kAvx2 };
 FastScanIsa FastScanIsaInUse();
 const char* FastScanSse2ForTest(FastMode mode, const char* start,
-                                const char* end, bool* sharding_key = nullptr);
+                                const char* end,
+                                ShardingBraces* sharding_keys = nullptr);
 
 // Whether `sharding=` starts at `q` (which has 9 readable bytes: the
 // window's NUL ends a comparison early).

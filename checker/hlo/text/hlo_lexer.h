@@ -30,6 +30,8 @@
 
 namespace topolint::hlo {
 
+struct ShardingBraces;  // fast_scan.h
+
 // Not copyable. `window` and `module` must outlive the lexer. `module` may be
 // null: errors and directives are then dropped (used to re-parse captured
 // shape text).
@@ -173,11 +175,10 @@ class HloLexer {
   // consumes it, sets *trailing_comma when its last non-blank byte is ','
   // and returns true. Otherwise consumes nothing and returns false, and the
   // caller uses the exact scanners; both paths accept the same texts.
-  // Sets *sharding_key (when not null) when the line holds `sharding=`
-  // and blanks before a '{' at depth 0 (FastScan); leaves it alone
-  // otherwise.
+  // Adds to *sharding_keys (when not null) each '{' at depth 0 after
+  // `sharding=` and blanks (FastScan).
   [[nodiscard]] bool TrySkipLine(bool from_operands, bool* trailing_comma,
-                                 bool* sharding_key = nullptr);
+                                 ShardingBraces* sharding_keys = nullptr);
   // Fast path for SkipGroup at '(' / '[' / '{' when the group holds only
   // brackets, plain bytes and `/*...*/` comments on one line (the tuple
   // shapes XLA prints with `/*index=N*/`): no string, quote, escape, line

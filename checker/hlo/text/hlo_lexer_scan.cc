@@ -181,9 +181,9 @@ bool HloLexer::SkipAtom() {
 }
 
 bool HloLexer::TrySkipLine(bool from_operands, bool* trailing_comma,
-                           bool* sharding_key) {
+                           ShardingBraces* sharding_keys) {
   const char* q = FastScan(from_operands ? FastMode::kBody : FastMode::kLine,
-                           p_, end_, sharding_key);
+                           p_, end_, sharding_keys);
   if (q == nullptr) return false;
   const char* last = q;
   while (last > p_ && IsBlank(last[-1])) --last;

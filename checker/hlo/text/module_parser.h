@@ -82,9 +82,10 @@ class ModuleParser {
   // result `shape` (collectives), else, with `shape_text`, its shape text
   // in the table, else nothing. (Inline: built for every instruction.)
   ShardingTarget Target(std::string_view opcode, const Shape* shape,
-                        bool shape_text) const {
+                        bool shape_text) {
     ShardingTarget t;
     t.module = module_;
+    t.scratch = &sharding_scratch_;
     t.table = &table_;
     t.percent = percent_;
     t.is_domain = opcode == "domain";
@@ -127,6 +128,7 @@ class ModuleParser {
   std::string word_;
   std::string name_;
   std::string opcode_;
+  ShardingScratch sharding_scratch_;
 };
 
 }  // namespace topolint::hlo

@@ -189,10 +189,11 @@ bool ModuleParser::FinishInstruction(TextPos pos, bool is_root, bool keep_shape,
   std::vector<Shape> operand_shapes = std::move(c_op.operand_shapes);
   c_op.Clear();
   c_op.operand_shapes = std::move(operand_shapes);
-  c_op.opcode.assign(opcode);
-  c_op.name.assign(percent_ ? "%" : "");
+  // (Clear() emptied the strings: appended into, no replacement.)
+  c_op.opcode.append(opcode);
+  if (percent_) c_op.name.push_back('%');
   c_op.name.append(table_.PendingName());
-  c_op.computation.assign(computation_);
+  c_op.computation.append(computation_);
   SetCollectiveOpcode(*op, &c_op);
   c_op.pos = pos;
   c_op.opcode_pos = opcode_pos;

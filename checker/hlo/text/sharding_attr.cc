@@ -32,18 +32,24 @@ TextPos PosAt(std::string_view text, TextPos pos, size_t offset) {
   return TextPos{pos.line + lines, static_cast<int64_t>(offset - last_newline)};
 }
 
-std::string InstructionName(const ShardingTarget& t) {
-  std::string name = t.percent ? "%" : "";
+// The instruction's name as written, in the scratch storage.
+std::string_view InstructionName(const ShardingTarget& t) {
+  std::string& name = t.scratch->name;
+  name.clear();
+  if (t.percent) name.push_back('%');
   if (t.table != nullptr) name.append(t.table->PendingName());
   return name;
 }
 
-// The target's shape, parsed from its text when it has no parsed one.
-Shape TargetShape(const ShardingTarget& t) {
+// The target's shape: the parsed one, else parsed from its text into the
+// scratch storage (keeping that storage), else unknown.
+const Shape& TargetShape(const ShardingTarget& t) {
   if (t.shape != nullptr) return *t.shape;
-  Shape shape;
+  Shape& shape = t.scratch->shape;
   if (t.shape_text && t.table != nullptr && !t.table->PendingShape().empty()) {
     (void)ParseShapeText(t.table->PendingShape(), &shape);
+  } else {
+    shape.Clear();
   }
   return shape;
 }
@@ -54,7 +60,8 @@ bool Handle(HloLexer& lx, const ShardingTarget& t, std::string_view text,
             TextPos pos, bool domain) {
   if (t.module == nullptr) return true;
   if (!domain) {
-    const ShardingParse p = ParseShardingText(text);
+    ShardingParse& p = t.scratch->parse;
+    ParseShardingTextInto(text, &p);
     if (!p.ok()) {
       (void)lx.Error(PosAt(text, pos, p.error_offset), p.error);
       return !lx.stopped();
@@ -69,10 +76,11 @@ bool Handle(HloLexer& lx, const ShardingTarget& t, std::string_view text,
     return !lx.stopped();
   }
   const Shape unknown;
-  RecordSharding(*d.entry, unknown, PosAt(text, pos, d.entry_offset),
-                 InstructionName(t), ShardingSite::kDomain, t.module);
-  RecordSharding(*d.exit, unknown, PosAt(text, pos, d.exit_offset),
-                 InstructionName(t), ShardingSite::kDomain, t.module);
+  const std::string_view name = InstructionName(t);
+  RecordSharding(*d.entry, unknown, PosAt(text, pos, d.entry_offset), name,
+                 ShardingSite::kDomain, t.module);
+  RecordSharding(*d.exit, unknown, PosAt(text, pos, d.exit_offset), name,
+                 ShardingSite::kDomain, t.module);
   return true;
 }
 
@@ -119,57 +127,96 @@ class TopLevelKeys {
 
 }  // namespace
 
+namespace {
+
+// Whether the key at `k`, at depth 0 and outside strings in the line that
+// starts at `begin`, starts an attribute: only blanks come between it and
+// the ',' before it, or the line's start when the line does not start with
+// the operands (TopLevelKeys::At's answer for such a key).
+bool StartsAttribute(const char* begin, const char* k, bool from_operands) {
+  while (k > begin && (k[-1] == ' ' || k[-1] == '\t')) --k;
+  return k == begin ? !from_operands : k[-1] == ',';
+}
+
+// Each top-level `key` of [begin, end) whose first byte is before `to`
+// (sharding: whose value starts with '{'), front to back: `at(key,
+// value)` is called with the key's first byte and its value's; false
+// from it stops (and returns false).
+template <class At>
+bool EachTopLevelKey(const char* begin, const char* end, const char* to,
+                     bool from_operands, std::string_view key, bool domain,
+                     const At& at) {
+  TopLevelKeys top_level(begin, from_operands);
+  for (const char* from = begin; from < to;) {
+    const void* hit =
+        memmem(from, static_cast<size_t>(to - from), key.data(), key.size());
+    if (hit == nullptr) return true;
+    const char* k = static_cast<const char*>(hit);
+    from = k + key.size();
+    if (!top_level.At(k)) continue;
+    // Blanks skipped as the exact path's SkipTrivia skips them; a value
+    // that does not start with '{' is no sharding annotation (as on the
+    // exact path, ReadShardingAttrIfPresent).
+    const char* value = from;
+    while (value < end && *value == ' ') ++value;
+    if (!domain && (value == end || *value != '{')) continue;
+    if (!at(k, value)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool ScanSkippedLineForShardingsSlow(HloLexer& lx, const ShardingTarget& t,
-                                     const char* begin) {
-  // A line FastScan saw `sharding=` in (or a domain's line): searched
-  // again, key by key, in O(line) each (lines with a sharding are few).
+                                     const char* begin,
+                                     const ShardingBraces& keys) {
   const char* const end = lx.cursor();
   // The line's first byte: the cursor's column, less the bytes skipped (the
   // fast scan crossed no line break).
   TextPos pos = lx.Pos();
   pos.column -= end - begin;
   const bool from_operands = *begin == '(';
-  const auto each_key = [&](std::string_view key, bool domain) {
-    TopLevelKeys top_level(begin, from_operands);
-    for (const char* from = begin; from < end;) {
-      const void* hit =
-          memmem(from, static_cast<size_t>(end - from), key.data(), key.size());
-      if (hit == nullptr) return true;
-      const char* k = static_cast<const char*>(hit);
-      from = k + key.size();
-      if (!top_level.At(k)) continue;
-      // Blanks skipped as the exact path's SkipTrivia skips them; a value
-      // that does not start with '{' is no sharding annotation (as on the
-      // exact path, ReadShardingAttrIfPresent).
-      const char* value = from;
-      while (value < end && *value == ' ') ++value;
-      if (!domain && (value == end || *value != '{')) continue;
-      const std::string_view text(value, static_cast<size_t>(end - value));
-      const TextPos at{pos.line, pos.column + (value - begin)};
-      if (!Handle(lx, t, text, at, domain)) return false;
-    }
-    return true;
+  const auto handle = [&](const char* value, bool domain) {
+    const std::string_view text(value, static_cast<size_t>(end - value));
+    const TextPos at{pos.line, pos.column + (value - begin)};
+    return Handle(lx, t, text, at, domain);
   };
-  if (!each_key(kShardingKey, /*domain=*/false)) return false;
+  if (keys.first != nullptr && keys.first == keys.last) {
+    // The common line: one '{' after `sharding=`, which the block scanner
+    // found at depth 0 outside strings; no search.
+    const char* k = keys.first;
+    while (k[-1] == ' ') --k;
+    k -= kShardingKey.size();
+    if (StartsAttribute(begin, k, from_operands) &&
+        !handle(keys.first, /*domain=*/false)) {
+      return false;
+    }
+  } else if (keys.any() &&
+             !EachTopLevelKey(begin, end, keys.last, from_operands,
+                              kShardingKey, /*domain=*/false,
+                              [&](const char*, const char* value) {
+                                return handle(value, /*domain=*/false);
+                              })) {
+    // (Two keys or more: searched, up to the last one's '{'.)
+    return false;
+  }
   // `domain=` only on the (rare) domain instructions.
-  return !t.is_domain || each_key(kDomainKey, /*domain=*/true);
+  return !t.is_domain ||
+         EachTopLevelKey(begin, end, end, from_operands, kDomainKey,
+                         /*domain=*/true, [&](const char*, const char* value) {
+                           return handle(value, /*domain=*/true);
+                         });
 }
 
-bool LineMissesShardingKey(const char* begin, const char* end,
-                           bool from_operands) {
-  TopLevelKeys top_level(begin, from_operands);
-  for (const char* from = begin; from < end;) {
-    const void* hit = memmem(from, static_cast<size_t>(end - from),
-                             kShardingKey.data(), kShardingKey.size());
-    if (hit == nullptr) return false;
-    const char* k = static_cast<const char*>(hit);
-    from = k + kShardingKey.size();
-    if (!top_level.At(k)) continue;
-    const char* value = from;
-    while (value < end && *value == ' ') ++value;
-    if (value < end && *value == '{') return true;
-  }
-  return false;
+ShardingBraces LineShardingKeys(const char* begin, const char* end,
+                                bool from_operands) {
+  ShardingBraces keys;
+  (void)EachTopLevelKey(begin, end, end, from_operands, kShardingKey,
+                        /*domain=*/false, [&](const char*, const char* value) {
+                          keys.Add(value);
+                          return true;
+                        });
+  return keys;
 }
 
 bool ReadShardingValue(HloLexer& lx, const ShardingTarget& t, bool domain) {
@@ -214,7 +261,7 @@ bool ReadShardingAttrIfPresent(HloLexer& lx, const ShardingTarget& t,
     // A sharding value starts with '{' (after blanks, or on a later line
     // after `=` + line break, as SkipTrivia finds it); any other value is
     // an ordinary attribute here as on the fast line path, which sees a
-    // key only before a '{' (FastScan's sharding_key): so the two agree
+    // key only before a '{' (FastScan's sharding_keys): so the two agree
     // whatever the window. (XLA's parser rejects such a value.)
     size_t i = key.size();
     while (i < 63 && lx.PeekAt(i) == ' ') ++i;

@@ -229,5 +229,73 @@ TEST(ShardingTextTest, HostileInputNeverCrashes) {
   }
 }
 
+// What a reused result reads against a fresh one.
+void ExpectSameSharding(const Sharding& a, const Sharding& b) {
+  EXPECT_EQ(ShardingToString(a), ShardingToString(b));
+  EXPECT_EQ(a.type, b.type);
+  EXPECT_EQ(a.tile_dims, b.tile_dims);
+  EXPECT_EQ(a.devices, b.devices);
+  EXPECT_EQ(a.iota_reshape_dims, b.iota_reshape_dims);
+  EXPECT_EQ(a.iota_perm, b.iota_perm);
+  EXPECT_EQ(a.subgroup_types, b.subgroup_types);
+  EXPECT_EQ(a.last_tile_dim_replicate, b.last_tile_dim_replicate);
+  EXPECT_EQ(a.tuple.size(), b.tuple.size());
+  EXPECT_EQ(a.shard_group.has_value(), b.shard_group.has_value());
+  EXPECT_EQ(a.named.has_value(), b.named.has_value());
+}
+
+void ExpectSameParse(const ShardingParse& reused, const ShardingParse& fresh) {
+  ASSERT_EQ(reused.ok(), fresh.ok());
+  EXPECT_EQ(reused.end, fresh.end);
+  EXPECT_EQ(reused.error, fresh.error);
+  EXPECT_EQ(reused.error_offset, fresh.error_offset);
+  if (fresh.ok()) ExpectSameSharding(*reused.sharding, *fresh.sharding);
+}
+
+// ParseShardingTextInto reuses one result's storage: each value reads the
+// same as on its own, whatever the value read before it.
+TEST(ShardingTextTest, IntoAReusedResultReadsAsAFreshOne) {
+  const std::vector<std::string> texts = {
+      "{devices=[1,32,1]<=[32]}",
+      "{devices=[2,2]0,1,2,3 last_tile_dim_replicate}",
+      "{replicated}",
+      "{devices=[2,2,2]<=[2,4]T(1,0) last_tile_dims={manual}}",
+      "{maximal device=3}",
+      "{devices=[2,1]0,5 shard_as 2}",
+      "{{replicated}, {devices=[2]<=[2]}}",
+      "{mesh[x=2,y=2], [{x}, {y}]}",
+      "{devices=[2,2]0,1}",
+      "{devices=[4]<=[4] metadata={op_name=\"a\"}}",
+      "{unreduced}",
+      "{devices=[1,32,1]<=[32]}",
+  };
+  ShardingParse reused;
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& text : texts) {
+      SCOPED_TRACE(text);
+      ParseShardingTextInto(text, &reused);
+      ExpectSameParse(reused, ParseShardingText(text));
+    }
+  }
+}
+
+TEST(ShardingTextTest, ClearIsTheDefaultValue) {
+  Sharding s = Ok("{devices=[2,2]0,1,2,3 last_tile_dim_replicate shard_as 1}");
+  s.named.emplace();
+  s.tuple.emplace_back();
+  s.Clear();
+  const Sharding fresh;
+  EXPECT_EQ(s.type, fresh.type);
+  EXPECT_TRUE(s.tile_dims.empty());
+  EXPECT_TRUE(s.devices.empty());
+  EXPECT_TRUE(s.iota_reshape_dims.empty());
+  EXPECT_TRUE(s.iota_perm.empty());
+  EXPECT_TRUE(s.subgroup_types.empty());
+  EXPECT_FALSE(s.last_tile_dim_replicate);
+  EXPECT_TRUE(s.tuple.empty());
+  EXPECT_FALSE(s.shard_group.has_value());
+  EXPECT_FALSE(s.named.has_value());
+}
+
 }  // namespace
 }  // namespace topolint::hlo

@@ -226,7 +226,7 @@ const std::vector<std::string> kAttrs = {
     ", sharding={devices=[2]0,1 metadata={op_name=\"s}\"}}",
     ", sharding={mesh[x=2], [{x}]}",
     ", sharding=\n{devices=[2]0,0}",
-    // The block scanner's key test (FastScan's sharding_key: `sharding=`
+    // The block scanner's key test (FastScan's sharding_keys: `sharding=`
     // and blanks before a '{'), and values that are no sharding.
     ", sharding= {maximal device=9}",
     ",sharding={devices=[2]0,0}",
@@ -236,6 +236,11 @@ const std::vector<std::string> kAttrs = {
     ", sharding=\n  {replicated}",
     ", sharding=  {replicated} , x=1",
     ", foo_sharding={devices=[3]0,1,2}",
+    // One key the scanner reports (read where it is), or two (searched).
+    ", foo_sharding={replicated}, sharding={devices=[2]0,0}",
+    ", sharding={devices=[2]0,0}, foo_sharding={replicated}",
+    ", sharding={replicated}, x=\"sharding={\", sharding={devices=[2]0,0}",
+    ", x={a, sharding={devices=[3]0,1,2}}, sharding={maximal device=2}",
     ", x={sharding={devices=[3]0,1,2}}",
     ", x=\"sharding={devices=[3]0,1,2}\"",
     ", frontend_attributes={xla.sdy.sharding=\"{devices=[3]0,1}\"}",
