@@ -49,8 +49,14 @@ void IdLayout::Add(int64_t index, int64_t value, TextPos pos) {
 
 void IdLayout::AddPacked(int64_t first_index, absl::Span<const int64_t> values,
                          int64_t end_byte) {
-  int64_t at = end_byte;
-  for (int64_t v : values) at -= VarintLength(v);
+  int64_t begin_byte = end_byte;
+  for (int64_t v : values) begin_byte -= VarintLength(v);
+  AddPacked(first_index, values, begin_byte, end_byte);
+}
+
+void IdLayout::AddPacked(int64_t first_index, absl::Span<const int64_t> values,
+                         int64_t begin_byte, int64_t end_byte) {
+  int64_t at = begin_byte;
   size_t k = 0;
   // Add() starts or extends a run and settles its gap; from the third id
   // at the latest the run is one of ids back to back (gap 0), if it is

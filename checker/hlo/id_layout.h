@@ -56,6 +56,10 @@ class IdLayout {
   // gap is known.
   void AddPacked(int64_t first_index, absl::Span<const int64_t> values,
                  int64_t end_byte);
+  // The same, when the caller knows where the varints begin (`begin_byte`):
+  // O(1) once the run's gap is known, not a varint length per id.
+  void AddPacked(int64_t first_index, absl::Span<const int64_t> values,
+                 int64_t begin_byte, int64_t end_byte);
 
   // Moves a layout recorded on one line of text (no byte positions) to
   // `line`, `column_delta` bytes to the right (left when negative): the

@@ -103,12 +103,15 @@ TEST(IdLayoutTest, PackedRunsAreWhatAddingEachIdGives) {
       {12, 13, 14, 15},
       {},
       {16, 17, 18}};
+  // (`bounded`: AddPacked told where the varints begin as well.)
   IdLayout each;
   IdLayout packed;
+  IdLayout bounded;
   std::vector<int64_t> all;
   int64_t offset = 100;
   for (const std::vector<int64_t>& f : fields) {
     offset += 2;  // the field's tag and length
+    const int64_t begin = offset;
     const int64_t first = static_cast<int64_t>(all.size());
     for (int64_t v : f) {
       each.Add(static_cast<int64_t>(all.size()), v, TextPos::AtByte(offset));
@@ -116,11 +119,17 @@ TEST(IdLayoutTest, PackedRunsAreWhatAddingEachIdGives) {
       offset += IdLayout::WrittenLength(v, true);
     }
     packed.AddPacked(first, f, offset);  // the field's end
+    bounded.AddPacked(first, f, begin, offset);
   }
   EXPECT_TRUE(packed == each);
+  EXPECT_TRUE(bounded == each);
   EXPECT_EQ(packed.num_runs(), each.num_runs());
+  EXPECT_EQ(bounded.num_runs(), each.num_runs());
   for (size_t i = 0; i < all.size(); ++i) {
     EXPECT_EQ(packed.Locate(all, static_cast<int64_t>(i)).byte_offset(),
+              each.Locate(all, static_cast<int64_t>(i)).byte_offset())
+        << "id " << i;
+    EXPECT_EQ(bounded.Locate(all, static_cast<int64_t>(i)).byte_offset(),
               each.Locate(all, static_cast<int64_t>(i)).byte_offset())
         << "id " << i;
   }

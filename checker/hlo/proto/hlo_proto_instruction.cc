@@ -241,13 +241,19 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
       case kReplicaGroups:
         // Repeated: the first one resets the list; later ones append.
         if (s->groups_rank != 4) GroupTarget(s, 4)->pos = at;
-        return ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos);
+        return ReadReplicaGroup(r, wt, &c.replica_groups, &s->id_pos,
+                                s->fast_paths);
       case kSourceTargetPairs:
         if (!c.source_target_pairs.present) c.source_target_pairs.pos = at;
         c.source_target_pairs.present = true;
-        if (!ReadSourceTarget(r, wt, &c.source_target_pairs)) return false;
+        if (!ReadSourceTarget(r, wt, &c.source_target_pairs, s->fast_paths)) {
+          return false;
+        }
         while (r.NextFieldIs(kSourceTargetPairs, kLen)) {  // the next pairs
-          if (!ReadSourceTarget(r, kLen, &c.source_target_pairs)) return false;
+          if (!ReadSourceTarget(r, kLen, &c.source_target_pairs,
+                                s->fast_paths)) {
+            return false;
+          }
         }
         return true;
       case kSharding:
@@ -265,7 +271,8 @@ bool ReadInstruction(WireReader& r, InstructionScratch* s) {
         return ok;
       }
       case kCollectiveDeviceList:
-        return ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos);
+        return ReadDeviceList(r, wt, GroupTarget(s, 1), &s->id_pos,
+                              s->fast_paths);
       case kIotaCollectiveDeviceList:
         return ReadIotaList(r, wt, at, GroupTarget(s, 3));
       case kMeshAxesReplicaGroupList:

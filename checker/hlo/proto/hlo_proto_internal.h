@@ -273,6 +273,10 @@ struct InstructionScratch {
   // Where the result shape's bytes lie in the input (the last shape field;
   // shape_end < 0: none), for the caller to keep them as bytes.
   int64_t shape_begin = 0, shape_end = -1;
+  // ParseOptions::binary_fast_path (not reset by Clear): a ReplicaGroup or
+  // SourceTarget held whole and plain is read in place (ReadPlainGroup,
+  // ReadPlainPair in hlo_proto_groups.cc).
+  bool fast_paths = true;
 
   void Clear();
 };
@@ -305,17 +309,20 @@ bool RecordProtoSharding(std::string_view bytes, int64_t at,
 // Group fields; `r` is positioned at the field's value (its tag read).
 // `id_pos` is scratch for the positions of the ids read (its contents are
 // replaced).
+// `fast`: one held whole and plain is read in place.
 bool ReadReplicaGroup(WireReader& r, int wire_type, ReplicaGroups* out,
-                      std::vector<TextPos>* id_pos);
+                      std::vector<TextPos>* id_pos, bool fast);
 // collective_device_list (87).
 bool ReadDeviceList(WireReader& r, int wire_type, ReplicaGroups* out,
-                    std::vector<TextPos>* id_pos);
+                    std::vector<TextPos>* id_pos, bool fast);
 bool ReadIotaList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
 bool ReadMeshList(WireReader& r, int wire_type, TextPos field_pos,
                   ReplicaGroups* out);
-// One source_target_pairs (52) value.
-bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out);
+// One source_target_pairs (52) value; with `fast`, when it is held whole
+// and plain, the plain values that follow it back to back too.
+bool ReadSourceTarget(WireReader& r, int wire_type, SourceTargetPairs* out,
+                      bool fast);
 // `{{0,1},{1,2}}` (the send/recv frontend attribute's value), read by the
 // shared ParsePairsText (checker/hlo/pairs_text.h).
 inline constexpr std::string_view kSendRecvPairs =

@@ -25,6 +25,7 @@ class InstructionWalk {
   InstructionWalk(WireReader& r, const Header& h, const ParseOptions& opts,
                   Module* m)
       : r_(r), h_(h), opts_(opts), m_(m) {
+    s_.fast_paths = opts.binary_fast_path;
     // id -> computation index, sorted (16 bytes per computation).
     for (size_t i = 0; i < h.computations.size(); ++i) {
       const ComputationInfo& c = h.computations[i];

@@ -201,9 +201,9 @@ bool WireReader::ReadString(const char* what, int wire_type, size_t max_keep,
          ReadKept(what, len, max_keep, out);
 }
 
-bool WireReader::ReadInt64s(const char* what, int wire_type, int64_t max_count,
-                            std::vector<int64_t>* out,
-                            std::vector<TextPos>* pos) {
+bool WireReader::ReadInt64sSlow(const char* what, int wire_type,
+                                int64_t max_count, std::vector<int64_t>* out,
+                                std::vector<TextPos>* pos) {
   if (failed_) return false;
   auto too_many = [&](int64_t at) {
     return FailAt(

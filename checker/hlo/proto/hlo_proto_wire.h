@@ -172,8 +172,39 @@ class WireReader {
   // A repeated integer field, packed or not: appends to `*out` (and the
   // offset of each value to `*pos` when given). Fails past `max_count`
   // values in total.
+  // Inline: a packed run without positions, its length one byte and its
+  // values held in the buffer within max_count (shape dims, operand ids);
+  // ReadInt64sSlow otherwise, and for a malformed value.
   bool ReadInt64s(const char* what, int wire_type, int64_t max_count,
-                  std::vector<int64_t>* out, std::vector<TextPos>* pos);
+                  std::vector<int64_t>* out, std::vector<TextPos>* pos) {
+    const void* data = nullptr;
+    int size = 0;
+    if (wire_type == kLen && pos == nullptr && !failed_) {
+      in_.GetDirectBufferPointerInline(&data, &size);
+    }
+    const uint8_t* p = static_cast<const uint8_t*>(data);
+    // (At most one value per byte: within max_count.)
+    if (size > 0 && p[0] < 0x80 && p[0] < size &&
+        static_cast<int64_t>(out->size()) + p[0] <= max_count) {
+      const size_t before = out->size();
+      const uint8_t* q = p + 1;
+      const uint8_t* const end = q + p[0];
+      if (out->capacity() < before + p[0]) out->reserve(before + p[0]);
+      while (q < end) {
+        uint64_t v = 0;
+        size_t k = 0;
+        if (!DecodeVarint(q, static_cast<size_t>(end - q), &v, &k)) break;
+        out->push_back(static_cast<int64_t>(v));
+        q += k;
+      }
+      if (q == end) {
+        in_.Skip(static_cast<int>(end - p));
+        return true;
+      }
+      out->resize(before);
+    }
+    return ReadInt64sSlow(what, wire_type, max_count, out, pos);
+  }
 
   // Reads the rest of the current message as raw bytes, keeping at most
   // `max_keep` of them.
@@ -226,6 +257,8 @@ class WireReader {
 
  private:
   bool NextFieldSlow(const char* what, uint32_t* field, int* wire_type);
+  bool ReadInt64sSlow(const char* what, int wire_type, int64_t max_count,
+                      std::vector<int64_t>* out, std::vector<TextPos>* pos);
   // A length prefix, checked against the enclosing message. Inline when
   // the value lies within the buffer, which ends at the enclosing
   // message's end or before it (CodedInputStream clips the buffer to its
