@@ -56,8 +56,8 @@ std::string MlirOtherDialectAdvice();
 // Reads StableHLO text held in memory; `Module::file` is `display_name`.
 void ParseStableHlo(std::string_view text, const std::string& display_name,
                     const ParseOptions& options, Module* module);
-// Reads the file at `path` in bounded windows (mapped when large, as
-// ParseHloFile). A non-OK status only when it cannot be opened or read.
+// Reads the file at `path` in bounded windows, as ParseHloFile
+// (ReadModuleFile). A non-OK status only when it cannot be opened or read.
 absl::Status ParseStableHloFile(const std::string& path,
                                 const std::string& display_name,
                                 const ParseOptions& options, Module* module);

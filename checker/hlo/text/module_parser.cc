@@ -70,7 +70,7 @@ void ModuleParser::Run() {
 }
 
 void ModuleParser::Parse() {
-  // Known once the first bytes are read (a large file is mapped then).
+  // Known for text in memory (-1 for a file, read in chunks).
   table_.set_input_bytes(lx_.input_size());
   if (!lx_.SkipTrivia()) return;
   if (lx_.Peek() == kEof) {
