@@ -85,7 +85,7 @@ class InputWindow {
   const char* begin_;
   const char* end_;
   int64_t base_ = 0;
-  std::string_view text_;  // memory source: the bytes not yet read
+  std::string_view text_;      // memory source: the bytes not yet read
   std::FILE* file_ = nullptr;  // file source
   size_t chunk_bytes_;
   std::unique_ptr<char[], AlignedDelete> storage_;

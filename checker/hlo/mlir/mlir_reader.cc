@@ -418,7 +418,7 @@ absl::Status ParseStableHloFile(const std::string& path,
           {
             InputWindow aliases(*again, options.window_bytes);
             aliases.set_limit(options.max_file_bytes);
-                Module unused;
+            Module unused;
             mlir::Reader collect(&aliases, &unused, options);
             collect.CollectLocs();
             reader.AdoptLocs(collect);
