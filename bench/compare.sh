@@ -13,6 +13,10 @@
 # PERF=1, CPU time is perf's task-clock (sub-millisecond; `time` has 10 ms,
 # too coarse for a 5% budget) and peak RSS is left out.
 #
+# With RESULT_FILE=F, one line a binary is written to F: "wall_s cpu_s
+# peak_kb" (medians; the largest peak), in the order of the arguments
+# (bench/run.sh's OLD= section reads it).
+#
 # Needs /usr/bin/time (package `time`), and perf with PERF=1.
 set -euo pipefail
 
@@ -61,6 +65,7 @@ done
 gw=$(awk '{print $1}' "$work/grep" | median)
 gc=$(awk '{print $2 + $3}' "$work/grep" | median)
 echo "grep -c: wall ${gw} s, cpu ${gc} s ($RUNS runs, $(stat -c %s "$model") bytes)"
+if [ -n "${RESULT_FILE:-}" ]; then : >"$RESULT_FILE"; fi
 for ((b = 1; b <= $#; ++b)); do
   w=$(awk '{print $1}' "$work/bin$b" | median)
   c=$(awk '{print $2 + $3}' "$work/bin$b" | median)
@@ -71,4 +76,5 @@ for ((b = 1; b <= $#; ++b)); do
     "$c" "$(awk -v a="$c" -v g="$gc" 'BEGIN{print (g > 0 ? a / g : 0)}')" \
     "$(awk '{print $2 + $3}' "$work/bin$b" | spread)" \
     "$(awk -v k="$m" 'BEGIN{print k / 1024}')"
+  if [ -n "${RESULT_FILE:-}" ]; then echo "$w $c $m" >>"$RESULT_FILE"; fi
 done

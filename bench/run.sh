@@ -32,6 +32,12 @@
 # the compile cache of bench/cache.sh, with the warm check of one unit). The
 # dense module is also checked as a binary HloModuleProto and .pb.gz
 # (bench/binary.sh).
+# OLD=PATH (another topolint binary, e.g. one built at an earlier commit)
+# adds a section: OLD and the new binary on the dense text, dense binary and
+# JAX-shaped modules, alternately RUNS times (bench/compare.sh), with the
+# change in wall time and peak RSS and three targets (issue 46: dense text
+# at most 10% slower, dense binary at most 25% slower, peak RSS no higher
+# than OLD's, give or take 1% for page rounding).
 # Needs cmake, ninja, python3 and /usr/bin/time (package `time`;
 # TOPOLINT_WITH_EXTRAS=1 scripts/install-deps.sh installs it).
 set -euo pipefail
@@ -316,9 +322,27 @@ fi
 if [ "$DENSE_MB" != 0 ]; then
   rm -f "$OUT/binary.result"
   DENSE_MB=$DENSE_MB RUNS=$RUNS VERDICT=0 RESULT_FILE="$OUT/binary.result" \
-    FLOOR=$FLOOR bash "$ROOT/bench/binary.sh" "$BIN" "$OUT/binary" || true
+    KEEP=1 FLOOR=$FLOOR bash "$ROOT/bench/binary.sh" "$BIN" "$OUT/binary" || true
 fi
 # -- end binary modules --
+
+# -- old binary against new (issue 46): OLD=PATH --
+# compare_old NAME DIR: OLD and BIN alternately on DIR's module; writes
+# "old_wall old_peak_kb new_wall new_peak_kb" to $OUT/old.NAME.
+compare_old() {
+  [ -d "$2" ] || return 0
+  echo "-- $1"
+  RUNS=$RUNS RESULT_FILE="$OUT/.old.result" bash "$ROOT/bench/compare.sh" "$2" "$OLD" "$BIN" |
+    sed 's/^/  /'
+  awk '{w[NR]=$1; k[NR]=$3} END {print w[1], k[1], w[2], k[2]}' "$OUT/.old.result" >"$OUT/old.$1"
+}
+if [ -n "${OLD:-}" ]; then
+  echo "== old ($OLD) against new, alternating, $RUNS runs each (bench/compare.sh)"
+  [ "$DENSE_MB" != 0 ] && compare_old dense "$OUT/dense"
+  [ "$DENSE_MB" != 0 ] && compare_old binary "$OUT/binary/pb"
+  [ "$JAX_MB" != 0 ] && compare_old jax "$OUT/jax"
+fi
+# -- end old binary against new --
 
 # -- compile cache of CACHE_ENTRIES entries and the warm check (issue 28) --
 CACHE_ENTRIES=${CACHE_ENTRIES:-20000}
@@ -416,4 +440,27 @@ verdict "$(awk -v r="${cs:-0}" 'BEGIN{print (r >= 1.8)}')" \
 verdict "$(awk -v m="${wm:-99}" 'BEGIN{print (m <= 3)}')" \
   "warm check of one small unit: ${wm:-?} ms (target <= 3)"
 # -- end compile cache and warm check --
+# -- old binary against new (issue 46) --
+# old_verdict NAME LABEL [MAX_PCT]: the change in wall time (a target with
+# MAX_PCT, else a line of information) and peak RSS.
+old_verdict() {
+  local ow ok nw nk pct
+  [ -f "$OUT/old.$1" ] || return 0
+  read -r ow ok nw nk <"$OUT/old.$1"
+  pct=$(awk -v a="$ow" -v b="$nw" 'BEGIN{printf "%+.1f", 100 * (b - a) / a}')
+  if [ -n "${3:-}" ]; then
+    verdict "$(awk -v p="$pct" -v m="$3" 'BEGIN{print (p <= m)}')" \
+      "old vs new, $2: ${ow} -> ${nw} s wall, ${pct}% (target <= +$3%, issue 46)"
+  else
+    echo "INFO  old vs new, $2: ${ow} -> ${nw} s wall, ${pct}%"
+  fi
+  verdict "$(awk -v a="$ok" -v b="$nk" 'BEGIN{print (b <= 1.01 * a)}')" \
+    "old vs new, $2 peak RSS: $(awk -v k="$ok" 'BEGIN{printf "%.1f", k/1024}') -> $(awk -v k="$nk" 'BEGIN{printf "%.1f", k/1024}') MiB (target: no higher, issue 46)"
+}
+if [ -n "${OLD:-}" ]; then
+  old_verdict dense "dense text" 10
+  old_verdict binary "dense binary .pb" 25
+  old_verdict jax "JAX-shaped text"
+fi
+# -- end old binary against new --
 exit "$fail"
