@@ -4,10 +4,10 @@
 // give each collective exactly its own values.
 #include <string>
 
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_debug.h"
 
 namespace topolint::hlo {
 namespace {

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/text/fast_path_switch.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_debug.h"
 
 namespace topolint::hlo {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_debug.h"
 
 namespace topolint::hlo::testing {
 

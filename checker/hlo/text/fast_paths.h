@@ -5,7 +5,7 @@
 // functions.)
 //
 // The exact parser (HloLexer's scanners, ShapeReader, the Parse*Exact
-// functions) accepts the grammar of hlo_grammar.h, reports every error at
+// functions) accepts the grammar of GRAMMAR.md, reports every error at
 // its place and reads through a window of any size. Each fast path reads
 // straight from the window's bytes (which end with a NUL sentinel and
 // InputWindow::kSlackBytes of slack), accepts only the common spelling of

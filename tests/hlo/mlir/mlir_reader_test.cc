@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "checker/hlo/dispatch/parse_any.h"
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/sharding/sharding_record.h"
 #include "checker/model/replica_groups.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_debug.h"
 
 namespace topolint::hlo {
 namespace {

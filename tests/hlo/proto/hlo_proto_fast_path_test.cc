@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
 #include "checker/hlo/proto/hlo_proto_reader.h"
 #include "fmt/format.h"
@@ -20,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "tests/common/hlo_proto_writer.h"
 #include "tests/common/run_cli.h"
+#include "tests/hlo/hlo_debug.h"
 
 namespace topolint::testing {
 namespace {

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/hlo_module.h"
 #include "checker/hlo/parse_options.h"
 #include "checker/hlo/proto/hlo_proto_internal.h"
@@ -13,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "tests/common/hlo_proto_writer.h"
 #include "tests/common/shape_builders.h"
+#include "tests/hlo/hlo_debug.h"
 
 namespace topolint::hlo::proto {
 namespace {

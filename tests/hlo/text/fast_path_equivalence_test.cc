@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/text/fast_path_switch.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/hlo/text/instruction_head.h"
 #include "checker/hlo/text/shape_parser.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_debug.h"
 #include "tests/hlo/hlo_test_util.h"
 
 namespace topolint::hlo {

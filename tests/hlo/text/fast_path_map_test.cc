@@ -1,7 +1,7 @@
 // The map of the fast paths in docs/architecture.md and the code name the
 // same functions: every fast-path entry point of checker/hlo is in the
 // table, every fast path and exact parser the table names exists, and so
-// does every function the grammar in checker/hlo/text/hlo_grammar.h points at.
+// does every function the grammar in checker/hlo/text/GRAMMAR.md points at.
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -138,7 +138,7 @@ TEST(FastPathMapTest, EveryExactParserTheMapNamesExists) {
 
 TEST(FastPathMapTest, EveryFunctionTheGrammarPointsAtExists) {
   const std::string grammar = ReadFile(fs::path(TOPOLINT_SOURCE_DIR) /
-                                       "checker/hlo/text/hlo_grammar.h");
+                                       "checker/hlo/text/GRAMMAR.md");
   const std::string code = StripComments(HloSources());
   // CamelCase words with at least two humps, optionally Class::Method.
   const RE2 re(R"(\b(?:[A-Z]\w*::)?([A-Z][a-z0-9]+[A-Z]\w*)\b)");
@@ -154,7 +154,7 @@ TEST(FastPathMapTest, EveryFunctionTheGrammarPointsAtExists) {
       continue;  // keywords of the grammar itself
     }
     EXPECT_TRUE(Defined(code, f))
-        << "hlo_grammar.h names " << f << ", which checker/hlo does not define";
+        << "GRAMMAR.md names " << f << ", which checker/hlo does not define";
   }
 }
 

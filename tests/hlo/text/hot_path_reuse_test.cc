@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "checker/hlo/collective_opcode.h"
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/text/byte_classes.h"
 #include "checker/hlo/text/collective_parser.h"
@@ -20,6 +19,7 @@
 #include "checker/hlo/text/shape_table.h"
 #include "checker/hlo/text/small_copy.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_debug.h"
 
 namespace topolint::hlo {
 namespace {

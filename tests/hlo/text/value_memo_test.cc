@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "checker/hlo/hlo_debug.h"
 #include "checker/hlo/input_window.h"
 #include "checker/hlo/text/fast_paths.h"
 #include "checker/hlo/text/group_list_parser.h"
@@ -18,6 +17,7 @@
 #include "checker/hlo/text/hlo_parser.h"
 #include "fmt/format.h"
 #include "gtest/gtest.h"
+#include "tests/hlo/hlo_debug.h"
 #include "tests/hlo/hlo_test_util.h"
 
 namespace topolint::hlo {

@@ -1,21 +1,29 @@
-#include "checker/hlo/hlo_debug.h"
+// A stable, human-readable dump of a parsed Module, for tests and debugging
+// (two parses are equal exactly when their dumps are). Test support: no
+// shipped code calls it.
+#ifndef TOPOLINT_TESTS_HLO_HLO_DEBUG_H_
+#define TOPOLINT_TESTS_HLO_HLO_DEBUG_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "checker/hlo/hlo_module.h"
 #include "fmt/format.h"
 
 namespace topolint::hlo {
-namespace {
 
-std::string PosStr(TextPos p) { return fmt::format("{}:{}", p.line, p.column); }
+namespace debug_internal {
 
-std::string DimsStr(const std::vector<int64_t>& v) {
+inline std::string PosStr(TextPos p) {
+  return fmt::format("{}:{}", p.line, p.column);
+}
+
+inline std::string DimsStr(const std::vector<int64_t>& v) {
   return absl::StrJoin(v, ",");
 }
 
-std::string GroupsToString(const ReplicaGroups& g) {
+inline std::string GroupsToString(const ReplicaGroups& g) {
   switch (g.form) {
     case ReplicaGroups::Form::kAbsent:
       return "absent";
@@ -61,80 +69,91 @@ std::string GroupsToString(const ReplicaGroups& g) {
   return "?";
 }
 
-}  // namespace
+}  // namespace debug_internal
 
-std::string ShapeToString(const Shape& shape) {
+inline std::string ShapeToString(const Shape& shape) {
   if (!shape.known) return "?";
   if (shape.is_tuple) {
     std::vector<std::string> parts;
     for (const Shape& s : shape.tuple) parts.push_back(ShapeToString(s));
     return "(" + absl::StrJoin(parts, ", ") + ")";
   }
-  return fmt::format("{}[{}]", shape.element_type, DimsStr(shape.dims));
+  return fmt::format("{}[{}]", shape.element_type,
+                     debug_internal::DimsStr(shape.dims));
 }
 
-std::string ModuleDebugString(const Module& m) {
+inline std::string ModuleDebugString(const Module& m) {
   std::string out = fmt::format(
       "module '{}' header={}@{} replica_count={}@{} num_partitions={}@{} "
       "entry='{}' computations={}\n",
-      m.name, m.has_header, PosStr(m.header_pos),
+      m.name, m.has_header, debug_internal::PosStr(m.header_pos),
       m.replica_count ? std::to_string(*m.replica_count) : "-",
-      PosStr(m.replica_count_pos),
+      debug_internal::PosStr(m.replica_count_pos),
       m.num_partitions ? std::to_string(*m.num_partitions) : "-",
-      PosStr(m.num_partitions_pos), m.entry_computation, m.computation_count);
+      debug_internal::PosStr(m.num_partitions_pos), m.entry_computation,
+      m.computation_count);
   for (const Collective& c : m.collectives) {
     std::vector<std::string> operands;
     for (const Shape& s : c.operand_shapes)
       operands.push_back(ShapeToString(s));
     std::vector<std::string> pairs;
     for (size_t i = 0; i < c.source_target_pairs.pairs.size(); ++i) {
-      pairs.push_back(fmt::format("{{{},{}}}@{}",
-                                  c.source_target_pairs.pairs[i].first,
-                                  c.source_target_pairs.pairs[i].second,
-                                  PosStr(c.source_target_pairs.pair_pos[i])));
+      pairs.push_back(fmt::format(
+          "{{{},{}}}@{}", c.source_target_pairs.pairs[i].first,
+          c.source_target_pairs.pairs[i].second,
+          debug_internal::PosStr(c.source_target_pairs.pair_pos[i])));
     }
     out += fmt::format(
         "{}@{} {} ({}{}{}) in '{}' opcode@{} result={} operands[{}]=({}) "
         "channel={}{}@{} global={}{}@{} groups@{}={} text='{}' pairs={}@{}:{} "
         "slices={} dims={}{}@{} to_apply='{}' src='{}':{} op_name='{}'\n",
-        c.name, PosStr(c.pos), CollectiveKindName(c.kind), c.opcode,
-        c.is_async_start ? " async" : "", c.is_root ? " root" : "",
-        c.computation, PosStr(c.opcode_pos), ShapeToString(c.result_shape),
-        c.operand_count, absl::StrJoin(operands, ", "), c.has_channel_id,
-        c.channel_id, PosStr(c.channel_id_pos), c.has_use_global_device_ids,
-        c.use_global_device_ids, PosStr(c.use_global_device_ids_pos),
-        PosStr(c.replica_groups.pos), GroupsToString(c.replica_groups),
+        c.name, debug_internal::PosStr(c.pos), CollectiveKindName(c.kind),
+        c.opcode, c.is_async_start ? " async" : "", c.is_root ? " root" : "",
+        c.computation, debug_internal::PosStr(c.opcode_pos),
+        ShapeToString(c.result_shape), c.operand_count,
+        absl::StrJoin(operands, ", "), c.has_channel_id, c.channel_id,
+        debug_internal::PosStr(c.channel_id_pos), c.has_use_global_device_ids,
+        c.use_global_device_ids,
+        debug_internal::PosStr(c.use_global_device_ids_pos),
+        debug_internal::PosStr(c.replica_groups.pos),
+        debug_internal::GroupsToString(c.replica_groups),
         c.replica_groups.Text(), c.source_target_pairs.present,
-        PosStr(c.source_target_pairs.pos), absl::StrJoin(pairs, ","),
-        c.slice_sizes_count, c.has_dimensions, DimsStr(c.dimensions),
-        PosStr(c.dimensions_pos), c.to_apply, c.source_file, c.source_line,
-        c.op_name);
+        debug_internal::PosStr(c.source_target_pairs.pos),
+        absl::StrJoin(pairs, ","), c.slice_sizes_count, c.has_dimensions,
+        debug_internal::DimsStr(c.dimensions),
+        debug_internal::PosStr(c.dimensions_pos), c.to_apply, c.source_file,
+        c.source_line, c.op_name);
   }
   for (const Suppression& s : m.suppressions) {
-    out += fmt::format("suppress@{} line {}: {}\n", PosStr(s.pos),
-                       s.target_line, absl::StrJoin(s.rules, ","));
+    out +=
+        fmt::format("suppress@{} line {}: {}\n", debug_internal::PosStr(s.pos),
+                    s.target_line, absl::StrJoin(s.rules, ","));
   }
   for (const SyntaxError& e : m.syntax_errors) {
-    out += fmt::format("error@{}: {}\n", PosStr(e.pos), e.message);
+    out +=
+        fmt::format("error@{}: {}\n", debug_internal::PosStr(e.pos), e.message);
   }
   // The sharding summary, so that the fast and exact paths are compared on
   // what they read of shardings too.
   const ShardingSummary& sh = m.sharding;
   if (sh.annotations > 0) {
-    out += fmt::format("shardings {} tiled {} maximal {} max_device {}@{}\n",
-                       sh.annotations, sh.tiled, sh.maximal,
-                       sh.max_maximal_device, PosStr(sh.max_maximal_pos));
+    out +=
+        fmt::format("shardings {} tiled {} maximal {} max_device {}@{}\n",
+                    sh.annotations, sh.tiled, sh.maximal, sh.max_maximal_device,
+                    debug_internal::PosStr(sh.max_maximal_pos));
     for (const ShardingSummary::TileCount& c : sh.tile_counts) {
-      out += fmt::format("tile_count {}@{} {} x{}\n", c.devices, PosStr(c.pos),
-                         c.instruction, c.uses);
+      out += fmt::format("tile_count {}@{} {} x{}\n", c.devices,
+                         debug_internal::PosStr(c.pos), c.instruction, c.uses);
     }
     for (const ShardingIssue& i : sh.issues) {
       out +=
           fmt::format("sharding_issue {}@{} {}: {}\n", static_cast<int>(i.kind),
-                      PosStr(i.pos), i.instruction, i.message);
+                      debug_internal::PosStr(i.pos), i.instruction, i.message);
     }
   }
   return out;
 }
 
 }  // namespace topolint::hlo
+
+#endif  // TOPOLINT_TESTS_HLO_HLO_DEBUG_H_
