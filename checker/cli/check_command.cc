@@ -1,18 +1,13 @@
 // `topolint check`: plan units, then load, check and report them as a stream.
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <utility>
 
-#include "absl/strings/str_join.h"
 #include "checker/cli/check_summary.h"
 #include "checker/cli/commands.h"
 #include "checker/cli/finding_order.h"
@@ -22,12 +17,10 @@
 #include "checker/cli/unchecked_summary.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/rule_docs.h"
-#include "checker/core/worker_thread.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/fix.h"
 #include "checker/diag/render.h"
 #include "checker/diag/source_snippet.h"
-#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 

@@ -14,7 +14,6 @@
 #include "checker/cli/options.h"
 #include "checker/cli/output_guard.h"
 #include "checker/cli/unit_jobs.h"
-#include "checker/diag/source_snippet.h"
 #include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 

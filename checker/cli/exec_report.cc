@@ -12,8 +12,6 @@
 #include "checker/cli/commands.h"
 #include "checker/diag/render_dump.h"
 #include "checker/diag/render_sarif.h"
-#include "checker/diag/source_snippet.h"
-#include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
 namespace topolint::cli {

@@ -1,12 +1,9 @@
 // `topolint explain`: plan and load units as `check` does, then print what
 // the rank model makes of each (checker/explain).
-#include <cstdio>
-
 #include "checker/cli/commands.h"
 #include "checker/cli/output_guard.h"
 #include "checker/cli/report_sink.h"
 #include "checker/cli/unit_jobs.h"
-#include "checker/diag/source_snippet.h"
 #include "checker/explain/explain.h"
 #include "fmt/format.h"
 

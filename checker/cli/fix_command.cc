@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -26,7 +25,6 @@
 #include "checker/diag/baseline.h"
 #include "checker/diag/fix.h"
 #include "checker/diag/render.h"
-#include "checker/diag/source_snippet.h"
 #include "checker/io/input_file.h"
 #include "checker/io/output_file.h"
 #include "fmt/format.h"

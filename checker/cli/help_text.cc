@@ -1,6 +1,5 @@
 // The --help texts, from the flag and command tables.
 #include <string>
-#include <vector>
 
 #include "absl/strings/str_split.h"
 #include "checker/cli/cli_docs.h"

@@ -5,19 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <filesystem>
-#include <iterator>
-#include <map>
 #include <memory>
-#include <mutex>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_split.h"
 #include "checker/cli/streamed_units.h"
 #include "checker/cli/unit_check.h"
-#include "checker/core/path_filter.h"
 #include "checker/core/project_config.h"
 #include "checker/core/worker_thread.h"
 #include "checker/hlo/text/hlo_parser.h"
