@@ -24,10 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Status Error(Status::Code code, std::string message) {
-  return Status{code, std::move(message)};
-}
-
 // The engine's kind for a resolved public kind (kAuto = JSON by content).
 topolint::InputKind EngineKind(InputKind kind) {
   switch (kind) {
@@ -61,32 +57,19 @@ InputKind FromEngineKind(topolint::InputKind kind) {
 }  // namespace
 
 const char* SeverityName(Severity severity) {
-  switch (severity) {
-    case Severity::kNote:
-      return "note";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kError:
-      break;
-  }
-  return "error";
+  // The engine's names are literals, so the view is NUL-terminated.
+  return topolint::SeverityName(static_cast<topolint::Severity>(severity))
+      .data();
 }
 
 std::string FormatFinding(const Finding& f) {
-  std::string where = f.file;
-  if (f.line > 0) {
-    where += fmt::format(":{}", f.line);
-    if (f.column > 0) where += fmt::format(":{}", f.column);
-  }
+  topolint::Location loc(f.file, f.line, f.column);
+  loc.byte_offset = f.byte_offset;
+  loc.logical = f.logical;
   std::string message = f.message;
-  if (f.byte_offset >= 0) {
-    topolint::Location loc;
-    loc.byte_offset = f.byte_offset;
-    loc.logical = f.logical;
-    message += " (" + BinaryPlace(loc) + ")";
-  }
-  return fmt::format("{}: {}: {} [{}]", where, SeverityName(f.severity),
-                     message, f.rule);
+  if (f.byte_offset >= 0) message += " (" + BinaryPlace(loc) + ")";
+  return fmt::format("{}: {}: {} [{}]", PlaceLabel(loc, nullptr, false),
+                     SeverityName(f.severity), message, f.rule);
 }
 
 bool HasErrors(const std::vector<Finding>& findings) {
@@ -106,37 +89,37 @@ bool Unit::Contains(const std::string& name, bool in_memory) const {
 Status Unit::AddFile(const std::string& path, InputKind kind) {
   if (path.find('\0') != std::string::npos) {
     // A C string would end there: refuse rather than read another file.
-    return Error(Status::Code::kInvalidArgument,
-                 "the path holds a NUL byte; expected a file name");
+    return Status{Status::Code::kInvalidArgument,
+                  "the path holds a NUL byte; expected a file name"};
   }
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    return Error(Status::Code::kInvalidArgument,
-                 fmt::format("{}: is a directory; add its files, or use "
-                             "CheckPaths",
-                             path));
+    return Status{Status::Code::kInvalidArgument,
+                  fmt::format("{}: is a directory; add its files, or use "
+                              "CheckPaths",
+                              path)};
   }
   if (!fs::is_regular_file(path, ec)) {
     // A FIFO, device or socket says what it is (the shared check).
     const absl::Status kind_status = CheckReadableKind(path);
     if (!kind_status.ok() && !absl::IsNotFound(kind_status)) {
-      return Error(Status::Code::kInvalidArgument,
-                   std::string(kind_status.message()));
+      return Status{Status::Code::kInvalidArgument,
+                    std::string(kind_status.message())};
     }
-    return Error(Status::Code::kNotFound,
-                 fmt::format("{}: no such file", path));
+    return Status{Status::Code::kNotFound,
+                  fmt::format("{}: no such file", path)};
   }
   if (Contains(path, false)) {
-    return Error(Status::Code::kInvalidArgument,
-                 fmt::format("{}: already in the unit", path));
+    return Status{Status::Code::kInvalidArgument,
+                  fmt::format("{}: already in the unit", path)};
   }
   if (kind == InputKind::kAuto) {
     topolint::InputKind engine_kind;
     if (!ClassifyFile(path, &engine_kind)) {
-      return Error(Status::Code::kInvalidArgument,
-                   fmt::format("{}: not HLO text, a NEFF def.json / .neff or "
-                               "a component config; name its kind",
-                               path));
+      return Status{Status::Code::kInvalidArgument,
+                    fmt::format("{}: not HLO text, a NEFF def.json / .neff or "
+                                "a component config; name its kind",
+                                path)};
     }
     kind = FromEngineKind(engine_kind);
   }
@@ -167,12 +150,12 @@ Status Unit::ResolveTextKind(const std::string& name, std::string_view text,
                              InputKind* kind_out) const {
   InputKind& kind = *kind_out;
   if (name.empty()) {
-    return Error(Status::Code::kInvalidArgument,
-                 "an in-memory input needs a display name");
+    return Status{Status::Code::kInvalidArgument,
+                  "an in-memory input needs a display name"};
   }
   if (Contains(name, true)) {
-    return Error(Status::Code::kInvalidArgument,
-                 fmt::format("{}: already in the unit", name));
+    return Status{Status::Code::kInvalidArgument,
+                  fmt::format("{}: already in the unit", name)};
   }
   if (kind == InputKind::kAuto) {
     // As the CLI tells a pipe's kind (one function): the name, else the
@@ -180,14 +163,14 @@ Status Unit::ResolveTextKind(const std::string& name, std::string_view text,
     // a JSON object is read by content).
     topolint::InputKind engine_kind;
     if (!ClassifyInMemory(name, text, &engine_kind)) {
-      return Error(
+      return Status{
           Status::Code::kInvalidArgument,
           fmt::format("cannot tell what kind of input '{}' is: it is neither "
                       "HLO (text or a binary module) nor a JSON object, nor "
                       "StableHLO text; name it .hlo, .hlo.txt, "
                       ".hlo_module.pb, .mlir, .neff or .json, or give its "
                       "kind",
-                      name));
+                      name)};
     }
     kind = FromEngineKind(engine_kind);
   }
