@@ -9,8 +9,8 @@
 #include "checker/core/discovery.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/runner.h"
+#include "checker/diag/baseline.h"
 #include "checker/diag/render.h"
-#include "checker/hlo/text/hlo_parser.h"
 #include "checker/io/input_file.h"
 #include "fmt/format.h"
 #include "topolint/topolint.h"
@@ -52,6 +52,58 @@ InputKind FromEngineKind(topolint::InputKind kind) {
       break;
   }
   return InputKind::kAuto;
+}
+
+Status FromAbslStatus(const absl::Status& st) {
+  Status out;
+  out.message = std::string(st.message());
+  switch (st.code()) {
+    case absl::StatusCode::kOk:
+      out.message.clear();
+      out.code = Status::Code::kOk;
+      break;
+    case absl::StatusCode::kInvalidArgument:
+      out.code = Status::Code::kInvalidArgument;
+      break;
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kPermissionDenied:
+      out.code = Status::Code::kNotFound;
+      break;
+    default:
+      out.code = Status::Code::kUnreadable;
+      break;
+  }
+  return out;
+}
+
+// The fingerprint is RootedFingerprint with `roots`, equal to the CLI's.
+Finding ToApiFinding(const topolint::Finding& f, const SarifRoots& roots) {
+  Finding out;
+  out.rule = f.rule;
+  out.severity = static_cast<Severity>(static_cast<int>(f.severity));
+  out.message = f.message;
+  out.file = f.loc.file;
+  out.line = f.loc.line;
+  out.column = f.loc.column;
+  out.byte_offset = f.loc.byte_offset;
+  if (f.loc.byte_offset >= 0) out.logical = f.loc.logical;
+  for (const topolint::Note& n : f.notes) {
+    out.notes.push_back(Note{n.message, n.loc.file, n.loc.line, n.loc.column});
+  }
+  out.fingerprint = RootedFingerprint(f, &roots);
+  return out;
+}
+
+Status Convert(const absl::Status& st,
+               const std::vector<topolint::Finding>& engine,
+               const SarifRoots& roots, std::vector<Finding>* findings) {
+  findings->clear();
+  if (!st.ok()) return FromAbslStatus(st);
+  findings->reserve(engine.size());
+  for (const topolint::Finding& f : engine) {
+    findings->push_back(ToApiFinding(f, roots));
+  }
+  return Status{};
 }
 
 }  // namespace
@@ -179,46 +231,6 @@ Status Unit::ResolveTextKind(const std::string& name, std::string_view text,
 
 namespace internal {
 
-Status FromAbslStatus(const absl::Status& st) {
-  Status out;
-  out.message = std::string(st.message());
-  switch (st.code()) {
-    case absl::StatusCode::kOk:
-      out.message.clear();
-      out.code = Status::Code::kOk;
-      break;
-    case absl::StatusCode::kInvalidArgument:
-      out.code = Status::Code::kInvalidArgument;
-      break;
-    case absl::StatusCode::kNotFound:
-    case absl::StatusCode::kPermissionDenied:
-      out.code = Status::Code::kNotFound;
-      break;
-    default:
-      out.code = Status::Code::kUnreadable;
-      break;
-  }
-  return out;
-}
-
-Finding ToApiFinding(const topolint::Finding& f,
-                     const topolint::SarifRoots& roots) {
-  Finding out;
-  out.rule = f.rule;
-  out.severity = static_cast<Severity>(static_cast<int>(f.severity));
-  out.message = f.message;
-  out.file = f.loc.file;
-  out.line = f.loc.line;
-  out.column = f.loc.column;
-  out.byte_offset = f.loc.byte_offset;
-  if (f.loc.byte_offset >= 0) out.logical = f.loc.logical;
-  for (const topolint::Note& n : f.notes) {
-    out.notes.push_back(Note{n.message, n.loc.file, n.loc.line, n.loc.column});
-  }
-  out.fingerprint = RootedFingerprint(f, &roots);
-  return out;
-}
-
 absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
                        std::vector<InMemoryInput>* in_memory) {
   if (unit.empty()) {
@@ -266,41 +278,55 @@ absl::Status CheckOneUnit(const UnitSpec& spec,
   return LoadAndCheckUnit(spec, in_memory, check, selection, &loaded, findings);
 }
 
-// Moves `all` less what options.baseline records to `*findings`, the
-// baseline's paths anchored as every report's from `first_input`.
-absl::Status Baselined(const Options& options, std::string_view first_input,
-                       std::vector<topolint::Finding>* all,
-                       std::vector<topolint::Finding>* findings) {
-  const SarifRoots roots = FindReportRoots("", first_input);
-  if (absl::Status st = ApplyBaselineFile(options.baseline, roots, all);
-      !st.ok()) {
-    return st;
+// Anchors the report at `first_input` (*roots) and drops the findings that
+// options.baseline records, matched by RootedFingerprint with those roots
+// as the CLI matches them. A baseline that cannot be read or parsed is
+// kNotFound / kInvalidArgument.
+absl::Status DropBaselined(const Options& options, std::string_view first_input,
+                           std::vector<topolint::Finding>* findings,
+                           SarifRoots* roots) {
+  *roots = FindReportRoots("", first_input);
+  const std::string& path = options.baseline;
+  if (path.empty()) return absl::OkStatus();
+  if (path.find('\0') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        "baseline: the path holds a NUL byte; expected a file name");
   }
-  *findings = std::move(*all);
+  // The CLI's reader: FIFOs, devices and directories are refused (never
+  // read or waited on), the size is bounded, the text is never held.
+  absl::StatusOr<Baseline> baseline = ReadBaselineFile(path);
+  if (!baseline.ok()) {
+    if (baseline.status().code() == absl::StatusCode::kNotFound) {
+      return baseline.status();
+    }
+    return absl::InvalidArgumentError(baseline.status().message());
+  }
+  *findings = ApplyBaseline(std::move(*findings), *baseline, roots).kept;
   return absl::OkStatus();
 }
 
 }  // namespace
 
 absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
-                               std::vector<topolint::Finding>* findings) {
+                               std::vector<topolint::Finding>* findings,
+                               SarifRoots* roots) {
   findings->clear();
   UnitSpec spec;
   std::vector<InMemoryInput> in_memory;
   if (absl::Status st = BuildSpec(unit, &spec, &in_memory); !st.ok()) {
     return st;
   }
-  std::vector<topolint::Finding> all;
-  if (absl::Status st = CheckOneUnit(spec, in_memory, options, &all);
+  if (absl::Status st = CheckOneUnit(spec, in_memory, options, findings);
       !st.ok()) {
     return st;
   }
-  return Baselined(options, unit.inputs().front().name, &all, findings);
+  return DropBaselined(options, unit.inputs().front().name, findings, roots);
 }
 
 absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
                                 const Options& options,
-                                std::vector<topolint::Finding>* findings) {
+                                std::vector<topolint::Finding>* findings,
+                                SarifRoots* roots) {
   findings->clear();
   if (paths.empty()) return absl::InvalidArgumentError("no paths to check");
   for (const std::string& p : paths) {
@@ -324,7 +350,6 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
       !st.ok()) {
     return st;
   }
-  std::vector<topolint::Finding> all;
   for (const UnitSpec& spec : specs) {
     std::vector<topolint::Finding> f;
     // Settings from the file the path filters took (one lookup).
@@ -333,47 +358,30 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
         !st.ok()) {
       return st;
     }
-    all.insert(all.end(), std::make_move_iterator(f.begin()),
-               std::make_move_iterator(f.end()));
+    findings->insert(findings->end(), std::make_move_iterator(f.begin()),
+                     std::make_move_iterator(f.end()));
   }
-  std::sort(all.begin(), all.end(), FindingLess);
-  return Baselined(options, paths[0], &all, findings);
+  std::sort(findings->begin(), findings->end(), FindingLess);
+  return DropBaselined(options, paths[0], findings, roots);
 }
 
 }  // namespace internal
 
-namespace {
-
-Status Convert(const absl::Status& st,
-               const std::vector<topolint::Finding>& engine,
-               std::string_view first_input, std::vector<Finding>* findings) {
-  findings->clear();
-  if (!st.ok()) return internal::FromAbslStatus(st);
-  findings->reserve(engine.size());
-  const SarifRoots roots = FindReportRoots("", first_input);
-  for (const topolint::Finding& f : engine) {
-    findings->push_back(internal::ToApiFinding(f, roots));
-  }
-  return Status{};
-}
-
-}  // namespace
-
 Status Check(const Unit& unit, const Options& options,
              std::vector<Finding>* findings) {
   std::vector<topolint::Finding> engine;
-  absl::Status st = internal::CheckUnitFindings(unit, options, &engine);
-  return Convert(st, engine,
-                 unit.empty() ? std::string_view() : unit.inputs().front().name,
-                 findings);
+  SarifRoots roots;
+  absl::Status st = internal::CheckUnitFindings(unit, options, &engine, &roots);
+  return Convert(st, engine, roots, findings);
 }
 
 Status CheckPaths(const std::vector<std::string>& paths, const Options& options,
                   std::vector<Finding>* findings) {
   std::vector<topolint::Finding> engine;
-  absl::Status st = internal::CheckPathsFindings(paths, options, &engine);
-  return Convert(st, engine, paths.empty() ? std::string_view() : paths[0],
-                 findings);
+  SarifRoots roots;
+  absl::Status st =
+      internal::CheckPathsFindings(paths, options, &engine, &roots);
+  return Convert(st, engine, roots, findings);
 }
 
 }  // namespace topolint::api
