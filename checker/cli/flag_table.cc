@@ -309,6 +309,14 @@ std::string SuggestCommand(std::string_view typed) {
   return NearestSpelling(lower, names, TypoLimit(lower.size()));
 }
 
+std::string JoinList(const std::vector<std::string>& items,
+                     std::string_view conjunction) {
+  if (items.size() <= 1) return absl::StrJoin(items, "");
+  return fmt::format("{} {} {}",
+                     absl::StrJoin(items.begin(), items.end() - 1, ", "),
+                     conjunction, items.back());
+}
+
 absl::Status CheckFlagsApply(const Options& o, unsigned bit) {
   const CommandRow* here = nullptr;
   for (const CommandRow& c : kCommands) {
@@ -323,15 +331,10 @@ absl::Status CheckFlagsApply(const Options& o, unsigned bit) {
         where.push_back(fmt::format("`topolint {}`", c.name));
       }
     }
-    std::string list = where.back();
-    if (where.size() > 1) {
-      where.pop_back();
-      list = absl::StrJoin(where, ", ") + " and " + list;
-    }
     return absl::InvalidArgumentError(
         fmt::format("{} is an option of {}, not of `topolint {}` (see "
                     "`topolint {} --help`)",
-                    name, list, here->name, here->name));
+                    name, JoinList(where, "and"), here->name, here->name));
   }
   return absl::OkStatus();
 }

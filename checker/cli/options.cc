@@ -6,7 +6,6 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "checker/cli/flag_table.h"
 #include "checker/core/path_filter.h"
@@ -30,13 +29,6 @@ absl::StatusOr<int64_t> PositiveInt(const std::string& flag,
   return v;
 }
 
-// "a, b or c".
-std::string OrList(const std::vector<std::string>& items) {
-  if (items.size() <= 1) return absl::StrJoin(items, "");
-  return absl::StrJoin(items.begin(), items.end() - 1, ", ") + " or " +
-         items.back();
-}
-
 // Checks `text` against a kChoice row's values.
 absl::Status CheckChoice(const FlagRow& f, const std::string& text) {
   const std::vector<std::string> choices =
@@ -54,8 +46,8 @@ absl::Status CheckChoice(const FlagRow& f, const std::string& text) {
     return Usage(fmt::format("{} expects '{}', got '{}'{}", f.name, choices[0],
                              text, hint));
   }
-  return Usage(fmt::format("{} must be {}, got '{}'{}", f.name, OrList(choices),
-                           text, hint));
+  return Usage(fmt::format("{} must be {}, got '{}'{}", f.name,
+                           JoinList(choices, "or"), text, hint));
 }
 
 // The parser's state across options: the value each single-valued option
