@@ -204,8 +204,7 @@ ExecOutcome RunPhases(const ExecSettings& s, const CompileLine& line,
   int forwarded = 0;
   absl::StatusOr<int> status = RunChild(s.compiler, &forwarded);
   if (!status.ok()) {
-    Err(fmt::format("topolint: error: {}\n",
-                    std::string(status.status().message())));
+    Fail(status.status());
     return Failed(kExitUsage);
   }
   // Interrupted (the signal went on to the compiler): the old report
@@ -265,9 +264,7 @@ int RunExec(const Options& options) {
   // A compiler that cannot be started is known before anything else runs.
   if (absl::StatusOr<std::string> program = ResolveProgram(s.compiler[0]);
       !program.ok()) {
-    Err(fmt::format("topolint: error: {}\n",
-                    std::string(program.status().message())));
-    return kExitUsage;
+    return Fail(program.status());
   }
   const std::vector<std::string> compiler_args(s.compiler.begin() + 1,
                                                s.compiler.end());

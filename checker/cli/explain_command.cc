@@ -19,10 +19,7 @@ int WriteExplanation(const Options& options, std::string report) {
   if (st.ok()) st = sink.Write(&report);
   if (st.ok()) st = sink.Finish();
   if (st.ok()) st = sink.Commit();
-  if (!st.ok()) {
-    return Fail(st);
-  }
-  return kExitClean;
+  return st.ok() ? kExitClean : Fail(st);
 }
 
 // --format html / svg: the pictures, with each unit's findings (the rules

@@ -19,16 +19,6 @@ absl::Status Usage(const std::string& msg) {
   return absl::InvalidArgumentError(msg);
 }
 
-absl::StatusOr<int64_t> PositiveInt(const std::string& flag,
-                                    const std::string& value, int64_t min) {
-  int64_t v;
-  if (!absl::SimpleAtoi(value, &v) || v < min) {
-    return Usage(
-        fmt::format("{} expects an integer >= {}, got '{}'", flag, min, value));
-  }
-  return v;
-}
-
 // Checks `text` against a kChoice row's values.
 absl::Status CheckChoice(const FlagRow& f, const std::string& text) {
   const std::vector<std::string> choices =
@@ -111,12 +101,12 @@ struct FlagParser {
           return Usage(fmt::format("{} needs a file name, got ''", a));
         }
         break;
-      case ValueKind::kInt: {
-        absl::StatusOr<int64_t> n = PositiveInt(a, value, f->min);
-        if (!n.ok()) return n.status();
-        v.number = *n;
+      case ValueKind::kInt:
+        if (!absl::SimpleAtoi(value, &v.number) || v.number < f->min) {
+          return Usage(fmt::format("{} expects an integer >= {}, got '{}'", a,
+                                   f->min, value));
+        }
         break;
-      }
       case ValueKind::kChoice:
         if (absl::Status st = CheckChoice(*f, value); !st.ok()) return st;
         break;
