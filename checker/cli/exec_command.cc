@@ -1,8 +1,5 @@
 // `topolint exec`: check the module before the compiler runs, run it as a
 // child with the standard streams untouched, check its NEFF after.
-#include "checker/cli/exec_command.h"
-
-#include <cstdio>
 #include <filesystem>
 
 #include "absl/strings/match.h"
@@ -57,7 +54,8 @@ absl::Status ParseExec(const Options& given, ExecSettings* s) {
         "--hlo/--neff/--neuron-config, --write-baseline or --whole-units");
   }
   if (absl::Status st = CheckFlagsApply(o, kOnExec); !st.ok()) return st;
-  if (!ExecWritesFormat(o.format)) {
+  if (o.format != Format::kText && o.format != Format::kGithub &&
+      o.format != Format::kJson && o.format != Format::kSarif) {
     return absl::InvalidArgumentError(
         "exec writes --format text, github, json or sarif");
   }

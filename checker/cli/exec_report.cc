@@ -73,11 +73,6 @@ void ShiftArtifactIndices(Json& v, int64_t offset) {
 
 }  // namespace
 
-bool ExecWritesFormat(Format format) {
-  return format == Format::kText || format == Format::kGithub ||
-         format == Format::kJson || format == Format::kSarif;
-}
-
 std::string MergeJsonReports(const std::vector<std::string>& documents) {
   Json all = Json::array();
   for (const std::string& d : documents) {
