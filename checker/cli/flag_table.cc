@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
-#include "checker/diag/spelling.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -286,27 +284,6 @@ const CommandRow* FindCommand(Verb verb) {
     if (c.verb == verb) return &c;
   }
   return nullptr;
-}
-
-std::string SuggestFlag(std::string_view spelled) {
-  std::string typed(spelled);
-  absl::AsciiStrToLower(&typed);
-  // "-format" and "format" mean "--format" as much as "--formt" does.
-  const size_t dashes = std::min<size_t>(typed.find_first_not_of('-'), 2);
-  typed.erase(0, dashes);
-  std::vector<std::string_view> names;
-  for (const FlagRow& f : kFlags) names.push_back(f.name.substr(2));
-  const std::string best =
-      NearestSpelling(typed, names, TypoLimit(typed.size()));
-  return best.empty() ? "" : fmt::format("; did you mean '--{}'?", best);
-}
-
-std::string SuggestCommand(std::string_view typed) {
-  std::vector<std::string_view> names;
-  for (const CommandRow& c : kCommands) names.push_back(c.name);
-  std::string lower(typed);
-  absl::AsciiStrToLower(&lower);
-  return NearestSpelling(lower, names, TypoLimit(lower.size()));
 }
 
 std::string JoinList(const std::vector<std::string>& items,

@@ -83,12 +83,6 @@ absl::Span<const CommandRow> CommandTable();
 const CommandRow* FindCommand(std::string_view name);
 const CommandRow* FindCommand(Verb verb);
 
-// "; did you mean '--format'?" for the option nearest to `spelled` (an
-// unknown option, with its dashes), else "".
-std::string SuggestFlag(std::string_view spelled);
-// The command nearest to `typed` ("check" for "chek"), else "".
-std::string SuggestCommand(std::string_view typed);
-
 // "a, b or c" for `conjunction` "or"; "a" for one item.
 std::string JoinList(const std::vector<std::string>& items,
                      std::string_view conjunction);

@@ -1,9 +1,11 @@
 #include "checker/cli/options.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <system_error>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
@@ -17,6 +19,30 @@ namespace {
 
 absl::Status Usage(const std::string& msg) {
   return absl::InvalidArgumentError(msg);
+}
+
+// "; did you mean '--format'?" for the option nearest to `spelled` (an
+// unknown option, with its dashes), else "".
+std::string SuggestFlag(std::string_view spelled) {
+  std::string typed(spelled);
+  absl::AsciiStrToLower(&typed);
+  // "-format" and "format" mean "--format" as much as "--formt" does.
+  const size_t dashes = std::min<size_t>(typed.find_first_not_of('-'), 2);
+  typed.erase(0, dashes);
+  std::vector<std::string_view> names;
+  for (const FlagRow& f : FlagTable()) names.push_back(f.name.substr(2));
+  const std::string best =
+      NearestSpelling(typed, names, TypoLimit(typed.size()));
+  return best.empty() ? "" : fmt::format("; did you mean '--{}'?", best);
+}
+
+// The command nearest to `typed` ("check" for "chek"), else "".
+std::string SuggestCommand(std::string_view typed) {
+  std::vector<std::string_view> names;
+  for (const CommandRow& c : CommandTable()) names.push_back(c.name);
+  std::string lower(typed);
+  absl::AsciiStrToLower(&lower);
+  return NearestSpelling(lower, names, TypoLimit(lower.size()));
 }
 
 // Checks `text` against a kChoice row's values.
