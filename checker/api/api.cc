@@ -9,8 +9,8 @@
 #include "checker/core/discovery.h"
 #include "checker/core/path_filter.h"
 #include "checker/core/runner.h"
+#include "checker/diag/baseline.h"
 #include "checker/diag/render.h"
-#include "checker/hlo/text/hlo_parser.h"
 #include "checker/io/input_file.h"
 #include "fmt/format.h"
 #include "topolint/topolint.h"
@@ -23,10 +23,6 @@ namespace topolint::api {
 namespace {
 
 namespace fs = std::filesystem;
-
-Status Error(Status::Code code, std::string message) {
-  return Status{code, std::move(message)};
-}
 
 // The engine's kind for a resolved public kind (kAuto = JSON by content).
 topolint::InputKind EngineKind(InputKind kind) {
@@ -58,35 +54,74 @@ InputKind FromEngineKind(topolint::InputKind kind) {
   return InputKind::kAuto;
 }
 
+Status FromAbslStatus(const absl::Status& st) {
+  Status out;
+  out.message = std::string(st.message());
+  switch (st.code()) {
+    case absl::StatusCode::kOk:
+      out.message.clear();
+      out.code = Status::Code::kOk;
+      break;
+    case absl::StatusCode::kInvalidArgument:
+      out.code = Status::Code::kInvalidArgument;
+      break;
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kPermissionDenied:
+      out.code = Status::Code::kNotFound;
+      break;
+    default:
+      out.code = Status::Code::kUnreadable;
+      break;
+  }
+  return out;
+}
+
+// The fingerprint is RootedFingerprint with `roots`, equal to the CLI's.
+Finding ToApiFinding(const topolint::Finding& f, const SarifRoots& roots) {
+  Finding out;
+  out.rule = f.rule;
+  out.severity = static_cast<Severity>(static_cast<int>(f.severity));
+  out.message = f.message;
+  out.file = f.loc.file;
+  out.line = f.loc.line;
+  out.column = f.loc.column;
+  out.byte_offset = f.loc.byte_offset;
+  if (f.loc.byte_offset >= 0) out.logical = f.loc.logical;
+  for (const topolint::Note& n : f.notes) {
+    out.notes.push_back(Note{n.message, n.loc.file, n.loc.line, n.loc.column});
+  }
+  out.fingerprint = RootedFingerprint(f, &roots);
+  return out;
+}
+
+Status Convert(const absl::Status& st,
+               const std::vector<topolint::Finding>& engine,
+               const SarifRoots& roots, std::vector<Finding>* findings) {
+  findings->clear();
+  if (!st.ok()) return FromAbslStatus(st);
+  findings->reserve(engine.size());
+  for (const topolint::Finding& f : engine) {
+    findings->push_back(ToApiFinding(f, roots));
+  }
+  return Status{};
+}
+
 }  // namespace
 
 const char* SeverityName(Severity severity) {
-  switch (severity) {
-    case Severity::kNote:
-      return "note";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kError:
-      break;
-  }
-  return "error";
+  // The engine's names are literals, so the view is NUL-terminated.
+  return topolint::SeverityName(static_cast<topolint::Severity>(severity))
+      .data();
 }
 
 std::string FormatFinding(const Finding& f) {
-  std::string where = f.file;
-  if (f.line > 0) {
-    where += fmt::format(":{}", f.line);
-    if (f.column > 0) where += fmt::format(":{}", f.column);
-  }
+  topolint::Location loc(f.file, f.line, f.column);
+  loc.byte_offset = f.byte_offset;
+  loc.logical = f.logical;
   std::string message = f.message;
-  if (f.byte_offset >= 0) {
-    topolint::Location loc;
-    loc.byte_offset = f.byte_offset;
-    loc.logical = f.logical;
-    message += " (" + BinaryPlace(loc) + ")";
-  }
-  return fmt::format("{}: {}: {} [{}]", where, SeverityName(f.severity),
-                     message, f.rule);
+  if (f.byte_offset >= 0) message += " (" + BinaryPlace(loc) + ")";
+  return fmt::format("{}: {}: {} [{}]", PlaceLabel(loc, nullptr, false),
+                     SeverityName(f.severity), message, f.rule);
 }
 
 bool HasErrors(const std::vector<Finding>& findings) {
@@ -106,37 +141,37 @@ bool Unit::Contains(const std::string& name, bool in_memory) const {
 Status Unit::AddFile(const std::string& path, InputKind kind) {
   if (path.find('\0') != std::string::npos) {
     // A C string would end there: refuse rather than read another file.
-    return Error(Status::Code::kInvalidArgument,
-                 "the path holds a NUL byte; expected a file name");
+    return Status{Status::Code::kInvalidArgument,
+                  "the path holds a NUL byte; expected a file name"};
   }
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    return Error(Status::Code::kInvalidArgument,
-                 fmt::format("{}: is a directory; add its files, or use "
-                             "CheckPaths",
-                             path));
+    return Status{Status::Code::kInvalidArgument,
+                  fmt::format("{}: is a directory; add its files, or use "
+                              "CheckPaths",
+                              path)};
   }
   if (!fs::is_regular_file(path, ec)) {
     // A FIFO, device or socket says what it is (the shared check).
     const absl::Status kind_status = CheckReadableKind(path);
     if (!kind_status.ok() && !absl::IsNotFound(kind_status)) {
-      return Error(Status::Code::kInvalidArgument,
-                   std::string(kind_status.message()));
+      return Status{Status::Code::kInvalidArgument,
+                    std::string(kind_status.message())};
     }
-    return Error(Status::Code::kNotFound,
-                 fmt::format("{}: no such file", path));
+    return Status{Status::Code::kNotFound,
+                  fmt::format("{}: no such file", path)};
   }
   if (Contains(path, false)) {
-    return Error(Status::Code::kInvalidArgument,
-                 fmt::format("{}: already in the unit", path));
+    return Status{Status::Code::kInvalidArgument,
+                  fmt::format("{}: already in the unit", path)};
   }
   if (kind == InputKind::kAuto) {
     topolint::InputKind engine_kind;
     if (!ClassifyFile(path, &engine_kind)) {
-      return Error(Status::Code::kInvalidArgument,
-                   fmt::format("{}: not HLO text, a NEFF def.json / .neff or "
-                               "a component config; name its kind",
-                               path));
+      return Status{Status::Code::kInvalidArgument,
+                    fmt::format("{}: not HLO text, a NEFF def.json / .neff or "
+                                "a component config; name its kind",
+                                path)};
     }
     kind = FromEngineKind(engine_kind);
   }
@@ -167,12 +202,12 @@ Status Unit::ResolveTextKind(const std::string& name, std::string_view text,
                              InputKind* kind_out) const {
   InputKind& kind = *kind_out;
   if (name.empty()) {
-    return Error(Status::Code::kInvalidArgument,
-                 "an in-memory input needs a display name");
+    return Status{Status::Code::kInvalidArgument,
+                  "an in-memory input needs a display name"};
   }
   if (Contains(name, true)) {
-    return Error(Status::Code::kInvalidArgument,
-                 fmt::format("{}: already in the unit", name));
+    return Status{Status::Code::kInvalidArgument,
+                  fmt::format("{}: already in the unit", name)};
   }
   if (kind == InputKind::kAuto) {
     // As the CLI tells a pipe's kind (one function): the name, else the
@@ -180,14 +215,14 @@ Status Unit::ResolveTextKind(const std::string& name, std::string_view text,
     // a JSON object is read by content).
     topolint::InputKind engine_kind;
     if (!ClassifyInMemory(name, text, &engine_kind)) {
-      return Error(
+      return Status{
           Status::Code::kInvalidArgument,
           fmt::format("cannot tell what kind of input '{}' is: it is neither "
                       "HLO (text or a binary module) nor a JSON object, nor "
                       "StableHLO text; name it .hlo, .hlo.txt, "
                       ".hlo_module.pb, .mlir, .neff or .json, or give its "
                       "kind",
-                      name));
+                      name)};
     }
     kind = FromEngineKind(engine_kind);
   }
@@ -195,46 +230,6 @@ Status Unit::ResolveTextKind(const std::string& name, std::string_view text,
 }
 
 namespace internal {
-
-Status FromAbslStatus(const absl::Status& st) {
-  Status out;
-  out.message = std::string(st.message());
-  switch (st.code()) {
-    case absl::StatusCode::kOk:
-      out.message.clear();
-      out.code = Status::Code::kOk;
-      break;
-    case absl::StatusCode::kInvalidArgument:
-      out.code = Status::Code::kInvalidArgument;
-      break;
-    case absl::StatusCode::kNotFound:
-    case absl::StatusCode::kPermissionDenied:
-      out.code = Status::Code::kNotFound;
-      break;
-    default:
-      out.code = Status::Code::kUnreadable;
-      break;
-  }
-  return out;
-}
-
-Finding ToApiFinding(const topolint::Finding& f,
-                     const topolint::SarifRoots& roots) {
-  Finding out;
-  out.rule = f.rule;
-  out.severity = static_cast<Severity>(static_cast<int>(f.severity));
-  out.message = f.message;
-  out.file = f.loc.file;
-  out.line = f.loc.line;
-  out.column = f.loc.column;
-  out.byte_offset = f.loc.byte_offset;
-  if (f.loc.byte_offset >= 0) out.logical = f.loc.logical;
-  for (const topolint::Note& n : f.notes) {
-    out.notes.push_back(Note{n.message, n.loc.file, n.loc.line, n.loc.column});
-  }
-  out.fingerprint = RootedFingerprint(f, &roots);
-  return out;
-}
 
 absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
                        std::vector<InMemoryInput>* in_memory) {
@@ -283,41 +278,55 @@ absl::Status CheckOneUnit(const UnitSpec& spec,
   return LoadAndCheckUnit(spec, in_memory, check, selection, &loaded, findings);
 }
 
-// Moves `all` less what options.baseline records to `*findings`, the
-// baseline's paths anchored as every report's from `first_input`.
-absl::Status Baselined(const Options& options, std::string_view first_input,
-                       std::vector<topolint::Finding>* all,
-                       std::vector<topolint::Finding>* findings) {
-  const SarifRoots roots = FindReportRoots("", first_input);
-  if (absl::Status st = ApplyBaselineFile(options.baseline, roots, all);
-      !st.ok()) {
-    return st;
+// Anchors the report at `first_input` (*roots) and drops the findings that
+// options.baseline records, matched by RootedFingerprint with those roots
+// as the CLI matches them. A baseline that cannot be read or parsed is
+// kNotFound / kInvalidArgument.
+absl::Status DropBaselined(const Options& options, std::string_view first_input,
+                           std::vector<topolint::Finding>* findings,
+                           SarifRoots* roots) {
+  *roots = FindReportRoots("", first_input);
+  const std::string& path = options.baseline;
+  if (path.empty()) return absl::OkStatus();
+  if (path.find('\0') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        "baseline: the path holds a NUL byte; expected a file name");
   }
-  *findings = std::move(*all);
+  // The CLI's reader: FIFOs, devices and directories are refused (never
+  // read or waited on), the size is bounded, the text is never held.
+  absl::StatusOr<Baseline> baseline = ReadBaselineFile(path);
+  if (!baseline.ok()) {
+    if (baseline.status().code() == absl::StatusCode::kNotFound) {
+      return baseline.status();
+    }
+    return absl::InvalidArgumentError(baseline.status().message());
+  }
+  *findings = ApplyBaseline(std::move(*findings), *baseline, roots).kept;
   return absl::OkStatus();
 }
 
 }  // namespace
 
 absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
-                               std::vector<topolint::Finding>* findings) {
+                               std::vector<topolint::Finding>* findings,
+                               SarifRoots* roots) {
   findings->clear();
   UnitSpec spec;
   std::vector<InMemoryInput> in_memory;
   if (absl::Status st = BuildSpec(unit, &spec, &in_memory); !st.ok()) {
     return st;
   }
-  std::vector<topolint::Finding> all;
-  if (absl::Status st = CheckOneUnit(spec, in_memory, options, &all);
+  if (absl::Status st = CheckOneUnit(spec, in_memory, options, findings);
       !st.ok()) {
     return st;
   }
-  return Baselined(options, unit.inputs().front().name, &all, findings);
+  return DropBaselined(options, unit.inputs().front().name, findings, roots);
 }
 
 absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
                                 const Options& options,
-                                std::vector<topolint::Finding>* findings) {
+                                std::vector<topolint::Finding>* findings,
+                                SarifRoots* roots) {
   findings->clear();
   if (paths.empty()) return absl::InvalidArgumentError("no paths to check");
   for (const std::string& p : paths) {
@@ -341,7 +350,6 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
       !st.ok()) {
     return st;
   }
-  std::vector<topolint::Finding> all;
   for (const UnitSpec& spec : specs) {
     std::vector<topolint::Finding> f;
     // Settings from the file the path filters took (one lookup).
@@ -350,47 +358,30 @@ absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
         !st.ok()) {
       return st;
     }
-    all.insert(all.end(), std::make_move_iterator(f.begin()),
-               std::make_move_iterator(f.end()));
+    findings->insert(findings->end(), std::make_move_iterator(f.begin()),
+                     std::make_move_iterator(f.end()));
   }
-  std::sort(all.begin(), all.end(), FindingLess);
-  return Baselined(options, paths[0], &all, findings);
+  std::sort(findings->begin(), findings->end(), FindingLess);
+  return DropBaselined(options, paths[0], findings, roots);
 }
 
 }  // namespace internal
 
-namespace {
-
-Status Convert(const absl::Status& st,
-               const std::vector<topolint::Finding>& engine,
-               std::string_view first_input, std::vector<Finding>* findings) {
-  findings->clear();
-  if (!st.ok()) return internal::FromAbslStatus(st);
-  findings->reserve(engine.size());
-  const SarifRoots roots = FindReportRoots("", first_input);
-  for (const topolint::Finding& f : engine) {
-    findings->push_back(internal::ToApiFinding(f, roots));
-  }
-  return Status{};
-}
-
-}  // namespace
-
 Status Check(const Unit& unit, const Options& options,
              std::vector<Finding>* findings) {
   std::vector<topolint::Finding> engine;
-  absl::Status st = internal::CheckUnitFindings(unit, options, &engine);
-  return Convert(st, engine,
-                 unit.empty() ? std::string_view() : unit.inputs().front().name,
-                 findings);
+  SarifRoots roots;
+  absl::Status st = internal::CheckUnitFindings(unit, options, &engine, &roots);
+  return Convert(st, engine, roots, findings);
 }
 
 Status CheckPaths(const std::vector<std::string>& paths, const Options& options,
                   std::vector<Finding>* findings) {
   std::vector<topolint::Finding> engine;
-  absl::Status st = internal::CheckPathsFindings(paths, options, &engine);
-  return Convert(st, engine, paths.empty() ? std::string_view() : paths[0],
-                 findings);
+  SarifRoots roots;
+  absl::Status st =
+      internal::CheckPathsFindings(paths, options, &engine, &roots);
+  return Convert(st, engine, roots, findings);
 }
 
 }  // namespace topolint::api

@@ -29,36 +29,23 @@ absl::Status BuildSettings(const Options& options, const std::string& unit_dir,
                            RuleSelection* selection, CheckOptions* check,
                            ProjectConfigFinder* finder = nullptr);
 
-// Check() and CheckPaths() with the engine's findings (sorted, FindingLess),
-// for callers that render them (the C API renders `--format json`).
+// Check() and CheckPaths() with the engine's findings (sorted, FindingLess)
+// and the roots their paths and fingerprints are anchored at
+// (FindReportRoots with the first input, as the CLI's), for callers that
+// render them (the C API renders `--format json`). A baseline that cannot
+// be read or parsed is kNotFound / kInvalidArgument.
 absl::Status CheckUnitFindings(const Unit& unit, const Options& options,
-                               std::vector<topolint::Finding>* findings);
+                               std::vector<topolint::Finding>* findings,
+                               topolint::SarifRoots* roots);
 absl::Status CheckPathsFindings(const std::vector<std::string>& paths,
                                 const Options& options,
-                                std::vector<topolint::Finding>* findings);
+                                std::vector<topolint::Finding>* findings,
+                                topolint::SarifRoots* roots);
 
 // The engine's unit description of `unit` (its in-memory texts in
 // `in_memory`). An empty unit is kInvalidArgument.
 absl::Status BuildSpec(const Unit& unit, UnitSpec* spec,
                        std::vector<InMemoryInput>* in_memory);
-
-// Drops the findings recorded in the baseline file at `path` (nothing when
-// `path` is empty). A baseline that cannot be read or parsed is
-// kNotFound / kInvalidArgument.
-// Matches by RootedFingerprint with `roots`, as the CLI does.
-absl::Status ApplyBaselineFile(const std::string& path,
-                               const topolint::SarifRoots& roots,
-                               std::vector<topolint::Finding>* findings);
-
-// `topolint explain --format json` for one unit, with `options`' settings.
-absl::Status ExplainUnitJson(const Unit& unit, const Options& options,
-                             std::string* json);
-
-Status FromAbslStatus(const absl::Status& status);
-// The fingerprint is RootedFingerprint with `roots` (FindReportRoots with
-// the call's first input), equal to the CLI's.
-Finding ToApiFinding(const topolint::Finding& finding,
-                     const topolint::SarifRoots& roots);
 
 }  // namespace topolint::api::internal
 

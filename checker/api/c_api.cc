@@ -16,6 +16,7 @@
 #include "absl/strings/escaping.h"
 #include "checker/api/api_internal.h"
 #include "checker/diag/render.h"
+#include "checker/explain/explain.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "topolint/topolint.h"
@@ -105,20 +106,28 @@ absl::Status ReadOptions(const json& o, Options* options) {
   return absl::OkStatus();
 }
 
-absl::Status ReadKind(const json& file, size_t i, InputKind* kind) {
-  auto it = file.find("kind");
-  if (it == file.end()) return absl::OkStatus();
+// The kind a request names ("hlo"); false for a name that is none.
+bool KindNamed(std::string_view name, InputKind* kind) {
   static constexpr std::pair<std::string_view, InputKind> kKinds[] = {
       {"auto", InputKind::kAuto},
       {"hlo", InputKind::kHlo},
       {"def_json", InputKind::kDefJson},
       {"component_config", InputKind::kComponentConfig},
       {"neff", InputKind::kNeff}};
-  for (const auto& [name, k] : kKinds) {
-    if (it->is_string() && it->get_ref<const std::string&>() == name) {
+  for (const auto& [n, k] : kKinds) {
+    if (n == name) {
       *kind = k;
-      return absl::OkStatus();
+      return true;
     }
+  }
+  return false;
+}
+
+absl::Status ReadKind(const json& file, size_t i, InputKind* kind) {
+  auto it = file.find("kind");
+  if (it == file.end() ||
+      (it->is_string() && KindNamed(it->get_ref<const std::string&>(), kind))) {
+    return absl::OkStatus();
   }
   return Bad(
       fmt::format("files[{}].kind must be \"auto\", \"hlo\", "
@@ -240,6 +249,30 @@ std::string StatusResponse(const absl::Status& st) {
   return ErrorResponse(code, std::string(st.message()));
 }
 
+// `topolint explain --format json` for one unit, with `options`' settings.
+absl::Status ExplainUnitJson(const Unit& unit, const Options& options,
+                             std::string* out) {
+  UnitSpec spec;
+  std::vector<InMemoryInput> in_memory;
+  if (absl::Status st = internal::BuildSpec(unit, &spec, &in_memory);
+      !st.ok()) {
+    return st;
+  }
+  RuleSelection selection;
+  explain::ExplainSettings settings;
+  if (absl::Status st = internal::BuildSettings(options, spec.directory,
+                                                &selection, &settings.check);
+      !st.ok()) {
+    return st;
+  }
+  topolint::Unit loaded;
+  if (absl::Status st = LoadUnit(spec, in_memory, &loaded); !st.ok()) {
+    return st;
+  }
+  *out = explain::RenderExplainJson({explain::ExplainUnit(loaded, settings)});
+  return absl::OkStatus();
+}
+
 enum class Verb { kCheck, kExplain };
 
 // topolint_check_text's input: the caller's bytes, read in place.
@@ -261,14 +294,11 @@ absl::Status AddBorrowed(const BorrowedInput& in, Unit* unit) {
     return Bad("the input's data is NULL but its size is not 0");
   }
   InputKind kind = InputKind::kAuto;
-  if (in.kind != nullptr) {
-    if (absl::Status st = ReadKind(json{{"kind", in.kind}}, 0, &kind);
-        !st.ok()) {
-      return Bad(fmt::format(
-          "kind \"{}\" is not one of \"auto\", \"hlo\", \"def_json\", "
-          "\"component_config\" and \"neff\"",
-          in.kind));
-    }
+  if (in.kind != nullptr && !KindNamed(in.kind, &kind)) {
+    return Bad(fmt::format(
+        "kind \"{}\" is not one of \"auto\", \"hlo\", \"def_json\", "
+        "\"component_config\" and \"neff\"",
+        in.kind));
   }
   Status st =
       unit->AddTextView(in.name, std::string_view(in.data, in.size), kind);
@@ -348,40 +378,21 @@ std::string Respond(const char* request_json, Verb verb,
     // As the CLI: each unit takes the nearest .topolint.json unless the
     // request names one.
     options.search_project_config = true;
-    std::vector<topolint::Finding> findings;
-    if (absl::Status st =
-            internal::CheckPathsFindings(search, options, &findings);
-        !st.ok()) {
-      return StatusResponse(st);
-    }
-    const SarifRoots roots =
-        FindReportRoots("", search.empty() ? std::string_view() : search[0]);
-    return RenderJson(findings, &roots);
-  }
-  if (verb == Verb::kExplain) {
+  } else if (verb == Verb::kExplain) {
     std::string out;
-    if (absl::Status st = internal::ExplainUnitJson(unit, options, &out);
-        !st.ok()) {
+    if (absl::Status st = ExplainUnitJson(unit, options, &out); !st.ok()) {
       return StatusResponse(st);
     }
     return out;
   }
   std::vector<topolint::Finding> findings;
-  if (absl::Status st = internal::CheckUnitFindings(unit, options, &findings);
-      !st.ok()) {
-    return StatusResponse(st);
-  }
-  const SarifRoots roots = FindReportRoots(
-      "", unit.empty() ? std::string_view() : unit.inputs().front().name);
+  SarifRoots roots;
+  const absl::Status st =
+      search.empty()
+          ? internal::CheckUnitFindings(unit, options, &findings, &roots)
+          : internal::CheckPathsFindings(search, options, &findings, &roots);
+  if (!st.ok()) return StatusResponse(st);
   return RenderJson(findings, &roots);
-}
-
-char* CopyOut(const std::string& s) {
-  char* out = static_cast<char*>(std::malloc(s.size() + 1));
-  if (out == nullptr) return nullptr;
-  std::memcpy(out, s.data(), s.size());
-  out[s.size()] = '\0';
-  return out;
 }
 
 }  // namespace
@@ -393,13 +404,15 @@ namespace {
 
 char* RespondOrNull(const char* request_json, topolint::api::Verb verb,
                     const topolint::api::BorrowedInput* borrowed = nullptr) {
+  // A response is JSON, which holds no NUL byte: strdup copies it whole,
+  // with malloc (topolint_free frees it). NULL when memory is refused.
   try {
-    return topolint::api::CopyOut(
-        topolint::api::Respond(request_json, verb, borrowed));
+    return strdup(topolint::api::Respond(request_json, verb, borrowed).c_str());
   } catch (const std::exception& e) {
     try {
-      return topolint::api::CopyOut(topolint::api::ErrorResponse(
-          "internal", std::string("internal error: ") + e.what()));
+      return strdup(topolint::api::ErrorResponse(
+                        "internal", std::string("internal error: ") + e.what())
+                        .c_str());
     } catch (...) {
       return nullptr;
     }
@@ -416,11 +429,7 @@ char* topolint_check_json(const char* request_json) {
 
 char* topolint_check_text(const char* request_json, const char* name,
                           const char* kind, const char* data, size_t size) {
-  topolint::api::BorrowedInput in;
-  in.name = name;
-  in.kind = kind;
-  in.data = data;
-  in.size = size;
+  const topolint::api::BorrowedInput in{name, kind, data, size};
   return RespondOrNull(request_json, topolint::api::Verb::kCheck, &in);
 }
 

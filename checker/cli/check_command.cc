@@ -1,18 +1,13 @@
 // `topolint check`: plan units, then load, check and report them as a stream.
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <utility>
 
-#include "absl/strings/str_join.h"
 #include "checker/cli/check_summary.h"
 #include "checker/cli/commands.h"
 #include "checker/cli/finding_order.h"
@@ -22,12 +17,10 @@
 #include "checker/cli/unchecked_summary.h"
 #include "checker/cli/unit_jobs.h"
 #include "checker/core/rule_docs.h"
-#include "checker/core/worker_thread.h"
 #include "checker/diag/baseline.h"
 #include "checker/diag/fix.h"
 #include "checker/diag/render.h"
 #include "checker/diag/source_snippet.h"
-#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 #include "rules/registry.h"
 
@@ -117,17 +110,9 @@ struct Tally {
     return true;
   }
   void Add(Severity severity, size_t n) {
-    switch (severity) {
-      case Severity::kError:
-        counts->errors += n;
-        break;
-      case Severity::kWarning:
-        counts->warnings += n;
-        break;
-      case Severity::kNote:
-        counts->notes += n;
-        break;
-    }
+    static constexpr size_t CheckSummary::*kCount[] = {
+        &CheckSummary::notes, &CheckSummary::warnings, &CheckSummary::errors};
+    counts->*BySeverity(kCount, severity) += n;
   }
 };
 
@@ -139,10 +124,7 @@ class CheckReport {
   CheckReport(const Options& options, std::optional<Baseline> baseline,
               const std::vector<InMemoryInput>& in_memory, CheckSummary* counts)
       : options_(options), tally_{counts, 0, {}} {
-    if (baseline) {
-      remaining_ = std::move(baseline->counts);
-      use_baseline_ = true;
-    }
+    if (baseline) remaining_ = std::move(baseline->counts);
     for (const InMemoryInput& m : in_memory) {
       tally_.piped.insert(m.name);
       // A streamed standard input shows the source lines of its first
@@ -221,7 +203,8 @@ class CheckReport {
       if (!options_.write_baseline.empty()) {
         baseline_writer_.Add(f, &baseline_text_);
       }
-      if (use_baseline_) {
+      // An empty baseline matches nothing: no fingerprint is computed.
+      if (!remaining_.empty()) {
         auto it = remaining_.find(RootedFingerprint(f, &roots_));
         if (it != remaining_.end() && it->second > 0) {
           --it->second;
@@ -274,8 +257,7 @@ class CheckReport {
   }
 
   const Options& options_;
-  absl::flat_hash_map<std::string, int64_t> remaining_;
-  bool use_baseline_ = false;
+  absl::flat_hash_map<std::string, int64_t> remaining_;  // --baseline's
   int64_t baselined_ = 0;
   SourceCache sources_;
   std::set<std::string> members_;

@@ -1,13 +1,11 @@
 #include "checker/cli/check_summary.h"
 
-#include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include "absl/strings/str_join.h"
 #include "checker/cli/commands.h"
 #include "checker/core/worker_thread.h"
-#include "checker/diag/source_snippet.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {

@@ -12,13 +12,15 @@
 
 namespace topolint::cli {
 
+// Where the rule pages are, as --help and the manual page say it.
+inline constexpr std::string_view kRuleDocs =
+    "Each finding names its rule, [rule-id]: `topolint rules ID` prints that "
+    "rule's documentation (what it checks, why, examples, how to fix), and "
+    "`topolint rules` lists every rule.";
+
 // `topolint --help` (kHelp: the overview, with check's options) or
 // `topolint COMMAND --help` (that command's usage and options).
 std::string UsageText(Verb verb = Verb::kHelp);
-
-// `text` wrapped at 79 columns, every line but the first indented by
-// `indent` spaces, the first starting at column `first_column`.
-std::string WrapText(std::string_view text, size_t indent, size_t first_column);
 
 // `topolint completion bash`: a script for bash-completion's
 // completions/ directory (or to source), defining _topolint.

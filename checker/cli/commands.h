@@ -47,6 +47,16 @@ std::string RenderEmptyReport(const Options& options);
 int RunFix(const Options& options);
 int RunExplainCommand(const Options& options);
 int RunRules(const Options& options);
+// `topolint exec [options] -- COMPILER ARGS...` (exec_command.cc): checks
+// a compiler's input module before it runs and the NEFF it wrote after
+// (docs/integration.md, "In the compile path: topolint exec"). `options`
+// are ParseOptions' of `topolint exec ...`; exec's own checks of them (no
+// PATH, no --fix, ...) are made here. Returns the compiler's exit code
+// (128 + signal when a signal ended it), 1 when --on-error block stopped on
+// topology errors (before compiling, or after a successful compile), 2 for
+// a usage error, a compiler that cannot be started, a report that cannot
+// be written, or a check that could not run under block.
+int RunExec(const Options& options);
 
 }  // namespace topolint::cli
 

@@ -1,8 +1,5 @@
 // `topolint exec`: check the module before the compiler runs, run it as a
 // child with the standard streams untouched, check its NEFF after.
-#include "checker/cli/exec_command.h"
-
-#include <cstdio>
 #include <filesystem>
 
 #include "absl/strings/match.h"
@@ -14,7 +11,6 @@
 #include "checker/cli/options.h"
 #include "checker/cli/output_guard.h"
 #include "checker/cli/unit_jobs.h"
-#include "checker/diag/source_snippet.h"
 #include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
@@ -58,7 +54,8 @@ absl::Status ParseExec(const Options& given, ExecSettings* s) {
         "--hlo/--neff/--neuron-config, --write-baseline or --whole-units");
   }
   if (absl::Status st = CheckFlagsApply(o, kOnExec); !st.ok()) return st;
-  if (!ExecWritesFormat(o.format)) {
+  if (o.format != Format::kText && o.format != Format::kGithub &&
+      o.format != Format::kJson && o.format != Format::kSarif) {
     return absl::InvalidArgumentError(
         "exec writes --format text, github, json or sarif");
   }
@@ -205,8 +202,7 @@ ExecOutcome RunPhases(const ExecSettings& s, const CompileLine& line,
   int forwarded = 0;
   absl::StatusOr<int> status = RunChild(s.compiler, &forwarded);
   if (!status.ok()) {
-    Err(fmt::format("topolint: error: {}\n",
-                    std::string(status.status().message())));
+    Fail(status.status());
     return Failed(kExitUsage);
   }
   // Interrupted (the signal went on to the compiler): the old report
@@ -266,9 +262,7 @@ int RunExec(const Options& options) {
   // A compiler that cannot be started is known before anything else runs.
   if (absl::StatusOr<std::string> program = ResolveProgram(s.compiler[0]);
       !program.ok()) {
-    Err(fmt::format("topolint: error: {}\n",
-                    std::string(program.status().message())));
-    return kExitUsage;
+    return Fail(program.status());
   }
   const std::vector<std::string> compiler_args(s.compiler.begin() + 1,
                                                s.compiler.end());

@@ -107,8 +107,6 @@ CompileLine ParseCompileLine(const std::vector<std::string>& args) {
         line.target = value;
       } else if (flag == "--framework") {
         line.framework = value;
-      } else if (flag == "--workdir") {
-        line.workdir = value;
       }
       continue;
     }

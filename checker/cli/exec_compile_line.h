@@ -32,7 +32,6 @@ struct CompileLine {
   std::string lnc_source;
   std::string target;     // --target
   std::string framework;  // --framework ("" = not given)
-  std::string workdir;    // --workdir
   // The positional arguments after `compile` (the input, or what stands
   // where it would: a checkpoint directory, an NKI kernel `.py`).
   std::vector<std::string> positionals;

@@ -12,8 +12,6 @@
 #include "checker/cli/commands.h"
 #include "checker/diag/render_dump.h"
 #include "checker/diag/render_sarif.h"
-#include "checker/diag/source_snippet.h"
-#include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
 namespace topolint::cli {
@@ -74,11 +72,6 @@ void ShiftArtifactIndices(Json& v, int64_t offset) {
 }
 
 }  // namespace
-
-bool ExecWritesFormat(Format format) {
-  return format == Format::kText || format == Format::kGithub ||
-         format == Format::kJson || format == Format::kSarif;
-}
 
 std::string MergeJsonReports(const std::vector<std::string>& documents) {
   Json all = Json::array();

@@ -22,9 +22,6 @@
 
 namespace topolint::cli {
 
-// Whether exec can write `format` (text, github, json, sarif).
-bool ExecWritesFormat(Format format);
-
 // The documents of the phases of one format (json or sarif), merged into
 // one, as the check writes it; `empty` when there are none. Exposed for
 // tests.

@@ -1,12 +1,9 @@
 // `topolint explain`: plan and load units as `check` does, then print what
 // the rank model makes of each (checker/explain).
-#include <cstdio>
-
 #include "checker/cli/commands.h"
 #include "checker/cli/output_guard.h"
 #include "checker/cli/report_sink.h"
 #include "checker/cli/unit_jobs.h"
-#include "checker/diag/source_snippet.h"
 #include "checker/explain/explain.h"
 #include "fmt/format.h"
 
@@ -22,10 +19,7 @@ int WriteExplanation(const Options& options, std::string report) {
   if (st.ok()) st = sink.Write(&report);
   if (st.ok()) st = sink.Finish();
   if (st.ok()) st = sink.Commit();
-  if (!st.ok()) {
-    return Fail(st);
-  }
-  return kExitClean;
+  return st.ok() ? kExitClean : Fail(st);
 }
 
 // --format html / svg: the pictures, with each unit's findings (the rules

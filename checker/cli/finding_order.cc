@@ -5,7 +5,6 @@
 #include <string_view>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {

@@ -63,8 +63,6 @@ class FindingOrder {
   // No more units: appends everything still held.
   void Finish(std::vector<Finding>* ready);
 
-  size_t held() const { return held_.size(); }
-
   // Distinct files the units list, each once (a config inherited by many
   // units counts once): the summary's "N files checked" (CountFiles).
   size_t file_count() const { return file_count_; }

@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -26,7 +25,6 @@
 #include "checker/diag/baseline.h"
 #include "checker/diag/fix.h"
 #include "checker/diag/render.h"
-#include "checker/diag/source_snippet.h"
 #include "checker/io/input_file.h"
 #include "checker/io/output_file.h"
 #include "fmt/format.h"
@@ -230,9 +228,8 @@ int RunFix(const Options& options) {
     plans.push_back(*std::move(fp));
   }
   auto count_fixed = [](const FileFixPlan& p) {
-    size_t n = 0;
-    for (bool a : p.applied) n += a ? 1 : 0;
-    return n;
+    return static_cast<size_t>(
+        std::count(p.applied.begin(), p.applied.end(), true));
   };
   std::string withheld =
       gathered.withheld == 0
@@ -269,7 +266,7 @@ int RunFix(const Options& options) {
       // Changed since it was read: refused, as an edit whose bytes moved.
       Err(fmt::format("topolint: {}\n", std::string(st.message())));
     } else {
-      Err(fmt::format("topolint: error: {}\n", std::string(st.message())));
+      Fail(st);
       failed.push_back(p.file);
     }
   }
@@ -289,13 +286,11 @@ int RunFix(const Options& options) {
   const CheckSummary summary =
       RunCheckCounted(again, in_memory.empty() ? nullptr : &in_memory);
   PrintCheckSummary(again, summary, /*hint_fixes=*/false);
-  const int code = summary.code;
-  const size_t remaining = summary.total();
-  if (code != kExitUsage && !options.quiet) {
-    Err(fmt::format("topolint: {} fixed, {} remaining{}\n", fixed, remaining,
-                    withheld));
+  if (summary.code != kExitUsage && !options.quiet) {
+    Err(fmt::format("topolint: {} fixed, {} remaining{}\n", fixed,
+                    summary.total(), withheld));
   }
-  return code;
+  return summary.code;
 }
 
 }  // namespace topolint::cli

@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
-#include "checker/diag/spelling.h"
 #include "fmt/format.h"
 
 namespace topolint::cli {
@@ -288,25 +286,12 @@ const CommandRow* FindCommand(Verb verb) {
   return nullptr;
 }
 
-std::string SuggestFlag(std::string_view spelled) {
-  std::string typed(spelled);
-  absl::AsciiStrToLower(&typed);
-  // "-format" and "format" mean "--format" as much as "--formt" does.
-  const size_t dashes = std::min<size_t>(typed.find_first_not_of('-'), 2);
-  typed.erase(0, dashes);
-  std::vector<std::string_view> names;
-  for (const FlagRow& f : kFlags) names.push_back(f.name.substr(2));
-  const std::string best =
-      NearestSpelling(typed, names, TypoLimit(typed.size()));
-  return best.empty() ? "" : fmt::format("; did you mean '--{}'?", best);
-}
-
-std::string SuggestCommand(std::string_view typed) {
-  std::vector<std::string_view> names;
-  for (const CommandRow& c : kCommands) names.push_back(c.name);
-  std::string lower(typed);
-  absl::AsciiStrToLower(&lower);
-  return NearestSpelling(lower, names, TypoLimit(lower.size()));
+std::string JoinList(const std::vector<std::string>& items,
+                     std::string_view conjunction) {
+  if (items.size() <= 1) return absl::StrJoin(items, "");
+  return fmt::format("{} {} {}",
+                     absl::StrJoin(items.begin(), items.end() - 1, ", "),
+                     conjunction, items.back());
 }
 
 absl::Status CheckFlagsApply(const Options& o, unsigned bit) {
@@ -323,15 +308,10 @@ absl::Status CheckFlagsApply(const Options& o, unsigned bit) {
         where.push_back(fmt::format("`topolint {}`", c.name));
       }
     }
-    std::string list = where.back();
-    if (where.size() > 1) {
-      where.pop_back();
-      list = absl::StrJoin(where, ", ") + " and " + list;
-    }
     return absl::InvalidArgumentError(
         fmt::format("{} is an option of {}, not of `topolint {}` (see "
                     "`topolint {} --help`)",
-                    name, list, here->name, here->name));
+                    name, JoinList(where, "and"), here->name, here->name));
   }
   return absl::OkStatus();
 }

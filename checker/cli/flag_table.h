@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
@@ -82,11 +83,9 @@ absl::Span<const CommandRow> CommandTable();
 const CommandRow* FindCommand(std::string_view name);
 const CommandRow* FindCommand(Verb verb);
 
-// "; did you mean '--format'?" for the option nearest to `spelled` (an
-// unknown option, with its dashes), else "".
-std::string SuggestFlag(std::string_view spelled);
-// The command nearest to `typed` ("check" for "chek"), else "".
-std::string SuggestCommand(std::string_view typed);
+// "a, b or c" for `conjunction` "or"; "a" for one item.
+std::string JoinList(const std::vector<std::string>& items,
+                     std::string_view conjunction);
 
 // Usage error unless every option in `o.flags_given` applies to the
 // command `bit` ("--core is an option of `topolint explain`").

@@ -1,6 +1,5 @@
 // The --help texts, from the flag and command tables.
 #include <string>
-#include <vector>
 
 #include "absl/strings/str_split.h"
 #include "checker/cli/cli_docs.h"
@@ -12,6 +11,32 @@ namespace {
 
 constexpr size_t kWidth = 79;
 constexpr size_t kHelpColumn = 34;  // where an option's help starts
+
+// `text` wrapped at kWidth columns, every line but the first indented by
+// `indent` spaces, the first starting at column `first_column`.
+std::string WrapText(std::string_view text, size_t indent,
+                     size_t first_column) {
+  std::string out;
+  size_t column = first_column;
+  bool line_empty = true;
+  for (absl::string_view word :
+       absl::StrSplit(absl::string_view(text.data(), text.size()), ' ',
+                      absl::SkipEmpty())) {
+    if (!line_empty && column + 1 + word.size() > kWidth) {
+      out += "\n" + std::string(indent, ' ');
+      column = indent;
+      line_empty = true;
+    }
+    if (!line_empty) {
+      out += ' ';
+      ++column;
+    }
+    out.append(word.data(), word.size());
+    column += word.size();
+    line_empty = false;
+  }
+  return out;
+}
 
 // "  -o, --output FILE".
 std::string OptionLabel(const FlagRow& f) {
@@ -46,10 +71,20 @@ std::string UsageLine(const CommandRow& c) {
                             : fmt::format("topolint {} {}", name, c.synopsis);
 }
 
-constexpr char kRuleDocs[] =
-    "Each finding names its rule, [rule-id]: `topolint rules ID` prints that "
-    "rule's documentation (what it checks, why, examples, how to fix), and "
-    "`topolint rules` lists every rule.";
+// The end of `c`'s help: its options (headed `title`), where the rule pages
+// are, and its exit codes.
+std::string OptionsAndExitCodes(const CommandRow& c, std::string_view title) {
+  std::string out;
+  if (c.bit != 0) {
+    out += fmt::format("\n{}:\n{}\n{}\n", title, OptionRows(c.bit),
+                       WrapText(kRuleDocs, 0, 0));
+  }
+  if (!c.exit_codes.empty()) {
+    out += "\n" + WrapText(fmt::format("exit codes: {}", c.exit_codes), 0, 0) +
+           "\n";
+  }
+  return out;
+}
 
 std::string Overview() {
   std::string out;
@@ -63,41 +98,12 @@ std::string Overview() {
   for (const CommandRow& c : CommandTable()) {
     out += fmt::format("  {:<12}{}\n", c.name, WrapText(c.summary, 14, 14));
   }
-  out +=
-      "\noptions of check (`topolint COMMAND --help` lists another "
-      "command's):\n";
-  out += OptionRows(kOnCheck);
-  out += "\n" + WrapText(kRuleDocs, 0, 0) + "\n";
-  out += "\n" +
-         WrapText(fmt::format("exit codes: {}", check.exit_codes), 0, 0) + "\n";
-  return out;
+  return out + OptionsAndExitCodes(check,
+                                   "options of check (`topolint COMMAND "
+                                   "--help` lists another command's)");
 }
 
 }  // namespace
-
-std::string WrapText(std::string_view text, size_t indent,
-                     size_t first_column) {
-  std::string out;
-  size_t column = first_column;
-  bool line_empty = true;
-  for (absl::string_view word :
-       absl::StrSplit(absl::string_view(text.data(), text.size()), ' ',
-                      absl::SkipEmpty())) {
-    if (!line_empty && column + 1 + word.size() > kWidth) {
-      out += "\n" + std::string(indent, ' ');
-      column = indent;
-      line_empty = true;
-    }
-    if (!line_empty) {
-      out += ' ';
-      ++column;
-    }
-    out.append(word.data(), word.size());
-    column += word.size();
-    line_empty = false;
-  }
-  return out;
-}
 
 std::string UsageText(Verb verb) {
   const CommandRow* c = FindCommand(verb);
@@ -105,15 +111,7 @@ std::string UsageText(Verb verb) {
   std::string out = fmt::format("usage: {}\n\n", UsageLine(*c));
   out += WrapText(c->description.empty() ? c->summary : c->description, 0, 0) +
          "\n";
-  if (c->bit != 0) {
-    out += "\noptions:\n" + OptionRows(c->bit);
-    out += "\n" + WrapText(kRuleDocs, 0, 0) + "\n";
-  }
-  if (!c->exit_codes.empty()) {
-    out += "\n" + WrapText(fmt::format("exit codes: {}", c->exit_codes), 0, 0) +
-           "\n";
-  }
-  return out;
+  return out + OptionsAndExitCodes(*c, "options");
 }
 
 }  // namespace topolint::cli

@@ -12,7 +12,6 @@
 
 #include "checker/cli/cli_docs.h"
 #include "checker/cli/commands.h"
-#include "checker/cli/exec_command.h"
 #include "checker/cli/options.h"
 #include "checker/core/worker_thread.h"
 #include "checker/diag/source_snippet.h"

@@ -1,12 +1,13 @@
 #include "checker/cli/options.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <system_error>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "checker/cli/flag_table.h"
 #include "checker/core/path_filter.h"
@@ -20,21 +21,28 @@ absl::Status Usage(const std::string& msg) {
   return absl::InvalidArgumentError(msg);
 }
 
-absl::StatusOr<int64_t> PositiveInt(const std::string& flag,
-                                    const std::string& value, int64_t min) {
-  int64_t v;
-  if (!absl::SimpleAtoi(value, &v) || v < min) {
-    return Usage(
-        fmt::format("{} expects an integer >= {}, got '{}'", flag, min, value));
-  }
-  return v;
+// "; did you mean '--format'?" for the option nearest to `spelled` (an
+// unknown option, with its dashes), else "".
+std::string SuggestFlag(std::string_view spelled) {
+  std::string typed(spelled);
+  absl::AsciiStrToLower(&typed);
+  // "-format" and "format" mean "--format" as much as "--formt" does.
+  const size_t dashes = std::min<size_t>(typed.find_first_not_of('-'), 2);
+  typed.erase(0, dashes);
+  std::vector<std::string_view> names;
+  for (const FlagRow& f : FlagTable()) names.push_back(f.name.substr(2));
+  const std::string best =
+      NearestSpelling(typed, names, TypoLimit(typed.size()));
+  return best.empty() ? "" : fmt::format("; did you mean '--{}'?", best);
 }
 
-// "a, b or c".
-std::string OrList(const std::vector<std::string>& items) {
-  if (items.size() <= 1) return absl::StrJoin(items, "");
-  return absl::StrJoin(items.begin(), items.end() - 1, ", ") + " or " +
-         items.back();
+// The command nearest to `typed` ("check" for "chek"), else "".
+std::string SuggestCommand(std::string_view typed) {
+  std::vector<std::string_view> names;
+  for (const CommandRow& c : CommandTable()) names.push_back(c.name);
+  std::string lower(typed);
+  absl::AsciiStrToLower(&lower);
+  return NearestSpelling(lower, names, TypoLimit(lower.size()));
 }
 
 // Checks `text` against a kChoice row's values.
@@ -54,8 +62,8 @@ absl::Status CheckChoice(const FlagRow& f, const std::string& text) {
     return Usage(fmt::format("{} expects '{}', got '{}'{}", f.name, choices[0],
                              text, hint));
   }
-  return Usage(fmt::format("{} must be {}, got '{}'{}", f.name, OrList(choices),
-                           text, hint));
+  return Usage(fmt::format("{} must be {}, got '{}'{}", f.name,
+                           JoinList(choices, "or"), text, hint));
 }
 
 // The parser's state across options: the value each single-valued option
@@ -119,12 +127,12 @@ struct FlagParser {
           return Usage(fmt::format("{} needs a file name, got ''", a));
         }
         break;
-      case ValueKind::kInt: {
-        absl::StatusOr<int64_t> n = PositiveInt(a, value, f->min);
-        if (!n.ok()) return n.status();
-        v.number = *n;
+      case ValueKind::kInt:
+        if (!absl::SimpleAtoi(value, &v.number) || v.number < f->min) {
+          return Usage(fmt::format("{} expects an integer >= {}, got '{}'", a,
+                                   f->min, value));
+        }
         break;
-      }
       case ValueKind::kChoice:
         if (absl::Status st = CheckChoice(*f, value); !st.ok()) return st;
         break;

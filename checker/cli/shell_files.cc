@@ -19,10 +19,11 @@ std::string RuleIds() {
   return absl::StrJoin(ids, " ");
 }
 
-std::string CommandNames() {
+// "check explain ..." (`separator` " "), or a case pattern ("|").
+std::string CommandNames(const char* separator = " ") {
   std::vector<std::string> names;
   for (const CommandRow& c : CommandTable()) names.emplace_back(c.name);
-  return absl::StrJoin(names, " ");
+  return absl::StrJoin(names, separator);
 }
 
 // Every spelling of the options of command `bit`.
@@ -118,16 +119,9 @@ std::string ZshSpec(const FlagRow& f) {
 
 // Roff text: backslashes and hyphens escaped, no line taken for a request.
 std::string Roff(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\\') {
-      out += "\\e";
-    } else if (c == '-') {
-      out += "\\-";
-    } else {
-      out += c;
-    }
-  }
+  std::string out =
+      absl::StrReplaceAll(absl::string_view(text.data(), text.size()),
+                          {{"\\", "\\e"}, {"-", "\\-"}});
   if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out.insert(0, "\\&");
   return out;
 }
@@ -202,8 +196,7 @@ _topolint() {{
 complete -F _topolint topolint
 )",
       fmt::arg("rules", RuleIds()), fmt::arg("commands", CommandNames()),
-      fmt::arg("commands_pattern",
-               absl::StrReplaceAll(CommandNames(), {{" ", "|"}})),
+      fmt::arg("commands_pattern", CommandNames("|")),
       fmt::arg("value_arms", BashValueArms()), fmt::arg("verb_opts", verbs));
 }
 
@@ -262,8 +255,7 @@ _topolint "$@"
 )",
       fmt::arg("described", described), fmt::arg("rules", RuleIds()),
       fmt::arg("commands", CommandNames()),
-      fmt::arg("commands_pattern",
-               absl::StrReplaceAll(CommandNames(), {{" ", "|"}})),
+      fmt::arg("commands_pattern", CommandNames("|")),
       fmt::arg("verbs", verbs));
 }
 
@@ -283,12 +275,7 @@ std::string ManPage(std::string_view version) {
   }
   const CommandRow& check = CommandTable()[0];
   out += ".SH DESCRIPTION\n" + Roff(check.description) + "\n.PP\n" +
-         Roff(
-             "Each finding names its rule, [rule-id]: `topolint rules ID` "
-             "prints that rule's documentation (what it checks, why, "
-             "examples, how to fix), and `topolint rules` lists every "
-             "rule.") +
-         "\n.SH COMMANDS\n";
+         Roff(kRuleDocs) + "\n.SH COMMANDS\n";
   for (const CommandRow& c : CommandTable()) {
     out += fmt::format(
         ".TP\n\\fB{}\\fR{}\n{}\n", Roff(c.name),

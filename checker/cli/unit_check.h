@@ -3,8 +3,6 @@
 #ifndef TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_
 #define TOPOLINT_CHECKER_CLI_UNIT_CHECK_H_
 
-#include <cstddef>
-#include <memory>
 #include <vector>
 
 #include "absl/status/status.h"

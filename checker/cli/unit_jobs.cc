@@ -5,19 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <filesystem>
-#include <iterator>
-#include <map>
 #include <memory>
-#include <mutex>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_split.h"
 #include "checker/cli/streamed_units.h"
 #include "checker/cli/unit_check.h"
-#include "checker/core/path_filter.h"
 #include "checker/core/project_config.h"
 #include "checker/core/worker_thread.h"
 #include "checker/hlo/text/hlo_parser.h"
@@ -288,8 +282,6 @@ absl::Status PlanJobs(const Options& o, JobPlan* plan) {
   return absl::OkStatus();
 }
 
-UnitSettings::UnitSettings(const Options& options) : options_(options) {}
-
 absl::Status UnitSettings::Apply(ProjectConfigFinder* finder, UnitJob* job,
                                  std::vector<std::string>* new_configs,
                                  const SeenDir* seen) {
@@ -312,40 +304,28 @@ absl::Status UnitSettings::Apply(ProjectConfigFinder* finder, UnitJob* job,
   return ApplyFlags(o, job);
 }
 
-namespace {
-
-// Runs `work(i)` for every job index, `jobs` threads at a time, and returns
-// the first non-OK status in plan order.
-template <typename Work>
-absl::Status ForEachJob(const JobPlan& plan, int jobs, Work work) {
+absl::Status LoadUnits(const JobPlan& plan, int jobs,
+                       std::vector<Unit>* units) {
+  units->assign(plan.jobs.size(), Unit{});
   std::vector<absl::Status> status(plan.jobs.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i = next++; i < plan.jobs.size(); i = next++) {
-      status[i] = work(i);
+      status[i] = LoadUnit(plan.jobs[i].spec, plan.in_memory, &(*units)[i]);
     }
   };
-  int threads =
+  const int threads =
       std::max(1, std::min<int>(jobs, static_cast<int>(plan.jobs.size())));
   // The calling thread is one of them (and does it all when the system
   // refuses the others).
   std::vector<WorkerThread> pool = StartWorkers(threads - 1, worker);
   worker();
   for (WorkerThread& t : pool) t.join();
+  // The first failure in plan order.
   for (const absl::Status& st : status) {
     if (!st.ok()) return st;
   }
   return absl::OkStatus();
-}
-
-}  // namespace
-
-absl::Status LoadUnits(const JobPlan& plan, int jobs,
-                       std::vector<Unit>* units) {
-  units->assign(plan.jobs.size(), Unit{});
-  return ForEachJob(plan, jobs, [&](size_t i) {
-    return LoadUnit(plan.jobs[i].spec, plan.in_memory, &(*units)[i]);
-  });
 }
 
 absl::Status CheckOneUnit(const UnitJob& job,

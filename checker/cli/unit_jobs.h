@@ -5,7 +5,6 @@
 
 #include <functional>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -64,7 +63,7 @@ absl::Status CommandLineUnits(const Options& options,
 // command-line flags on top. Not thread-safe.
 class UnitSettings {
  public:
-  explicit UnitSettings(const Options& options);
+  explicit UnitSettings(const Options& options) : options_(options) {}
   // Sets job->selection and job->check for job->spec; the path of a
   // settings file loaded for the first time is appended to `new_configs`.
   // `seen`: what a streamed walk saw in the unit's directory, or null.

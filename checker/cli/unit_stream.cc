@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -281,25 +280,9 @@ class OrderedHandoff {
 
 absl::Status StreamUnits(StreamedUnits* source, int jobs,
                          const ConsumeOutcome& consume) {
-  if (jobs <= 1) {
-    for (;;) {
-      std::unique_ptr<UnitJob> job;
-      std::optional<std::string> frontier;
-      absl::StatusOr<bool> more = source->Take(&job, &frontier);
-      if (!more.ok()) return more.status();
-      if (!*more) return absl::OkStatus();
-      UnitOutcome out;
-      if (absl::Status st =
-              CheckOneUnit(*job, source->in_memory(), source->shared(), &out);
-          !st.ok()) {
-        return st;
-      }
-      job.reset();
-      if (absl::Status st = consume(std::move(out), frontier); !st.ok()) {
-        return st;
-      }
-    }
-  }
+  // -j 1 is the writer alone: it takes, checks and hands on one unit at a
+  // time, in the order a plain loop would.
+  jobs = std::max(jobs, 1);
   OrderedHandoff handoff(source, static_cast<size_t>(jobs));
   // Helpers refused (a pids limit): the writer checks what none takes.
   std::vector<WorkerThread> helpers =
