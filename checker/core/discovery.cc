@@ -18,6 +18,7 @@
 #include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/io/input_file.h"
+#include "checker/io/repo_paths.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "fmt/format.h"

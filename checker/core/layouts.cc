@@ -1,5 +1,3 @@
-#include "checker/core/layouts.h"
-
 #include "checker/core/layout_groups.h"
 
 #include <algorithm>
@@ -12,6 +10,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "checker/io/input_file.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -53,20 +52,6 @@ std::string_view DumpModuleId(std::string_view name) {
 
 }  // namespace
 
-// String forms of filename() / parent_path() for the walk's generic paths
-// (no trailing '/'): called several times per file, so no fs::path.
-std::string_view BaseName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-std::string_view ParentView(std::string_view path) {
-  size_t slash = path.rfind('/');
-  if (slash == std::string_view::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-// `_tp0_bk3`: an NxD compile bucket.
 bool IsBucketName(std::string_view name) {
   auto digits = [&](size_t* i) {
     size_t start = *i;
@@ -80,8 +65,6 @@ bool IsBucketName(std::string_view name) {
   return digits(&i) && i == name.size();
 }
 
-// The directory a file is grouped under: its own, except an NxD bucket's
-// `model/graph.hlo`, which belongs with the bucket's `graph.neff`.
 std::string GroupDir(const std::string& path) {
   const std::string_view dir = ParentView(path);
   if (BaseName(dir) != "model") return std::string(dir);
@@ -110,11 +93,8 @@ bool HasMarker(const DirGroup& g, std::string_view name) {
 
 }  // namespace
 
-// Why a compile-cache entry `MODULE_*/` is not checked, or "" when it is a
-// finished entry (optimum-neuron's states: locked, failed, incomplete).
+// optimum-neuron's states of an entry: locked, failed, incomplete.
 std::string CacheEntryProblem(const DirGroup& g, UncheckedInput::Kind* kind) {
-  UncheckedInput::Kind unused;
-  if (kind == nullptr) kind = &unused;
   if (!StartsWith(BaseName(g.dir), "MODULE_") || g.any_named) return "";
   for (const std::string& m : g.markers) {
     if (EndsWith(m, ".lock")) {
@@ -268,8 +248,6 @@ void PairLeftovers(std::string_view dir,
 
 }  // namespace
 
-// The units of one directory, before inherited configs. Takes the files of
-// `g` but its configs (a directory below may inherit them).
 DirUnitList DirUnits(DirGroup& g) {
   bool dump = false;
   for (const InputFile& f : g.hlo) {

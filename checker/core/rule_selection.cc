@@ -111,10 +111,7 @@ void RuleSelection::AddFileIgnore(std::string file_glob,
 bool RuleSelection::IgnoredInFile(std::string_view rule,
                                   std::string_view file) const {
   if (ignores_.empty()) return false;
-  std::string_view base = file;
-  if (size_t slash = base.rfind('/'); slash != std::string_view::npos) {
-    base.remove_prefix(slash + 1);
-  }
+  const std::string_view base = BaseName(file);
   // A NEFF member ("x.neff:sg00/def.json") also matches through the archive
   // (a directory named "run.neff:1" is no archive: SplitNeffMember).
   std::string_view archive = file;

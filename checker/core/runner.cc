@@ -3,10 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -16,6 +13,7 @@
 #include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/io/input_file.h"
+#include "checker/io/repo_paths.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
@@ -26,10 +24,6 @@
 
 namespace topolint {
 namespace {
-
-std::string BaseName(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
-}
 
 OpenCheck CheckFor(const InputFile& f) {
   return f.seen_regular ? OpenCheck::kSeenRegular : OpenCheck::kStatFirst;
@@ -49,7 +43,7 @@ const InMemoryInput* FindInput(const std::vector<InMemoryInput>& in_memory,
 }
 
 void LoadJson(const InputFile& f, std::string text, Unit* unit) {
-  std::string base = BaseName(f.path);
+  const std::string_view base = BaseName(f.path);
   bool always = f.named || f.force_def_json || base == "def.json" ||
                 base == "neuron_config.json";
   // A def.json's replica_groups are read without a tree (they may list a
