@@ -1,13 +1,9 @@
 #include "checker/core/discovery.h"
 
-#include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <set>
 #include <utility>
 
 #include "absl/strings/match.h"

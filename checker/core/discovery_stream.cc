@@ -114,11 +114,6 @@ absl::StatusOr<bool> UnitStream::Next(StreamedUnit* unit) {
   return true;
 }
 
-std::optional<std::string> UnitStream::PeekKey() {
-  if (!Fill().ok() || ready_.empty()) return std::nullopt;
-  return ready_.begin()->first.first;
-}
-
 absl::Status UnitStream::Fill() {
   while (error_.ok()) {
     if (!ready_.empty()) {

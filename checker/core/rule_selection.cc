@@ -20,11 +20,6 @@ bool GlobMatch(std::string_view glob, std::string_view text) {
   return fnmatch(std::string(glob).c_str(), std::string(text).c_str(), 0) == 0;
 }
 
-// `*` stops at '/', and a `**` component spans directories (path_glob.h).
-bool PathGlobMatch(std::string_view glob, std::string_view path) {
-  return GlobPathMatch(glob, path);
-}
-
 std::string SuggestRule(std::string_view typed) {
   std::vector<std::string_view> ids;
   for (const RuleInfo& r : AllRules()) ids.push_back(r.id);
@@ -118,17 +113,18 @@ bool RuleSelection::IgnoredInFile(std::string_view rule,
   SplitNeffMember(file, &archive, nullptr);
   // A glob is written relative to wherever the user thinks of the tree
   // from, so it may match any trailing part of the path ("legacy/*"
-  // matches "/abs/proj/legacy/x.hlo").
+  // matches "/abs/proj/legacy/x.hlo"). In a path glob `*` stops at '/',
+  // and a `**` component spans directories (path_glob.h).
   auto matches_path = [](const std::string& glob, std::string_view path) {
-    if (PathGlobMatch(glob, path)) return true;
+    if (GlobPathMatch(glob, path)) return true;
     for (size_t i = path.find('/'); i != std::string_view::npos;
          i = path.find('/', i + 1)) {
-      if (PathGlobMatch(glob, path.substr(i + 1))) return true;
+      if (GlobPathMatch(glob, path.substr(i + 1))) return true;
     }
     return false;
   };
   for (const auto& [glob, rules] : ignores_) {
-    if (!matches_path(glob, file) && !PathGlobMatch(glob, base) &&
+    if (!matches_path(glob, file) && !GlobPathMatch(glob, base) &&
         !matches_path(glob, archive)) {
       continue;
     }

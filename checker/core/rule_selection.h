@@ -17,10 +17,6 @@ namespace topolint {
 
 // True when `text` matches the shell-style `glob` (`*`, `?`, `[...]`).
 bool GlobMatch(std::string_view glob, std::string_view text);
-// The same for a file path, where `*`, `?` and `[...]` never match '/'
-// (fnmatch's FNM_PATHNAME): "legacy/*.hlo" matches legacy/a.hlo, not
-// legacy/sub/a.hlo.
-bool PathGlobMatch(std::string_view glob, std::string_view path);
 
 // True when `glob` matches at least one registered rule id.
 bool GlobMatchesAnyRule(std::string_view glob);

@@ -12,7 +12,6 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "checker/core/discovery.h"

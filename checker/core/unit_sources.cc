@@ -1,10 +1,9 @@
 #include "checker/core/unit_sources.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <utility>
 
 #include "checker/core/dir_entries.h"
