@@ -74,19 +74,6 @@ std::string GroupDir(const std::string& path) {
 
 namespace {
 
-InputKind KindOf(FileRole role) {
-  switch (role) {
-    case FileRole::kHlo:
-      return InputKind::kHlo;
-    case FileRole::kNeff:
-      return InputKind::kNeff;
-    case FileRole::kCompileFlags:
-      return InputKind::kCompileFlags;
-    default:
-      return InputKind::kJson;
-  }
-}
-
 bool HasMarker(const DirGroup& g, std::string_view name) {
   return std::find(g.markers.begin(), g.markers.end(), name) != g.markers.end();
 }
@@ -129,24 +116,18 @@ std::string CacheEntryProblem(const DirGroup& g, UncheckedInput::Kind* kind) {
 
 UnitSpec SkippedEntryUnit(std::string_view dir, UncheckedInput::Kind kind,
                           const std::string& why) {
+  const char* advice =
+      kind == UncheckedInput::Kind::kCacheInProgress
+          ? "; check it again once the compiler is done"
+      : kind == UncheckedInput::Kind::kCacheFailed
+          ? "; its module was not checked (name the module file to check it "
+            "alone, or delete the entry to have it compiled again)"
+          : "";
   UnitSpec u;
   u.directory = std::string(dir);
-  std::string what;
-  switch (kind) {
-    case UncheckedInput::Kind::kCacheInProgress:
-      what = "; check it again once the compiler is done";
-      break;
-    case UncheckedInput::Kind::kCacheFailed:
-      what =
-          "; its module was not checked (name the module file to check it "
-          "alone, or delete the entry to have it compiled again)";
-      break;
-    default:
-      break;
-  }
   u.unchecked.push_back(
       {kind, u.directory,
-       fmt::format("compile-cache entry not checked: {}{}", why, what)});
+       fmt::format("compile-cache entry not checked: {}{}", why, advice)});
   return u;
 }
 
@@ -193,7 +174,7 @@ struct KeyedUnit {
 constexpr char kPlainDefJsonKeyPrefix[] = "\x02";
 
 // "a, b, c and 4 more": at most kShown names of one side.
-std::string NameList(const std::vector<const KeyedUnit*>& keys) {
+std::string NameList(const std::vector<KeyedUnit*>& keys) {
   constexpr size_t kShown = 5;
   std::string out;
   for (size_t i = 0; i < keys.size() && i < kShown; ++i) {
@@ -232,8 +213,6 @@ void PairLeftovers(std::string_view dir,
       return;
     }
   }
-  std::vector<const KeyedUnit*> m(modules.begin(), modules.end());
-  std::vector<const KeyedUnit*> n(sides.begin(), sides.end());
   modules[0]->unit.unchecked.push_back(
       {UncheckedInput::Kind::kUnpaired, std::string(dir),
        fmt::format(
@@ -243,7 +222,7 @@ void PairLeftovers(std::string_view dir,
            "neff-lnc-mismatch); name the pair with --hlo MODULE --neff NEFF, "
            "or name the files as the layout rule pairs them (X.hlo or "
            "X.hlo_module.pb with X.neff or X.def.json)",
-           NameList(m), NameList(n))});
+           NameList(modules), NameList(sides))});
 }
 
 }  // namespace
@@ -457,12 +436,15 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
   ++g.files;
   g.any_named = g.any_named || c.file.named;
   RoleFiles* to = nullptr;
+  InputKind kind = InputKind::kJson;
   switch (c.role) {
     case FileRole::kHlo:
       to = &g.hlo;
+      kind = InputKind::kHlo;
       break;
     case FileRole::kNeff:
       to = &g.neff;
+      kind = InputKind::kNeff;
       break;
     case FileRole::kDefJson:
       to = &g.def_json;
@@ -471,6 +453,9 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
       to = &g.configs;
       break;
     case FileRole::kCompileFlags:
+      to = &g.shared;
+      kind = InputKind::kCompileFlags;
+      break;
     case FileRole::kJson:
       to = &g.shared;
       break;
@@ -485,7 +470,7 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
       break;
   }
   if (to != nullptr) {
-    to->push_back({std::move(c.file.path), KindOf(c.role), c.file.named,
+    to->push_back({std::move(c.file.path), kind, c.file.named,
                    /*from_stdin=*/false, c.role == FileRole::kDefJson,
                    /*seen_regular=*/true, std::move(c.config)});
   }

@@ -64,13 +64,14 @@ absl::Status RuleSelection::SetSeverity(std::string_view rule,
     return absl::InvalidArgumentError(fmt::format(
         "unknown rule '{}' in severity overrides{}", rule, SuggestRule(rule)));
   }
-  Severity s;
+  Severity s{};
   if (level != "off" && !ParseSeverity(level, &s)) {
     return absl::InvalidArgumentError(fmt::format(
         "severity of '{}' is '{}'; expected error, warning, note or off", rule,
         level));
   }
-  severity_[std::string(rule)] = std::string(level);
+  severity_[std::string(rule)] =
+      level == "off" ? std::nullopt : std::optional<Severity>(s);
   return absl::OkStatus();
 }
 
@@ -81,21 +82,19 @@ bool RuleSelection::Enabled(std::string_view rule) const {
   }
   if (!on) return false;
   auto it = severity_.find(rule);
-  return it == severity_.end() || it->second != "off";
+  return it == severity_.end() || it->second.has_value();
 }
 
 Severity RuleSelection::EffectiveSeverity(std::string_view rule) const {
   auto it = severity_.find(rule);
-  Severity s = Severity::kError;
-  if (it != severity_.end() && ParseSeverity(it->second, &s)) return s;
+  if (it != severity_.end() && it->second) return *it->second;
   const RuleInfo* info = FindRule(rule);
   return info ? info->default_severity : Severity::kError;
 }
 
 bool RuleSelection::SeveritySet(std::string_view rule) const {
   auto it = severity_.find(rule);
-  Severity s;
-  return it != severity_.end() && ParseSeverity(it->second, &s);
+  return it != severity_.end() && it->second.has_value();
 }
 
 void RuleSelection::AddFileIgnore(std::string file_glob,

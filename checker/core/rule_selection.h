@@ -5,6 +5,7 @@
 #define TOPOLINT_CHECKER_CORE_RULE_SELECTION_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,7 +56,8 @@ class RuleSelection {
 
  private:
   std::vector<std::pair<std::string, bool>> globs_;  // (glob, enable)
-  std::map<std::string, std::string, std::less<>> severity_;
+  // By rule: the level an override sets, nullopt for "off".
+  std::map<std::string, std::optional<Severity>, std::less<>> severity_;
   std::vector<std::pair<std::string, std::vector<std::string>>> ignores_;
   bool werror_ = false;
 };

@@ -61,8 +61,6 @@ class SharedInputs {
     mutable std::unique_ptr<Unit> result;  // the inputs loading gave
   };
 
-  static bool SameSettings(const InputFile& a, const InputFile& b);
-
   LoadFn load_;
   mutable std::mutex entries_mu_;  // Share may add while units load
   std::unordered_map<std::string, std::unique_ptr<Entry>> entries_;

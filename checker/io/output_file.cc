@@ -69,8 +69,10 @@ int RegisterTemp(const std::string& path) {
   return -1;
 }
 
-void UnregisterTemp(int slot) {
-  if (slot >= 0) g_temp_live[slot].store(false);
+// Frees `*slot` (-1: none) and sets it to -1.
+void UnregisterTemp(int* slot) {
+  if (*slot >= 0) g_temp_live[*slot].store(false);
+  *slot = -1;
 }
 
 void RemoveTempsOnSignal(int sig) {
@@ -188,8 +190,7 @@ void StagedOutput::Discard() {
     unlink(temp_.c_str());
     temp_.clear();
   }
-  UnregisterTemp(slot_);
-  slot_ = -1;
+  UnregisterTemp(&slot_);
 }
 
 bool StagedOutput::LinkUnnamed() {
@@ -210,8 +211,7 @@ bool StagedOutput::LinkUnnamed() {
       return true;
     }
     const int err = errno;
-    UnregisterTemp(slot_);
-    slot_ = -1;
+    UnregisterTemp(&slot_);
     temp_.clear();
     if (err != EEXIST) return false;
   }
@@ -326,8 +326,7 @@ absl::Status StagedOutput::Commit() {
   }
   committed_ = true;
   temp_.clear();
-  UnregisterTemp(slot_);
-  slot_ = -1;
+  UnregisterTemp(&slot_);
   return absl::OkStatus();
 }
 
