@@ -11,6 +11,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "absl/strings/ascii.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -28,8 +29,7 @@ std::string TypeName(mode_t mode) {
 
 std::string ErrnoMessage(int err) {
   std::string s = std::generic_category().message(err);
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z')
-    s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  if (!s.empty()) s[0] = absl::ascii_tolower(static_cast<unsigned char>(s[0]));
   return s;
 }
 
@@ -128,37 +128,20 @@ EntryInfo ClassifyDirEntry(const std::string& path, const char* name,
     info.reason = NotSearchedTooLong(path);
     return info;
   }
-  bool link = type == DT_LNK;
-  bool dir = type == DT_DIR;
-  bool regular = type == DT_REG;
+  mode_t mode = DTTOIF(type);  // 0 for DT_UNKNOWN
   bool broken = false;
-  mode_t mode = 0;
   struct stat st;
   if (type == DT_UNKNOWN) {
-    if (::lstat(path.c_str(), &st) == 0) {
-      link = S_ISLNK(st.st_mode);
-      dir = S_ISDIR(st.st_mode);
-      regular = S_ISREG(st.st_mode);
-      mode = st.st_mode;
-    } else {
-      broken = true;
-    }
+    broken = ::lstat(path.c_str(), &st) != 0;
+    if (!broken) mode = st.st_mode;
   }
+  const bool link = S_ISLNK(mode);
   if (link) {
-    if (::stat(path.c_str(), &st) == 0) {
-      dir = S_ISDIR(st.st_mode);
-      regular = S_ISREG(st.st_mode);
-      mode = st.st_mode;
-    } else {
-      broken = true;
-    }
-  } else if (mode == 0) {
-    mode = type == DT_FIFO   ? S_IFIFO
-           : type == DT_SOCK ? S_IFSOCK
-           : type == DT_CHR  ? S_IFCHR
-           : type == DT_BLK  ? S_IFBLK
-                             : 0;
+    broken = ::stat(path.c_str(), &st) != 0;
+    mode = broken ? 0 : st.st_mode;
   }
+  const bool dir = S_ISDIR(mode);
+  const bool regular = S_ISREG(mode);
   if (name[0] == '.') {
     // .git, .topolint.json (read as settings), editor files.
     if (std::string_view(name) == ".topolint.json") {

@@ -1,13 +1,9 @@
 #include "checker/core/discovery.h"
 
-#include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <set>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -18,6 +14,8 @@
 #include "checker/hlo/mlir/mlir_reader.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/io/input_file.h"
+#include "checker/io/repo_paths.h"
+#include "checker/io/status_macros.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "fmt/format.h"
@@ -81,32 +79,17 @@ bool UnreadMlir(ClassifiedFile* c) {
   return true;
 }
 
-// The role of an input of `kind` other than kJson.
+// The role of an input of `kind` other than kJson: an HLO module or a NEFF
+// (the kinds ClassifyName and ClassifyFile give).
 FileRole RoleOf(InputKind kind) {
-  switch (kind) {
-    case InputKind::kHlo:
-      return FileRole::kHlo;
-    case InputKind::kNeff:
-      return FileRole::kNeff;
-    case InputKind::kCompileFlags:
-      return FileRole::kCompileFlags;
-    case InputKind::kJson:
-      break;
-  }
-  return FileRole::kJson;
+  return kind == InputKind::kNeff ? FileRole::kNeff : FileRole::kHlo;
 }
 
 // The .json files whose name says what they are.
 bool JsonRoleByName(std::string_view base, FileRole* role) {
-  if (base == "def.json") {
-    *role = FileRole::kDefJson;
-    return true;
-  }
-  if (base == "neuron_config.json") {
-    *role = FileRole::kConfig;
-    return true;
-  }
-  return false;
+  if (base != "def.json" && base != "neuron_config.json") return false;
+  *role = base == "def.json" ? FileRole::kDefJson : FileRole::kConfig;
+  return true;
 }
 
 // What a .json file is: by name, then by content.
@@ -220,10 +203,10 @@ std::string ParentDirectory(const std::string& path) {
 }
 
 bool ClassifyName(const std::string& name, InputKind* kind) {
+  // `.pb` takes `.hlo_module.pb` and `.hlo.pb` too.
   if (absl::EndsWith(name, ".hlo") || absl::EndsWith(name, ".hlo.txt") ||
-      absl::EndsWith(name, ".hlo_module.pb") ||
-      absl::EndsWith(name, ".hlo.pb") || absl::EndsWith(name, ".pb") ||
-      absl::EndsWith(name, ".pb.gz") || absl::EndsWith(name, ".mlir")) {
+      absl::EndsWith(name, ".pb") || absl::EndsWith(name, ".pb.gz") ||
+      absl::EndsWith(name, ".mlir")) {
     *kind = InputKind::kHlo;
   } else if (absl::EndsWith(name, ".json")) {
     *kind = InputKind::kJson;
@@ -348,9 +331,8 @@ absl::Status DiscoverUnits(const std::vector<std::string>& paths,
   }
   for (;;) {
     StreamedUnit u;
-    absl::StatusOr<bool> more = sources.Next(&u);
-    if (!more.ok()) return more.status();
-    if (!*more) return absl::OkStatus();
+    TOPOLINT_ASSIGN_OR_RETURN(const bool more, sources.Next(&u));
+    if (!more) return absl::OkStatus();
     units->push_back(std::move(u.spec));
   }
 }

@@ -15,6 +15,7 @@
 #include "checker/core/gitignore.h"
 #include "checker/core/path_filter.h"
 #include "checker/io/repo_paths.h"
+#include "checker/io/status_macros.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -27,8 +28,7 @@ struct UnitStream::Frame {
   int depth = 0;
   bool has_settings = false;  // a `.topolint.json` that is a regular file
   bool has_git = false;       // a `.git`: the top of a work tree
-  bool have_id = false;
-  std::pair<uint64_t, uint64_t> id{};
+  std::optional<std::pair<uint64_t, uint64_t>> id;  // device, inode
   std::vector<std::string> subdirs;  // names, in path order ("d/")
   size_t next_sub = 0;
   DirGroup group;
@@ -114,11 +114,6 @@ absl::StatusOr<bool> UnitStream::Next(StreamedUnit* unit) {
   return true;
 }
 
-std::optional<std::string> UnitStream::PeekKey() {
-  if (!Fill().ok() || ready_.empty()) return std::nullopt;
-  return ready_.begin()->first.first;
-}
-
 absl::Status UnitStream::Fill() {
   while (error_.ok()) {
     if (!ready_.empty()) {
@@ -182,13 +177,11 @@ bool UnitStream::LookUpGitignore() {
     std::error_code ec;
     cwd_ = fs::current_path(ec).string();
     if (ec) return false;
-    fs::path abs = fs::path(*root_);
-    if (abs.is_relative()) abs = fs::path(cwd_) / abs;
-    const std::string git_root = FindGitRoot(abs.lexically_normal().string());
+    const std::string abs = AbsoluteNormalPath(*root_, cwd_);
+    const std::string git_root = FindGitRoot(abs);
     if (!git_root.empty()) {
       gitignore_ = std::make_unique<GitignoreFilter>(git_root);
-      search_root_ = GitignoreSearchRoot(
-          git_root, abs.lexically_normal().generic_string());
+      search_root_ = GitignoreSearchRoot(git_root, abs);
     }
   }
   return gitignore_ != nullptr;
@@ -262,14 +255,13 @@ std::string UnitStream::WalkedName(const std::string& link) {
   const std::string rel =
       WalkedPathBelow(canonical_root_, target, limits_.max_depth);
   if (!rel.empty()) {
-    ClassifiedFile c;
-    c.file = {JoinPath(*root_, rel), root_, false};
+    FoundFile file{JoinPath(*root_, rel), root_, false};
     if (limits_.selector != nullptr) {
-      absl::StatusOr<std::string> why = limits_.selector->Reject(c.file);
+      absl::StatusOr<std::string> why = limits_.selector->Reject(file);
       if (!why.ok() || !why->empty()) return "";
     }
-    if (Ignored(c.file)) return "";
-    return std::move(c.file.path);
+    if (Ignored(file)) return "";
+    return std::move(file.path);
   }
   for (const auto& [top, given] : names_->roots) {
     if (top == canonical_root_) continue;
@@ -315,11 +307,10 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
   const int open_error = fd < 0 ? errno : 0;
   struct stat st;
   if (fd >= 0 ? ::fstat(fd, &st) == 0 : ::stat(path.c_str(), &st) == 0) {
-    frame->have_id = true;
-    frame->id = {st.st_dev, st.st_ino};
-    bool again = limits_.follow_symlinks && !claimed_.insert(frame->id).second;
+    frame->id.emplace(st.st_dev, st.st_ino);
+    bool again = limits_.follow_symlinks && !claimed_.insert(*frame->id).second;
     for (const auto& up : stack_) {
-      again = again || (up->have_id && up->id == frame->id);  // a loop
+      again = again || up->id == frame->id;  // a loop
     }
     if (again) {
       if (fd >= 0) ::close(fd);
@@ -412,10 +403,10 @@ absl::Status UnitStream::List(const std::string& path, int depth) {
                      names_->named.count({fst.st_dev, fst.st_ino}) != 0;
     }
     if (limits_.selector != nullptr) {
-      absl::StatusOr<std::string> why = limits_.selector->Reject(c.file);
-      if (!why.ok()) return why.status();
-      if (!why->empty()) {
-        on_skipped_({std::move(c.file.path), *std::move(why), 1});
+      TOPOLINT_ASSIGN_OR_RETURN(std::string why,
+                                limits_.selector->Reject(c.file));
+      if (!why.empty()) {
+        on_skipped_({std::move(c.file.path), std::move(why), 1});
         continue;
       }
     }

@@ -128,10 +128,6 @@ class UnitStream {
   // pattern) ends the stream.
   absl::StatusOr<bool> Next(StreamedUnit* unit);
 
-  // The key of the unit Next gives next, walking as far as needed to know
-  // it; nullopt at the end (or after an error, which Next then returns).
-  std::optional<std::string> PeekKey();
-
   // Walks until the first unit is known: the error Next would give first
   // (the path given cannot be listed), before anything is reported.
   absl::Status Prime() { return Fill(); }

@@ -1,7 +1,6 @@
 #include "checker/core/gitignore.h"
 
 #include <fstream>
-#include <iterator>
 #include <utility>
 
 #include "absl/strings/str_split.h"

@@ -36,8 +36,6 @@ class GitignoreRules {
   // The last of these patterns matching `rel` (relative to the root).
   Verdict Decide(std::string_view rel, bool is_dir) const;
 
-  size_t size() const { return patterns_.size(); }
-
  private:
   struct Pattern {
     std::string glob;  // relative to base when anchored, else a name glob

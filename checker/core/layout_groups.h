@@ -1,20 +1,62 @@
-// One directory's files grouped into units (layouts.h, docs/layouts.md):
-// the per-directory steps of the walk, which forms units one directory at a
-// time as it lists them (discovery_stream.h), and of the files named on the
-// command line (unit_sources.h).
+// Groups classified files into units the way the tools that wrote them lay
+// them out (docs/reference/inputs.md, docs/layouts.md): a module with the NEFF
+// compiled from it, never with another module's NEFF; a Neuron compile-cache
+// entry `MODULE_*/` as one unit (or one skip reason when it failed or is
+// incomplete); an NxD bucket `_tp<i>_bk<n>/` with its `model/graph.hlo`; XLA
+// dump files by module id; and the nearest component config above each
+// unit. One directory at a time: the per-directory steps of the walk, which
+// forms units as it lists directories (discovery_stream.h), and of the files
+// named on the command line (unit_sources.h).
 #ifndef TOPOLINT_CHECKER_CORE_LAYOUT_GROUPS_H_
 #define TOPOLINT_CHECKER_CORE_LAYOUT_GROUPS_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "checker/core/dir_entries.h"
 #include "checker/core/discovery.h"
-#include "checker/core/layouts.h"
 
 namespace topolint {
+
+// What a file is to discovery.
+enum class FileRole {
+  kHlo,           // HLO text or binary module
+  kNeff,          // .neff archive
+  kDefJson,       // NEFF def.json (by name or content)
+  kConfig,        // component config (by name or content)
+  kCompileFlags,  // compile_flags.json
+  kJson,          // other .json named on the command line (loader decides)
+  kCacheMarker,   // model.done, model.log, *.lock: a cache entry's state
+  kUnread,        // a kind topolint knows but does not read (an MLIR
+                  // module, gzip of HLO text, a .json too large to read):
+                  // an unchecked-input finding; `reason` says why
+  kNone,          // not an input: `reason` says why
+};
+
+struct ClassifiedFile {
+  FoundFile file;
+  FileRole role = FileRole::kNone;
+  std::string reason;  // kNone and kUnread only
+  // kConfig known by its content: the document read to know it.
+  std::shared_ptr<config::ComponentConfigData> config;
+};
+
+// Sets `c->role` (and `reason`) of one file a search found: by its name,
+// else by its content (discovery.cc).
+void ClassifyFound(ClassifiedFile* c);
+
+// The pairing key of a module or NEFF file name: the name without the HLO
+// (`.hlo_module.pb`, `.hlo.pb`, `.hlo`, `.hlo.txt`, `.pb`, `.gz`) or NEFF
+// (`.neff`, then an HLO suffix, for transformers-neuronx's `X.pb.neff`)
+// suffixes; for XLA dump files (`module_0042.name.stage.txt`), `module_0042`.
+std::string PairKey(std::string_view file_name, FileRole role);
+
+// True for an XLA dump file name of the final, after-optimizations module.
+bool IsFinalDumpModule(std::string_view file_name);
 
 // A directory's files by role. Most directories of a search hold one file
 // of each role (a compile-cache entry: model.hlo, def.json,
@@ -44,8 +86,7 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group);
 
 // Why a compile-cache entry `MODULE_*/` is not checked (a failed, locked or
 // incomplete entry), or "" when it is checked; `*kind` says which.
-std::string CacheEntryProblem(const DirGroup& g,
-                              UncheckedInput::Kind* kind = nullptr);
+std::string CacheEntryProblem(const DirGroup& g, UncheckedInput::Kind* kind);
 
 // The unit that reports a skipped compile-cache entry `dir`: no files, one
 // unchecked-input record (`why` from CacheEntryProblem).
@@ -81,11 +122,6 @@ std::string GroupDir(const std::string& path);
 
 // `_tp0_bk3`: an NxD compile bucket's directory name.
 bool IsBucketName(std::string_view name);
-
-// String forms of filename() / parent_path() for a walk's generic paths (no
-// trailing '/'): "." for a bare name, "/" for a file at the root.
-std::string_view BaseName(std::string_view path);
-std::string_view ParentView(std::string_view path);
 
 }  // namespace topolint
 

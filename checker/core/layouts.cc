@@ -1,5 +1,3 @@
-#include "checker/core/layouts.h"
-
 #include "checker/core/layout_groups.h"
 
 #include <algorithm>
@@ -12,6 +10,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "checker/io/input_file.h"
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -53,20 +52,6 @@ std::string_view DumpModuleId(std::string_view name) {
 
 }  // namespace
 
-// String forms of filename() / parent_path() for the walk's generic paths
-// (no trailing '/'): called several times per file, so no fs::path.
-std::string_view BaseName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-std::string_view ParentView(std::string_view path) {
-  size_t slash = path.rfind('/');
-  if (slash == std::string_view::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-// `_tp0_bk3`: an NxD compile bucket.
 bool IsBucketName(std::string_view name) {
   auto digits = [&](size_t* i) {
     size_t start = *i;
@@ -80,8 +65,6 @@ bool IsBucketName(std::string_view name) {
   return digits(&i) && i == name.size();
 }
 
-// The directory a file is grouped under: its own, except an NxD bucket's
-// `model/graph.hlo`, which belongs with the bucket's `graph.neff`.
 std::string GroupDir(const std::string& path) {
   const std::string_view dir = ParentView(path);
   if (BaseName(dir) != "model") return std::string(dir);
@@ -91,30 +74,14 @@ std::string GroupDir(const std::string& path) {
 
 namespace {
 
-InputKind KindOf(FileRole role) {
-  switch (role) {
-    case FileRole::kHlo:
-      return InputKind::kHlo;
-    case FileRole::kNeff:
-      return InputKind::kNeff;
-    case FileRole::kCompileFlags:
-      return InputKind::kCompileFlags;
-    default:
-      return InputKind::kJson;
-  }
-}
-
 bool HasMarker(const DirGroup& g, std::string_view name) {
   return std::find(g.markers.begin(), g.markers.end(), name) != g.markers.end();
 }
 
 }  // namespace
 
-// Why a compile-cache entry `MODULE_*/` is not checked, or "" when it is a
-// finished entry (optimum-neuron's states: locked, failed, incomplete).
+// optimum-neuron's states of an entry: locked, failed, incomplete.
 std::string CacheEntryProblem(const DirGroup& g, UncheckedInput::Kind* kind) {
-  UncheckedInput::Kind unused;
-  if (kind == nullptr) kind = &unused;
   if (!StartsWith(BaseName(g.dir), "MODULE_") || g.any_named) return "";
   for (const std::string& m : g.markers) {
     if (EndsWith(m, ".lock")) {
@@ -149,24 +116,18 @@ std::string CacheEntryProblem(const DirGroup& g, UncheckedInput::Kind* kind) {
 
 UnitSpec SkippedEntryUnit(std::string_view dir, UncheckedInput::Kind kind,
                           const std::string& why) {
+  const char* advice =
+      kind == UncheckedInput::Kind::kCacheInProgress
+          ? "; check it again once the compiler is done"
+      : kind == UncheckedInput::Kind::kCacheFailed
+          ? "; its module was not checked (name the module file to check it "
+            "alone, or delete the entry to have it compiled again)"
+          : "";
   UnitSpec u;
   u.directory = std::string(dir);
-  std::string what;
-  switch (kind) {
-    case UncheckedInput::Kind::kCacheInProgress:
-      what = "; check it again once the compiler is done";
-      break;
-    case UncheckedInput::Kind::kCacheFailed:
-      what =
-          "; its module was not checked (name the module file to check it "
-          "alone, or delete the entry to have it compiled again)";
-      break;
-    default:
-      break;
-  }
   u.unchecked.push_back(
       {kind, u.directory,
-       fmt::format("compile-cache entry not checked: {}{}", why, what)});
+       fmt::format("compile-cache entry not checked: {}{}", why, advice)});
   return u;
 }
 
@@ -213,7 +174,7 @@ struct KeyedUnit {
 constexpr char kPlainDefJsonKeyPrefix[] = "\x02";
 
 // "a, b, c and 4 more": at most kShown names of one side.
-std::string NameList(const std::vector<const KeyedUnit*>& keys) {
+std::string NameList(const std::vector<KeyedUnit*>& keys) {
   constexpr size_t kShown = 5;
   std::string out;
   for (size_t i = 0; i < keys.size() && i < kShown; ++i) {
@@ -252,8 +213,6 @@ void PairLeftovers(std::string_view dir,
       return;
     }
   }
-  std::vector<const KeyedUnit*> m(modules.begin(), modules.end());
-  std::vector<const KeyedUnit*> n(sides.begin(), sides.end());
   modules[0]->unit.unchecked.push_back(
       {UncheckedInput::Kind::kUnpaired, std::string(dir),
        fmt::format(
@@ -263,13 +222,11 @@ void PairLeftovers(std::string_view dir,
            "neff-lnc-mismatch); name the pair with --hlo MODULE --neff NEFF, "
            "or name the files as the layout rule pairs them (X.hlo or "
            "X.hlo_module.pb with X.neff or X.def.json)",
-           NameList(m), NameList(n))});
+           NameList(modules), NameList(sides))});
 }
 
 }  // namespace
 
-// The units of one directory, before inherited configs. Takes the files of
-// `g` but its configs (a directory below may inherit them).
 DirUnitList DirUnits(DirGroup& g) {
   bool dump = false;
   for (const InputFile& f : g.hlo) {
@@ -479,12 +436,15 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
   ++g.files;
   g.any_named = g.any_named || c.file.named;
   RoleFiles* to = nullptr;
+  InputKind kind = InputKind::kJson;
   switch (c.role) {
     case FileRole::kHlo:
       to = &g.hlo;
+      kind = InputKind::kHlo;
       break;
     case FileRole::kNeff:
       to = &g.neff;
+      kind = InputKind::kNeff;
       break;
     case FileRole::kDefJson:
       to = &g.def_json;
@@ -493,6 +453,9 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
       to = &g.configs;
       break;
     case FileRole::kCompileFlags:
+      to = &g.shared;
+      kind = InputKind::kCompileFlags;
+      break;
     case FileRole::kJson:
       to = &g.shared;
       break;
@@ -507,7 +470,7 @@ void AddFileToGroup(ClassifiedFile&& c, DirGroup* group) {
       break;
   }
   if (to != nullptr) {
-    to->push_back({std::move(c.file.path), KindOf(c.role), c.file.named,
+    to->push_back({std::move(c.file.path), kind, c.file.named,
                    /*from_stdin=*/false, c.role == FileRole::kDefJson,
                    /*seen_regular=*/true, std::move(c.config)});
   }

@@ -7,6 +7,7 @@
 
 #include "checker/core/project_config.h"
 #include "checker/io/repo_paths.h"
+#include "checker/io/status_macros.h"
 #include "fmt/format.h"
 #include "re2/re2.h"
 
@@ -22,13 +23,6 @@ const std::string& CurrentDir() {
     return new std::string(fs::current_path(ec).generic_string());
   }();
   return *cwd;
-}
-
-// `path` made absolute against the current directory and lexically normal
-// (repo_paths.h: as a string, without std::filesystem for the plain paths a
-// walk lists).
-std::string AbsoluteNormalString(const std::string& path) {
-  return AbsoluteNormalPath(path, CurrentDir());
 }
 
 // Whether RE2 finds nothing wrong in `prefix`, a prefix of a pattern, but
@@ -112,8 +106,8 @@ absl::StatusOr<std::shared_ptr<const re2::RE2>> CompilePathPattern(
 std::string RelativeToRoot(const std::string& path, const std::string& root) {
   // A path below the root, both normal: what follows "root/" (every file
   // of a walk under the root, as strings).
-  const std::string p = AbsoluteNormalString(path);
-  const std::string r = AbsoluteNormalString(root);
+  const std::string p = AbsoluteNormalPath(path, CurrentDir());
+  const std::string r = AbsoluteNormalPath(root, CurrentDir());
   if (r.size() > 1 && r.back() != '/' && p.size() > r.size() + 1 &&
       p.compare(0, r.size(), r) == 0 && p[r.size()] == '/') {
     return p.substr(r.size() + 1);
@@ -136,9 +130,9 @@ absl::StatusOr<PathFilterLevel> PathFilterLevel::Make(
       const std::string where = origin.empty()
                                     ? fmt::format("--{}", flag)
                                     : fmt::format("{}: \"{}\"", origin, flag);
-      auto re = CompilePathPattern(p, where);
-      if (!re.ok()) return re.status();
-      out->push_back(Pattern{p, *std::move(re)});
+      TOPOLINT_ASSIGN_OR_RETURN(std::shared_ptr<const re2::RE2> re,
+                                CompilePathPattern(p, where));
+      out->push_back(Pattern{p, std::move(re)});
     }
   }
   return level;
@@ -169,9 +163,8 @@ absl::Status PathSelector::SetCommandLine(
     const std::vector<std::string>& exclude) {
   std::string root = FindGitRoot(CurrentDir());
   if (root.empty()) root = CurrentDir();
-  auto level = PathFilterLevel::Make(root, include, exclude, "");
-  if (!level.ok()) return level.status();
-  command_line_ = *std::move(level);
+  TOPOLINT_ASSIGN_OR_RETURN(command_line_,
+                            PathFilterLevel::Make(root, include, exclude, ""));
   return absl::OkStatus();
 }
 
@@ -184,17 +177,17 @@ absl::StatusOr<const PathFilterLevel*> PathSelector::ConfigLevel(
   if (path.empty()) return nullptr;
   auto it = levels_.find(path);
   if (it == levels_.end()) {
-    absl::StatusOr<ProjectConfig> cfg = LoadProjectConfig(path);
-    if (!cfg.ok()) return cfg.status();
+    TOPOLINT_ASSIGN_OR_RETURN(const ProjectConfig cfg, LoadProjectConfig(path));
     std::unique_ptr<PathFilterLevel> level;
-    if (!cfg->include.empty() || !cfg->exclude.empty()) {
-      const std::string cfg_dir =
-          fs::path(AbsoluteNormalString(path)).parent_path().string();
+    if (!cfg.include.empty() || !cfg.exclude.empty()) {
+      const std::string cfg_dir(
+          ParentView(AbsoluteNormalPath(path, CurrentDir())));
       std::string root = FindGitRoot(cfg_dir);
       if (root.empty()) root = cfg_dir;
-      auto made = PathFilterLevel::Make(root, cfg->include, cfg->exclude, path);
-      if (!made.ok()) return made.status();
-      level = std::make_unique<PathFilterLevel>(*std::move(made));
+      TOPOLINT_ASSIGN_OR_RETURN(
+          PathFilterLevel made,
+          PathFilterLevel::Make(root, cfg.include, cfg.exclude, path));
+      level = std::make_unique<PathFilterLevel>(std::move(made));
     }
     it = levels_.emplace(path, std::move(level)).first;
   }
@@ -208,18 +201,11 @@ absl::StatusOr<std::string> PathSelector::Reject(const FoundFile& file) {
         command_line_.Reject(RelativeToRoot(file.path, command_line_.root()));
     if (!why.empty()) return why;
   }
-  const size_t slash = file.path.rfind('/');
-  const std::string_view dir =
-      slash == std::string::npos ? "."
-      : slash == 0               ? "/"
-                                 : std::string_view(file.path).substr(0, slash);
+  const std::string_view dir = ParentView(file.path);
   // Files come sorted by directory: one look-up per directory.
   if (!last_dir_valid_ || dir != last_dir_) {
-    absl::StatusOr<const PathFilterLevel*> level =
-        ConfigLevel(std::string(dir));
-    if (!level.ok()) return level.status();
+    TOPOLINT_ASSIGN_OR_RETURN(last_level_, ConfigLevel(std::string(dir)));
     last_dir_.assign(dir.data(), dir.size());
-    last_level_ = *level;
     last_dir_valid_ = true;
   }
   if (last_level_ == nullptr) return std::string();

@@ -104,13 +104,6 @@ bool Backtrack(size_t pat_size, size_t name_size, bool star_matches_empty,
   return p == pat_size;
 }
 
-bool MatchFrom(std::string_view pat, std::string_view name) {
-  return Backtrack(
-      pat.size(), name.size(), /*star_matches_empty=*/true,
-      [&](size_t p) { return pat[p] == '*'; },
-      [&](size_t* p, size_t n) { return MatchOne(pat, p, name[n]); });
-}
-
 using Parts = std::vector<std::string_view>;
 
 Parts Split(std::string_view s) {
@@ -149,7 +142,10 @@ bool NextPart(std::string_view s, size_t* pos, std::string_view* part) {
 }  // namespace
 
 bool GlobComponentMatch(std::string_view pattern, std::string_view name) {
-  return MatchFrom(pattern, name);
+  return Backtrack(
+      pattern.size(), name.size(), /*star_matches_empty=*/true,
+      [&](size_t p) { return pattern[p] == '*'; },
+      [&](size_t* p, size_t n) { return MatchOne(pattern, p, name[n]); });
 }
 
 bool GlobPathMatch(std::string_view pattern, std::string_view path) {

@@ -1,7 +1,6 @@
 #include "checker/core/project_config.h"
 
-#include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "absl/strings/ascii.h"
 #include "checker/core/path_filter.h"
@@ -9,6 +8,7 @@
 #include "checker/core/rule_selection.h"
 #include "checker/diag/spelling.h"
 #include "checker/io/input_file.h"
+#include "checker/io/status_macros.h"
 #include "checker/json/json_loader.h"
 #include "fmt/format.h"
 
@@ -19,16 +19,6 @@ absl::Status ErrorAt(const std::string& path, TextPos pos,
                      const std::string& msg) {
   return absl::InvalidArgumentError(
       fmt::format("{}:{}:{}: {}", path, pos.line, pos.column, msg));
-}
-
-absl::StatusOr<int64_t> PositiveInt(const std::string& path,
-                                    const json::Member& m) {
-  if (m.value.type != json::Type::kInt || m.value.int_value < 1) {
-    return ErrorAt(path, m.value.pos,
-                   fmt::format("\"{}\" must be a positive integer, found {}",
-                               m.key, m.value.TypeName()));
-  }
-  return m.value.int_value;
 }
 
 absl::StatusOr<std::vector<std::string>> StringOrList(const std::string& path,
@@ -70,10 +60,10 @@ constexpr std::string_view kKeys[] = {"rules",
 // error names the string's position in the file and the column in it).
 absl::StatusOr<std::vector<std::string>> PatternList(const std::string& path,
                                                      const json::Member& m) {
-  auto list = StringOrList(path, m);
-  if (!list.ok()) return list.status();
-  for (size_t i = 0; i < list->size(); ++i) {
-    auto re = CompilePathPattern((*list)[i], fmt::format("\"{}\"", m.key));
+  TOPOLINT_ASSIGN_OR_RETURN(std::vector<std::string> list,
+                            StringOrList(path, m));
+  for (size_t i = 0; i < list.size(); ++i) {
+    auto re = CompilePathPattern(list[i], fmt::format("\"{}\"", m.key));
     if (!re.ok()) {
       const json::Value& at = m.value.is_array() ? m.value.array[i] : m.value;
       return ErrorAt(path, at.pos, std::string(re.status().message()));
@@ -90,11 +80,9 @@ std::string UnknownKeyMessage(const std::string& key) {
           : "";
   std::string hint =
       best.empty() ? "" : fmt::format("did you mean \"{}\"? ", best);
-  return fmt::format(
-      "unknown key \"{}\"; {}(expected rules, severity, werror, lnc, "
-      "num_cores, replica_count, num_partitions, per_file_ignores, include, "
-      "exclude, data_parallel_size or max_findings)",
-      key, hint);
+  return fmt::format("unknown key \"{}\"; {}(expected {} or {})", key, hint,
+                     fmt::join(std::begin(kKeys), std::end(kKeys) - 1, ", "),
+                     kKeys[std::size(kKeys) - 1]);
 }
 
 // "severity": {"rule": "level", ...}.
@@ -123,11 +111,11 @@ absl::Status ReadPerFileIgnores(const std::string& path, const json::Member& m,
                    "file glob -> rule globs");
   }
   for (const json::Member& f : m.value.object) {
-    auto v = StringOrList(path, f);
-    if (!v.ok()) return v.status();
+    TOPOLINT_ASSIGN_OR_RETURN(std::vector<std::string> v,
+                              StringOrList(path, f));
     // A rule glob that matches no rule would silence nothing, silently.
-    for (size_t i = 0; i < v->size(); ++i) {
-      const std::string& glob = (*v)[i];
+    for (size_t i = 0; i < v.size(); ++i) {
+      const std::string& glob = v[i];
       if (GlobMatchesAnyRule(glob)) continue;
       const json::Value& at = f.value.is_array() ? f.value.array[i] : f.value;
       return ErrorAt(path, at.pos,
@@ -136,7 +124,7 @@ absl::Status ReadPerFileIgnores(const std::string& path, const json::Member& m,
                                  "(see `topolint rules`)",
                                  glob, f.key, SuggestRule(glob)));
     }
-    cfg->per_file_ignores.emplace_back(f.key, *v);
+    cfg->per_file_ignores.emplace_back(f.key, std::move(v));
   }
   return absl::OkStatus();
 }
@@ -170,9 +158,7 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
   cfg.path = path;
   for (const json::Member& m : root.object) {
     if (m.key == "rules") {
-      auto v = StringOrList(path, m);
-      if (!v.ok()) return v.status();
-      cfg.rules = *v;
+      TOPOLINT_ASSIGN_OR_RETURN(cfg.rules, StringOrList(path, m));
     } else if (m.key == "severity") {
       if (absl::Status st = ReadSeverity(path, m, &cfg); !st.ok()) return st;
     } else if (m.key == "werror") {
@@ -181,9 +167,13 @@ absl::StatusOr<ProjectConfig> ParseProjectConfig(const std::string& text,
       }
       cfg.werror = m.value.bool_value;
     } else if (std::optional<int64_t> ProjectConfig::*field = IntField(m.key)) {
-      auto v = PositiveInt(path, m);
-      if (!v.ok()) return v.status();
-      cfg.*field = *v;
+      if (m.value.type != json::Type::kInt || m.value.int_value < 1) {
+        return ErrorAt(
+            path, m.value.pos,
+            fmt::format("\"{}\" must be a positive integer, found {}", m.key,
+                        m.value.TypeName()));
+      }
+      cfg.*field = m.value.int_value;
     } else if (m.key == "per_file_ignores") {
       if (absl::Status st = ReadPerFileIgnores(path, m, &cfg); !st.ok()) {
         return st;

@@ -15,7 +15,6 @@
 #define TOPOLINT_CHECKER_CORE_PROJECT_CONFIG_H_
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>

@@ -20,11 +20,6 @@ bool GlobMatch(std::string_view glob, std::string_view text) {
   return fnmatch(std::string(glob).c_str(), std::string(text).c_str(), 0) == 0;
 }
 
-// `*` stops at '/', and a `**` component spans directories (path_glob.h).
-bool PathGlobMatch(std::string_view glob, std::string_view path) {
-  return GlobPathMatch(glob, path);
-}
-
 std::string SuggestRule(std::string_view typed) {
   std::vector<std::string_view> ids;
   for (const RuleInfo& r : AllRules()) ids.push_back(r.id);
@@ -69,13 +64,14 @@ absl::Status RuleSelection::SetSeverity(std::string_view rule,
     return absl::InvalidArgumentError(fmt::format(
         "unknown rule '{}' in severity overrides{}", rule, SuggestRule(rule)));
   }
-  Severity s;
+  Severity s{};
   if (level != "off" && !ParseSeverity(level, &s)) {
     return absl::InvalidArgumentError(fmt::format(
         "severity of '{}' is '{}'; expected error, warning, note or off", rule,
         level));
   }
-  severity_[std::string(rule)] = std::string(level);
+  severity_[std::string(rule)] =
+      level == "off" ? std::nullopt : std::optional<Severity>(s);
   return absl::OkStatus();
 }
 
@@ -86,21 +82,19 @@ bool RuleSelection::Enabled(std::string_view rule) const {
   }
   if (!on) return false;
   auto it = severity_.find(rule);
-  return it == severity_.end() || it->second != "off";
+  return it == severity_.end() || it->second.has_value();
 }
 
 Severity RuleSelection::EffectiveSeverity(std::string_view rule) const {
   auto it = severity_.find(rule);
-  Severity s = Severity::kError;
-  if (it != severity_.end() && ParseSeverity(it->second, &s)) return s;
+  if (it != severity_.end() && it->second) return *it->second;
   const RuleInfo* info = FindRule(rule);
   return info ? info->default_severity : Severity::kError;
 }
 
 bool RuleSelection::SeveritySet(std::string_view rule) const {
   auto it = severity_.find(rule);
-  Severity s;
-  return it != severity_.end() && ParseSeverity(it->second, &s);
+  return it != severity_.end() && it->second.has_value();
 }
 
 void RuleSelection::AddFileIgnore(std::string file_glob,
@@ -111,27 +105,25 @@ void RuleSelection::AddFileIgnore(std::string file_glob,
 bool RuleSelection::IgnoredInFile(std::string_view rule,
                                   std::string_view file) const {
   if (ignores_.empty()) return false;
-  std::string_view base = file;
-  if (size_t slash = base.rfind('/'); slash != std::string_view::npos) {
-    base.remove_prefix(slash + 1);
-  }
+  const std::string_view base = BaseName(file);
   // A NEFF member ("x.neff:sg00/def.json") also matches through the archive
   // (a directory named "run.neff:1" is no archive: SplitNeffMember).
   std::string_view archive = file;
   SplitNeffMember(file, &archive, nullptr);
   // A glob is written relative to wherever the user thinks of the tree
   // from, so it may match any trailing part of the path ("legacy/*"
-  // matches "/abs/proj/legacy/x.hlo").
+  // matches "/abs/proj/legacy/x.hlo"). In a path glob `*` stops at '/',
+  // and a `**` component spans directories (path_glob.h).
   auto matches_path = [](const std::string& glob, std::string_view path) {
-    if (PathGlobMatch(glob, path)) return true;
+    if (GlobPathMatch(glob, path)) return true;
     for (size_t i = path.find('/'); i != std::string_view::npos;
          i = path.find('/', i + 1)) {
-      if (PathGlobMatch(glob, path.substr(i + 1))) return true;
+      if (GlobPathMatch(glob, path.substr(i + 1))) return true;
     }
     return false;
   };
   for (const auto& [glob, rules] : ignores_) {
-    if (!matches_path(glob, file) && !PathGlobMatch(glob, base) &&
+    if (!matches_path(glob, file) && !GlobPathMatch(glob, base) &&
         !matches_path(glob, archive)) {
       continue;
     }

@@ -5,6 +5,7 @@
 #define TOPOLINT_CHECKER_CORE_RULE_SELECTION_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,10 +18,6 @@ namespace topolint {
 
 // True when `text` matches the shell-style `glob` (`*`, `?`, `[...]`).
 bool GlobMatch(std::string_view glob, std::string_view text);
-// The same for a file path, where `*`, `?` and `[...]` never match '/'
-// (fnmatch's FNM_PATHNAME): "legacy/*.hlo" matches legacy/a.hlo, not
-// legacy/sub/a.hlo.
-bool PathGlobMatch(std::string_view glob, std::string_view path);
 
 // True when `glob` matches at least one registered rule id.
 bool GlobMatchesAnyRule(std::string_view glob);
@@ -59,7 +56,8 @@ class RuleSelection {
 
  private:
   std::vector<std::pair<std::string, bool>> globs_;  // (glob, enable)
-  std::map<std::string, std::string, std::less<>> severity_;
+  // By rule: the level an override sets, nullopt for "off".
+  std::map<std::string, std::optional<Severity>, std::less<>> severity_;
   std::vector<std::pair<std::string, std::vector<std::string>>> ignores_;
   bool werror_ = false;
 };

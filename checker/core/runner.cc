@@ -3,10 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -16,6 +13,8 @@
 #include "checker/hlo/dispatch/parse_any.h"
 #include "checker/hlo/text/hlo_parser.h"
 #include "checker/io/input_file.h"
+#include "checker/io/repo_paths.h"
+#include "checker/io/status_macros.h"
 #include "checker/json/json_loader.h"
 #include "checker/neff/def_json.h"
 #include "checker/neff/neff_archive.h"
@@ -27,10 +26,6 @@
 namespace topolint {
 namespace {
 
-std::string BaseName(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
-}
-
 OpenCheck CheckFor(const InputFile& f) {
   return f.seen_regular ? OpenCheck::kSeenRegular : OpenCheck::kStatFirst;
 }
@@ -40,16 +35,18 @@ absl::Status ReadWhole(const InputFile& f, std::string* out) {
                        CheckFor(f));
 }
 
+// The in-memory content of `f` when it is read from standard input.
 const InMemoryInput* FindInput(const std::vector<InMemoryInput>& in_memory,
-                               const std::string& name) {
+                               const InputFile& f) {
+  if (!f.from_stdin) return nullptr;
   for (const InMemoryInput& m : in_memory) {
-    if (m.name == name) return &m;
+    if (m.name == f.path) return &m;
   }
   return nullptr;
 }
 
 void LoadJson(const InputFile& f, std::string text, Unit* unit) {
-  std::string base = BaseName(f.path);
+  const std::string_view base = BaseName(f.path);
   bool always = f.named || f.force_def_json || base == "def.json" ||
                 base == "neuron_config.json";
   // A def.json's replica_groups are read without a tree (they may list a
@@ -77,8 +74,7 @@ void LoadJson(const InputFile& f, std::string text, Unit* unit) {
 absl::Status ParseHlo(const InputFile& f,
                       const std::vector<InMemoryInput>& in_memory,
                       const hlo::ParseOptions& options, hlo::Module* m) {
-  const InMemoryInput* in =
-      f.from_stdin ? FindInput(in_memory, f.path) : nullptr;
+  const InMemoryInput* in = FindInput(in_memory, f);
   // Text or binary (HloModuleProto and its wrappers, plain or gzip) by
   // content, whatever the name says (NxD's model/graph.hlo is binary).
   if (in != nullptr) {
@@ -146,8 +142,7 @@ void NameBinaryLocations(const Unit& unit, std::vector<Finding>* findings) {
 absl::Status LoadNonHlo(const InputFile& f,
                         const std::vector<InMemoryInput>& in_memory,
                         Unit* unit) {
-  const InMemoryInput* mem =
-      f.from_stdin ? FindInput(in_memory, f.path) : nullptr;
+  const InMemoryInput* mem = FindInput(in_memory, f);
   switch (f.kind) {
     case InputKind::kHlo:
       break;
@@ -183,11 +178,10 @@ absl::Status LoadNonHlo(const InputFile& f,
       if (f.seen_regular) {
         // The walk saw a regular file: opened at once and the descriptor
         // judged (the errors CheckReadableKind gives), not stat()ed twice.
-        absl::StatusOr<OpenedInput> opened =
-            OpenInput(f.path, OpenCheck::kSeenRegular);
-        if (!opened.ok()) return opened.status();
+        TOPOLINT_ASSIGN_OR_RETURN(OpenedInput opened,
+                                  OpenInput(f.path, OpenCheck::kSeenRegular));
         unit->neff_archives.push_back(
-            neff::ReadOpenedNeffArchive(*opened, f.path, f.path));
+            neff::ReadOpenedNeffArchive(opened, f.path, f.path));
         break;
       }
       if (absl::Status st = CheckReadableKind(f.path); !st.ok()) return st;

@@ -15,13 +15,13 @@ void AppendCopies(const std::vector<T>& from, std::vector<T>* to) {
   to->insert(to->end(), from.begin(), from.end());
 }
 
-}  // namespace
-
-bool SharedInputs::SameSettings(const InputFile& a, const InputFile& b) {
+bool SameSettings(const InputFile& a, const InputFile& b) {
   return a.kind == b.kind && a.named == b.named &&
          a.from_stdin == b.from_stdin && a.force_def_json == b.force_def_json &&
          a.seen_regular == b.seen_regular;
 }
+
+}  // namespace
 
 SharedInputs::SharedInputs(LoadFn load) : load_(std::move(load)) {}
 

@@ -12,7 +12,6 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "checker/core/discovery.h"
@@ -61,8 +60,6 @@ class SharedInputs {
     mutable absl::Status status;
     mutable std::unique_ptr<Unit> result;  // the inputs loading gave
   };
-
-  static bool SameSettings(const InputFile& a, const InputFile& b);
 
   LoadFn load_;
   mutable std::mutex entries_mu_;  // Share may add while units load

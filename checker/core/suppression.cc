@@ -106,9 +106,7 @@ void ApplySuppressions(const Unit& unit, const RuleSelection& selection,
       if (used_here || !selection.Enabled(kUnusedSuppression)) continue;
       std::vector<std::string> unknown;
       for (const std::string& glob : s.rules) {
-        bool any = glob == "all";
-        for (const RuleInfo& r : AllRules()) any = any || GlobMatch(glob, r.id);
-        if (any) continue;
+        if (glob == "all" || GlobMatchesAnyRule(glob)) continue;
         // "hlo-sytax (did you mean 'hlo-syntax'?)".
         const std::string hint = SuggestRule(glob);
         unknown.push_back(

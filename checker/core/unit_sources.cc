@@ -1,16 +1,16 @@
 #include "checker/core/unit_sources.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <utility>
 
 #include "checker/core/dir_entries.h"
 #include "checker/core/layout_groups.h"
 #include "checker/core/path_filter.h"
 #include "checker/io/input_file.h"
+#include "checker/io/status_macros.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -158,10 +158,10 @@ absl::Status UnitSources::AddPaths(const std::vector<std::string>& paths,
     c.file = {p, given_dirs.back(), true};
     if (limits_.selector != nullptr) {
       // Named files stay unless --force-exclude (path_filter.h).
-      absl::StatusOr<std::string> why = limits_.selector->Reject(c.file);
-      if (!why.ok()) return why.status();
-      if (!why->empty()) {
-        on_skipped_({p, *std::move(why), 1});
+      TOPOLINT_ASSIGN_OR_RETURN(std::string why,
+                                limits_.selector->Reject(c.file));
+      if (!why.empty()) {
+        on_skipped_({p, std::move(why), 1});
         continue;
       }
     }

@@ -55,16 +55,14 @@ int PlacementCpu(int index, int here, const cpu_set_t& allowed) {
 }
 
 WorkerThread::WorkerThread(WorkerThread&& other) noexcept
-    : thread_(other.thread_), joinable_(other.joinable_) {
-  other.joinable_ = false;
-}
+    : thread_(other.thread_),
+      joinable_(std::exchange(other.joinable_, false)) {}
 
 WorkerThread& WorkerThread::operator=(WorkerThread&& other) noexcept {
   if (this != &other) {
     join();
     thread_ = other.thread_;
-    joinable_ = other.joinable_;
-    other.joinable_ = false;
+    joinable_ = std::exchange(other.joinable_, false);
   }
   return *this;
 }

@@ -7,14 +7,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 
 #include "absl/strings/match.h"
+#include "checker/io/status_macros.h"
 #include "fmt/format.h"
 
 namespace topolint {
 namespace {
-
-std::string Errno(int err) { return std::strerror(err); }
 
 // True when `path` names a descriptor (/dev/fd/N, /proc/self/fd/N,
 // /proc/PID/fd/N) whose link target is an anonymous pipe: "pipe:[inode]".
@@ -100,7 +100,7 @@ absl::Status ReadFdSized(int fd, const std::string& name, size_t limit,
       const int err = errno;
       out->clear();
       return absl::DataLossError(
-          fmt::format("{}: read error: {}", name, Errno(err)));
+          fmt::format("{}: read error: {}", name, std::strerror(err)));
     }
     out->resize(old + static_cast<size_t>(n));
     if (n == 0) return absl::OkStatus();
@@ -122,27 +122,18 @@ FileKind KindOfPath(const std::string& path) {
 }
 
 std::string_view KindName(FileKind kind) {
-  switch (kind) {
-    case FileKind::kMissing:
-      return "missing";
-    case FileKind::kRegular:
-      return "a regular file";
-    case FileKind::kPipe:
-      return "a pipe";
-    case FileKind::kDirectory:
-      return "a directory";
-    case FileKind::kFifo:
-      return "a named pipe (FIFO)";
-    case FileKind::kCharDevice:
-      return "a character device";
-    case FileKind::kBlockDevice:
-      return "a block device";
-    case FileKind::kSocket:
-      return "a socket";
-    case FileKind::kOther:
-      break;
-  }
-  return "not a regular file";
+  // In the order of FileKind.
+  static constexpr std::string_view kNames[] = {"missing",
+                                                "a regular file",
+                                                "a pipe",
+                                                "a directory",
+                                                "a named pipe (FIFO)",
+                                                "a character device",
+                                                "a block device",
+                                                "a socket",
+                                                "not a regular file"};
+  static_assert(std::size(kNames) == static_cast<size_t>(FileKind::kOther) + 1);
+  return kNames[static_cast<size_t>(kind)];
 }
 
 absl::Status CheckReadableKind(const std::string& path) {
@@ -150,7 +141,7 @@ absl::Status CheckReadableKind(const std::string& path) {
   const FileKind kind = StatKind(path, &err);
   if (err != 0 && err != ENOENT && err != ENOTDIR) {
     return absl::PermissionDeniedError(
-        fmt::format("{}: cannot access: {}", path, Errno(err)));
+        fmt::format("{}: cannot access: {}", path, std::strerror(err)));
   }
   return KindError(path, kind);
 }
@@ -172,7 +163,7 @@ absl::StatusOr<OpenedInput> OpenInput(const std::string& path,
       if (absl::Status st = CheckReadableKind(path); !st.ok()) return st;
     }
     const std::string message =
-        fmt::format("{}: cannot open: {}", path, Errno(err));
+        fmt::format("{}: cannot open: {}", path, std::strerror(err));
     return err == ENOENT ? absl::NotFoundError(message)
                          : absl::PermissionDeniedError(message);
   }
@@ -202,20 +193,18 @@ absl::StatusOr<OpenedInput> OpenInput(const std::string& path,
 }
 
 absl::StatusOr<int> OpenInputFd(const std::string& path) {
-  absl::StatusOr<OpenedInput> in = OpenInput(path);
-  if (!in.ok()) return in.status();
-  return in->fd;
+  TOPOLINT_ASSIGN_OR_RETURN(const OpenedInput in, OpenInput(path));
+  return in.fd;
 }
 
 absl::StatusOr<std::FILE*> OpenInputFile(const std::string& path) {
-  absl::StatusOr<int> fd = OpenInputFd(path);
-  if (!fd.ok()) return fd.status();
-  std::FILE* f = fdopen(*fd, "rb");
+  TOPOLINT_ASSIGN_OR_RETURN(const int fd, OpenInputFd(path));
+  std::FILE* f = fdopen(fd, "rb");
   if (f == nullptr) {
     const int err = errno;
-    close(*fd);
+    close(fd);
     return absl::ResourceExhaustedError(
-        fmt::format("{}: cannot open: {}", path, Errno(err)));
+        fmt::format("{}: cannot open: {}", path, std::strerror(err)));
   }
   return f;
 }
@@ -250,10 +239,9 @@ absl::Status ReadOpenedBounded(const OpenedInput& in, const std::string& name,
 absl::Status ReadInputFile(const std::string& path, size_t limit,
                            std::string_view what, std::string* out,
                            OpenCheck check) {
-  absl::StatusOr<OpenedInput> in = OpenInput(path, check);
-  if (!in.ok()) return in.status();
-  absl::Status st = ReadOpenedBounded(*in, path, limit, what, out);
-  close(in->fd);
+  TOPOLINT_ASSIGN_OR_RETURN(const OpenedInput in, OpenInput(path, check));
+  absl::Status st = ReadOpenedBounded(in, path, limit, what, out);
+  close(in.fd);
   return st;
 }
 

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "checker/io/repo_paths.h"
 #include "fmt/format.h"
 
 namespace topolint {
@@ -36,18 +37,6 @@ absl::Status CloseWritten(int* fd, const std::string& target) {
   if (close(closing) == 0 || errno == EINTR) return absl::OkStatus();
   return ErrnoStatus(absl::StatusCode::kDataLoss, "{}: write failed on close",
                      target);
-}
-
-std::string DirOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string BaseOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 // The file a symlink chain ends at, or `path` itself.
@@ -80,8 +69,10 @@ int RegisterTemp(const std::string& path) {
   return -1;
 }
 
-void UnregisterTemp(int slot) {
-  if (slot >= 0) g_temp_live[slot].store(false);
+// Frees `*slot` (-1: none) and sets it to -1.
+void UnregisterTemp(int* slot) {
+  if (*slot >= 0) g_temp_live[*slot].store(false);
+  *slot = -1;
 }
 
 void RemoveTempsOnSignal(int sig) {
@@ -91,13 +82,13 @@ void RemoveTempsOnSignal(int sig) {
   raise(sig);
 }
 
-// `.BASE.topolint-XXXXXX`, the base cut so that the name fits NAME_MAX.
-std::string TempName(const std::string& dir, const std::string& base) {
+// `DIR/.BASE.topolint-XXXXXX` beside `target` (DIR/BASE), the base cut so
+// that the name fits NAME_MAX.
+std::string TempName(std::string_view target) {
   constexpr size_t kExtra = sizeof(".") - 1 + sizeof(".topolint-XXXXXX") - 1;
-  const std::string cut = base.size() + kExtra > NAME_MAX
-                              ? base.substr(0, NAME_MAX - kExtra)
-                              : base;
-  return fmt::format("{}/.{}.topolint-XXXXXX", dir, cut);
+  std::string_view base = BaseName(target);
+  if (base.size() + kExtra > NAME_MAX) base = base.substr(0, NAME_MAX - kExtra);
+  return fmt::format("{}/.{}.topolint-XXXXXX", ParentView(target), base);
 }
 
 // The descriptor of this process that `path` names by one of its aliases
@@ -199,16 +190,14 @@ void StagedOutput::Discard() {
     unlink(temp_.c_str());
     temp_.clear();
   }
-  UnregisterTemp(slot_);
-  slot_ = -1;
+  UnregisterTemp(&slot_);
 }
 
 bool StagedOutput::LinkUnnamed() {
   // The unnamed file gets a name next to the target: linkat through
   // /proc/self/fd (or AT_EMPTY_PATH where the process may).
-  const std::string dir = DirOf(target_);
   for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string name = TempName(dir, BaseOf(target_));
+    std::string name = TempName(target_);
     // mkstemp's name choice, without keeping the file it makes.
     const int probe = mkostemp(name.data(), O_CLOEXEC);
     if (probe < 0) return false;
@@ -222,8 +211,7 @@ bool StagedOutput::LinkUnnamed() {
       return true;
     }
     const int err = errno;
-    UnregisterTemp(slot_);
-    slot_ = -1;
+    UnregisterTemp(&slot_);
     temp_.clear();
     if (err != EEXIST) return false;
   }
@@ -263,7 +251,7 @@ absl::Status StagedOutput::Open(const std::string& path) {
     if (flags >= 0) fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
     return absl::OkStatus();
   }
-  const std::string dir = DirOf(target_);
+  const std::string dir(ParentView(target_));
   // The new file gets the old one's permissions, or the usual 0666 & ~umask.
   const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~CurrentUmask());
   // An unnamed file (O_TMPFILE) first: nothing is left behind whatever
@@ -275,7 +263,7 @@ absl::Status StagedOutput::Open(const std::string& path) {
     return absl::OkStatus();
   }
   if (fd_ >= 0) close(fd_);
-  std::string templ = TempName(dir, BaseOf(target_));
+  std::string templ = TempName(target_);
   fd_ = mkostemp(templ.data(), O_CLOEXEC);
   if (fd_ < 0) {
     return ErrnoStatus(absl::StatusCode::kPermissionDenied,
@@ -318,7 +306,7 @@ absl::Status StagedOutput::Commit() {
         fmt::format("{}: output not finished", target_));
   }
   if (unnamed_) {
-    const std::string dir = DirOf(target_);
+    const std::string_view dir = ParentView(target_);
     if (!LinkUnnamed()) {
       return ErrnoStatus(absl::StatusCode::kDataLoss,
                          "{}: cannot name the finished file in {}", target_,
@@ -338,8 +326,7 @@ absl::Status StagedOutput::Commit() {
   }
   committed_ = true;
   temp_.clear();
-  UnregisterTemp(slot_);
-  slot_ = -1;
+  UnregisterTemp(&slot_);
   return absl::OkStatus();
 }
 

@@ -89,4 +89,15 @@ std::string AbsoluteNormalPath(std::string_view path, std::string_view cwd) {
   return p.lexically_normal().generic_string();
 }
 
+std::string_view BaseName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string_view ParentView(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
 }  // namespace topolint

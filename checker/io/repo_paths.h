@@ -41,6 +41,12 @@ bool SplitNeffMember(std::string_view file, std::string_view* archive,
 // std::filesystem, which costs ~10,000 instructions a path.
 std::string AbsoluteNormalPath(std::string_view path, std::string_view cwd);
 
+// String forms of filename() / parent_path() for generic paths without a
+// trailing '/' (a walk's, an output's): "." for a bare name, "/" for a file
+// at the root. Called several times per file of a walk, so no fs::path.
+std::string_view BaseName(std::string_view path);
+std::string_view ParentView(std::string_view path);
+
 }  // namespace topolint
 
 #endif  // TOPOLINT_CHECKER_IO_REPO_PATHS_H_

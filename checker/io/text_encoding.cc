@@ -1,5 +1,3 @@
-// Text in a wide encoding (UTF-16, UTF-32), told by its first bytes: HLO
-// text and JSON readers report it by name instead of as garbage.
 #include "checker/io/text_encoding.h"
 
 #include <algorithm>

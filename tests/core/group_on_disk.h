@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "checker/core/discovery.h"
-#include "checker/core/layouts.h"
+#include "checker/core/layout_groups.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
 

@@ -1,6 +1,7 @@
-// Unit grouping (checker/core/layouts.h): pairing keys, XLA dump stages, and
-// the units the walk forms from a directory's files (group_on_disk.h).
-#include "checker/core/layouts.h"
+// Unit grouping (checker/core/layout_groups.h): pairing keys, XLA dump
+// stages, and the units the walk forms from a directory's files
+// (group_on_disk.h).
+#include "checker/core/layout_groups.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -2,7 +2,7 @@
 // which belongs to which (issue 27, defect 1): the unique pairing of a
 // plain def.json, and an unchecked-input record (never silence) for what
 // stays unpaired, reported by one unit of the directory.
-#include "checker/core/layouts.h"
+#include "checker/core/layout_groups.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/group_on_disk.h"

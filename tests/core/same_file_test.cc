@@ -9,7 +9,7 @@
 
 #include "checker/core/discovery.h"
 #include "checker/core/discovery_stream.h"
-#include "checker/core/layouts.h"
+#include "checker/core/layout_groups.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/common/run_cli.h"
