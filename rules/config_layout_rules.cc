@@ -18,17 +18,13 @@ using config::ParallelConfig;
 // "data_parallel_size 4", "data_parallel_size 4 (from
 // --data-parallel-size)" or "data_parallel_size 1 (the default)".
 std::string Named(const ParallelConfig& cfg, const IntField& f) {
-  std::string key = f.path.substr(f.path.rfind('.') + 1);
+  const std::string key = f.key();
   if (f.IsSet()) return fmt::format("{} {}", key, f.value);
   if (&f == &cfg.data_parallel_size && !cfg.data_parallel_size_origin.empty()) {
     return fmt::format("{} {} (from {})", key, f.value,
                        cfg.data_parallel_size_origin);
   }
   return fmt::format("{} {} (the default)", key, f.value);
-}
-
-std::string Key(const IntField& f) {
-  return f.path.substr(f.path.rfind('.') + 1);
 }
 
 // Reports `divisor` (at `at`) when it does not divide `dividend`. Fields with
@@ -154,7 +150,7 @@ void CheckDiRecommended(const ParallelConfig& cfg, Emitter& emit) {
         "only, so prefill and decode need separately loaded weights, which "
         "disaggregated inference provides; but {} (expected kv_role "
         "\"kv_consumer\" or \"kv_both\")",
-        Key(*f), f->value, f->value, found);
+        f->key(), f->value, f->value, found);
     std::vector<Note> notes;
     AddNote(cfg, cfg.kv_role, "kv_role is set here", &notes);
     emit.Report(kConfigDiRecommended, At(cfg.file, f->value_pos),

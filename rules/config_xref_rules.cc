@@ -291,10 +291,7 @@ NeffWorld UnitNeffWorld(const Unit& unit) {
     if (w.world == 0) w.loc = At(d.file, d.cc_info_pos);
     w.world = ws.world_size;
   };
-  for (const neff::DefJson& d : unit.def_jsons) add(d);
-  for (const neff::NeffArchive& a : unit.neff_archives) {
-    for (const neff::DefJson& d : a.graphs) add(d);
-  }
+  ForEachDefJson(unit, add);
   if (disagree) w.world = 0;
   return w;
 }

@@ -40,6 +40,12 @@ std::string LocateSourceFile(const std::string& source,
   return ec ? in_repo.string() : rel.string();
 }
 
+// "%ar in %main": the location-independent identity of an op.
+std::string Anchor(const hlo::Collective& op) {
+  if (op.computation.empty()) return op.name;
+  return fmt::format("{} in {}", op.name, op.computation);
+}
+
 }  // namespace
 
 void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
@@ -79,11 +85,6 @@ void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
   }
   emit.Report(rule, At(v.module->file, pos), std::move(message),
               std::move(notes), Anchor(op));
-}
-
-std::string Anchor(const hlo::Collective& op) {
-  if (op.computation.empty()) return op.name;
-  return fmt::format("{} in {}", op.name, op.computation);
 }
 
 TextPos OpPos(const hlo::Collective& op) {

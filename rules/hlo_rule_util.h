@@ -154,8 +154,6 @@ void Report(Emitter& emit, RuleId rule, const OpView& v, TextPos pos,
 // else "": what a message about P adds so that it says where P came from.
 std::string PartitionsFromSharding(const model::ModuleParams& params);
 
-// "%ar in %main": the location-independent identity of an op.
-std::string Anchor(const hlo::Collective& op);
 // Where a finding about the op as a whole goes: its opcode, else its start.
 TextPos OpPos(const hlo::Collective& op);
 // The replica_groups value, or OpPos when the attribute is absent.

@@ -7,44 +7,35 @@
 namespace topolint {
 namespace {
 
-// A cache entry in one of the cache's normal states (still compiling, or
-// not finished) is a note; a dropped check the user expects (a failed
-// compilation, cross-file rules that could not pair the files, a file of a
-// known kind that is not read, a directory the search could not enter) is a
-// warning.
-Severity LevelOf(UncheckedInput::Kind kind) {
-  switch (kind) {
-    case UncheckedInput::Kind::kCacheInProgress:
-    case UncheckedInput::Kind::kCacheIncomplete:
-      return Severity::kNote;
-    case UncheckedInput::Kind::kCacheFailed:
-    case UncheckedInput::Kind::kUnpaired:
-    case UncheckedInput::Kind::kUnread:
-    case UncheckedInput::Kind::kNotSearched:
-      break;
-  }
-  return Severity::kWarning;
-}
+// How an unchecked input is reported. A cache entry in one of the cache's
+// normal states (still compiling, or not finished) is a note; a dropped
+// check the user expects (a failed compilation, cross-file rules that could
+// not pair the files, a file of a known kind that is not read, a directory
+// the search could not enter) is a warning. The anchor, the finding's
+// identity for baselines, is the kind of skip, so that an entry that goes
+// from "in progress" to "failed" is a new finding, while the names a message
+// lists may change.
+struct Reporting {
+  Severity level;
+  const char* anchor;
+};
 
-// The finding's identity for baselines: the kind of skip, so that an entry
-// that goes from "in progress" to "failed" is a new finding, while the
-// names a message lists may change.
-const char* AnchorOf(UncheckedInput::Kind kind) {
+Reporting ReportingOf(UncheckedInput::Kind kind) {
   switch (kind) {
     case UncheckedInput::Kind::kCacheInProgress:
-      return "cache-entry-in-progress";
+      return {Severity::kNote, "cache-entry-in-progress"};
     case UncheckedInput::Kind::kCacheIncomplete:
-      return "cache-entry-incomplete";
+      return {Severity::kNote, "cache-entry-incomplete"};
     case UncheckedInput::Kind::kCacheFailed:
-      return "cache-entry-failed";
+      return {Severity::kWarning, "cache-entry-failed"};
     case UncheckedInput::Kind::kUnpaired:
-      return "unpaired-modules";
+      return {Severity::kWarning, "unpaired-modules"};
     case UncheckedInput::Kind::kNotSearched:
-      return "not-searched";
+      return {Severity::kWarning, "not-searched"};
     case UncheckedInput::Kind::kUnread:
       break;
   }
-  return "unread-file";
+  return {Severity::kWarning, "unread-file"};
 }
 
 }  // namespace
@@ -59,8 +50,9 @@ void CheckInputs(const Unit& unit, const CheckOptions& /*options*/,
                  Emitter& emit) {
   // new-rule.sh(inputs): Check@Rule@(unit, emit);
   for (const UncheckedInput& u : unit.unchecked) {
-    emit.ReportAtLevel(kUncheckedInput, LevelOf(u.kind), Location(u.path),
-                       u.message, AnchorOf(u.kind));
+    const Reporting r = ReportingOf(u.kind);
+    emit.ReportAtLevel(kUncheckedInput, r.level, Location(u.path), u.message,
+                       r.anchor);
   }
   // Parts of a module the reader could not check (a Shardy op it does not
   // follow, a stack-frame table past its bound): a dropped check, a

@@ -4,7 +4,10 @@
 #include "fmt/format.h"
 
 namespace topolint {
+namespace {
 
+// How a compile_flags.json LNC is named: "the LNC flag in F" or "the
+// default LNC of --target=trn2 in F" (the compiler's default there).
 std::string CompileFlagsSource(const config::CompileFlags& f) {
   if (f.lnc_from_target) {
     return fmt::format("the default LNC of --target={} in {}", f.target,
@@ -12,6 +15,8 @@ std::string CompileFlagsSource(const config::CompileFlags& f) {
   }
   return fmt::format("the LNC flag in {}", f.file);
 }
+
+}  // namespace
 
 std::vector<LncStatement> LncStatements(const Unit& unit,
                                         const CheckOptions& options) {

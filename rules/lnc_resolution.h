@@ -16,7 +16,14 @@
 
 namespace topolint {
 
-enum class LncOrigin { kOption, kNeffHeader, kCompileFlags, kConfig, kDefault };
+enum class LncOrigin {
+  kOption,
+  kNeffHeader,
+  kCompileFlags,
+  kConfig,
+  kDefault,
+  kNeffGraphs,  // a .neff's graph count (neff-lnc-mismatch only)
+};
 
 // One place that states the LNC.
 struct LncStatement {
@@ -29,10 +36,6 @@ struct LncStatement {
   std::optional<Location> loc;  // none for options and the default
   std::string anchor;           // JSON path / field, for fingerprints
 };
-
-// How a compile_flags.json LNC is named: "the LNC flag in F" or "the
-// default LNC of --target=trn2 in F" (the compiler's default there).
-std::string CompileFlagsSource(const config::CompileFlags& f);
 
 // Every statement of the unit, in precedence order (the default last).
 std::vector<LncStatement> LncStatements(const Unit& unit,

@@ -193,14 +193,9 @@ class LncFamily : public FamilyChecks {
 
   void CheckUnitParts() override {
     if (range_.has_value()) {
-      for (const neff::DefJson& d : unit_.def_jsons) {
+      ForEachDefJson(unit_, [this](const neff::DefJson& d) {
         CheckDefJson(d, *range_, emit_);
-      }
-      for (const neff::NeffArchive& a : unit_.neff_archives) {
-        for (const neff::DefJson& d : a.graphs) {
-          CheckDefJson(d, *range_, emit_);
-        }
-      }
+      });
     }
     if (core_count_ != nullptr) {
       core_count_->CheckNeffs(emit_);

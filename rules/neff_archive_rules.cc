@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "checker/config/parallel_config.h"
 #include "fmt/format.h"
 #include "rules/families.h"
+#include "rules/lnc_resolution.h"
 
 namespace topolint {
 namespace {
@@ -21,37 +21,16 @@ using neff::NeffArchive;
 // ---------------------------------------------------------------------------
 // neff-lnc-mismatch
 
-enum class LncSourceKind { kHeader, kGraphs, kFlags, kConfig, kOption };
-
-// One place that states the LNC.
-struct LncSource {
-  LncSourceKind kind;
-  int64_t value = 0;
-  std::optional<Location> loc;  // none for --lnc
-  std::string anchor;
-};
-
 std::string Graphs(int64_t n) {
   return fmt::format("{} graph{}", n, n == 1 ? "" : "s");
 }
 
-// The LNCs a config asks for: logical_nc_config of each section, in any
-// config form. Invalid values are config-schema's job.
-void ConfigLncs(const config::ComponentConfig& c, std::vector<LncSource>* out) {
-  for (const config::ParallelConfig& pc : config::ReadParallelConfigs(c)) {
-    const config::IntField& f = pc.logical_nc_config;
-    if (!f.IsSet()) continue;
-    out->push_back(LncSource{LncSourceKind::kConfig, f.value,
-                             At(c.file, f.value_pos), f.path});
-  }
-}
-
 // How the reference source is named in a finding's message. `in_archive`:
 // the finding is located in the archive itself, so it need not be named.
-std::string ReferencePhrase(const NeffArchive& a, const LncSource& ref,
+std::string ReferencePhrase(const NeffArchive& a, const LncStatement& ref,
                             bool in_archive) {
   const std::string archive = in_archive ? "the archive" : a.file;
-  if (ref.kind == LncSourceKind::kHeader) {
+  if (ref.origin == LncOrigin::kNeffHeader) {
     return fmt::format("{} was compiled for LNC {} (header lnc_size)", archive,
                        ref.value);
   }
@@ -60,22 +39,22 @@ std::string ReferencePhrase(const NeffArchive& a, const LncSource& ref,
       Graphs(ref.value), ref.value);
 }
 
-std::string SourcePhrase(const LncSource& s) {
-  switch (s.kind) {
-    case LncSourceKind::kHeader:
+std::string SourcePhrase(const LncStatement& s) {
+  switch (s.origin) {
+    case LncOrigin::kNeffHeader:
       return fmt::format("header lnc_size is {}", s.value);
-    case LncSourceKind::kGraphs:
+    case LncOrigin::kNeffGraphs:
       return fmt::format("kelf-0.json lists {}", Graphs(s.value));
-    case LncSourceKind::kFlags:
+    case LncOrigin::kCompileFlags:
       return s.anchor == "--target"
                  ? fmt::format(
                        "compile_flags.json gives LNC {} (the default of its "
                        "--target)",
                        s.value)
                  : fmt::format("compile_flags.json gives LNC {}", s.value);
-    case LncSourceKind::kConfig:
+    case LncOrigin::kConfig:
       return fmt::format("logical_nc_config is {}", s.value);
-    case LncSourceKind::kOption:
+    case LncOrigin::kOption:
       if (s.anchor == ".topolint.json") {
         return fmt::format(".topolint.json sets lnc {}", s.value);
       }
@@ -86,50 +65,51 @@ std::string SourcePhrase(const LncSource& s) {
         return fmt::format("{} gives LNC {}", s.anchor, s.value);
       }
       return fmt::format("{} is {}", s.anchor, s.value);
+    case LncOrigin::kDefault:
+      break;
   }
   return {};
 }
 
 void CheckLncOfArchive(const NeffArchive& a, const Unit& unit,
                        const CheckOptions& options, Emitter& emit) {
-  std::vector<LncSource> sources;
+  std::vector<LncStatement> sources;
   if (a.header_ok && a.lnc_size > 0) {
-    sources.push_back({LncSourceKind::kHeader, a.lnc_size,
+    sources.push_back({LncOrigin::kNeffHeader, a.lnc_size, "",
                        Location{a.file, 0, 0}, "lnc_size"});
   }
   if (!a.graph_names.empty()) {
-    sources.push_back({LncSourceKind::kGraphs,
-                       static_cast<int64_t>(a.graph_names.size()), a.kelf_loc,
-                       "kelf-0.json.graphs"});
+    sources.push_back({LncOrigin::kNeffGraphs,
+                       static_cast<int64_t>(a.graph_names.size()), "",
+                       a.kelf_loc, "kelf-0.json.graphs"});
   }
   // Without the NEFF's own statement there is nothing NEFF-specific to
   // compare (config vs --lnc is not this rule's business).
   if (sources.empty()) return;
-  for (const config::CompileFlags& f : unit.compile_flags) {
-    if (!f.lnc.has_value() || *f.lnc < 1) continue;
-    sources.push_back({LncSourceKind::kFlags, *f.lnc, f.lnc_loc,
-                       f.lnc_from_target ? "--target" : "--lnc"});
-  }
-  for (const config::ComponentConfig& c : unit.configs) {
-    ConfigLncs(c, &sources);
+  // The unit's compile_flags.json and config statements.
+  for (LncStatement& s : LncStatements(unit, options)) {
+    if (s.origin == LncOrigin::kCompileFlags ||
+        s.origin == LncOrigin::kConfig) {
+      sources.push_back(std::move(s));
+    }
   }
   if (options.lnc_given) {
-    sources.push_back({LncSourceKind::kOption, options.lnc, std::nullopt,
+    sources.push_back({LncOrigin::kOption, options.lnc, "", std::nullopt,
                        options.lnc_origin.empty() ? std::string("--lnc")
                                                   : options.lnc_origin});
   }
 
-  const LncSource& ref = sources.front();
+  const LncStatement& ref = sources.front();
   for (size_t i = 1; i < sources.size(); ++i) {
-    const LncSource& s = sources[i];
+    const LncStatement& s = sources[i];
     if (s.value == ref.value) continue;
     const Location loc = s.loc.value_or(Location{a.file, 0, 0});
     std::string message =
         fmt::format("{} but {}", SourcePhrase(s),
                     ReferencePhrase(a, ref,
-                                    s.kind != LncSourceKind::kConfig &&
-                                        s.kind != LncSourceKind::kFlags));
-    if (s.kind == LncSourceKind::kGraphs) {
+                                    s.origin != LncOrigin::kConfig &&
+                                        s.origin != LncOrigin::kCompileFlags));
+    if (s.origin == LncOrigin::kNeffGraphs) {
       message += "; expected one graph per physical core";
     } else {
       message += fmt::format("; expected {}", ref.value);

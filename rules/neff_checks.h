@@ -12,11 +12,6 @@
 
 namespace topolint::neff_rules {
 
-// "CCInfo.replica_groups[1]", "CCInfo.replica_groups[1][0]", ...
-std::string TopologyPath(int64_t t);
-std::string GroupPath(int64_t t, int64_t g);
-std::string RankPath(int64_t t, int64_t g, int64_t r);
-
 // neff-empty-topology, neff-inconsistent-worker-count,
 // neff-multiple-topologies (neff_topology_rules.cc).
 void CheckTopologies(const neff::DefJson& d, const model::WorldSize& ws,

@@ -38,7 +38,8 @@ void CheckTopologyDuplicates(const neff::DefJson& d, const neff::Topology& t,
                     value, where, t.index),
         {Note{At(d.file, seen.pos),
               fmt::format("rank {} first appears here", value)}},
-        RankPath(t.index, here.group, here.index));
+        fmt::format("CCInfo.replica_groups[{}][{}][{}]", t.index, here.group,
+                    here.index));
   }
 }
 

@@ -1,22 +1,11 @@
 // The neff-* family: the CCInfo of every loose def.json and of every graph
 // of every .neff archive in the unit. The reader's contract is refuse, not
 // reconcile: every inconsistency is reported, none is averaged away.
-#include "fmt/format.h"
 #include "rules/families.h"
 #include "rules/neff_checks.h"
 
 namespace topolint {
 namespace neff_rules {
-
-std::string TopologyPath(int64_t t) {
-  return fmt::format("CCInfo.replica_groups[{}]", t);
-}
-std::string GroupPath(int64_t t, int64_t g) {
-  return fmt::format("CCInfo.replica_groups[{}][{}]", t, g);
-}
-std::string RankPath(int64_t t, int64_t g, int64_t r) {
-  return fmt::format("CCInfo.replica_groups[{}][{}][{}]", t, g, r);
-}
 
 namespace {
 

@@ -10,6 +10,11 @@
 namespace topolint::neff_rules {
 namespace {
 
+// "CCInfo.replica_groups[1]".
+std::string TopologyPath(int64_t t) {
+  return fmt::format("CCInfo.replica_groups[{}]", t);
+}
+
 std::string Ranks(int64_t n) {
   return fmt::format("{} rank{}", n, n == 1 ? "" : "s");
 }
@@ -125,7 +130,7 @@ void CheckRaggedGroups(const neff::DefJson& d, Emitter& emit) {
           {Note{At(d.file, ref_pos),
                 fmt::format("group {} has {}", reference_first,
                             Ranks(static_cast<int64_t>(reference)))}},
-          GroupPath(t.index, i));
+          fmt::format("CCInfo.replica_groups[{}][{}]", t.index, i));
     }
   }
 }

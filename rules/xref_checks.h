@@ -30,15 +30,11 @@ struct NeffSide {
   // topology" (every rank in one group), or not at all (MPMD, an empty
   // topology, or replica_groups with schema problems).
   enum class Topology { kSkip, kNone, kOne } topology = Topology::kSkip;
-  // kOne, after ExpandTopology0 (a def.json checked without an HLO module
-  // never needs this copy of its ranks).
+  // kOne, once a module is checked against it (a def.json checked without
+  // an HLO module never needs this copy of its ranks).
   model::GroupList topology0;
   int64_t rank_count = 0;  // ranks in topology[0]
 };
-
-NeffSide ReadNeffSide(const neff::DefJson& def);
-// Fills n->topology0 (kOne only; idempotent).
-void ExpandTopology0(NeffSide* n);
 
 // One collective that carries replica groups, as the xref checks see it.
 struct OpGroups {
@@ -60,13 +56,6 @@ struct OpGroups {
   int64_t largest_group = 0;
   bool uniform = true;
 };
-
-// Expands `op`'s groups through the module's `cache`, giving up (keeping an
-// iota's shape) beyond `cap` ids. known_shape is false when there is nothing
-// to compare, also when the module's expansion budget is spent (the hlo-*
-// family reports those ops). `*out` must be freshly constructed.
-void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,
-                  int64_t cap, model::ExpansionCache& cache, OpGroups* out);
 
 // xref-topology-mismatch for one op. Returns true when it reported that the
 // op's groups have another count or size than topology[0] (or that there is

@@ -80,6 +80,76 @@ struct NeffMemo {
   absl::flat_hash_map<std::string, xref::GroupListDiff> diffs;
 };
 
+xref::NeffSide ReadNeffSide(const neff::DefJson& def) {
+  using xref::NeffSide;
+  NeffSide n;
+  n.def = &def;
+  n.parts = xref::UsablePartsOf(def);
+  n.world = model::ComputeWorldSize(def);
+  if (!n.parts.replica_groups) return n;
+  // More than one topology, or an empty one, is MPMD: the neff-* rules say
+  // so, and no op can be compared against "the" topology.
+  if (def.topologies.empty()) {
+    n.topology = NeffSide::Topology::kNone;
+  } else if (def.topologies.size() == 1 && def.topologies[0].index == 0 &&
+             !def.topologies[0].empty()) {
+    n.topology = NeffSide::Topology::kOne;
+    n.rank_count = def.topologies[0].num_ranks();
+  }
+  return n;
+}
+
+// Expands `op`'s groups through the module's `cache`, giving up (keeping an
+// iota's shape) beyond `cap` ids. known_shape is false when there is nothing
+// to compare, also when the module's expansion budget is spent (the hlo-*
+// family reports those ops). `*out` must be freshly constructed.
+void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,
+                  int64_t cap, model::ExpansionCache& cache,
+                  xref::OpGroups* out) {
+  using xref::HasImplicitGroups;
+  xref::OpGroups& g = *out;
+  g.op = &op;
+  absl::Status status;
+  if (HasImplicitGroups(op)) {
+    absl::StatusOr<model::GroupList> list =
+        xref::WrittenGroups(op, params, cap);
+    status = list.status();
+    if (list.ok()) {
+      g.implied = *std::move(list);
+      g.groups = &g.implied;
+    }
+  } else {
+    model::ExpansionCache::Result r = cache.Expand(op.replica_groups, cap);
+    if (r.over_budget) return;
+    status = r.status;
+    g.expanded = std::move(r.groups);
+    if (g.expanded != nullptr) g.groups = &g.expanded->groups;
+  }
+  if (g.groups != nullptr) {
+    const model::GroupList& list = *g.groups;
+    g.known_shape = true;
+    g.num_groups = list.num_groups();
+    g.uniform = list.is_uniform();
+    g.largest_group = list.largest_group_size();
+    return;
+  }
+  if (!absl::IsResourceExhausted(status)) return;
+  // Too large to hold: keep the shape where it is known without expanding.
+  const hlo::ReplicaGroups& rg = op.replica_groups;
+  if (HasImplicitGroups(op)) {
+    g.known_shape = true;
+    g.num_groups = 1;
+    g.largest_group =
+        model::SubgroupSize(model::GroupModeOf(op), model::GroupList(),
+                            params.replica_count, params.num_partitions);
+  } else if (rg.form == hlo::ReplicaGroups::Form::kIota &&
+             rg.iota.num_groups > 0 && rg.iota.group_size > 0) {
+    g.known_shape = true;
+    g.num_groups = rg.iota.num_groups;
+    g.largest_group = rg.iota.group_size;
+  }
+}
+
 // new-rule.sh(xref) stub: a rule scaffolded by scripts/new-rule.sh, called
 // by XrefSession (one object per module: members keep the module's state)
 // with the def.json sides of the unit:
@@ -115,7 +185,7 @@ class XrefSession : public ModuleSession {
       return;
     }
     xref::OpGroups groups;
-    xref::ReadOpGroups(op, params_, cap_, cache_, &groups);
+    ReadOpGroups(op, params_, cap_, cache_, &groups);
     if (!groups.known_shape) return;
     any_groups_ = true;
     NoteList(groups);
@@ -261,7 +331,11 @@ class XrefFamily : public FamilyChecks {
         options_(options),
         emit_(emit) {}
   std::unique_ptr<ModuleSession> Begin(const hlo::Module& m) override {
-    for (xref::NeffSide& n : neffs_) xref::ExpandTopology0(&n);
+    for (xref::NeffSide& n : neffs_) {
+      if (n.topology == xref::NeffSide::Topology::kOne && n.topology0.empty()) {
+        n.topology0 = xref::TopologyGroups(n.def->topologies[0]);
+      }
+    }
     return std::make_unique<XrefSession>(m, options_, neffs_, cap_,
                                          pairs_enabled_, shared_specs(), emit_);
   }
@@ -281,14 +355,9 @@ std::unique_ptr<FamilyChecks> MakeXrefChecks(const Unit& unit,
                                              Emitter& emit) {
   if (!FamilyEnabled("xref", emit)) return nullptr;
   std::vector<xref::NeffSide> neffs;
-  for (const neff::DefJson& d : unit.def_jsons) {
-    neffs.push_back(xref::ReadNeffSide(d));
-  }
-  for (const neff::NeffArchive& a : unit.neff_archives) {
-    for (const neff::DefJson& d : a.graphs) {
-      neffs.push_back(xref::ReadNeffSide(d));
-    }
-  }
+  ForEachDefJson(unit, [&neffs](const neff::DefJson& d) {
+    neffs.push_back(ReadNeffSide(d));
+  });
   if (neffs.empty()) return nullptr;
   int64_t cap = kMinExpansionCap;
   for (const xref::NeffSide& n : neffs) cap = std::max(cap, n.rank_count);
@@ -300,75 +369,6 @@ void CheckXref(const Unit& unit, const CheckOptions& options, Emitter& emit) {
 }
 
 namespace xref {
-
-NeffSide ReadNeffSide(const neff::DefJson& def) {
-  NeffSide n;
-  n.def = &def;
-  n.parts = UsablePartsOf(def);
-  n.world = model::ComputeWorldSize(def);
-  if (!n.parts.replica_groups) return n;
-  // More than one topology, or an empty one, is MPMD: the neff-* rules say
-  // so, and no op can be compared against "the" topology.
-  if (def.topologies.empty()) {
-    n.topology = NeffSide::Topology::kNone;
-  } else if (def.topologies.size() == 1 && def.topologies[0].index == 0 &&
-             !def.topologies[0].empty()) {
-    n.topology = NeffSide::Topology::kOne;
-    n.rank_count = def.topologies[0].num_ranks();
-  }
-  return n;
-}
-
-void ExpandTopology0(NeffSide* n) {
-  if (n->topology != NeffSide::Topology::kOne || !n->topology0.empty()) {
-    return;
-  }
-  n->topology0 = TopologyGroups(n->def->topologies[0]);
-}
-
-void ReadOpGroups(const hlo::Collective& op, const model::ModuleParams& params,
-                  int64_t cap, model::ExpansionCache& cache, OpGroups* out) {
-  OpGroups& g = *out;
-  g.op = &op;
-  absl::Status status;
-  if (HasImplicitGroups(op)) {
-    absl::StatusOr<model::GroupList> list = WrittenGroups(op, params, cap);
-    status = list.status();
-    if (list.ok()) {
-      g.implied = *std::move(list);
-      g.groups = &g.implied;
-    }
-  } else {
-    model::ExpansionCache::Result r = cache.Expand(op.replica_groups, cap);
-    if (r.over_budget) return;
-    status = r.status;
-    g.expanded = std::move(r.groups);
-    if (g.expanded != nullptr) g.groups = &g.expanded->groups;
-  }
-  if (g.groups != nullptr) {
-    const model::GroupList& list = *g.groups;
-    g.known_shape = true;
-    g.num_groups = list.num_groups();
-    g.uniform = list.is_uniform();
-    g.largest_group = list.largest_group_size();
-    return;
-  }
-  if (!absl::IsResourceExhausted(status)) return;
-  // Too large to hold: keep the shape where it is known without expanding.
-  const hlo::ReplicaGroups& rg = op.replica_groups;
-  if (HasImplicitGroups(op)) {
-    g.known_shape = true;
-    g.num_groups = 1;
-    g.largest_group =
-        model::SubgroupSize(model::GroupModeOf(op), model::GroupList(),
-                            params.replica_count, params.num_partitions);
-  } else if (rg.form == hlo::ReplicaGroups::Form::kIota &&
-             rg.iota.num_groups > 0 && rg.iota.group_size > 0) {
-    g.known_shape = true;
-    g.num_groups = rg.iota.num_groups;
-    g.largest_group = rg.iota.group_size;
-  }
-}
 
 Location GroupsLocation(const hlo::Module& module, const hlo::Collective& op,
                         int64_t g) {

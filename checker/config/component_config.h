@@ -48,11 +48,12 @@ struct ComponentConfig {
 };
 
 // True when `root` is a component config in one of the forms
-// docs/reference/inputs.md lists (config_sections.h,
-// IsComponentConfigDocument): a parallelism key in one of its sections, or a
-// Neuron dict container (`neuron_config`, `override_neuron_config`,
-// `additional_config.neuron_config`, ...), even one without any parallelism
-// key.
+// docs/reference/inputs.md lists (config_sections.h): a parallelism key
+// (tp_degree, tensor_parallel_size, data_parallel_size, *_dp_size,
+// *_dp_degree) in one of its sections, or a Neuron dict container
+// (`neuron_config`, `override_neuron_config`, `additional_config` holding
+// one, a sub-model section with one), even one without any parallelism key,
+// or a misspelling of one. Defined in config_sections.cc.
 bool LooksLikeComponentConfig(const json::Value& root);
 
 }  // namespace topolint::config

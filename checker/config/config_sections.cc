@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "absl/strings/match.h"
+#include "checker/config/component_config.h"
 #include "checker/config/known_keys.h"
 #include "checker/diag/spelling.h"
 #include "fmt/format.h"
@@ -226,7 +227,7 @@ ConfigSections LocateSections(const json::Value& root) {
   return out;
 }
 
-bool IsComponentConfigDocument(const json::Value& root) {
+bool LooksLikeComponentConfig(const json::Value& root) {
   // A NEFF def.json is never a config, whatever else it holds.
   if (!root.is_object() || root.FindMember("CCInfo") != nullptr) return false;
   const ConfigSections cs = LocateSections(root);

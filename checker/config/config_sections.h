@@ -81,13 +81,6 @@ struct ConfigSections {
 // one flat section at the top level.
 ConfigSections LocateSections(const json::Value& root);
 
-// True when `root` is a component config in one of the forms above: a
-// parallelism key (tp_degree, tensor_parallel_size, data_parallel_size,
-// *_dp_size, *_dp_degree) in a section, or a Neuron dict container
-// (`neuron_config`, `override_neuron_config`, `additional_config` holding
-// one, a sub-model section with one), or a misspelling of one.
-bool IsComponentConfigDocument(const json::Value& root);
-
 // The parallel vLLM engine arguments (EngineArgs field names).
 inline constexpr std::string_view kParallelEngineKeys[] = {
     "tensor_parallel_size", "data_parallel_size", "enable_expert_parallel",

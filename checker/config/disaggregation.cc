@@ -38,8 +38,7 @@ std::string DecodeOnlyDpSizes(const ParallelConfig& cfg) {
        {&cfg.attention_dp_size, &cfg.embedding_dp_size, &cfg.lm_head_dp_size}) {
     if (!f->IsSet() || f->value <= 1) continue;
     if (!out.empty()) out += ", ";
-    out +=
-        fmt::format("{} {}", f->path.substr(f->path.rfind('.') + 1), f->value);
+    out += fmt::format("{} {}", f->key(), f->value);
   }
   return out;
 }

@@ -221,143 +221,7 @@ void ReadKvTransfer(Reader& r, const json::Value* engine,
                         v->is_string() ? Written(*v) : Describe(*v)));
 }
 
-}  // namespace
-
-const char* ConfigFormName(ConfigForm form) {
-  return form == ConfigForm::kVllm ? "vLLM-on-Neuron" : "NxD Inference";
-}
-
-std::vector<ComponentDp> ParallelConfig::ComponentDpSizes() const {
-  return {{"attention", &attention_dp_size},
-          {"embedding", &embedding_dp_size},
-          {"mlp", &mlp_dp_size},
-          {"draft_mlp", &draft_mlp_dp_size},
-          {"lm_head", &lm_head_dp_size}};
-}
-
-bool ParallelConfig::ExpertParallel() const {
-  if (ep_degree.value > 1) return true;
-  return form == ConfigForm::kVllm && enable_expert_parallel.value;
-}
-
-int64_t ParallelConfig::EffectiveEp() const {
-  if (ep_degree.value > 1) return ep_degree.value;
-  if (form == ConfigForm::kVllm && enable_expert_parallel.value) {
-    return WorldSize().value_or(1);
-  }
-  return 1;
-}
-
-const IntField& ParallelConfig::Tp() const {
-  if (form != ConfigForm::kVllm) return tp_degree;
-  if (kind == NeuronDictKind::kOverride && tp_degree.IsSet()) return tp_degree;
-  return tensor_parallel_size;
-}
-
-std::optional<int64_t> ParallelConfig::WorldSize() const {
-  int64_t out = 0;
-  if (form == ConfigForm::kVllm) {
-    if (__builtin_mul_overflow(Tp().value, data_parallel_size.value, &out)) {
-      return std::nullopt;
-    }
-    return out;
-  }
-  if (world_size.IsSet()) {
-    return world_size.value;
-  }
-  if (__builtin_mul_overflow(tp_degree.value, pp_degree.value, &out) ||
-      __builtin_mul_overflow(out, ep_degree.value, &out)) {
-    return std::nullopt;
-  }
-  return out;
-}
-
-std::string ParallelConfig::WorldSizeExplanation() const {
-  if (form == ConfigForm::kVllm) {
-    const IntField& tp = Tp();
-    const std::optional<int64_t> known_tp = KnownTp();
-    const std::optional<int64_t> known_dp = KnownDp();
-    const std::string tp_text =
-        known_tp.has_value() ? fmt::format("{}", *known_tp) : "not recorded";
-    std::string dp_text =
-        known_dp.has_value() ? fmt::format("{}", *known_dp) : "not recorded";
-    if (known_dp.has_value() && !data_parallel_size.present &&
-        !data_parallel_size_origin.empty()) {
-      dp_text += fmt::format(" (from {})", data_parallel_size_origin);
-    }
-    return fmt::format("{} {} x data_parallel_size {}",
-                       tp.path.substr(tp.path.rfind('.') + 1), tp_text,
-                       dp_text);
-  }
-  if (world_size.IsSet()) return "world_size as written";
-  return fmt::format("tp_degree {} x pp_degree {} x ep_degree {}",
-                     tp_degree.value, pp_degree.value, ep_degree.value);
-}
-
-std::optional<int64_t> ParallelConfig::KnownTp() const {
-  const IntField& tp = Tp();
-  if (!tp.ok) return std::nullopt;
-  if (form == ConfigForm::kNxdi || tp.present || records_engine_args) {
-    return tp.value;
-  }
-  return std::nullopt;
-}
-
-std::optional<int64_t> ParallelConfig::KnownDp() const {
-  if (form != ConfigForm::kVllm || !data_parallel_size.ok) return std::nullopt;
-  if (data_parallel_size.present || !data_parallel_size_origin.empty() ||
-      records_engine_args) {
-    return data_parallel_size.value;
-  }
-  return std::nullopt;
-}
-
-bool ParallelConfig::WorldRecorded() const {
-  if (form == ConfigForm::kNxdi) return true;
-  return KnownTp().has_value() && KnownDp().has_value();
-}
-
-std::optional<ParallelConfig> WithDataParallelSize(const ParallelConfig& cfg,
-                                                   std::optional<int64_t> dp,
-                                                   const std::string& origin) {
-  if (!dp.has_value() || *dp < 1 || cfg.form != ConfigForm::kVllm ||
-      cfg.data_parallel_size.present) {
-    return std::nullopt;
-  }
-  ParallelConfig out = cfg;
-  out.data_parallel_size.value = *dp;
-  out.data_parallel_size.written = fmt::format("{}", *dp);
-  out.data_parallel_size_origin = origin.empty() ? "topolint" : origin;
-  return out;
-}
-
-bool ParallelConfig::LayoutFieldsOk() const {
-  for (const IntField* f :
-       {&tensor_parallel_size, &data_parallel_size, &attention_dp_size,
-        &embedding_dp_size, &mlp_dp_size, &draft_mlp_dp_size, &lm_head_dp_size,
-        &ep_degree, &sampling_dp_degree, &tp_degree, &cp_degree, &mlp_cp_degree,
-        &attention_dp_degree, &pp_degree, &world_size, &moe_tp_degree,
-        &moe_ep_degree}) {
-    if (!f->ok) return false;
-  }
-  return enable_expert_parallel.ok && switch_cc.ok;
-}
-
-const IntField* ParallelConfig::WorldSizeField() const {
-  const IntField* order[2];
-  if (form == ConfigForm::kVllm) {
-    order[0] = &Tp();
-    order[1] = &data_parallel_size;
-  } else {
-    order[0] = &world_size;
-    order[1] = &tp_degree;
-  }
-  for (const IntField* f : order) {
-    if (f->present) return f;
-  }
-  return nullptr;
-}
-
+// One located section of `cfg`.
 ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
                                          const ConfigSection& section) {
   ParallelConfig pc;
@@ -443,6 +307,141 @@ ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
         &pc.logical_nc_config, kOneOrTwo);
   r.String(fields, fp, "target", &pc.target, /*null_ok=*/true);
   return pc;
+}
+
+}  // namespace
+
+const char* ConfigFormName(ConfigForm form) {
+  return form == ConfigForm::kVllm ? "vLLM-on-Neuron" : "NxD Inference";
+}
+
+std::vector<ComponentDp> ParallelConfig::ComponentDpSizes() const {
+  return {{"attention", &attention_dp_size},
+          {"embedding", &embedding_dp_size},
+          {"mlp", &mlp_dp_size},
+          {"draft_mlp", &draft_mlp_dp_size},
+          {"lm_head", &lm_head_dp_size}};
+}
+
+bool ParallelConfig::ExpertParallel() const {
+  if (ep_degree.value > 1) return true;
+  return form == ConfigForm::kVllm && enable_expert_parallel.value;
+}
+
+int64_t ParallelConfig::EffectiveEp() const {
+  if (ep_degree.value > 1) return ep_degree.value;
+  if (form == ConfigForm::kVllm && enable_expert_parallel.value) {
+    return WorldSize().value_or(1);
+  }
+  return 1;
+}
+
+const IntField& ParallelConfig::Tp() const {
+  if (form != ConfigForm::kVllm) return tp_degree;
+  if (kind == NeuronDictKind::kOverride && tp_degree.IsSet()) return tp_degree;
+  return tensor_parallel_size;
+}
+
+std::optional<int64_t> ParallelConfig::WorldSize() const {
+  int64_t out = 0;
+  if (form == ConfigForm::kVllm) {
+    if (__builtin_mul_overflow(Tp().value, data_parallel_size.value, &out)) {
+      return std::nullopt;
+    }
+    return out;
+  }
+  if (world_size.IsSet()) {
+    return world_size.value;
+  }
+  if (__builtin_mul_overflow(tp_degree.value, pp_degree.value, &out) ||
+      __builtin_mul_overflow(out, ep_degree.value, &out)) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string ParallelConfig::WorldSizeExplanation() const {
+  if (form == ConfigForm::kVllm) {
+    const std::optional<int64_t> known_tp = KnownTp();
+    const std::optional<int64_t> known_dp = KnownDp();
+    const std::string tp_text =
+        known_tp.has_value() ? fmt::format("{}", *known_tp) : "not recorded";
+    std::string dp_text =
+        known_dp.has_value() ? fmt::format("{}", *known_dp) : "not recorded";
+    if (known_dp.has_value() && !data_parallel_size.present &&
+        !data_parallel_size_origin.empty()) {
+      dp_text += fmt::format(" (from {})", data_parallel_size_origin);
+    }
+    return fmt::format("{} {} x data_parallel_size {}", Tp().key(), tp_text,
+                       dp_text);
+  }
+  if (world_size.IsSet()) return "world_size as written";
+  return fmt::format("tp_degree {} x pp_degree {} x ep_degree {}",
+                     tp_degree.value, pp_degree.value, ep_degree.value);
+}
+
+std::optional<int64_t> ParallelConfig::KnownTp() const {
+  const IntField& tp = Tp();
+  if (!tp.ok) return std::nullopt;
+  if (form == ConfigForm::kNxdi || tp.present || records_engine_args) {
+    return tp.value;
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> ParallelConfig::KnownDp() const {
+  if (form != ConfigForm::kVllm || !data_parallel_size.ok) return std::nullopt;
+  if (data_parallel_size.present || !data_parallel_size_origin.empty() ||
+      records_engine_args) {
+    return data_parallel_size.value;
+  }
+  return std::nullopt;
+}
+
+bool ParallelConfig::WorldRecorded() const {
+  if (form == ConfigForm::kNxdi) return true;
+  return KnownTp().has_value() && KnownDp().has_value();
+}
+
+std::optional<ParallelConfig> WithDataParallelSize(const ParallelConfig& cfg,
+                                                   std::optional<int64_t> dp,
+                                                   const std::string& origin) {
+  if (!dp.has_value() || *dp < 1 || cfg.form != ConfigForm::kVllm ||
+      cfg.data_parallel_size.present) {
+    return std::nullopt;
+  }
+  ParallelConfig out = cfg;
+  out.data_parallel_size.value = *dp;
+  out.data_parallel_size.written = fmt::format("{}", *dp);
+  out.data_parallel_size_origin = origin.empty() ? "topolint" : origin;
+  return out;
+}
+
+bool ParallelConfig::LayoutFieldsOk() const {
+  for (const IntField* f :
+       {&tensor_parallel_size, &data_parallel_size, &attention_dp_size,
+        &embedding_dp_size, &mlp_dp_size, &draft_mlp_dp_size, &lm_head_dp_size,
+        &ep_degree, &sampling_dp_degree, &tp_degree, &cp_degree, &mlp_cp_degree,
+        &attention_dp_degree, &pp_degree, &world_size, &moe_tp_degree,
+        &moe_ep_degree}) {
+    if (!f->ok) return false;
+  }
+  return enable_expert_parallel.ok && switch_cc.ok;
+}
+
+const IntField* ParallelConfig::WorldSizeField() const {
+  const IntField* order[2];
+  if (form == ConfigForm::kVllm) {
+    order[0] = &Tp();
+    order[1] = &data_parallel_size;
+  } else {
+    order[0] = &world_size;
+    order[1] = &tp_degree;
+  }
+  for (const IntField* f : order) {
+    if (f->present) return f;
+  }
+  return nullptr;
 }
 
 const std::vector<ParallelConfig>& ReadParallelConfigs(

@@ -73,6 +73,8 @@ struct Field {
 
   // Written with a valid value (not the default).
   bool IsSet() const { return present && ok; }
+  // The last part of `path`: "mlp_dp_size".
+  std::string key() const { return path.substr(path.rfind('.') + 1); }
 };
 
 using IntField = Field<int64_t>;
@@ -220,9 +222,6 @@ const ParallelConfig& ReadParallelConfig(const ComponentConfig& cfg);
 // the document it points into) after `cfg` is gone.
 std::shared_ptr<const std::vector<ParallelConfig>> SharedParallelConfigs(
     const ComponentConfig& cfg);
-// One located section of `cfg`.
-ParallelConfig ReadParallelConfigSection(const ComponentConfig& cfg,
-                                         const ConfigSection& section);
 
 // A copy of `cfg` whose data-parallel size is `dp` (given to topolint by
 // `origin`: "--data-parallel-size" or ".topolint.json"), when `cfg` is of

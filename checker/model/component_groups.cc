@@ -302,9 +302,7 @@ VllmLayout VllmLayoutOf(const config::ParallelConfig& cfg) {
   l.tp = cfg.tensor_parallel_size.value;
   l.dp = cfg.data_parallel_size.value;
   for (const config::ComponentDp& c : cfg.ComponentDpSizes()) {
-    l.components.push_back({c.component,
-                            c.field->path.substr(c.field->path.rfind('.') + 1),
-                            c.field->value});
+    l.components.push_back({c.component, c.field->key(), c.field->value});
   }
   l.ep = cfg.EffectiveEp();
   l.sampling_dp = cfg.sampling_dp_degree.value;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "checker/io/status_macros.h"
 #include "checker/model/replica_groups.h"
 #include "fmt/format.h"
 
@@ -102,10 +103,9 @@ absl::StatusOr<GroupList> GetParticipatingFlattenedIdGroups(
 absl::StatusOr<GroupList> FlattenedIdGroupsOf(const hlo::Collective& op,
                                               const ModuleParams& params,
                                               int64_t cap) {
-  absl::StatusOr<GroupList> groups =
-      ExpandReplicaGroups(op.replica_groups, cap);
-  if (!groups.ok()) return groups.status();
-  return GetParticipatingFlattenedIdGroups(*groups, GroupModeOf(op),
+  TOPOLINT_ASSIGN_OR_RETURN(const GroupList groups,
+                            ExpandReplicaGroups(op.replica_groups, cap));
+  return GetParticipatingFlattenedIdGroups(groups, GroupModeOf(op),
                                            params.replica_count,
                                            params.num_partitions, cap);
 }

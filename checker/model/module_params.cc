@@ -41,14 +41,12 @@ ModuleParams EffectiveModuleParams(const hlo::Module& module,
     const hlo::DeviceMesh* mesh = module.PartitionCountMesh();
     if (n->second == CountSource::kHeader && mesh != nullptr) {
       p.num_partitions_source = CountSource::kMesh;
-      p.num_partitions_line = mesh->pos.line;
       p.num_partitions_pos = mesh->pos;
       p.num_partitions_mesh = mesh->name;
     }
   } else if (auto t = hlo::AgreedTileCount(module.sharding)) {
     p.num_partitions = t->devices;
     p.num_partitions_source = CountSource::kSharding;
-    p.num_partitions_line = t->pos.line;
     p.num_partitions_pos = t->pos;
   }
   return p;
@@ -80,7 +78,7 @@ std::string NumPartitionsSourceText(const ModuleParams& params) {
                        params.num_partitions_pos.byte_offset());
   }
   return CountSourceText(params.num_partitions_source, "--num-partitions",
-                         params.num_partitions_line,
+                         params.num_partitions_pos.line,
                          params.num_partitions_mesh);
 }
 

@@ -24,13 +24,10 @@ struct ModuleParams {
   int64_t num_partitions = 1;  // P, always >= 1
   CountSource replica_count_source = CountSource::kDefault;
   CountSource num_partitions_source = CountSource::kDefault;
-  // kSharding: the line of the first sharding holding num_partitions
-  // devices.
-  int64_t num_partitions_line = 0;
-  // kMesh: the mesh's name ("@mesh"); num_partitions_line is its line.
+  // kMesh: the mesh's name ("@mesh").
   std::string num_partitions_mesh{};
-  // kSharding / kMesh: where the sharding or mesh is (a line, or a byte
-  // offset in a binary module).
+  // kSharding / kMesh: where the first sharding holding num_partitions
+  // devices, or the mesh, is (a line, or a byte offset in a binary module).
   TextPos num_partitions_pos{};
 };
 

@@ -60,6 +60,16 @@ struct Unit {
   std::vector<UncheckedInput> unchecked;
 };
 
+// Calls `f` with every def.json of `unit`: the loose ones, then the graphs of
+// each .neff archive, in order.
+template <typename F>
+void ForEachDefJson(const Unit& unit, const F& f) {
+  for (const neff::DefJson& d : unit.def_jsons) f(d);
+  for (const neff::NeffArchive& a : unit.neff_archives) {
+    for (const neff::DefJson& d : a.graphs) f(d);
+  }
+}
+
 // Settings that change what the rules compute (not which rules run).
 struct CheckOptions {
   int64_t lnc = 1;                        // numCoresPerLNC (--lnc)

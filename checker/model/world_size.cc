@@ -29,11 +29,7 @@ WorldSize ComputeWorldSize(const neff::DefJson& d) {
     TopologyWorkers tw;
     tw.topology_index = t.index;
     for (int64_t g = 0; g < t.num_groups(); ++g) {
-      const int64_t n = t.group_size(g);
-      if (tw.largest_group < 0 || n > tw.workers) {
-        tw.largest_group = g;
-        tw.workers = n;
-      }
+      tw.workers = std::max(tw.workers, t.group_size(g));
     }
     ws.per_topology.push_back(tw);
     if (current != 0 && tw.workers != current) {

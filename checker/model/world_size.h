@@ -42,8 +42,7 @@ struct MpmdError {
 // ws_rg of one topology.
 struct TopologyWorkers {
   int64_t topology_index = 0;
-  int64_t workers = 0;         // largest group length (0 when no groups)
-  int64_t largest_group = -1;  // index of the first largest group, -1 if none
+  int64_t workers = 0;  // largest group length (0 when no groups)
 };
 
 struct WorldSize {
@@ -56,9 +55,6 @@ struct WorldSize {
   // checking goes on so that each offending topology is named.
   std::vector<MpmdError> errors;
 
-  const MpmdError* first_error() const {
-    return errors.empty() ? nullptr : &errors.front();
-  }
   bool ok() const { return errors.empty(); }
 };
 

@@ -41,26 +41,11 @@ void Load(Loaded* l) {
                            why != nullptr ? why : "unknown error");
     return;
   }
-  LibArchive& a = l->api;
-  std::string& e = l->error;
-  l->ok =
-      Bind(h, "archive_read_new", &a.read_new, &e) &&
-      Bind(h, "archive_read_free", &a.read_free, &e) &&
-      Bind(h, "archive_read_support_filter_gzip", &a.support_filter_gzip, &e) &&
-      Bind(h, "archive_read_support_filter_none", &a.support_filter_none, &e) &&
-      Bind(h, "archive_read_support_format_tar", &a.support_format_tar, &e) &&
-      Bind(h, "archive_read_open2", &a.read_open2, &e) &&
-      Bind(h, "archive_read_open_memory", &a.read_open_memory, &e) &&
-      Bind(h, "archive_read_next_header", &a.read_next_header, &e) &&
-      Bind(h, "archive_read_data", &a.read_data, &e) &&
-      Bind(h, "archive_filter_bytes", &a.filter_bytes, &e) &&
-      Bind(h, "archive_error_string", &a.error_string, &e) &&
-      Bind(h, "archive_set_error", &a.set_error, &e) &&
-      Bind(h, "archive_entry_pathname", &a.entry_pathname, &e) &&
-      Bind(h, "archive_entry_size", &a.entry_size, &e) &&
-      Bind(h, "archive_entry_size_is_set", &a.entry_size_is_set, &e) &&
-      Bind(h, "archive_entry_filetype", &a.entry_filetype, &e) &&
-      Bind(h, "archive_entry_hardlink", &a.entry_hardlink, &e);
+  l->ok = true;
+#define TOPOLINT_LIBARCHIVE_BIND_(name) \
+  l->ok = l->ok && Bind(h, "archive_" #name, &l->api.name, &l->error);
+  TOPOLINT_LIBARCHIVE_FUNCTIONS(TOPOLINT_LIBARCHIVE_BIND_)
+#undef TOPOLINT_LIBARCHIVE_BIND_
 }
 
 }  // namespace

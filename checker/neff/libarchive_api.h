@@ -18,24 +18,33 @@
 
 namespace topolint::neff {
 
+// The functions used: each `archive_<name>` is LibArchive::<name>.
+// clang-format off
+#define TOPOLINT_LIBARCHIVE_FUNCTIONS(X) \
+  X(read_new)                            \
+  X(read_free)                           \
+  X(read_support_filter_gzip)            \
+  X(read_support_filter_none)            \
+  X(read_support_format_tar)             \
+  X(read_open2)                          \
+  X(read_open_memory)                    \
+  X(read_next_header)                    \
+  X(read_data)                           \
+  X(filter_bytes)                        \
+  X(error_string)                        \
+  X(set_error)                           \
+  X(entry_pathname)                      \
+  X(entry_size)                          \
+  X(entry_size_is_set)                   \
+  X(entry_filetype)                      \
+  X(entry_hardlink)
+// clang-format on
+
 struct LibArchive {
-  decltype(&::archive_read_new) read_new = nullptr;
-  decltype(&::archive_read_free) read_free = nullptr;
-  decltype(&::archive_read_support_filter_gzip) support_filter_gzip = nullptr;
-  decltype(&::archive_read_support_filter_none) support_filter_none = nullptr;
-  decltype(&::archive_read_support_format_tar) support_format_tar = nullptr;
-  decltype(&::archive_read_open2) read_open2 = nullptr;
-  decltype(&::archive_read_open_memory) read_open_memory = nullptr;
-  decltype(&::archive_read_next_header) read_next_header = nullptr;
-  decltype(&::archive_read_data) read_data = nullptr;
-  decltype(&::archive_filter_bytes) filter_bytes = nullptr;
-  decltype(&::archive_error_string) error_string = nullptr;
-  decltype(&::archive_set_error) set_error = nullptr;
-  decltype(&::archive_entry_pathname) entry_pathname = nullptr;
-  decltype(&::archive_entry_size) entry_size = nullptr;
-  decltype(&::archive_entry_size_is_set) entry_size_is_set = nullptr;
-  decltype(&::archive_entry_filetype) entry_filetype = nullptr;
-  decltype(&::archive_entry_hardlink) entry_hardlink = nullptr;
+#define TOPOLINT_LIBARCHIVE_FIELD_(name) \
+  decltype(&::archive_##name) name = nullptr;
+  TOPOLINT_LIBARCHIVE_FUNCTIONS(TOPOLINT_LIBARCHIVE_FIELD_)
+#undef TOPOLINT_LIBARCHIVE_FIELD_
 };
 
 // The loaded API, or null when libarchive cannot be loaded; then `*error`

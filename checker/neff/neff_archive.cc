@@ -360,33 +360,24 @@ Scanner MemoryScanner(std::string_view payload,
       };
 }
 
-// The payload of the archive whose header `a` holds, from `whole` (the
-// file read whole) or else from `path`.
-void ReadArchivePayload(const std::string& path,
-                        const NeffArchiveLimits& limits, uint64_t offset,
-                        uint64_t length, const std::string& whole,
-                        NeffArchive& a) {
-  if (!whole.empty()) {
-    ReadPayload(
-        MemoryScanner(std::string_view(whole).substr(offset, length), limits),
-        limits, a);
-    return;
-  }
-  ReadPayload(
-      [&](const std::function<bool(const std::string&)>& want) {
-        return ScanNeffTar(path, offset, length, want, limits);
-      },
-      limits, a);
-}
-
-// The archive `a` names, from the file `opened` (closed on the way).
+// The archive `a` names, from the file `opened` (closed on the way): its
+// payload from the file read whole when it is small, else from `path`.
 NeffArchive ReadOpened(OpenedInput& opened, const std::string& path,
                        const NeffArchiveLimits& limits, NeffArchive a) {
   uint64_t offset = 0;
   uint64_t length = 0;
   std::string whole;
-  if (ReadOpenedHeader(opened, a, &offset, &length, &whole)) {
-    ReadArchivePayload(path, limits, offset, length, whole, a);
+  if (!ReadOpenedHeader(opened, a, &offset, &length, &whole)) return a;
+  if (!whole.empty()) {
+    ReadPayload(
+        MemoryScanner(std::string_view(whole).substr(offset, length), limits),
+        limits, a);
+  } else {
+    ReadPayload(
+        [&](const std::function<bool(const std::string&)>& want) {
+          return ScanNeffTar(path, offset, length, want, limits);
+        },
+        limits, a);
   }
   return a;
 }

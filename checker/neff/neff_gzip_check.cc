@@ -33,19 +33,6 @@ std::string Corrupt(const std::string& why) {
       why);
 }
 
-}  // namespace
-
-PayloadReader MemoryPayloadReader(std::string_view* rest) {
-  return [rest](char* buf, size_t n) -> int64_t {
-    const size_t k = std::min(n, rest->size());
-    std::copy(rest->begin(), rest->begin() + k, buf);
-    rest->remove_prefix(k);
-    return static_cast<int64_t>(k);
-  };
-}
-
-namespace {
-
 // The reader's bytes as gzip input, read into a buffer of its own.
 GzipInput FromReader(PayloadReader read) {
   std::shared_ptr<char[]> buf(new char[kChunkBytes]);
@@ -57,6 +44,15 @@ GzipInput FromReader(PayloadReader read) {
 }
 
 }  // namespace
+
+PayloadReader MemoryPayloadReader(std::string_view* rest) {
+  return [rest](char* buf, size_t n) -> int64_t {
+    const size_t k = std::min(n, rest->size());
+    std::copy(rest->begin(), rest->begin() + k, buf);
+    rest->remove_prefix(k);
+    return static_cast<int64_t>(k);
+  };
+}
 
 std::string CheckGzipPayload(const PayloadReader& read,
                              int64_t max_output_bytes) {

@@ -118,25 +118,6 @@ bool ReadEntryData(struct archive* a, const std::string& name,
   }
 }
 
-}  // namespace
-
-bool NormalizeMemberPath(std::string_view raw_path, std::string* path) {
-  absl::string_view raw(raw_path.data(), raw_path.size());
-  if (raw.empty() || raw.front() == '/') return false;
-  for (absl::string_view part : absl::StrSplit(raw, '/')) {
-    if (part == "..") return false;
-  }
-  while (absl::ConsumePrefix(&raw, "./")) {
-    while (absl::ConsumePrefix(&raw, "/")) {
-    }
-  }
-  if (raw.empty() || raw == ".") return false;
-  *path = std::string(raw);
-  return true;
-}
-
-namespace {
-
 // One pass over the archive opened by `open` (which returns libarchive's
 // status for archive_read_open2 / archive_read_open_memory).
 TarScan ScanOpened(const std::function<int(struct archive*)>& open,
@@ -151,9 +132,9 @@ TarScan ScanOpened(const std::function<int(struct archive*)>& open,
   }
   // ARCHIVE_WARN here would mean "gzip through an external program": refuse
   // rather than fork.
-  if (Lib().support_filter_gzip(a.get()) != ARCHIVE_OK ||
-      Lib().support_filter_none(a.get()) != ARCHIVE_OK ||
-      Lib().support_format_tar(a.get()) != ARCHIVE_OK) {
+  if (Lib().read_support_filter_gzip(a.get()) != ARCHIVE_OK ||
+      Lib().read_support_filter_none(a.get()) != ARCHIVE_OK ||
+      Lib().read_support_format_tar(a.get()) != ARCHIVE_OK) {
     out.problems.push_back(
         "libarchive lacks built-in gzip or tar support; the payload is not "
         "read");
@@ -341,6 +322,21 @@ TarScan ScanPayload(bool gzip, const PayloadReader& read,
 }
 
 }  // namespace
+
+bool NormalizeMemberPath(std::string_view raw_path, std::string* path) {
+  absl::string_view raw(raw_path.data(), raw_path.size());
+  if (raw.empty() || raw.front() == '/') return false;
+  for (absl::string_view part : absl::StrSplit(raw, '/')) {
+    if (part == "..") return false;
+  }
+  while (absl::ConsumePrefix(&raw, "./")) {
+    while (absl::ConsumePrefix(&raw, "/")) {
+    }
+  }
+  if (raw.empty() || raw == ".") return false;
+  *path = std::string(raw);
+  return true;
+}
 
 TarScan ScanNeffTar(const std::string& path, uint64_t offset, uint64_t length,
                     const std::function<bool(const std::string&)>& want,

@@ -42,7 +42,6 @@ TEST(WorldSizeTest, RankModelWorkedExampleIsWorldTwo) {
   EXPECT_TRUE(ws.ok());
   ASSERT_EQ(ws.per_topology.size(), 1u);
   EXPECT_EQ(ws.per_topology[0].workers, 2);
-  EXPECT_EQ(ws.per_topology[0].largest_group, 0);
   EXPECT_EQ(ws.ws_rg, 2);
   EXPECT_EQ(ws.world_size, 2);
 }
@@ -52,7 +51,6 @@ TEST(WorldSizeTest, OneTopologyUsesTheLargestGroup) {
       Load(R"({"replica_groups": [[[0], [1, 2, 3], [4, 5]]]})"));
   EXPECT_TRUE(ws.ok());
   EXPECT_EQ(ws.ws_rg, 3);
-  EXPECT_EQ(ws.per_topology[0].largest_group, 1);
   EXPECT_EQ(ws.world_size, 3);
 }
 
@@ -76,12 +74,11 @@ TEST(WorldSizeTest, EmptyTopologyIsAnError) {
   neff::DefJson d = Load(R"({"replica_groups": [[[0, 1]], []]})");
   WorldSize ws = ComputeWorldSize(d);
   ASSERT_EQ(ws.errors.size(), 1u);
-  const MpmdError* e = ws.first_error();
-  ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->kind, Kind::kEmptyTopology);
-  EXPECT_EQ(e->topology_index, 1);
-  EXPECT_EQ(e->pos.line, d.topologies[1].pos.line);
-  EXPECT_EQ(e->pos.column, d.topologies[1].pos.column);
+  const MpmdError& e = ws.errors[0];
+  EXPECT_EQ(e.kind, Kind::kEmptyTopology);
+  EXPECT_EQ(e.topology_index, 1);
+  EXPECT_EQ(e.pos.line, d.topologies[1].pos.line);
+  EXPECT_EQ(e.pos.column, d.topologies[1].pos.column);
 }
 
 TEST(WorldSizeTest, EmptyFirstTopology) {

@@ -1,1 +1,0 @@
-#include "checker/model/rank_map.h"
