@@ -83,26 +83,21 @@ class String {
   size_t size() const {
     return IsInline() ? static_cast<unsigned char>(rep_[0]) >> 1 : Heap()->size;
   }
-  size_t length() const { return size(); }
   bool empty() const { return size() == 0; }
   const char* data() const { return IsInline() ? rep_ + 1 : Heap()->chars; }
   const char* begin() const { return data(); }
   const char* end() const { return data() + size(); }
   char operator[](size_t i) const { return data()[i]; }
   std::string_view view() const { return std::string_view(data(), size()); }
-  std::string str() const { return std::string(view()); }
   std::string substr(size_t pos, size_t n = std::string::npos) const {
     return std::string(view().substr(pos, n));
-  }
-  size_t find(std::string_view s, size_t pos = 0) const {
-    return view().find(s, pos);
   }
 
   operator std::string_view() const { return view(); }  // NOLINT
   operator absl::string_view() const {                  // NOLINT
     return absl::string_view(data(), size());
   }
-  operator std::string() const { return str(); }  // NOLINT
+  operator std::string() const { return std::string(view()); }  // NOLINT
 
 #define TOPOLINT_JSON_STRING_COMPARE(T)                                  \
   friend bool operator==(const String& a, T b) { return a.view() == b; } \

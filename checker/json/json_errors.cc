@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checker/io/text_encoding.h"
+#include "checker/json/json_input.h"
 #include "fmt/format.h"
 
 namespace topolint::json::internal {
@@ -51,14 +52,11 @@ std::string LiteralAt(std::string_view text, size_t i) {
   if (i >= text.size()) return "end of input";
   const unsigned char first = static_cast<unsigned char>(text[i]);
   if (first < 0x21 || first > 0x7e) return fmt::format("byte 0x{:02X}", first);
-  auto word = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '+' ||
-           c == '-';
-  };
   size_t end = i + 1;
-  if (word(text[i])) {
-    while (end < text.size() && end - i < 32 && word(text[end])) ++end;
+  if (IsIdentifierByte(text[i])) {
+    while (end < text.size() && end - i < 32 && IsIdentifierByte(text[end])) {
+      ++end;
+    }
   }
   return fmt::format("'{}'", text.substr(i, end - i));
 }

@@ -3,11 +3,6 @@
 namespace topolint::json::internal {
 namespace {
 
-bool IsIdentifierByte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '+' || c == '-';
-}
-
 // Length of the special literal at `i` ("NaN", "Infinity", "-Infinity"),
 // or 0 when there is none or an identifier byte follows it.
 size_t SpecialAt(std::string_view text, size_t i, Substitution::Kind* kind) {

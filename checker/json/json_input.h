@@ -25,6 +25,13 @@ struct Substitution {
   Kind kind = Kind::kNaN;
 };
 
+// A byte of a bare word such as a literal ("true", "1e5", "Infinity"):
+// letters, digits, '_', '.', '+' and '-'.
+inline bool IsIdentifierByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '+' || c == '-';
+}
+
 // Finds the substitutions of `text`, in offset order. Tracks string literals
 // (with escapes) so that "NaN" inside a string is left alone. Only the first
 // NUL byte outside strings is recorded: the lexer stops there. A special

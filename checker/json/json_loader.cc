@@ -28,17 +28,35 @@ constexpr size_t kNoLimit = std::numeric_limits<size_t>::max();
 
 class ValueBuilder {
  public:
-  ValueBuilder(std::string_view text, TrackedInput* input,
-               const std::vector<Substitution>* subs,
+  ValueBuilder(std::string_view text,
                const std::vector<std::string_view>* capture_path = nullptr,
                ArraySink* sink = nullptr)
       : text_(text),
-        input_(input),
-        subs_(subs),
+        subs_(internal::FindSubstitutions(text)),
+        input_(text, &subs_),
         capture_path_(capture_path),
         sink_(sink) {
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") cursor_ = scanned_ = 3;
     line_start_ = 0;
+  }
+
+  // Parses the text (strict JSON, no comments, through the
+  // position-tracking input); false on any failure, which error()
+  // describes unless the sink refused.
+  bool Run() {
+    bool ok = false;
+    try {
+      ok = Json::sax_parse(TrackingIterator(&input_, 0),
+                           TrackingIterator(&input_, text_.size()), this,
+                           Json::input_format_t::json, /*strict=*/true,
+                           /*ignore_comments=*/false);
+    } catch (const std::bad_alloc&) {
+      Fail(cursor_, "out of memory while reading the document");
+    } catch (const std::exception& e) {
+      Fail(cursor_, fmt::format("cannot parse: {}", e.what()));
+    }
+    if (!ok && !refused_) Fail(cursor_, "cannot parse");
+    return ok && !failed_ && !refused_;
   }
 
   // --- nlohmann SAX interface ---
@@ -72,7 +90,7 @@ class ValueBuilder {
     v.type = Type::kString;
     v.string_value = std::move(s);
     const size_t start = BeginToken();
-    cursor_ = input_->delivered();  // the lexer stops at the closing quote
+    cursor_ = input_.delivered();  // the lexer stops at the closing quote
     return Place(std::move(v), start);
   }
   bool binary(Json::binary_t& /*unused*/) { return false; }  // not in JSON
@@ -97,7 +115,7 @@ class ValueBuilder {
       --capture_depth_;
       if (capture_depth_ > 0) {
         BeginToken();
-        cursor_ = input_->delivered();
+        cursor_ = input_.delivered();
         return true;
       }
     }
@@ -105,7 +123,7 @@ class ValueBuilder {
   }
   bool key(Json::string_t& k) {
     const size_t start = BeginToken();
-    cursor_ = input_->delivered();
+    cursor_ = input_.delivered();
     if (!Count(start)) return false;
     stack_.back().last_member = members_.size();
     Member& m = members_.emplace_back();
@@ -134,13 +152,11 @@ class ValueBuilder {
   }
 
   // --- results ---
-  bool failed() const { return failed_; }
-  bool refused() const { return refused_; }
   bool captured() const { return captured_; }
   const SyntaxError& error() const { return error_; }
   Value TakeRoot() { return std::move(root_); }
-  size_t cursor() const { return cursor_; }
 
+ private:
   void Fail(size_t offset, std::string message) {
     if (failed_) return;  // keep the first error
     failed_ = true;
@@ -148,7 +164,6 @@ class ValueBuilder {
     error_.message = std::move(message);
   }
 
- private:
   // True when the array starting now is the value of the capture path.
   bool AtCapturePath() const {
     if (sink_ == nullptr || stack_.size() != capture_path_->size()) {
@@ -248,14 +263,13 @@ class ValueBuilder {
   // The Infinity / NaN substitution starting at `offset`, if any. Tokens
   // arrive in order, so one forward index suffices.
   const Substitution* SpecialAt(size_t offset) {
-    while (next_special_ < subs_->size() &&
-           (*subs_)[next_special_].offset < offset) {
+    while (next_special_ < subs_.size() &&
+           subs_[next_special_].offset < offset) {
       ++next_special_;
     }
-    if (next_special_ < subs_->size() &&
-        (*subs_)[next_special_].offset == offset &&
-        (*subs_)[next_special_].kind != Substitution::Kind::kNul) {
-      return &(*subs_)[next_special_];
+    if (next_special_ < subs_.size() && subs_[next_special_].offset == offset &&
+        subs_[next_special_].kind != Substitution::Kind::kNul) {
+      return &subs_[next_special_];
     }
     return nullptr;
   }
@@ -278,7 +292,7 @@ class ValueBuilder {
   // one block of their number, and it takes its place in its parent.
   bool Close() {
     BeginToken();
-    cursor_ = input_->delivered();
+    cursor_ = input_.delivered();
     OpenList& open = stack_.back();
     Value v = std::move(open.value);
     if (v.is_array()) {
@@ -355,8 +369,8 @@ class ValueBuilder {
   }
 
   std::string_view text_;
-  TrackedInput* input_;
-  const std::vector<Substitution>* subs_;
+  const std::vector<Substitution> subs_;
+  TrackedInput input_;
   size_t next_special_ = 0;
   const std::vector<std::string_view>* capture_path_;
   ArraySink* sink_;
@@ -391,14 +405,6 @@ class ValueBuilder {
   SyntaxError error_;
 };
 
-// Strict JSON, no comments, through the position-tracking input.
-bool SaxParse(TrackedInput* input, size_t size, ValueBuilder* builder) {
-  return Json::sax_parse(TrackingIterator(input, 0),
-                         TrackingIterator(input, size), builder,
-                         Json::input_format_t::json, /*strict=*/true,
-                         /*ignore_comments=*/false);
-}
-
 }  // namespace
 
 CapturedParse ParseCapturing(std::string_view text,
@@ -407,16 +413,8 @@ CapturedParse ParseCapturing(std::string_view text,
   CapturedParse out;
   out.outcome = CapturedParse::Outcome::kRefused;
   if (text.size() > kMaxDocumentBytes) return out;
-  const std::vector<Substitution> subs = internal::FindSubstitutions(text);
-  TrackedInput input(text, &subs);
-  ValueBuilder builder(text, &input, &subs, &path, sink);
-  bool ok = false;
-  try {
-    ok = SaxParse(&input, text.size(), &builder);
-  } catch (const std::exception&) {
-    ok = false;
-  }
-  if (!ok || builder.failed() || builder.refused()) return out;
+  ValueBuilder builder(text, &path, sink);
+  if (!builder.Run()) return out;
   out.outcome = builder.captured() ? CapturedParse::Outcome::kCaptured
                                    : CapturedParse::Outcome::kNotFound;
   out.parsed.ok = true;
@@ -433,24 +431,13 @@ ParseResult Parse(std::string_view text) {
                     text.size(), kMaxDocumentBytes);
     return result;
   }
-  const std::vector<Substitution> subs = internal::FindSubstitutions(text);
-  TrackedInput input(text, &subs);
-  ValueBuilder builder(text, &input, &subs);
-  bool ok = false;
-  try {
-    ok = SaxParse(&input, text.size(), &builder);
-  } catch (const std::bad_alloc&) {
-    builder.Fail(builder.cursor(), "out of memory while reading the document");
-  } catch (const std::exception& e) {
-    builder.Fail(builder.cursor(), fmt::format("cannot parse: {}", e.what()));
-  }
-  if (ok && !builder.failed()) {
-    result.ok = true;
+  ValueBuilder builder(text);
+  result.ok = builder.Run();
+  if (result.ok) {
     result.root = builder.TakeRoot();
-    return result;
+  } else {
+    result.error = builder.error();
   }
-  if (!builder.failed()) builder.Fail(builder.cursor(), "cannot parse");
-  result.error = builder.error();
   return result;
 }
 

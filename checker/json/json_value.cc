@@ -1,5 +1,7 @@
 #include "checker/json/json_value.h"
 
+#include <iterator>
+
 namespace topolint::json {
 
 const Member* Value::FindMember(std::string_view key) const {
@@ -16,24 +18,12 @@ const Value* Value::Find(std::string_view key) const {
 }
 
 std::string_view Value::TypeName() const {
-  switch (type) {
-    case Type::kNull:
-      return "null";
-    case Type::kBool:
-      return "boolean";
-    case Type::kInt:
-    case Type::kUInt:
-      return "integer";
-    case Type::kFloat:
-      return "number";
-    case Type::kString:
-      return "string";
-    case Type::kArray:
-      return "array";
-    case Type::kObject:
-      return "object";
-  }
-  return "value";
+  // Indexed by Type, in its order.
+  static constexpr std::string_view kNames[] = {"null",    "boolean", "integer",
+                                                "integer", "number",  "string",
+                                                "array",   "object"};
+  static_assert(std::size(kNames) == static_cast<size_t>(Type::kObject) + 1);
+  return kNames[static_cast<size_t>(type)];
 }
 
 }  // namespace topolint::json
