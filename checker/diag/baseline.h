@@ -18,9 +18,9 @@ namespace topolint {
 
 struct SarifRoots;
 
-// One accepted finding. Only `fingerprint` (see Fingerprint() in render.h:
-// rule, file and anchor, never the line) is matched; rule, file and message
-// are there for people reading or reviewing the baseline file.
+// One accepted finding. Only `fingerprint` (see RootedFingerprint() in
+// render.h: rule, file and anchor, never the line) is matched; rule, file and
+// message are there for people reading or reviewing the baseline file.
 struct BaselineEntry {
   std::string rule;
   std::string file;

@@ -26,11 +26,9 @@ void Mix(std::string_view bytes, uint64_t* h) {
 
 }  // namespace
 
-std::string Fingerprint(const Finding& finding) {
-  return Fingerprint(finding, finding.loc.file);
-}
-
-std::string Fingerprint(const Finding& finding, std::string_view file) {
+std::string RootedFingerprint(const Finding& finding, const SarifRoots* roots) {
+  const std::string rooted = RootRelative(finding.loc.file, roots);
+  std::string_view file = rooted;
   // "./a.hlo" and "a.hlo" are the same file to the user.
   while (file.substr(0, 2) == "./") file.remove_prefix(2);
   const std::string_view what =
@@ -64,10 +62,6 @@ SarifRoots FindReportRoots(std::string_view root_flag,
   if (r.root.empty()) r.root = r.cwd;
   while (r.root.size() > 1 && r.root.back() == '/') r.root.pop_back();
   return r;
-}
-
-std::string RootedFingerprint(const Finding& finding, const SarifRoots* roots) {
-  return Fingerprint(finding, RootRelative(finding.loc.file, roots));
 }
 
 }  // namespace topolint

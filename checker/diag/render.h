@@ -115,24 +115,22 @@ std::string PathToUriReference(std::string_view path);
 // relative to roots.root (the repository root, where GitHub looks for it)
 // as SARIF's URIs are, or absolute for a file outside it; without, as given.
 std::string RenderGithub(const std::vector<Finding>& findings);
-std::string RenderGithub(const std::vector<Finding>& findings,
-                         const SarifRoots& roots);
 
 // A report written piece by piece, so that a run never holds its whole
 // report: Begin, then Add for each batch of findings in report order, then
 // End; each appends its bytes to `*out`, which the caller writes out and
-// clears. The bytes are exactly those of the Render* function of the same
-// format over all the findings at once (SARIF: see MakeSarifReport).
-// Not thread-safe; one per report.
+// clears. The bytes are exactly those of RenderAll over all the findings
+// at once (SARIF: see MakeSarifReport). Begin and End write nothing unless
+// the format has a head or a tail. Not thread-safe; one per report.
 class ReportWriter {
  public:
   virtual ~ReportWriter() = default;
-  virtual void Begin(std::string* out) = 0;
+  virtual void Begin(std::string* /*out*/) {}
   virtual void Add(const std::vector<Finding>& findings, std::string* out) = 0;
-  virtual void End(std::string* out) = 0;
+  virtual void End(std::string* /*out*/) {}
 
   // The whole report of `findings` in one call (Begin, one Add, End): what
-  // the Render* functions of the APIs return, the same bytes as streaming.
+  // the Render* functions return, the same bytes as streaming.
   std::string RenderAll(const std::vector<Finding>& findings) {
     std::string out;
     Begin(&out);
@@ -161,8 +159,6 @@ struct TextStyle {
   bool links = false;
   std::string docs_url;  // "" = kDefaultDocsUrl
 };
-std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color,
-                                             const SarifRoots* roots = nullptr);
 std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources,
                                              const TextStyle& style,
                                              const SarifRoots* roots);
@@ -195,7 +191,6 @@ std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots);
 // Concise: one line per finding, `file:line:col: severity: message [rule]`
 // (a binary input's place in parentheses), no source lines or notes.
 // Files as RootRelative names them with `roots` (null: as given).
-std::string RenderConcise(const std::vector<Finding>& findings);
 std::unique_ptr<ReportWriter> MakeConciseReport(
     const SarifRoots* roots = nullptr);
 
@@ -204,8 +199,6 @@ std::unique_ptr<ReportWriter> MakeConciseReport(
 // without findings one passing case.
 // With `roots`, files are named relative to roots.root, as SARIF, GitLab and
 // GitHub name them (null: as given).
-std::string RenderJunit(const std::vector<Finding>& findings,
-                        const SarifRoots* roots = nullptr);
 std::unique_ptr<ReportWriter> MakeJunitReport(
     const SarifRoots* roots = nullptr);
 
@@ -214,22 +207,17 @@ std::unique_ptr<ReportWriter> MakeJunitReport(
 // {path, lines: {begin}}}; paths relative to roots->root as for
 // RenderGithub (`roots` may be null: as given), a .neff member's issue at
 // its .neff.
-std::string RenderGitlab(const std::vector<Finding>& findings,
-                         const SarifRoots* roots);
 std::unique_ptr<ReportWriter> MakeGitlabReport(const SarifRoots* roots);
 
 // A stable fingerprint of a finding that survives unrelated edits: hashes
 // rule, file and anchor (or message when there is no anchor), never the
-// line. Used by SARIF partialFingerprints and baselines.
-std::string Fingerprint(const Finding& finding);
-// The same with `file` for the finding's file: SARIF hashes the path
-// relative to the repository root, so that one finding has one fingerprint
-// from whichever directory topolint ran.
-std::string Fingerprint(const Finding& finding, std::string_view file);
-// Fingerprint(finding, RootRelative(its file, roots)): the one fingerprint
-// of every format and of baselines (as Fingerprint(finding) when `roots` is
-// null, as the C++ API, which has no root, gives it).
-std::string RootedFingerprint(const Finding& finding, const SarifRoots* roots);
+// line. The file is RootRelative(its file, roots): the path relative to
+// the repository root, so that one finding has one fingerprint from
+// whichever directory topolint ran (as given when `roots` is null, as the
+// C++ API, which has no root, gives it). The one fingerprint of every
+// format (SARIF partialFingerprints) and of baselines.
+std::string RootedFingerprint(const Finding& finding,
+                              const SarifRoots* roots = nullptr);
 
 }  // namespace topolint
 

@@ -24,11 +24,9 @@ class PerFindingReport : public ReportWriter {
  public:
   PerFindingReport(AppendFinding append, const SarifRoots* roots)
       : append_(append), roots_(roots) {}
-  void Begin(std::string* /*out*/) override {}
   void Add(const std::vector<Finding>& findings, std::string* out) override {
     for (const Finding& f : findings) append_(f, roots_, out);
   }
-  void End(std::string* /*out*/) override {}
 
  private:
   AppendFinding append_;
@@ -44,10 +42,6 @@ std::unique_ptr<ReportWriter> MakePerFindingReport(AppendFinding append,
 
 std::unique_ptr<ReportWriter> MakeConciseReport(const SarifRoots* roots) {
   return MakePerFindingReport(AppendLine, roots);
-}
-
-std::string RenderConcise(const std::vector<Finding>& findings) {
-  return MakeConciseReport(nullptr)->RenderAll(findings);
 }
 
 }  // namespace topolint

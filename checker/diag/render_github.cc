@@ -13,9 +13,10 @@
 namespace topolint {
 namespace {
 
-// Escapes `s` for a workflow command, as @actions/core does (`%` -> %25,
-// CR -> %0D, LF -> %0A; in a property value also `:` -> %3A and `,` ->
-// %2C), after escaping what must not reach a CI log or a terminal raw
+// Escapes `s` for a workflow command, as @actions/core does: `escapeData`
+// for the message (`%` -> %25, CR -> %0D, LF -> %0A), `escapeProperty` for
+// a `key=value` property value (also `:` -> %3A and `,` -> %2C), after
+// escaping what must not reach a CI log or a terminal raw
 // (control characters such as ESC and BEL, C1 controls, bidirectional
 // overrides, invalid UTF-8) as the text format does: `<U+001B>`, `<FF>`
 // (SanitizeForTerminal). Line breaks stay line breaks of the message.
@@ -30,12 +31,6 @@ std::string Escape(std::string_view s, bool property) {
       {{"%", "%25"}, {"\r", "%0D"}, {"\n", "%0A"}, {":", "%3A"}, {",", "%2C"}});
 }
 
-// As @actions/core `escapeData`: the message part of a command.
-std::string EscapeData(std::string_view s) { return Escape(s, false); }
-
-// As @actions/core `escapeProperty`: a `key=value` property value.
-std::string EscapeProperty(std::string_view s) { return Escape(s, true); }
-
 std::string_view Command(Severity s) {
   static constexpr std::string_view kCommands[] = {"notice", "warning",
                                                    "error"};
@@ -46,7 +41,7 @@ void AppendCommand(const Finding& f, const SarifRoots* roots,
                    std::string* out) {
   *out += "::";
   *out += Command(f.severity);
-  *out += " file=" + EscapeProperty(RootRelative(f.loc.file, roots));
+  *out += " file=" + Escape(RootRelative(f.loc.file, roots), true);
   if (f.loc.line > 0) {
     *out += ",line=" + std::to_string(f.loc.line);
     if (f.loc.column > 0) *out += ",col=" + std::to_string(f.loc.column);
@@ -59,7 +54,7 @@ void AppendCommand(const Finding& f, const SarifRoots* roots,
     message += "\n" + PlaceLabel(n.loc, roots, true) + ": note: " + n.message;
   }
   *out +=
-      ",title=" + EscapeProperty(f.rule) + "::" + EscapeData(message) + "\n";
+      ",title=" + Escape(f.rule, true) + "::" + Escape(message, false) + "\n";
 }
 
 }  // namespace
@@ -70,11 +65,6 @@ std::unique_ptr<ReportWriter> MakeGithubReport(const SarifRoots* roots) {
 
 std::string RenderGithub(const std::vector<Finding>& findings) {
   return MakeGithubReport(nullptr)->RenderAll(findings);
-}
-
-std::string RenderGithub(const std::vector<Finding>& findings,
-                         const SarifRoots& roots) {
-  return MakeGithubReport(&roots)->RenderAll(findings);
 }
 
 }  // namespace topolint

@@ -73,9 +73,4 @@ std::unique_ptr<ReportWriter> MakeGitlabReport(const SarifRoots* roots) {
   return std::make_unique<GitlabReport>(roots);
 }
 
-std::string RenderGitlab(const std::vector<Finding>& findings,
-                         const SarifRoots* roots) {
-  return GitlabReport(roots).RenderAll(findings);
-}
-
 }  // namespace topolint

@@ -79,9 +79,4 @@ std::unique_ptr<ReportWriter> MakeJunitReport(const SarifRoots* roots) {
   return std::make_unique<JunitReport>(roots);
 }
 
-std::string RenderJunit(const std::vector<Finding>& findings,
-                        const SarifRoots* roots) {
-  return JunitReport(roots).RenderAll(findings);
-}
-
 }  // namespace topolint

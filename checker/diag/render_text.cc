@@ -77,8 +77,6 @@ class TextReport : public ReportWriter {
         style_(style),
         roots_(roots) {}
 
-  void Begin(std::string* /*out*/) override {}
-
   void Add(const std::vector<Finding>& findings, std::string* out) override {
     // One sequential read per file for every line the batch shows.
     std::vector<Location> wanted;
@@ -106,8 +104,6 @@ class TextReport : public ReportWriter {
     sources_->ForgetLines();
   }
 
-  void End(std::string* /*out*/) override {}
-
  private:
   SourceCache* sources_;
   const Palette& palette_;
@@ -116,13 +112,6 @@ class TextReport : public ReportWriter {
 };
 
 }  // namespace
-
-std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources, bool color,
-                                             const SarifRoots* roots) {
-  TextStyle style;
-  style.color = color;
-  return std::make_unique<TextReport>(sources, style, roots);
-}
 
 std::unique_ptr<ReportWriter> MakeTextReport(SourceCache* sources,
                                              const TextStyle& style,
@@ -134,10 +123,7 @@ std::string RenderText(const std::vector<Finding>& findings,
                        SourceCache& sources, bool color) {
   TextStyle style;
   style.color = color;
-  TextReport report(&sources, style, nullptr);
-  std::string out;
-  report.Add(findings, &out);
-  return out;
+  return TextReport(&sources, style, nullptr).RenderAll(findings);
 }
 
 }  // namespace topolint

@@ -26,10 +26,11 @@ TEST(BaselineTest, WriteProducesTheDocumentedShape) {
   const nlohmann::json doc = nlohmann::json::parse(WriteBaseline({f}));
   const nlohmann::json expected = {
       {"version", 1},
-      {"findings", nlohmann::json::array({{{"rule", "hlo-empty-group"},
-                                           {"file", "m.hlo"},
-                                           {"fingerprint", Fingerprint(f)},
-                                           {"message", "group 0 is empty"}}})}};
+      {"findings",
+       nlohmann::json::array({{{"rule", "hlo-empty-group"},
+                               {"file", "m.hlo"},
+                               {"fingerprint", RootedFingerprint(f)},
+                               {"message", "group 0 is empty"}}})}};
   EXPECT_EQ(doc, expected);
 }
 
@@ -107,8 +108,8 @@ TEST(BaselineTest, StaleEntriesAreCounted) {
 TEST(BaselineTest, OnlyTheFingerprintIsMatched) {
   const Finding f = SampleFinding("r", {"a.hlo", 1, 1}, "m");
   const std::string text =
-      "{\"version\": 1, \"findings\": [{\"fingerprint\": \"" + Fingerprint(f) +
-      "\", \"message\": \"edited by hand\"}]}";
+      "{\"version\": 1, \"findings\": [{\"fingerprint\": \"" +
+      RootedFingerprint(f) + "\", \"message\": \"edited by hand\"}]}";
   std::string error;
   const auto baseline = LoadBaseline(text, &error);
   ASSERT_TRUE(baseline.has_value()) << error;

@@ -8,7 +8,8 @@ namespace topolint {
 namespace {
 
 TEST(FingerprintTest, IsSixteenLowercaseHexDigits) {
-  const std::string fp = Fingerprint(SampleFinding("r", {"a", 1, 1}, "m"));
+  const std::string fp =
+      RootedFingerprint(SampleFinding("r", {"a", 1, 1}, "m"));
   ASSERT_EQ(fp.size(), 16u);
   for (char c : fp) {
     EXPECT_TRUE((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) << fp;
@@ -17,7 +18,7 @@ TEST(FingerprintTest, IsSixteenLowercaseHexDigits) {
 
 TEST(FingerprintTest, KnownValueStaysFixedAcrossBuilds) {
   // FNV-1a 64 of "r\0a\0m". Changing this invalidates every saved baseline.
-  EXPECT_EQ(Fingerprint(SampleFinding("r", {"a", 1, 1}, "m")),
+  EXPECT_EQ(RootedFingerprint(SampleFinding("r", {"a", 1, 1}, "m")),
             "16ad2823c2c75589");
 }
 
@@ -30,16 +31,16 @@ TEST(FingerprintTest, LineAndColumnNeverEnter) {
   b.message = "a reworded message";  // the anchor is what counts
   b.notes.push_back({{"x", 1, 1}, "note"});
   b.severity = Severity::kWarning;
-  EXPECT_EQ(Fingerprint(a), Fingerprint(b));
+  EXPECT_EQ(RootedFingerprint(a), RootedFingerprint(b));
 }
 
 TEST(FingerprintTest, MessageIsUsedWithoutAnchor) {
   const Finding a = SampleFinding("r", {"m.hlo", 3, 9}, "one");
   Finding b = a;
   b.loc.line = 7;
-  EXPECT_EQ(Fingerprint(a), Fingerprint(b));
+  EXPECT_EQ(RootedFingerprint(a), RootedFingerprint(b));
   b.message = "two";
-  EXPECT_NE(Fingerprint(a), Fingerprint(b));
+  EXPECT_NE(RootedFingerprint(a), RootedFingerprint(b));
 }
 
 TEST(FingerprintTest, RuleFileAndAnchorDistinguish) {
@@ -51,20 +52,20 @@ TEST(FingerprintTest, RuleFileAndAnchorDistinguish) {
   other_file.loc.file = "n.hlo";
   Finding other_anchor = base;
   other_anchor.anchor = "%ar.1";
-  EXPECT_NE(Fingerprint(base), Fingerprint(other_rule));
-  EXPECT_NE(Fingerprint(base), Fingerprint(other_file));
-  EXPECT_NE(Fingerprint(base), Fingerprint(other_anchor));
+  EXPECT_NE(RootedFingerprint(base), RootedFingerprint(other_rule));
+  EXPECT_NE(RootedFingerprint(base), RootedFingerprint(other_file));
+  EXPECT_NE(RootedFingerprint(base), RootedFingerprint(other_anchor));
 }
 
 TEST(FingerprintTest, FieldsAreSeparated) {
   // Without separators "ab"+"c" and "a"+"bc" would collide.
-  EXPECT_NE(Fingerprint(SampleFinding("ab", {"c", 1, 1}, "m")),
-            Fingerprint(SampleFinding("a", {"bc", 1, 1}, "m")));
+  EXPECT_NE(RootedFingerprint(SampleFinding("ab", {"c", 1, 1}, "m")),
+            RootedFingerprint(SampleFinding("a", {"bc", 1, 1}, "m")));
 }
 
 TEST(FingerprintTest, LeadingDotSlashIsIgnored) {
-  EXPECT_EQ(Fingerprint(SampleFinding("r", {"./dir/m.hlo", 1, 1}, "m")),
-            Fingerprint(SampleFinding("r", {"dir/m.hlo", 1, 1}, "m")));
+  EXPECT_EQ(RootedFingerprint(SampleFinding("r", {"./dir/m.hlo", 1, 1}, "m")),
+            RootedFingerprint(SampleFinding("r", {"dir/m.hlo", 1, 1}, "m")));
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ std::vector<Finding> Sample() {
 }
 
 TEST(RenderConciseTest, OneLinePerFinding) {
-  const std::string out = RenderConcise(Sample());
+  const std::string out = MakeConciseReport()->RenderAll(Sample());
   EXPECT_EQ(
       out,
       "m/model.hlo:11:56: error: replica group 0 is {0,1} here but {0,2} "
@@ -95,7 +95,7 @@ int ParseWithPython(const std::string& xml, std::string* summary) {
 }
 
 TEST(RenderJunitTest, WellFormedWithAFailedCasePerFinding) {
-  const std::string xml = RenderJunit(Sample());
+  const std::string xml = MakeJunitReport()->RenderAll(Sample());
   std::string summary;
   ASSERT_EQ(ParseWithPython(xml, &summary), 0) << summary << xml;
   EXPECT_EQ(summary, "1 4 4\n");
@@ -123,7 +123,7 @@ TEST(RenderJunitTest, StreamedBatchesAreSuitesAndAnEmptyRunPasses) {
   ASSERT_EQ(ParseWithPython(out, &summary), 0) << summary << out;
   EXPECT_EQ(summary, "2 3 3\n");
 
-  const std::string empty = RenderJunit({});
+  const std::string empty = MakeJunitReport()->RenderAll({});
   ASSERT_EQ(ParseWithPython(empty, &summary), 0) << summary << empty;
   EXPECT_EQ(summary, "1 1 0\n");
 }
@@ -132,7 +132,7 @@ TEST(RenderGitlabTest, CodeQualityFieldsWithRepositoryPaths) {
   std::vector<Finding> findings = Sample();
   findings.push_back(findings[0]);  // the same issue twice
   const SarifRoots roots{"/repo", "/repo/models"};
-  const Json doc = Json::parse(RenderGitlab(findings, &roots));
+  const Json doc = Json::parse(MakeGitlabReport(&roots)->RenderAll(findings));
   ASSERT_TRUE(doc.is_array());
   ASSERT_EQ(doc.size(), 5u);
   for (const Json& issue : doc) {
@@ -160,7 +160,8 @@ TEST(RenderGitlabTest, CodeQualityFieldsWithRepositoryPaths) {
   std::set<std::string> prints;
   for (const Json& issue : doc) prints.insert(issue["fingerprint"]);
   EXPECT_EQ(prints.size(), doc.size());
-  EXPECT_EQ(Json::parse(RenderGitlab({}, nullptr)), Json::array());
+  EXPECT_EQ(Json::parse(MakeGitlabReport(nullptr)->RenderAll({})),
+            Json::array());
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ TEST(RenderJsonTest, FieldsAndNotes) {
                               {"file", "def.json"},
                               {"line", 3},
                               {"column", 25}}})},
-      {"fingerprint", Fingerprint(f)}};
+      {"fingerprint", RootedFingerprint(f)}};
   EXPECT_EQ(out[0], expected_first);
   EXPECT_EQ(out[1]["severity"], "warning");
   EXPECT_EQ(out[1]["line"], 0);

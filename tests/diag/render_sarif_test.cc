@@ -244,7 +244,7 @@ TEST(RenderSarifTest, Results) {
        "physicalLocation": {"artifactLocation": {"uri": "run%20dir/def.json"}},
        "message": {"text": "the whole file"}}])"));
   EXPECT_EQ(mismatch["partialFingerprints"],
-            Json({{"topolint/v1", Fingerprint(findings[2])}}));
+            Json({{"topolint/v1", RootedFingerprint(findings[2])}}));
 
   // A rule the driver does not list has no ruleIndex.
   const Json& unknown = results[3];

@@ -287,7 +287,7 @@ TEST(RenderTextTest, FilesAreNamedFromTheRoot) {
   SarifRoots roots{"/repo", "/repo/llama"};
   Finding f = MakeFinding("r", {"model.hlo", 0, 0}, "m");
   f.notes.push_back({{"../other/def.json", 0, 0}, "n"});
-  EXPECT_EQ(MakeTextReport(&sources, false, &roots)->RenderAll({f}),
+  EXPECT_EQ(MakeTextReport(&sources, TextStyle(), &roots)->RenderAll({f}),
             "llama/model.hlo: error: m [r]\nother/def.json: note: n\n");
 }
 

@@ -119,7 +119,8 @@ TEST(ReportWriterTest, TextAndGithubInBatchesAreTheWholeRendering) {
   for (size_t batch : {1u, 5u}) {
     SourceCache sources;
     sources.AddInMemory("m.hlo", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n");
-    std::unique_ptr<ReportWriter> text = MakeTextReport(&sources, false);
+    std::unique_ptr<ReportWriter> text =
+        MakeTextReport(&sources, TextStyle(), nullptr);
     EXPECT_EQ(Streamed(*text, findings, batch), whole) << batch;
     std::unique_ptr<ReportWriter> github = MakeGithubReport(nullptr);
     EXPECT_EQ(Streamed(*github, findings, batch), RenderGithub(findings));
