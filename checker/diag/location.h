@@ -35,13 +35,6 @@ struct Location {
     return file == o.file && line == o.line && column == o.column &&
            byte_offset == o.byte_offset;
   }
-  bool operator!=(const Location& o) const { return !(*this == o); }
-  bool operator<(const Location& o) const {
-    if (file != o.file) return file < o.file;
-    if (line != o.line) return line < o.line;
-    if (column != o.column) return column < o.column;
-    return byte_offset < o.byte_offset;
-  }
 };
 
 // A line/column inside one file whose name is implied by context (parsers use

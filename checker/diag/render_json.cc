@@ -1,4 +1,5 @@
 // The `--format json` renderer: one array of findings.
+#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -7,6 +8,7 @@
 #include "checker/diag/fix.h"
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
+#include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
 namespace topolint {
@@ -26,10 +28,7 @@ std::string JsonFileName(const std::string& name) {
   for (char c : name) {
     const unsigned char u = static_cast<unsigned char>(c);
     if (u >= 0x80) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
+      out += fmt::format("\\x{:02x}", u);
     } else if (c == '\\') {
       out += "\\\\";
     } else {
@@ -52,18 +51,12 @@ void AddPlace(const Location& loc, const SarifRoots* roots,
   (*out)["logical_location"] = loc.logical;
 }
 
-// The edit kinds as the JSON names them (docs/findings.schema.json).
-const char* EditKindName(TextEdit::Kind kind) {
-  switch (kind) {
-    case TextEdit::Kind::kReplace:
-      return "replace";
-    case TextEdit::Kind::kRemoveLineComment:
-      return "remove_line_comment";
-    case TextEdit::Kind::kReplaceIntegerArray:
-      return "replace_integer_array";
-  }
-  return "replace";
-}
+// The edit kinds as the JSON names them (docs/findings.schema.json), in
+// the order of TextEdit::Kind.
+constexpr const char* kEditKindNames[] = {"replace", "remove_line_comment",
+                                          "replace_integer_array"};
+static_assert(std::size(kEditKindNames) ==
+              static_cast<size_t>(TextEdit::Kind::kReplaceIntegerArray) + 1);
 
 // The fix as data: its edits as the rule states them (a position and byte
 // offset, and the bytes it saw there), which `check --fix` resolves against the
@@ -72,7 +65,7 @@ nlohmann::ordered_json FixObject(const Fix& fix, const SarifRoots* roots) {
   nlohmann::ordered_json edits = nlohmann::ordered_json::array();
   for (const TextEdit& e : fix.edits) {
     nlohmann::ordered_json edit = {
-        {"kind", EditKindName(e.kind)},
+        {"kind", kEditKindNames[static_cast<size_t>(e.kind)]},
         {"file", JsonFileName(RootRelative(e.file, roots))},
         {"line", e.line},
         {"column", e.column},

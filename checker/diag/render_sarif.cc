@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "checker/diag/render.h"
 #include "checker/diag/render_dump.h"
 #include "checker/diag/render_sarif.h"
@@ -127,19 +128,11 @@ class Artifacts {
   size_t ArchiveIndex(std::string_view archive, std::string_view member,
                       const Json& archive_location) {
     const std::string key(archive);
-    auto it = index_.find(key);
-    size_t parent;
-    if (it == index_.end()) {
-      parent = artifacts_.size();
-      index_.emplace(key, parent);
-      Json loc = archive_location;
-      artifacts_.push_back({{"location", std::move(loc)}});
-    } else {
-      parent = it->second;
-    }
+    const auto [it, added] = index_.try_emplace(key, artifacts_.size());
+    const size_t parent = it->second;
+    if (added) artifacts_.push_back({{"location", archive_location}});
     const std::string member_key = key + ":" + std::string(member);
-    if (index_.find(member_key) == index_.end()) {
-      index_.emplace(member_key, artifacts_.size());
+    if (index_.try_emplace(member_key, artifacts_.size()).second) {
       artifacts_.push_back({{"location", {{"uri", PathToUriReference(member)}}},
                             {"parentIndex", parent}});
     }
@@ -161,29 +154,22 @@ void AddLogicalLocation(const Location& loc, Json* location) {
 // Whether `v` is a Semantic Versioning 2.0.0 version ("0.1.0",
 // "1.2.3-rc.1+build.5"): GitHub reads tool.driver.semanticVersion as one.
 bool IsSemanticVersion(std::string_view v) {
-  const size_t extra = v.find_first_of("-+");
-  std::string_view core = v.substr(0, extra);
-  for (int part = 0; part < 3; ++part) {
-    const size_t dot = part < 2 ? core.find('.') : core.size();
-    if (dot == std::string_view::npos || dot == 0) return false;
-    const std::string_view n = core.substr(0, dot);
-    for (char c : n) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-    }
-    if (n.size() > 1 && n[0] == '0') return false;
-    core.remove_prefix(std::min(core.size(), dot + 1));
-    if (part < 2 && core.empty()) return false;
-  }
-  if (extra == std::string_view::npos) return true;
-  const std::string_view rest = v.substr(extra + 1);
-  if (rest.empty()) return false;
-  for (char c : rest) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' &&
-        c != '+') {
-      return false;
-    }
-  }
-  return true;
+  const size_t extra = std::min(v.find_first_of("-+"), v.size());
+  const std::vector<absl::string_view> core =
+      absl::StrSplit(absl::string_view(v.data(), extra), '.');
+  const auto number = [](absl::string_view n) {  // no leading zero
+    return !n.empty() && (n.size() == 1 || n[0] != '0') &&
+           std::all_of(n.begin(), n.end(), [](char c) {
+             return std::isdigit(static_cast<unsigned char>(c)) != 0;
+           });
+  };
+  // "", or the separator and at least one identifier character after it.
+  const std::string_view rest = v.substr(extra);
+  return core.size() == 3 && std::all_of(core.begin(), core.end(), number) &&
+         rest.size() != 1 && std::all_of(rest.begin(), rest.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+                  c == '-' || c == '+';
+         });
 }
 
 // A rule as GitHub code scanning shows it: the one-line summary as short
@@ -307,11 +293,7 @@ std::string LinkNotes(const std::string& message,
   }
   out.append(message, done, std::string::npos);
   if (!unlinked.empty()) {
-    out += " (see ";
-    for (size_t i = 0; i < unlinked.size(); ++i) {
-      out += (i == 0 ? "" : "; ") + unlinked[i];
-    }
-    out += ")";
+    out += fmt::format(" (see {})", fmt::join(unlinked, "; "));
   }
   return out;
 }

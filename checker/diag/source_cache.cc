@@ -347,16 +347,6 @@ void SourceCache::Prefetch(const std::vector<Location>& locs) {
   }
 }
 
-std::optional<std::string> SourceCache::Line(const std::string& file,
-                                             int64_t line) {
-  if (line <= 0) return std::nullopt;
-  const Location loc{file, line, 0};
-  if (!Cached(loc)) Prefetch({loc});
-  auto it = lines_.find(LineKey{file, line});
-  if (it == lines_.end()) return std::nullopt;
-  return it->second.prefix;
-}
-
 std::optional<LineExcerpt> SourceCache::Excerpt(const std::string& file,
                                                 int64_t line, int64_t column) {
   if (line <= 0) return std::nullopt;

@@ -47,15 +47,11 @@ class SourceCache {
   // cannot be read are silently left out (the caret display is optional).
   void Prefetch(const std::vector<Location>& locs);
 
-  // The text of `line` (1-based) of `file`, without its line terminator, or
-  // nullopt when unknown. Calls Prefetch for that single line when needed.
-  // Lines longer than kMaxLineBytes are truncated to their first
-  // kMaxLineBytes bytes. A trailing '\r' (CRLF files) is stripped.
-  std::optional<std::string> Line(const std::string& file, int64_t line);
-
-  // The bytes of `line` around byte `column` (1-based; 0 = the line start):
+  // The bytes of `line` (1-based) of `file` around byte `column` (1-based):
   // at least kExcerptRadius bytes on each side of the column where the line
-  // has them, however long the line is. nullopt when the line is unknown.
+  // has them, however long the line is; for column 0 the line from its
+  // start, up to kMaxLineBytes bytes. Never the line terminator (a trailing
+  // '\r' of a CRLF file is stripped). nullopt when the line is unknown.
   // Calls Prefetch for that location when needed; Prefetch of the same
   // Location makes this free.
   std::optional<LineExcerpt> Excerpt(const std::string& file, int64_t line,
