@@ -9,6 +9,27 @@
 #include "rules/lnc_resolution.h"
 
 namespace topolint::explain {
+
+RankPlace PlaceRank(const model::GroupList& groups, int64_t rank,
+                    std::string what) {
+  RankPlace p;
+  p.what = std::move(what);
+  p.status = "absent";
+  for (int64_t g = 0; g < groups.num_groups(); ++g) {
+    absl::Span<const int64_t> ids = groups.group(g);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i] != rank) continue;
+      p.status = "member";
+      p.group = g;
+      p.position = static_cast<int64_t>(i);
+      p.group_text = groups.GroupToString(g);
+      p.group_ranks.assign(ids.begin(), ids.end());
+      return p;
+    }
+  }
+  return p;
+}
+
 namespace {
 
 RankPlace Unplaced(std::string what, std::string status) {
@@ -30,28 +51,6 @@ RankPlace PlaceInNeff(const NeffExplanation& n, int64_t rank) {
   // An empty flattened rank list (`[[[]]]`): every core participates.
   if (n.topologies[0].num_ids() == 0) return Unplaced(std::move(what), "all");
   return PlaceRank(n.topologies[0], rank, std::move(what));
-}
-
-}  // namespace
-
-RankPlace PlaceRank(const model::GroupList& groups, int64_t rank,
-                    std::string what) {
-  RankPlace p;
-  p.what = std::move(what);
-  p.status = "absent";
-  for (int64_t g = 0; g < groups.num_groups(); ++g) {
-    absl::Span<const int64_t> ids = groups.group(g);
-    for (size_t i = 0; i < ids.size(); ++i) {
-      if (ids[i] != rank) continue;
-      p.status = "member";
-      p.group = g;
-      p.position = static_cast<int64_t>(i);
-      p.group_text = groups.GroupToString(g);
-      p.group_ranks.assign(ids.begin(), ids.end());
-      return p;
-    }
-  }
-  return p;
 }
 
 CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
@@ -98,6 +97,8 @@ CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
   }
   return c;
 }
+
+}  // namespace
 
 UnitExplanation ExplainUnit(const Unit& unit, const ExplainSettings& settings) {
   UnitExplanation u;

@@ -103,8 +103,8 @@ struct ModuleExplanation {
   int64_t num_partitions = 1;
   std::string num_partitions_source;
   // How text and HTML name a source (the JSON keeps the *_source above, the
-  // same for every front end): a StableHLO module's counts are
-  // "mhlo.num_partitions at line 1", not "header". Empty: the *_source.
+  // same for every front end): the *_source, but a StableHLO module's
+  // counts are "mhlo.num_partitions at line 1", not "header".
   std::string replica_count_label;
   std::string num_partitions_label;
   std::optional<int64_t> devices;  // R * P (nullopt on overflow)

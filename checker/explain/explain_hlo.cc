@@ -149,6 +149,8 @@ ModuleExplanation ExplainModule(const hlo::Module& module,
   m.replica_count_source =
       model::CountSourceText(params.replica_count_source, "--replica-count");
   m.num_partitions_source = model::NumPartitionsSourceText(params);
+  m.replica_count_label = m.replica_count_source;
+  m.num_partitions_label = m.num_partitions_source;
   if (module.stablehlo) StableHloCountSources(module, params, &m);
   int64_t devices = 0;
   if (!__builtin_mul_overflow(params.replica_count, params.num_partitions,

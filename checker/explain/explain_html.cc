@@ -155,12 +155,8 @@ std::string Unit(const UnitExplanation& u, const std::vector<Finding>& findings,
           "<p class=\"facts\"><code>{}</code> ({}{}): R = {} ({}), P = {} "
           "({}), devices = {}{}</p>",
           E(m.file), m.format == "HLO" ? "" : E(m.format + " module "),
-          E(m.name), m.replica_count,
-          E(m.replica_count_label.empty() ? m.replica_count_source
-                                          : m.replica_count_label),
-          m.num_partitions,
-          E(m.num_partitions_label.empty() ? m.num_partitions_source
-                                           : m.num_partitions_label),
+          E(m.name), m.replica_count, E(m.replica_count_label),
+          m.num_partitions, E(m.num_partitions_label),
           m.devices.has_value() ? std::to_string(*m.devices) : "overflow",
           m.counts_recorded ? ""
                             : " (not recorded: taken from the ids listed)");
@@ -306,10 +302,6 @@ std::string RenderExplainHtml(
       budget.name =
           fmt::format("{} cells and {} pictures per page",
                       kMaxDrawnCellsPerPage, kMaxDrawnPicturesPerPage);
-    } else {
-      budget.name =
-          fmt::format("{} cells and {} pictures per unit",
-                      kMaxDrawnCellsPerUnit, kMaxDrawnPicturesPerUnit);
     }
     int64_t cells = 0, pictures = 0;
     body += Unit(units[i], i < findings.size() ? findings[i] : kNone, i, budget,

@@ -12,7 +12,6 @@
 #include "checker/hlo/hlo_module.h"
 #include "checker/model/mesh_placement.h"
 #include "checker/model/module_params.h"
-#include "rules/lnc_resolution.h"
 
 namespace topolint::explain {
 
@@ -72,12 +71,7 @@ NeffExplanation ExplainNeff(const neff::DefJson& def,
 ConfigExplanation ExplainConfig(const config::ParallelConfig& as_read,
                                 const CheckOptions& check);
 
-// explain_core.cc
-CoreExplanation ExplainCore(int64_t core, const ExplainSettings& settings,
-                            const UnitExplanation& unit,
-                            const LncStatement& lnc);
-
-// Where `rank` sits in `groups` (status "member" or "absent").
+// explain.cc: where `rank` sits in `groups` (status "member" or "absent").
 RankPlace PlaceRank(const model::GroupList& groups, int64_t rank,
                     std::string what);
 

@@ -10,20 +10,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json Groups(const model::GroupList& g) {
-  Json out = Json::array();
-  for (int64_t i = 0; i < g.num_groups(); ++i) {
-    absl::Span<const int64_t> ids = g.group(i);
-    out.push_back(Json(std::vector<int64_t>(ids.begin(), ids.end())));
-  }
-  return out;
-}
-
-Json Pairs(const std::vector<std::pair<int64_t, int64_t>>& pairs) {
-  Json out = Json::array();
-  for (const auto& [s, t] : pairs) out.push_back(Json::array({s, t}));
-  return out;
-}
+Json Groups(const model::GroupList& g) { return g.ToVectors(); }
 
 Json Optional(const std::optional<int64_t>& v) {
   return v.has_value() ? Json(*v) : Json(nullptr);
@@ -64,7 +51,7 @@ Json CollectiveJson(const CollectiveExplanation& c) {
       {"written", c.written}};
   if (c.byte_offset >= 0) j["byte_offset"] = c.byte_offset;
   if (c.form == "pairs") {
-    j["source_target_pairs"] = c.has_pairs ? Pairs(c.pairs) : Json(nullptr);
+    j["source_target_pairs"] = c.has_pairs ? Json(c.pairs) : Json(nullptr);
     return j;
   }
   if (!c.groups.has_value()) {
@@ -140,7 +127,7 @@ Json NeffJson(const NeffExplanation& n) {
       {"shape", std::move(shape)},
       {"shape_text", n.shape},
       {"topologies", std::move(topologies)},
-      {"src_target_pairs", Pairs(n.pairs)},
+      {"src_target_pairs", n.pairs},
       {"schema_problems", n.schema_problems},
       {"world_size",
        Json{{"ws_rg", w.ws_rg},

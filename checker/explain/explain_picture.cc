@@ -374,7 +374,11 @@ void DrawLncMap(const UnitExplanation& u, const std::string& prefix,
 UnitPictures DrawUnit(const UnitExplanation& unit, const std::string& id_prefix,
                       const DrawBudget& draw_budget) {
   UnitPictures out;
-  out.budget_name = draw_budget.name;
+  out.budget_name =
+      !draw_budget.name.empty()
+          ? draw_budget.name
+          : fmt::format("{} cells and {} pictures per unit",
+                        kMaxDrawnCellsPerUnit, kMaxDrawnPicturesPerUnit);
   Budget budget(draw_budget, &out);
   std::vector<bool> neff_drawn(unit.neffs.size(), false);
   DrawModules(unit, id_prefix, &out, &neff_drawn, &budget);

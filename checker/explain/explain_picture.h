@@ -89,7 +89,7 @@ inline constexpr size_t kMaxUndrawnListed = 50;
 // all (a picture is drawn whole or not at all, in page order: the lists,
 // each with topology[0] of the NEFFs beside it, then topology[0] of NEFFs
 // drawn beside none, the config families, the LNC map), and the budget's
-// name for the page ("8192 cells and 256 pictures per unit").
+// name for the page ("": "8192 cells and 256 pictures per unit").
 struct DrawBudget {
   int64_t cells = kMaxDrawnCellsPerUnit;
   int64_t pictures = kMaxDrawnPicturesPerUnit;

@@ -243,10 +243,7 @@ SvgBox PictureSvg(const Picture& p) {
 
 std::string RenderExplainSvg(const UnitExplanation& unit,
                              const std::vector<Finding>& findings) {
-  DrawBudget budget;
-  budget.name = fmt::format("{} cells and {} pictures per unit",
-                            kMaxDrawnCellsPerUnit, kMaxDrawnPicturesPerUnit);
-  const UnitPictures pics = DrawUnit(unit, "u0", budget);
+  const UnitPictures pics = DrawUnit(unit, "u0", DrawBudget());
   std::string body;
   int64_t y = 4;
   int64_t width = kMinWidth;

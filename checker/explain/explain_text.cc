@@ -131,11 +131,9 @@ void RenderCollective(const CollectiveExplanation& c, const Mark& marked,
 
 void RenderCounts(const ModuleExplanation& m, std::string* out) {
   *out += fmt::format("  R = replica_count  = {} ({})\n", m.replica_count,
-                      m.replica_count_label.empty() ? m.replica_count_source
-                                                    : m.replica_count_label);
+                      m.replica_count_label);
   *out += fmt::format("  P = num_partitions = {} ({})\n", m.num_partitions,
-                      m.num_partitions_label.empty() ? m.num_partitions_source
-                                                     : m.num_partitions_label);
+                      m.num_partitions_label);
   if (m.devices.has_value()) {
     *out += fmt::format(
         "  devices = R x P    = {} (device id = replica * {} + partition)\n",
@@ -154,15 +152,13 @@ void RenderModule(const ModuleExplanation& m, const Mark& marked,
                                   : (stablehlo ? "(no name)" : "(no header)"),
                   Safe(m.file));
   if (!m.counts_recorded) {
-    *out +=
-        stablehlo
-            ? "  R = replica_count, P = num_partitions: not recorded (the "
-              "module states no mhlo.num_replicas / mhlo.num_partitions and "
-              "has no sdy.mesh or tiled mhlo.sharding to take them from); "
-              "give them with --replica-count N / --num-partitions N\n"
-            : "  R = replica_count, P = num_partitions: not recorded (the "
-              "header omits them, as torch_xla dumps do); give them with "
-              "--replica-count N / --num-partitions N\n";
+    *out += fmt::format(
+        "  R = replica_count, P = num_partitions: not recorded ({}); give "
+        "them with --replica-count N / --num-partitions N\n",
+        stablehlo ? "the module states no mhlo.num_replicas / "
+                    "mhlo.num_partitions and has no sdy.mesh or tiled "
+                    "mhlo.sharding to take them from"
+                  : "the header omits them, as torch_xla dumps do");
     if (m.ids_listed > 0) {
       *out += fmt::format(
           "  devices: not recorded; the collectives list ids 0..{} ({} "
