@@ -137,8 +137,8 @@ TEST(FastPathMapTest, EveryExactParserTheMapNamesExists) {
 }
 
 TEST(FastPathMapTest, EveryFunctionTheGrammarPointsAtExists) {
-  const std::string grammar = ReadFile(fs::path(TOPOLINT_SOURCE_DIR) /
-                                       "checker/hlo/text/GRAMMAR.md");
+  const std::string grammar =
+      ReadFile(fs::path(TOPOLINT_SOURCE_DIR) / "checker/hlo/text/GRAMMAR.md");
   const std::string code = StripComments(HloSources());
   // CamelCase words with at least two humps, optionally Class::Method.
   const RE2 re(R"(\b(?:[A-Z]\w*::)?([A-Z][a-z0-9]+[A-Z]\w*)\b)");
